@@ -1,0 +1,35 @@
+// swift-tools-version:6.0
+// Swift 6 language mode (the tools version's default). No package dependencies:
+// Foundation, FoundationNetworking, Dispatch and XCTest only.
+import PackageDescription
+
+let package = Package(
+    name: "URLSchemeKit",
+    products: [
+        .library(name: "URLSchemeKit", targets: ["URLSchemeKit"]),
+        .library(name: "ImageCodecs", targets: ["ImageCodecs"]),
+        .library(name: "Raster", targets: ["Raster"]),
+        .library(name: "MapRendering", targets: ["MapRendering"]),
+        .executable(name: "urlscheme", targets: ["urlscheme"]),
+        .executable(name: "urlscheme-bench", targets: ["urlscheme-bench"]),
+    ],
+    targets: [
+        // Pixels and geometry; no I/O.
+        .target(name: "Raster"),
+        // Bytes <-> bitmaps: deflate, PNG, JPEG.
+        .target(name: "ImageCodecs", dependencies: ["Raster"]),
+        // Geography: projection, basemap, styles, map renderers.
+        .target(name: "MapRendering", dependencies: ["Raster", "ImageCodecs"]),
+        // The URL Loading System face: protocols, cache, stores, builders.
+        .target(name: "URLSchemeKit", dependencies: ["Raster", "ImageCodecs", "MapRendering"]),
+        .executableTarget(name: "urlscheme", dependencies: ["URLSchemeKit"]),
+        .executableTarget(
+            name: "urlscheme-bench",
+            dependencies: ["URLSchemeKit", "ImageCodecs", "Raster", "MapRendering"]
+        ),
+        .testTarget(name: "RasterTests", dependencies: ["Raster"], exclude: ["Fixtures"]),
+        .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs"], exclude: ["Fixtures"]),
+        .testTarget(name: "MapRenderingTests", dependencies: ["MapRendering"], exclude: ["Fixtures"]),
+        .testTarget(name: "URLSchemeKitTests", dependencies: ["URLSchemeKit"], exclude: ["Fixtures"]),
+    ]
+)

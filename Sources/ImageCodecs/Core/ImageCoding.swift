@@ -1,0 +1,20 @@
+import Foundation
+import Raster
+
+/// Turns encoded bytes into a bitmap. Adopted by `PNGDecoder` and `JPEGDecoder`.
+///
+/// Decoders treat every byte as hostile: any malformed, truncated or oversized
+/// input throws an error that says what is wrong; none traps or allocates
+/// without bound.
+public protocol ImageDecoding: Sendable {
+    /// Decodes a whole file held in memory.
+    func decode(_ data: Data) throws -> Bitmap
+}
+
+/// Turns a bitmap into encoded bytes. Adopted by `PNGEncoder` and `JPEGEncoder`.
+public protocol ImageEncoding: Sendable {
+    /// The format this encoder writes.
+    var format: ImageFormat { get }
+    /// Encodes the bitmap as one complete file.
+    func encode(_ bitmap: Bitmap) throws -> Data
+}
