@@ -9,7 +9,14 @@ import Raster
 public protocol ImageDecoding: Sendable {
     /// Decodes a whole file held in memory.
     func decode(_ data: Data) throws -> Bitmap
+    /// Reads dimensions, orientation and alpha from the header alone.
+    func readInfo(_ data: Data) throws -> ImageInfo
 }
+
+/// The decoders' default limit on width × height, checked before any pixel
+/// buffer is allocated: 64 megapixels (256 MiB of RGBA). Each decoder takes a
+/// `maximumPixelCount` in its initialiser to lower or raise it.
+public let defaultMaximumPixelCount = 1 << 26
 
 /// Turns a bitmap into encoded bytes. Adopted by `PNGEncoder` and `JPEGEncoder`.
 public protocol ImageEncoding: Sendable {

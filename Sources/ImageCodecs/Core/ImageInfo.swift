@@ -1,0 +1,21 @@
+/// What a file's header says, read without decoding its pixels: enough to plan
+/// a resize, choose a scaled JPEG decode, or list an asset store.
+public struct ImageInfo: Equatable, Sendable {
+    public var format: ImageFormat
+    /// Stored width in pixels (before `orientation` is applied).
+    public var width: Int
+    /// Stored height in pixels (before `orientation` is applied).
+    public var height: Int
+    /// The EXIF orientation, `.up` when the file has none.
+    public var orientation: ImageOrientation
+    /// Whether the file can carry transparency (PNG with alpha or `tRNS`).
+    public var hasAlpha: Bool
+
+    public init(format: ImageFormat, width: Int, height: Int, orientation: ImageOrientation = .up, hasAlpha: Bool) {
+        self.format = format
+        self.width = width
+        self.height = height
+        self.orientation = orientation
+        self.hasAlpha = hasAlpha
+    }
+}
