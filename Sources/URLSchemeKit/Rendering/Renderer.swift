@@ -12,15 +12,3 @@ public protocol Renderer<Request>: Sendable {
     /// Renders `request` into an encoded image (or other body).
     func render(_ request: Request, cancellation: RenderCancellation) throws -> RenderedImage
 }
-
-/// The body and media type a renderer produced.
-public struct RenderedImage: Sendable, Equatable {
-    public var data: Data
-    /// The `Content-Type` of `data`, such as `image/png`.
-    public var mimeType: String
-
-    public init(data: Data, mimeType: String) {
-        self.data = data
-        self.mimeType = mimeType
-    }
-}

@@ -1,0 +1,143 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The on-disk form of one cache entry, and its integrity check.
+///
+/// Layout (all integers little-endian): magic `USKC`, version byte, then
+/// length-prefixed fields: key, response URL, status code, MIME type, text
+/// encoding name, header fields, storage policy, body; then a 64-bit checksum
+/// of everything before it. Reading checks every length against the bytes left
+/// and the checksum last, so a truncated or corrupted file is refused (and the
+/// cache drops it) instead of being served or crashing the reader.
+enum CacheEntryFile {
+    private static let magic: [UInt8] = Array("USKC".utf8)
+    private static let version: UInt8 = 1
+
+    static func encode(key: CacheKey, response cached: CachedURLResponse) -> Data {
+        var bytes: [UInt8] = magic + [version]
+        let response = cached.response
+        let http = response as? HTTPURLResponse
+        append(string: key.rawValue, to: &bytes)
+        append(string: response.url?.absoluteString ?? "", to: &bytes)
+        append(UInt64(http?.statusCode ?? 0), width: 2, to: &bytes)
+        append(string: response.mimeType ?? "", to: &bytes)
+        append(string: response.textEncodingName ?? "", to: &bytes)
+        let headers = (http?.allHeaderFields as? [String: String] ?? [:]).sorted { $0.key < $1.key }
+        append(UInt64(headers.count), width: 4, to: &bytes)
+        for (name, value) in headers {
+            append(string: name, to: &bytes)
+            append(string: value, to: &bytes)
+        }
+        bytes.append(cached.storagePolicy == .allowed ? 0 : 1)
+        append(UInt64(cached.data.count), width: 8, to: &bytes)
+        bytes.append(contentsOf: cached.data)
+        append(checksum(bytes), width: 8, to: &bytes)
+        return Data(bytes)
+    }
+
+    /// The entry, or nil when the file is not a complete, intact entry for `key`.
+    static func decode(_ data: Data, expecting key: CacheKey) -> CachedURLResponse? {
+        data.withUnsafeBytes { raw -> CachedURLResponse? in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            guard bytes.count >= magic.count + 1 + 8 else { return nil }
+            let bodyEnd = bytes.count - 8
+            var reader = Reader(bytes: UnsafeBufferPointer(rebasing: bytes[..<bodyEnd]))
+            let stored = UInt64(littleEndianBytes: bytes[bodyEnd...])
+            guard checksum(UnsafeBufferPointer(rebasing: bytes[..<bodyEnd])) == stored,
+                  reader.take(magic.count).map(Array.init) == magic,
+                  reader.integer(width: 1) == UInt64(version),
+                  reader.string() == key.rawValue,
+                  let urlText = reader.string(), let url = URL(string: urlText),
+                  let status = reader.integer(width: 2),
+                  let mimeType = reader.string(),
+                  let encoding = reader.string(),
+                  let headerCount = reader.integer(width: 4), headerCount <= UInt64(bytes.count) else { return nil }
+            var headers: [String: String] = [:]
+            for _ in 0..<headerCount {
+                guard let name = reader.string(), let value = reader.string() else { return nil }
+                headers[name] = value
+            }
+            guard let policyByte = reader.integer(width: 1), policyByte <= 1,
+                  let length = reader.integer(width: 8), let body = reader.take(Int(clamping: length)),
+                  reader.isAtEnd else { return nil }
+            let response: URLResponse
+            if status != 0, let http = HTTPURLResponse(url: url, statusCode: Int(status), httpVersion: "HTTP/1.1", headerFields: headers) {
+                response = http
+            } else {
+                response = URLResponse(url: url, mimeType: mimeType.isEmpty ? nil : mimeType,
+                                       expectedContentLength: body.count,
+                                       textEncodingName: encoding.isEmpty ? nil : encoding)
+            }
+            return CachedURLResponse(response: response, data: Data(body), userInfo: nil,
+                                     storagePolicy: policyByte == 0 ? .allowed : .allowedInMemoryOnly)
+        }
+    }
+
+    /// A 64-bit FNV-1a-style hash over 8-byte words: not cryptographic, but any
+    /// truncation or flipped byte changes it with overwhelming probability, at
+    /// several GB/s.
+    static func checksum(_ bytes: [UInt8]) -> UInt64 {
+        bytes.withUnsafeBufferPointer { checksum($0) }
+    }
+
+    static func checksum(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        let prime: UInt64 = 0x0000_0100_0000_01B3
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325 ^ UInt64(bytes.count)
+        let words = bytes.count / 8
+        if let base = bytes.baseAddress {
+            let raw = UnsafeRawPointer(base)
+            for i in 0..<words {
+                let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self))
+                hash = ((hash ^ word) &* prime)
+                hash ^= hash >> 29
+            }
+        }
+        for i in (words * 8)..<bytes.count {
+            hash = (hash ^ UInt64(bytes[i])) &* prime
+        }
+        return hash ^ (hash >> 32)
+    }
+
+    private static func append(_ value: UInt64, width: Int, to bytes: inout [UInt8]) {
+        for i in 0..<width { bytes.append(UInt8(truncatingIfNeeded: value >> (8 * UInt64(i)))) }
+    }
+
+    private static func append(string: String, to bytes: inout [UInt8]) {
+        let utf8 = Array(string.utf8)
+        append(UInt64(utf8.count), width: 4, to: &bytes)
+        bytes.append(contentsOf: utf8)
+    }
+
+    /// A bounds-checked cursor: every read returns nil rather than run past the end.
+    private struct Reader {
+        let bytes: UnsafeBufferPointer<UInt8>
+        var offset = 0
+
+        var isAtEnd: Bool { offset == bytes.count }
+
+        mutating func take(_ count: Int) -> UnsafeBufferPointer<UInt8>? {
+            guard count >= 0, count <= bytes.count - offset else { return nil }
+            defer { offset += count }
+            return UnsafeBufferPointer(rebasing: bytes[offset..<offset + count])
+        }
+
+        mutating func integer(width: Int) -> UInt64? {
+            take(width).map { UInt64(littleEndianBytes: $0[...]) }
+        }
+
+        mutating func string() -> String? {
+            guard let length = integer(width: 4), let utf8 = take(Int(length)) else { return nil }
+            return String(validating: utf8, as: UTF8.self)
+        }
+    }
+}
+
+private extension UInt64 {
+    init(littleEndianBytes bytes: Slice<UnsafeBufferPointer<UInt8>>) {
+        var value: UInt64 = 0
+        for (i, byte) in bytes.enumerated() { value |= UInt64(byte) << (8 * UInt64(i)) }
+        self = value
+    }
+}

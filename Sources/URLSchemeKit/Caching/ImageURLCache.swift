@@ -1,0 +1,242 @@
+import Foundation
+import Synchronization
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A serialised `URLCache` for query-addressed images: set it as a session's
+/// `urlCache` and every URLSchemeKit protocol answers repeat loads from it.
+///
+/// ```swift
+/// let configuration = URLSessionConfiguration.ephemeral
+/// configuration.urlCache = ImageURLCache(memoryCapacity: 64 << 20, diskCapacity: 512 << 20, directory: cacheFolder)
+/// ```
+///
+/// What it fixes on Linux, where `URLCache` keys entries by host + port + path
+/// (so `map://?latitude=1` and `map://?latitude=2` collide, and URLs without a
+/// host are never cached):
+/// - entries are keyed by `CacheKey`: scheme, host, port, path and the query
+///   items in canonical order; the fragment is ignored;
+/// - a memory tier, least recently used out first within `memoryCapacity`, and
+///   a disk tier within `diskCapacity` under `directory`, one file per entry,
+///   written atomically and verified when read: a truncated or corrupted file
+///   is deleted and reported as a miss, never served;
+/// - a new instance on the same directory serves what an earlier one stored;
+/// - one lock serialises all bookkeeping, so one instance may serve many
+///   sessions and threads; file reads and writes happen outside it.
+public final class ImageURLCache: URLCache, @unchecked Sendable {
+    // @unchecked Sendable: URLCache is declared @unchecked Sendable, and every
+    // mutable property of this subclass lives inside `state`, a Mutex.
+
+    private struct MemoryEntry {
+        var response: CachedURLResponse
+        var stored: Date
+    }
+
+    private struct State {
+        var memory: LRUStore<CacheKey, MemoryEntry>
+        var disk: DiskEntryStore?
+    }
+
+    private let state: Mutex<State>
+    /// Where entry files live; nil for a memory-only cache.
+    public let directory: URL?
+    /// Disk reads for the session's lookups run here, never on the session's work queue.
+    private static let diskQueue = DispatchQueue(label: "URLSchemeKit.ImageURLCache.disk", qos: .userInitiated, attributes: .concurrent)
+
+    /// A ready cache for the whole process: 64 MiB in memory and 512 MiB on
+    /// disk under `$XDG_CACHE_HOME/URLSchemeKit/ImageURLCache` (by default
+    /// `~/.cache/URLSchemeKit/ImageURLCache`).
+    public static let standard: ImageURLCache = {
+        let environment = ProcessInfo.processInfo.environment
+        let base = environment["XDG_CACHE_HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
+            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache", isDirectory: true)
+        let directory = base.appendingPathComponent("URLSchemeKit/ImageURLCache", isDirectory: true)
+        return ImageURLCache(memoryCapacity: 64 << 20, diskCapacity: 512 << 20, directory: directory)
+    }()
+
+    /// Creates a cache holding at most `memoryCapacity` bytes in memory and
+    /// `diskCapacity` bytes of files in `directory` (created if missing). With
+    /// no directory, or a disk capacity of 0, the cache lives in memory only.
+    public init(memoryCapacity: Int, diskCapacity: Int, directory: URL? = nil) {
+        var disk: DiskEntryStore?
+        if let directory, diskCapacity > 0,
+           (try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)) != nil {
+            disk = DiskEntryStore(directory: directory, capacity: diskCapacity)
+        }
+        self.directory = disk?.directory
+        state = Mutex(State(memory: LRUStore(capacity: memoryCapacity), disk: disk))
+        // URLCache's own storage stays empty: every method that touches it is
+        // overridden. Give it a directory that already exists so that it does
+        // not create one of its own under ~/.cache.
+        let inertDirectory = disk?.directory ?? FileManager.default.temporaryDirectory
+        #if canImport(FoundationNetworking)
+        super.init(memoryCapacity: 0, diskCapacity: 0, diskPath: inertDirectory.path)
+        #else
+        super.init(memoryCapacity: 0, diskCapacity: 0, directory: inertDirectory)
+        #endif
+    }
+
+    // MARK: Capacities and usage
+
+    public override var memoryCapacity: Int {
+        get { state.withLock { $0.memory.capacity } }
+        set { state.withLock { _ = $0.memory.setCapacity(newValue) } }
+    }
+
+    /// The disk tier's capacity (0 when the cache has no directory).
+    public override var diskCapacity: Int {
+        get { state.withLock { $0.disk?.capacity ?? 0 } }
+        set { state.withLock { $0.disk?.setCapacityLocked(newValue) } }
+    }
+
+    /// Bytes of response bodies and keys held in memory.
+    public override var currentMemoryUsage: Int {
+        state.withLock { $0.memory.totalCost }
+    }
+
+    /// Bytes of entry files in `directory`, including those earlier instances left.
+    public override var currentDiskUsage: Int {
+        state.withLock { state in
+            state.disk?.scanIfNeededLocked()
+            return state.disk?.totalSize ?? 0
+        }
+    }
+
+    // MARK: Reading
+
+    public override func cachedResponse(for request: URLRequest) -> CachedURLResponse? {
+        guard let key = CacheKey(request: request) else { return nil }
+        return cachedResponse(for: key)
+    }
+
+    /// The entry stored for `key`, from memory or else from disk (then kept in memory).
+    public func cachedResponse(for key: CacheKey) -> CachedURLResponse? {
+        memoryHit(key) ?? diskHit(key)
+    }
+
+    /// The session's lookup before each task. Answers a memory hit at once, reads
+    /// the disk on a queue of its own, and skips the lookup for the reload
+    /// policies: the Linux session would otherwise hand the hit to the protocol
+    /// even for `.reloadIgnoringLocalCacheData`.
+    public override func getCachedResponse(
+        for dataTask: URLSessionDataTask,
+        completionHandler: @Sendable @escaping (CachedURLResponse?) -> Void
+    ) {
+        guard let request = dataTask.currentRequest, Self.readsCache(request.cachePolicy),
+              let key = CacheKey(request: request) else {
+            completionHandler(nil)
+            return
+        }
+        if let hit = memoryHit(key) {
+            completionHandler(hit)
+            return
+        }
+        guard state.withLock({ $0.disk != nil }) else {
+            completionHandler(nil)
+            return
+        }
+        Self.diskQueue.async {
+            completionHandler(self.diskHit(key))
+        }
+    }
+
+    /// Whether a request with this policy may be answered from a cache.
+    static func readsCache(_ policy: URLRequest.CachePolicy) -> Bool {
+        switch policy {
+        case .reloadIgnoringLocalCacheData, .reloadIgnoringLocalAndRemoteCacheData, .reloadRevalidatingCacheData:
+            return false
+        default:
+            return true
+        }
+    }
+
+    private func memoryHit(_ key: CacheKey) -> CachedURLResponse? {
+        state.withLock { $0.memory.value(for: key)?.response }
+    }
+
+    private func diskHit(_ key: CacheKey) -> CachedURLResponse? {
+        guard let disk = state.withLock({ $0.disk }) else { return nil }
+        let name = DiskEntryStore.fileName(for: key)
+        guard let data = disk.readFile(name) else { return nil }
+        guard let response = CacheEntryFile.decode(data, expecting: key) else {
+            // Truncated, corrupted or written by something else: never serve it.
+            state.withLock { $0.disk?.removeLocked(name) }
+            return nil
+        }
+        state.withLock { state in
+            state.disk?.touchLocked(name, size: data.count)
+            _ = state.memory.insert(MemoryEntry(response: response, stored: Date()), for: key,
+                                cost: Self.memoryCost(response, key))
+        }
+        return response
+    }
+
+    // MARK: Writing
+
+    public override func storeCachedResponse(_ cachedResponse: CachedURLResponse, for request: URLRequest) {
+        guard let key = CacheKey(request: request) else { return }
+        store(cachedResponse, for: key)
+    }
+
+    /// Stores a response under `key`: in memory unless the policy is `.notAllowed`,
+    /// on disk too when the policy is `.allowed` and the cache has a directory.
+    public func store(_ response: CachedURLResponse, for key: CacheKey) {
+        guard response.storagePolicy != .notAllowed else { return }
+        state.withLock { state in
+            _ = state.memory.insert(MemoryEntry(response: response, stored: Date()), for: key,
+                                cost: Self.memoryCost(response, key))
+        }
+        guard response.storagePolicy == .allowed, let disk = state.withLock({ $0.disk }) else { return }
+        let file = CacheEntryFile.encode(key: key, response: response)
+        guard file.count <= disk.capacity, let temporary = disk.writeTemporary(file) else { return }
+        state.withLock { state in
+            guard state.disk != nil else {
+                unlink(temporary.path)
+                return
+            }
+            _ = state.disk?.commitLocked(temporary: temporary, as: DiskEntryStore.fileName(for: key), size: file.count)
+        }
+    }
+
+    // MARK: Removing
+
+    public override func removeCachedResponse(for request: URLRequest) {
+        guard let key = CacheKey(request: request) else { return }
+        removeCachedResponse(for: key)
+    }
+
+    public func removeCachedResponse(for key: CacheKey) {
+        state.withLock { state in
+            state.memory.removeValue(for: key)
+            state.disk?.removeLocked(DiskEntryStore.fileName(for: key))
+        }
+    }
+
+    public override func removeAllCachedResponses() {
+        state.withLock { state in
+            state.memory.removeAll()
+            state.disk?.removeAllLocked()
+        }
+    }
+
+    /// Removes what was stored at or after `date`: memory entries by their store
+    /// time, files by their modification time.
+    public override func removeCachedResponses(since date: Date) {
+        state.withLock { state in
+            state.memory.removeAll { $0.stored >= date }
+            guard let directory = state.disk?.directory else { return }
+            let files = (try? FileManager.default.contentsOfDirectory(
+                at: directory, includingPropertiesForKeys: [.contentModificationDateKey])) ?? []
+            for file in files where file.pathExtension == DiskEntryStore.fileExtension {
+                let modified = (try? file.resourceValues(forKeys: [.contentModificationDateKey]))?.contentModificationDate
+                if let modified, modified >= date { state.disk?.removeLocked(file.lastPathComponent) }
+            }
+        }
+    }
+
+    /// What an entry costs in memory: its body and its key.
+    private static func memoryCost(_ response: CachedURLResponse, _ key: CacheKey) -> Int {
+        response.data.count + key.rawValue.utf8.count
+    }
+}

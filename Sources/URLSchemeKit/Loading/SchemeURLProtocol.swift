@@ -1,0 +1,127 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The shared core of every URLSchemeKit scheme (`map://`, `asset://`, …):
+/// a subclass names its schemes and turns a request into render work; this
+/// class does the rest, safely on Linux.
+///
+/// ```swift
+/// final class PatternURLProtocol: SchemeURLProtocol {
+///     static let renderer = RendererSlot<PatternURL>(PatternRenderer())
+///     override class var schemes: Set<String> { ["pattern"] }
+///     override func makeRenderWork() throws -> RenderWork {
+///         try Self.renderer.work(for: PatternURL(url: requestURL))
+///     }
+/// }
+/// ```
+///
+/// Threads: `canInit` runs on the thread that resumed the task; `startLoading`
+/// and `stopLoading` run on the task's serial work queue. Per request:
+/// 1. honour `request.cachePolicy` (the Linux session never does): a cached
+///    response for the same `CacheKey` answers without rendering, unless the
+///    policy is a reload; `.returnCacheDataDontLoad` without one fails with
+///    `URLError(.resourceUnavailable)`;
+/// 2. `makeRenderWork()` parses the URL (strictly; errors name the parameter);
+/// 3. the render runs on `renderQueue`, cancellable through `RenderCancellation`;
+/// 4. a success is stored in the session's `ImageURLCache` (the platform never
+///    stores a custom protocol's response), then answered as `HTTPURLResponse`
+///    200 with `Content-Type` and `Content-Length`; a failure as a `URLError`;
+/// 5. the client hears one outcome, on the task's work queue, never after
+///    `stopLoading()` (see `ClientChannel`).
+open class SchemeURLProtocol: URLProtocol {
+    /// The schemes this class answers, lower-case. Subclasses override.
+    open class var schemes: Set<String> { [] }
+
+    /// Where renders run. Defaults to the process-wide `RenderQueue.shared`.
+    open class var renderQueue: RenderQueue { .shared }
+
+    /// Parses the request into the work that renders it. Called on the
+    /// session's shared work queue, so it must only parse: no I/O, no drawing.
+    /// Throw `URLParameterError` (reported as `.badURL`) or a `URLError`.
+    open func makeRenderWork() throws -> RenderWork {
+        throw URLErrors.make(.unsupportedURL, "\(Self.self) renders nothing: override makeRenderWork()", url: request.url)
+    }
+
+    /// The request's URL (a request without one never reaches `makeRenderWork`).
+    public var requestURL: URL { request.url ?? URL(fileURLWithPath: "/") }
+
+    /// Serial queue for client calls when the task's own work queue cannot be
+    /// found (another toolchain, or a protocol driven without a session).
+    private static let fallbackClientQueue = DispatchQueue(label: "URLSchemeKit.SchemeURLProtocol.client")
+
+    private let loadingState = LoadingState()
+
+    open override class func canInit(with request: URLRequest) -> Bool {
+        guard let scheme = request.url?.scheme?.lowercased() else { return false }
+        return schemes.contains(scheme)
+    }
+
+    open override class func canonicalRequest(for request: URLRequest) -> URLRequest {
+        request
+    }
+
+    public final override func startLoading() {
+        guard let client, let cancellation = loadingState.start() else { return }
+        let workQueue = task.flatMap(SessionTaskInternals.workQueue) ?? Self.fallbackClientQueue
+        let channel = ClientChannel(urlProtocol: self, client: client, queue: workQueue, state: loadingState)
+        let request = self.request
+        guard let url = request.url, let key = CacheKey(url: url) else {
+            channel.finish(.failed(URLErrors.make(.badURL, "the request has no usable URL", url: request.url)))
+            return
+        }
+
+        if ImageURLCache.readsCache(request.cachePolicy), let cached = cachedResponse,
+           let cachedURL = cached.response.url, CacheKey(url: cachedURL) == key {
+            channel.finish(.loaded(Self.response(for: url, answering: cached), cached.data))
+            return
+        }
+        if request.cachePolicy == .returnCacheDataDontLoad {
+            let message = "no cached response for \(url.absoluteString), and the cache policy forbids loading"
+            channel.finish(.failed(URLErrors.make(.resourceUnavailable, message, url: url)))
+            return
+        }
+
+        let work: RenderWork
+        do {
+            work = try makeRenderWork()
+        } catch {
+            channel.finish(.failed(URLErrors.converting(error, url: url)))
+            return
+        }
+        let cache = task.flatMap(SessionTaskInternals.session)?.configuration.urlCache as? ImageURLCache
+        Self.renderQueue.submit(cancellation: cancellation) {
+            do {
+                try cancellation.check()
+                let image = try work(cancellation)
+                try cancellation.check()
+                let response = Self.response(for: url, mimeType: image.mimeType, length: image.data.count)
+                cache?.store(CachedURLResponse(response: response, data: image.data, storagePolicy: .allowed), for: key)
+                channel.finish(.loaded(response, image.data))
+            } catch {
+                channel.finish(.failed(URLErrors.converting(error, url: url)))
+            }
+        }
+    }
+
+    public final override func stopLoading() {
+        loadingState.stop()
+    }
+
+    /// The 200 response for a rendered body.
+    static func response(for url: URL, mimeType: String, length: Int) -> URLResponse {
+        let headers = ["Content-Type": mimeType, "Content-Length": String(length)]
+        // HTTPURLResponse's initialiser fails only for a malformed HTTP version;
+        // "HTTP/1.1" is well formed, so the fallback exists only to stay total.
+        return HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: headers)
+            ?? URLResponse(url: url, mimeType: mimeType, expectedContentLength: length, textEncodingName: nil)
+    }
+
+    /// A cached answer re-addressed to the URL that asked (which may order its query differently).
+    static func response(for url: URL, answering cached: CachedURLResponse) -> URLResponse {
+        let mimeType = (cached.response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type")
+            ?? cached.response.mimeType ?? "application/octet-stream"
+        return response(for: url, mimeType: mimeType, length: cached.data.count)
+    }
+}

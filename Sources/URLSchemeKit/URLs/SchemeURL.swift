@@ -1,0 +1,35 @@
+import Foundation
+
+/// A typed value that is written as a URL of one scheme and read back from it:
+/// `MapURL`, `AssetURL`, `AvatarURL`. Parsing a built URL gives the same value.
+///
+/// Conformers list their parameter names, read themselves from a `QueryReader`
+/// and write themselves to a `QueryWriter`; `init(url:)` and `url` come free.
+public protocol SchemeURL: Equatable, Sendable {
+    /// The URL scheme, lower-case (`map`).
+    static var scheme: String { get }
+    /// Every query item name the scheme accepts; anything else is an error.
+    static var parameterNames: [String] { get }
+    /// Reads the value from the query. Throws `URLParameterError` naming the bad parameter.
+    init(query: QueryReader) throws
+    /// Writes the value as query items.
+    func write(to query: inout QueryWriter)
+}
+
+extension SchemeURL {
+    /// Parses `url`. Throws `URLParameterError` for a wrong scheme, an unknown,
+    /// repeated, missing or out-of-range parameter.
+    public init(url: URL) throws {
+        guard url.scheme?.lowercased() == Self.scheme else {
+            throw URLParameterError(parameter: "scheme", reason: "must be '\(Self.scheme)', got '\(url.scheme ?? "")'")
+        }
+        try self.init(query: QueryReader(url: url, knownNames: Self.parameterNames))
+    }
+
+    /// The URL that `init(url:)` reads back as this value.
+    public var url: URL {
+        var writer = QueryWriter(scheme: Self.scheme)
+        write(to: &writer)
+        return writer.url
+    }
+}

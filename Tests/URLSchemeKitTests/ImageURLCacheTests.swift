@@ -1,0 +1,157 @@
+import XCTest
+import Synchronization
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+@testable import URLSchemeKit
+
+final class ImageURLCacheTests: XCTestCase {
+    private func entry(_ url: String, bytes: Int = 100, fill: UInt8 = 7) -> (URLRequest, CachedURLResponse) {
+        let url = URL(string: url)!
+        let response = HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1",
+                                       headerFields: ["Content-Type": "image/png"])!
+        return (URLRequest(url: url), CachedURLResponse(response: response, data: Data(repeating: fill, count: bytes)))
+    }
+
+    func testStoresAndFindsByCanonicalKey() throws {
+        let cache = ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 0)
+        let (request, response) = entry("map://?b=2&a=1")
+        cache.storeCachedResponse(response, for: request)
+        XCTAssertEqual(cache.cachedResponse(for: URLRequest(url: URL(string: "map://?a=1&b=2")!))?.data, response.data)
+        XCTAssertNil(cache.cachedResponse(for: URLRequest(url: URL(string: "map://?a=1&b=3")!)))
+        XCTAssertNil(cache.directory)
+    }
+
+    func testANewInstanceOnTheSameDirectoryServesWhatAnEarlierOneStored() throws {
+        let directory = try makeTemporaryDirectory()
+        let (request, response) = entry("map://?latitude=59.9&longitude=30.3", bytes: 5000)
+        ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 1 << 20, directory: directory).storeCachedResponse(response, for: request)
+
+        let later = ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 1 << 20, directory: directory)
+        XCTAssertEqual(later.currentDiskUsage, try diskBytes(directory))
+        let hit = try XCTUnwrap(later.cachedResponse(for: request))
+        XCTAssertEqual(hit.data, response.data)
+        XCTAssertEqual((hit.response as? HTTPURLResponse)?.statusCode, 200)
+        XCTAssertEqual((hit.response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type"), "image/png")
+        XCTAssertEqual(hit.response.url, request.url)
+    }
+
+    func testCorruptedOrTruncatedEntryFilesAreMissesAndDropped() throws {
+        let directory = try makeTemporaryDirectory()
+        let (request, response) = entry("map://?x=1", bytes: 3000)
+        ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 1 << 20, directory: directory).storeCachedResponse(response, for: request)
+        let file = try XCTUnwrap(try FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil).first)
+        let original = try Data(contentsOf: file)
+
+        var flipped = original
+        flipped[original.count / 2] ^= 0x01
+        for damaged in [flipped, original.prefix(original.count - 1), original.prefix(10), Data()] {
+            try damaged.write(to: file)
+            let cache = ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 1 << 20, directory: directory)
+            XCTAssertNil(cache.cachedResponse(for: request), "damaged file of \(damaged.count) bytes was served")
+            XCTAssertFalse(FileManager.default.fileExists(atPath: file.path), "damaged file was kept")
+        }
+        try original.write(to: file)
+        XCTAssertNotNil(ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 1 << 20, directory: directory).cachedResponse(for: request))
+    }
+
+    func testCapacitiesHoldAndUsageTellsTheTruth() throws {
+        let directory = try makeTemporaryDirectory()
+        let cache = ImageURLCache(memoryCapacity: 10_000, diskCapacity: 20_000, directory: directory)
+        for i in 0..<40 {
+            let (request, response) = entry("map://?i=\(i)", bytes: 1500)
+            cache.storeCachedResponse(response, for: request)
+            XCTAssertLessThanOrEqual(cache.currentMemoryUsage, 10_000)
+            XCTAssertLessThanOrEqual(cache.currentDiskUsage, 20_000)
+        }
+        XCTAssertEqual(cache.currentDiskUsage, try diskBytes(directory))
+        XCTAssertGreaterThan(cache.currentMemoryUsage, 10_000 - 1600)
+        // Least recently used went first: the newest entry is still there, the oldest is gone.
+        XCTAssertNotNil(cache.cachedResponse(for: entry("map://?i=39").0))
+        XCTAssertNil(cache.cachedResponse(for: entry("map://?i=0").0))
+
+        // An entry larger than the memory capacity is kept on disk only.
+        let (bigRequest, big) = entry("map://?big=1", bytes: 15_000)
+        cache.storeCachedResponse(big, for: bigRequest)
+        XCTAssertLessThanOrEqual(cache.currentMemoryUsage, 10_000)
+        XCTAssertEqual(cache.cachedResponse(for: bigRequest)?.data.count, 15_000)
+
+        cache.memoryCapacity = 2_000
+        XCTAssertLessThanOrEqual(cache.currentMemoryUsage, 2_000)
+        cache.diskCapacity = 5_000
+        XCTAssertLessThanOrEqual(cache.currentDiskUsage, 5_000)
+        XCTAssertEqual(cache.currentDiskUsage, try diskBytes(directory))
+
+        cache.removeCachedResponse(for: entry("map://?i=39").0)
+        XCTAssertNil(cache.cachedResponse(for: entry("map://?i=39").0))
+        cache.removeAllCachedResponses()
+        XCTAssertEqual(cache.currentMemoryUsage, 0)
+        XCTAssertEqual(cache.currentDiskUsage, 0)
+        XCTAssertEqual(try diskBytes(directory), 0)
+    }
+
+    func testStoragePoliciesAreRespected() throws {
+        let directory = try makeTemporaryDirectory()
+        let cache = ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 1 << 20, directory: directory)
+        let (request, response) = entry("map://?p=1")
+        cache.storeCachedResponse(CachedURLResponse(response: response.response, data: response.data, storagePolicy: .notAllowed), for: request)
+        XCTAssertNil(cache.cachedResponse(for: request))
+        cache.storeCachedResponse(CachedURLResponse(response: response.response, data: response.data, storagePolicy: .allowedInMemoryOnly), for: request)
+        XCTAssertNotNil(cache.cachedResponse(for: request))
+        XCTAssertEqual(try diskBytes(directory), 0)
+    }
+
+    func testRemoveSinceDate() throws {
+        let cache = ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 1 << 20, directory: try makeTemporaryDirectory())
+        let (old, oldResponse) = entry("map://?t=old")
+        cache.storeCachedResponse(oldResponse, for: old)
+        let cut = Date().addingTimeInterval(5)
+        XCTAssertNotNil(cache.cachedResponse(for: old))
+        cache.removeCachedResponses(since: cut)
+        XCTAssertNotNil(cache.cachedResponse(for: old))
+        cache.removeCachedResponses(since: Date.distantPast)
+        XCTAssertNil(cache.cachedResponse(for: old))
+    }
+
+    /// 8 threads × 10,000 mixed stores, lookups and removals on one instance:
+    /// every hit carries the bytes of its own key, and the books balance after.
+    func testConcurrentMixedUseStaysConsistent() throws {
+        let directory = try makeTemporaryDirectory()
+        let cache = ImageURLCache(memoryCapacity: 64 * 600, diskCapacity: 128 * 700, directory: directory)
+        let keys = 200
+        let wrongHits = Atomic<Int>(0)
+        DispatchQueue.concurrentPerform(iterations: 8) { thread in
+            var random = UInt64(thread + 1) &* 0x9E37_79B9_7F4A_7C15
+            for _ in 0..<10_000 {
+                random ^= random << 13; random ^= random >> 7; random ^= random << 17
+                let k = Int(random % UInt64(keys))
+                let request = URLRequest(url: URL(string: "map://?k=\(k)")!)
+                switch random >> 60 {
+                case 0..<4:
+                    let response = URLResponse(url: request.url!, mimeType: "image/png", expectedContentLength: 500, textEncodingName: nil)
+                    let policy: URLCache.StoragePolicy = k % 4 == 0 ? .allowed : .allowedInMemoryOnly
+                    cache.storeCachedResponse(CachedURLResponse(response: response, data: Data(repeating: UInt8(k), count: 500),
+                                                                userInfo: nil, storagePolicy: policy), for: request)
+                case 4:
+                    cache.removeCachedResponse(for: request)
+                default:
+                    if let hit = cache.cachedResponse(for: request), hit.data != Data(repeating: UInt8(k), count: 500) {
+                        wrongHits.add(1, ordering: .relaxed)
+                    }
+                }
+            }
+        }
+        XCTAssertEqual(wrongHits.load(ordering: .relaxed), 0)
+        XCTAssertLessThanOrEqual(cache.currentMemoryUsage, 64 * 600)
+        XCTAssertLessThanOrEqual(cache.currentDiskUsage, 128 * 700)
+        XCTAssertEqual(cache.currentDiskUsage, try diskBytes(directory))
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix(".tmp") }
+        XCTAssertEqual(leftovers, [])
+    }
+
+    private func diskBytes(_ directory: URL) throws -> Int {
+        try FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: [.fileSizeKey])
+            .filter { $0.pathExtension == DiskEntryStore.fileExtension }
+            .reduce(0) { $0 + (try $1.resourceValues(forKeys: [.fileSizeKey]).fileSize ?? 0) }
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import Synchronization
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import URLSchemeKit
+
+/// A test scheme: `pattern://?seed=7&size=1024&delay=0` renders `size`
+/// deterministic bytes from `seed`, after `delay` milliseconds (cancellable).
+struct PatternURL: SchemeURL {
+    static let scheme = "pattern"
+    static let parameterNames = ["seed", "size", "delay", "label"]
+
+    var seed: Int
+    var size = 1024
+    var delay = 0
+    var label: String?
+
+    init(seed: Int, size: Int = 1024, delay: Int = 0, label: String? = nil) {
+        self.seed = seed
+        self.size = size
+        self.delay = delay
+        self.label = label
+    }
+
+    init(query: QueryReader) throws {
+        seed = try query.int("seed", in: 0...Int(Int32.max)) ?? { throw URLParameterError(parameter: "seed", reason: "is required") }()
+        size = try query.int("size", in: 0...(8 << 20)) ?? 1024
+        delay = try query.int("delay", in: 0...10_000) ?? 0
+        label = try query.string("label")
+    }
+
+    func write(to query: inout QueryWriter) {
+        query.add("seed", seed)
+        if size != 1024 { query.add("size", size) }
+        if delay != 0 { query.add("delay", delay) }
+        query.add("label", label)
+    }
+
+    /// The bytes a correct render of this URL has.
+    var expectedBytes: Data { PatternRenderer.bytes(seed: seed, size: size) }
+}
+
+/// Renders pattern URLs, counting its calls and noticing cancellation.
+final class PatternRenderer: Renderer {
+    let renders = Atomic<Int>(0)
+    let cancellationsSeen = Atomic<Int>(0)
+
+    func render(_ request: PatternURL, cancellation: RenderCancellation) throws -> RenderedImage {
+        renders.add(1, ordering: .relaxed)
+        var waited = 0
+        while waited < request.delay {
+            if cancellation.isCancelled {
+                cancellationsSeen.add(1, ordering: .relaxed)
+                throw CancellationError()
+            }
+            usleep(1000)
+            waited += 1
+        }
+        return RenderedImage(data: Self.bytes(seed: request.seed, size: request.size), mimeType: "application/x-pattern")
+    }
+
+    static func bytes(seed: Int, size: Int) -> Data {
+        var state = UInt64(truncatingIfNeeded: seed) &* 0x9E37_79B9_7F4A_7C15 | 1
+        var bytes = [UInt8](repeating: 0, count: size)
+        for i in 0..<size {
+            state ^= state << 13
+            state ^= state >> 7
+            state ^= state << 17
+            bytes[i] = UInt8(truncatingIfNeeded: state)
+        }
+        return Data(bytes)
+    }
+}
+
+/// The test scheme's protocol: parsing and the render call, nothing else.
+final class PatternURLProtocol: SchemeURLProtocol {
+    static let renderer = RendererSlot<PatternURL>(PatternRenderer())
+
+    override class var schemes: Set<String> { [PatternURL.scheme] }
+
+    override func makeRenderWork() throws -> RenderWork {
+        try Self.renderer.work(for: PatternURL(url: requestURL))
+    }
+
+    /// Installs a fresh renderer for one test and returns it.
+    static func installFreshRenderer() -> PatternRenderer {
+        let renderer = PatternRenderer()
+        Self.renderer.renderer = renderer
+        return renderer
+    }
+}
+
+/// A session that knows the pattern scheme and uses `cache`.
+func makePatternSession(cache: URLCache?) -> URLSession {
+    let configuration = URLSessionConfiguration.ephemeral
+    configuration.protocolClasses = [PatternURLProtocol.self]
+    configuration.urlCache = cache
+    return URLSession(configuration: configuration)
+}
+
+/// A fresh, empty directory under the temporary directory.
+func makeTemporaryDirectory(_ name: String = #function) throws -> URL {
+    let url = FileManager.default.temporaryDirectory
+        .appendingPathComponent("URLSchemeKitTests-\(name.filter(\.isLetter))-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
