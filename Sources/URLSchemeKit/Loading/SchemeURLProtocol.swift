@@ -29,7 +29,9 @@ import FoundationNetworking
 ///    stores a custom protocol's response), then answered as `HTTPURLResponse`
 ///    200 with `Content-Type` and `Content-Length`; a failure as a `URLError`;
 /// 5. the client hears one outcome, on the task's work queue, never after
-///    `stopLoading()` (see `ClientChannel`).
+///    `stopLoading()` (see `ClientChannel`): answers known inside
+///    `startLoading()` (hits, parse errors) are reported there and then, on
+///    the queue it runs on; render results hop back to that queue.
 open class SchemeURLProtocol: URLProtocol {
     /// The schemes this class answers, lower-case. Subclasses override.
     open class var schemes: Set<String> { [] }
@@ -64,22 +66,23 @@ open class SchemeURLProtocol: URLProtocol {
 
     public final override func startLoading() {
         guard let client, let cancellation = loadingState.start() else { return }
-        let workQueue = task.flatMap(SessionTaskInternals.workQueue) ?? Self.fallbackClientQueue
-        let channel = ClientChannel(urlProtocol: self, client: client, queue: workQueue, state: loadingState)
+        // Until the render is handed off we are on the task's work queue, so
+        // answers decided here are delivered directly.
+        let channel = ClientChannel(urlProtocol: self, client: client, state: loadingState)
         let request = self.request
         guard let url = request.url, let key = CacheKey(url: url) else {
-            channel.finish(.failed(URLErrors.make(.badURL, "the request has no usable URL", url: request.url)))
+            channel.deliver(.failed(URLErrors.make(.badURL, "the request has no usable URL", url: request.url)))
             return
         }
 
         if ImageURLCache.readsCache(request.cachePolicy), let cached = cachedResponse,
-           let cachedURL = cached.response.url, CacheKey(url: cachedURL) == key {
-            channel.finish(.loaded(Self.response(for: url, answering: cached), cached.data))
+           let cachedURL = cached.response.url, cachedURL == url || CacheKey(url: cachedURL) == key {
+            channel.deliver(.loaded(Self.response(for: url, answering: cached), cached.data))
             return
         }
         if request.cachePolicy == .returnCacheDataDontLoad {
             let message = "no cached response for \(url.absoluteString), and the cache policy forbids loading"
-            channel.finish(.failed(URLErrors.make(.resourceUnavailable, message, url: url)))
+            channel.deliver(.failed(URLErrors.make(.resourceUnavailable, message, url: url)))
             return
         }
 
@@ -87,9 +90,10 @@ open class SchemeURLProtocol: URLProtocol {
         do {
             work = try makeRenderWork()
         } catch {
-            channel.finish(.failed(URLErrors.converting(error, url: url)))
+            channel.deliver(.failed(URLErrors.converting(error, url: url)))
             return
         }
+        let workQueue = task.flatMap(SessionTaskInternals.workQueue) ?? Self.fallbackClientQueue
         let cache = task.flatMap(SessionTaskInternals.session)?.configuration.urlCache as? ImageURLCache
         Self.renderQueue.submit(cancellation: cancellation) {
             do {
@@ -98,9 +102,9 @@ open class SchemeURLProtocol: URLProtocol {
                 try cancellation.check()
                 let response = Self.response(for: url, mimeType: image.mimeType, length: image.data.count)
                 cache?.store(CachedURLResponse(response: response, data: image.data, storagePolicy: .allowed), for: key)
-                channel.finish(.loaded(response, image.data))
+                channel.deliver(.loaded(response, image.data), on: workQueue)
             } catch {
-                channel.finish(.failed(URLErrors.converting(error, url: url)))
+                channel.deliver(.failed(URLErrors.converting(error, url: url)), on: workQueue)
             }
         }
     }
