@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
-# Installs the reference side (Pillow & co. from PyPI, nginx from Debian),
-# builds urlscheme-bench in release mode and runs it.
-# Usage: Benchmarks/run.sh [SUITE ...] [--iterations N]
+# Installs the reference side, builds urlscheme-bench in release mode and runs
+# it: our side and the reference side of every row in one run, same inputs.
+#   Benchmarks/run.sh                 all suites
+#   Benchmarks/run.sh cache png       some suites
+#   Benchmarks/run.sh --iterations 15 more samples per row
+# References: Pillow and aggdraw from PyPI (pycairo too when libcairo2-dev
+# builds it), nginx from Debian's packages.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-python3 -c "import PIL" 2>/dev/null || pip install --quiet pillow aggdraw pycairo
+python3 -c "import PIL" 2>/dev/null || pip install --quiet pillow
+python3 -c "import aggdraw" 2>/dev/null || pip install --quiet aggdraw || echo "aggdraw unavailable: its rows will fail"
 command -v nginx >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light; }
 swift build -c release --product urlscheme-bench
 exec .build/release/urlscheme-bench "$@"
