@@ -16,6 +16,7 @@ public struct CacheKey: Hashable, Sendable, CustomStringConvertible {
     /// The canonical text, e.g. `map://?latitude=59.9&longitude=30.3`.
     public let rawValue: String
 
+    /// The key of `url`; nil when the URL has no scheme or cannot be parsed.
     public init?(url: URL) {
         guard let components = URLComponents(url: url, resolvingAgainstBaseURL: true),
               let scheme = components.scheme?.lowercased() else { return nil }
@@ -33,11 +34,13 @@ public struct CacheKey: Hashable, Sendable, CustomStringConvertible {
         rawValue = text
     }
 
+    /// The key of the request's URL.
     public init?(request: URLRequest) {
         guard let url = request.url else { return nil }
         self.init(url: url)
     }
 
+    /// The canonical text (`rawValue`).
     public var description: String { rawValue }
 
     /// One query item with its position in the URL, for the stable sort.

@@ -206,6 +206,7 @@ public final class ImageURLCache: URLCache, @unchecked Sendable {
         removeCachedResponse(for: key)
     }
 
+    /// Removes the entry for `key` from memory and disk.
     public func removeCachedResponse(for key: CacheKey) {
         state.withLock { state in
             state.memory.removeValue(for: key)

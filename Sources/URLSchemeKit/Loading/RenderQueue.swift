@@ -11,6 +11,7 @@ public final class RenderQueue: Sendable {
     /// The queue all scheme protocols share: one render per active processor.
     public static let shared = RenderQueue(maximumConcurrentRenders: ProcessInfo.processInfo.activeProcessorCount)
 
+    /// How many renders may run at once (at least 1).
     public let maximumConcurrentRenders: Int
 
     private struct Job {
@@ -27,6 +28,7 @@ public final class RenderQueue: Sendable {
     private let state = Mutex(State())
     private let workers: DispatchQueue
 
+    /// A queue running at most `maximumConcurrentRenders` renders at once (at least 1).
     public init(maximumConcurrentRenders: Int) {
         self.maximumConcurrentRenders = max(1, maximumConcurrentRenders)
         workers = DispatchQueue(label: "URLSchemeKit.RenderQueue", qos: .userInitiated, attributes: .concurrent)

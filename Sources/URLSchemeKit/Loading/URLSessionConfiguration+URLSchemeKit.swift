@@ -6,6 +6,7 @@ import FoundationNetworking
 /// The URL protocols this package provides, in the order sessions try them.
 /// Each scheme issue adds its class here (`MapURLProtocol`, `AssetURLProtocol`, …).
 public enum URLSchemeKitProtocols {
+    /// Every scheme protocol class, registered by `installURLSchemeKit(cache:)`.
     public static let all: [AnyClass] = []
 }
 

@@ -5,6 +5,7 @@ import Synchronization
 public final class RenderCancellation: Sendable {
     private let flag = Atomic<Bool>(false)
 
+    /// A flag that is not cancelled yet; the protocol core cancels it on `stopLoading()`.
     public init() {}
 
     /// True once the request has been stopped; the result will not be delivered.

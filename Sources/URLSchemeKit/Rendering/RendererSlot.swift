@@ -10,6 +10,7 @@ public typealias RenderWork = @Sendable (RenderCancellation) throws -> RenderedI
 public final class RendererSlot<Request: Sendable>: Sendable {
     private let current: Mutex<any Renderer<Request>>
 
+    /// A slot holding `renderer`, the scheme's default, until another is set.
     public init(_ renderer: any Renderer<Request>) {
         current = Mutex(renderer)
     }

@@ -4,9 +4,11 @@ import Foundation
 /// a typed URL's `url`. Values are percent-encoded so that a `QueryReader`
 /// reads back exactly what was written; `,` `:` `.` `-` and `_` stay readable.
 public struct QueryWriter: Sendable {
+    /// The scheme of the URL being built (`map`).
     public let scheme: String
     private var query: [String] = []
 
+    /// An empty query for a URL of `scheme`.
     public init(scheme: String) {
         self.scheme = scheme
     }
@@ -31,6 +33,7 @@ public struct QueryWriter: Sendable {
         add(name, Self.format(value))
     }
 
+    /// Appends a whole number.
     public mutating func add(_ name: String, _ value: Int) {
         add(name, String(value))
     }
@@ -40,10 +43,12 @@ public struct QueryWriter: Sendable {
         if let value { add(name, value) }
     }
 
+    /// Appends the number only when present.
     public mutating func add(_ name: String, _ value: Double?) {
         if let value { add(name, value) }
     }
 
+    /// Appends the whole number only when present.
     public mutating func add(_ name: String, _ value: Int?) {
         if let value { add(name, value) }
     }
