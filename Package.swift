@@ -5,6 +5,9 @@ import PackageDescription
 
 let package = Package(
     name: "URLSchemeKit",
+    // Apple platforms only bound the minimum versions (Synchronization's Mutex
+    // and Atomic need macOS 15 / iOS 18); Linux is the primary platform.
+    platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .library(name: "URLSchemeKit", targets: ["URLSchemeKit"]),
         .library(name: "ImageCodecs", targets: ["ImageCodecs"]),
