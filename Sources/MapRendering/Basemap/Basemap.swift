@@ -1,0 +1,50 @@
+/// The embedded world basemap: Natural Earth countries (filled) and
+/// coastlines, public domain, at two levels of detail. Decoded once, lazily,
+/// on first use, and shared (read-only) by every render.
+public struct Basemap: Sendable {
+    /// Which Natural Earth scale to use: 1:110m for world and continent views,
+    /// 1:50m when zoomed in.
+    public enum Detail: String, CaseIterable, Sendable {
+        /// 1:110m, about 10,600 country vertices.
+        case low
+        /// 1:50m, about 100,000 country vertices.
+        case high
+
+        /// The detail a map at `zoom` wants: 1:50m from zoom 4 up.
+        public static func forZoom(_ zoom: Double) -> Detail { zoom >= 4 ? .high : .low }
+    }
+
+    /// One country: its ISO 3166 alpha-3 code, a colour class 1–7 that differs
+    /// from its neighbours' (Natural Earth's `mapcolor7`), and its polygons,
+    /// each an outer ring followed by its holes.
+    public struct Country: Sendable {
+        public let code: String
+        public let colorClass: Int
+        public let polygons: [[[GeoCoordinate]]]
+        public let bounds: GeoBounds?
+    }
+
+    public let detail: Detail
+    public let countries: [Country]
+    /// Coastline polylines.
+    public let coastlines: [[GeoCoordinate]]
+
+    /// The basemap at `detail`, decoded on first use. Throws only if the
+    /// embedded data were damaged (a build problem, reported rather than trapped).
+    public static func load(_ detail: Detail) throws -> Basemap {
+        switch detail {
+        case .low: return try low.get()
+        case .high: return try high.get()
+        }
+    }
+
+    // Static lets are initialised once, thread-safely, on first access.
+    private static let low = Result { try BasemapData.decode(base64: BasemapData.scale110m, detail: .low) }
+    private static let high = Result { try BasemapData.decode(base64: BasemapData.scale50m, detail: .high) }
+
+    init(detail: Detail, countries: [Country], coastlines: [[GeoCoordinate]]) {
+        self.detail = detail
+        self.countries = countries
+        self.coastlines = coastlines
+    }
+}

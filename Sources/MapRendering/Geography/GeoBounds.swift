@@ -1,0 +1,29 @@
+/// A latitude/longitude box, for skipping shapes that lie outside a view.
+public struct GeoBounds: Hashable, Sendable {
+    public var minimumLatitude: Double
+    public var maximumLatitude: Double
+    public var minimumLongitude: Double
+    public var maximumLongitude: Double
+
+    /// The smallest box holding every coordinate; nil for none.
+    public init?<Coordinates: Sequence>(_ coordinates: Coordinates) where Coordinates.Element == GeoCoordinate {
+        var iterator = coordinates.makeIterator()
+        guard let first = iterator.next() else { return nil }
+        minimumLatitude = first.latitude
+        maximumLatitude = first.latitude
+        minimumLongitude = first.longitude
+        maximumLongitude = first.longitude
+        while let c = iterator.next() {
+            minimumLatitude = min(minimumLatitude, c.latitude)
+            maximumLatitude = max(maximumLatitude, c.latitude)
+            minimumLongitude = min(minimumLongitude, c.longitude)
+            maximumLongitude = max(maximumLongitude, c.longitude)
+        }
+    }
+
+    /// Whether `coordinate` lies inside or on the edge of the box.
+    public func contains(_ coordinate: GeoCoordinate) -> Bool {
+        coordinate.latitude >= minimumLatitude && coordinate.latitude <= maximumLatitude
+            && coordinate.longitude >= minimumLongitude && coordinate.longitude <= maximumLongitude
+    }
+}
