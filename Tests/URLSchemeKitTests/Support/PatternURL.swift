@@ -1,4 +1,5 @@
 import Foundation
+import XCTest
 import Synchronization
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -99,10 +100,13 @@ func makePatternSession(cache: URLCache?) -> URLSession {
     return URLSession(configuration: configuration)
 }
 
-/// A fresh, empty directory under the temporary directory.
-func makeTemporaryDirectory(_ name: String = #function) throws -> URL {
-    let url = FileManager.default.temporaryDirectory
-        .appendingPathComponent("URLSchemeKitTests-\(name.filter(\.isLetter))-\(UUID().uuidString)", isDirectory: true)
-    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    return url
+extension XCTestCase {
+    /// A fresh, empty directory under the temporary directory, removed when the test ends.
+    func makeTemporaryDirectory(_ name: String = #function) throws -> URL {
+        let url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("URLSchemeKitTests-\(name.filter(\.isLetter))-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(at: url) }
+        return url
+    }
 }
