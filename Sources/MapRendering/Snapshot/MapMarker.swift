@@ -1,0 +1,35 @@
+import Raster
+
+/// A pin on a map: where, in what colour, with what one-character label.
+public struct MapMarker: Hashable, Sendable {
+    /// Marker sizes, as in Google Static Maps: the pin's height in points.
+    public enum Size: String, CaseIterable, Sendable {
+        case small
+        case medium
+        case large
+
+        /// Height of the pin in points (before `scale`).
+        public var height: Double {
+            switch self {
+            case .small: return 20
+            case .medium: return 30
+            case .large: return 40
+            }
+        }
+    }
+
+    public var coordinate: GeoCoordinate
+    public var color: RGBA
+    /// One letter or digit drawn on the pin, or nil.
+    public var label: Character?
+    public var size: Size
+
+    public static let defaultColor = RGBA(229, 57, 53)
+
+    public init(coordinate: GeoCoordinate, color: RGBA = MapMarker.defaultColor, label: Character? = nil, size: Size = .medium) {
+        self.coordinate = coordinate
+        self.color = color
+        self.label = label
+        self.size = size
+    }
+}

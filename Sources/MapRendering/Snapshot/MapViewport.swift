@@ -1,0 +1,133 @@
+import Foundation
+
+/// A snapshot's frame, resolved: the zoom, the centre, and where each
+/// coordinate lands in the output image (in pixels, `scale` applied).
+///
+/// Web Mercator with a fractional zoom: the world is `256 · 2^zoom · scale`
+/// pixels wide and repeats horizontally, so a view across the antimeridian
+/// or wider than the world shows every copy it covers.
+public struct MapViewport: Sendable, Equatable {
+    public let zoom: Double
+    public let center: GeoCoordinate
+    public let pixelWidth: Int
+    public let pixelHeight: Int
+    public let scale: Double
+    /// The world's width in output pixels: the period of horizontal repetition.
+    public let worldPixelWidth: Double
+    /// The centre in world pixels at this zoom and scale.
+    private let centerX: Double
+    private let centerY: Double
+
+    /// Resolves `options.camera` (which must have been validated) into a frame.
+    public init(options: MapSnapshotOptions) {
+        let resolved = Self.resolve(options)
+        zoom = resolved.zoom
+        center = GeoCoordinate(
+            latitude: min(max(resolved.center.latitude, -WebMercator.maximumLatitude), WebMercator.maximumLatitude),
+            longitude: resolved.center.longitude)
+        pixelWidth = options.pixelWidth
+        pixelHeight = options.pixelHeight
+        scale = options.scale
+        worldPixelWidth = WebMercator.worldSize(zoom: zoom) * scale
+        let c = WebMercator.project(latitude: center.latitude, longitude: center.longitude, zoom: zoom)
+        centerX = c.x * scale
+        centerY = c.y * scale
+    }
+
+    /// The output pixel of `coordinate` in the copy of the world nearest the centre.
+    public func pixel(for coordinate: GeoCoordinate) -> (x: Double, y: Double) {
+        var p = unwrappedPixel(for: coordinate)
+        p.x -= worldPixelWidth * ((p.x - Double(pixelWidth) / 2) / worldPixelWidth).rounded()
+        return p
+    }
+
+    /// The output pixel of `coordinate` taking its longitude as it is (no wrapping):
+    /// project a whole shape this way, then draw it at each of `copyOffsets`.
+    public func unwrappedPixel(for coordinate: GeoCoordinate) -> (x: Double, y: Double) {
+        let w = WebMercator.project(latitude: coordinate.latitude, longitude: coordinate.longitude, zoom: zoom)
+        return (w.x * scale - centerX + Double(pixelWidth) / 2, w.y * scale - centerY + Double(pixelHeight) / 2)
+    }
+
+    /// The horizontal shifts (whole multiples of `worldPixelWidth`) at which a shape
+    /// spanning `minX…maxX` unwrapped pixels overlaps the image.
+    public func copyOffsets(minX: Double, maxX: Double) -> [Double] {
+        guard minX.isFinite, maxX.isFinite, worldPixelWidth > 0 else { return [] }
+        let first = ((0 - maxX) / worldPixelWidth).rounded(.up)
+        let last = ((Double(pixelWidth) - minX) / worldPixelWidth).rounded(.down)
+        guard first <= last else { return [] }
+        return stride(from: first, through: last, by: 1).map { $0 * worldPixelWidth }
+    }
+
+    /// The coordinate at output pixel (x, y): the inverse of `pixel(for:)`.
+    public func coordinate(atPixel x: Double, _ y: Double) -> GeoCoordinate {
+        let wx = (x - Double(pixelWidth) / 2 + centerX) / scale
+        let wy = (y - Double(pixelHeight) / 2 + centerY) / scale
+        let c = WebMercator.unproject(x: wx, y: wy, zoom: zoom)
+        var longitude = c.longitude.truncatingRemainder(dividingBy: 360)
+        if longitude > 180 { longitude -= 360 } else if longitude < -180 { longitude += 360 }
+        return GeoCoordinate(latitude: c.latitude, longitude: longitude)
+    }
+
+    // MARK: Resolving a camera
+
+    private static func resolve(_ options: MapSnapshotOptions) -> (center: GeoCoordinate, zoom: Double) {
+        let range = MapSnapshotOptions.zoomRange
+        switch options.camera {
+        case let .zoom(center, zoom):
+            return (center, min(max(zoom, range.lowerBound), range.upperBound))
+        case let .span(center, latitudeDelta, longitudeDelta):
+            // Zoom 0 maps 360° of longitude to 256 points; latitude goes through Mercator.
+            let zoomForLongitude = log2(Double(options.width) * 360 / (longitudeDelta * 256))
+            let top = WebMercator.project(latitude: center.latitude + latitudeDelta / 2, longitude: 0, zoom: 0).y
+            let bottom = WebMercator.project(latitude: center.latitude - latitudeDelta / 2, longitude: 0, zoom: 0).y
+            let zoomForLatitude = bottom > top ? log2(Double(options.height) / (bottom - top)) : range.upperBound
+            return (center, min(max(min(zoomForLongitude, zoomForLatitude), range.lowerBound), range.upperBound))
+        case let .fit(center, padding):
+            return fit(options, center: center, padding: padding)
+        }
+    }
+
+    /// The largest zoom that keeps every marker, path point and the centre in view.
+    private static func fit(_ options: MapSnapshotOptions, center: GeoCoordinate?, padding: Double) -> (center: GeoCoordinate, zoom: Double) {
+        var points = options.markers.map(\.coordinate) + options.paths.flatMap(\.points)
+        if let center { points.append(center) }
+        guard !points.isEmpty else { return (center ?? GeoCoordinate(latitude: 0, longitude: 0), 0) }
+        // Across the antimeridian, measure longitudes in 0…360 when that span is smaller.
+        let longitudes = points.map(\.longitude)
+        let shifted = longitudes.map { $0 < 0 ? $0 + 360 : $0 }
+        let spanDirect = (longitudes.max() ?? 0) - (longitudes.min() ?? 0)
+        let spanShifted = (shifted.max() ?? 0) - (shifted.min() ?? 0)
+        let useShifted = spanShifted < spanDirect
+        let world = points.map { p -> (x: Double, y: Double) in
+            let lon = useShifted && p.longitude < 0 ? p.longitude + 360 : p.longitude
+            return WebMercator.project(latitude: p.latitude, longitude: lon, zoom: 0)
+        }
+        let cx: Double, cy: Double
+        let resolvedCenter: GeoCoordinate
+        if let center {
+            let c = WebMercator.project(latitude: center.latitude, longitude: useShifted && center.longitude < 0 ? center.longitude + 360 : center.longitude, zoom: 0)
+            (cx, cy) = (c.x, c.y)
+            resolvedCenter = center
+        } else {
+            let xs = world.map(\.x), ys = world.map(\.y)
+            cx = ((xs.min() ?? 0) + (xs.max() ?? 0)) / 2
+            cy = ((ys.min() ?? 0) + (ys.max() ?? 0)) / 2
+            let c = WebMercator.unproject(x: cx, y: cy, zoom: 0)
+            resolvedCenter = GeoCoordinate(latitude: c.latitude, longitude: c.longitude > 180 ? c.longitude - 360 : c.longitude)
+        }
+        // Room on each side, in points, keeping markers whole: a pin rises its
+        // height above its point and spreads half of it sideways.
+        let pin = options.markers.map(\.size.height).max() ?? 0
+        let roomX = Double(options.width) / 2 - padding - pin / 2
+        let roomUp = Double(options.height) / 2 - padding - pin
+        let roomDown = Double(options.height) / 2 - padding
+        var zoom = MapSnapshotOptions.maximumFitZoom
+        for p in world {
+            let dx = abs(p.x - cx), dy = p.y - cy
+            if dx > 1e-12 { zoom = min(zoom, log2(max(roomX, 1e-9) / dx)) }
+            if dy < -1e-12 { zoom = min(zoom, log2(max(roomUp, 1e-9) / -dy)) }
+            if dy > 1e-12 { zoom = min(zoom, log2(max(roomDown, 1e-9) / dy)) }
+        }
+        return (resolvedCenter, min(max(zoom, MapSnapshotOptions.zoomRange.lowerBound), MapSnapshotOptions.zoomRange.upperBound))
+    }
+}
