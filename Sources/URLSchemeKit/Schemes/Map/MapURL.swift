@@ -1,0 +1,221 @@
+import Foundation
+import ImageCodecs
+import MapRendering
+import Raster
+
+/// A `map://` URL as a typed value: what to draw (`options`) and how to encode it.
+///
+/// ```
+/// map://?latitude=59.935634&longitude=30.325935&zoom=11&width=600&height=400&scale=2
+/// map://?latitude=59.93&longitude=30.32&latitude_delta=0.2&longitude_delta=0.4&format=jpeg&quality=70
+/// map://?marker=59.9386,30.3141,color:red,label:A&marker=55.7539,37.6208,size:large&path=59.9386,30.3141,55.7539,37.6208,width:4
+/// ```
+///
+/// Markers and paths are lists of comma-separated tokens: numbers are
+/// `latitude,longitude` pairs, `name:value` tokens are options. Marker options:
+/// `color`, `label` (one letter or digit), `size` (`small`, `medium`, `large`).
+/// Path options: `color`, `width` (points), `fill` (a colour; closes the path).
+/// Colours are `RRGGBB`/`RRGGBBAA` hex or a name (`red`, `blue`, …).
+/// Every value is written with characters `URL(string:)` accepts unencoded.
+public struct MapURL: SchemeURL {
+    public static let scheme = "map"
+    public static let parameterNames = [
+        "latitude", "longitude", "zoom", "latitude_delta", "longitude_delta", "width", "height", "scale",
+        "format", "quality", "marker", "path", "style", "padding",
+    ]
+
+    /// The zoom used when a URL gives neither `zoom`, a span, nor markers or paths.
+    public static let defaultZoom = 10.0
+    /// The padding (points) kept around fitted markers and paths by default.
+    public static let defaultPadding = 24.0
+    /// The JPEG quality used when `format=jpeg` comes without `quality` (as the VK sample: 0.7).
+    public static let defaultQuality = 70
+    public static let maximumMarkers = 256
+    public static let maximumPaths = 64
+    public static let maximumPathPoints = 20_000
+
+    public var options: MapSnapshotOptions
+    public var format: ImageFormat
+    /// JPEG quality 1–100 (ignored for PNG).
+    public var quality: Int
+
+    public init(options: MapSnapshotOptions, format: ImageFormat = .png, quality: Int = MapURL.defaultQuality) {
+        self.options = options
+        self.format = format
+        self.quality = quality
+    }
+
+    // MARK: Reading
+
+    public init(query: QueryReader) throws {
+        let latitude = try query.double("latitude", in: -90...90)
+        let longitude = try query.double("longitude", in: -180...180)
+        guard (latitude == nil) == (longitude == nil) else {
+            throw URLParameterError(parameter: latitude == nil ? "latitude" : "longitude", reason: "is required with '\(latitude == nil ? "longitude" : "latitude")'")
+        }
+        let center = latitude.flatMap { lat in longitude.map { GeoCoordinate(latitude: lat, longitude: $0) } }
+        let zoom = try query.double("zoom", in: MapSnapshotOptions.zoomRange)
+        let latitudeDelta = try query.double("latitude_delta", in: 0...180)
+        let longitudeDelta = try query.double("longitude_delta", in: 0...360)
+        let markers = try query.all("marker").map(Self.marker)
+        let paths = try query.all("path").map(Self.path)
+        guard markers.count <= Self.maximumMarkers else {
+            throw URLParameterError(parameter: "marker", reason: "is given \(markers.count) times; at most \(Self.maximumMarkers)")
+        }
+        guard paths.count <= Self.maximumPaths else {
+            throw URLParameterError(parameter: "path", reason: "is given \(paths.count) times; at most \(Self.maximumPaths)")
+        }
+
+        let camera: MapCamera
+        switch (zoom, latitudeDelta, longitudeDelta) {
+        case (let zoom?, nil, nil):
+            guard let center else { throw URLParameterError(parameter: "latitude", reason: "is required (with 'longitude') when 'zoom' is given") }
+            camera = .zoom(center: center, zoom: zoom)
+        case (nil, let latitudeDelta?, let longitudeDelta?):
+            guard let center else { throw URLParameterError(parameter: "latitude", reason: "is required (with 'longitude') with a span") }
+            camera = .span(center: center, latitudeDelta: latitudeDelta, longitudeDelta: longitudeDelta)
+        case (nil, nil, nil):
+            if markers.isEmpty && paths.isEmpty {
+                guard let center else { throw URLParameterError(parameter: "latitude", reason: "is required (with 'longitude') unless there are markers or paths to fit") }
+                camera = .zoom(center: center, zoom: Self.defaultZoom)
+            } else {
+                camera = .fit(center: center, padding: try query.double("padding", in: 0...512) ?? Self.defaultPadding)
+            }
+        case (_?, _, _):
+            throw URLParameterError(parameter: "zoom", reason: "cannot be given with 'latitude_delta'/'longitude_delta'; choose one")
+        case (nil, nil, _?), (nil, _?, nil):
+            throw URLParameterError(parameter: latitudeDelta == nil ? "latitude_delta" : "longitude_delta",
+                                    reason: "is required with '\(latitudeDelta == nil ? "longitude_delta" : "latitude_delta")'")
+        }
+        if case .fit = camera {} else if try query.string("padding") != nil {
+            throw URLParameterError(parameter: "padding", reason: "applies only when the map is fitted to markers or paths (no 'zoom' or span)")
+        }
+
+        options = MapSnapshotOptions(
+            camera: camera,
+            width: try query.int("width", in: 1...4096) ?? 600,
+            height: try query.int("height", in: 1...4096) ?? 400,
+            scale: try query.double("scale", in: MapSnapshotOptions.scaleRange) ?? 1,
+            style: try query.choice("style", as: MapStyle.self) ?? .light,
+            markers: markers,
+            paths: paths)
+        let formatText = try query.string("format")
+        format = formatText?.lowercased() == "jpg" ? .jpeg : try query.choice("format", as: ImageFormat.self) ?? .png
+        quality = try query.int("quality", in: 1...100) ?? Self.defaultQuality
+        do {
+            try options.validate()
+        } catch let error as MapOptionError {
+            throw URLParameterError(parameter: error.option, reason: error.reason)
+        }
+    }
+
+    private static func marker(_ text: String) throws -> MapMarker {
+        let (numbers, settings) = try tokens(text, parameter: "marker")
+        guard numbers.count == 2 else {
+            throw URLParameterError(parameter: "marker", reason: "needs 'latitude,longitude' first, got '\(text)'")
+        }
+        var marker = MapMarker(coordinate: try coordinate(numbers[0], numbers[1], parameter: "marker"))
+        for (name, value) in settings {
+            switch name {
+            case "color": marker.color = try ColorParameter.parse(value, parameter: "marker")
+            case "label":
+                guard value.count == 1, let c = value.first, c.isASCII, c.isLetter || c.isNumber else {
+                    throw URLParameterError(parameter: "marker", reason: "label must be one letter or digit, got '\(value)'")
+                }
+                marker.label = c
+            case "size":
+                guard let size = MapMarker.Size(rawValue: value.lowercased()) else {
+                    throw URLParameterError(parameter: "marker", reason: "size must be one of small, medium, large, got '\(value)'")
+                }
+                marker.size = size
+            default:
+                throw URLParameterError(parameter: "marker", reason: "has unknown option '\(name)'; known: color, label, size")
+            }
+        }
+        return marker
+    }
+
+    private static func path(_ text: String) throws -> MapPath {
+        let (numbers, settings) = try tokens(text, parameter: "path")
+        guard numbers.count.isMultiple(of: 2), numbers.count >= 4 else {
+            throw URLParameterError(parameter: "path", reason: "needs at least two 'latitude,longitude' pairs, got \(numbers.count) numbers")
+        }
+        guard numbers.count / 2 <= maximumPathPoints else {
+            throw URLParameterError(parameter: "path", reason: "has \(numbers.count / 2) points; at most \(maximumPathPoints)")
+        }
+        var path = MapPath(points: try stride(from: 0, to: numbers.count, by: 2).map {
+            try coordinate(numbers[$0], numbers[$0 + 1], parameter: "path")
+        })
+        for (name, value) in settings {
+            switch name {
+            case "color": path.color = try ColorParameter.parse(value, parameter: "path")
+            case "fill": path.fill = try ColorParameter.parse(value, parameter: "path")
+            case "width": path.width = try QueryReader.number(String(value), name: "path", in: 0...64)
+            default:
+                throw URLParameterError(parameter: "path", reason: "has unknown option '\(name)'; known: color, width, fill")
+            }
+        }
+        return path
+    }
+
+    /// Splits `a,b,name:value` into numbers (which must come first) and named settings.
+    private static func tokens(_ text: String, parameter: String) throws -> ([Substring], [(Substring, Substring)]) {
+        var numbers: [Substring] = [], settings: [(Substring, Substring)] = []
+        for token in text.split(separator: ",", omittingEmptySubsequences: false) {
+            if let colon = token.firstIndex(of: ":") {
+                settings.append((token[..<colon].lowercased()[...], token[token.index(after: colon)...]))
+            } else {
+                guard settings.isEmpty else {
+                    throw URLParameterError(parameter: parameter, reason: "has '\(token)' after its options; coordinates come first")
+                }
+                numbers.append(token)
+            }
+        }
+        return (numbers, settings)
+    }
+
+    private static func coordinate(_ latitude: Substring, _ longitude: Substring, parameter: String) throws -> GeoCoordinate {
+        GeoCoordinate(latitude: try QueryReader.number(String(latitude), name: parameter, in: -90...90),
+                      longitude: try QueryReader.number(String(longitude), name: parameter, in: -180...180))
+    }
+
+    // MARK: Writing
+
+    public func write(to query: inout QueryWriter) {
+        switch options.camera {
+        case let .zoom(center, zoom):
+            query.add("latitude", center.latitude)
+            query.add("longitude", center.longitude)
+            query.add("zoom", zoom)
+        case let .span(center, latitudeDelta, longitudeDelta):
+            query.add("latitude", center.latitude)
+            query.add("longitude", center.longitude)
+            query.add("latitude_delta", latitudeDelta)
+            query.add("longitude_delta", longitudeDelta)
+        case let .fit(center, padding):
+            query.add("latitude", center?.latitude)
+            query.add("longitude", center?.longitude)
+            if padding != Self.defaultPadding { query.add("padding", padding) }
+        }
+        if options.width != 600 { query.add("width", options.width) }
+        if options.height != 400 { query.add("height", options.height) }
+        if options.scale != 1 { query.add("scale", options.scale) }
+        if options.style != .light { query.add("style", options.style.rawValue) }
+        if format != .png { query.add("format", format.rawValue) }
+        if quality != Self.defaultQuality { query.add("quality", quality) }
+        for marker in options.markers {
+            var tokens = [QueryWriter.format(marker.coordinate.latitude), QueryWriter.format(marker.coordinate.longitude)]
+            if marker.color != MapMarker.defaultColor { tokens.append("color:" + marker.color.hex) }
+            if let label = marker.label { tokens.append("label:\(label)") }
+            if marker.size != .medium { tokens.append("size:" + marker.size.rawValue) }
+            query.add("marker", tokens.joined(separator: ","))
+        }
+        for path in options.paths {
+            var tokens = path.points.flatMap { [QueryWriter.format($0.latitude), QueryWriter.format($0.longitude)] }
+            if path.color != MapPath.defaultColor { tokens.append("color:" + path.color.hex) }
+            if path.width != MapPath.defaultWidth { tokens.append("width:" + QueryWriter.format(path.width)) }
+            if let fill = path.fill { tokens.append("fill:" + fill.hex) }
+            query.add("path", tokens.joined(separator: ","))
+        }
+    }
+}
