@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import Synchronization
 import URLSchemeKit
 
 /// Issue "package foundation": cache hits through URLSession against the same
@@ -68,29 +69,21 @@ struct CacheBenchmarks: BenchmarkSuite {
     static func loadAll(_ urls: [URL], with session: URLSession, expecting bodies: [Data], count: Int) throws {
         let slots = DispatchSemaphore(value: inFlight)
         let group = DispatchGroup()
-        let failures = FailureCounter()
+        let failures = Atomic<Int>(0)
         for i in 0..<count {
             slots.wait()
             group.enter()
             let index = i % urls.count
             session.dataTask(with: urls[index]) { data, _, error in
-                if error != nil || data != bodies[index] { failures.increment() }
+                if error != nil || data != bodies[index] { failures.add(1, ordering: .relaxed) }
                 slots.signal()
                 group.leave()
             }.resume()
         }
         group.wait()
-        if failures.value > 0 { throw BenchmarkError("\(failures.value) of \(count) loads failed or returned wrong bytes") }
+        let failed = failures.load(ordering: .relaxed)
+        if failed > 0 { throw BenchmarkError("\(failed) of \(count) loads failed or returned wrong bytes") }
     }
-}
-
-/// Counts failed loads from completion handlers on any thread.
-final class FailureCounter: @unchecked Sendable {
-    // @unchecked Sendable: `count` is only touched while holding `lock`.
-    private let lock = NSLock()
-    private var count = 0
-    func increment() { lock.lock(); count += 1; lock.unlock() }
-    var value: Int { lock.lock(); defer { lock.unlock() }; return count }
 }
 
 /// The benchmark's scheme: `benchblob://?id=N` answers body N.

@@ -1,0 +1,63 @@
+import Foundation
+import ImageCodecs
+
+/// Where `asset://` finds the photos it serves: stored image files addressed
+/// by opaque, URL-safe ids.
+public protocol AssetStore: Sendable {
+    /// Stores `data` (a PNG or JPEG file) and returns its new id.
+    func add(_ data: Data) throws -> String
+    /// The stored file's bytes. Throws `AssetStoreError.notFound` for an unknown id.
+    func data(for id: String) throws -> Data
+    /// What the file's header says (size, format, orientation), read without decoding pixels.
+    func metadata(for id: String) throws -> AssetMetadata
+    /// Removes the asset; removing an unknown id throws `.notFound`.
+    func remove(_ id: String) throws
+    /// Every stored id, in no particular order.
+    func list() throws -> [String]
+}
+
+extension AssetStore {
+    /// Stores the file at `url` and returns its new id.
+    public func add(contentsOf url: URL) throws -> String {
+        try add(Data(contentsOf: url))
+    }
+}
+
+/// One stored asset's facts, recorded when it was added.
+public struct AssetMetadata: Codable, Equatable, Sendable {
+    public var id: String
+    /// The encoded file's size in bytes.
+    public var byteCount: Int
+    public var format: String
+    /// Stored width and height in pixels (before `orientation`).
+    public var width: Int
+    public var height: Int
+    /// EXIF orientation tag value 1–8.
+    public var orientation: Int
+    public var added: Date
+
+    /// Width and height as the photo is seen, orientation applied.
+    public var uprightSize: (width: Int, height: Int) {
+        orientation >= 5 ? (height, width) : (width, height)
+    }
+}
+
+/// Why an asset store could not do what was asked.
+public enum AssetStoreError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The id has the wrong form: ids are 26 characters of `a–z` and `2–7`.
+    case invalidID(String)
+    case notFound(String)
+    /// The bytes are not an image the store can describe (the reason says why).
+    case unreadableImage(String)
+    /// A stored file is damaged.
+    case corrupt(String)
+
+    public var description: String {
+        switch self {
+        case let .invalidID(id): return "asset id '\(id)' is malformed: ids are 26 characters of a-z and 2-7"
+        case let .notFound(id): return "no asset with id '\(id)'"
+        case let .unreadableImage(reason): return "not a readable image: \(reason)"
+        case let .corrupt(id): return "stored asset '\(id)' is damaged"
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import XCTest
+import Synchronization
+import ImageCodecs
+@testable import URLSchemeKit
+
+final class FileAssetStoreTests: XCTestCase {
+    /// Reads a test "image": the text `IMG w h orientation`.
+    private static let fakeInfo: @Sendable (Data) throws -> ImageInfo = { data in
+        let parts = String(decoding: data, as: UTF8.self).split(separator: " ")
+        guard parts.count == 4, parts[0] == "IMG", let w = Int(parts[1]), let h = Int(parts[2]),
+              let o = Int(parts[3]).flatMap(ImageOrientation.init(rawValue:)) else {
+            throw AssetStoreError.unreadableImage("not a test image")
+        }
+        return ImageInfo(format: .jpeg, width: w, height: h, orientation: o, hasAlpha: false)
+    }
+
+    private func store(_ directory: URL? = nil) throws -> FileAssetStore {
+        try FileAssetStore(directory: directory ?? makeTemporaryDirectory(), readInfo: Self.fakeInfo)
+    }
+
+    func testAddReadDescribeListRemove() throws {
+        let store = try store()
+        let bytes = Data("IMG 4000 3000 6".utf8)
+        let id = try store.add(bytes)
+        XCTAssertEqual(try store.data(for: id), bytes)
+        let metadata = try store.metadata(for: id)
+        XCTAssertEqual(metadata.width, 4000)
+        XCTAssertEqual(metadata.orientation, 6)
+        XCTAssertEqual(metadata.uprightSize.width, 3000)
+        XCTAssertEqual(metadata.byteCount, bytes.count)
+        XCTAssertEqual(try store.list(), [id])
+        try store.remove(id)
+        XCTAssertEqual(try store.list(), [])
+        XCTAssertThrowsError(try store.data(for: id)) { XCTAssertEqual($0 as? AssetStoreError, .notFound(id)) }
+        XCTAssertThrowsError(try store.remove(id)) { XCTAssertEqual($0 as? AssetStoreError, .notFound(id)) }
+    }
+
+    func testIDsAreOpaqueURLSafeAndUnique() throws {
+        let store = try store()
+        let ids = try (0..<200).map { _ in try store.add(Data("IMG 1 1 1".utf8)) }
+        XCTAssertEqual(Set(ids).count, 200)
+        for id in ids {
+            XCTAssertNoThrow(try FileAssetStore.validate(id))
+            XCTAssertEqual(id.addingPercentEncoding(withAllowedCharacters: .alphanumerics), id)
+        }
+    }
+
+    func testNothingAURLCarriesReachesOutsideTheDirectory() throws {
+        let store = try store()
+        for id in ["../../etc/passwd", "", ".", "..", "/etc/passwd", "AAAAAAAAAAAAAAAAAAAAAAAAAA", "aaaaaaaaaaaaaaaaaaaaaaaaa/", "aaaaaaaaaaaaaaaaaaaaaaaaa1", String(repeating: "a", count: 27)] {
+            XCTAssertThrowsError(try store.data(for: id), id) { XCTAssertEqual($0 as? AssetStoreError, .invalidID(id)) }
+            XCTAssertThrowsError(try store.remove(id), id)
+        }
+    }
+
+    func testUnreadableAndDamagedFilesAreErrorsNotCrashes() throws {
+        let directory = try makeTemporaryDirectory()
+        let store = try store(directory)
+        XCTAssertThrowsError(try store.add(Data("GIF89a".utf8))) {
+            guard case .unreadableImage = $0 as? AssetStoreError else { return XCTFail("\($0)") }
+        }
+        let id = try store.add(Data("IMG 2 2 1".utf8))
+        let file = directory.appendingPathComponent("\(id).asset")
+        for damaged in [Data(), Data([1, 2]), Data([255, 255, 255, 127, 0]), Data([4, 0, 0, 0]) + Data("{bad".utf8)] {
+            try damaged.write(to: file)
+            XCTAssertThrowsError(try store.metadata(for: id))
+        }
+        // A crash mid-add leaves only a temporary file, which is not an asset.
+        try Data("half".utf8).write(to: directory.appendingPathComponent(".tmp-123"))
+        XCTAssertEqual(try store.list(), [id])
+    }
+
+    func testTwoStoresOnOneDirectorySeeEachOthersAssets() throws {
+        let directory = try makeTemporaryDirectory()
+        let a = try store(directory), b = try store(directory)
+        let ids = Mutex<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 8) { i in
+            let store = i % 2 == 0 ? a : b
+            for _ in 0..<25 {
+                if let id = try? store.add(Data("IMG \(i + 1) 1 1".utf8)) { ids.withLock { $0.append(id) } }
+            }
+        }
+        let added = ids.withLock { $0 }
+        XCTAssertEqual(Set(try a.list()), Set(added))
+        XCTAssertEqual(added.count, 200)
+        for id in added { XCTAssertNoThrow(try b.metadata(for: id)) }
+    }
+}
