@@ -99,8 +99,7 @@ public struct MapURL: SchemeURL {
             style: try query.choice("style", as: MapStyle.self) ?? .light,
             markers: markers,
             paths: paths)
-        let formatText = try query.string("format")
-        format = formatText?.lowercased() == "jpg" ? .jpeg : try query.choice("format", as: ImageFormat.self) ?? .png
+        format = try query.imageFormat("format") ?? .png
         quality = try query.int("quality", in: 1...100) ?? Self.defaultQuality
         do {
             try options.validate()

@@ -1,0 +1,109 @@
+import Foundation
+import ImageCodecs
+
+/// An `asset://` URL as a typed value: which stored photo, edited how, sized
+/// and encoded how.
+///
+/// ```
+/// asset://?id=mzxw6ytboi3tmnrz2xhlhg5qcm&width=640&rotate=90&filter=sepia
+/// asset://?id=…&width=1920&height=1280&mode=fill&crop=0.1,0.2,0.5,0.5&flip=h&filter=contrast:1.2,blur:1.5&format=jpeg&quality=85
+/// ```
+///
+/// Edits apply in a fixed order: EXIF orientation, `crop`, `rotate`, `flip`,
+/// `filter` (left to right), resize to `width`/`height` by `mode`, encode.
+public struct AssetURL: SchemeURL {
+    public static let scheme = "asset"
+    public static let parameterNames = ["id", "width", "height", "mode", "crop", "rotate", "flip", "filter", "format", "quality"]
+
+    /// How the image meets a `width` × `height` box.
+    public enum Mode: String, CaseIterable, Sendable {
+        /// Scaled to fit inside the box, keeping its aspect ratio (the default).
+        case fit
+        /// Scaled to cover the box, then centre-cropped to it.
+        case fill
+        /// Scaled to the box exactly, aspect ratio ignored.
+        case stretch
+    }
+
+    /// Mirroring after rotation.
+    public enum Flip: String, CaseIterable, Sendable {
+        case h
+        case v
+        case hv
+    }
+
+    /// The largest box edge, in pixels.
+    public static let maximumDimension = 16_384
+
+    public var id: String
+    public var width: Int?
+    public var height: Int?
+    public var mode: Mode
+    public var crop: NormalizedRect?
+    /// Degrees clockwise; multiples of 90 are exact.
+    public var rotate: Double
+    public var flip: Flip?
+    public var filters: [ImageEdit]
+    /// nil: JPEG for opaque photos, PNG when alpha matters.
+    public var format: ImageFormat?
+    /// JPEG quality 1–100.
+    public var quality: Int
+
+    public static let defaultQuality = 85
+
+    public init(id: String, width: Int? = nil, height: Int? = nil, mode: Mode = .fit, crop: NormalizedRect? = nil,
+                rotate: Double = 0, flip: Flip? = nil, filters: [ImageEdit] = [], format: ImageFormat? = nil,
+                quality: Int = AssetURL.defaultQuality) {
+        self.id = id
+        self.width = width
+        self.height = height
+        self.mode = mode
+        self.crop = crop
+        self.rotate = rotate
+        self.flip = flip
+        self.filters = filters
+        self.format = format
+        self.quality = quality
+    }
+
+    public init(query: QueryReader) throws {
+        id = try Self.assetID(query.required("id"), parameter: "id")
+        width = try query.int("width", in: 1...Self.maximumDimension)
+        height = try query.int("height", in: 1...Self.maximumDimension)
+        mode = try query.choice("mode", as: Mode.self) ?? .fit
+        crop = try query.string("crop").map { try NormalizedRect.parse($0, parameter: "crop") }
+        rotate = try query.double("rotate", in: -3600...3600) ?? 0
+        flip = try query.choice("flip", as: Flip.self)
+        filters = try query.string("filter").map { text in
+            try text.split(separator: ",", omittingEmptySubsequences: false).map { try ImageEdit.parse($0, parameter: "filter") }
+        } ?? []
+        format = try query.imageFormat("format")
+        quality = try query.int("quality", in: 1...100) ?? Self.defaultQuality
+        if mode != .fit, width == nil || height == nil {
+            throw URLParameterError(parameter: "mode", reason: "'\(mode.rawValue)' needs both 'width' and 'height'")
+        }
+    }
+
+    /// Checks an id's form: 1–128 characters of letters, digits, `-` and `_`.
+    /// (Whether it exists is the store's answer.)
+    static func assetID(_ text: String, parameter: String) throws -> String {
+        guard (1...128).contains(text.utf8.count),
+              text.unicodeScalars.allSatisfy({ $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_") }) else {
+            throw URLParameterError(parameter: parameter, reason: "must be 1–128 letters, digits, '-' or '_', got '\(text)'")
+        }
+        return text
+    }
+
+    public func write(to query: inout QueryWriter) {
+        query.add("id", id)
+        query.add("width", width)
+        query.add("height", height)
+        if mode != .fit { query.add("mode", mode.rawValue) }
+        query.add("crop", crop?.text)
+        if rotate != 0 { query.add("rotate", rotate) }
+        query.add("flip", flip?.rawValue)
+        if !filters.isEmpty { query.add("filter", filters.map(\.token).joined(separator: ",")) }
+        query.add("format", format?.rawValue)
+        if quality != Self.defaultQuality { query.add("quality", quality) }
+    }
+}

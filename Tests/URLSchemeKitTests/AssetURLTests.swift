@@ -1,0 +1,63 @@
+import XCTest
+import ImageCodecs
+@testable import URLSchemeKit
+
+final class AssetURLTests: XCTestCase {
+    private func message<T: SchemeURL>(_ type: T.Type, _ text: String) -> String {
+        do {
+            _ = try T(url: URL(string: text)!)
+            return "parsed"
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    func testTheSeedExampleAndAFullEditParse() throws {
+        let simple = try AssetURL(url: URL(string: "asset://?id=123&width=640&rotate=90&filter=sepia")!)
+        XCTAssertEqual(simple, AssetURL(id: "123", width: 640, rotate: 90, filters: [.sepia]))
+        let full = try AssetURL(url: URL(string: "asset://?id=abc_1&width=1920&height=1280&mode=fill&crop=0.1,0.2,0.5,0.5&flip=hv&filter=contrast:1.2,blur:1.5,sharpen,grayscale&format=jpg&quality=92")!)
+        XCTAssertEqual(full.crop, NormalizedRect(x: 0.1, y: 0.2, width: 0.5, height: 0.5))
+        XCTAssertEqual(full.filters, [.contrast(1.2), .blur(radius: 1.5), .sharpen(amount: 1), .grayscale])
+        XCTAssertEqual(full.flip, .hv)
+        XCTAssertEqual(full.format, .jpeg)
+        XCTAssertEqual(try AssetURL(url: full.url), full)
+        XCTAssertFalse(full.url.absoluteString.contains("%"), full.url.absoluteString)
+    }
+
+    func testBuiltURLsReadBack() throws {
+        let values = [
+            AssetURL(id: "x"),
+            AssetURL(id: "mzxw6ytboi3tmnrz2xhlhg5qcm", width: 256, mode: .fit, crop: NormalizedRect(x: 0, y: 0, width: 1, height: 0.333333),
+                     rotate: -17.5, flip: .v, filters: [.brightness(-0.25), .saturation(0), .sharpen(amount: 2.5), .invert], format: .png, quality: 40),
+            AssetURL(id: "a-b", width: 10, height: 20, mode: .stretch),
+        ]
+        for value in values { XCTAssertEqual(try AssetURL(url: value.url), value, value.url.absoluteString) }
+        let avatars = [AvatarURL(ids: ["a"]), AvatarURL(ids: ["a", "b", "c", "d"], size: 512, shape: .square, format: .jpeg, quality: 60)]
+        for value in avatars { XCTAssertEqual(try AvatarURL(url: value.url), value, value.url.absoluteString) }
+    }
+
+    func testBadEditsNameTheParameter() {
+        let cases: [(String, String)] = [
+            ("asset://?width=5", "parameter 'id' is required"),
+            ("asset://?id=../../etc/passwd", "parameter 'id' must be 1–128 letters, digits, '-' or '_', got '../../etc/passwd'"),
+            ("asset://?id=1&crop=0.5,0.5,0,0.2", "parameter 'crop' is empty: width and height must be more than 0, got '0.5,0.5,0,0.2'"),
+            ("asset://?id=1&crop=0.5,0.5,0.6,0.2", "parameter 'crop' lies outside the unit square: need x,y ≥ 0 and x+width, y+height ≤ 1, got '0.5,0.5,0.6,0.2'"),
+            ("asset://?id=1&crop=0.5,0.5", "parameter 'crop' must be 'x,y,width,height' in 0…1, got '0.5,0.5'"),
+            ("asset://?id=1&filter=sepia,vintage", "parameter 'filter' has unknown filter 'vintage' (known: grayscale, sepia, invert, blur, sharpen, brightness, contrast, saturation)"),
+            ("asset://?id=1&filter=blurr:2", "parameter 'filter' has unknown filter 'blurr'; did you mean 'blur'? (known: grayscale, sepia, invert, blur, sharpen, brightness, contrast, saturation)"),
+            ("asset://?id=1&filter=blur", "parameter 'filter' 'blur' needs a value, as in 'blur:25'"),
+            ("asset://?id=1&filter=blur:500", "parameter 'filter blur' must be a number from 0 to 100, got '500'"),
+            ("asset://?id=1&filter=sepia:3", "parameter 'filter' 'sepia' takes no value"),
+            ("asset://?id=1&flip=x", "parameter 'flip' must be one of h, v, hv, got 'x'"),
+            ("asset://?id=1&width=100&mode=fill", "parameter 'mode' 'fill' needs both 'width' and 'height'"),
+            ("asset://?id=1&width=0", "parameter 'width' must be a whole number from 1 to 16384, got '0'"),
+        ]
+        for (url, expected) in cases { XCTAssertEqual(message(AssetURL.self, url), expected, url) }
+
+        XCTAssertEqual(message(AvatarURL.self, "avatar://?id=a&id=b&id=c&id=d&id=e"),
+                       "parameter 'id' is given 5 times; an avatar shows at most 4 participants")
+        XCTAssertEqual(message(AvatarURL.self, "avatar://?size=64"), "parameter 'id' is required: give 1 to 4 participants' asset ids")
+        XCTAssertEqual(message(AvatarURL.self, "avatar://?id=a&format=jpeg"),
+                       "parameter 'format' 'jpeg' cannot hold a circle's transparent corners; use png or shape=square")
+    }
+}
