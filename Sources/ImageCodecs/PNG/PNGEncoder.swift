@@ -1,0 +1,90 @@
+import Foundation
+import Raster
+
+/// Writes bitmaps as PNG files: 8-bit gray, gray + alpha, RGB or RGBA, one
+/// filter chosen per row, deflate at a chosen level, CRC on every chunk.
+public struct PNGEncoder: ImageEncoding {
+    /// The colour type to write; nil picks the smallest that keeps every pixel exact.
+    public var colorType: PNGColorType?
+    /// Deflate level 0–9.
+    public var level: Int
+
+    public var format: ImageFormat { .png }
+
+    public init(colorType: PNGColorType? = nil, level: Int = DeflateEncoder.defaultLevel) {
+        self.colorType = colorType
+        self.level = level
+    }
+
+    public func encode(_ bitmap: Bitmap) throws -> Data {
+        guard !bitmap.isEmpty else { throw PNGError.emptyImage(width: bitmap.width, height: bitmap.height) }
+        guard bitmap.width <= Int(Int32.max), bitmap.height <= Int(Int32.max) else {
+            throw PNGError.dimensionsTooLarge(width: bitmap.width, height: bitmap.height)
+        }
+        return bitmap.pixels.withUnsafeBufferPointer { pixels in
+            let type = colorType ?? PNGColorType.smallest(for: pixels)
+            let channels = type.channels
+            let rowBytes = bitmap.width * channels
+            // Pack RGBA into the chosen type, then filter all rows.
+            let packed = UnsafeMutablePointer<UInt8>.allocate(capacity: rowBytes * bitmap.height)
+            let filtered = UnsafeMutablePointer<UInt8>.allocate(capacity: (rowBytes + 1) * bitmap.height)
+            defer {
+                packed.deallocate()
+                filtered.deallocate()
+            }
+            Self.pack(pixels, as: type, into: packed)
+            PNGFilter.filterRows(packed, rows: bitmap.height, rowBytes: rowBytes, bpp: channels, into: filtered)
+            let compressed = DeflateEncoder(level: level)
+                .zlibCompress(UnsafeBufferPointer(start: filtered, count: (rowBytes + 1) * bitmap.height))
+
+            var file: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+            file.reserveCapacity(compressed.count + 128)
+            var header: [UInt8] = []
+            Self.appendBigEndian(UInt32(bitmap.width), to: &header)
+            Self.appendBigEndian(UInt32(bitmap.height), to: &header)
+            header += [8, type.rawValue, 0, 0, 0]  // depth 8, deflate, adaptive filtering, not interlaced
+            Self.appendChunk("IHDR", header, to: &file)
+            var offset = 0
+            repeat {  // IDAT chunks of at most 1 MiB, so readers never need one huge buffer
+                let end = min(compressed.count, offset + (1 << 20))
+                Self.appendChunk("IDAT", compressed[offset..<end], to: &file)
+                offset = end
+            } while offset < compressed.count
+            Self.appendChunk("IEND", [], to: &file)
+            return Data(file)
+        }
+    }
+
+    private static func pack(_ rgba: UnsafeBufferPointer<UInt8>, as type: PNGColorType, into out: UnsafeMutablePointer<UInt8>) {
+        let count = rgba.count / 4
+        switch type {
+        case .rgba:
+            out.update(from: rgba.baseAddress!, count: rgba.count)
+        case .rgb:
+            for i in 0..<count {
+                out[3 * i] = rgba[4 * i]; out[3 * i + 1] = rgba[4 * i + 1]; out[3 * i + 2] = rgba[4 * i + 2]
+            }
+        case .grayAlpha:
+            for i in 0..<count {
+                out[2 * i] = rgba[4 * i]; out[2 * i + 1] = rgba[4 * i + 3]
+            }
+        case .gray:
+            for i in 0..<count { out[i] = rgba[4 * i] }
+        }
+    }
+
+    private static func appendChunk<Bytes: Collection>(_ type: String, _ data: Bytes, to file: inout [UInt8]) where Bytes.Element == UInt8 {
+        appendBigEndian(UInt32(data.count), to: &file)
+        let typeBytes = Array(type.utf8)
+        var crc = CRC32()
+        crc.update(typeBytes)
+        crc.update(data)
+        file += typeBytes
+        file += data
+        appendBigEndian(crc.value, to: &file)
+    }
+
+    private static func appendBigEndian(_ value: UInt32, to bytes: inout [UInt8]) {
+        bytes += [UInt8(value >> 24), UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF)]
+    }
+}

@@ -1,0 +1,61 @@
+import XCTest
+import Raster
+@testable import ImageCodecs
+
+final class PNGEncoderTests: XCTestCase {
+    /// A bitmap whose pixels exercise every filter: gradients, edges and noise.
+    private func bitmap(width: Int, height: Int, gray: Bool, alpha: Bool, seed: UInt64 = 1) throws -> Bitmap {
+        var random = seed &* 0x9E37_79B9_7F4A_7C15
+        var pixels: [UInt8] = []
+        for y in 0..<height {
+            for x in 0..<width {
+                random ^= random << 13; random ^= random >> 7; random ^= random << 17
+                let noise = UInt8(truncatingIfNeeded: random) & 0x0F
+                let r = UInt8(truncatingIfNeeded: x * 5 + y + Int(noise))
+                let g = gray ? r : UInt8(truncatingIfNeeded: y * 9 &+ Int(noise) * 3)
+                let b = gray ? r : UInt8(truncatingIfNeeded: (x ^ y) * 3)
+                let a = alpha ? UInt8(truncatingIfNeeded: 255 - x * 3 - Int(noise)) : 255
+                pixels += [r, g, b, a]
+            }
+        }
+        return try Bitmap(width: width, height: height, rgba: pixels)
+    }
+
+    func testEveryColourTypeRoundTripsExactlyThroughAnIndependentDecoder() throws {
+        var cases: [(String, Bitmap, PNGEncoder, PNGColorType)] = []
+        for (w, h) in [(1, 1), (37, 23), (64, 3)] {
+            cases.append(("gray \(w)×\(h)", try bitmap(width: w, height: h, gray: true, alpha: false), PNGEncoder(), .gray))
+            cases.append(("gray+alpha \(w)×\(h)", try bitmap(width: w, height: h, gray: true, alpha: true), PNGEncoder(), .grayAlpha))
+            cases.append(("rgb \(w)×\(h)", try bitmap(width: w, height: h, gray: false, alpha: false), PNGEncoder(), .rgb))
+            cases.append(("rgba \(w)×\(h)", try bitmap(width: w, height: h, gray: false, alpha: true), PNGEncoder(), .rgba))
+        }
+        let photo = try bitmap(width: 50, height: 40, gray: false, alpha: false, seed: 9)
+        cases.append(("forced rgba", photo, PNGEncoder(colorType: .rgba), .rgba))
+        cases.append(("level 0", photo, PNGEncoder(level: 0), .rgb))
+        cases.append(("level 9", photo, PNGEncoder(level: 9), .rgb))
+
+        let files = try cases.map { try $0.2.encode($0.1) }
+        let decoded = try IndependentDecoder.pngDecode(files)
+        for (i, (name, bitmap, _, type)) in cases.enumerated() {
+            XCTAssertEqual(files[i][25], type.rawValue, "\(name): colour type in IHDR")
+            let result = try XCTUnwrap(decoded[i], "\(name): the independent decoder refused the file")
+            XCTAssertEqual(result.width, bitmap.width, name)
+            XCTAssertEqual(result.height, bitmap.height, name)
+            XCTAssertEqual(result.rgba, bitmap.pixels, name)
+        }
+        XCTAssertEqual(ImageFormat(sniffing: files[0]), .png)
+    }
+
+    func testEmptyBitmapsAreAnErrorThatSaysSo() throws {
+        XCTAssertThrowsError(try PNGEncoder().encode(Bitmap(width: 0, height: 3))) { error in
+            XCTAssertEqual(error as? PNGError, .emptyImage(width: 0, height: 3))
+            XCTAssertTrue("\(error)".contains("empty image"))
+        }
+    }
+
+    func testFlatImagesCompressWell() throws {
+        let flat = try Bitmap(width: 300, height: 200, fill: RGBA(170, 211, 223))
+        // Pillow (zlib level 6) writes this image in 639 bytes.
+        XCTAssertLessThanOrEqual(try PNGEncoder().encode(flat).count, 639)
+    }
+}

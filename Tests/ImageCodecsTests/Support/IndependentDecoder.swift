@@ -1,0 +1,93 @@
+import Foundation
+import XCTest
+
+/// Checks our encoders' output with an independent decoder: python3's zlib
+/// (the C library), which is on every machine this package is built on.
+/// Until the package has its own inflate, this is what proves a stream valid.
+enum IndependentDecoder {
+    /// Decodes 8-bit non-interlaced PNG files with a reader written in Python's
+    /// standard library (chunk CRCs via zlib.crc32, zlib for the data, the five
+    /// filters undone by hand): for each file, its RGBA bytes and size, or nil.
+    static func pngDecode(_ files: [Data]) throws -> [(width: Int, height: Int, rgba: [UInt8])?] {
+        let script = """
+            import sys, zlib, struct, os
+            d = sys.argv[1]
+            def paeth(a, b, c):
+                p = a + b - c; pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                return a if pa <= pb and pa <= pc else (b if pb <= pc else c)
+            for i in range(int(sys.argv[2])):
+                try:
+                    data = open(os.path.join(d, f"{i}.png"), "rb").read()
+                    assert data[:8] == b"\\x89PNG\\r\\n\\x1a\\n", "signature"
+                    pos, idat, header = 8, b"", None
+                    while pos < len(data):
+                        (length,) = struct.unpack(">I", data[pos:pos + 4]); kind = data[pos + 4:pos + 8]
+                        body = data[pos + 8:pos + 8 + length]
+                        (crc,) = struct.unpack(">I", data[pos + 8 + length:pos + 12 + length])
+                        assert zlib.crc32(kind + body) == crc, "crc"
+                        if kind == b"IHDR": header = struct.unpack(">IIBBBBB", body)
+                        if kind == b"IDAT": idat += body
+                        pos += 12 + length
+                        if kind == b"IEND": break
+                    w, h, depth, ctype, _, _, interlace = header
+                    assert depth == 8 and interlace == 0, "unsupported"
+                    ch = {0: 1, 2: 3, 4: 2, 6: 4}[ctype]
+                    raw = zlib.decompress(idat); stride = w * ch; out = bytearray(); prev = bytearray(stride)
+                    for y in range(h):
+                        f = raw[y * (stride + 1)]; row = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+                        for x in range(stride):
+                            a = row[x - ch] if x >= ch else 0; b = prev[x]; c = prev[x - ch] if x >= ch else 0
+                            row[x] = (row[x] + [0, a, b, (a + b) // 2, paeth(a, b, c)][f]) & 255
+                        for x in range(w):
+                            px = row[x * ch:(x + 1) * ch]
+                            out += {1: lambda p: p * 3 + b"\\xff", 2: lambda p: p[:1] * 3 + p[1:], 3: lambda p: p + b"\\xff", 4: lambda p: p}[ch](bytes(px))
+                        prev = row
+                    open(os.path.join(d, f"{i}.rgba"), "wb").write(struct.pack(">II", w, h) + bytes(out))
+                except Exception as e:
+                    sys.stderr.write(f"{i}: {e!r}\\n")
+            """
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("png-check-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for (i, file) in files.enumerated() { try file.write(to: directory.appendingPathComponent("\(i).png")) }
+        try runPython(script, arguments: [directory.path, String(files.count)])
+        return files.indices.map { i in
+            guard let data = try? Data(contentsOf: directory.appendingPathComponent("\(i).rgba")), data.count >= 8 else { return nil }
+            let bytes = Array(data)
+            let w = bytes[0..<4].reduce(0) { $0 << 8 | Int($1) }, h = bytes[4..<8].reduce(0) { $0 << 8 | Int($1) }
+            return (w, h, Array(bytes[8...]))
+        }
+    }
+
+    private static func runPython(_ script: String, arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script] + arguments
+        try process.run()
+        process.waitUntilExit()
+    }
+
+    /// For each zlib stream, the bytes zlib decompresses it to (nil where zlib refuses it).
+    static func zlibDecompress(_ streams: [[UInt8]]) throws -> [[UInt8]?] {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("deflate-check-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for (i, stream) in streams.enumerated() {
+            try Data(stream).write(to: directory.appendingPathComponent("\(i).z"))
+        }
+        let script = """
+            import sys, zlib, os
+            d = sys.argv[1]
+            for i in range(int(sys.argv[2])):
+                try:
+                    out = zlib.decompress(open(os.path.join(d, f"{i}.z"), "rb").read())
+                    open(os.path.join(d, f"{i}.out"), "wb").write(out)
+                except zlib.error as e:
+                    sys.stderr.write(f"{i}: {e}\\n")
+            """
+        try runPython(script, arguments: [directory.path, String(streams.count)])
+        return streams.indices.map { i in
+            (try? Data(contentsOf: directory.appendingPathComponent("\(i).out"))).map(Array.init)
+        }
+    }
+}
