@@ -78,13 +78,26 @@ public struct Path: Sendable, Equatable {
         Path(polygon: [Point(x, y), Point(x + width, y), Point(x + width, y + height), Point(x, y + height)])
     }
 
-    static func circlePoints(center: Point, radius: Double) -> [Point] {
+    /// The vertices of a circle flattened within `flatness` (counter-clockwise on screen).
+    public static func circlePoints(center: Point, radius: Double) -> [Point] {
         guard radius > 0, radius.isFinite else { return [] }
         let n = radius <= flatness ? 8 : min(1024, max(8, Int((Double.pi / acos(1 - flatness / radius)).rounded(.up))))
         return (0..<n).map { i in
             let angle = -2 * Double.pi * Double(i) / Double(n)
             return Point(center.x + radius * cos(angle), center.y + radius * sin(angle))
         }
+    }
+
+    /// `polygon` wound counter-clockwise on screen (negative shoelace area in
+    /// y-down coordinates): shapes filled together with the non-zero rule must
+    /// share a winding, or where they meet they cancel instead of merging.
+    public static func counterClockwise(_ polygon: [Point]) -> [Point] {
+        var area = 0.0
+        for i in polygon.indices {
+            let a = polygon[i], b = polygon[(i + 1) % polygon.count]
+            area += a.x * b.y - b.x * a.y
+        }
+        return area > 0 ? polygon.reversed() : polygon
     }
 
     private static func steps(for length: Double) -> Int {

@@ -69,14 +69,9 @@ enum Stroker {
         }
     }
 
-    /// Adds a convex polygon wound counter-clockwise on screen (negative shoelace area in y-down coordinates).
+    /// Adds a convex polygon, wound counter-clockwise like every other piece.
     private static func add(_ polygon: [Point], to result: inout Path) {
         guard polygon.count >= 3 else { return }
-        var area = 0.0
-        for i in 0..<polygon.count {
-            let a = polygon[i], b = polygon[(i + 1) % polygon.count]
-            area += a.x * b.y - b.x * a.y
-        }
-        result.append(Path(polygon: area > 0 ? polygon.reversed() : polygon))
+        result.append(Path(polygon: Path.counterClockwise(polygon)))
     }
 }

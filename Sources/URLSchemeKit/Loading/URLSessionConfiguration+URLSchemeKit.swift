@@ -7,7 +7,7 @@ import FoundationNetworking
 /// Each scheme issue adds its class here (`MapURLProtocol`, `AssetURLProtocol`, …).
 public enum URLSchemeKitProtocols {
     /// Every scheme protocol class, registered by `installURLSchemeKit(cache:)`.
-    public static let all: [AnyClass] = []
+    public static let all: [AnyClass] = [MapURLProtocol.self]
 }
 
 extension URLSessionConfiguration {

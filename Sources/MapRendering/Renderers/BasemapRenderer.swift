@@ -1,0 +1,110 @@
+import Foundation
+import Raster
+
+/// Draws map snapshots from the embedded Natural Earth basemap: water, land
+/// (each country in its colour class), borders, coastlines, then the
+/// snapshot's paths and markers. Offline, deterministic, thread-safe.
+public struct BasemapRenderer: Sendable {
+    public init() {}
+
+    /// Renders `options` (validated here) into a bitmap of
+    /// `pixelWidth × pixelHeight`. `checkCancellation` is called between
+    /// layers; whatever it throws ends the render.
+    public func render(_ options: MapSnapshotOptions, checkCancellation: () throws -> Void = {}) throws -> Bitmap {
+        try options.validate()
+        let viewport = MapViewport(options: options)
+        let palette = options.style.palette
+        var canvas = try Canvas(width: viewport.pixelWidth, height: viewport.pixelHeight, background: palette.water)
+        let basemap = try Basemap.load(.forZoom(viewport.zoom))
+        try checkCancellation()
+
+        // Land in one pass (outer rings only, all wound the same way) so that
+        // neighbouring countries meet without a seam of water between them.
+        var land = Path()
+        var byClass: [Int: Path] = [:]
+        var borders = Path()
+        for country in basemap.countries where Self.mayBeVisible(country.bounds, in: viewport) {
+            var countryPath = Path()
+            for polygon in country.polygons {
+                for (ringIndex, ring) in polygon.enumerated() {
+                    for copy in Self.project(ring, in: viewport) {
+                        countryPath.append(Path(polygon: copy))
+                        borders.append(Path(polygon: copy))
+                        if ringIndex == 0 { land.append(Path(polygon: Path.counterClockwise(copy))) }
+                    }
+                }
+            }
+            byClass[country.colorClass, default: Path()].append(countryPath)
+        }
+        try canvas.fill(land, color: palette.land(colorClass: 1))
+        try checkCancellation()
+        for (colorClass, path) in byClass.sorted(by: { $0.key < $1.key }) {
+            try canvas.fill(path, color: palette.land(colorClass: colorClass), rule: .evenOdd)
+        }
+        try canvas.stroke(borders, color: palette.border, style: StrokeStyle(width: 0.6 * options.scale))
+        try checkCancellation()
+        var coast = Path()
+        for line in basemap.coastlines {
+            for copy in Self.project(line, in: viewport) { coast.append(Path(polyline: copy)) }
+        }
+        try canvas.stroke(coast, color: palette.coastline, style: StrokeStyle(width: 0.8 * options.scale))
+        try checkCancellation()
+
+        for path in options.paths {
+            let points = Self.unwrapLongitudes(path.points)
+            for copy in Self.project(points, in: viewport, simplify: false) {
+                if let fill = path.fill { try canvas.fill(Path(polygon: copy), color: fill) }
+                if path.width > 0 {
+                    let shape = path.isClosed ? Path(polygon: copy) : Path(polyline: copy)
+                    try canvas.stroke(shape, color: path.color, style: StrokeStyle(width: path.width * options.scale))
+                }
+            }
+        }
+        try checkCancellation()
+        for marker in options.markers {
+            try MarkerPin.draw(marker, at: viewport.pixel(for: marker.coordinate), scale: options.scale, on: &canvas)
+        }
+        return canvas.bitmap
+    }
+
+    /// Whether a shape with these geographic bounds can reach the image (any copy).
+    static func mayBeVisible(_ bounds: GeoBounds?, in viewport: MapViewport) -> Bool {
+        guard let bounds else { return false }
+        let top = viewport.unwrappedPixel(for: GeoCoordinate(latitude: bounds.maximumLatitude, longitude: bounds.minimumLongitude))
+        let bottom = viewport.unwrappedPixel(for: GeoCoordinate(latitude: bounds.minimumLatitude, longitude: bounds.maximumLongitude))
+        guard bottom.y >= -2, top.y <= Double(viewport.pixelHeight) + 2 else { return false }
+        return !viewport.copyOffsets(minX: top.x - 2, maxX: bottom.x + 2).isEmpty
+    }
+
+    /// The ring or line in pixels, once per copy of the world it shows in,
+    /// dropping vertices within a third of a pixel of the last one kept.
+    static func project(_ coordinates: [GeoCoordinate], in viewport: MapViewport, simplify: Bool = true) -> [[Point]] {
+        var points: [Point] = []
+        points.reserveCapacity(coordinates.count)
+        var minX = Double.infinity, maxX = -Double.infinity
+        for coordinate in coordinates {
+            let p = viewport.unwrappedPixel(for: coordinate)
+            if simplify, let last = points.last, abs(p.x - last.x) + abs(p.y - last.y) < 0.33 { continue }
+            points.append(Point(p.x, p.y))
+            minX = min(minX, p.x)
+            maxX = max(maxX, p.x)
+        }
+        guard points.count >= 2 else { return [] }
+        return viewport.copyOffsets(minX: minX, maxX: maxX).map { offset in
+            offset == 0 ? points : points.map { Point($0.x + offset, $0.y) }
+        }
+    }
+
+    /// Makes consecutive longitudes differ by at most 180°, so a path that
+    /// crosses the antimeridian is drawn the short way.
+    static func unwrapLongitudes(_ points: [GeoCoordinate]) -> [GeoCoordinate] {
+        var result = points
+        for i in result.indices.dropFirst() {
+            var longitude = result[i].longitude
+            while longitude - result[i - 1].longitude > 180 { longitude -= 360 }
+            while longitude - result[i - 1].longitude < -180 { longitude += 360 }
+            result[i].longitude = longitude
+        }
+        return result
+    }
+}

@@ -1,0 +1,68 @@
+import XCTest
+import Synchronization
+import MapRendering
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+@testable import URLSchemeKit
+
+/// `map://` through a real URLSession, with the real basemap renderer.
+final class MapURLProtocolTests: XCTestCase {
+    /// Wraps the real renderer, counting calls.
+    final class CountingMapRenderer: Renderer {
+        let calls = Atomic<Int>(0)
+        private let real = MapSnapshotRenderer()
+        func render(_ request: MapURL, cancellation: RenderCancellation) throws -> RenderedImage {
+            calls.add(1, ordering: .relaxed)
+            return try real.render(request, cancellation: cancellation)
+        }
+    }
+
+    override func tearDown() {
+        MapURLProtocol.renderer.renderer = MapSnapshotRenderer()
+    }
+
+    private func session(_ cache: ImageURLCache) -> URLSession {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.installURLSchemeKit(cache: cache)
+        return URLSession(configuration: configuration)
+    }
+
+    func testASnapshotIsAPNGOfExactlyTheScaledSizeAndTheSecondLoadIsCached() async throws {
+        let counter = CountingMapRenderer()
+        MapURLProtocol.renderer.renderer = counter
+        let session = session(ImageURLCache(memoryCapacity: 8 << 20, diskCapacity: 0))
+        let url = URL(string: "map://?latitude=59.935634&longitude=30.325935&zoom=4&width=150&height=100&scale=2&marker=59.935634,30.325935")!
+        let (data, response) = try await session.data(from: url)
+        XCTAssertEqual((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type"), "image/png")
+        let bytes = Array(data)
+        XCTAssertEqual(Array(bytes.prefix(8)), [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        let width = bytes[16..<20].reduce(0) { $0 << 8 | Int($1) }, height = bytes[20..<24].reduce(0) { $0 << 8 | Int($1) }
+        XCTAssertEqual(width, 300)
+        XCTAssertEqual(height, 200)
+
+        let reordered = URL(string: "map://?marker=59.935634,30.325935&scale=2&height=100&width=150&zoom=4&longitude=30.325935&latitude=59.935634")!
+        let (again, _) = try await session.data(from: reordered)
+        XCTAssertEqual(again, data)
+        XCTAssertEqual(counter.calls.load(ordering: .relaxed), 1, "the second load must come from ImageURLCache")
+    }
+
+    func testBadParametersAndUnavailableFormatsFailClearly() async throws {
+        let session = session(ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 0))
+        let cases: [(String, URLError.Code, String)] = [
+            ("map://?latitude=95&longitude=0", .badURL, "parameter 'latitude' must be a number from -90 to 90, got '95'"),
+            ("map://?latitude=1&longitude=2&width=4096&height=4096&scale=2", .badURL, "must be at most 16777216 pixels"),
+            ("map://?latitude=1&longitude=2&format=jpeg&width=20&height=20", .unsupportedURL, "format=jpeg is not available yet"),
+        ]
+        for (text, code, expected) in cases {
+            do {
+                _ = try await session.data(from: URL(string: text)!)
+                XCTFail("\(text) loaded")
+            } catch let error as URLError {
+                XCTAssertEqual(error.code, code, text)
+                XCTAssertTrue(error.localizedDescription.contains(expected), error.localizedDescription)
+                XCTAssertEqual(error.failingURL?.absoluteString, text)
+            }
+        }
+    }
+}
