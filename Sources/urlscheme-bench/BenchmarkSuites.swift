@@ -3,5 +3,7 @@
 enum BenchmarkSuites {
     static let all: [any BenchmarkSuite] = [
         CacheBenchmarks(),
+        PNGBenchmarks(),
+        RasterBenchmarks(),
     ]
 }

@@ -1,0 +1,41 @@
+import Foundation
+import ImageCodecs
+import Raster
+
+/// Issue "ImageCodecs part 1": PNG encoding and deflate against Pillow and
+/// Python's zlib, on the standard photo-like and map-like images.
+struct PNGBenchmarks: BenchmarkSuite {
+    let name = "png"
+    let summary = "PNG encode and deflate vs Pillow / zlib"
+
+    func run(_ context: BenchmarkContext) throws -> [BenchmarkRow] {
+        let photo = try context.rawFile(.photo), map = try context.rawFile(.map)
+        let reference = try context.runReference(script: "png.py", arguments: [photo.path, map.path])
+        var rows: [BenchmarkRow] = []
+        for kind in BenchmarkImages.Kind.allCases {
+            let bitmap = try context.image(kind)
+            var size = 0
+            let seconds = try Stopwatch.median(iterations: context.iterations) {
+                size = try PNGEncoder().encode(bitmap).count
+            }
+            let theirs = reference["encode_\(kind.rawValue)"]
+            rows.append(BenchmarkRow(
+                name: "PNG encode \(kind.rawValue), default level", ours: seconds, reference: theirs?.seconds,
+                referenceName: theirs?.label ?? "Pillow", goal: 0.3,
+                detail: "\(size) B vs \(theirs?.bytes ?? 0) B (\(String(format: "%.3f", Double(size) / Double(max(1, theirs?.bytes ?? 1))))×)"))
+        }
+        let raw = try context.image(.photo).pixels
+        var compressed = 0
+        let deflate = Stopwatch.median(iterations: context.iterations) {
+            compressed = DeflateEncoder(level: 6).zlibCompress(raw).count
+        }
+        let zlib = reference["deflate_photo"]
+        let megabytes = Double(raw.count) / 1e6
+        rows.append(BenchmarkRow(
+            name: "deflate level 6, photo RGBA (\(raw.count / 1_000_000) MB)", ours: deflate, reference: zlib?.seconds,
+            referenceName: zlib?.label ?? "zlib", goal: 1.0,
+            detail: String(format: "%.0f MB/s vs %.0f MB/s; %d B vs %d B", megabytes / deflate, megabytes / (zlib?.seconds ?? .nan),
+                           compressed, zlib?.bytes ?? 0)))
+        return rows
+    }
+}
