@@ -59,6 +59,27 @@ enum IndependentDecoder {
         }
     }
 
+    /// zlib streams of each input at each level, made by python3's zlib
+    /// (input-major: input 0 at every level, then input 1, …).
+    static func zlibCompress(_ inputs: [[UInt8]], levels: [Int]) throws -> [[UInt8]] {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("deflate-make-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for (i, input) in inputs.enumerated() { try Data(input).write(to: directory.appendingPathComponent("\(i).raw")) }
+        let script = """
+            import sys, zlib, os
+            d, n, levels = sys.argv[1], int(sys.argv[2]), [int(x) for x in sys.argv[3].split(",")]
+            for i in range(n):
+                raw = open(os.path.join(d, f"{i}.raw"), "rb").read()
+                for level in levels:
+                    open(os.path.join(d, f"{i}-{level}.z"), "wb").write(zlib.compress(raw, level))
+            """
+        try runPython(script, arguments: [directory.path, String(inputs.count), levels.map(String.init).joined(separator: ",")])
+        return try inputs.indices.flatMap { i in
+            try levels.map { Array(try Data(contentsOf: directory.appendingPathComponent("\(i)-\($0).z"))) }
+        }
+    }
+
     private static func runPython(_ script: String, arguments: [String]) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")

@@ -1,0 +1,68 @@
+/// Reads deflate's LSB-first bits from a byte buffer through a 64-bit
+/// accumulator. Past the end it feeds zero bits (so a lookahead near the end
+/// is harmless) but counts what was consumed, so a stream that really needed
+/// them is reported as truncated instead of decoded from padding.
+struct InflateBitReader {
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private var offset = 0
+    private var buffer: UInt64 = 0
+    private var count = 0
+    /// Bits consumed from the start of the input.
+    private(set) var consumedBits = 0
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
+    }
+
+    /// Makes at least `bits` (≤ 56) bits available. Throws once far past the end.
+    @inline(__always)
+    mutating func ensure(_ bits: Int) throws {
+        while count < bits {
+            if offset < bytes.count {
+                buffer |= UInt64(bytes[offset]) << UInt64(count)
+            } else if offset >= bytes.count + 8 {
+                throw InflateError.truncated
+            }
+            offset += 1
+            count += 8
+        }
+    }
+
+    @inline(__always)
+    func peek(_ bits: Int) -> UInt32 {
+        UInt32(truncatingIfNeeded: buffer & ((1 << UInt64(bits)) - 1))
+    }
+
+    @inline(__always)
+    mutating func consume(_ bits: Int) {
+        buffer >>= UInt64(bits)
+        count -= bits
+        consumedBits += bits
+    }
+
+    @inline(__always)
+    mutating func bits(_ n: Int) throws -> Int {
+        guard n > 0 else { return 0 }
+        try ensure(n)
+        let value = Int(peek(n))
+        consume(n)
+        return value
+    }
+
+    /// Whether more bits were consumed than the input holds.
+    var isPastEnd: Bool { consumedBits > bytes.count * 8 }
+
+    /// The byte after the last bit consumed, rounded up to a byte boundary.
+    var nextByte: Int { (consumedBits + 7) / 8 }
+
+    /// Skips to the next byte boundary and copies `n` whole bytes (a stored block's data).
+    mutating func copyBytes(_ n: Int, into output: inout InflateOutput) throws {
+        let start = nextByte
+        guard start <= bytes.count, n <= bytes.count - start else { throw InflateError.truncated }
+        try output.append(UnsafeBufferPointer(rebasing: bytes[start..<start + n]))
+        offset = start + n
+        buffer = 0
+        count = 0
+        consumedBits = offset * 8
+    }
+}

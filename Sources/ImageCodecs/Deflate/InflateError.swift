@@ -1,0 +1,17 @@
+/// Why a deflate or zlib stream could not be decompressed.
+public enum InflateError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The stream ended before its final block did.
+    case truncated
+    /// A structural error: the message names the field and what it held.
+    case corrupt(String)
+    /// The output would pass the caller's limit (a decompression bomb, or a wrong size).
+    case outputLimitExceeded(limit: Int)
+
+    public var description: String {
+        switch self {
+        case .truncated: return "compressed data ends before its last block"
+        case let .corrupt(message): return "corrupt compressed data: \(message)"
+        case let .outputLimitExceeded(limit): return "decompressed data exceeds the limit of \(limit) bytes"
+        }
+    }
+}

@@ -1,0 +1,62 @@
+/// The growing output of inflate, bounded by a limit the caller sets, so a
+/// stream that expands without bound is an error rather than an allocation.
+struct InflateOutput {
+    private(set) var storage: UnsafeMutablePointer<UInt8>
+    private(set) var count = 0
+    private var capacity: Int
+    let limit: Int
+
+    init(expected: Int, limit: Int) {
+        self.limit = limit
+        capacity = max(64, min(expected, limit))
+        storage = .allocate(capacity: capacity)
+    }
+
+    /// Frees the storage; call exactly once, after `bytes()`.
+    func deallocate() { storage.deallocate() }
+
+    /// A copy of what was written.
+    func bytes() -> [UInt8] { Array(UnsafeBufferPointer(start: storage, count: count)) }
+
+    @inline(__always)
+    mutating func reserve(_ extra: Int) throws {
+        guard extra <= limit - count else { throw InflateError.outputLimitExceeded(limit: limit) }
+        if count + extra > capacity {
+            let newCapacity = min(limit, max(count + extra, capacity * 2))
+            let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+            grown.update(from: storage, count: count)
+            storage.deallocate()
+            storage = grown
+            capacity = newCapacity
+        }
+    }
+
+    @inline(__always)
+    mutating func append(_ byte: UInt8) throws {
+        try reserve(1)
+        storage[count] = byte
+        count += 1
+    }
+
+    mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) throws {
+        try reserve(bytes.count)
+        if let base = bytes.baseAddress { (storage + count).update(from: base, count: bytes.count) }
+        count += bytes.count
+    }
+
+    /// Copies `length` bytes from `distance` back (the regions may overlap: byte by byte).
+    @inline(__always)
+    mutating func copyMatch(distance: Int, length: Int) throws {
+        guard distance >= 1, distance <= count else {
+            throw InflateError.corrupt("distance \(distance) reaches before the start of the output (\(count) bytes)")
+        }
+        try reserve(length)
+        let destination = storage + count, source = destination - distance
+        if distance >= length {
+            destination.update(from: source, count: length)
+        } else {
+            for i in 0..<length { destination[i] = source[i] }
+        }
+        count += length
+    }
+}
