@@ -1,9 +1,21 @@
-/// Why a PNG could not be written (or, later, read). Descriptions say what is wrong.
+/// Why a PNG could not be written or read. Descriptions say what is wrong and where.
 public enum PNGError: Error, Equatable, Sendable, CustomStringConvertible {
     /// PNG has no way to store a 0×N or N×0 image.
     case emptyImage(width: Int, height: Int)
     /// Width or height beyond PNG's 2³¹−1 limit.
     case dimensionsTooLarge(width: Int, height: Int)
+    /// The first eight bytes are not the PNG signature.
+    case notPNG
+    /// The file ends inside a chunk (or before IEND).
+    case truncated(String)
+    /// A chunk's stored CRC does not match its bytes.
+    case crcMismatch(chunk: String)
+    /// A field of a chunk holds a value the format forbids; the message says which.
+    case invalid(String)
+    /// width × height is above the decoder's `maximumPixelCount` (checked before any allocation).
+    case tooManyPixels(width: Int, height: Int, limit: Int)
+    /// The compressed image data is damaged.
+    case corruptImageData(String)
 
     public var description: String {
         switch self {
@@ -11,6 +23,18 @@ public enum PNGError: Error, Equatable, Sendable, CustomStringConvertible {
             return "PNG cannot store an empty image (\(width)×\(height)); width and height must be at least 1"
         case let .dimensionsTooLarge(width, height):
             return "PNG dimensions \(width)×\(height) exceed 2147483647"
+        case .notPNG:
+            return "not a PNG file: the 8-byte signature is wrong"
+        case let .truncated(where_):
+            return "PNG file is truncated: \(where_)"
+        case let .crcMismatch(chunk):
+            return "PNG chunk \(chunk) fails its CRC check (the file is damaged)"
+        case let .invalid(message):
+            return "invalid PNG: \(message)"
+        case let .tooManyPixels(width, height, limit):
+            return "PNG is \(width)×\(height) = \(width * height) pixels, above the limit of \(limit)"
+        case let .corruptImageData(message):
+            return "PNG image data (IDAT) is damaged: \(message)"
         }
     }
 }

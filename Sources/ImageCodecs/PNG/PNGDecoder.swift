@@ -1,0 +1,108 @@
+import Foundation
+import Raster
+
+/// Reads PNG files into RGBA bitmaps: every colour type and bit depth (1–16;
+/// 16-bit samples keep their high byte), palettes with `tRNS`, colour-key
+/// transparency (compared at full precision), Adam7 interlacing. Every chunk's
+/// CRC is checked; unknown ancillary chunks are skipped, unknown critical
+/// ones refused; the pixel count is checked before anything is allocated.
+public struct PNGDecoder: ImageDecoding {
+    /// The largest width × height this decoder accepts.
+    public var maximumPixelCount: Int
+
+    public init(maximumPixelCount: Int = defaultMaximumPixelCount) {
+        self.maximumPixelCount = maximumPixelCount
+    }
+
+    public func readInfo(_ data: Data) throws -> ImageInfo {
+        try data.withUnsafeBytes { raw in
+            var chunks = try PNGChunks(raw.bindMemory(to: UInt8.self))
+            guard let first = try chunks.next(), first.type == "IHDR" else { throw PNGError.invalid("the first chunk is not IHDR") }
+            let header = try PNGHeader(first.data)
+            var transparent = header.colorType == 4 || header.colorType == 6
+            while !transparent, let chunk = try chunks.next(), chunk.type != "IDAT" {
+                if chunk.type == "tRNS" { transparent = true }
+            }
+            return ImageInfo(format: .png, width: header.width, height: header.height, hasAlpha: transparent)
+        }
+    }
+
+    public func decode(_ data: Data) throws -> Bitmap {
+        try data.withUnsafeBytes { raw in try decode(raw.bindMemory(to: UInt8.self)) }
+    }
+
+    /// Decodes a whole PNG file held in memory.
+    public func decode(_ bytes: UnsafeBufferPointer<UInt8>) throws -> Bitmap {
+        var chunks = try PNGChunks(bytes)
+        guard let first = try chunks.next(), first.type == "IHDR" else { throw PNGError.invalid("the first chunk is not IHDR") }
+        let header = try PNGHeader(first.data)
+        let (pixels, overflow) = header.width.multipliedReportingOverflow(by: header.height)
+        guard !overflow, pixels <= maximumPixelCount, pixels <= Bitmap.maximumPixelCount else {
+            throw PNGError.tooManyPixels(width: header.width, height: header.height, limit: min(maximumPixelCount, Bitmap.maximumPixelCount))
+        }
+
+        var palette: [RGBA] = []
+        var transparency: [UInt8]?
+        var compressed: [UInt8] = []
+        var sawImageData = false, imageDataEnded = false, sawEnd = false
+        while let chunk = try chunks.next() {
+            switch chunk.type {
+            case "IHDR":
+                throw PNGError.invalid("a second IHDR chunk")
+            case "PLTE":
+                guard !sawImageData else { throw PNGError.invalid("PLTE after IDAT") }
+                guard header.colorType != 0 && header.colorType != 4 else { throw PNGError.invalid("PLTE in a grayscale image") }
+                guard chunk.data.count % 3 == 0, (3...768).contains(chunk.data.count) else {
+                    throw PNGError.invalid("PLTE is \(chunk.data.count) bytes; it must hold 1–256 RGB entries")
+                }
+                palette = stride(from: 0, to: chunk.data.count, by: 3).map { RGBA(chunk.data[$0], chunk.data[$0 + 1], chunk.data[$0 + 2]) }
+            case "tRNS":
+                guard !sawImageData else { throw PNGError.invalid("tRNS after IDAT") }
+                let expected: Int? = header.colorType == 0 ? 2 : header.colorType == 2 ? 6 : nil
+                switch header.colorType {
+                case 0, 2:
+                    guard chunk.data.count == expected else { throw PNGError.invalid("tRNS is \(chunk.data.count) bytes, expected \(expected ?? 0)") }
+                case 3:
+                    guard chunk.data.count <= max(palette.count, 1) else {
+                        throw PNGError.invalid("tRNS has \(chunk.data.count) entries for a palette of \(palette.count)")
+                    }
+                default:
+                    throw PNGError.invalid("tRNS in an image that already has an alpha channel")
+                }
+                transparency = Array(chunk.data)
+            case "IDAT":
+                guard !imageDataEnded else { throw PNGError.invalid("IDAT chunks are not consecutive") }
+                sawImageData = true
+                compressed.append(contentsOf: chunk.data)
+            case "IEND":
+                sawEnd = true
+            default:
+                if chunk.isCritical { throw PNGError.invalid("unknown critical chunk \(chunk.type)") }
+            }
+            if sawImageData && chunk.type != "IDAT" { imageDataEnded = true }
+            if sawEnd { break }
+        }
+        guard sawImageData else { throw PNGError.invalid("no IDAT chunk: the file has no image data") }
+        guard sawEnd else { throw PNGError.truncated("the file ends before its IEND chunk") }
+        if header.colorType == 3 && palette.isEmpty { throw PNGError.invalid("a palette image without a PLTE chunk") }
+
+        let expected = header.imageDataSize
+        let filtered: [UInt8]
+        do {
+            filtered = try Inflater.zlibDecompress(compressed, expectedSize: expected, limit: expected)
+        } catch let error as InflateError {
+            throw PNGError.corruptImageData(error.description)
+        }
+        guard filtered.count == expected else {
+            throw PNGError.corruptImageData("\(filtered.count) bytes of rows, expected \(expected)")
+        }
+        var output = [UInt8](repeating: 0, count: pixels * 4)
+        try filtered.withUnsafeBufferPointer { source in
+            try output.withUnsafeMutableBufferPointer { destination in
+                try PNGPixelExpander(header: header, palette: palette, transparency: transparency)
+                    .expand(source, into: destination.baseAddress!)
+            }
+        }
+        return try Bitmap(width: header.width, height: header.height, rgba: output)
+    }
+}
