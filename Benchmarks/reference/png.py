@@ -4,11 +4,14 @@ import io
 import zlib
 
 import PIL
+import PIL.Image
 from common import emit, load_rgba, median_seconds, parser
 
 p = parser(__doc__)
 p.add_argument("photo")
 p.add_argument("map")
+p.add_argument("photo_png", help="a level-6 PNG of the photo, decoded by both sides")
+p.add_argument("map_png")
 args = p.parse_args()
 
 rows = {}
@@ -23,6 +26,15 @@ for kind, path in (("photo", args.photo), ("map", args.map)):
 
     seconds = median_seconds(encode, args.iterations)
     rows["encode_" + kind] = {"seconds": seconds, "bytes": out["bytes"], "label": "Pillow %s" % PIL.__version__}
+
+for kind, path in (("photo", args.photo_png), ("map", args.map_png)):
+    encoded = open(path, "rb").read()
+
+    def decode():
+        image = PIL.Image.open(io.BytesIO(encoded))
+        image.load()
+
+    rows["decode_" + kind] = {"seconds": median_seconds(decode, args.iterations), "label": "Pillow %s" % PIL.__version__}
 
 raw = open(args.photo, "rb").read()
 size = {}

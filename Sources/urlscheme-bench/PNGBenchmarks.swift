@@ -10,8 +10,26 @@ struct PNGBenchmarks: BenchmarkSuite {
 
     func run(_ context: BenchmarkContext) throws -> [BenchmarkRow] {
         let photo = try context.rawFile(.photo), map = try context.rawFile(.map)
-        let reference = try context.runReference(script: "png.py", arguments: [photo.path, map.path])
+        // One level-6 file per image, decoded by both sides.
+        var files: [BenchmarkImages.Kind: Data] = [:]
+        for kind in BenchmarkImages.Kind.allCases {
+            let file = try PNGEncoder(level: 6).encode(try context.image(kind))
+            try file.write(to: context.workDirectory.appendingPathComponent("\(kind.rawValue)-6.png"))
+            files[kind] = file
+        }
+        let reference = try context.runReference(script: "png.py", arguments: [
+            photo.path, map.path,
+            context.workDirectory.appendingPathComponent("photo-6.png").path,
+            context.workDirectory.appendingPathComponent("map-6.png").path,
+        ])
         var rows: [BenchmarkRow] = []
+        for kind in BenchmarkImages.Kind.allCases {
+            let file = files[kind] ?? Data()
+            let seconds = try Stopwatch.median(iterations: context.iterations) { _ = try PNGDecoder().decode(file) }
+            let theirs = reference["decode_\(kind.rawValue)"]
+            rows.append(BenchmarkRow(name: "PNG decode \(kind.rawValue), level-6 file (\(file.count) B)", ours: seconds,
+                                     reference: theirs?.seconds, referenceName: theirs?.label ?? "Pillow", goal: 1.2))
+        }
         for kind in BenchmarkImages.Kind.allCases {
             let bitmap = try context.image(kind)
             var size = 0
