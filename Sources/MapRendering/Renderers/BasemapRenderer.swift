@@ -64,7 +64,22 @@ public struct BasemapRenderer: Sendable {
         for marker in options.markers {
             try MarkerPin.draw(marker, at: viewport.pixel(for: marker.coordinate), scale: options.scale, on: &canvas)
         }
+        Self.drawAttribution(Self.attribution, on: &canvas, scale: options.scale, palette: palette)
         return canvas.bitmap
+    }
+
+    /// The credit drawn in the bottom-right corner (Natural Earth is public
+    /// domain and asks for none, but a map should say where it comes from).
+    public static let attribution = "Natural Earth"
+
+    /// Draws `text` in the bottom-right corner, small, on a halo.
+    static func drawAttribution(_ text: String, on canvas: inout Canvas, scale: Double, palette: MapPalette) {
+        let fontScale = max(1, Int((scale / 2).rounded()))
+        let size = BitmapFont.fixed6x13.size(of: text, scale: fontScale)
+        let margin = Int(3 * scale)
+        guard size.width + 2 * margin <= canvas.bitmap.width, size.height + 2 * margin <= canvas.bitmap.height else { return }
+        canvas.drawText(text, x: canvas.bitmap.width - size.width - margin, y: canvas.bitmap.height - size.height - margin,
+                        scale: fontScale, color: palette.text, halo: palette.halo)
     }
 
     /// Whether a shape with these geographic bounds can reach the image (any copy).

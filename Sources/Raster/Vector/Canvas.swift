@@ -139,6 +139,13 @@ public struct Canvas: Sendable {
         }
     }
 
+    /// Composites `color` over the pixel at (x, y), which must be inside the bitmap.
+    mutating func blendPixel(_ x: Int, _ y: Int, _ color: RGBA, coverage: Float = 1) {
+        bitmap.pixels.withUnsafeMutableBufferPointer { pixels in
+            Self.blend(color, coverage: coverage, over: pixels.baseAddress! + (y * bitmap.width + x) * 4)
+        }
+    }
+
     /// Source-over of `color` at `coverage` onto one straight-alpha pixel.
     @inline(__always)
     private static func blend(_ color: RGBA, coverage: Float, over pixel: UnsafeMutablePointer<UInt8>) {
