@@ -5,5 +5,6 @@ enum BenchmarkSuites {
         CacheBenchmarks(),
         PNGBenchmarks(),
         RasterBenchmarks(),
+        MapBenchmarks(),
     ]
 }

@@ -15,39 +15,8 @@ public struct BasemapRenderer: Sendable {
         let viewport = MapViewport(options: options)
         let palette = options.style.palette
         var canvas = try Canvas(width: viewport.pixelWidth, height: viewport.pixelHeight, background: palette.water)
-        let basemap = try Basemap.load(.forZoom(viewport.zoom))
         try checkCancellation()
-
-        // Land in one pass (outer rings only, all wound the same way) so that
-        // neighbouring countries meet without a seam of water between them.
-        var land = Path()
-        var byClass: [Int: Path] = [:]
-        var borders = Path()
-        for country in basemap.countries where Self.mayBeVisible(country.bounds, in: viewport) {
-            var countryPath = Path()
-            for polygon in country.polygons {
-                for (ringIndex, ring) in polygon.enumerated() {
-                    for copy in Self.project(ring, in: viewport) {
-                        countryPath.append(Path(polygon: copy))
-                        borders.append(Path(polygon: copy))
-                        if ringIndex == 0 { land.append(Path(polygon: Path.counterClockwise(copy))) }
-                    }
-                }
-            }
-            byClass[country.colorClass, default: Path()].append(countryPath)
-        }
-        try canvas.fill(land, color: palette.land(colorClass: 1))
-        try checkCancellation()
-        for (colorClass, path) in byClass.sorted(by: { $0.key < $1.key }) {
-            try canvas.fill(path, color: palette.land(colorClass: colorClass), rule: .evenOdd)
-        }
-        try canvas.stroke(borders, color: palette.border, style: StrokeStyle(width: 0.6 * options.scale))
-        try checkCancellation()
-        var coast = Path()
-        for line in basemap.coastlines {
-            for copy in Self.project(line, in: viewport) { coast.append(Path(polyline: copy)) }
-        }
-        try canvas.stroke(coast, color: palette.coastline, style: StrokeStyle(width: 0.8 * options.scale))
+        try MapGeometry(viewport: viewport).draw(on: &canvas, palette: palette, scale: options.scale, checkCancellation: checkCancellation)
         try checkCancellation()
 
         for path in options.paths {

@@ -12,6 +12,9 @@ public struct Canvas: Sendable {
     public var bitmap: Bitmap
     /// Coverage accumulation cells, reused between shapes.
     private var cells: [Float] = []
+    /// Per row of the current shape: the first and last cell an edge touched
+    /// (rows are swept only between them; coverage is zero elsewhere).
+    private var rowSpans: [Int32] = []
 
     public init(bitmap: Bitmap) {
         self.bitmap = bitmap
@@ -40,41 +43,55 @@ public struct Canvas: Sendable {
         let width = x1 - x0, height = y1 - y0, stride = width + 2
         let needed = stride * height
         if cells.count < needed { cells = [Float](repeating: 0, count: needed) }
+        if rowSpans.count < 2 * height { rowSpans = [Int32](repeating: 0, count: 2 * height) }
+        for row in 0..<height {
+            rowSpans[2 * row] = Int32.max
+            rowSpans[2 * row + 1] = -1
+        }
 
         cells.withUnsafeMutableBufferPointer { cells in
+        rowSpans.withUnsafeMutableBufferPointer { spans in
             let accumulator = cells.baseAddress!
             for subpath in path.subpaths where subpath.points.count >= 2 {
                 let points = subpath.points
                 for i in 0..<points.count {
                     let a = points[i], b = points[i + 1 == points.count ? 0 : i + 1]
                     Self.accumulate(from: Point(a.x - Double(x0), a.y - Double(y0)), to: Point(b.x - Double(x0), b.y - Double(y0)),
-                                    width: Double(width), height: height, stride: stride, into: accumulator)
+                                    width: Double(width), height: height, stride: stride, into: accumulator, spans: spans.baseAddress!)
                 }
             }
             bitmap.pixels.withUnsafeMutableBufferPointer { pixels in
                 let destination = pixels.baseAddress!
                 for row in 0..<height {
+                    let first = Int(spans[2 * row]), last = Int(spans[2 * row + 1])
+                    guard first <= last else { continue }
                     let line = accumulator + row * stride
                     var sum: Float = 0
-                    var pixel = destination + ((y0 + row) * bitmap.width + x0) * 4
-                    for column in 0..<width {
+                    var pixel = destination + ((y0 + row) * bitmap.width + x0 + first) * 4
+                    for column in first..<min(width, last + 1) {
                         sum += line[column]
                         line[column] = 0
                         var coverage = abs(sum)
                         if rule == .evenOdd {
-                            coverage = coverage.truncatingRemainder(dividingBy: 2)
-                            if coverage > 1 { coverage = 2 - coverage }
+                            // Fold winding into 0…1 (1 → 1, 2 → 0, 3 → 1); rarely needed, so no fmod per pixel.
+                            if coverage > 1 {
+                                if coverage >= 2 { coverage -= 2 * (coverage * 0.5).rounded(.down) }
+                                if coverage > 1 { coverage = 2 - coverage }
+                            }
                         } else if coverage > 1 {
                             coverage = 1
                         }
                         if coverage > 0.5 / 255 { Self.blend(color, coverage: coverage, over: pixel) }
                         pixel += 4
                     }
-                    line[width] = 0
-                    line[width + 1] = 0
+                    var spill = max(first, width)  // cells past the right edge the sweep did not clear
+                    while spill <= last {
+                        line[spill] = 0
+                        spill += 1
+                    }
                 }
             }
-        }
+        }}
     }
 
     /// Strokes `path`'s outline with `color`: segments, joins and caps as `style` says.
@@ -87,7 +104,8 @@ public struct Canvas: Sendable {
 
     /// Deposits the signed area of one edge (coordinates relative to the box).
     @inline(__always)
-    private static func accumulate(from a: Point, to b: Point, width: Double, height: Int, stride: Int, into cells: UnsafeMutablePointer<Float>) {
+    private static func accumulate(from a: Point, to b: Point, width: Double, height: Int, stride: Int, into cells: UnsafeMutablePointer<Float>,
+                                   spans: UnsafeMutablePointer<Int32>) {
         guard a.y != b.y else { return }
         let (direction, top, bottom): (Double, Point, Point) = a.y < b.y ? (1, a, b) : (-1, b, a)
         let slope = (bottom.x - top.x) / (bottom.y - top.y)
@@ -108,6 +126,8 @@ public struct Canvas: Sendable {
             let li = Int(leftFloor)
             let rightCeil = right.rounded(.up)
             let ri = Int(rightCeil)
+            spans[2 * row] = min(spans[2 * row], Int32(li))
+            spans[2 * row + 1] = max(spans[2 * row + 1], Int32(max(ri, li + 1)))
             if ri <= li + 1 {
                 // Within one cell: the edge's mean x splits the area between it and the next.
                 let mid = (left + right) / 2 - leftFloor
