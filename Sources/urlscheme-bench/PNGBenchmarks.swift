@@ -21,6 +21,7 @@ struct PNGBenchmarks: BenchmarkSuite {
             photo.path, map.path,
             context.workDirectory.appendingPathComponent("photo-6.png").path,
             context.workDirectory.appendingPathComponent("map-6.png").path,
+            context.workDirectory.appendingPathComponent("photo-zlib6.z").path,
         ])
         var rows: [BenchmarkRow] = []
         for kind in BenchmarkImages.Kind.allCases {
@@ -54,6 +55,16 @@ struct PNGBenchmarks: BenchmarkSuite {
             referenceName: zlib?.label ?? "zlib", goal: 1.0,
             detail: String(format: "%.0f MB/s vs %.0f MB/s; %d B vs %d B", megabytes / deflate, megabytes / (zlib?.seconds ?? .nan),
                            compressed, zlib?.bytes ?? 0)))
+        // Inflate: the same zlib stream (zlib's own level 6, written by the reference script) on both sides.
+        let stream = try [UInt8](Data(contentsOf: context.workDirectory.appendingPathComponent("photo-zlib6.z")))
+        let inflate = try Stopwatch.median(iterations: context.iterations) {
+            _ = try Inflater.zlibDecompress(stream, expectedSize: raw.count, limit: raw.count)
+        }
+        let zlibInflate = reference["inflate_photo"]
+        rows.append(BenchmarkRow(
+            name: "inflate, photo RGBA at zlib level 6", ours: inflate, reference: zlibInflate?.seconds,
+            referenceName: zlibInflate?.label ?? "zlib", goal: 1.0,
+            detail: String(format: "%.0f MB/s vs %.0f MB/s (output)", megabytes / inflate, megabytes / (zlibInflate?.seconds ?? .nan))))
         return rows
     }
 }

@@ -17,6 +17,16 @@ struct InflateBitReader {
     /// Makes at least `bits` (≤ 56) bits available. Throws once far past the end.
     @inline(__always)
     mutating func ensure(_ bits: Int) throws {
+        guard count < bits else { return }
+        if offset + 8 <= bytes.count, let base = bytes.baseAddress {
+            // Fast refill: as many whole bytes as fit in the 64-bit buffer, in one load.
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self))
+            buffer |= word << UInt64(count)
+            let taken = (63 - count) >> 3
+            offset += taken
+            count += taken * 8
+            return
+        }
         while count < bits {
             if offset < bytes.count {
                 buffer |= UInt64(bytes[offset]) << UInt64(count)

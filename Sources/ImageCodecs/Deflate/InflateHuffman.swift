@@ -58,6 +58,12 @@ struct InflateHuffman {
     @inline(__always)
     func decode(_ reader: inout InflateBitReader) throws -> Int {
         try reader.ensure(15)
+        return try decodeBuffered(&reader)
+    }
+
+    /// Decodes one symbol when at least 15 bits are already buffered.
+    @inline(__always)
+    func decodeBuffered(_ reader: inout InflateBitReader) throws -> Int {
         let entry = primary[Int(reader.peek(Self.primaryBits))]
         if entry != 0 {
             reader.consume(Int(entry & 15))

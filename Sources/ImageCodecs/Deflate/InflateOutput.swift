@@ -6,10 +6,13 @@ struct InflateOutput {
     private var capacity: Int
     let limit: Int
 
+    /// Bytes allocated past `capacity`, so match copies may write whole 8-byte words.
+    private static let slack = 16
+
     init(expected: Int, limit: Int) {
         self.limit = limit
         capacity = max(64, min(expected, limit))
-        storage = .allocate(capacity: capacity)
+        storage = .allocate(capacity: capacity + Self.slack)
     }
 
     /// Frees the storage; call exactly once, after `bytes()`.
@@ -23,7 +26,7 @@ struct InflateOutput {
         guard extra <= limit - count else { throw InflateError.outputLimitExceeded(limit: limit) }
         if count + extra > capacity {
             let newCapacity = min(limit, max(count + extra, capacity * 2))
-            let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+            let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity + Self.slack)
             grown.update(from: storage, count: count)
             storage.deallocate()
             storage = grown
@@ -52,8 +55,14 @@ struct InflateOutput {
         }
         try reserve(length)
         let destination = storage + count, source = destination - distance
-        if distance >= length {
-            destination.update(from: source, count: length)
+        if distance >= 8 {
+            // Word copies: each reads bytes at least 8 behind what it writes, so
+            // overlapping matches still repeat correctly; up to 7 bytes spill into the slack.
+            var i = 0
+            while i < length {
+                UnsafeMutableRawPointer(destination + i).storeBytes(of: UnsafeRawPointer(source + i).loadUnaligned(as: UInt64.self), as: UInt64.self)
+                i += 8
+            }
         } else {
             for i in 0..<length { destination[i] = source[i] }
         }

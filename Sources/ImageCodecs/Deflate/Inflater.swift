@@ -93,7 +93,9 @@ public enum Inflater {
     @inline(__always)
     private static func decodeBlock(_ reader: inout InflateBitReader, literal: InflateHuffman, distance: InflateHuffman, into output: inout InflateOutput) throws {
         while true {
-            let symbol = try literal.decode(&reader)
+            // 48 bits cover a length code, its extra bits, a distance code and its extra bits.
+            try reader.ensure(48)
+            let symbol = try literal.decodeBuffered(&reader)
             if symbol < 256 {
                 try output.append(UInt8(symbol))
             } else if symbol == 256 {
@@ -101,10 +103,14 @@ public enum Inflater {
             } else {
                 let index = symbol - 257
                 guard index < 29 else { throw InflateError.corrupt("length symbol \(symbol) is invalid") }
-                let length = Int(DeflateTables.lengthBase[index]) + (try reader.bits(Int(DeflateTables.lengthExtra[index])))
-                let d = try distance.decode(&reader)
+                let lengthExtra = Int(DeflateTables.lengthExtra[index])
+                let length = Int(DeflateTables.lengthBase[index]) + Int(reader.peek(lengthExtra))
+                reader.consume(lengthExtra)
+                let d = try distance.decodeBuffered(&reader)
                 guard d < 30 else { throw InflateError.corrupt("distance symbol \(d) is invalid") }
-                let dist = Int(DeflateTables.distanceBase[d]) + (try reader.bits(Int(DeflateTables.distanceExtra[d])))
+                let distanceExtra = Int(DeflateTables.distanceExtra[d])
+                let dist = Int(DeflateTables.distanceBase[d]) + Int(reader.peek(distanceExtra))
+                reader.consume(distanceExtra)
                 try output.copyMatch(distance: dist, length: length)
             }
         }
