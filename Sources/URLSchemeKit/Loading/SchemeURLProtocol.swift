@@ -70,14 +70,18 @@ open class SchemeURLProtocol: URLProtocol {
         // answers decided here are delivered directly.
         let channel = ClientChannel(urlProtocol: self, client: client, state: loadingState)
         let request = self.request
-        guard let url = request.url, let key = CacheKey(url: url) else {
-            channel.deliver(.failed(URLErrors.make(.badURL, "the request has no usable URL", url: request.url)))
+        guard let url = request.url else {
+            channel.deliver(.failed(URLErrors.make(.badURL, "the request has no URL", url: nil)))
             return
         }
-
+        // A hit for this very URL needs no key; a hit for another spelling must share its key.
         if ImageURLCache.readsCache(request.cachePolicy), let cached = cachedResponse,
-           let cachedURL = cached.response.url, cachedURL == url || CacheKey(url: cachedURL) == key {
+           let cachedURL = cached.response.url, cachedURL == url || CacheKey(url: cachedURL) == CacheKey(url: url) {
             channel.deliver(.loaded(Self.response(for: url, answering: cached), cached.data))
+            return
+        }
+        guard let key = CacheKey(url: url) else {
+            channel.deliver(.failed(URLErrors.make(.badURL, "\(url.absoluteString) cannot be read as a URL with a scheme", url: url)))
             return
         }
         if request.cachePolicy == .returnCacheDataDontLoad {
