@@ -9,7 +9,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 -c "import PIL" 2>/dev/null || pip install --quiet pillow
-python3 -c "import aggdraw" 2>/dev/null || pip install --quiet aggdraw || echo "aggdraw unavailable: its rows will fail"
+python3 -c "import aggdraw" 2>/dev/null || pip install --quiet aggdraw || echo "aggdraw unavailable: its row is left out"
+python3 -c "import cairo" 2>/dev/null || { apt-get install -y -qq libcairo2-dev pkg-config >/dev/null 2>&1 && pip install --quiet pycairo; } || echo "pycairo unavailable: its rows are left out"
 command -v nginx >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light; }
 swift build -c release --product urlscheme-bench
 exec .build/release/urlscheme-bench "$@"
