@@ -1,6 +1,7 @@
 import XCTest
 import Synchronization
 import ImageCodecs
+import Raster
 @testable import URLSchemeKit
 
 final class FileAssetStoreTests: XCTestCase {
@@ -84,5 +85,20 @@ final class FileAssetStoreTests: XCTestCase {
         XCTAssertEqual(Set(try a.list()), Set(added))
         XCTAssertEqual(added.count, 200)
         for id in added { XCTAssertNoThrow(try b.metadata(for: id)) }
+    }
+}
+
+final class FileAssetStoreDefaultReaderTests: XCTestCase {
+    func testTheDefaultReaderDescribesRealPNGsAndRefusesOtherBytes() throws {
+        let store = try FileAssetStore(directory: makeTemporaryDirectory())
+        let png = try PNGEncoder().encode(Bitmap(width: 40, height: 30, fill: RGBA(10, 20, 30, 128)))
+        let id = try store.add(png)
+        let metadata = try store.metadata(for: id)
+        XCTAssertEqual([metadata.width, metadata.height], [40, 30])
+        XCTAssertEqual(metadata.format, "png")
+        XCTAssertEqual(try store.data(for: id), png)
+        XCTAssertThrowsError(try store.add(Data("not an image".utf8))) { error in
+            XCTAssertEqual("\(error)", "not a readable image: the data is neither PNG nor JPEG (its first bytes match no known signature)")
+        }
     }
 }

@@ -21,8 +21,9 @@ public final class FileAssetStore: AssetStore {
     private static let idAlphabet = Array("abcdefghijklmnopqrstuvwxyz234567")
 
     /// A store in `directory` (created if missing). `readInfo` reads an image
-    /// header; it throws for bytes that are not a supported image.
-    public init(directory: URL, readInfo: @escaping @Sendable (Data) throws -> ImageInfo) throws {
+    /// header and throws for bytes that are not a supported image; by default
+    /// the package's own decoders do it.
+    public init(directory: URL, readInfo: @escaping @Sendable (Data) throws -> ImageInfo = ImageInfoReader.readInfo) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         self.directory = directory
         self.readInfo = readInfo
