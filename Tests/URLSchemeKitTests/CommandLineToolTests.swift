@@ -36,28 +36,15 @@ final class CommandLineToolTests: XCTestCase {
         let root = try makeTemporaryDirectory()
         let body = Data((0..<5000).map { UInt8(truncatingIfNeeded: $0 * 7) })
         try body.write(to: root.appendingPathComponent("photo.png"))
-        let port = 18_000 + Int(getpid() % 2000)
-        let server = Process()
-        server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        server.arguments = ["python3", "-m", "http.server", String(port), "--bind", "127.0.0.1", "--directory", root.path]
-        server.standardOutput = FileHandle.nullDevice
-        server.standardError = FileHandle.nullDevice
-        try server.run()
-        defer { server.terminate(); server.waitUntilExit() }
-
+        let server = try LoopbackFileServer(root: root, test: self)
         let cacheHome = try makeTemporaryDirectory()
         let output = root.appendingPathComponent("out.png").path
-        var result = Run(status: -1, stdout: Data(), stderr: "")
-        for _ in 0..<50 {  // until the server listens
-            result = try run(["get", "http://127.0.0.1:\(port)/photo.png", "-o", output], environment: ["XDG_CACHE_HOME": cacheHome.path])
-            if result.status == 0 { break }
-            Thread.sleep(forTimeInterval: 0.1)
-        }
+        let result = try run(["get", server.url("/photo.png"), "-o", output], environment: ["XDG_CACHE_HOME": cacheHome.path])
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: output)), body)
         XCTAssertTrue(result.stderr.hasPrefix("200 image/png 5000 bytes in "), result.stderr)
 
-        let toStdout = try run(["get", "http://127.0.0.1:\(port)/photo.png", "--no-cache"])
+        let toStdout = try run(["get", server.url("/photo.png"), "--no-cache"])
         XCTAssertEqual(toStdout.stdout, body)
     }
 

@@ -19,20 +19,7 @@ public struct BasemapRenderer: Sendable {
         try MapGeometry(viewport: viewport).draw(on: &canvas, palette: palette, scale: options.scale, checkCancellation: checkCancellation)
         try checkCancellation()
 
-        for path in options.paths {
-            let points = Self.unwrapLongitudes(path.points)
-            for copy in Self.project(points, in: viewport, simplify: false) {
-                if let fill = path.fill { try canvas.fill(Path(polygon: copy), color: fill) }
-                if path.width > 0 {
-                    let shape = path.isClosed ? Path(polygon: copy) : Path(polyline: copy)
-                    try canvas.stroke(shape, color: path.color, style: StrokeStyle(width: path.width * options.scale))
-                }
-            }
-        }
-        try checkCancellation()
-        for marker in options.markers {
-            try MarkerPin.draw(marker, at: viewport.pixel(for: marker.coordinate), scale: options.scale, on: &canvas)
-        }
+        try MapOverlays.draw(options, viewport: viewport, on: &canvas)
         Self.drawAttribution(Self.attribution, on: &canvas, scale: options.scale, palette: palette)
         return canvas.bitmap
     }

@@ -7,7 +7,8 @@ import FoundationNetworking
 #endif
 
 /// `map://`'s default renderer: draws the snapshot from the embedded world
-/// basemap (`BasemapRenderer`) and encodes it as the URL asks.
+/// basemap (`BasemapRenderer`), or from the tile source the URL names
+/// (`TileMapRenderer`), and encodes it as the URL asks.
 public struct MapSnapshotRenderer: Renderer {
     private let basemap = BasemapRenderer()
 
@@ -16,9 +17,19 @@ public struct MapSnapshotRenderer: Renderer {
     public func render(_ map: MapURL, cancellation: RenderCancellation) throws -> RenderedImage {
         let bitmap: Bitmap
         do {
-            bitmap = try basemap.render(map.options, checkCancellation: cancellation.check)
+            if let name = map.tiles {
+                guard let source = MapTileSources.source(named: name) else {
+                    let known = MapTileSources.names
+                    throw URLParameterError(parameter: "tiles", reason: "names no registered tile source '\(name)'; registered: \(known.isEmpty ? "none" : known.joined(separator: ", "))")
+                }
+                bitmap = try TileMapRenderer(source: source).render(map.options, checkCancellation: cancellation.check)
+            } else {
+                bitmap = try basemap.render(map.options, checkCancellation: cancellation.check)
+            }
         } catch let error as MapOptionError {
             throw URLParameterError(parameter: error.option, reason: error.reason)
+        } catch let error as MapTileError {
+            throw URLErrors.make(.resourceUnavailable, error.description, url: nil)
         }
         try cancellation.check()
         switch map.format {

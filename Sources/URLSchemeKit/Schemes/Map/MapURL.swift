@@ -21,7 +21,7 @@ public struct MapURL: SchemeURL {
     public static let scheme = "map"
     public static let parameterNames = [
         "latitude", "longitude", "zoom", "latitude_delta", "longitude_delta", "width", "height", "scale",
-        "format", "quality", "marker", "path", "style", "padding",
+        "format", "quality", "marker", "path", "style", "padding", "tiles",
     ]
 
     /// The zoom used when a URL gives neither `zoom`, a span, nor markers or paths.
@@ -38,11 +38,14 @@ public struct MapURL: SchemeURL {
     public var format: ImageFormat
     /// JPEG quality 1–100 (ignored for PNG).
     public var quality: Int
+    /// The name of a registered tile source (`MapTileSources`); nil draws the embedded basemap.
+    public var tiles: String?
 
-    public init(options: MapSnapshotOptions, format: ImageFormat = .png, quality: Int = MapURL.defaultQuality) {
+    public init(options: MapSnapshotOptions, format: ImageFormat = .png, quality: Int = MapURL.defaultQuality, tiles: String? = nil) {
         self.options = options
         self.format = format
         self.quality = quality
+        self.tiles = tiles
     }
 
     // MARK: Reading
@@ -101,6 +104,10 @@ public struct MapURL: SchemeURL {
             paths: paths)
         format = try query.imageFormat("format") ?? .png
         quality = try query.int("quality", in: 1...100) ?? Self.defaultQuality
+        tiles = try query.string("tiles")
+        if let tiles, tiles.isEmpty || !tiles.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_") }) {
+            throw URLParameterError(parameter: "tiles", reason: "must name a tile source (letters, digits, '-', '_'), got '\(tiles)'")
+        }
         do {
             try options.validate()
         } catch let error as MapOptionError {
@@ -202,6 +209,7 @@ public struct MapURL: SchemeURL {
         if options.style != .light { query.add("style", options.style.rawValue) }
         if format != .png { query.add("format", format.rawValue) }
         if quality != Self.defaultQuality { query.add("quality", quality) }
+        query.add("tiles", tiles)
         for marker in options.markers {
             var tokens = [QueryWriter.format(marker.coordinate.latitude), QueryWriter.format(marker.coordinate.longitude)]
             if marker.color != MapMarker.defaultColor { tokens.append("color:" + marker.color.hex) }

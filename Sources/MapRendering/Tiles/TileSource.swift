@@ -1,0 +1,35 @@
+/// Fetches the encoded image (PNG) of one tile. Implementations: files in a
+/// directory (`DirectoryTileLoader`), or an HTTP template through URLSession
+/// (`HTTPTileLoader` in URLSchemeKit). Called on a render queue; may block.
+public protocol TileLoading: Sendable {
+    /// The tile's bytes; throws `MapTileError.unavailable` (or any error) when it cannot be had.
+    func tile(_ coordinate: TileCoordinate) throws -> [UInt8]
+}
+
+/// A named set of raster tiles and what to credit for them.
+public struct TileSource: Sendable {
+    public var loader: any TileLoading
+    /// Drawn in the bottom-right corner of every snapshot (tile providers require it).
+    public var attribution: String
+    /// The deepest zoom the source has tiles for.
+    public var maximumZoom: Int
+
+    public init(loader: any TileLoading, attribution: String, maximumZoom: Int = 19) {
+        self.loader = loader
+        self.attribution = attribution
+        self.maximumZoom = maximumZoom
+    }
+}
+
+/// A tile that could not be had or used; the message names the tile.
+public enum MapTileError: Error, Equatable, Sendable, CustomStringConvertible {
+    case unavailable(TileCoordinate, String)
+    case undecodable(TileCoordinate, String)
+
+    public var description: String {
+        switch self {
+        case let .unavailable(tile, reason): return "map tile \(tile) is unavailable: \(reason)"
+        case let .undecodable(tile, reason): return "map tile \(tile) is not a usable image: \(reason)"
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import XCTest
+
+/// A real HTTP server on 127.0.0.1 for tests: python3's http.server serving a
+/// directory, logging each request's path and User-Agent. Stopped when the
+/// test ends.
+final class LoopbackFileServer {
+    let root: URL
+    let port: Int
+    private let process: Process
+    private let log: URL
+
+    /// Starts serving `root` and waits until the port answers.
+    init(root: URL, test: XCTestCase) throws {
+        self.root = root
+        log = root.appendingPathComponent(".requests.log")
+        let script = """
+            import http.server, sys, functools
+            log = open(sys.argv[3], "a", buffering=1)
+            class Handler(http.server.SimpleHTTPRequestHandler):
+                def do_GET(self):
+                    log.write(self.path + "\\t" + str(self.headers.get("User-Agent")) + "\\n")
+                    super().do_GET()
+                def log_message(self, *args):
+                    pass
+            handler = functools.partial(Handler, directory=sys.argv[2])
+            http.server.ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), handler).serve_forever()
+            """
+        var lastError = "did not start"
+        for attempt in 0..<5 {
+            let port = 20_000 + Int((getpid() * 13 + Int32(attempt) * 997) % 30_000)
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["python3", "-c", script, String(port), root.path, log.path]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            for _ in 0..<100 where process.isRunning {
+                if Self.answers(port: port) {
+                    self.port = port
+                    self.process = process
+                    test.addTeardownBlock { process.terminate(); process.waitUntilExit() }
+                    return
+                }
+                usleep(20_000)
+            }
+            process.terminate()
+            process.waitUntilExit()
+            lastError = "port \(port) never answered"
+        }
+        throw NSError(domain: "LoopbackFileServer", code: 1, userInfo: [NSLocalizedDescriptionKey: lastError])
+    }
+
+    /// `http://127.0.0.1:PORT` followed by `path`.
+    func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
+
+    /// Each request so far: path and User-Agent.
+    var requests: [(path: String, userAgent: String)] {
+        let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").map { line in
+            let parts = line.split(separator: "\t", maxSplits: 1).map(String.init)
+            return (parts.first ?? "", parts.count > 1 ? parts[1] : "")
+        }
+    }
+
+    private static func answers(port: Int) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        } == 0
+    }
+}

@@ -1,0 +1,94 @@
+import XCTest
+import ImageCodecs
+import MapRendering
+import Raster
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+@testable import URLSchemeKit
+
+/// `map://…&tiles=NAME` against tiles served by a real HTTP server on loopback.
+final class TileMapTests: XCTestCase {
+    /// Zoom 1's four tiles, each one colour: x grows east, y south.
+    private let colors = [TileCoordinate(z: 1, x: 0, y: 0): RGBA(200, 0, 0), TileCoordinate(z: 1, x: 1, y: 0): RGBA(0, 200, 0),
+                          TileCoordinate(z: 1, x: 0, y: 1): RGBA(0, 0, 200), TileCoordinate(z: 1, x: 1, y: 1): RGBA(200, 200, 0)]
+
+    private func makeTiles() throws -> URL {
+        let root = try makeTemporaryDirectory()
+        for (tile, color) in colors {
+            let folder = root.appendingPathComponent("1/\(tile.x)", isDirectory: true)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try PNGEncoder().encode(Bitmap(width: 256, height: 256, fill: color)).write(to: folder.appendingPathComponent("\(tile.y).png"))
+        }
+        return root
+    }
+
+    private func session() -> URLSession {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.installURLSchemeKit(cache: ImageURLCache(memoryCapacity: 8 << 20, diskCapacity: 0))
+        return URLSession(configuration: configuration)
+    }
+
+    override func tearDown() {
+        MapTileSources.remove("testtiles")
+    }
+
+    func testTilesFromAnHTTPServerComposeWrapAndCarryOverlaysAndAttribution() async throws {
+        let server = try LoopbackFileServer(root: try makeTiles(), test: self)
+        MapTileSources.register("testtiles", TileSource(
+            loader: HTTPTileLoader(template: server.url("/{z}/{x}/{y}.png"), userAgent: "URLSchemeKitTests/1.0"),
+            attribution: "Test tiles"))
+        let (data, _) = try await session().data(from: URL(string: "map://?latitude=0&longitude=0&zoom=1&width=512&height=512&tiles=testtiles&marker=40,-90,color:000000")!)
+        let map = try PNGDecoder().decode(data)
+        XCTAssertEqual(map[100, 100], colors[TileCoordinate(z: 1, x: 0, y: 0)])
+        XCTAssertEqual(map[400, 100], colors[TileCoordinate(z: 1, x: 1, y: 0)])
+        XCTAssertEqual(map[100, 300], colors[TileCoordinate(z: 1, x: 0, y: 1)])
+        XCTAssertEqual(map[400, 300], colors[TileCoordinate(z: 1, x: 1, y: 1)])
+        // The marker at 40°N 90°W, drawn over the tiles.
+        let viewport = MapViewport(options: MapSnapshotOptions(camera: .zoom(center: GeoCoordinate(latitude: 0, longitude: 0), zoom: 1), width: 512, height: 512))
+        let tip = viewport.pixel(for: GeoCoordinate(latitude: 40, longitude: -90))
+        XCTAssertEqual(map[Int(tip.x), Int(tip.y - 30 * 0.3)], .black)
+        // The attribution in the bottom-right corner: some pixels there are not tile colour.
+        let corner = (440..<508).flatMap { x in (492..<508).map { y in map[x, y] } }
+        XCTAssertTrue(corner.contains { $0 != colors[TileCoordinate(z: 1, x: 1, y: 1)] }, "no attribution drawn")
+        XCTAssertTrue(server.requests.allSatisfy { $0.userAgent == "URLSchemeKitTests/1.0" }, "\(server.requests)")
+        XCTAssertEqual(Set(server.requests.map(\.path)), ["/1/0/0.png", "/1/1/0.png", "/1/0/1.png", "/1/1/1.png"])
+
+        // Centred on the antimeridian: east of it comes tile x = 0 again.
+        let (wrapped, _) = try await session().data(from: URL(string: "map://?latitude=0&longitude=180&zoom=1&width=512&height=512&tiles=testtiles")!)
+        let across = try PNGDecoder().decode(wrapped)
+        XCTAssertEqual(across[100, 100], colors[TileCoordinate(z: 1, x: 1, y: 0)])
+        XCTAssertEqual(across[400, 100], colors[TileCoordinate(z: 1, x: 0, y: 0)])
+    }
+
+    func testAMissingTileOrAnUnknownSourceIsAClearError() async throws {
+        let server = try LoopbackFileServer(root: try makeTiles(), test: self)
+        MapTileSources.register("testtiles", TileSource(
+            loader: HTTPTileLoader(template: server.url("/{z}/{x}/{y}.png"), userAgent: "URLSchemeKitTests/1.0"), attribution: "Test tiles"))
+        do {
+            _ = try await session().data(from: URL(string: "map://?latitude=0&longitude=0&zoom=2&width=64&height=64&tiles=testtiles")!)
+            XCTFail("zoom 2 has no tiles")
+        } catch let error as URLError {
+            XCTAssertEqual(error.code, .resourceUnavailable)
+            XCTAssertTrue(error.localizedDescription.contains("map tile 2/"), error.localizedDescription)
+            XCTAssertTrue(error.localizedDescription.contains("HTTP 404"), error.localizedDescription)
+        }
+        do {
+            _ = try await session().data(from: URL(string: "map://?latitude=0&longitude=0&zoom=2&tiles=nosuch")!)
+            XCTFail("unknown source")
+        } catch let error as URLError {
+            XCTAssertEqual(error.code, .badURL)
+            XCTAssertTrue(error.localizedDescription.contains("parameter 'tiles' names no registered tile source 'nosuch'; registered: testtiles"), error.localizedDescription)
+        }
+    }
+
+    func testADirectoryOfTilesAtAFractionalZoom() throws {
+        let renderer = TileMapRenderer(source: TileSource(loader: DirectoryTileLoader(directory: try makeTiles()), attribution: "Test"))
+        let options = MapSnapshotOptions(camera: .zoom(center: GeoCoordinate(latitude: 0, longitude: 0), zoom: 0.5), width: 300, height: 300)
+        let map = try renderer.render(options)
+        // At zoom 0.5 the world is 362 points wide: the zoom-1 tiles, scaled by √½.
+        XCTAssertEqual(map[60, 60], colors[TileCoordinate(z: 1, x: 0, y: 0)])
+        XCTAssertEqual(map[240, 240], colors[TileCoordinate(z: 1, x: 1, y: 1)])
+        XCTAssertEqual(try MapURL(url: MapURL(options: options, tiles: "x-1").url).tiles, "x-1")
+    }
+}
