@@ -1,0 +1,110 @@
+import Foundation
+
+/// A drawing surface: fills and strokes paths, anti-aliased, source-over.
+///
+/// Pixels are kept premultiplied while drawing (so blending is one multiply-add
+/// per channel); `bitmap` converts back to the straight alpha `Bitmap` stores.
+public struct Canvas: Sendable {
+    public let width: Int
+    public let height: Int
+    /// Premultiplied RGBA8, row order.
+    private var pixels: [UInt8]
+    /// Scratch coverage storage reused across fills.
+    private var accumulator = CoverageAccumulator(width: 0, height: 0)
+
+    /// A canvas filled with `background` (transparent by default).
+    public init(width: Int, height: Int, background: RGBA = .clear) throws {
+        let bitmap = try Bitmap(width: width, height: height, fill: background)
+        self.init(bitmap)
+    }
+
+    /// A canvas that draws over a copy of `bitmap`.
+    public init(_ bitmap: Bitmap) {
+        width = bitmap.width
+        height = bitmap.height
+        pixels = Premultiplication.premultiplied(bitmap.pixels)
+    }
+
+    /// The drawing so far as a straight-alpha bitmap.
+    public var bitmap: Bitmap {
+        var out = pixels
+        Premultiplication.unpremultiply(&out)
+        // Dimensions were validated when the canvas was made.
+        return Bitmap(validatedWidth: width, height: height, pixels: out)
+    }
+
+    /// Fills `path` with `color`. Throws for NaN or infinite coordinates; empty
+    /// paths and paths wholly off the canvas draw nothing.
+    public mutating func fill(_ path: Path, color: RGBA, rule: FillRule = .nonZero) throws {
+        try fill(polygons: path.flattened().map(\.points), color: color, rule: rule)
+    }
+
+    /// Fills several paths as one shape, in one pass: polygons that share edges
+    /// (wound the same way) get full coverage along them, so no seam shows.
+    public mutating func fill(_ paths: [Path], color: RGBA, rule: FillRule = .nonZero) throws {
+        var polygons: [[Point]] = []
+        for path in paths { polygons += try path.flattened().map(\.points) }
+        try fill(polygons: polygons, color: color, rule: rule)
+    }
+
+    /// Fills closed polygons given as point lists (each implicitly closed).
+    public mutating func fill(polygons: [[Point]], color: RGBA, rule: FillRule = .nonZero) throws {
+        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+        for polygon in polygons {
+            for p in polygon {
+                guard p.isFinite else { throw RasterError.invalidArgument("polygon coordinate (\(p.x), \(p.y)) is not finite") }
+                minX = min(minX, p.x); maxX = max(maxX, p.x); minY = min(minY, p.y); maxY = max(maxY, p.y)
+            }
+        }
+        guard color.a != 0, minX <= maxX, !isEmptyCanvas else { return }
+        // The window: the polygons' bounds clipped to the canvas. Parts left of it
+        // still count (squashed onto its left edge), so holes and windings stay right.
+        let x0 = Int(max(0, min(Double(width), minX.rounded(.down))))
+        let x1 = Int(max(0, min(Double(width), maxX.rounded(.up))))
+        let y0 = Int(max(0, min(Double(height), minY.rounded(.down))))
+        let y1 = Int(max(0, min(Double(height), maxY.rounded(.up))))
+        guard x1 > x0, y1 > y0 else { return }
+        accumulator.reset(width: x1 - x0, height: y1 - y0)
+        let ox = Double(x0), oy = Double(y0)
+        for polygon in polygons where polygon.count >= 2 {
+            var previous = polygon[polygon.count - 1]
+            for p in polygon {
+                accumulator.addLine(previous.x - ox, previous.y - oy, p.x - ox, p.y - oy)
+                previous = p
+            }
+        }
+        blendAccumulated(x0: x0, y0: y0, color: color, rule: rule)
+    }
+
+    private var isEmptyCanvas: Bool { width == 0 || height == 0 }
+
+    /// Sweeps the accumulator window at (x0, y0) into the pixels with `color`.
+    private mutating func blendAccumulated(x0: Int, y0: Int, color: RGBA, rule: FillRule) {
+        let sa = UInt32(color.a)
+        let sr = UInt32(Premultiplication.mul255(UInt32(color.r), sa))
+        let sg = UInt32(Premultiplication.mul255(UInt32(color.g), sa))
+        let sb = UInt32(Premultiplication.mul255(UInt32(color.b), sa))
+        let canvasWidth = width
+        let rows = accumulator.height
+        pixels.withUnsafeMutableBufferPointer { p in
+            for row in 0..<rows {
+                let base = ((y0 + row) * canvasWidth + x0) * 4
+                accumulator.sweepRow(row, rule: rule) { x, coverage in
+                    let i = base + x * 4
+                    if coverage == 255 && sa == 255 {
+                        p[i] = UInt8(sr); p[i + 1] = UInt8(sg); p[i + 2] = UInt8(sb); p[i + 3] = 255
+                        return
+                    }
+                    // Source-over in premultiplied space: dst = src·c + dst·(1 − a·c).
+                    let c = coverage + (coverage >> 7) // 0...255 → 0...256
+                    let r = (sr * c) >> 8, g = (sg * c) >> 8, b = (sb * c) >> 8, a = (sa * c) >> 8
+                    let inv = 255 - a
+                    p[i] = UInt8(min(255, r + UInt32(Premultiplication.mul255(UInt32(p[i]), inv))))
+                    p[i + 1] = UInt8(min(255, g + UInt32(Premultiplication.mul255(UInt32(p[i + 1]), inv))))
+                    p[i + 2] = UInt8(min(255, b + UInt32(Premultiplication.mul255(UInt32(p[i + 2]), inv))))
+                    p[i + 3] = UInt8(min(255, a + UInt32(Premultiplication.mul255(UInt32(p[i + 3]), inv))))
+                }
+            }
+        }
+    }
+}
