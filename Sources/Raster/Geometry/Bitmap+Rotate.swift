@@ -45,8 +45,8 @@ extension Bitmap {
     private func rotatedBilinear(radians: Double, background: RGBA) throws -> Bitmap {
         let c = cos(radians), s = sin(radians)
         let w = Double(width), h = Double(height)
-        let ow = max(1, Int((abs(w * c) + abs(h * s)).rounded(.up) - 1e-9))
-        let oh = max(1, Int((abs(w * s) + abs(h * c)).rounded(.up) - 1e-9))
+        let ow = max(1, Int((abs(w * c) + abs(h * s) - 1e-9).rounded(.up)))
+        let oh = max(1, Int((abs(w * s) + abs(h * c) - 1e-9).rounded(.up)))
         try Bitmap.validate(width: ow, height: oh)
         let src = Premultiplication.premultiplied(pixels)
         let bg = Premultiplication.premultiplied([background.r, background.g, background.b, background.a])

@@ -108,3 +108,29 @@ public struct Canvas: Sendable {
         }
     }
 }
+
+extension Canvas {
+    /// Strokes `path` with `color`: every subpath, with the style's width, joins
+    /// and caps (closed subpaths get a join where they close instead of caps).
+    /// Throws for NaN or infinite coordinates or a non-positive or non-finite width.
+    public mutating func stroke(_ path: Path, color: RGBA, style: StrokeStyle) throws {
+        try stroke([path], color: color, style: style)
+    }
+
+    /// Strokes several paths as one shape, in one pass.
+    public mutating func stroke(_ paths: [Path], color: RGBA, style: StrokeStyle) throws {
+        guard style.width.isFinite, style.width > 0, style.width <= 1_000_000 else {
+            throw RasterError.invalidArgument("stroke width \(style.width) must be finite and positive")
+        }
+        guard style.miterLimit.isFinite, style.miterLimit >= 1 else {
+            throw RasterError.invalidArgument("miter limit \(style.miterLimit) must be finite and at least 1")
+        }
+        var polygons: [[Point]] = []
+        for path in paths {
+            for subpath in try path.flattened() {
+                polygons += Stroker.outlines(of: subpath.points, closed: subpath.closed, style: style)
+            }
+        }
+        try fill(polygons: polygons, color: color, rule: .nonZero)
+    }
+}

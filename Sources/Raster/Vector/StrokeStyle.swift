@@ -1,0 +1,37 @@
+/// How line segments meet at a corner of a stroke.
+public enum LineJoin: String, Sendable, CaseIterable {
+    /// Sharp corner, falling back to bevel beyond the miter limit.
+    case miter
+    /// Circular arc around the corner.
+    case round
+    /// The corner cut straight across.
+    case bevel
+}
+
+/// How an open stroke ends.
+public enum LineCap: String, Sendable, CaseIterable {
+    /// Flat, exactly at the end point.
+    case butt
+    /// A half circle beyond the end point.
+    case round
+    /// Flat, half the width beyond the end point.
+    case square
+}
+
+/// Width, joins and caps of a stroke.
+public struct StrokeStyle: Sendable, Equatable {
+    /// Line width in pixels (must be finite and positive).
+    public var width: Double
+    public var join: LineJoin
+    public var cap: LineCap
+    /// Longest miter, as a multiple of half the width, before a miter join becomes a bevel.
+    public var miterLimit: Double
+
+    /// A stroke style; by default miter joins (limit 4) and butt caps, as in SVG.
+    public init(width: Double, join: LineJoin = .miter, cap: LineCap = .butt, miterLimit: Double = 4) {
+        self.width = width
+        self.join = join
+        self.cap = cap
+        self.miterLimit = miterLimit
+    }
+}
