@@ -7,8 +7,8 @@ import Foundation
 public struct Canvas: Sendable {
     public let width: Int
     public let height: Int
-    /// Premultiplied RGBA8, row order.
-    private var pixels: [UInt8]
+    /// Premultiplied RGBA8, row order (internal so the text drawer can blend into it).
+    var pixels: [UInt8]
     /// Scratch coverage storage reused across fills.
     private var accumulator = CoverageAccumulator(width: 0, height: 0)
 
