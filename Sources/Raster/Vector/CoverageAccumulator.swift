@@ -45,14 +45,16 @@ struct CoverageAccumulator {
         // Split where the line crosses the left and right window edges, then squash
         // outside parts onto them: a vertical line at x = 0 still adds its winding
         // to the whole row, which is what the part left of the window would do.
-        var cuts: [Double] = []
-        for edge in [0, w] where (ax < edge) != (bx < edge) && ax != bx {
-            let t = (edge - ax) / (bx - ax)
-            if t > 0 && t < 1 { cuts.append(t) }
+        var t0 = 2.0, t1 = 2.0 // crossing parameters in (0, 1); 2 means none
+        if (ax < 0) != (bx < 0) { t0 = (0 - ax) / (bx - ax) }
+        if (ax < w) != (bx < w) { t1 = (w - ax) / (bx - ax) }
+        if t0 == 2 && t1 == 2 {
+            accumulate(max(0, min(w, ax)), ay, max(0, min(w, bx)), by, dir)
+            return
         }
-        if cuts.count == 2 && cuts[0] > cuts[1] { cuts.swapAt(0, 1) }
+        if t0 > t1 { swap(&t0, &t1) }
         var px = ax, py = ay
-        for t in cuts + [1] {
+        for t in [t0, t1, 1.0] where t > 0 && t <= 1 {
             let qx = t == 1 ? bx : ax + (bx - ax) * t, qy = t == 1 ? by : ay + (by - ay) * t
             accumulate(max(0, min(w, px)), py, max(0, min(w, qx)), qy, dir)
             px = qx; py = qy
