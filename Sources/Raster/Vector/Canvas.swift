@@ -78,33 +78,59 @@ public struct Canvas: Sendable {
 
     private var isEmptyCanvas: Bool { width == 0 || height == 0 }
 
-    /// Sweeps the accumulator window at (x0, y0) into the pixels with `color`.
+    /// Sweeps the accumulator window at (x0, y0) into the pixels with `color`:
+    /// per row, a running sum of the cells over the touched span gives coverage,
+    /// then source-over in premultiplied space. Cells are cleared as they are read.
     private mutating func blendAccumulated(x0: Int, y0: Int, color: RGBA, rule: FillRule) {
         let sa = UInt32(color.a)
         let sr = UInt32(Premultiplication.mul255(UInt32(color.r), sa))
         let sg = UInt32(Premultiplication.mul255(UInt32(color.g), sa))
         let sb = UInt32(Premultiplication.mul255(UInt32(color.b), sa))
+        // The opaque colour as one RGBA word (little-endian byte order, as on every
+        // platform Swift on Linux runs on), stored at once for full-coverage pixels.
+        let solid = sr | sg << 8 | sb << 16 | 255 << 24
         let canvasWidth = width
-        let rows = accumulator.height
-        pixels.withUnsafeMutableBufferPointer { p in
-            for row in 0..<rows {
-                let base = ((y0 + row) * canvasWidth + x0) * 4
-                accumulator.sweepRow(row, rule: rule) { x, coverage in
-                    let i = base + x * 4
-                    if coverage == 255 && sa == 255 {
-                        p[i] = UInt8(sr); p[i + 1] = UInt8(sg); p[i + 2] = UInt8(sb); p[i + 3] = 255
-                        return
+        let rows = accumulator.height, stride = accumulator.stride
+        let evenOdd = rule == .evenOdd
+        for row in 0..<rows {
+            let (first, last) = accumulator.span(ofRow: row)
+            if first <= last {
+                accumulator.cells.withUnsafeMutableBufferPointer { cells in
+                    pixels.withUnsafeMutableBytes { bytes in
+                        let p = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
+                        let words = bytes.baseAddress!.assumingMemoryBound(to: UInt32.self)
+                        let a = cells.baseAddress! + row * stride
+                        let pixelBase = (y0 + row) * canvasWidth + x0
+                        var sum: Float = 0
+                        for x in first...last {
+                            sum += a[x]
+                            a[x] = 0
+                            var v = abs(sum)
+                            if evenOdd {
+                                v = v.truncatingRemainder(dividingBy: 2)
+                                if v > 1 { v = 2 - v }
+                            } else if v > 1 {
+                                v = 1
+                            }
+                            let coverage = UInt32(v * 255 + 0.5)
+                            if coverage == 0 { continue }
+                            if coverage == 255 && sa == 255 {
+                                words[pixelBase + x] = solid
+                                continue
+                            }
+                            let i = (pixelBase + x) * 4
+                            let c = coverage + (coverage >> 7) // 0...255 → 0...256
+                            let r = (sr * c) >> 8, g = (sg * c) >> 8, b = (sb * c) >> 8, al = (sa * c) >> 8
+                            let inv = 255 - al
+                            p[i] = UInt8(min(255, r + UInt32(Premultiplication.mul255(UInt32(p[i]), inv))))
+                            p[i + 1] = UInt8(min(255, g + UInt32(Premultiplication.mul255(UInt32(p[i + 1]), inv))))
+                            p[i + 2] = UInt8(min(255, b + UInt32(Premultiplication.mul255(UInt32(p[i + 2]), inv))))
+                            p[i + 3] = UInt8(min(255, al + UInt32(Premultiplication.mul255(UInt32(p[i + 3]), inv))))
+                        }
                     }
-                    // Source-over in premultiplied space: dst = src·c + dst·(1 − a·c).
-                    let c = coverage + (coverage >> 7) // 0...255 → 0...256
-                    let r = (sr * c) >> 8, g = (sg * c) >> 8, b = (sb * c) >> 8, a = (sa * c) >> 8
-                    let inv = 255 - a
-                    p[i] = UInt8(min(255, r + UInt32(Premultiplication.mul255(UInt32(p[i]), inv))))
-                    p[i + 1] = UInt8(min(255, g + UInt32(Premultiplication.mul255(UInt32(p[i + 1]), inv))))
-                    p[i + 2] = UInt8(min(255, b + UInt32(Premultiplication.mul255(UInt32(p[i + 2]), inv))))
-                    p[i + 3] = UInt8(min(255, a + UInt32(Premultiplication.mul255(UInt32(p[i + 3]), inv))))
                 }
             }
+            accumulator.finishRow(row)
         }
     }
 }

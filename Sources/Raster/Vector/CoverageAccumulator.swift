@@ -13,13 +13,19 @@ struct CoverageAccumulator {
     private(set) var width: Int
     private(set) var height: Int
     /// `height` rows of `width + 2` cells.
-    private(set) var cells: [Float]
+    var cells: [Float]
+    /// Per row, the first and last cell touched (first > last when none): the
+    /// running sum is zero outside, so sweeping can skip the rest of the row.
+    private(set) var rowFirst: [Int32]
+    private(set) var rowLast: [Int32]
     var stride: Int { width + 2 }
 
     init(width: Int, height: Int) {
         self.width = width
         self.height = height
         cells = [Float](repeating: 0, count: (width + 2) * max(height, 1))
+        rowFirst = [Int32](repeating: Int32.max, count: max(height, 1))
+        rowLast = [Int32](repeating: -1, count: max(height, 1))
     }
 
     /// Reuses the storage for a new window; cells must already be clear (sweeping clears them).
@@ -28,6 +34,10 @@ struct CoverageAccumulator {
         self.height = height
         let needed = (width + 2) * max(height, 1)
         if cells.count < needed { cells = [Float](repeating: 0, count: needed) }
+        if rowFirst.count < height {
+            rowFirst = [Int32](repeating: Int32.max, count: height)
+            rowLast = [Int32](repeating: -1, count: height)
+        }
     }
 
     /// Adds a line from (x0, y0) to (x1, y1), in window coordinates.
@@ -67,6 +77,8 @@ struct CoverageAccumulator {
         let dxdy = (x1 - x0) / (y1 - y0)
         let stride = self.stride, maxIndex = width + 1
         let rowEnd = min(height, Int(y1.rounded(.up)))
+        rowFirst.withUnsafeMutableBufferPointer { first in
+        rowLast.withUnsafeMutableBufferPointer { last in
         cells.withUnsafeMutableBufferPointer { a in
             var x = x0
             var row = Int(y0)
@@ -81,6 +93,8 @@ struct CoverageAccumulator {
                 let hiCeil = hi.rounded(.up)
                 let i1 = Int(hiCeil)
                 let base = row * stride
+                first[row] = min(first[row], Int32(i0))
+                last[row] = max(last[row], Int32(min(max(i1, i0 + 1), maxIndex)))
                 if i1 <= i0 + 1 {
                     // Within one pixel column: split by the mean x.
                     let mid = Float(0.5 * (x + xNext) - loFloor)
@@ -110,31 +124,22 @@ struct CoverageAccumulator {
                 row += 1
             }
         }
+        }
+        }
     }
 
-    /// Turns row `row` into coverage bytes (0...255) under `rule`, calling
-    /// `emit(x, coverage)` for each non-zero pixel, and clears the row for reuse.
+    /// The touched span of `row` (empty when first > last), clamped to the window.
     @inline(__always)
-    mutating func sweepRow(_ row: Int, rule: FillRule, _ emit: (Int, UInt32) -> Void) {
-        let stride = self.stride, width = self.width
-        cells.withUnsafeMutableBufferPointer { a in
-            let base = row * stride
-            var sum: Float = 0
-            for x in 0..<width {
-                sum += a[base + x]
-                a[base + x] = 0
-                var v = abs(sum)
-                if rule == .evenOdd {
-                    v = v.truncatingRemainder(dividingBy: 2)
-                    if v > 1 { v = 2 - v }
-                } else if v > 1 {
-                    v = 1
-                }
-                let c = UInt32(v * 255 + 0.5)
-                if c != 0 { emit(x, c) }
-            }
-            a[base + width] = 0
-            a[base + width + 1] = 0
-        }
+    func span(ofRow row: Int) -> (first: Int, last: Int) {
+        (Int(rowFirst[row]), min(width - 1, Int(rowLast[row])))
+    }
+
+    /// Marks `row` untouched again and clears its guard cells (the sweep clears the rest).
+    @inline(__always)
+    mutating func finishRow(_ row: Int) {
+        rowFirst[row] = Int32.max
+        rowLast[row] = -1
+        cells[row * stride + width] = 0
+        cells[row * stride + width + 1] = 0
     }
 }
