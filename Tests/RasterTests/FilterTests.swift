@@ -35,6 +35,20 @@ final class FilterTests: XCTestCase {
         XCTAssertLessThanOrEqual(worst, 4)
     }
 
+    func testBlurKeepsFlatImagesFlatAtAnyRadius() throws {
+        let flat = try Bitmap(width: 7, height: 3, fill: RGBA(10, 200, 30, 128))
+        for radius in [0.3, 1, 2.5, 40, 1000] {
+            XCTAssertEqual(try flat.applying(.blur(radius: radius)), flat, "radius \(radius)")
+        }
+        // A white dot on transparent black spreads as white: transparent pixels do not darken it.
+        var dot = try Bitmap(width: 5, height: 5)
+        dot[2, 2] = .white
+        let spread = try dot.applying(.blur(radius: 1.5))
+        XCTAssertEqual(spread[1, 2].r, 255)
+        XCTAssertGreaterThan(spread[1, 2].a, 0)
+        XCTAssertLessThan(spread[2, 2].a, 255)
+    }
+
     func testColourFiltersAgainstDirectFormulas() throws {
         let input = try photo()
         let gray = try input.applying(.grayscale)

@@ -16,7 +16,7 @@ enum GaussianBlur {
         let w = bitmap.width, h = bitmap.height
         let box = boxRadius(sigma: radius, passes: 3)
         let opaque = bitmap.isOpaque
-        let source = opaque ? bitmap.pixels : Premultiplication.premultiplied(bitmap.pixels)
+        let source = bitmap.pixels
         var image = [Pixel](repeating: .zero, count: w * h)
         var rowA = [Pixel](repeating: .zero, count: w), rowB = rowA
         source.withUnsafeBufferPointer { src in
@@ -27,6 +27,8 @@ enum GaussianBlur {
                             for x in 0..<w {
                                 let s = (y * w + x) * 4
                                 a[x] = Pixel(Float(src[s]), Float(src[s + 1]), Float(src[s + 2]), Float(src[s + 3]))
+                                // Premultiply in float (no 8-bit rounding loss) unless opaque.
+                                if !opaque { a[x] *= Pixel(a[x].w, a[x].w, a[x].w, 255) / 255 }
                             }
                             boxPass(a.baseAddress!, b.baseAddress!, count: w, stride: 1, radius: box)
                             boxPass(b.baseAddress!, a.baseAddress!, count: w, stride: 1, radius: box)
@@ -36,25 +38,21 @@ enum GaussianBlur {
                 }
             }
         }
-        var other = [Pixel](repeating: .zero, count: w * h)
         image.withUnsafeMutableBufferPointer { img in
-            other.withUnsafeMutableBufferPointer { tmp in
-                verticalPass(img.baseAddress!, tmp.baseAddress!, width: w, height: h, radius: box)
-                verticalPass(tmp.baseAddress!, img.baseAddress!, width: w, height: h, radius: box)
-                verticalPass(img.baseAddress!, tmp.baseAddress!, width: w, height: h, radius: box)
-            }
+            for _ in 0..<3 { verticalPass(img.baseAddress!, width: w, height: h, radius: box) }
         }
         var out = [UInt8](repeating: 0, count: source.count)
-        other.withUnsafeBufferPointer { s in
+        image.withUnsafeBufferPointer { s in
             out.withUnsafeMutableBufferPointer { d in
                 let low = Pixel(repeating: 0), high = Pixel(repeating: 255), half = Pixel(repeating: 0.5)
                 for i in 0..<s.count {
-                    let v = (s[i] + half).clamped(lowerBound: low, upperBound: high)
+                    var p = s[i]
+                    if !opaque { p *= p.w > 0.001 ? Pixel(255 / p.w, 255 / p.w, 255 / p.w, 1) : .zero }
+                    let v = (p + half).clamped(lowerBound: low, upperBound: high)
                     d[i * 4] = UInt8(v.x); d[i * 4 + 1] = UInt8(v.y); d[i * 4 + 2] = UInt8(v.z); d[i * 4 + 3] = UInt8(v.w)
                 }
             }
         }
-        if !opaque { Premultiplication.unpremultiply(&out) }
         return try Bitmap(width: w, height: h, rgba: out)
     }
 
@@ -96,25 +94,36 @@ enum GaussianBlur {
         }
     }
 
-    /// One extended-box pass down the columns, keeping a running sum of whole rows.
-    private static func verticalPass(_ src: UnsafeMutablePointer<Pixel>, _ dst: UnsafeMutablePointer<Pixel>, width: Int, height: Int, radius: Double) {
+    /// One extended-box pass down the columns, in place, keeping a running sum
+    /// of whole rows. Rows already overwritten are read from a ring of the last
+    /// `l + 2` original rows, so no second full-size image is needed (a 1920×1280
+    /// float image is 39 MB: allocating and faulting it in costs more than the pass).
+    private static func verticalPass(_ image: UnsafeMutablePointer<Pixel>, width: Int, height: Int, radius: Double) {
         let l = Int(radius)
         let frac = Pixel(repeating: Float(radius - Double(l)))
         let scale = Pixel(repeating: 1 / Float(2 * radius + 1))
+        let ringRows = min(l + 2, height) // clamped rows never reach further back than row 0
         let sum = UnsafeMutablePointer<Pixel>.allocate(capacity: width)
-        defer { sum.deallocate() }
+        let ring = UnsafeMutablePointer<Pixel>.allocate(capacity: width * ringRows)
+        defer { sum.deallocate(); ring.deallocate() }
         sum.initialize(repeating: .zero, count: width)
-        @inline(__always) func row(_ y: Int) -> UnsafeMutablePointer<Pixel> { src + min(height - 1, max(0, y)) * width }
-        for y in -l...l {
-            let r = row(y)
+        ring.initialize(repeating: .zero, count: width * ringRows)
+        for k in -l...l {
+            let r = image + min(height - 1, max(0, k)) * width
             for x in 0..<width { sum[x] += r[x] }
         }
         for y in 0..<height {
-            let above = row(y - l - 1), below = row(y + l + 1), leaving = row(y - l)
-            let out = dst + y * width
+            let current = image + y * width
+            (ring + (y % ringRows) * width).update(from: current, count: width)
+            // Original row k: from the ring once it has been overwritten (k ≤ y).
+            @inline(__always) func original(_ k: Int) -> UnsafeMutablePointer<Pixel> {
+                let c = min(height - 1, max(0, k))
+                return c <= y ? ring + (c % ringRows) * width : image + c * width
+            }
+            let above = original(y - l - 1), below = original(y + l + 1), leaving = original(y - l)
             for x in 0..<width {
                 let b = below[x]
-                out[x] = (sum[x] + frac * (above[x] + b)) * scale
+                current[x] = (sum[x] + frac * (above[x] + b)) * scale
                 sum[x] += b - leaving[x]
             }
         }
