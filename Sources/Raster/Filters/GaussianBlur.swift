@@ -17,7 +17,9 @@ enum GaussianBlur {
         let box = boxRadius(sigma: radius, passes: 3)
         let opaque = bitmap.isOpaque
         let source = bitmap.pixels
-        var image = [Pixel](repeating: .zero, count: w * h)
+        // Every element is written by the horizontal passes before it is read,
+        // so skip zero-filling 16 bytes per pixel.
+        var image = [Pixel](unsafeUninitializedCapacity: w * h) { _, count in count = w * h }
         var rowA = [Pixel](repeating: .zero, count: w), rowB = rowA
         source.withUnsafeBufferPointer { src in
             image.withUnsafeMutableBufferPointer { img in

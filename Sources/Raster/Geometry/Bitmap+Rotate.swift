@@ -64,14 +64,25 @@ extension Bitmap {
                         let x0 = Int(sx.rounded(.down)), y0 = Int(sy.rounded(.down))
                         let fx = sx - Double(x0), fy = sy - Double(y0)
                         let d = (oy * ow + ox) * 4
+                        let w00 = (1 - fx) * (1 - fy), w10 = fx * (1 - fy), w01 = (1 - fx) * fy, w11 = fx * fy
+                        // Corner offsets, or -1 for "outside: use the background".
+                        let inX0 = x0 >= 0 && x0 < iw, inX1 = x0 + 1 >= 0 && x0 + 1 < iw
+                        let inY0 = y0 >= 0 && y0 < ih, inY1 = y0 + 1 >= 0 && y0 + 1 < ih
+                        if !(inX0 || inX1) || !(inY0 || inY1) {
+                            o[d] = bg[0]; o[d + 1] = bg[1]; o[d + 2] = bg[2]; o[d + 3] = bg[3]
+                            continue
+                        }
+                        let i00 = inX0 && inY0 ? (y0 * iw + x0) * 4 : -1
+                        let i10 = inX1 && inY0 ? (y0 * iw + x0 + 1) * 4 : -1
+                        let i01 = inX0 && inY1 ? ((y0 + 1) * iw + x0) * 4 : -1
+                        let i11 = inX1 && inY1 ? ((y0 + 1) * iw + x0 + 1) * 4 : -1
                         for ch in 0..<4 {
-                            var acc = 0.0
-                            for (xx, yy, wt) in [(x0, y0, (1 - fx) * (1 - fy)), (x0 + 1, y0, fx * (1 - fy)),
-                                                 (x0, y0 + 1, (1 - fx) * fy), (x0 + 1, y0 + 1, fx * fy)] {
-                                let v: UInt8 = (xx >= 0 && yy >= 0 && xx < iw && yy < ih) ? p[(yy * iw + xx) * 4 + ch] : bg[ch]
-                                acc += wt * Double(v)
-                            }
-                            o[d + ch] = UInt8(min(255, max(0, acc.rounded())))
+                            let b = Double(bg[ch])
+                            var acc = w00 * (i00 >= 0 ? Double(p[i00 + ch]) : b)
+                            acc += w10 * (i10 >= 0 ? Double(p[i10 + ch]) : b)
+                            acc += w01 * (i01 >= 0 ? Double(p[i01 + ch]) : b)
+                            acc += w11 * (i11 >= 0 ? Double(p[i11 + ch]) : b)
+                            o[d + ch] = UInt8(min(255, max(0, acc + 0.5)))
                         }
                     }
                 }
