@@ -20,7 +20,8 @@ struct ResamplingWeights {
         let scale = Double(inputSize) / Double(outputSize)
         let filterScale = max(scale, 1)
         let support = filter.support * filterScale
-        taps = max(1, Int(ceil(support)) * 2 + 1)
+        // Never more taps than source pixels: bounds memory for extreme downscales.
+        taps = max(1, min(inputSize + 1, Int(ceil(support)) * 2 + 1))
         starts = [Int32](repeating: 0, count: outputSize)
         counts = [Int32](repeating: 0, count: outputSize)
         weights = [Int32](repeating: 0, count: outputSize * taps)

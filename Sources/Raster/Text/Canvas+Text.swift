@@ -5,7 +5,8 @@ extension Canvas {
     public mutating func draw(text: String, at x: Int, _ y: Int, color: RGBA,
                               halo: RGBA? = nil, font: FixedFont = .fixed6x13) {
         let size = font.size(of: text)
-        guard size.width > 0, size.width <= 1 << 20, size.height <= 1 << 20 else { return }
+        // Labels are short; refuse absurd ones rather than allocate a huge mask.
+        guard size.width > 0, size.width * size.height <= 1 << 24 else { return }
         // Glyph mask with a one-pixel border for the halo.
         let maskWidth = size.width + 2, maskHeight = size.height + 2
         var glyphs = [UInt8](repeating: 0, count: maskWidth * maskHeight)

@@ -5,10 +5,14 @@ import Foundation
 /// Pixels are kept premultiplied while drawing (so blending is one multiply-add
 /// per channel); `bitmap` converts back to the straight alpha `Bitmap` stores.
 public struct Canvas: Sendable {
+    /// Width in pixels.
     public let width: Int
+    /// Height in pixels.
     public let height: Int
     /// Premultiplied RGBA8, row order (internal so the text drawer can blend into it).
     var pixels: [UInt8]
+    /// The largest coordinate magnitude a fill accepts (larger ones throw).
+    public static let coordinateLimit = 1e12
     /// Scratch coverage storage reused across fills.
     private var accumulator = CoverageAccumulator(width: 0, height: 0)
 
@@ -41,6 +45,11 @@ public struct Canvas: Sendable {
 
     /// Fills several paths as one shape, in one pass: polygons that share edges
     /// (wound the same way) get full coverage along them, so no seam shows.
+    ///
+    /// Filling adjacent polygons in separate calls blends each edge pixel twice
+    /// at partial coverage and leaves the classic faint seam; and polygons wound
+    /// opposite ways partly cancel along a shared edge under `.nonZero` (as in
+    /// AGG and font-rs). Batch same-colour regions here, wound consistently.
     public mutating func fill(_ paths: [Path], color: RGBA, rule: FillRule = .nonZero) throws {
         var polygons: [[Point]] = []
         for path in paths { polygons += try path.flattened().map(\.points) }
@@ -52,7 +61,10 @@ public struct Canvas: Sendable {
         var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
         for polygon in polygons {
             for p in polygon {
-                guard p.isFinite else { throw RasterError.invalidArgument("polygon coordinate (\(p.x), \(p.y)) is not finite") }
+                // Beyond ±1e12 px, clipping arithmetic could overflow to infinity; no real drawing goes there.
+                guard p.isFinite, abs(p.x) <= Canvas.coordinateLimit, abs(p.y) <= Canvas.coordinateLimit else {
+                    throw RasterError.invalidArgument("polygon coordinate (\(p.x), \(p.y)) is not finite or beyond ±1e12")
+                }
                 minX = min(minX, p.x); maxX = max(maxX, p.x); minY = min(minY, p.y); maxY = max(maxY, p.y)
             }
         }

@@ -8,10 +8,15 @@ import Foundation
 public struct Path: Sendable, Equatable {
     /// One drawing command.
     public enum Element: Sendable, Equatable {
+        /// Start a new subpath here.
         case move(Point)
+        /// Straight line to the point.
         case line(Point)
+        /// Quadratic Bézier curve.
         case quad(control: Point, to: Point)
+        /// Cubic Bézier curve.
         case cubic(control1: Point, control2: Point, to: Point)
+        /// Line back to the subpath's start.
         case close
     }
 

@@ -1,6 +1,8 @@
 /// A position in canvas pixels: x to the right, y downwards; pixel (i, j) covers [i, i+1) × [j, j+1).
 public struct Point: Equatable, Sendable {
+    /// Horizontal position, growing to the right.
     public var x: Double
+    /// Vertical position, growing downwards.
     public var y: Double
 
     /// A point from its coordinates.

@@ -22,7 +22,9 @@ public enum LineCap: String, Sendable, CaseIterable {
 public struct StrokeStyle: Sendable, Equatable {
     /// Line width in pixels (must be finite and positive).
     public var width: Double
+    /// How segments meet.
     public var join: LineJoin
+    /// How open subpaths end.
     public var cap: LineCap
     /// Longest miter, as a multiple of half the width, before a miter join becomes a bevel.
     public var miterLimit: Double
