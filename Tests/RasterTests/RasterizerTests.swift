@@ -83,6 +83,35 @@ final class RasterizerTests: XCTestCase {
         XCTAssertEqual(coveredArea(canvas), Double.pi * 400, accuracy: Double.pi * 400 * 0.01)
     }
 
+    func testQuadraticCurveAreaIsTwoThirdsOfItsTriangle() throws {
+        // The region between a parabola arc and its chord is 2/3 of the control triangle.
+        var path = Path()
+        path.move(to: Point(4, 40))
+        path.quad(to: Point(60, 40), control: Point(32, 4))
+        path.close()
+        var canvas = try Canvas(width: 64, height: 64)
+        try canvas.fill(path, color: .black)
+        let triangle = 0.5 * 56 * 36
+        // Exact against the flattened outline; chords lose area/n² of the true 2/3.
+        let flattened = try path.flattened()[0].points
+        XCTAssertEqual(coveredArea(canvas), polygonArea(flattened), accuracy: polygonArea(flattened) * 0.005)
+        XCTAssertEqual(coveredArea(canvas), triangle * 2 / 3, accuracy: triangle * 2 / 3 * 0.01)
+    }
+
+    func testPentagramCentreFilledOnlyUnderNonZero() throws {
+        let points = (0..<5).map { i -> Point in
+            let angle = Double(i * 2) / 5 * 2 * .pi - .pi / 2
+            return Point(32 + 28 * cos(angle), 32 + 28 * sin(angle))
+        }
+        var nonZero = try Canvas(width: 64, height: 64)
+        try nonZero.fill(polygons: [points], color: .black, rule: .nonZero)
+        var evenOdd = try Canvas(width: 64, height: 64)
+        try evenOdd.fill(polygons: [points], color: .black, rule: .evenOdd)
+        XCTAssertEqual(nonZero.bitmap[32, 33].a, 255)
+        XCTAssertEqual(evenOdd.bitmap[32, 33].a, 0)
+        XCTAssertEqual(evenOdd.bitmap[32, 8].a, 255) // a point of the star
+    }
+
     func testHugePolygonFillsWithoutTrouble() throws {
         let n = 100_000
         let points = (0..<n).map { i -> Point in
