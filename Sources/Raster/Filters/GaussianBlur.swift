@@ -41,7 +41,14 @@ enum GaussianBlur {
             }
         }
         image.withUnsafeMutableBufferPointer { img in
-            for _ in 0..<3 { verticalPass(img.baseAddress!, width: w, height: h, radius: box) }
+            // Strips of columns, all three passes per strip: a strip (height × 32 px)
+            // stays in cache between passes instead of streaming 39 MB three times.
+            let strip = 32
+            for x0 in Swift.stride(from: 0, to: w, by: strip) {
+                for _ in 0..<3 {
+                    verticalPass(img.baseAddress! + x0, columns: min(strip, w - x0), rowStride: w, height: h, radius: box)
+                }
+            }
         }
         var out = [UInt8](repeating: 0, count: source.count)
         image.withUnsafeBufferPointer { s in
@@ -96,11 +103,11 @@ enum GaussianBlur {
         }
     }
 
-    /// One extended-box pass down the columns, in place, keeping a running sum
+    /// One extended-box pass down `width` columns (rows `rowStride` apart), in place, keeping a running sum
     /// of whole rows. Rows already overwritten are read from a ring of the last
     /// `l + 2` original rows, so no second full-size image is needed (a 1920×1280
     /// float image is 39 MB: allocating and faulting it in costs more than the pass).
-    private static func verticalPass(_ image: UnsafeMutablePointer<Pixel>, width: Int, height: Int, radius: Double) {
+    private static func verticalPass(_ image: UnsafeMutablePointer<Pixel>, columns width: Int, rowStride: Int, height: Int, radius: Double) {
         let l = Int(radius)
         let frac = Pixel(repeating: Float(radius - Double(l)))
         let scale = Pixel(repeating: 1 / Float(2 * radius + 1))
@@ -111,16 +118,16 @@ enum GaussianBlur {
         sum.initialize(repeating: .zero, count: width)
         ring.initialize(repeating: .zero, count: width * ringRows)
         for k in -l...l {
-            let r = image + min(height - 1, max(0, k)) * width
+            let r = image + min(height - 1, max(0, k)) * rowStride
             for x in 0..<width { sum[x] += r[x] }
         }
         for y in 0..<height {
-            let current = image + y * width
+            let current = image + y * rowStride
             (ring + (y % ringRows) * width).update(from: current, count: width)
             // Original row k: from the ring once it has been overwritten (k ≤ y).
             @inline(__always) func original(_ k: Int) -> UnsafeMutablePointer<Pixel> {
                 let c = min(height - 1, max(0, k))
-                return c <= y ? ring + (c % ringRows) * width : image + c * width
+                return c <= y ? ring + (c % ringRows) * width : image + c * rowStride
             }
             let above = original(y - l - 1), below = original(y + l + 1), leaving = original(y - l)
             for x in 0..<width {
