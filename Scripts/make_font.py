@@ -1,81 +1,91 @@
-#!/usr/bin/env python3
-"""Converts the X11 misc-fixed 6x13 font (public domain: "Public domain font.
-Share and enjoy.") into Sources/Raster/Text/BitmapFont+Fixed6x13.swift.
+"""Generates Sources/Raster/Text/FixedFont+Glyphs.swift from X11 misc-fixed 6x13.
 
-Source: Debian's xfonts-base ships it as PCF; pcf2bdf turns it into BDF:
-    apt-get install xfonts-base pcf2bdf
-    python3 Scripts/make_font.py            # reads /usr/share/fonts/X11/misc/6x13.pcf.gz
-    python3 Scripts/make_font.py font.bdf   # or any 6x13 BDF
+The misc-fixed fonts are public domain ("Public domain font. Share and enjoy.").
+Source: Debian package xfonts-base, /usr/share/fonts/X11/misc/6x13-ISO8859-1.pcf.gz,
+converted to BDF with pcf2bdf (Debian package pcf2bdf). Usage, from the package root:
 
-Printable ASCII (32-126) is placed in 6x13 cells, baseline 11 rows down; each
-row is one byte, most significant bit the leftmost pixel.
+    python3 Scripts/make_font.py [path/to/6x13.bdf or .pcf.gz]
 """
 import gzip
 import os
 import subprocess
 import sys
+import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-WIDTH, HEIGHT, ASCENT = 6, 13, 11
-
-
-def bdf_text(source):
-    if source.endswith(".bdf"):
-        return open(source).read()
-    data = gzip.open(source).read() if source.endswith(".gz") else open(source, "rb").read()
-    return subprocess.run(["pcf2bdf"], input=data, capture_output=True, check=True).stdout.decode("latin-1")
+CELL_W, CELL_H = 6, 13
+FIRST, LAST = 32, 126
+DEFAULT = "/usr/share/fonts/X11/misc/6x13-ISO8859-1.pcf.gz"
+OUT = os.path.join(os.path.dirname(__file__), "..", "Sources", "Raster", "Text", "FixedFont+Glyphs.swift")
 
 
-def glyphs(text):
-    found = {}
-    lines = iter(text.splitlines())
+def load_bdf(path):
+    if path.endswith(".bdf"):
+        with open(path) as f:
+            return f.read()
+    with tempfile.TemporaryDirectory() as tmp:
+        pcf = os.path.join(tmp, "font.pcf")
+        with gzip.open(path) if path.endswith(".gz") else open(path, "rb") as src, open(pcf, "wb") as dst:
+            dst.write(src.read())
+        return subprocess.run(["pcf2bdf", pcf], check=True, capture_output=True, text=True).stdout
+
+
+def parse(bdf):
+    ascent = None
+    glyphs = {}
+    lines = iter(bdf.splitlines())
     for line in lines:
-        if not line.startswith("STARTCHAR"):
+        if line.startswith("FONT_ASCENT"):
+            ascent = int(line.split()[1])
+        if line.startswith("STARTCHAR"):
+            code, bbx, rows = None, None, []
+            for inner in lines:
+                if inner.startswith("ENCODING"):
+                    code = int(inner.split()[1])
+                elif inner.startswith("BBX"):
+                    bbx = [int(v) for v in inner.split()[1:]]
+                elif inner.startswith("BITMAP"):
+                    for bits in lines:
+                        if bits.startswith("ENDCHAR"):
+                            break
+                        rows.append(int(bits, 16))
+                    break
+            glyphs[code] = (bbx, rows)
+    return ascent, glyphs
+
+
+def cell(ascent, bbx, rows):
+    """The glyph as CELL_H row masks, bit 5 = leftmost pixel."""
+    w, h, xoff, yoff = bbx
+    out = [0] * CELL_H
+    top = ascent - (h + yoff)  # row of the glyph's top line in the cell
+    bytes_per_row = (w + 7) // 8
+    for r, value in enumerate(rows):
+        y = top + r
+        if not 0 <= y < CELL_H:
             continue
-        code, box, rows = None, None, []
-        for line in lines:
-            if line.startswith("ENCODING"):
-                code = int(line.split()[1])
-            elif line.startswith("BBX"):
-                box = [int(v) for v in line.split()[1:5]]
-            elif line.startswith("BITMAP"):
-                for line in lines:
-                    if line.startswith("ENDCHAR"):
-                        break
-                    rows.append(int(line, 16))
-                break
-        if code is not None and 32 <= code <= 126:
-            w, h, xoff, yoff = box
-            cell = [0] * HEIGHT
-            top = ASCENT - (yoff + h)
-            row_bits = ((w + 7) // 8) * 8
-            for i, bits in enumerate(rows):
-                y = top + i
-                if 0 <= y < HEIGHT:
-                    # Left-align the glyph's bits to an 8-bit row, then shift by xoff.
-                    value = (bits >> (row_bits - 8)) if row_bits > 8 else bits << (8 - row_bits)
-                    cell[y] = (value >> xoff) & 0xFC
-            found[code] = cell
-    return found
+        for x in range(w):
+            if value >> (bytes_per_row * 8 - 1 - x) & 1:
+                cx = xoff + x
+                if 0 <= cx < CELL_W:
+                    out[y] |= 1 << (CELL_W - 1 - cx)
+    return out
 
 
 def main():
-    source = sys.argv[1] if len(sys.argv) > 1 else "/usr/share/fonts/X11/misc/6x13.pcf.gz"
-    table = glyphs(bdf_text(source))
-    missing = [c for c in range(32, 127) if c not in table]
-    if missing:
-        sys.exit("missing glyphs: %s" % missing)
-    path = os.path.join(ROOT, "Sources", "Raster", "Text", "BitmapFont+Fixed6x13.swift")
-    with open(path, "w") as f:
+    ascent, glyphs = parse(load_bdf(sys.argv[1] if len(sys.argv) > 1 else DEFAULT))
+    rows = []
+    for code in range(FIRST, LAST + 1):
+        bbx, bitmap = glyphs[code]
+        rows.append(cell(ascent, bbx, bitmap))
+    with open(OUT, "w") as f:
         f.write("// Generated by Scripts/make_font.py from X11 misc-fixed 6x13 (public domain). Do not edit.\n\n")
-        f.write("extension BitmapFont {\n")
-        f.write("    /// X11 misc-fixed 6×13: printable ASCII, public domain.\n")
-        f.write("    public static let fixed6x13 = BitmapFont(cellWidth: 6, cellHeight: 13, baseline: 11, rows: [\n")
-        for code in range(32, 127):
-            f.write("        %s, // %r\n" % (", ".join("0x%02X" % v for v in table[code]), chr(code)))
-        f.write("    ])\n}\n")
-    print("wrote", path)
+        f.write("extension FixedFont {\n")
+        f.write("    /// %d rows per glyph for ASCII %d...%d; bit 5 of a row is its leftmost pixel.\n" % (CELL_H, FIRST, LAST))
+        f.write("    static let glyphRows6x13: [UInt8] = [\n")
+        for code, glyph in zip(range(FIRST, LAST + 1), rows):
+            text = ", ".join("0x%02X" % v for v in glyph)
+            f.write("        %s, // %r\n" % (text, chr(code)))
+        f.write("    ]\n}\n")
 
 
-if __name__ == "__main__":
-    main()
+main()

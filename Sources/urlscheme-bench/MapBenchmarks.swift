@@ -128,7 +128,10 @@ struct GeometryExport: Encodable {
 
     init(_ geometry: MapGeometry, options: MapSnapshotOptions) {
         let palette = options.style.palette
-        func flat(_ path: Path) -> [[Double]] { path.subpaths.map { $0.points.flatMap { [$0.x, $0.y] } } }
+        func flat(_ path: Path) -> [[Double]] {
+            // The geometry holds straight segments only, so flattening just lists them.
+            ((try? path.flattened()) ?? []).map { $0.points.flatMap { [$0.x, $0.y] } }
+        }
         func rgba(_ c: RGBA) -> [UInt8] { [c.r, c.g, c.b, c.a] }
         width = options.pixelWidth
         height = options.pixelHeight

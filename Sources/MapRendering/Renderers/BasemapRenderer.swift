@@ -30,12 +30,12 @@ public struct BasemapRenderer: Sendable {
 
     /// Draws `text` in the bottom-right corner, small, on a halo.
     static func drawAttribution(_ text: String, on canvas: inout Canvas, scale: Double, palette: MapPalette) {
-        let fontScale = max(1, Int((scale / 2).rounded()))
-        let size = BitmapFont.fixed6x13.size(of: text, scale: fontScale)
+        let size = FixedFont.fixed6x13.size(of: text)
         let margin = Int(3 * scale)
-        guard size.width + 2 * margin <= canvas.bitmap.width, size.height + 2 * margin <= canvas.bitmap.height else { return }
-        canvas.drawText(text, x: canvas.bitmap.width - size.width - margin, y: canvas.bitmap.height - size.height - margin,
-                        scale: fontScale, color: palette.text, halo: palette.halo)
+        let bitmapWidth = canvas.width, bitmapHeight = canvas.height
+        guard size.width + 2 * margin <= bitmapWidth, size.height + 2 * margin <= bitmapHeight else { return }
+        canvas.draw(text: text, at: bitmapWidth - size.width - margin, bitmapHeight - size.height - margin,
+                    color: palette.text, halo: palette.halo)
     }
 
     /// Whether a shape with these geographic bounds can reach the image (any copy).

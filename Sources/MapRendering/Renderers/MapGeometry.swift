@@ -49,7 +49,7 @@ public struct MapGeometry: Sendable {
     }
 
     /// Border strokes: 0.6 points wide.
-    public static func borderStyle(scale: Double) -> StrokeStyle { StrokeStyle(width: 0.6 * scale) }
+    public static func borderStyle(scale: Double) -> StrokeStyle { StrokeStyle(width: 0.6 * scale, join: .round, cap: .round) }
     /// Coastline strokes: 0.8 points wide.
-    public static func coastlineStyle(scale: Double) -> StrokeStyle { StrokeStyle(width: 0.8 * scale) }
+    public static func coastlineStyle(scale: Double) -> StrokeStyle { StrokeStyle(width: 0.8 * scale, join: .round, cap: .round) }
 }

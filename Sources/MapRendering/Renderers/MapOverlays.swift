@@ -9,7 +9,7 @@ enum MapOverlays {
                 if let fill = path.fill { try canvas.fill(Path(polygon: copy), color: fill) }
                 if path.width > 0 {
                     let shape = path.isClosed ? Path(polygon: copy) : Path(polyline: copy)
-                    try canvas.stroke(shape, color: path.color, style: StrokeStyle(width: path.width * options.scale))
+                    try canvas.stroke(shape, color: path.color, style: StrokeStyle(width: path.width * options.scale, join: .round, cap: .round))
                 }
             }
         }

@@ -9,14 +9,13 @@ enum MarkerPin {
         let radius = height * 0.32
         let head = Point(tip.x, tip.y - height + radius)
         let outline = teardrop(tip: Point(tip.x, tip.y), head: head, radius: radius)
-        try canvas.stroke(Path(polygon: outline), color: RGBA(255, 255, 255, 230), style: StrokeStyle(width: 1.5 * scale))
+        try canvas.stroke(Path(polygon: outline), color: RGBA(255, 255, 255, 230), style: StrokeStyle(width: 1.5 * scale, join: .round, cap: .round))
         try canvas.fill(Path(polygon: outline), color: marker.color)
         if let label = marker.label {
-            let font = BitmapFont.fixed6x13
-            let fontScale = max(1, Int(radius * 2 / Double(font.cellHeight + 4)))
-            let size = font.size(of: String(label), scale: fontScale)
-            canvas.drawText(String(label), x: Int((head.x - Double(size.width) / 2).rounded()),
-                            y: Int((head.y - Double(size.height) / 2).rounded()) + fontScale, scale: fontScale, color: .white)
+            // The 6×13 font unscaled: legible in every pin size at every density.
+            let size = FixedFont.fixed6x13.size(of: String(label))
+            canvas.draw(text: String(label), at: Int((head.x - Double(size.width) / 2).rounded()),
+                        Int((head.y - Double(size.height) / 2).rounded()) + 1, color: .white)
         } else {
             try canvas.fill(Path.circle(center: head, radius: radius * 0.42), color: .white)
         }
@@ -24,12 +23,17 @@ enum MarkerPin {
 
     /// A circle of `radius` at `head` joined by tangent lines to a point at `tip`.
     static func teardrop(tip: Point, head: Point, radius: Double) -> [Point] {
-        let toTip = tip - head
-        let distance = toTip.length
-        guard distance > radius else { return Path.circlePoints(center: head, radius: radius) }
-        let direction = atan2(toTip.y, toTip.x)
-        let spread = acos(radius / distance)
+        let dx = tip.x - head.x, dy = tip.y - head.y
+        let distance = (dx * dx + dy * dy).squareRoot()
         let steps = max(12, Int(radius))
+        guard distance > radius else {
+            return (0..<steps).map { i in
+                let angle = 2 * Double.pi * Double(i) / Double(steps)
+                return Point(head.x + radius * cos(angle), head.y + radius * sin(angle))
+            }
+        }
+        let direction = atan2(dy, dx)
+        let spread = acos(radius / distance)
         var points: [Point] = []
         for i in 0...steps {
             let angle = direction + spread + (2 * Double.pi - 2 * spread) * Double(i) / Double(steps)

@@ -18,18 +18,25 @@ public struct TileMapRenderer: Sendable {
     public func render(_ options: MapSnapshotOptions, checkCancellation: () throws -> Void = {}) throws -> Bitmap {
         try options.validate()
         let viewport = MapViewport(options: options)
-        var canvas = try Canvas(width: viewport.pixelWidth, height: viewport.pixelHeight, background: options.style.palette.water)
+        var base = try Bitmap(width: viewport.pixelWidth, height: viewport.pixelHeight, fill: options.style.palette.water)
         for placed in tiles(for: viewport) {
             try checkCancellation()
             let bytes = try source.loader.tile(placed.source)
-            let bitmap: Bitmap
+            let tile: Bitmap
             do {
-                bitmap = try PNGDecoder(maximumPixelCount: 1024 * 1024).decode(Data(bytes))
+                tile = try PNGDecoder(maximumPixelCount: 1024 * 1024).decode(Data(bytes))
             } catch {
                 throw MapTileError.undecodable(placed.source, "\(error)")
             }
-            canvas.draw(bitmap, x: placed.x, y: placed.y, scale: placed.scale * 256 / Double(max(1, bitmap.width)))
+            // Round each edge, not each size, so neighbouring tiles meet exactly.
+            let left = Int(placed.x.rounded()), top = Int(placed.y.rounded())
+            let right = Int((placed.x + 256 * placed.scale).rounded()), bottom = Int((placed.y + 256 * placed.scale).rounded())
+            guard right > left, bottom > top else { continue }
+            let sized = tile.width == right - left && tile.height == bottom - top
+                ? tile : try tile.resized(width: right - left, height: bottom - top)
+            try base.composite(sized, at: left, top)
         }
+        var canvas = Canvas(base)
         try checkCancellation()
         try MapOverlays.draw(options, viewport: viewport, on: &canvas)
         BasemapRenderer.drawAttribution(source.attribution, on: &canvas, scale: options.scale, palette: options.style.palette)

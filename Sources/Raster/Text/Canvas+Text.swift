@@ -1,47 +1,62 @@
 extension Canvas {
-    /// Draws `text` with its top-left corner at (x, y), each font pixel as a
-    /// `scale` × `scale` block, optionally on a `halo` one block wide around
-    /// every stroke so it reads on any background. Clipped to the bitmap.
-    public mutating func drawText(_ text: String, x: Int, y: Int, font: BitmapFont = .fixed6x13, scale: Int = 1,
-                                  color: RGBA, halo: RGBA? = nil) {
-        let scale = max(1, scale)
-        let size = font.size(of: text, scale: scale)
-        guard size.width > 0 else { return }
-        // The text as a mask of font pixels (one per block), with a one-pixel border for the halo.
-        let maskWidth = text.count * font.cellWidth + 2, maskHeight = font.cellHeight + 2
-        var mask = [Bool](repeating: false, count: maskWidth * maskHeight)
-        for (index, character) in text.enumerated() {
+    /// Draws `text` with its top-left corner at (x, y) in `color`, optionally
+    /// ringed by a one-pixel `halo` (so labels stay legible over any background).
+    /// Pixels off the canvas are clipped. Lines split at "\n".
+    public mutating func draw(text: String, at x: Int, _ y: Int, color: RGBA,
+                              halo: RGBA? = nil, font: FixedFont = .fixed6x13) {
+        let size = font.size(of: text)
+        // Labels are short; refuse absurd ones rather than allocate a huge mask.
+        guard size.width > 0, size.width * size.height <= 1 << 24 else { return }
+        // Glyph mask with a one-pixel border for the halo.
+        let maskWidth = size.width + 2, maskHeight = size.height + 2
+        var glyphs = [UInt8](repeating: 0, count: maskWidth * maskHeight)
+        var line = 0, column = 0
+        for scalar in text.unicodeScalars {
+            if scalar == "\n" { line += 1; column = 0; continue }
             for gy in 0..<font.cellHeight {
-                for gx in 0..<font.cellWidth where font.isSet(character, x: gx, y: gy) {
-                    mask[(gy + 1) * maskWidth + index * font.cellWidth + gx + 1] = true
+                for gx in 0..<font.cellWidth where font.isSet(scalar, gx, gy) {
+                    glyphs[(line * font.cellHeight + gy + 1) * maskWidth + column * font.cellWidth + gx + 1] = 1
                 }
             }
-        }
-        func paint(_ color: RGBA, where include: (Int, Int) -> Bool) {
-            for my in 0..<maskHeight {
-                for mx in 0..<maskWidth where include(mx, my) {
-                    let left = x + (mx - 1) * scale, top = y + (my - 1) * scale
-                    let x0 = max(0, left), x1 = min(bitmap.width, left + scale)
-                    let y0 = max(0, top), y1 = min(bitmap.height, top + scale)
-                    guard x0 < x1, y0 < y1 else { continue }  // the block lies outside the bitmap
-                    for py in y0..<y1 {
-                        for px in x0..<x1 { blendPixel(px, py, color) }
-                    }
-                }
-            }
+            column += 1
         }
         if let halo {
-            paint(halo) { mx, my in
-                guard !mask[my * maskWidth + mx] else { return false }
-                for dy in -1...1 {
-                    for dx in -1...1 {
-                        let nx = mx + dx, ny = my + dy
-                        if nx >= 0, ny >= 0, nx < maskWidth, ny < maskHeight, mask[ny * maskWidth + nx] { return true }
+            var ring = [UInt8](repeating: 0, count: glyphs.count)
+            for my in 0..<maskHeight {
+                for mx in 0..<maskWidth where glyphs[my * maskWidth + mx] == 1 {
+                    for ny in max(0, my - 1)...min(maskHeight - 1, my + 1) {
+                        for nx in max(0, mx - 1)...min(maskWidth - 1, mx + 1) { ring[ny * maskWidth + nx] = 1 }
                     }
                 }
-                return false
+            }
+            blend(mask: ring, maskWidth: maskWidth, at: x, y, color: halo)
+        }
+        blend(mask: glyphs, maskWidth: maskWidth, at: x, y, color: color)
+    }
+
+    /// Source-over of `color` wherever `mask` is 1, clipped; mask pixel (1, 1) lands on (x, y).
+    private mutating func blend(mask: [UInt8], maskWidth: Int, at x: Int, _ y: Int, color: RGBA) {
+        let sa = UInt32(color.a)
+        let sr = UInt32(Premultiplication.mul255(UInt32(color.r), sa))
+        let sg = UInt32(Premultiplication.mul255(UInt32(color.g), sa))
+        let sb = UInt32(Premultiplication.mul255(UInt32(color.b), sa))
+        let inv = 255 - sa
+        let maskHeight = mask.count / maskWidth
+        let w = width, h = height
+        pixels.withUnsafeMutableBufferPointer { p in
+            for my in 0..<maskHeight {
+                let (py, o1) = y.addingReportingOverflow(my - 1)
+                guard !o1, py >= 0, py < h else { continue }
+                for mx in 0..<maskWidth where mask[my * maskWidth + mx] == 1 {
+                    let (px, o2) = x.addingReportingOverflow(mx - 1)
+                    guard !o2, px >= 0, px < w else { continue }
+                    let i = (py * w + px) * 4
+                    p[i] = UInt8(sr + UInt32(Premultiplication.mul255(UInt32(p[i]), inv)))
+                    p[i + 1] = UInt8(sg + UInt32(Premultiplication.mul255(UInt32(p[i + 1]), inv)))
+                    p[i + 2] = UInt8(sb + UInt32(Premultiplication.mul255(UInt32(p[i + 2]), inv)))
+                    p[i + 3] = UInt8(sa + UInt32(Premultiplication.mul255(UInt32(p[i + 3]), inv)))
+                }
             }
         }
-        paint(color) { mx, my in mask[my * maskWidth + mx] }
     }
 }

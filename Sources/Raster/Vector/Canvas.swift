@@ -1,189 +1,174 @@
 import Foundation
 
-/// Draws anti-aliased vector shapes into a bitmap.
+/// A drawing surface: fills and strokes paths, anti-aliased, source-over.
 ///
-/// Coverage is exact area (signed-area accumulation, as in font-rs and
-/// stb_truetype's second rasteriser): every edge deposits, in each cell it
-/// crosses, the signed area it bounds; a running sum along each row gives the
-/// winding-weighted coverage of every pixel. Each shape is accumulated over
-/// its own bounding box (clipped to the bitmap) in a reusable scratch buffer,
-/// then composited source-over, so two shapes sharing an edge leave no seam.
+/// Pixels are kept premultiplied while drawing (so blending is one multiply-add
+/// per channel); `bitmap` converts back to the straight alpha `Bitmap` stores.
 public struct Canvas: Sendable {
-    public var bitmap: Bitmap
-    /// Coverage accumulation cells, reused between shapes.
-    private var cells: [Float] = []
-    /// Per row of the current shape: the first and last cell an edge touched
-    /// (rows are swept only between them; coverage is zero elsewhere).
-    private var rowSpans: [Int32] = []
+    /// Width in pixels.
+    public let width: Int
+    /// Height in pixels.
+    public let height: Int
+    /// Premultiplied RGBA8, row order (internal so the text drawer can blend into it).
+    var pixels: [UInt8]
+    /// The largest coordinate magnitude a fill accepts (larger ones throw).
+    public static let coordinateLimit = 1e12
+    /// Scratch coverage storage reused across fills.
+    private var accumulator = CoverageAccumulator(width: 0, height: 0)
 
-    public init(bitmap: Bitmap) {
-        self.bitmap = bitmap
-    }
-
-    /// A canvas of `width` × `height` filled with `background`.
+    /// A canvas filled with `background` (transparent by default).
     public init(width: Int, height: Int, background: RGBA = .clear) throws {
-        bitmap = try Bitmap(width: width, height: height, fill: background)
+        let bitmap = try Bitmap(width: width, height: height, fill: background)
+        self.init(bitmap)
     }
 
-    /// Fills `path` (every subpath treated as closed) with `color`.
-    /// Throws `RasterError.invalidArgument` for a non-finite coordinate.
+    /// A canvas that draws over a copy of `bitmap`.
+    public init(_ bitmap: Bitmap) {
+        width = bitmap.width
+        height = bitmap.height
+        pixels = Premultiplication.premultiplied(bitmap.pixels)
+    }
+
+    /// The drawing so far as a straight-alpha bitmap.
+    public var bitmap: Bitmap {
+        var out = pixels
+        Premultiplication.unpremultiply(&out)
+        // Dimensions were validated when the canvas was made.
+        return Bitmap(validatedWidth: width, height: height, pixels: out)
+    }
+
+    /// Fills `path` with `color`. Throws for NaN or infinite coordinates; empty
+    /// paths and paths wholly off the canvas draw nothing.
     public mutating func fill(_ path: Path, color: RGBA, rule: FillRule = .nonZero) throws {
-        var bounds = (minX: Double.infinity, minY: Double.infinity, maxX: -Double.infinity, maxY: -Double.infinity)
-        for subpath in path.subpaths {
-            for p in subpath.points {
-                guard p.isFinite else { throw RasterError.invalidArgument("path has a non-finite coordinate (\(p.x), \(p.y))") }
-                bounds = (min(bounds.minX, p.x), min(bounds.minY, p.y), max(bounds.maxX, p.x), max(bounds.maxY, p.y))
-            }
-        }
-        guard color.a > 0, bounds.minX <= bounds.maxX, !bitmap.isEmpty else { return }
-        // Rows and columns the shape can touch; edges left of the box still count (clamped to its left side).
-        let x0 = max(0, Int(bounds.minX.rounded(.down))), x1 = min(bitmap.width, Int(bounds.maxX.rounded(.up)) + 1)
-        let y0 = max(0, Int(bounds.minY.rounded(.down))), y1 = min(bitmap.height, Int(bounds.maxY.rounded(.up)) + 1)
-        guard x0 < x1, y0 < y1 else { return }
-        let width = x1 - x0, height = y1 - y0, stride = width + 2
-        let needed = stride * height
-        if cells.count < needed { cells = [Float](repeating: 0, count: needed) }
-        if rowSpans.count < 2 * height { rowSpans = [Int32](repeating: 0, count: 2 * height) }
-        for row in 0..<height {
-            rowSpans[2 * row] = Int32.max
-            rowSpans[2 * row + 1] = -1
-        }
+        try fill(polygons: path.flattened().map(\.points), color: color, rule: rule)
+    }
 
-        cells.withUnsafeMutableBufferPointer { cells in
-        rowSpans.withUnsafeMutableBufferPointer { spans in
-            let accumulator = cells.baseAddress!
-            for subpath in path.subpaths where subpath.points.count >= 2 {
-                let points = subpath.points
-                for i in 0..<points.count {
-                    let a = points[i], b = points[i + 1 == points.count ? 0 : i + 1]
-                    Self.accumulate(from: Point(a.x - Double(x0), a.y - Double(y0)), to: Point(b.x - Double(x0), b.y - Double(y0)),
-                                    width: Double(width), height: height, stride: stride, into: accumulator, spans: spans.baseAddress!)
+    /// Fills several paths as one shape, in one pass: polygons that share edges
+    /// (wound the same way) get full coverage along them, so no seam shows.
+    ///
+    /// Filling adjacent polygons in separate calls blends each edge pixel twice
+    /// at partial coverage and leaves the classic faint seam; and polygons wound
+    /// opposite ways partly cancel along a shared edge under `.nonZero` (as in
+    /// AGG and font-rs). Batch same-colour regions here, wound consistently.
+    public mutating func fill(_ paths: [Path], color: RGBA, rule: FillRule = .nonZero) throws {
+        var polygons: [[Point]] = []
+        for path in paths { polygons += try path.flattened().map(\.points) }
+        try fill(polygons: polygons, color: color, rule: rule)
+    }
+
+    /// Fills closed polygons given as point lists (each implicitly closed).
+    public mutating func fill(polygons: [[Point]], color: RGBA, rule: FillRule = .nonZero) throws {
+        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+        for polygon in polygons {
+            for p in polygon {
+                // Beyond ±1e12 px, clipping arithmetic could overflow to infinity; no real drawing goes there.
+                guard p.isFinite, abs(p.x) <= Canvas.coordinateLimit, abs(p.y) <= Canvas.coordinateLimit else {
+                    throw RasterError.invalidArgument("polygon coordinate (\(p.x), \(p.y)) is not finite or beyond ±1e12")
                 }
+                minX = min(minX, p.x); maxX = max(maxX, p.x); minY = min(minY, p.y); maxY = max(maxY, p.y)
             }
-            bitmap.pixels.withUnsafeMutableBufferPointer { pixels in
-                let destination = pixels.baseAddress!
-                for row in 0..<height {
-                    let first = Int(spans[2 * row]), last = Int(spans[2 * row + 1])
-                    guard first <= last else { continue }
-                    let line = accumulator + row * stride
-                    var sum: Float = 0
-                    var pixel = destination + ((y0 + row) * bitmap.width + x0 + first) * 4
-                    for column in first..<min(width, last + 1) {
-                        sum += line[column]
-                        line[column] = 0
-                        var coverage = abs(sum)
-                        if rule == .evenOdd {
-                            // Fold winding into 0…1 (1 → 1, 2 → 0, 3 → 1); rarely needed, so no fmod per pixel.
-                            if coverage > 1 {
-                                if coverage >= 2 { coverage -= 2 * (coverage * 0.5).rounded(.down) }
-                                if coverage > 1 { coverage = 2 - coverage }
+        }
+        guard color.a != 0, minX <= maxX, !isEmptyCanvas else { return }
+        // The window: the polygons' bounds clipped to the canvas. Parts left of it
+        // still count (squashed onto its left edge), so holes and windings stay right.
+        let x0 = Int(max(0, min(Double(width), minX.rounded(.down))))
+        let x1 = Int(max(0, min(Double(width), maxX.rounded(.up))))
+        let y0 = Int(max(0, min(Double(height), minY.rounded(.down))))
+        let y1 = Int(max(0, min(Double(height), maxY.rounded(.up))))
+        guard x1 > x0, y1 > y0 else { return }
+        accumulator.reset(width: x1 - x0, height: y1 - y0)
+        let ox = Double(x0), oy = Double(y0)
+        for polygon in polygons where polygon.count >= 2 {
+            var previous = polygon[polygon.count - 1]
+            for p in polygon {
+                accumulator.addLine(previous.x - ox, previous.y - oy, p.x - ox, p.y - oy)
+                previous = p
+            }
+        }
+        blendAccumulated(x0: x0, y0: y0, color: color, rule: rule)
+    }
+
+    private var isEmptyCanvas: Bool { width == 0 || height == 0 }
+
+    /// Sweeps the accumulator window at (x0, y0) into the pixels with `color`:
+    /// per row, a running sum of the cells over the touched span gives coverage,
+    /// then source-over in premultiplied space. Cells are cleared as they are read.
+    private mutating func blendAccumulated(x0: Int, y0: Int, color: RGBA, rule: FillRule) {
+        let sa = UInt32(color.a)
+        let sr = UInt32(Premultiplication.mul255(UInt32(color.r), sa))
+        let sg = UInt32(Premultiplication.mul255(UInt32(color.g), sa))
+        let sb = UInt32(Premultiplication.mul255(UInt32(color.b), sa))
+        // The opaque colour as one RGBA word (little-endian byte order, as on every
+        // platform Swift on Linux runs on), stored at once for full-coverage pixels.
+        let solid = sr | sg << 8 | sb << 16 | 255 << 24
+        let canvasWidth = width
+        let rows = accumulator.height, stride = accumulator.stride
+        let evenOdd = rule == .evenOdd
+        for row in 0..<rows {
+            let (first, last) = accumulator.span(ofRow: row)
+            if first <= last {
+                accumulator.cells.withUnsafeMutableBufferPointer { cells in
+                    pixels.withUnsafeMutableBytes { bytes in
+                        let p = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
+                        let words = bytes.baseAddress!.assumingMemoryBound(to: UInt32.self)
+                        let a = cells.baseAddress! + row * stride
+                        let pixelBase = (y0 + row) * canvasWidth + x0
+                        var sum: Float = 0
+                        for x in first...last {
+                            sum += a[x]
+                            a[x] = 0
+                            var v = abs(sum)
+                            if evenOdd {
+                                v = v.truncatingRemainder(dividingBy: 2)
+                                if v > 1 { v = 2 - v }
+                            } else if v > 1 {
+                                v = 1
                             }
-                        } else if coverage > 1 {
-                            coverage = 1
+                            let coverage = UInt32(v * 255 + 0.5)
+                            if coverage == 0 { continue }
+                            if coverage == 255 && sa == 255 {
+                                words[pixelBase + x] = solid
+                                continue
+                            }
+                            let i = (pixelBase + x) * 4
+                            let c = coverage + (coverage >> 7) // 0...255 → 0...256
+                            let r = (sr * c) >> 8, g = (sg * c) >> 8, b = (sb * c) >> 8, al = (sa * c) >> 8
+                            let inv = 255 - al
+                            p[i] = UInt8(min(255, r + UInt32(Premultiplication.mul255(UInt32(p[i]), inv))))
+                            p[i + 1] = UInt8(min(255, g + UInt32(Premultiplication.mul255(UInt32(p[i + 1]), inv))))
+                            p[i + 2] = UInt8(min(255, b + UInt32(Premultiplication.mul255(UInt32(p[i + 2]), inv))))
+                            p[i + 3] = UInt8(min(255, al + UInt32(Premultiplication.mul255(UInt32(p[i + 3]), inv))))
                         }
-                        if coverage > 0.5 / 255 { Self.blend(color, coverage: coverage, over: pixel) }
-                        pixel += 4
-                    }
-                    var spill = max(first, width)  // cells past the right edge the sweep did not clear
-                    while spill <= last {
-                        line[spill] = 0
-                        spill += 1
                     }
                 }
             }
-        }}
+            accumulator.finishRow(row)
+        }
     }
+}
 
-    /// Strokes `path`'s outline with `color`: segments, joins and caps as `style` says.
+extension Canvas {
+    /// Strokes `path` with `color`: every subpath, with the style's width, joins
+    /// and caps (closed subpaths get a join where they close instead of caps).
+    /// Throws for NaN or infinite coordinates or a non-positive or non-finite width.
     public mutating func stroke(_ path: Path, color: RGBA, style: StrokeStyle) throws {
-        guard style.width.isFinite, style.width >= 0 else {
-            throw RasterError.invalidArgument("stroke width must be a finite number ≥ 0, got \(style.width)")
-        }
-        try fill(Stroker.outline(of: path, style: style), color: color, rule: .nonZero)
+        try stroke([path], color: color, style: style)
     }
 
-    /// Deposits the signed area of one edge (coordinates relative to the box).
-    @inline(__always)
-    private static func accumulate(from a: Point, to b: Point, width: Double, height: Int, stride: Int, into cells: UnsafeMutablePointer<Float>,
-                                   spans: UnsafeMutablePointer<Int32>) {
-        guard a.y != b.y else { return }
-        let (direction, top, bottom): (Double, Point, Point) = a.y < b.y ? (1, a, b) : (-1, b, a)
-        let slope = (bottom.x - top.x) / (bottom.y - top.y)
-        let firstRow = max(0, Int(top.y.rounded(.down)))
-        let endRow = min(height, Int(bottom.y.rounded(.up)))
-        guard firstRow < endRow else { return }
-        var x = top.x + (Double(firstRow) > top.y ? (Double(firstRow) - top.y) * slope : 0)
-        for row in firstRow..<endRow {
-            let rowTop = max(Double(row), top.y), rowBottom = min(Double(row + 1), bottom.y)
-            let dy = rowBottom - rowTop
-            let nextX = x + slope * dy
-            let d = dy * direction
-            // Clamp to the box: an edge left of it covers the whole row to its right.
-            let xa = min(max(x, 0), width), xb = min(max(nextX, 0), width)
-            let (left, right) = xa < xb ? (xa, xb) : (xb, xa)
-            let line = cells + row * stride
-            let leftFloor = left.rounded(.down)
-            let li = Int(leftFloor)
-            let rightCeil = right.rounded(.up)
-            let ri = Int(rightCeil)
-            spans[2 * row] = min(spans[2 * row], Int32(li))
-            spans[2 * row + 1] = max(spans[2 * row + 1], Int32(max(ri, li + 1)))
-            if ri <= li + 1 {
-                // Within one cell: the edge's mean x splits the area between it and the next.
-                let mid = (left + right) / 2 - leftFloor
-                line[li] += Float(d - d * mid)
-                line[li + 1] += Float(d * mid)
-            } else {
-                let inverse = 1 / (right - left)
-                let leftFraction = left - leftFloor
-                let firstArea = 0.5 * inverse * (1 - leftFraction) * (1 - leftFraction)
-                let rightFraction = right - rightCeil + 1
-                let lastArea = 0.5 * inverse * rightFraction * rightFraction
-                line[li] += Float(d * firstArea)
-                if ri == li + 2 {
-                    line[li + 1] += Float(d * (1 - firstArea - lastArea))
-                } else {
-                    let secondArea = inverse * (1.5 - leftFraction)
-                    line[li + 1] += Float(d * (secondArea - firstArea))
-                    var column = li + 2
-                    while column < ri - 1 {
-                        line[column] += Float(d * inverse)
-                        column += 1
-                    }
-                    let beforeLast = secondArea + Double(ri - li - 3) * inverse
-                    line[ri - 1] += Float(d * (1 - beforeLast - lastArea))
-                }
-                line[ri] += Float(d * lastArea)
+    /// Strokes several paths as one shape, in one pass.
+    public mutating func stroke(_ paths: [Path], color: RGBA, style: StrokeStyle) throws {
+        guard style.width.isFinite, style.width > 0, style.width <= 1_000_000 else {
+            throw RasterError.invalidArgument("stroke width \(style.width) must be finite and positive")
+        }
+        guard style.miterLimit.isFinite, style.miterLimit >= 1 else {
+            throw RasterError.invalidArgument("miter limit \(style.miterLimit) must be finite and at least 1")
+        }
+        var polygons: [[Point]] = []
+        for path in paths {
+            for subpath in try path.flattened() {
+                polygons += Stroker.outlines(of: subpath.points, closed: subpath.closed, style: style)
             }
-            x = nextX
         }
-    }
-
-    /// Composites `color` over the pixel at (x, y), which must be inside the bitmap.
-    mutating func blendPixel(_ x: Int, _ y: Int, _ color: RGBA, coverage: Float = 1) {
-        bitmap.pixels.withUnsafeMutableBufferPointer { pixels in
-            Self.blend(color, coverage: coverage, over: pixels.baseAddress! + (y * bitmap.width + x) * 4)
-        }
-    }
-
-    /// Source-over of `color` at `coverage` onto one straight-alpha pixel.
-    @inline(__always)
-    private static func blend(_ color: RGBA, coverage: Float, over pixel: UnsafeMutablePointer<UInt8>) {
-        let sourceAlpha = coverage * Float(color.a) / 255
-        let destinationAlpha = Float(pixel[3]) / 255
-        if destinationAlpha == 1 {
-            let keep = 1 - sourceAlpha
-            pixel[0] = UInt8(Float(color.r) * sourceAlpha + Float(pixel[0]) * keep + 0.5)
-            pixel[1] = UInt8(Float(color.g) * sourceAlpha + Float(pixel[1]) * keep + 0.5)
-            pixel[2] = UInt8(Float(color.b) * sourceAlpha + Float(pixel[2]) * keep + 0.5)
-            return
-        }
-        let outAlpha = sourceAlpha + destinationAlpha * (1 - sourceAlpha)
-        guard outAlpha > 0 else { return }
-        let weight = destinationAlpha * (1 - sourceAlpha)
-        pixel[0] = UInt8(min(255, (Float(color.r) * sourceAlpha + Float(pixel[0]) * weight) / outAlpha + 0.5))
-        pixel[1] = UInt8(min(255, (Float(color.g) * sourceAlpha + Float(pixel[1]) * weight) / outAlpha + 0.5))
-        pixel[2] = UInt8(min(255, (Float(color.b) * sourceAlpha + Float(pixel[2]) * weight) / outAlpha + 0.5))
-        pixel[3] = UInt8(min(255, outAlpha * 255 + 0.5))
+        try fill(polygons: polygons, color: color, rule: .nonZero)
     }
 }

@@ -1,7 +1,7 @@
-/// Which points a path's inside is.
-public enum FillRule: Sendable {
-    /// Inside where the path winds around a point any non-zero number of times.
+/// Which points count as inside a self-overlapping outline.
+public enum FillRule: String, Sendable, CaseIterable {
+    /// Inside where the winding number is not zero (holes must wind the other way).
     case nonZero
-    /// Inside where a ray from the point crosses the path an odd number of times.
+    /// Inside where the winding number is odd (every second overlap is a hole).
     case evenOdd
 }

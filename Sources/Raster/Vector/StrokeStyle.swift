@@ -1,30 +1,36 @@
-/// How a path's outline is drawn.
+/// How line segments meet at a corner of a stroke.
+public enum LineJoin: String, Sendable, CaseIterable {
+    /// Sharp corner, falling back to bevel beyond the miter limit.
+    case miter
+    /// Circular arc around the corner.
+    case round
+    /// The corner cut straight across.
+    case bevel
+}
+
+/// How an open stroke ends.
+public enum LineCap: String, Sendable, CaseIterable {
+    /// Flat, exactly at the end point.
+    case butt
+    /// A half circle beyond the end point.
+    case round
+    /// Flat, half the width beyond the end point.
+    case square
+}
+
+/// Width, joins and caps of a stroke.
 public struct StrokeStyle: Sendable, Equatable {
-    /// How segments meet at a corner.
-    public enum Join: Sendable {
-        case miter
-        case round
-        case bevel
-    }
-
-    /// How open ends are finished.
-    public enum Cap: Sendable {
-        /// Flat, exactly at the end point.
-        case butt
-        /// A half circle past the end point.
-        case round
-        /// Flat, half the width past the end point.
-        case square
-    }
-
-    /// Width in pixels.
+    /// Line width in pixels (must be finite and positive).
     public var width: Double
-    public var join: Join
-    public var cap: Cap
-    /// Miter joins longer than this many half-widths become bevels (SVG's default is 4).
+    /// How segments meet.
+    public var join: LineJoin
+    /// How open subpaths end.
+    public var cap: LineCap
+    /// Longest miter, as a multiple of half the width, before a miter join becomes a bevel.
     public var miterLimit: Double
 
-    public init(width: Double, join: Join = .round, cap: Cap = .round, miterLimit: Double = 4) {
+    /// A stroke style; by default miter joins (limit 4) and butt caps, as in SVG.
+    public init(width: Double, join: LineJoin = .miter, cap: LineCap = .butt, miterLimit: Double = 4) {
         self.width = width
         self.join = join
         self.cap = cap

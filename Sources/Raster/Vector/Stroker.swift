@@ -1,77 +1,84 @@
 import Foundation
 
-/// Turns a path's outline into a fillable shape: a union of convex pieces
-/// (one quadrilateral per segment, plus join and cap pieces), all wound the
-/// same way so that, filled with the non-zero rule, overlaps merge instead of
-/// cancelling.
+/// Turns polylines into fillable outlines: one quadrilateral per segment plus
+/// join and cap pieces, all wound the same way so a non-zero fill draws their
+/// union (overlaps simply reach full coverage).
 enum Stroker {
-    static func outline(of path: Path, style: StrokeStyle) -> Path {
-        var result = Path()
-        let half = style.width / 2
-        guard half > 0 else { return result }
-        for subpath in path.subpaths {
-            var points = subpath.points.filter(\.isFinite)
-            points = points.enumerated().filter { $0.offset == 0 || $0.element != points[$0.offset - 1] }.map(\.element)
-            if subpath.closed, points.count > 2, points.first == points.last { points.removeLast() }
-            guard let first = points.first else { continue }
-            if points.count == 1 {
-                if style.cap == .round { add(Path.circlePoints(center: first, radius: half), to: &result) }
-                if style.cap == .square { add([first + Point(-half, -half), first + Point(half, -half), first + Point(half, half), first + Point(-half, half)], to: &result) }
-                continue
-            }
-            let segmentCount = subpath.closed ? points.count : points.count - 1
-            for i in 0..<segmentCount {
-                var a = points[i], b = points[(i + 1) % points.count]
-                let direction = (b - a) * (1 / (b - a).length)
-                if !subpath.closed && style.cap == .square {
-                    if i == 0 { a = a - direction * half }
-                    if i == segmentCount - 1 { b = b + direction * half }
-                }
-                let normal = Point(-direction.y, direction.x) * half
-                add([a + normal, b + normal, b - normal, a - normal], to: &result)
-            }
-            // Joins at interior vertices (every vertex of a closed path).
-            let joinIndices = subpath.closed ? Array(0..<points.count) : Array(1..<max(1, points.count - 1))
-            for i in joinIndices {
-                let vertex = points[i]
-                let before = points[(i - 1 + points.count) % points.count], after = points[(i + 1) % points.count]
-                addJoin(at: vertex, incoming: vertex - before, outgoing: after - vertex, half: half, style: style, to: &result)
-            }
-            if !subpath.closed && style.cap == .round {
-                add(Path.circlePoints(center: first, radius: half), to: &result)
-                add(Path.circlePoints(center: points[points.count - 1], radius: half), to: &result)
-            }
+    static func outlines(of polyline: [Point], closed: Bool, style: StrokeStyle) -> [[Point]] {
+        // Drop repeated points: zero-length segments have no direction.
+        var points: [Point] = []
+        points.reserveCapacity(polyline.count)
+        for p in polyline where points.last != p { points.append(p) }
+        if closed, points.count > 2, points.first == points.last { points.removeLast() }
+        guard points.count >= 2 else { return [] }
+        let hw = style.width / 2
+        var pieces: [[Point]] = []
+        pieces.reserveCapacity(points.count * 2 + 2)
+        let segmentCount = closed ? points.count : points.count - 1
+        func direction(_ i: Int) -> (Double, Double) {
+            let a = points[i], b = points[(i + 1) % points.count]
+            let dx = b.x - a.x, dy = b.y - a.y, len = (dx * dx + dy * dy).squareRoot()
+            return (dx / len, dy / len)
         }
-        return result
-    }
-
-    private static func addJoin(at vertex: Point, incoming: Point, outgoing: Point, half: Double, style: StrokeStyle, to result: inout Path) {
-        let d0 = incoming * (1 / incoming.length), d1 = outgoing * (1 / outgoing.length)
-        let turn = d0.x * d1.y - d0.y * d1.x
-        guard abs(turn) > 1e-12 || d0.x * d1.x + d0.y * d1.y < 0 else { return }  // straight on: no gap to fill
-        switch style.join {
-        case .round:
-            add(Path.circlePoints(center: vertex, radius: half), to: &result)
-        case .bevel, .miter:
-            // The outer side is the one the path turns away from.
-            let side: Double = turn > 0 ? -1 : 1
-            let n0 = Point(-d0.y, d0.x) * (half * side), n1 = Point(-d1.y, d1.x) * (half * side)
-            var piece = [vertex, vertex + n0, vertex + n1]
-            if style.join == .miter {
-                let bisector = n0 + n1
-                let cosHalfAngle = (bisector.length / 2) / half
-                if cosHalfAngle > 1e-9, 1 / cosHalfAngle <= style.miterLimit {
-                    let tip = vertex + bisector * (1 / bisector.length) * (half / cosHalfAngle)
-                    piece = [vertex, vertex + n0, tip, vertex + n1]
+        for i in 0..<segmentCount {
+            var a = points[i], b = points[(i + 1) % points.count]
+            let (dx, dy) = direction(i)
+            if !closed && style.cap == .square {
+                if i == 0 { a = Point(a.x - dx * hw, a.y - dy * hw) }
+                if i == segmentCount - 1 { b = Point(b.x + dx * hw, b.y + dy * hw) }
+            }
+            let nx = -dy * hw, ny = dx * hw
+            pieces.append([Point(a.x + nx, a.y + ny), Point(b.x + nx, b.y + ny), Point(b.x - nx, b.y - ny), Point(a.x - nx, a.y - ny)])
+        }
+        // Joins at interior vertices (all vertices when closed).
+        let joinRange = closed ? 0..<points.count : 1..<(points.count - 1)
+        for i in joinRange {
+            let (d1x, d1y) = direction((i - 1 + points.count) % points.count)
+            let (d2x, d2y) = direction(i)
+            let cross = d1x * d2y - d1y * d2x, dot = d1x * d2x + d1y * d2y
+            if abs(cross) < 1e-9 && dot > 0 { continue }
+            let v = points[i]
+            let side: Double = cross > 0 ? -1 : 1 // the outer side of the turn
+            let p1 = Point(v.x - d1y * hw * side, v.y + d1x * hw * side)
+            let p2 = Point(v.x - d2y * hw * side, v.y + d2x * hw * side)
+            switch style.join {
+            case .round:
+                pieces.append(circle(v, hw))
+            case .bevel:
+                pieces.append([v, p1, p2])
+            case .miter:
+                let ratio = (2 / max(1e-12, 1 + dot)).squareRoot()
+                if ratio <= style.miterLimit {
+                    let mx = (p1.x - v.x) + (p2.x - v.x), my = (p1.y - v.y) + (p2.y - v.y)
+                    let scale = 1 / (1 + dot)
+                    pieces.append([v, p1, Point(v.x + mx * scale, v.y + my * scale), p2])
+                } else {
+                    pieces.append([v, p1, p2])
                 }
             }
-            add(piece, to: &result)
+        }
+        if !closed && style.cap == .round {
+            pieces.append(circle(points[0], hw))
+            pieces.append(circle(points[points.count - 1], hw))
+        }
+        // Wind every piece the same way so overlaps add instead of cancelling.
+        for i in pieces.indices where signedArea(pieces[i]) < 0 { pieces[i].reverse() }
+        return pieces
+    }
+
+    /// A polygonal circle fine enough that chords stay within ~0.1 px.
+    static func circle(_ c: Point, _ r: Double) -> [Point] {
+        let n = max(8, min(512, Int((Double.pi / acos(max(-1, min(1, 1 - 0.1 / max(r, 0.1))))).rounded(.up))))
+        return (0..<n).map { i in
+            let t = Double(i) / Double(n) * 2 * .pi
+            return Point(c.x + r * cos(t), c.y + r * sin(t))
         }
     }
 
-    /// Adds a convex polygon, wound counter-clockwise like every other piece.
-    private static func add(_ polygon: [Point], to result: inout Path) {
-        guard polygon.count >= 3 else { return }
-        result.append(Path(polygon: Path.counterClockwise(polygon)))
+    static func signedArea(_ p: [Point]) -> Double {
+        var s = 0.0
+        var previous = p[p.count - 1]
+        for q in p { s += previous.x * q.y - q.x * previous.y; previous = q }
+        return s / 2
     }
 }

@@ -1,0 +1,144 @@
+/// How `resized(toFit:)`-style helpers map an image into a target box.
+public enum ResizeMode: String, Sendable, CaseIterable {
+    /// Keep the aspect ratio; the result fits inside the box (one side may be shorter).
+    case fit
+    /// Keep the aspect ratio; scale to cover the box, then crop the centre to exactly the box.
+    case fill
+    /// Ignore the aspect ratio; the result is exactly the box.
+    case stretch
+}
+
+extension Bitmap {
+    /// A copy resampled to `width` × `height` with `filter` (Lanczos-3 by default).
+    ///
+    /// Separable (horizontal then vertical pass) with precomputed fixed-point
+    /// weights, on premultiplied pixels so transparent areas leave no dark fringes.
+    /// Throws for non-positive or oversized targets and for an empty source.
+    public func resized(width newWidth: Int, height newHeight: Int, filter: ResamplingFilter = .lanczos3) throws -> Bitmap {
+        guard newWidth > 0, newHeight > 0 else {
+            throw RasterError.invalidArgument("resize target \(newWidth)×\(newHeight) must be at least 1×1")
+        }
+        try Bitmap.validate(width: newWidth, height: newHeight)
+        guard !isEmpty else { throw RasterError.invalidArgument("cannot resize an empty \(width)×\(height) bitmap") }
+        if newWidth == width && newHeight == height { return self }
+        let premultipliedSource = isOpaque ? pixels : Premultiplication.premultiplied(pixels)
+        var horizontal: [UInt8]
+        if newWidth != width {
+            let weights = ResamplingWeights(inputSize: width, outputSize: newWidth, filter: filter)
+            horizontal = Self.resampleRows(premultipliedSource, width: width, height: height, to: newWidth, weights: weights)
+        } else {
+            horizontal = premultipliedSource
+        }
+        var result: [UInt8]
+        if newHeight != height {
+            let weights = ResamplingWeights(inputSize: height, outputSize: newHeight, filter: filter)
+            result = Self.resampleColumns(horizontal, width: newWidth, height: height, to: newHeight, weights: weights)
+            horizontal = []
+        } else {
+            result = horizontal
+        }
+        Premultiplication.unpremultiply(&result)
+        return try Bitmap(width: newWidth, height: newHeight, rgba: result)
+    }
+
+    /// A copy resized into a `width` × `height` box according to `mode`.
+    public func resized(width boxWidth: Int, height boxHeight: Int, mode: ResizeMode, filter: ResamplingFilter = .lanczos3) throws -> Bitmap {
+        guard boxWidth > 0, boxHeight > 0 else {
+            throw RasterError.invalidArgument("resize box \(boxWidth)×\(boxHeight) must be at least 1×1")
+        }
+        guard !isEmpty else { throw RasterError.invalidArgument("cannot resize an empty \(width)×\(height) bitmap") }
+        switch mode {
+        case .stretch:
+            return try resized(width: boxWidth, height: boxHeight, filter: filter)
+        case .fit:
+            let scale = min(Double(boxWidth) / Double(width), Double(boxHeight) / Double(height))
+            let w = max(1, min(boxWidth, Int((Double(width) * scale).rounded())))
+            let h = max(1, min(boxHeight, Int((Double(height) * scale).rounded())))
+            return try resized(width: w, height: h, filter: filter)
+        case .fill:
+            let scale = max(Double(boxWidth) / Double(width), Double(boxHeight) / Double(height))
+            let w = max(boxWidth, Int((Double(width) * scale).rounded()))
+            let h = max(boxHeight, Int((Double(height) * scale).rounded()))
+            let scaled = try resized(width: w, height: h, filter: filter)
+            return try scaled.cropped(to: PixelRect(x: (w - boxWidth) / 2, y: (h - boxHeight) / 2, width: boxWidth, height: boxHeight))
+        }
+    }
+
+    /// Horizontal pass: each output pixel is a weighted sum of a run of source pixels in its row.
+    private static func resampleRows(_ source: [UInt8], width: Int, height: Int, to newWidth: Int, weights: ResamplingWeights) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: newWidth * height * 4)
+        let taps = weights.taps
+        let half = Int32(1 << (ResamplingWeights.precisionBits - 1))
+        let shift = Int32(ResamplingWeights.precisionBits)
+        source.withUnsafeBufferPointer { src in
+            out.withUnsafeMutableBufferPointer { dst in
+                weights.weights.withUnsafeBufferPointer { w in
+                    weights.starts.withUnsafeBufferPointer { starts in
+                        weights.counts.withUnsafeBufferPointer { counts in
+                            for y in 0..<height {
+                                let rowIn = y * width * 4
+                                let rowOut = y * newWidth * 4
+                                for x in 0..<newWidth {
+                                    var r = half, g = half, b = half, a = half
+                                    var s = rowIn + Int(starts[x]) * 4
+                                    let wBase = x * taps
+                                    for k in 0..<Int(counts[x]) {
+                                        let c = w[wBase + k]
+                                        r &+= Int32(src[s]) &* c
+                                        g &+= Int32(src[s + 1]) &* c
+                                        b &+= Int32(src[s + 2]) &* c
+                                        a &+= Int32(src[s + 3]) &* c
+                                        s += 4
+                                    }
+                                    let o = rowOut + x * 4
+                                    dst[o] = clip8(r >> shift)
+                                    dst[o + 1] = clip8(g >> shift)
+                                    dst[o + 2] = clip8(b >> shift)
+                                    dst[o + 3] = clip8(a >> shift)
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return out
+    }
+
+    /// Vertical pass: each output row is a weighted sum of a run of source rows.
+    private static func resampleColumns(_ source: [UInt8], width: Int, height: Int, to newHeight: Int, weights: ResamplingWeights) -> [UInt8] {
+        let stride = width * 4
+        var out = [UInt8](repeating: 0, count: stride * newHeight)
+        let taps = weights.taps
+        let half = Int32(1 << (ResamplingWeights.precisionBits - 1))
+        let shift = Int32(ResamplingWeights.precisionBits)
+        source.withUnsafeBufferPointer { src in
+            out.withUnsafeMutableBufferPointer { dst in
+                weights.weights.withUnsafeBufferPointer { w in
+                    for y in 0..<newHeight {
+                        let start = Int(weights.starts[y]) * stride
+                        let count = Int(weights.counts[y])
+                        let wBase = y * taps
+                        let rowOut = y * stride
+                        for i in 0..<stride {
+                            var acc = half
+                            var s = start + i
+                            for k in 0..<count {
+                                acc &+= Int32(src[s]) &* w[wBase + k]
+                                s += stride
+                            }
+                            dst[rowOut + i] = clip8(acc >> shift)
+                        }
+                    }
+                }
+            }
+        }
+        return out
+    }
+}
+
+/// Clamps a fixed-point result to a byte.
+@inline(__always)
+func clip8(_ v: Int32) -> UInt8 {
+    v <= 0 ? 0 : (v >= 255 ? 255 : UInt8(truncatingIfNeeded: v))
+}

@@ -1,0 +1,51 @@
+import XCTest
+@testable import Raster
+
+final class StrokeTests: XCTestCase {
+    private func area(_ path: Path, _ style: StrokeStyle, size: Int = 64) throws -> Double {
+        var canvas = try Canvas(width: size, height: size)
+        try canvas.stroke(path, color: .black, style: style)
+        let pixels = canvas.bitmap.pixels
+        return stride(from: 3, to: pixels.count, by: 4).reduce(0.0) { $0 + Double(pixels[$1]) } / 255
+    }
+
+    func testCapsAddTheRightArea() throws {
+        let line = Path(polyline: [Point(20, 30.5), Point(40, 30.5)])
+        XCTAssertEqual(try area(line, StrokeStyle(width: 4, cap: .butt)), 80, accuracy: 0.5)
+        XCTAssertEqual(try area(line, StrokeStyle(width: 4, cap: .square)), 96, accuracy: 0.5)
+        XCTAssertEqual(try area(line, StrokeStyle(width: 4, cap: .round)), 80 + 4 * .pi, accuracy: 1.5)
+    }
+
+    func testJoinsOnARightAngle() throws {
+        let corner = Path(polyline: [Point(10, 40), Point(40, 40), Point(40, 10)])
+        let butt = 2 * 30 * 4.0 // two 30 px arms, 4 px wide, overlapping in a 2×2 quarter at the corner
+        let miter = try area(corner, StrokeStyle(width: 4, join: .miter))
+        let bevel = try area(corner, StrokeStyle(width: 4, join: .bevel))
+        let round = try area(corner, StrokeStyle(width: 4, join: .round))
+        // Arms overlap in a 2×2 square inside the corner; outside, the join adds a
+        // 2×2 square (miter), a quarter disc (round) or a triangle (bevel).
+        XCTAssertEqual(miter, butt - 4 + 4, accuracy: 1)
+        XCTAssertEqual(round, butt - 4 + .pi, accuracy: 1)
+        XCTAssertEqual(bevel, butt - 4 + 2, accuracy: 1)
+        XCTAssertGreaterThan(miter, round)
+        XCTAssertGreaterThan(round, bevel)
+    }
+
+    func testClosedSquareOutline() throws {
+        let square = Path.rect(x: 10, y: 10, width: 30, height: 30)
+        // A closed miter-joined outline 2 px wide: 32² − 28².
+        XCTAssertEqual(try area(square, StrokeStyle(width: 2, join: .miter)), 32 * 32 - 28 * 28, accuracy: 1)
+    }
+
+    func testBadStylesAndDegenerateInput() throws {
+        var canvas = try Canvas(width: 8, height: 8)
+        let line = Path(polyline: [Point(0, 0), Point(5, 5)])
+        XCTAssertThrowsError(try canvas.stroke(line, color: .black, style: StrokeStyle(width: 0)))
+        XCTAssertThrowsError(try canvas.stroke(line, color: .black, style: StrokeStyle(width: .nan)))
+        XCTAssertThrowsError(try canvas.stroke(line, color: .black, style: StrokeStyle(width: 1, miterLimit: .infinity)))
+        XCTAssertNoThrow(try canvas.stroke(Path(polyline: [Point(3, 3), Point(3, 3)]), color: .black, style: StrokeStyle(width: 2)))
+        XCTAssertNoThrow(try canvas.stroke(Path(), color: .black, style: StrokeStyle(width: 2)))
+        // A hairpin (180° turn) with a miter join falls back to bevel rather than a spike.
+        XCTAssertNoThrow(try canvas.stroke(Path(polyline: [Point(1, 4), Point(6, 4), Point(1, 4)]), color: .black, style: StrokeStyle(width: 2)))
+    }
+}
