@@ -87,22 +87,8 @@ final class JPEGDecoderTests: XCTestCase {
 
     // MARK: IJG test images
 
-    func readPPM(_ url: URL) throws -> (width: Int, height: Int, rgb: [UInt8]) {
-        let bytes = [UInt8](try Data(contentsOf: url))
-        var fields: [Int] = []
-        var i = 2
-        while fields.count < 3 {
-            while bytes[i] == 0x20 || bytes[i] == 0x0A || bytes[i] == 0x0D || bytes[i] == 0x09 { i += 1 }
-            var value = 0
-            while bytes[i] >= 0x30 && bytes[i] <= 0x39 { value = value * 10 + Int(bytes[i] - 0x30); i += 1 }
-            fields.append(value)
-        }
-        i += 1
-        return (fields[0], fields[1], Array(bytes[i..<(i + fields[0] * fields[1] * 3)]))
-    }
-
     func testIJGBaselineAndProgressiveMatchReferenceDecode() throws {
-        let reference = try readPPM(Self.sharedJPEG.appendingPathComponent("testorig.ppm"))
+        let reference = try JPEGTestSupport.readPPM(Self.sharedJPEG.appendingPathComponent("testorig.ppm"))
         for name in ["testorig.jpg", "testimgint.jpg"] {
             let bitmap = try JPEGDecoder().decode(Data(contentsOf: Self.sharedJPEG.appendingPathComponent(name)))
             XCTAssertEqual(bitmap.width, reference.width)
