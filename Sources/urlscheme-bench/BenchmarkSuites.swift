@@ -2,5 +2,6 @@
 /// A new issue adds its suite here (one line) and in a file of its own.
 enum BenchmarkSuites {
     static let all: [any BenchmarkSuite] = [
+        JPEGBenchmarks(),
     ]
 }
