@@ -73,34 +73,50 @@ struct JPEGSamplePlanes {
         if planes.count == 3 { layout += [1, 2] }
         let blockCount = mcusX * mcusY * layout.count
         var coefficients = [Int16](repeating: 0, count: blockCount * 64)
-        // Divisors in natural order, × 8 for the FDCT's scale.
-        var divisors = [Int32](repeating: 0, count: 128)
+        // Reciprocal divisors in natural order, × 8 for the FDCT's scale.
+        var divisors = [Double](repeating: 0, count: 128)
         for k in 0..<64 {
-            divisors[jpegZigzagToNatural[k]] = Int32(luma[k] * 8)
-            divisors[64 + jpegZigzagToNatural[k]] = Int32(chroma[k] * 8)
+            divisors[jpegZigzagToNatural[k]] = 1 / Double(luma[k] * 8)
+            divisors[64 + jpegZigzagToNatural[k]] = 1 / Double(chroma[k] * 8)
         }
         let work = UnsafeMutablePointer<Int32>.allocate(capacity: 64)
         defer { work.deallocate() }
-        coefficients.withUnsafeMutableBufferPointer { out in
-            divisors.withUnsafeBufferPointer { d in
-                jpegZigzagToNatural.withUnsafeBufferPointer { zigzag in
-                    var block = 0
-                    for my in 0..<mcusY {
-                        for mx in 0..<mcusX {
-                            for (position, component) in layout.enumerated() {
-                                let plane = planes[component], stride = strides[component]
-                                let bx = component == 0 ? mx * factor + position % factor : mx
-                                let by = component == 0 ? my * factor + position / factor : my
-                                plane.withUnsafeBufferPointer { p in
-                                    for row in 0..<8 {
-                                        let source = p.baseAddress! + (by * 8 + row) * stride + bx * 8
-                                        for column in 0..<8 { work[row * 8 + column] = Int32(source[column]) - 128 }
+        let empty: [UInt8] = []
+        let (stride0, stride1) = (strides[0], strides.count > 1 ? strides[1] : 0)
+        let layoutCount = layout.count
+        let hasChroma = planes.count == 3
+        // Plane pointers are taken once: per-block array access retained and released them.
+        planes[0].withUnsafeBufferPointer { p0 in
+            (hasChroma ? planes[1] : empty).withUnsafeBufferPointer { p1 in
+                (hasChroma ? planes[2] : empty).withUnsafeBufferPointer { p2 in
+                    coefficients.withUnsafeMutableBufferPointer { out in
+                        divisors.withUnsafeBufferPointer { d in
+                            jpegZigzagToNatural.withUnsafeBufferPointer { zigzag in
+                                let lumaBase = p0.baseAddress!, zigzagBase = zigzag.baseAddress!
+                                var block = 0
+                                for my in 0..<mcusY {
+                                    for mx in 0..<mcusX {
+                                        for position in 0..<layoutCount {
+                                            let component = position < factor * factor ? 0 : position - factor * factor + 1
+                                            let source: UnsafePointer<UInt8>
+                                            if component == 0 {
+                                                let bx = mx * factor + position % factor, by = my * factor + position / factor
+                                                source = lumaBase + by * 8 * stride0 + bx * 8
+                                            } else {
+                                                source = (component == 1 ? p1.baseAddress! : p2.baseAddress!) + my * 8 * stride1 + mx * 8
+                                            }
+                                            let stride = component == 0 ? stride0 : stride1
+                                            for row in 0..<8 {
+                                                let s = source + row * stride, w = work + row * 8
+                                                for column in 0..<8 { w[column] = Int32(s[column]) &- 128 }
+                                            }
+                                            JPEGForwardDCT.transformAndQuantize(
+                                                work, d.baseAddress! + (component == 0 ? 0 : 64),
+                                                out.baseAddress! + block * 64, zigzagBase)
+                                            block += 1
+                                        }
                                     }
                                 }
-                                JPEGForwardDCT.transformAndQuantize(
-                                    work, d.baseAddress! + (component == 0 ? 0 : 64),
-                                    out.baseAddress! + block * 64, zigzag.baseAddress!)
-                                block += 1
                             }
                         }
                     }
