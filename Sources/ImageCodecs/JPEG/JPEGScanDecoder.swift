@@ -11,6 +11,10 @@ struct JPEGScanDecoder {
     var reader: JPEGBitReader
     /// Remaining blocks of an end-of-band run (progressive AC scans).
     var endOfBandRun = 0
+    /// A copy of `jpegZigzagToNatural` read by the hot loops without bounds checks or
+    /// global-initialisation checks. Allocated by `init`, freed when `decode()` (the
+    /// one call each scan decoder gets) returns.
+    private let zigzag: UnsafeMutablePointer<Int>
 
     init(parser: JPEGParser, components: [JPEGComponent], spectralStart: Int, spectralEnd: Int,
          successiveHigh: Int, successiveLow: Int, reader: JPEGBitReader) {
@@ -21,11 +25,14 @@ struct JPEGScanDecoder {
         self.successiveHigh = successiveHigh
         self.successiveLow = successiveLow
         self.reader = reader
+        zigzag = .allocate(capacity: jpegZigzagToNatural.count)
+        zigzag.initialize(from: jpegZigzagToNatural, count: jpegZigzagToNatural.count)
     }
 
     private enum Kind { case baseline, dcFirst, dcRefine, acFirst, acRefine }
 
     mutating func decode() throws {
+        defer { zigzag.deallocate() }
         let kind: Kind
         if !parser.isProgressive {
             kind = .baseline
@@ -116,20 +123,18 @@ struct JPEGScanDecoder {
         block[0] = Int16(truncatingIfNeeded: try decodeDC(c))
         let ac = c.acTable!
         var k = 1
-        try jpegZigzagToNatural.withUnsafeBufferPointer { zigzag in
-            while k < 64 {
-                let rs = try reader.decode(ac)
-                let r = rs >> 4, s = rs & 15
-                if s == 0 {
-                    if r != 15 { break }
-                    k += 16
-                    continue
-                }
-                k += r
-                let value = try reader.receiveExtend(s)
-                block[zigzag[min(k, 79)]] = Int16(truncatingIfNeeded: value)
-                k += 1
+        while k < 64 {
+            let rs = try reader.decode(ac)
+            let r = rs >> 4, s = rs & 15
+            if s == 0 {
+                if r != 15 { break }
+                k += 16
+                continue
             }
+            k += r
+            let value = try reader.receiveExtend(s)
+            block[zigzag[min(k, 79)]] = Int16(truncatingIfNeeded: value)
+            k += 1
         }
         guard k <= 64 else { throw JPEGError.corruptScan("AC coefficients run past the end of a block") }
     }
@@ -158,7 +163,7 @@ struct JPEGScanDecoder {
             k += r
             guard k <= spectralEnd else { throw JPEGError.corruptScan("AC coefficients run past the spectral band") }
             let value = try reader.receiveExtend(s)
-            block[jpegZigzagToNatural[k]] = Int16(truncatingIfNeeded: value << successiveLow)
+            block[zigzag[k]] = Int16(truncatingIfNeeded: value << successiveLow)
             k += 1
         }
     }
@@ -188,7 +193,7 @@ struct JPEGScanDecoder {
                     value = try reader.bit() != 0 ? plus : minus
                 }
                 while k <= spectralEnd {
-                    let index = jpegZigzagToNatural[k]
+                    let index = zigzag[k]
                     let coefficient = Int(block[index])
                     if coefficient != 0 {
                         if try reader.bit() != 0 && (coefficient & plus) == 0 {
@@ -209,7 +214,7 @@ struct JPEGScanDecoder {
         if endOfBandRun > 0 {
             // Inside an end-of-band run: only refine coefficients already non-zero.
             while k <= spectralEnd {
-                let index = jpegZigzagToNatural[k]
+                let index = zigzag[k]
                 let coefficient = Int(block[index])
                 if coefficient != 0, try reader.bit() != 0, (coefficient & plus) == 0 {
                     block[index] = Int16(truncatingIfNeeded: coefficient >= 0 ? coefficient + plus : coefficient + minus)
