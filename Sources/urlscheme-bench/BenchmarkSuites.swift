@@ -4,6 +4,7 @@ enum BenchmarkSuites {
     static let all: [any BenchmarkSuite] = [
         CacheBenchmarks(),
         PNGBenchmarks(),
+        JPEGBenchmarks(),
         RasterBenchmarks(),
         MapBenchmarks(),
     ]

@@ -1,0 +1,43 @@
+"""Reference side of `urlscheme-bench jpeg`: Pillow (libjpeg-turbo) encoding the
+same raw images at q90/q70 4:2:0 and decoding the same JPEG files (full size and
+with draft() at 1/4 scale)."""
+import io
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import common  # noqa: E402
+import PIL  # noqa: E402
+from PIL import Image  # noqa: E402
+
+args = common.parser(__doc__)
+for image in ("photo", "map"):
+    args.add_argument("--" + image)
+    args.add_argument("--" + image + "-jpeg")
+options = vars(args.parse_args())
+label = "Pillow %s" % PIL.__version__
+rows = {}
+for image in ("photo", "map"):
+    rgb = common.load_rgba(options[image]).convert("RGB")
+    for quality in (90, 70):
+        size = [0]
+
+        def encode(q=quality):
+            out = io.BytesIO()
+            rgb.save(out, "JPEG", quality=q, subsampling=2)
+            size[0] = out.tell()
+        seconds = common.median_seconds(encode, options["iterations"])
+        rows["encode-q%d-%s" % (quality, image)] = {"seconds": seconds, "bytes": size[0], "label": label}
+    with open(options[image + "_jpeg"], "rb") as f:
+        data = f.read()
+
+    def decode():
+        Image.open(io.BytesIO(data)).load()
+
+    def decode_quarter():
+        im = Image.open(io.BytesIO(data))
+        im.draft("RGB", (im.width // 4, im.height // 4))
+        im.load()
+    rows["decode-q90-%s" % image] = {"seconds": common.median_seconds(decode, options["iterations"]), "label": label}
+    rows["decode-quarter-%s" % image] = {"seconds": common.median_seconds(decode_quarter, options["iterations"]), "label": label}
+common.emit(rows)

@@ -1,0 +1,17 @@
+import Foundation
+import ImageCodecs
+
+/// libFuzzer entry: every input must decode or throw, at full and reduced scale,
+/// and readInfo must agree with decode on the size when both succeed.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzJPEGDecoder(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
+    let data = Data(bytes: start, count: count)
+    // A low pixel limit keeps each execution fast and memory-bounded.
+    let decoder = JPEGDecoder(maximumPixelCount: 1 << 20)
+    let info = try? decoder.readInfo(data)
+    if let bitmap = try? decoder.decode(data), let info {
+        precondition(bitmap.width == info.width && bitmap.height == info.height, "readInfo disagrees with decode")
+    }
+    _ = try? decoder.decode(data, scale: .quarter)
+    return 0
+}

@@ -1,0 +1,124 @@
+/// Reads the entropy-coded bits of a scan: removes FF 00 stuffing, stops at
+/// markers, and keeps up to 64 bits buffered (left-aligned) so Huffman lookups
+/// and coefficient bits rarely touch memory.
+///
+/// Past a marker or the end of the data it feeds zero bits, as libjpeg does, but
+/// only a bounded number of them: a scan that keeps reading after its data ran
+/// out is truncated or corrupt and throws.
+struct JPEGBitReader {
+    let bytes: UnsafeBufferPointer<UInt8>
+    /// Next byte to load into `buffer`; never moves past a marker.
+    var position: Int
+    var buffer: UInt64 = 0
+    var bitCount: Int = 0
+    /// Zero bytes fed past a marker or the end of data.
+    var paddingBytes = 0
+
+    /// The most zero padding tolerated before the scan is declared truncated.
+    static let maximumPadding = 1 << 12
+
+    init(bytes: UnsafeBufferPointer<UInt8>, position: Int) {
+        self.bytes = bytes
+        self.position = position
+    }
+
+    /// Fills the buffer to at least 57 bits.
+    @inline(__always)
+    mutating func refill() throws {
+        while bitCount <= 56 {
+            var byte: UInt8 = 0
+            if position < bytes.count {
+                byte = bytes[position]
+                if byte == 0xFF {
+                    let next: UInt8 = position + 1 < bytes.count ? bytes[position + 1] : 0xD9
+                    if next == 0 {
+                        position += 2
+                    } else {
+                        byte = 0
+                        try pad()
+                    }
+                } else {
+                    position += 1
+                }
+            } else {
+                try pad()
+            }
+            buffer |= UInt64(byte) << UInt64(56 - bitCount)
+            bitCount += 8
+        }
+    }
+
+    @inline(never)
+    private mutating func pad() throws {
+        paddingBytes += 1
+        if paddingBytes > JPEGBitReader.maximumPadding {
+            throw JPEGError.truncated("entropy-coded scan data")
+        }
+    }
+
+    /// Decodes one Huffman symbol.
+    @inline(__always)
+    mutating func decode(_ table: JPEGHuffmanTable) throws -> Int {
+        if bitCount < 16 { try refill() }
+        let entry = Int(table.fast[Int(buffer >> UInt64(64 - JPEGHuffmanTable.lookupBits))])
+        if entry != 0 {
+            let length = entry >> 8
+            buffer <<= UInt64(length)
+            bitCount -= length
+            return entry & 0xFF
+        }
+        return try decodeSlow(table)
+    }
+
+    @inline(never)
+    private mutating func decodeSlow(_ table: JPEGHuffmanTable) throws -> Int {
+        var length = JPEGHuffmanTable.lookupBits + 1
+        var code = Int32(truncatingIfNeeded: buffer >> UInt64(64 - length))
+        while length <= 16 && code > table.maxCode[length] {
+            length += 1
+            code = Int32(truncatingIfNeeded: buffer >> UInt64(64 - length))
+        }
+        guard length <= 16 else { throw JPEGError.corruptScan("invalid Huffman code") }
+        buffer <<= UInt64(length)
+        bitCount -= length
+        let index = Int(code + table.valueOffset[length])
+        guard index >= 0 && index < 256 else { throw JPEGError.corruptScan("invalid Huffman code") }
+        return Int(table.symbols[index])
+    }
+
+    /// Reads `count` (0...16) raw bits.
+    @inline(__always)
+    mutating func bits(_ count: Int) throws -> Int {
+        if count == 0 { return 0 }
+        if bitCount < count { try refill() }
+        let value = Int(buffer >> UInt64(64 - count))
+        buffer <<= UInt64(count)
+        bitCount -= count
+        return value
+    }
+
+    /// Reads one bit.
+    @inline(__always)
+    mutating func bit() throws -> Int {
+        try bits(1)
+    }
+
+    /// Reads `count` (0...16) bits and sign-extends them as JPEG's EXTEND does.
+    @inline(__always)
+    mutating func receiveExtend(_ count: Int) throws -> Int {
+        if count == 0 { return 0 }
+        let value = try bits(count)
+        return value < (1 << (count - 1)) ? value - (1 << count) + 1 : value
+    }
+
+    /// Discards buffered bits and consumes the expected RSTn marker.
+    mutating func restart(expected index: Int) throws {
+        buffer = 0
+        bitCount = 0
+        guard position + 1 < bytes.count, bytes[position] == 0xFF,
+              bytes[position + 1] == UInt8(0xD0 + (index & 7)) else {
+            throw JPEGError.corruptScan("missing restart marker RST\(index & 7)")
+        }
+        position += 2
+    }
+}

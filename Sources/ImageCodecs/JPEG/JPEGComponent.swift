@@ -1,0 +1,52 @@
+/// One colour component of a frame (Y, Cb, Cr, C, M, Y, K...) and its
+/// dequantised-later DCT coefficients, kept for the whole image so baseline
+/// and progressive scans share one path.
+///
+/// Coefficients live in a manually allocated buffer (natural order, 64 per
+/// block) so the scan decoder writes them without bounds or CoW checks; the
+/// class owns and frees it.
+final class JPEGComponent {
+    let id: Int
+    let horizontalSampling: Int
+    let verticalSampling: Int
+    let quantizationTableIndex: Int
+    /// Blocks per row and rows of blocks, padded to whole MCUs.
+    var blocksPerLine = 0
+    var blocksPerColumn = 0
+    /// Blocks actually covering the component's samples (non-interleaved scans).
+    var usedBlocksPerLine = 0
+    var usedBlocksPerColumn = 0
+    /// Samples per row and rows actually in the component (ceil of the scaled image size).
+    var sampleWidth = 0
+    var sampleHeight = 0
+    var coefficients: UnsafeMutablePointer<Int16>?
+    var dcTable: JPEGHuffmanTable?
+    var acTable: JPEGHuffmanTable?
+    var dcPredictor = 0
+
+    init(id: Int, horizontalSampling: Int, verticalSampling: Int, quantizationTableIndex: Int) {
+        self.id = id
+        self.horizontalSampling = horizontalSampling
+        self.verticalSampling = verticalSampling
+        self.quantizationTableIndex = quantizationTableIndex
+    }
+
+    /// Sizes the component for the frame and allocates zeroed coefficients.
+    func allocate(width: Int, height: Int, maxH: Int, maxV: Int, mcusX: Int, mcusY: Int) {
+        sampleWidth = (width * horizontalSampling + maxH - 1) / maxH
+        sampleHeight = (height * verticalSampling + maxV - 1) / maxV
+        usedBlocksPerLine = (sampleWidth + 7) / 8
+        usedBlocksPerColumn = (sampleHeight + 7) / 8
+        blocksPerLine = mcusX * horizontalSampling
+        blocksPerColumn = mcusY * verticalSampling
+        let count = blocksPerLine * blocksPerColumn * 64
+        let pointer = UnsafeMutablePointer<Int16>.allocate(capacity: count)
+        pointer.initialize(repeating: 0, count: count)
+        coefficients?.deallocate()
+        coefficients = pointer
+    }
+
+    deinit {
+        coefficients?.deallocate()
+    }
+}

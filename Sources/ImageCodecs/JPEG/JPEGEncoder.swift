@@ -1,0 +1,113 @@
+import Foundation
+import Raster
+
+/// Writes baseline JPEG files: IJG-scaled standard quantisation tables,
+/// accurate integer forward DCT, 4:2:0 or 4:4:4 chroma, optional grayscale,
+/// optional optimised Huffman tables and restart intervals.
+///
+/// Alpha is ignored (JPEG has none): pixels are encoded as if opaque.
+/// Grayscale output is only produced when `grayscale` is set; a gray bitmap
+/// encoded in colour stays gray (its chroma is flat and costs little).
+public struct JPEGEncoder: ImageEncoding {
+    /// Chroma resolution of colour output.
+    public enum Subsampling: Sendable {
+        /// Chroma at half resolution both ways (smaller files; the common choice).
+        case yuv420
+        /// Chroma at full resolution.
+        case yuv444
+    }
+
+    /// 1–100, mapped to table scale factors as the IJG library does.
+    public var quality: Int
+    public var subsampling: Subsampling
+    /// Two passes: gather symbol statistics, then write tables made for this image.
+    public var optimizeHuffman: Bool
+    /// MCUs between restart markers; 0 writes none.
+    public var restartInterval: Int
+    /// Writes one luminance component only.
+    public var grayscale: Bool
+
+    public var format: ImageFormat { .jpeg }
+
+    /// An encoder; `quality` is clamped to 1...100 and `restartInterval` to 0...65535.
+    public init(quality: Int = 90, subsampling: Subsampling = .yuv420, optimizeHuffman: Bool = false,
+                restartInterval: Int = 0, grayscale: Bool = false) {
+        self.quality = min(max(quality, 1), 100)
+        self.subsampling = subsampling
+        self.optimizeHuffman = optimizeHuffman
+        self.restartInterval = min(max(restartInterval, 0), 65535)
+        self.grayscale = grayscale
+    }
+
+    /// The IJG quality scaling of a standard table (zigzag order), each entry 1...255.
+    static func scaledTable(_ base: [Int], quality: Int) -> [Int] {
+        let scale = quality < 50 ? 5000 / quality : 200 - quality * 2
+        return base.map { min(max(($0 * scale + 50) / 100, 1), 255) }
+    }
+
+    public func encode(_ bitmap: Bitmap) throws -> Data {
+        guard bitmap.width > 0, bitmap.height > 0 else { throw JPEGError.cannotEncode("the bitmap is empty") }
+        guard bitmap.width <= 65535, bitmap.height <= 65535 else {
+            throw JPEGError.cannotEncode("\(bitmap.width)×\(bitmap.height) exceeds JPEG's 65535-pixel side")
+        }
+        let componentCount = grayscale ? 1 : 3
+        let h = (!grayscale && subsampling == .yuv420) ? 2 : 1
+        let mcuSize = 8 * h
+        let mcusX = (bitmap.width + mcuSize - 1) / mcuSize, mcusY = (bitmap.height + mcuSize - 1) / mcuSize
+        let luma = JPEGEncoder.scaledTable(JPEGStandardTables.luminanceQuantization, quality: quality)
+        let chroma = JPEGEncoder.scaledTable(JPEGStandardTables.chrominanceQuantization, quality: quality)
+
+        // 1. Colour conversion into planes padded to whole MCUs (edges replicated).
+        let planes = JPEGSamplePlanes(bitmap, paddedWidth: mcusX * mcuSize, paddedHeight: mcusY * mcuSize,
+                                      grayscale: grayscale, chromaFactor: h)
+        // 2. FDCT + quantisation of every block into zigzag coefficients.
+        let blocks = planes.quantizedBlocks(luma: luma, chroma: chroma, mcusX: mcusX, mcusY: mcusY, factor: h)
+
+        // 3. Huffman tables: standard, or optimal for these coefficients.
+        var dc = [JPEGHuffmanEncoder(counts: JPEGStandardTables.dcLuminanceCounts, symbols: JPEGStandardTables.dcLuminanceSymbols),
+                  JPEGHuffmanEncoder(counts: JPEGStandardTables.dcChrominanceCounts, symbols: JPEGStandardTables.dcChrominanceSymbols)]
+        var ac = [JPEGHuffmanEncoder(counts: JPEGStandardTables.acLuminanceCounts, symbols: JPEGStandardTables.acLuminanceSymbols),
+                  JPEGHuffmanEncoder(counts: JPEGStandardTables.acChrominanceCounts, symbols: JPEGStandardTables.acChrominanceSymbols)]
+        if optimizeHuffman {
+            let statistics = JPEGEntropyCoder.statistics(blocks, layout: blocks.layout, restartInterval: restartInterval)
+            dc = statistics.dc.map { JPEGHuffmanEncoder.optimal(frequencies: $0) }
+            ac = statistics.ac.map { JPEGHuffmanEncoder.optimal(frequencies: $0) }
+            if grayscale { dc.removeLast(); ac.removeLast() }
+        } else if grayscale {
+            dc.removeLast(); ac.removeLast()
+        }
+
+        // 4. Headers, then the entropy-coded scan.
+        var writer = JPEGBitWriter(reserving: bitmap.width * bitmap.height / 2 + 1024)
+        writer.append([0xFF, 0xD8])
+        writer.append([0xFF, 0xE0, 0, 16, 0x4A, 0x46, 0x49, 0x46, 0, 1, 1, 0, 0, 1, 0, 1, 0, 0])
+        writer.append([0xFF, 0xDB, 0, UInt8(2 + 65 * (grayscale ? 1 : 2)), 0] + luma.map { UInt8($0) })
+        if !grayscale { writer.append([1] + chroma.map { UInt8($0) }) }
+        var sof: [UInt8] = [0xFF, 0xC0, 0, UInt8(8 + 3 * componentCount), 8,
+                            UInt8(bitmap.height >> 8), UInt8(bitmap.height & 255),
+                            UInt8(bitmap.width >> 8), UInt8(bitmap.width & 255), UInt8(componentCount)]
+        sof += [1, UInt8(h << 4 | h), 0]
+        if !grayscale { sof += [2, 0x11, 1, 3, 0x11, 1] }
+        writer.append(sof)
+        for (index, table) in dc.enumerated() { writer.append(JPEGEncoder.dht(table, tableClass: 0, index: index)) }
+        for (index, table) in ac.enumerated() { writer.append(JPEGEncoder.dht(table, tableClass: 1, index: index)) }
+        if restartInterval > 0 {
+            writer.append([0xFF, 0xDD, 0, 4, UInt8(restartInterval >> 8), UInt8(restartInterval & 255)])
+        }
+        var sos: [UInt8] = [0xFF, 0xDA, 0, UInt8(6 + 2 * componentCount), UInt8(componentCount), 1, 0x00]
+        if !grayscale { sos += [2, 0x11, 3, 0x11] }
+        sos += [0, 63, 0]
+        writer.append(sos)
+        JPEGEntropyCoder.encode(blocks, layout: blocks.layout, dc: dc, ac: ac, restartInterval: restartInterval, into: &writer)
+        writer.flush()
+        writer.append([0xFF, 0xD9])
+        return Data(writer.bytes)
+    }
+
+    /// A DHT segment for one table.
+    static func dht(_ table: JPEGHuffmanEncoder, tableClass: Int, index: Int) -> [UInt8] {
+        let length = 2 + 1 + 16 + table.symbols.count
+        return [0xFF, 0xC4, UInt8(length >> 8), UInt8(length & 255), UInt8(tableClass << 4 | index)]
+            + table.counts.map { UInt8($0) } + table.symbols
+    }
+}

@@ -1,0 +1,69 @@
+/// A Huffman decoding table from a DHT segment, with a 9-bit lookahead table so
+/// most symbols decode with one lookup.
+///
+/// Storage is manually allocated so the scan decoder's hot loop reads it
+/// without array bounds checks or copy-on-write checks.
+final class JPEGHuffmanTable {
+    /// Bits looked up at once by `fast`.
+    static let lookupBits = 9
+    /// Indexed by the next 9 bits: `(codeLength << 8) | symbol`, or 0 when the
+    /// code is longer than 9 bits.
+    let fast: UnsafeMutablePointer<UInt16>
+    /// For each code length 1...16: the largest code of that length (-1 if none).
+    let maxCode: UnsafeMutablePointer<Int32>
+    /// For each code length: index into `symbols` minus the first code of that length.
+    let valueOffset: UnsafeMutablePointer<Int32>
+    /// The symbols in code order (256 slots, unused ones zero).
+    let symbols: UnsafeMutablePointer<UInt8>
+
+    /// Builds the table from the 16 code-length counts and the symbols of a DHT entry.
+    /// Throws when the counts over-subscribe the code space or the symbol count is wrong.
+    init(counts: [Int], symbols values: [UInt8]) throws {
+        fast = .allocate(capacity: 1 << JPEGHuffmanTable.lookupBits)
+        fast.initialize(repeating: 0, count: 1 << JPEGHuffmanTable.lookupBits)
+        maxCode = .allocate(capacity: 18)
+        maxCode.initialize(repeating: -1, count: 18)
+        valueOffset = .allocate(capacity: 18)
+        valueOffset.initialize(repeating: 0, count: 18)
+        symbols = .allocate(capacity: 256)
+        symbols.initialize(repeating: 0, count: 256)
+        guard counts.count == 16, values.count == counts.reduce(0, +), values.count <= 256 else {
+            throw JPEGError.invalidSegment("Huffman table symbol count does not match its code lengths")
+        }
+        for (i, v) in values.enumerated() { symbols[i] = v }
+        var code: Int32 = 0
+        var k: Int32 = 0
+        for length in 1...16 {
+            let n = Int32(counts[length - 1])
+            valueOffset[length] = k - code
+            if n > 0 {
+                code += n
+                k += n
+                maxCode[length] = code - 1
+                // Codes of this length must fit in `length` bits.
+                guard code <= (Int32(1) << Int32(length)) else {
+                    throw JPEGError.invalidSegment("Huffman table code lengths over-subscribe the code space")
+                }
+                if length <= JPEGHuffmanTable.lookupBits {
+                    let shift = JPEGHuffmanTable.lookupBits - length
+                    for c in (code - n)..<code {
+                        let symbol = UInt16(symbols[Int(c + valueOffset[length])])
+                        let base = Int(c) << shift
+                        for j in 0..<(1 << shift) {
+                            fast[base + j] = UInt16(length << 8) | symbol
+                        }
+                    }
+                }
+            }
+            code <<= 1
+        }
+        maxCode[17] = Int32.max  // sentinel: ends the slow search
+    }
+
+    deinit {
+        fast.deallocate()
+        maxCode.deallocate()
+        valueOffset.deallocate()
+        symbols.deallocate()
+    }
+}

@@ -1,0 +1,227 @@
+/// Decodes one scan's entropy-coded data into the components' coefficient
+/// buffers: baseline (sequential) scans and the four kinds of progressive scan
+/// (DC first/refine, AC first/refine), with restart intervals.
+struct JPEGScanDecoder {
+    let parser: JPEGParser
+    let components: [JPEGComponent]
+    let spectralStart: Int
+    let spectralEnd: Int
+    let successiveHigh: Int
+    let successiveLow: Int
+    var reader: JPEGBitReader
+    /// Remaining blocks of an end-of-band run (progressive AC scans).
+    var endOfBandRun = 0
+    /// A copy of `jpegZigzagToNatural` read by the hot loops without bounds checks or
+    /// global-initialisation checks. Allocated by `init`, freed when `decode()` (the
+    /// one call each scan decoder gets) returns.
+    private let zigzag: UnsafeMutablePointer<Int>
+
+    init(parser: JPEGParser, components: [JPEGComponent], spectralStart: Int, spectralEnd: Int,
+         successiveHigh: Int, successiveLow: Int, reader: JPEGBitReader) {
+        self.parser = parser
+        self.components = components
+        self.spectralStart = spectralStart
+        self.spectralEnd = spectralEnd
+        self.successiveHigh = successiveHigh
+        self.successiveLow = successiveLow
+        self.reader = reader
+        zigzag = .allocate(capacity: jpegZigzagToNatural.count)
+        zigzag.initialize(from: jpegZigzagToNatural, count: jpegZigzagToNatural.count)
+    }
+
+    private enum Kind { case baseline, dcFirst, dcRefine, acFirst, acRefine }
+
+    mutating func decode() throws {
+        defer { zigzag.deallocate() }
+        let kind: Kind
+        if !parser.isProgressive {
+            kind = .baseline
+        } else if spectralStart == 0 {
+            kind = successiveHigh == 0 ? .dcFirst : .dcRefine
+        } else {
+            kind = successiveHigh == 0 ? .acFirst : .acRefine
+        }
+        for c in components {
+            if (kind == .baseline || kind == .dcFirst) && c.dcTable == nil {
+                throw JPEGError.invalidSegment("scan uses an undefined DC Huffman table")
+            }
+            if (kind == .baseline || kind == .acFirst || kind == .acRefine) && c.acTable == nil {
+                throw JPEGError.invalidSegment("scan uses an undefined AC Huffman table")
+            }
+            if kind == .baseline || kind == .dcFirst || kind == .dcRefine {
+                guard parser.quantizationTables[c.quantizationTableIndex] != nil else {
+                    throw JPEGError.invalidSegment("component \(c.id) uses an undefined quantisation table")
+                }
+            }
+            c.dcPredictor = 0
+        }
+        let single = components.count == 1
+        let unitsX = single ? components[0].usedBlocksPerLine : parser.mcusX
+        let unitsY = single ? components[0].usedBlocksPerColumn : parser.mcusY
+        let total = unitsX * unitsY
+        let interval = parser.restartInterval
+        var restartIndex = 0
+        var unit = 0
+        while unit < total {
+            if interval > 0 && unit > 0 && unit % interval == 0 {
+                try reader.restart(expected: restartIndex)
+                restartIndex += 1
+                endOfBandRun = 0
+                for c in components { c.dcPredictor = 0 }
+            }
+            let ux = unit % unitsX, uy = unit / unitsX
+            if single {
+                let c = components[0]
+                try decodeBlock(kind, c, c.coefficients! + (uy * c.blocksPerLine + ux) * 64)
+            } else {
+                for c in components {
+                    for by in 0..<c.verticalSampling {
+                        let row = uy * c.verticalSampling + by
+                        for bx in 0..<c.horizontalSampling {
+                            let column = ux * c.horizontalSampling + bx
+                            try decodeBlock(kind, c, c.coefficients! + (row * c.blocksPerLine + column) * 64)
+                        }
+                    }
+                }
+            }
+            unit += 1
+        }
+        // Leave `position` at the marker that follows the scan data.
+        let bytes = reader.bytes
+        var p = reader.position
+        while p + 1 < bytes.count {
+            if bytes[p] == 0xFF && bytes[p + 1] != 0 && !(0xD0...0xD7).contains(bytes[p + 1]) { break }
+            p += 1
+        }
+        reader.position = min(p, bytes.count)
+    }
+
+    @inline(__always)
+    private mutating func decodeBlock(_ kind: Kind, _ c: JPEGComponent, _ block: UnsafeMutablePointer<Int16>) throws {
+        switch kind {
+        case .baseline: try decodeBaseline(c, block)
+        case .dcFirst: try decodeDCFirst(c, block)
+        case .dcRefine:
+            if try reader.bit() != 0 { block[0] |= Int16(truncatingIfNeeded: 1 << successiveLow) }
+        case .acFirst: try decodeACFirst(c, block)
+        case .acRefine: try decodeACRefine(c, block)
+        }
+    }
+
+    @inline(__always)
+    private mutating func decodeDC(_ c: JPEGComponent) throws -> Int {
+        let s = try reader.decode(c.dcTable!)
+        guard s <= 16 else { throw JPEGError.corruptScan("DC difference of \(s) bits") }
+        let diff = try reader.receiveExtend(s)
+        // Keep the predictor in a sane range so hostile data cannot overflow it.
+        c.dcPredictor = (c.dcPredictor &+ diff) & 0xFFFF_FFFF
+        if c.dcPredictor >= 0x8000_0000 { c.dcPredictor -= 0x1_0000_0000 }
+        return c.dcPredictor
+    }
+
+    private mutating func decodeBaseline(_ c: JPEGComponent, _ block: UnsafeMutablePointer<Int16>) throws {
+        block[0] = Int16(truncatingIfNeeded: try decodeDC(c))
+        let ac = c.acTable!
+        var k = 1
+        while k < 64 {
+            let rs = try reader.decode(ac)
+            let r = rs >> 4, s = rs & 15
+            if s == 0 {
+                if r != 15 { break }
+                k += 16
+                continue
+            }
+            k += r
+            let value = try reader.receiveExtend(s)
+            block[zigzag[min(k, 79)]] = Int16(truncatingIfNeeded: value)
+            k += 1
+        }
+        guard k <= 64 else { throw JPEGError.corruptScan("AC coefficients run past the end of a block") }
+    }
+
+    private mutating func decodeDCFirst(_ c: JPEGComponent, _ block: UnsafeMutablePointer<Int16>) throws {
+        let dc = try decodeDC(c)
+        block[0] = Int16(truncatingIfNeeded: dc << successiveLow)
+    }
+
+    private mutating func decodeACFirst(_ c: JPEGComponent, _ block: UnsafeMutablePointer<Int16>) throws {
+        if endOfBandRun > 0 { endOfBandRun -= 1; return }
+        let ac = c.acTable!
+        var k = spectralStart
+        while k <= spectralEnd {
+            let rs = try reader.decode(ac)
+            let r = rs >> 4, s = rs & 15
+            if s == 0 {
+                if r < 15 {
+                    endOfBandRun = (1 << r) - 1
+                    if r > 0 { endOfBandRun += try reader.bits(r) }
+                    break
+                }
+                k += 16
+                continue
+            }
+            k += r
+            guard k <= spectralEnd else { throw JPEGError.corruptScan("AC coefficients run past the spectral band") }
+            let value = try reader.receiveExtend(s)
+            block[zigzag[k]] = Int16(truncatingIfNeeded: value << successiveLow)
+            k += 1
+        }
+    }
+
+    /// Successive-approximation AC refinement (ITU T.81 G.1.2.3): adds one bit
+    /// to coefficients already non-zero and places newly non-zero ones.
+    private mutating func decodeACRefine(_ c: JPEGComponent, _ block: UnsafeMutablePointer<Int16>) throws {
+        let plus = 1 << successiveLow
+        let minus = -plus
+        var k = spectralStart
+        if endOfBandRun <= 0 {
+            let ac = c.acTable!
+            while k <= spectralEnd {
+                let rs = try reader.decode(ac)
+                var r = rs >> 4
+                let s = rs & 15
+                var value = 0
+                if s == 0 {
+                    if r < 15 {
+                        endOfBandRun = 1 << r
+                        if r > 0 { endOfBandRun += try reader.bits(r) }
+                        break
+                    }
+                    // r == 15: skip 16 zero coefficients (refining non-zero ones on the way).
+                } else {
+                    guard s == 1 else { throw JPEGError.corruptScan("refinement coefficient of \(s) bits") }
+                    value = try reader.bit() != 0 ? plus : minus
+                }
+                while k <= spectralEnd {
+                    let index = zigzag[k]
+                    let coefficient = Int(block[index])
+                    if coefficient != 0 {
+                        if try reader.bit() != 0 && (coefficient & plus) == 0 {
+                            block[index] = Int16(truncatingIfNeeded: coefficient >= 0 ? coefficient + plus : coefficient + minus)
+                        }
+                    } else {
+                        if r == 0 {
+                            if value != 0 { block[index] = Int16(truncatingIfNeeded: value) }
+                            k += 1
+                            break
+                        }
+                        r -= 1
+                    }
+                    k += 1
+                }
+            }
+        }
+        if endOfBandRun > 0 {
+            // Inside an end-of-band run: only refine coefficients already non-zero.
+            while k <= spectralEnd {
+                let index = zigzag[k]
+                let coefficient = Int(block[index])
+                if coefficient != 0, try reader.bit() != 0, (coefficient & plus) == 0 {
+                    block[index] = Int16(truncatingIfNeeded: coefficient >= 0 ? coefficient + plus : coefficient + minus)
+                }
+                k += 1
+            }
+            endOfBandRun -= 1
+        }
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import ImageCodecs
+import Raster
+
+/// Issue 4's speed goals: JPEG encode (q90 and q70, 4:2:0) and decode (full and
+/// 1/4 scale) of the 1920×1280 photo and map images, against Pillow (libjpeg-turbo).
+/// Both sides decode the same files (ours, written at q90).
+struct JPEGBenchmarks: BenchmarkSuite {
+    let name = "jpeg"
+    let summary = "JPEG encode q90/q70 4:2:0 and decode full/quarter scale vs Pillow (libjpeg-turbo)"
+
+    func run(_ context: BenchmarkContext) throws -> [BenchmarkRow] {
+        var rows: [BenchmarkRow] = []
+        var arguments: [String] = []
+        var ours: [String: (seconds: Double, bytes: Int?)] = [:]
+        for kind in [BenchmarkImages.Kind.photo, .map] {
+            let bitmap = try context.image(kind)
+            let image = kind.rawValue
+            for quality in [90, 70] {
+                let encoder = JPEGEncoder(quality: quality, subsampling: .yuv420)
+                var size = 0
+                let seconds = try Stopwatch.median(iterations: context.iterations) {
+                    size = try encoder.encode(bitmap).count
+                }
+                ours["encode-q\(quality)-\(image)"] = (seconds, size)
+            }
+            let file = try JPEGEncoder(quality: 90).encode(bitmap)
+            let url = context.workDirectory.appendingPathComponent("\(image)-q90.jpg")
+            try file.write(to: url)
+            let decoder = JPEGDecoder()
+            ours["decode-q90-\(image)"] = (try Stopwatch.median(iterations: context.iterations) {
+                _ = try decoder.decode(file)
+            }, nil)
+            ours["decode-quarter-\(image)"] = (try Stopwatch.median(iterations: context.iterations) {
+                _ = try decoder.decode(file, scale: .quarter)
+            }, nil)
+            arguments += ["--\(image)", try context.rawFile(kind).path, "--\(image)-jpeg", url.path]
+        }
+        let reference = try context.runReference(script: "jpeg.py", arguments: arguments)
+        for key in ours.keys.sorted() {
+            let mine = ours[key]!
+            let theirs = reference[key]
+            var detail = ""
+            if let bytes = mine.bytes, let theirBytes = theirs?.bytes {
+                detail = "\(bytes) B vs \(theirBytes) B"
+            }
+            rows.append(BenchmarkRow(name: key, ours: mine.seconds, reference: theirs?.seconds,
+                                     referenceName: theirs?.label ?? "Pillow", goal: 2.0, detail: detail))
+        }
+        return rows
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import XCTest
+import Raster
+@testable import ImageCodecs
+
+/// Encoder checks: files our decoder reads back closely, in every mode, and
+/// the IJG quality scaling.
+final class JPEGEncoderTests: XCTestCase {
+    func psnr(_ a: Bitmap, _ b: Bitmap, gray: Bool = false) -> Double {
+        var squared = 0.0, n = 0.0
+        for i in 0..<(a.width * a.height) {
+            let luma = { (p: [UInt8]) in 0.299 * Double(p[i * 4]) + 0.587 * Double(p[i * 4 + 1]) + 0.114 * Double(p[i * 4 + 2]) }
+            if gray {
+                let d = luma(a.pixels) - Double(b.pixels[i * 4])
+                squared += d * d; n += 1
+            } else {
+                for c in 0..<3 {
+                    let d = Double(a.pixels[i * 4 + c]) - Double(b.pixels[i * 4 + c])
+                    squared += d * d; n += 1
+                }
+            }
+        }
+        return squared == 0 ? .infinity : 10 * log10(255 * 255 / (squared / n))
+    }
+
+    func roundTrip(_ encoder: JPEGEncoder) throws -> (Bitmap, Data) {
+        let data = try encoder.encode(JPEGTestSupport.syntheticBitmap())
+        return (try JPEGDecoder().decode(data), data)
+    }
+
+    func testQuality90RoundTripsIn420And444() throws {
+        for subsampling in [JPEGEncoder.Subsampling.yuv420, .yuv444] {
+            let (decoded, _) = try roundTrip(JPEGEncoder(quality: 90, subsampling: subsampling))
+            XCTAssertEqual(decoded.width, 45)
+            XCTAssertEqual(decoded.height, 37)
+            // Pillow (libjpeg-turbo) reaches 30.8 dB (4:2:0, the blue edge loses chroma) and 45.1 dB (4:4:4) here.
+            let floor: Double = subsampling == .yuv420 ? 30.5 : 44.5
+            XCTAssertGreaterThan(psnr(try JPEGTestSupport.syntheticBitmap(), decoded), floor, "\(subsampling)")
+        }
+    }
+
+    func testOptimizedHuffmanIsSmallerAndDecodesIdentically() throws {
+        let (plain, plainData) = try roundTrip(JPEGEncoder(quality: 80))
+        let (optimized, optimizedData) = try roundTrip(JPEGEncoder(quality: 80, optimizeHuffman: true))
+        XCTAssertEqual(plain, optimized)  // only the entropy coding differs
+        XCTAssertLessThan(optimizedData.count, plainData.count)
+    }
+
+    func testRestartIntervalDecodesIdentically() throws {
+        let (plain, _) = try roundTrip(JPEGEncoder(quality: 85))
+        let (restarted, data) = try roundTrip(JPEGEncoder(quality: 85, restartInterval: 2))
+        XCTAssertEqual(plain, restarted)
+        XCTAssertTrue(data.windowed(0xFF, 0xD0), "an RST0 marker is written")
+    }
+
+    func testGrayscaleWritesOneComponent() throws {
+        let (decoded, data) = try roundTrip(JPEGEncoder(quality: 90, grayscale: true))
+        let bytes = [UInt8](data)
+        let sof = try XCTUnwrap((0..<(bytes.count - 1)).first { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xC0 })
+        XCTAssertEqual(bytes[sof + 9], 1)
+        XCTAssertGreaterThan(psnr(try JPEGTestSupport.syntheticBitmap(), decoded, gray: true), 35)
+    }
+
+    func testLowerQualityIsSmaller() throws {
+        let high = try JPEGEncoder(quality: 95).encode(JPEGTestSupport.syntheticBitmap())
+        let low = try JPEGEncoder(quality: 30).encode(JPEGTestSupport.syntheticBitmap())
+        XCTAssertLessThan(low.count, high.count)
+    }
+
+    func testIJGQualityScaling() {
+        // Quality 50 is the standard table itself; 100 is all ones; 25 doubles it (clamped to 255).
+        XCTAssertEqual(JPEGEncoder.scaledTable(JPEGStandardTables.luminanceQuantization, quality: 50),
+                       JPEGStandardTables.luminanceQuantization)
+        XCTAssertEqual(Set(JPEGEncoder.scaledTable(JPEGStandardTables.luminanceQuantization, quality: 100)), [1])
+        XCTAssertEqual(JPEGEncoder.scaledTable([16, 200], quality: 25), [32, 255])
+    }
+
+    func testEmptyBitmapIsRefused() throws {
+        XCTAssertThrowsError(try JPEGEncoder().encode(Bitmap(width: 0, height: 3)))
+    }
+}
+
+private extension Data {
+    func windowed(_ a: UInt8, _ b: UInt8) -> Bool {
+        let bytes = [UInt8](self)
+        return (0..<(bytes.count - 1)).contains { bytes[$0] == a && bytes[$0 + 1] == b }
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import XCTest
+@testable import ImageCodecs
+
+/// Malformed input must throw a named error: never trap, hang or allocate without bound.
+final class JPEGHostileInputTests: XCTestCase {
+    func fixture(_ name: String) throws -> [UInt8] {
+        [UInt8](try Data(contentsOf: JPEGDecoderTests.fixtures.appendingPathComponent(name)))
+    }
+
+    func testEveryTruncationThrowsOrDecodes() throws {
+        for name in ["s420.jpg", "progressive420.jpg", "restart420.jpg"] {
+            let bytes = try fixture(name)
+            var errors = 0
+            for length in 0..<bytes.count {
+                do { _ = try JPEGDecoder().decode(Data(bytes[0..<length])) } catch { errors += 1 }
+            }
+            // Cutting into the headers must fail; only cuts late in the scan data may still decode.
+            XCTAssertGreaterThan(errors, bytes.count / 3, name)
+        }
+    }
+
+    func testRandomCorruptionNeverTraps() throws {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int(truncatingIfNeeded: state >> 33)
+        }
+        for name in ["s420.jpg", "progressive444.jpg", "cmyk.jpg", "restart420.jpg"] {
+            let original = try fixture(name)
+            for _ in 0..<150 {
+                var bytes = original
+                for _ in 0..<(1 + next() % 4) {
+                    bytes[next() % bytes.count] = UInt8(truncatingIfNeeded: next())
+                }
+                _ = try? JPEGDecoder().decode(Data(bytes))
+                _ = try? JPEGDecoder().decode(Data(bytes), scale: .quarter)
+            }
+        }
+    }
+
+    func testHugeDimensionsAreRefusedBeforeAllocation() throws {
+        var bytes = try fixture("s420.jpg")
+        let sof = try XCTUnwrap((0..<(bytes.count - 1)).first { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xC0 })
+        bytes[sof + 5] = 0xFF; bytes[sof + 6] = 0xFF  // height 65535
+        bytes[sof + 7] = 0xFF; bytes[sof + 8] = 0xFF  // width 65535
+        XCTAssertThrowsError(try JPEGDecoder().decode(Data(bytes))) { error in
+            XCTAssertEqual(error as? JPEGError, .tooManyPixels(width: 65535, height: 65535, limit: defaultMaximumPixelCount))
+        }
+        XCTAssertThrowsError(try JPEGDecoder(maximumPixelCount: 100).readInfo(Data(try fixture("s420.jpg"))))
+    }
+
+    func testOversubscribedHuffmanTableIsRefused() throws {
+        var bytes = try fixture("s420.jpg")
+        let dht = try XCTUnwrap((0..<(bytes.count - 1)).first { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xC4 })
+        // First table (standard DC luminance: 0,1,5,...): three codes of length 1 cannot exist;
+        // take three from length 3 so the symbol count still matches.
+        XCTAssertEqual(Array(bytes[(dht + 5)...(dht + 7)]), [0, 1, 5])
+        bytes[dht + 5] = 3
+        bytes[dht + 7] = 2
+        XCTAssertThrowsError(try JPEGDecoder().decode(Data(bytes))) { error in
+            XCTAssertTrue("\(error)".contains("Huffman"), "\(error)")
+        }
+    }
+
+    func testNotJPEGAndEmptyData() {
+        XCTAssertThrowsError(try JPEGDecoder().decode(Data())) { XCTAssertEqual($0 as? JPEGError, .notJPEG) }
+        XCTAssertThrowsError(try JPEGDecoder().readInfo(Data([0x89, 0x50, 0x4E, 0x47]))) { XCTAssertEqual($0 as? JPEGError, .notJPEG) }
+    }
+}
