@@ -1,6 +1,7 @@
 import XCTest
 import Synchronization
 import MapRendering
+import ImageCodecs
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -47,12 +48,22 @@ final class MapURLProtocolTests: XCTestCase {
         XCTAssertEqual(counter.calls.load(ordering: .relaxed), 1, "the second load must come from ImageURLCache")
     }
 
-    func testBadParametersAndUnavailableFormatsFailClearly() async throws {
+    func testJPEGSnapshotsUseTheURLsQuality() async throws {
+        let session = session(ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 0))
+        let (low, response) = try await session.data(from: URL(string: "map://?latitude=50&longitude=15&zoom=3&width=160&height=120&format=jpeg&quality=20")!)
+        let (high, _) = try await session.data(from: URL(string: "map://?latitude=50&longitude=15&zoom=3&width=160&height=120&format=jpeg&quality=95")!)
+        XCTAssertEqual((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type"), "image/jpeg")
+        XCTAssertEqual(ImageFormat(sniffing: low), .jpeg)
+        XCTAssertLessThan(low.count, high.count)
+        let decoded = try JPEGDecoder().decode(high)
+        XCTAssertEqual([decoded.width, decoded.height], [160, 120])
+    }
+
+    func testBadParametersFailClearly() async throws {
         let session = session(ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 0))
         let cases: [(String, URLError.Code, String)] = [
             ("map://?latitude=95&longitude=0", .badURL, "parameter 'latitude' must be a number from -90 to 90, got '95'"),
             ("map://?latitude=1&longitude=2&width=4096&height=4096&scale=2", .badURL, "must be at most 16777216 pixels"),
-            ("map://?latitude=1&longitude=2&format=jpeg&width=20&height=20", .unsupportedURL, "format=jpeg is not available yet"),
         ]
         for (text, code, expected) in cases {
             do {

@@ -9,7 +9,7 @@ public enum ImageInfoReader {
         case .png:
             return try PNGDecoder().readInfo(data)
         case .jpeg:
-            throw ImageFormatError.unsupported("JPEG is recognised, but this build cannot read it yet (the JPEG decoder is pending)")
+            return try JPEGDecoder().readInfo(data)
         case nil:
             throw ImageFormatError.unsupported("the data is neither PNG nor JPEG (its first bytes match no known signature)")
         }

@@ -36,7 +36,7 @@ public struct MapSnapshotRenderer: Renderer {
         case .png:
             return RenderedImage(data: try PNGEncoder().encode(bitmap), mimeType: ImageFormat.png.mimeType)
         case .jpeg:
-            throw URLErrors.make(.unsupportedURL, "format=jpeg is not available yet in this build (the JPEG encoder is pending); use format=png", url: nil)
+            return RenderedImage(data: try JPEGEncoder(quality: map.quality).encode(bitmap), mimeType: ImageFormat.jpeg.mimeType)
         }
     }
 }
