@@ -94,4 +94,30 @@ final class PlatformTrapTests: XCTestCase {
         XCTAssertEqual(reloaded, PatternURL(seed: 1).expectedBytes)
         XCTAssertEqual(renderer.renders.load(ordering: .relaxed), 2)
     }
+
+    /// Not a URL-loading trap, but one the test helpers build against: a
+    /// `Process` started from a dispatch worker thread inherits the thread's
+    /// blocked signal mask, so `terminate()` (SIGTERM) leaves it running and
+    /// `waitUntilExit()` hangs. `LoopbackFileServer` stops its server with SIGKILL.
+    func testAProcessStartedOnAWorkerThreadIgnoresTerminate() throws {
+        let started = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var launched: Process?  // written before `started` is signalled, read after
+        DispatchQueue.global().async {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/sleep")
+            process.arguments = ["30"]
+            try? process.run()
+            launched = process
+            started.signal()
+        }
+        started.wait()
+        let process = try XCTUnwrap(launched)
+        defer {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        process.terminate()
+        usleep(300_000)
+        XCTAssertTrue(process.isRunning, "SIGTERM now reaches a child started on a worker thread: terminate() is enough again")
+    }
 }

@@ -3,7 +3,10 @@ import XCTest
 
 /// A real HTTP server on 127.0.0.1 for tests: python3's http.server serving a
 /// directory, logging each request's path and User-Agent. Stopped when the
-/// test ends.
+/// test ends, with SIGKILL: a process started from a test's async body (a
+/// dispatch worker thread) inherits that thread's blocked signals, so
+/// `terminate()`'s SIGTERM would stay pending forever and `waitUntilExit()`
+/// would hang (pinned in `PlatformTrapTests`).
 final class LoopbackFileServer {
     let root: URL
     let port: Int
@@ -39,13 +42,12 @@ final class LoopbackFileServer {
                 if Self.answers(port: port) {
                     self.port = port
                     self.process = process
-                    test.addTeardownBlock { process.terminate(); process.waitUntilExit() }
+                    test.addTeardownBlock { Self.stop(process) }
                     return
                 }
                 usleep(20_000)
             }
-            process.terminate()
-            process.waitUntilExit()
+            Self.stop(process)
             lastError = "port \(port) never answered"
         }
         throw NSError(domain: "LoopbackFileServer", code: 1, userInfo: [NSLocalizedDescriptionKey: lastError])
@@ -61,6 +63,11 @@ final class LoopbackFileServer {
             let parts = line.split(separator: "\t", maxSplits: 1).map(String.init)
             return (parts.first ?? "", parts.count > 1 ? parts[1] : "")
         }
+    }
+
+    private static func stop(_ process: Process) {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
     }
 
     private static func answers(port: Int) -> Bool {
