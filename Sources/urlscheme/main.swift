@@ -7,16 +7,25 @@ import URLSchemeKit
 // urlscheme: load any URL the package understands and save the body.
 
 let usage = """
-    usage: urlscheme get URL [-o FILE] [--reload] [--no-cache]
+    usage: urlscheme get URL [-o FILE] [--reload] [--no-cache] [--assets DIR]
+           urlscheme add FILE... [--assets DIR]
+           urlscheme list [--assets DIR]
+           urlscheme remove ID... [--assets DIR]
 
-    Loads URL through a URLSession configured with every URLSchemeKit protocol
-    and the shared ImageURLCache (~/.cache/URLSchemeKit), writes the body to
-    FILE (or standard output), and prints status, type, size and time to
-    standard error.
+    get     Loads URL through a URLSession configured with every URLSchemeKit
+            protocol and the shared ImageURLCache (~/.cache/URLSchemeKit),
+            writes the body to FILE (or standard output), and prints status,
+            type, size and time to standard error.
+    add     Stores PNG or JPEG files in the asset store and prints each new id,
+            for asset://?id=ID and avatar://?id=ID.
+    list    Prints every stored asset: id, format, upright size, bytes.
+    remove  Deletes assets.
 
       -o, --output FILE   write the body to FILE instead of standard output
       --reload            ignore cached responses (still stores the new one)
       --no-cache          use no cache at all
+      --assets DIR        the asset store's directory (default: $URLSCHEME_ASSETS,
+                          else ~/.local/share/URLSchemeKit/Assets)
       -h, --help          show this help
     """
 
@@ -30,29 +39,80 @@ if arguments.isEmpty || arguments.contains("-h") || arguments.contains("--help")
     print(usage)
     exit(arguments.isEmpty ? 2 : 0)
 }
-guard arguments.removeFirst() == "get" else { fail("unknown command; try 'urlscheme --help'", code: 2) }
+let command = arguments.removeFirst()
+guard ["get", "add", "list", "remove"].contains(command) else { fail("unknown command '\(command)'; try 'urlscheme --help'", code: 2) }
 
-var urlText: String?
+var operands: [String] = []
 var output: String?
 var policy = URLRequest.CachePolicy.useProtocolCachePolicy
 var useCache = true
+var assetDirectory = ProcessInfo.processInfo.environment["URLSCHEME_ASSETS"].map { URL(fileURLWithPath: $0, isDirectory: true) }
+    ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share/URLSchemeKit/Assets", isDirectory: true)
 while !arguments.isEmpty {
     let argument = arguments.removeFirst()
     switch argument {
-    case "-o", "--output":
+    case "-o" where command == "get", "--output" where command == "get":
         guard !arguments.isEmpty else { fail("\(argument) needs a file name", code: 2) }
         output = arguments.removeFirst()
-    case "--reload":
+    case "--reload" where command == "get":
         policy = .reloadIgnoringLocalCacheData
-    case "--no-cache":
+    case "--no-cache" where command == "get":
         useCache = false
+    case "--assets":
+        guard !arguments.isEmpty else { fail("--assets needs a directory", code: 2) }
+        assetDirectory = URL(fileURLWithPath: arguments.removeFirst(), isDirectory: true)
     default:
-        guard urlText == nil, !argument.hasPrefix("-") else { fail("unexpected argument '\(argument)'", code: 2) }
-        urlText = argument
+        guard !argument.hasPrefix("-") else { fail("unexpected option '\(argument)' for '\(command)'", code: 2) }
+        operands.append(argument)
     }
 }
-guard let urlText else { fail("no URL given; try 'urlscheme --help'", code: 2) }
+
+let store: FileAssetStore
+do {
+    store = try FileAssetStore(directory: assetDirectory)
+} catch {
+    fail("cannot open the asset store at \(assetDirectory.path): \(error.localizedDescription)")
+}
+
+switch command {
+case "add":
+    guard !operands.isEmpty else { fail("no file given; try 'urlscheme --help'", code: 2) }
+    for path in operands {
+        do {
+            print(try store.add(contentsOf: URL(fileURLWithPath: path)))
+        } catch {
+            fail("cannot add \(path): \(error)")
+        }
+    }
+    exit(0)
+case "list":
+    do {
+        for id in try store.list().sorted() {
+            let metadata = try store.metadata(for: id)
+            let size = metadata.uprightSize
+            print("\(id)\t\(metadata.format)\t\(size.width)x\(size.height)\t\(metadata.byteCount) bytes")
+        }
+    } catch {
+        fail("cannot list \(assetDirectory.path): \(error)")
+    }
+    exit(0)
+case "remove":
+    for id in operands {
+        do {
+            try store.remove(id)
+        } catch {
+            fail("cannot remove \(id): \(error)")
+        }
+    }
+    exit(0)
+default:
+    break
+}
+
+guard operands.count <= 1 else { fail("unexpected argument '\(operands[1])'", code: 2) }
+guard let urlText = operands.first else { fail("no URL given; try 'urlscheme --help'", code: 2) }
 guard let url = URL(string: urlText), url.scheme != nil else { fail("'\(urlText)' is not a URL", code: 2) }
+URLSchemeKitProtocols.useAssetStore(store)
 
 let configuration = URLSessionConfiguration.ephemeral
 configuration.installURLSchemeKit()

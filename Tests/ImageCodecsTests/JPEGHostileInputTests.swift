@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import ImageCodecs
+import Raster
 
 /// Malformed input must throw a named error: never trap, hang or allocate without bound.
 final class JPEGHostileInputTests: XCTestCase {
@@ -66,5 +67,26 @@ final class JPEGHostileInputTests: XCTestCase {
     func testNotJPEGAndEmptyData() {
         XCTAssertThrowsError(try JPEGDecoder().decode(Data())) { XCTAssertEqual($0 as? JPEGError, .notJPEG) }
         XCTAssertThrowsError(try JPEGDecoder().readInfo(Data([0x89, 0x50, 0x4E, 0x47]))) { XCTAssertEqual($0 as? JPEGError, .notJPEG) }
+    }
+
+    /// A file cut in the middle of its scan is an error, not an image whose
+    /// lower part is invented grey.
+    func testAScanCutShortThrowsTruncated() throws {
+        for name in ["s420.jpg", "progressive420.jpg", "restart420.jpg"] {
+            let bytes = try fixture(name)
+            XCTAssertThrowsError(try JPEGDecoder().decode(Data(bytes[0..<(bytes.count * 2 / 3)])), name) { error in
+                guard case .some(.truncated) = error as? JPEGError else { return XCTFail("\(name): \(error)") }
+            }
+        }
+    }
+
+    /// Each restart interval may pad its lookahead past the marker: thousands
+    /// of intervals must not add up to a "truncated" verdict.
+    func testThousandsOfRestartIntervalsDecode() throws {
+        var bitmap = try Bitmap(width: 512, height: 256)
+        for y in 0..<256 { for x in 0..<512 { bitmap[x, y] = RGBA(UInt8(x / 2), UInt8(y), UInt8((x ^ y) & 255)) } }
+        let plain = try JPEGDecoder().decode(JPEGEncoder(quality: 80).encode(bitmap))
+        let restarted = try JPEGDecoder().decode(JPEGEncoder(quality: 80, restartInterval: 1).encode(bitmap))
+        XCTAssertEqual(restarted, plain)
     }
 }

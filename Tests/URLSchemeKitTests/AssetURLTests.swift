@@ -28,7 +28,7 @@ final class AssetURLTests: XCTestCase {
         let values = [
             AssetURL(id: "x"),
             AssetURL(id: "mzxw6ytboi3tmnrz2xhlhg5qcm", width: 256, mode: .fit, crop: NormalizedRect(x: 0, y: 0, width: 1, height: 0.333333),
-                     rotate: -17.5, flip: .v, filters: [.brightness(-0.25), .saturation(0), .sharpen(amount: 2.5), .invert], format: .png, quality: 40),
+                     rotate: -17.5, flip: .v, filters: [.brightness(0.75), .saturation(0), .sharpen(amount: 2.5), .invert], format: .png, quality: 40),
             AssetURL(id: "a-b", width: 10, height: 20, mode: .stretch),
         ]
         for value in values { XCTAssertEqual(try AssetURL(url: value.url), value, value.url.absoluteString) }

@@ -2,20 +2,23 @@
 /// markers, and keeps up to 64 bits buffered (left-aligned) so Huffman lookups
 /// and coefficient bits rarely touch memory.
 ///
-/// Past a marker or the end of the data it feeds zero bits, as libjpeg does, but
-/// only a bounded number of them: a scan that keeps reading after its data ran
-/// out is truncated or corrupt and throws.
+/// Past a marker or the end of the data it feeds zero bytes, so the 64-bit
+/// lookahead can fill at the end of a scan or restart interval; a valid scan
+/// consumes at most a few bits of them. A scan that keeps reading after its
+/// data ran out is truncated or corrupt and throws, rather than decoding the
+/// rest of the picture as grey the way libjpeg does with a warning.
 struct JPEGBitReader {
     let bytes: UnsafeBufferPointer<UInt8>
     /// Next byte to load into `buffer`; never moves past a marker.
     var position: Int
     var buffer: UInt64 = 0
     var bitCount: Int = 0
-    /// Zero bytes fed past a marker or the end of data.
+    /// Zero bytes fed past a marker or the end of data since the scan or interval began.
     var paddingBytes = 0
 
-    /// The most zero padding tolerated before the scan is declared truncated.
-    static let maximumPadding = 1 << 12
+    /// The most zero padding tolerated per scan or restart interval: the
+    /// lookahead needs 8 bytes; beyond 64 the decoder is inventing data.
+    static let maximumPadding = 64
 
     init(bytes: UnsafeBufferPointer<UInt8>, position: Int) {
         self.bytes = bytes
@@ -115,6 +118,8 @@ struct JPEGBitReader {
     mutating func restart(expected index: Int) throws {
         buffer = 0
         bitCount = 0
+        paddingBytes = 0
+        guard position + 1 < bytes.count else { throw JPEGError.truncated("entropy-coded scan data before RST\(index & 7)") }
         guard position + 1 < bytes.count, bytes[position] == 0xFF,
               bytes[position + 1] == UInt8(0xD0 + (index & 7)) else {
             throw JPEGError.corruptScan("missing restart marker RST\(index & 7)")

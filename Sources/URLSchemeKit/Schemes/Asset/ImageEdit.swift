@@ -1,13 +1,19 @@
+import Raster
+
 /// One step of an `asset://` filter chain, in URL form (`filter=sepia,blur:2`).
+///
+/// Each maps onto a `Raster.ImageFilter`; the factors mean what Pillow's
+/// `ImageEnhance` factors mean (1 leaves the image unchanged).
 public enum ImageEdit: Hashable, Sendable {
     case grayscale
     case sepia
     case invert
     /// Gaussian blur with this radius in pixels (0–100).
     case blur(radius: Double)
-    /// Unsharp mask of this strength (0–10; 1 when written bare).
+    /// Unsharp mask of this strength (0–10; 1 when written bare): radius 2,
+    /// 150 % × amount, threshold 3, so `sharpen` is Pillow's `UnsharpMask()`.
     case sharpen(amount: Double)
-    /// Adds this much to each channel, as a fraction of full scale (−1…1).
+    /// Multiplies each channel by this factor (0–4; 0 is black, 1 changes nothing).
     case brightness(Double)
     /// Scales distance from mid-grey by this factor (0–4; 1 changes nothing).
     case contrast(Double)
@@ -39,7 +45,7 @@ public enum ImageEdit: Hashable, Sendable {
         case "invert": return try bare(.invert)
         case "blur": return .blur(radius: try number(0...100))
         case "sharpen": return .sharpen(amount: try number(0...10, default: 1))
-        case "brightness": return .brightness(try number(-1...1))
+        case "brightness": return .brightness(try number(0...4))
         case "contrast": return .contrast(try number(0...4))
         case "saturation": return .saturation(try number(0...4))
         default:
@@ -59,6 +65,21 @@ public enum ImageEdit: Hashable, Sendable {
         case let .brightness(value): return "brightness:" + QueryWriter.format(value)
         case let .contrast(value): return "contrast:" + QueryWriter.format(value)
         case let .saturation(value): return "saturation:" + QueryWriter.format(value)
+        }
+    }
+
+    /// The Raster filter doing this edit on an image decoded at `pixelScale`
+    /// of the original's size (radii are in original pixels, so they shrink with it).
+    func filter(pixelScale: Double) -> ImageFilter {
+        switch self {
+        case .grayscale: return .grayscale
+        case .sepia: return .sepia
+        case .invert: return .invert
+        case let .blur(radius): return .blur(radius: radius * pixelScale)
+        case let .sharpen(amount): return .sharpen(radius: 2 * pixelScale, percent: Int((150 * amount).rounded()), threshold: 3)
+        case let .brightness(factor): return .brightness(factor)
+        case let .contrast(factor): return .contrast(factor)
+        case let .saturation(factor): return .saturation(factor)
         }
     }
 }

@@ -1,0 +1,85 @@
+import Foundation
+import ImageCodecs
+import Raster
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The photos of an `AssetStore` as upright pixels, decoded no finer than a
+/// render needs and through a `DecodedImageCache`: what `asset://` and
+/// `avatar://` renderers read. Share one between both schemes so they share
+/// the decoded photos too.
+public final class AssetImageSource: Sendable {
+    /// Where the photos are stored.
+    public let store: any AssetStore
+    /// The decoded photos held in memory.
+    public let cache: DecodedImageCache
+
+    /// Photos from `store`, decoded through `cache`.
+    public init(store: any AssetStore, cache: DecodedImageCache = DecodedImageCache()) {
+        self.store = store
+        self.cache = cache
+    }
+
+    /// The stored facts of asset `id`. Throws the `URLError` a load reports.
+    public func metadata(for id: String) throws -> AssetMetadata {
+        do {
+            return try store.metadata(for: id)
+        } catch {
+            throw Self.urlError(error, id: id)
+        }
+    }
+
+    /// Asset `id` upright, with each side at least `fraction` (0...1) of the
+    /// upright original's: a JPEG wanted at half its size or less decodes at
+    /// 1/2, 1/4 or 1/8 scale instead of decoding every pixel and resizing.
+    ///
+    /// Throws `URLError(.fileDoesNotExist)` for an unknown id and
+    /// `URLError(.cannotDecodeContentData)` for a stored file that does not decode.
+    public func image(for id: String, fraction: Double = 1) throws -> DecodedImageCache.Image {
+        let metadata = try metadata(for: id)
+        let reduction = metadata.format == ImageFormat.jpeg.rawValue ? Self.reduction(for: fraction) : 1
+        do {
+            return try cache.image(for: id, maximumReduction: reduction) { reduction in
+                let data = try store.data(for: id)
+                switch ImageFormat(sniffing: data.prefix(8)) {
+                case .jpeg:
+                    let scale = JPEGScale(rawValue: reduction) ?? .full
+                    let decoded = try JPEGDecoder().decodeImage(data, scale: scale)
+                    return .init(bitmap: try decoded.bitmap.upright(from: decoded.orientation), reduction: scale.rawValue)
+                case .png:
+                    return .init(bitmap: try PNGDecoder().decode(data), reduction: 1)
+                case nil:
+                    throw ImageFormatError.unsupported("the stored bytes are neither PNG nor JPEG")
+                }
+            }
+        } catch {
+            throw Self.urlError(error, id: id)
+        }
+    }
+
+    /// The coarsest JPEG scale whose output keeps at least `fraction` of each side.
+    static func reduction(for fraction: Double) -> Int {
+        guard fraction.isFinite, fraction > 0 else { return 1 }
+        return JPEGScale.allCases.map(\.rawValue).filter { 1 / Double($0) >= fraction }.max() ?? 1
+    }
+
+    /// The `URLError` a load reports for what a store or a decoder threw.
+    static func urlError(_ error: Error, id: String) -> Error {
+        switch error {
+        case let error as AssetStoreError:
+            switch error {
+            case .notFound:
+                return URLErrors.make(.fileDoesNotExist, error.description, url: nil, underlying: error)
+            case .invalidID:
+                return URLParameterError(parameter: "id", reason: error.description)
+            case .corrupt, .unreadableImage:
+                return URLErrors.make(.cannotDecodeContentData, error.description, url: nil, underlying: error)
+            }
+        case is URLError, is URLParameterError, is CancellationError:
+            return error
+        default:
+            return URLErrors.make(.cannotDecodeContentData, "stored asset '\(id)' does not decode: \(error)", url: nil, underlying: error)
+        }
+    }
+}

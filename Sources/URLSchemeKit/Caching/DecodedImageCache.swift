@@ -1,0 +1,90 @@
+import Foundation
+import Raster
+
+/// Decoded asset photos kept in memory, so that many sizes and edits of one
+/// photo decode it once: the decode is the expensive step of an `asset://`
+/// load (tens of milliseconds for a camera JPEG), the edits after it are cheap.
+///
+/// - Bounded by bytes (4 per pixel), least recently used evicted first.
+/// - One entry per photo. A JPEG may be held at a reduced scale (1/2, 1/4,
+///   1/8) when only thumbnails were asked for; a request needing more detail
+///   decodes again at the finer scale and replaces the entry, and any request
+///   the held resolution satisfies is served from it.
+/// - Concurrent requests for one photo wait for a single decode instead of
+///   each decoding it.
+public final class DecodedImageCache: @unchecked Sendable {  // every stored property is guarded by `condition`
+    /// A decoded photo: upright pixels and the reduction they were decoded at.
+    public struct Image: Sendable {
+        /// The photo turned upright (EXIF orientation applied).
+        public var bitmap: Bitmap
+        /// 1 for full size, 2, 4 or 8 for a scaled JPEG decode.
+        public var reduction: Int
+    }
+
+    /// What the cache has done since it was made.
+    public struct Statistics: Equatable, Sendable {
+        /// Requests answered from memory.
+        public var hits = 0
+        /// Requests that decoded the source.
+        public var decodes = 0
+    }
+
+    private let condition = NSCondition()
+    private var store: LRUStore<String, Image>
+    private var decoding: Set<String> = []
+    private var counters = Statistics()
+
+    /// A cache holding at most `capacity` bytes of pixels (256 MiB by default).
+    public init(capacity: Int = 256 << 20) {
+        store = LRUStore(capacity: capacity)
+    }
+
+    /// Counts of hits and decodes so far.
+    public var statistics: Statistics {
+        condition.lock()
+        defer { condition.unlock() }
+        return counters
+    }
+
+    /// Bytes of pixels held.
+    public var totalBytes: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return store.totalCost
+    }
+
+    /// Drops every entry.
+    public func removeAll() {
+        condition.lock()
+        store.removeAll()
+        condition.unlock()
+    }
+
+    /// The photo `key` at a reduction of at most `maximumReduction`: the held
+    /// entry when it is detailed enough, else `decode(maximumReduction)`, kept.
+    func image(for key: String, maximumReduction: Int, decode: (Int) throws -> Image) throws -> Image {
+        condition.lock()
+        while true {
+            if let held = store.value(for: key), held.reduction <= maximumReduction {
+                counters.hits += 1
+                condition.unlock()
+                return held
+            }
+            guard decoding.contains(key) else { break }
+            condition.wait()  // another thread is decoding this photo: use its result
+        }
+        decoding.insert(key)
+        condition.unlock()
+
+        let result = Result { try decode(maximumReduction) }
+        condition.lock()
+        decoding.remove(key)
+        if case let .success(image) = result {
+            counters.decodes += 1
+            store.insert(image, for: key, cost: image.bitmap.pixels.count)
+        }
+        condition.broadcast()
+        condition.unlock()
+        return try result.get()
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+import ImageCodecs
+import Raster
+
+/// `asset://`'s renderer: reads the stored photo through an `AssetImageSource`
+/// (decoded once, at the detail the output needs), edits it in the documented
+/// order (EXIF orientation, crop, rotate, flip, filters, resize) and encodes it.
+public struct AssetRenderer: Renderer {
+    /// Where photos come from.
+    public let source: AssetImageSource
+
+    /// A renderer over `source`; share the source with `AvatarRenderer`.
+    public init(source: AssetImageSource) {
+        self.source = source
+    }
+
+    /// A renderer over `store`, with a decoded-image cache of its own.
+    public init(store: any AssetStore) {
+        self.init(source: AssetImageSource(store: store))
+    }
+
+    public func render(_ asset: AssetURL, cancellation: RenderCancellation) throws -> RenderedImage {
+        let metadata = try source.metadata(for: asset.id)
+        let upright = metadata.uprightSize
+        let geometry = try AssetGeometry(asset, uprightWidth: upright.width, uprightHeight: upright.height)
+        let decoded = try source.image(for: asset.id, fraction: geometry.detail)
+        try cancellation.check()
+
+        var image = decoded.bitmap
+        if let crop = asset.crop {
+            image = try image.cropped(toNormalized: crop.x, crop.y, crop.width, crop.height)
+        }
+        if asset.rotate != 0 {
+            image = try image.rotated(by: asset.rotate)
+        }
+        switch asset.flip {
+        case nil: break
+        case .h: image = image.flipped(.horizontal)
+        case .v: image = image.flipped(.vertical)
+        case .hv: image = image.flipped(.horizontal).flipped(.vertical)
+        }
+        try cancellation.check()
+        let pixelScale = 1 / Double(decoded.reduction)
+        for edit in asset.filters {
+            image = try image.applying(edit.filter(pixelScale: pixelScale))
+            try cancellation.check()
+        }
+        if let output = geometry.output, (output.width, output.height) != (image.width, image.height) {
+            if asset.mode == .fill, asset.width != nil, asset.height != nil {
+                image = try image.resized(width: output.width, height: output.height, mode: .fill)
+            } else {
+                image = try image.resized(width: output.width, height: output.height)
+            }
+        }
+        try cancellation.check()
+        return try AssetEncoding.encode(image, format: asset.format, quality: asset.quality)
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import ImageCodecs
+import Raster
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// `avatar://`'s renderer: composes participants' photos from an
+/// `AssetImageSource` into one square (`AvatarLayout`), each photo
+/// centre-cropped to fill its tile, then masks a circle if asked.
+///
+/// A participant whose asset does not exist gets a plain grey tile, so a chat
+/// whose member deleted a photo still has an avatar; only when no participant
+/// exists does the load fail, with `URLError(.fileDoesNotExist)`. A stored
+/// photo that does not decode fails the load (`.cannotDecodeContentData`).
+public struct AvatarRenderer: Renderer {
+    /// The colour of a missing participant's tile.
+    public static let placeholderColor = RGBA(196, 200, 204)
+
+    /// Where photos come from.
+    public let source: AssetImageSource
+
+    /// A renderer over `source`; share the source with `AssetRenderer`.
+    public init(source: AssetImageSource) {
+        self.source = source
+    }
+
+    /// A renderer over `store`, with a decoded-image cache of its own.
+    public init(store: any AssetStore) {
+        self.init(source: AssetImageSource(store: store))
+    }
+
+    public func render(_ avatar: AvatarURL, cancellation: RenderCancellation) throws -> RenderedImage {
+        let layout = AvatarLayout(participants: avatar.ids.count, size: avatar.size)
+        var canvas = try Bitmap(width: avatar.size, height: avatar.size)
+        var missing: [String] = []
+        for (id, tile) in zip(avatar.ids, layout.tiles) {
+            let photo: Bitmap
+            do {
+                photo = try self.photo(id, filling: tile)
+            } catch let error as URLError where error.code == .fileDoesNotExist {
+                missing.append(id)
+                photo = try Bitmap(width: tile.width, height: tile.height, fill: Self.placeholderColor)
+            }
+            try canvas.composite(photo, at: tile.x, tile.y)
+            try cancellation.check()
+        }
+        if missing.count == avatar.ids.count {
+            throw URLErrors.make(.fileDoesNotExist, "no participant's asset exists (\(missing.joined(separator: ", ")))", url: nil)
+        }
+        if avatar.shape == .circle {
+            canvas = try canvas.masked(by: .circle)
+        }
+        return try AssetEncoding.encode(canvas, format: avatar.format ?? (avatar.shape == .circle ? .png : .jpeg), quality: avatar.quality)
+    }
+
+    /// Asset `id`, scaled to cover `tile` and centre-cropped to it.
+    private func photo(_ id: String, filling tile: PixelRect) throws -> Bitmap {
+        let upright = try source.metadata(for: id).uprightSize
+        let detail = max(Double(tile.width) / Double(upright.width), Double(tile.height) / Double(upright.height))
+        let image = try source.image(for: id, fraction: detail).bitmap
+        return try image.resized(width: tile.width, height: tile.height, mode: .fill)
+    }
+}
