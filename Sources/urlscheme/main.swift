@@ -67,15 +67,18 @@ while !arguments.isEmpty {
     }
 }
 
-let store: FileAssetStore
-do {
-    store = try FileAssetStore(directory: assetDirectory)
-} catch {
-    fail("cannot open the asset store at \(assetDirectory.path): \(error.localizedDescription)")
+/// The asset store at `assetDirectory`, created if missing.
+@MainActor func openStore() -> FileAssetStore {
+    do {
+        return try FileAssetStore(directory: assetDirectory)
+    } catch {
+        fail("cannot open the asset store at \(assetDirectory.path): \(error.localizedDescription)")
+    }
 }
 
 switch command {
 case "add":
+    let store = openStore()
     guard !operands.isEmpty else { fail("no file given; try 'urlscheme --help'", code: 2) }
     for path in operands {
         do {
@@ -86,6 +89,7 @@ case "add":
     }
     exit(0)
 case "list":
+    let store = openStore()
     do {
         for id in try store.list().sorted() {
             let metadata = try store.metadata(for: id)
@@ -97,6 +101,7 @@ case "list":
     }
     exit(0)
 case "remove":
+    let store = openStore()
     for id in operands {
         do {
             try store.remove(id)
@@ -112,7 +117,9 @@ default:
 guard operands.count <= 1 else { fail("unexpected argument '\(operands[1])'", code: 2) }
 guard let urlText = operands.first else { fail("no URL given; try 'urlscheme --help'", code: 2) }
 guard let url = URL(string: urlText), url.scheme != nil else { fail("'\(urlText)' is not a URL", code: 2) }
-URLSchemeKitProtocols.useAssetStore(store)
+if url.scheme == AssetURL.scheme || url.scheme == AvatarURL.scheme {
+    URLSchemeKitProtocols.useAssetStore(openStore())
+}
 
 let configuration = URLSessionConfiguration.ephemeral
 configuration.installURLSchemeKit()

@@ -1,4 +1,5 @@
 import XCTest
+import ImageCodecs
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -61,5 +62,37 @@ final class CommandLineToolTests: XCTestCase {
         let help = try run(["--help"])
         XCTAssertEqual(help.status, 0)
         XCTAssertTrue(String(decoding: help.stdout, as: UTF8.self).contains("usage: urlscheme get URL"))
+    }
+
+    /// add → get asset:// and avatar:// → list → remove, in a store directory of the test's own.
+    func testAddedPhotosLoadByAssetAndAvatarURLs() throws {
+        let assets = try makeTemporaryDirectory().path
+        let photo = AssetFixtures.directory.appendingPathComponent("photo.jpg").path
+        let added = try run(["add", photo, "--assets", assets])
+        XCTAssertEqual(added.status, 0, added.stderr)
+        let id = String(decoding: added.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        XCTAssertEqual(id.count, 26, id)
+
+        let listed = try run(["list", "--assets", assets])
+        XCTAssertEqual(String(decoding: listed.stdout, as: UTF8.self), "\(id)\tjpeg\t96x64\t\(try AssetFixtures.data("photo.jpg").count) bytes\n")
+
+        let output = try makeTemporaryDirectory().appendingPathComponent("thumb.jpg")
+        let got = try run(["get", "asset://?id=\(id)&width=48&rotate=90", "-o", output.path, "--no-cache", "--assets", assets])
+        XCTAssertEqual(got.status, 0, got.stderr)
+        let thumbnail = try JPEGDecoder().decode(Data(contentsOf: output))
+        XCTAssertEqual([thumbnail.width, thumbnail.height], [48, 72])
+
+        let avatar = try run(["get", "avatar://?id=\(id)&id=\(id)&size=40", "--no-cache"], environment: ["URLSCHEME_ASSETS": assets])
+        XCTAssertEqual(avatar.status, 0, avatar.stderr)
+        XCTAssertEqual(try PNGDecoder().decode(avatar.stdout).width, 40)
+
+        XCTAssertEqual(try run(["remove", id, "--assets", assets]).status, 0)
+        let gone = try run(["get", "asset://?id=\(id)", "--no-cache", "--assets", assets])
+        XCTAssertEqual(gone.status, 1)
+        XCTAssertTrue(gone.stderr.contains("no asset with id"), gone.stderr)
+
+        let notAnImage = try run(["add", binary.path, "--assets", assets])
+        XCTAssertEqual(notAnImage.status, 1)
+        XCTAssertTrue(notAnImage.stderr.hasPrefix("urlscheme: cannot add "), notAnImage.stderr)
     }
 }
