@@ -7,5 +7,6 @@ enum BenchmarkSuites {
         JPEGBenchmarks(),
         RasterBenchmarks(),
         MapBenchmarks(),
+        AssetBenchmarks(),
     ]
 }

@@ -110,9 +110,20 @@ struct JPEGScanDecoder {
 
     @inline(__always)
     private mutating func decodeDC(_ c: JPEGComponent) throws -> Int {
-        let s = try reader.decode(c.dcTable!)
-        guard s <= 16 else { throw JPEGError.corruptScan("DC difference of \(s) bits") }
-        let diff = try reader.receiveExtend(s)
+        let table = c.dcTable!
+        if reader.bitCount < 16 { try reader.refill() }
+        let packed = table.fastValue[Int(reader.buffer >> UInt64(64 - JPEGHuffmanTable.lookupBits))]
+        let diff: Int
+        if packed != 0 && (packed >> 8) & 0xFF == 0 {
+            let length = Int(packed & 0xFF)
+            reader.buffer <<= UInt64(length)
+            reader.bitCount -= length
+            diff = Int(packed >> 16)
+        } else {
+            let s = try reader.decode(table)
+            guard s <= 16 else { throw JPEGError.corruptScan("DC difference of \(s) bits") }
+            diff = try reader.receiveExtend(s)
+        }
         // Keep the predictor in a sane range so hostile data cannot overflow it.
         c.dcPredictor = (c.dcPredictor &+ diff) & 0xFFFF_FFFF
         if c.dcPredictor >= 0x8000_0000 { c.dcPredictor -= 0x1_0000_0000 }
@@ -124,6 +135,18 @@ struct JPEGScanDecoder {
         let ac = c.acTable!
         var k = 1
         while k < 64 {
+            // Fast path: symbol and extra bits in one lookup.
+            if reader.bitCount < 16 { try reader.refill() }
+            let packed = ac.fastValue[Int(reader.buffer >> UInt64(64 - JPEGHuffmanTable.lookupBits))]
+            if packed != 0 {
+                let length = Int(packed & 0xFF)
+                reader.buffer <<= UInt64(length)
+                reader.bitCount -= length
+                k += Int((packed >> 8) & 0xFF)
+                block[zigzag[min(k, 79)]] = Int16(truncatingIfNeeded: packed >> 16)
+                k += 1
+                continue
+            }
             let rs = try reader.decode(ac)
             let r = rs >> 4, s = rs & 15
             if s == 0 {
