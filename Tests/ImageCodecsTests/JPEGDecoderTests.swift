@@ -85,6 +85,26 @@ final class JPEGDecoderTests: XCTestCase {
         }
     }
 
+    /// A 1/8 decode keeps only DC coefficients and skips progressive AC scans:
+    /// the baseline and progressive codings of one picture must agree closely
+    /// (they were encoded separately, so not bit for bit), and each pixel is
+    /// about the mean of the full decode's 8×8 block.
+    func testEighthScaleDecodesBaselineAndProgressiveAlike() throws {
+        let baseline = try Data(contentsOf: Self.sharedJPEG.appendingPathComponent("testorig.jpg"))
+        let progressive = try Data(contentsOf: Self.sharedJPEG.appendingPathComponent("testimgint.jpg"))
+        let a = try JPEGDecoder().decode(baseline, scale: .eighth)
+        let b = try JPEGDecoder().decode(progressive, scale: .eighth)
+        XCTAssertEqual([a.width, a.height], [29, 19])
+        XCTAssertEqual([b.width, b.height], [29, 19])
+        let differences = zip(a.pixels, b.pixels).map { abs(Int($0) - Int($1)) }
+        XCTAssertLessThan(differences.max() ?? 0, 12)
+        XCTAssertLessThan(Double(differences.reduce(0, +)) / Double(differences.count), 2)
+        let full = try JPEGDecoder().decode(baseline)
+        var sum = 0
+        for y in 80..<88 { for x in 80..<88 { sum += Int(full[x, y].r) } }
+        XCTAssertLessThan(abs(Int(a[10, 10].r) - sum / 64), 12)
+    }
+
     // MARK: IJG test images
 
     func testIJGBaselineAndProgressiveMatchReferenceDecode() throws {

@@ -38,22 +38,17 @@ struct JPEGBitReader {
                         position += 2
                     } else {
                         byte = 0
-                        try pad()
+                        paddingBytes += 1
                     }
                 } else {
                     position += 1
                 }
             } else {
-                try pad()
+                paddingBytes += 1
             }
             buffer |= UInt64(byte) << UInt64(56 - bitCount)
             bitCount += 8
         }
-    }
-
-    @inline(never)
-    private mutating func pad() throws {
-        paddingBytes += 1
         if paddingBytes > JPEGBitReader.maximumPadding {
             throw JPEGError.truncated("entropy-coded scan data")
         }
@@ -70,11 +65,16 @@ struct JPEGBitReader {
             bitCount -= length
             return entry & 0xFF
         }
-        return try decodeSlow(table)
+        let (symbol, length) = try JPEGBitReader.decodeLong(buffer, table)
+        buffer <<= UInt64(length)
+        bitCount -= length
+        return symbol
     }
 
+    /// A code longer than the lookahead table: the symbol and code length at
+    /// the top of `buffer`. Static, so callers keep their reader in registers.
     @inline(never)
-    private mutating func decodeSlow(_ table: JPEGHuffmanTable) throws -> Int {
+    private static func decodeLong(_ buffer: UInt64, _ table: JPEGHuffmanTable) throws -> (symbol: Int, length: Int) {
         var length = JPEGHuffmanTable.lookupBits + 1
         var code = Int32(truncatingIfNeeded: buffer >> UInt64(64 - length))
         while length <= 16 && code > table.maxCode[length] {
@@ -82,11 +82,9 @@ struct JPEGBitReader {
             code = Int32(truncatingIfNeeded: buffer >> UInt64(64 - length))
         }
         guard length <= 16 else { throw JPEGError.corruptScan("invalid Huffman code") }
-        buffer <<= UInt64(length)
-        bitCount -= length
         let index = Int(code + table.valueOffset[length])
         guard index >= 0 && index < 256 else { throw JPEGError.corruptScan("invalid Huffman code") }
-        return Int(table.symbols[index])
+        return (Int(table.symbols[index]), length)
     }
 
     /// Reads `count` (0...16) raw bits.

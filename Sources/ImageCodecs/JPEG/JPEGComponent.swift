@@ -2,8 +2,9 @@
 /// dequantised-later DCT coefficients, kept for the whole image so baseline
 /// and progressive scans share one path.
 ///
-/// Coefficients live in a manually allocated buffer (natural order, 64 per
-/// block) so the scan decoder writes them without bounds or CoW checks; the
+/// Coefficients live in a manually allocated buffer (natural order,
+/// `coefficientsPerBlock` per block: 64, or 1 when only DC is kept for a
+/// 1/8-scale decode) so the scan decoder writes them without bounds or CoW checks; the
 /// class owns and frees it.
 final class JPEGComponent {
     let id: Int
@@ -20,6 +21,8 @@ final class JPEGComponent {
     var sampleWidth = 0
     var sampleHeight = 0
     var coefficients: UnsafeMutablePointer<Int16>?
+    /// 64, or 1 when only the DC coefficient of each block is kept.
+    var coefficientsPerBlock = 64
     var dcTable: JPEGHuffmanTable?
     var acTable: JPEGHuffmanTable?
     var dcPredictor = 0
@@ -32,14 +35,15 @@ final class JPEGComponent {
     }
 
     /// Sizes the component for the frame and allocates zeroed coefficients.
-    func allocate(width: Int, height: Int, maxH: Int, maxV: Int, mcusX: Int, mcusY: Int) {
+    func allocate(width: Int, height: Int, maxH: Int, maxV: Int, mcusX: Int, mcusY: Int, dcOnly: Bool) {
         sampleWidth = (width * horizontalSampling + maxH - 1) / maxH
         sampleHeight = (height * verticalSampling + maxV - 1) / maxV
         usedBlocksPerLine = (sampleWidth + 7) / 8
         usedBlocksPerColumn = (sampleHeight + 7) / 8
         blocksPerLine = mcusX * horizontalSampling
         blocksPerColumn = mcusY * verticalSampling
-        let count = blocksPerLine * blocksPerColumn * 64
+        coefficientsPerBlock = dcOnly ? 1 : 64
+        let count = blocksPerLine * blocksPerColumn * coefficientsPerBlock
         let pointer = UnsafeMutablePointer<Int16>.allocate(capacity: count)
         pointer.initialize(repeating: 0, count: count)
         coefficients?.deallocate()

@@ -39,6 +39,7 @@ public struct JPEGDecoder: ImageDecoding {
         let bytes = [UInt8](data)
         return try bytes.withUnsafeBufferPointer { buffer in
             let parser = JPEGParser(bytes: buffer, maximumPixelCount: maximumPixelCount)
+            parser.dcOnly = scale == .eighth
             try parser.parse(headerOnly: false)
             let bitmap = try JPEGDecoder.render(parser, scale: scale)
             return JPEGImage(bitmap: bitmap, orientation: parser.orientation)
@@ -80,7 +81,7 @@ public struct JPEGDecoder: ImageDecoding {
                 let qp = q.baseAddress!
                 for by in 0..<c.blocksPerColumn {
                     for bx in 0..<c.blocksPerLine {
-                        let input = coefficients + (by * c.blocksPerLine + bx) * 64
+                        let input = coefficients + (by * c.blocksPerLine + bx) * c.coefficientsPerBlock
                         let out = samples + by * blockSize * stride + bx * blockSize
                         switch scale {
                         case .full:

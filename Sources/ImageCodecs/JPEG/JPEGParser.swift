@@ -9,6 +9,9 @@ final class JPEGParser {
     var width = 0
     var height = 0
     var isProgressive = false
+    /// Keep only each block's DC coefficient (a 1/8-scale decode needs no
+    /// more): 1/64 of the coefficient memory, and progressive AC scans skipped.
+    var dcOnly = false
     var components: [JPEGComponent] = []
     var maxH = 1
     var maxV = 1
@@ -149,7 +152,7 @@ final class JPEGParser {
     /// Allocates coefficient storage; done lazily at the first scan so `readInfo` never allocates it.
     func allocateCoefficients() {
         for c in components where c.coefficients == nil {
-            c.allocate(width: width, height: height, maxH: maxH, maxV: maxV, mcusX: mcusX, mcusY: mcusY)
+            c.allocate(width: width, height: height, maxH: maxH, maxV: maxV, mcusX: mcusX, mcusY: mcusY, dcOnly: dcOnly)
         }
     }
 

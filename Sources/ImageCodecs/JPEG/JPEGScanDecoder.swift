@@ -15,6 +15,8 @@ struct JPEGScanDecoder {
     /// global-initialisation checks. Allocated by `init`, freed when `decode()` (the
     /// one call each scan decoder gets) returns.
     private let zigzag: UnsafeMutablePointer<Int>
+    /// Where a DC-only decode writes the AC coefficients it reads and discards.
+    private let scratch: UnsafeMutablePointer<Int16>
 
     init(parser: JPEGParser, components: [JPEGComponent], spectralStart: Int, spectralEnd: Int,
          successiveHigh: Int, successiveLow: Int, reader: JPEGBitReader) {
@@ -27,12 +29,13 @@ struct JPEGScanDecoder {
         self.reader = reader
         zigzag = .allocate(capacity: jpegZigzagToNatural.count)
         zigzag.initialize(from: jpegZigzagToNatural, count: jpegZigzagToNatural.count)
+        scratch = .allocate(capacity: 64)
     }
 
     private enum Kind { case baseline, dcFirst, dcRefine, acFirst, acRefine }
 
     mutating func decode() throws {
-        defer { zigzag.deallocate() }
+        defer { zigzag.deallocate(); scratch.deallocate() }
         let kind: Kind
         if !parser.isProgressive {
             kind = .baseline
@@ -55,6 +58,9 @@ struct JPEGScanDecoder {
             }
             c.dcPredictor = 0
         }
+        // A DC-only decode (1/8 scale) needs nothing from progressive AC scans:
+        // skip straight to the marker after their data.
+        let skip = parser.dcOnly && (kind == .acFirst || kind == .acRefine)
         let single = components.count == 1
         let unitsX = single ? components[0].usedBlocksPerLine : parser.mcusX
         let unitsY = single ? components[0].usedBlocksPerColumn : parser.mcusY
@@ -62,7 +68,7 @@ struct JPEGScanDecoder {
         let interval = parser.restartInterval
         var restartIndex = 0
         var unit = 0
-        while unit < total {
+        while unit < total && !skip {
             if interval > 0 && unit > 0 && unit % interval == 0 {
                 try reader.restart(expected: restartIndex)
                 restartIndex += 1
@@ -72,14 +78,14 @@ struct JPEGScanDecoder {
             let ux = unit % unitsX, uy = unit / unitsX
             if single {
                 let c = components[0]
-                try decodeBlock(kind, c, c.coefficients! + (uy * c.blocksPerLine + ux) * 64)
+                try decodeBlock(kind, c, c.coefficients! + (uy * c.blocksPerLine + ux) * c.coefficientsPerBlock)
             } else {
                 for c in components {
                     for by in 0..<c.verticalSampling {
                         let row = uy * c.verticalSampling + by
                         for bx in 0..<c.horizontalSampling {
                             let column = ux * c.horizontalSampling + bx
-                            try decodeBlock(kind, c, c.coefficients! + (row * c.blocksPerLine + column) * 64)
+                            try decodeBlock(kind, c, c.coefficients! + (row * c.blocksPerLine + column) * c.coefficientsPerBlock)
                         }
                     }
                 }
@@ -133,21 +139,28 @@ struct JPEGScanDecoder {
     private mutating func decodeBaseline(_ c: JPEGComponent, _ block: UnsafeMutablePointer<Int16>) throws {
         block[0] = Int16(truncatingIfNeeded: try decodeDC(c))
         let ac = c.acTable!
+        let fastValue = ac.fastValue
+        // DC-only storage keeps one coefficient per block: AC values are decoded
+        // (the bit stream must be read) but written to a scratch block.
+        let zigzag = self.zigzag, target = c.coefficientsPerBlock == 64 ? block : scratch
+        // A local copy of the reader stays in registers through the block.
+        var bits = reader
+        defer { reader = bits }
         var k = 1
         while k < 64 {
             // Fast path: symbol and extra bits in one lookup.
-            if reader.bitCount < 16 { try reader.refill() }
-            let packed = ac.fastValue[Int(reader.buffer >> UInt64(64 - JPEGHuffmanTable.lookupBits))]
+            if bits.bitCount < 16 { try bits.refill() }
+            let packed = fastValue[Int(bits.buffer >> UInt64(64 - JPEGHuffmanTable.lookupBits))]
             if packed != 0 {
                 let length = Int(packed & 0xFF)
-                reader.buffer <<= UInt64(length)
-                reader.bitCount -= length
+                bits.buffer <<= UInt64(length)
+                bits.bitCount -= length
                 k += Int((packed >> 8) & 0xFF)
-                block[zigzag[min(k, 79)]] = Int16(truncatingIfNeeded: packed >> 16)
+                target[zigzag[min(k, 79)]] = Int16(truncatingIfNeeded: packed >> 16)
                 k += 1
                 continue
             }
-            let rs = try reader.decode(ac)
+            let rs = try bits.decode(ac)
             let r = rs >> 4, s = rs & 15
             if s == 0 {
                 if r != 15 { break }
@@ -155,8 +168,8 @@ struct JPEGScanDecoder {
                 continue
             }
             k += r
-            let value = try reader.receiveExtend(s)
-            block[zigzag[min(k, 79)]] = Int16(truncatingIfNeeded: value)
+            let value = try bits.receiveExtend(s)
+            target[zigzag[min(k, 79)]] = Int16(truncatingIfNeeded: value)
             k += 1
         }
         guard k <= 64 else { throw JPEGError.corruptScan("AC coefficients run past the end of a block") }
