@@ -18,6 +18,8 @@ public final class FileAssetStore: AssetStore {
     private let readInfo: @Sendable (Data) throws -> ImageInfo
 
     private static let fileExtension = "asset"
+    /// Headers are a few hundred bytes; a larger length means a damaged file.
+    private static let maximumHeaderLength = 1 << 16
     private static let idAlphabet = Array("abcdefghijklmnopqrstuvwxyz234567")
 
     /// A store in `directory` (created if missing). `readInfo` reads an image
@@ -59,9 +61,17 @@ public final class FileAssetStore: AssetStore {
     }
 
     public func metadata(for id: String) throws -> AssetMetadata {
-        let (header, file) = try read(id)
+        // Only the header is read: planning a render must not read a 10 MB photo.
+        try Self.validate(id)
+        guard let handle = FileHandle(forReadingAtPath: fileURL(id).path) else { throw AssetStoreError.notFound(id) }
+        defer { try? handle.close() }
         do {
-            return try JSONDecoder().decode(AssetMetadata.self, from: file.subdata(in: 4..<(4 + header)))
+            guard let prefix = try handle.read(upToCount: 4), prefix.count == 4 else { throw AssetStoreError.corrupt(id) }
+            let length = prefix.enumerated().reduce(0) { $0 | Int($1.element) << (8 * $1.offset) }
+            guard length <= Self.maximumHeaderLength, let header = try handle.read(upToCount: length), header.count == length else {
+                throw AssetStoreError.corrupt(id)
+            }
+            return try JSONDecoder().decode(AssetMetadata.self, from: header)
         } catch {
             throw AssetStoreError.corrupt(id)
         }
