@@ -12,9 +12,13 @@ public struct DeflateEncoder: Sendable {
 
     /// Match-search effort per level 0–9.
     private static let efforts: [LZ77Matcher.Effort] = [
-        .init(chain: 0, nice: 0, lazy: 0),
-        .init(chain: 4, nice: 8, lazy: 0), .init(chain: 8, nice: 16, lazy: 0), .init(chain: 16, nice: 32, lazy: 0),
-        .init(chain: 16, nice: 32, lazy: 8), .init(chain: 32, nice: 64, lazy: 16), .init(chain: 128, nice: 128, lazy: 16),
+        .init(chain: 0, nice: 0, lazy: 0),                        // 0: stored blocks
+        .init(chain: 4, nice: 8, lazy: 0, insertLimit: 4),        // 1–3: greedy
+        .init(chain: 8, nice: 16, lazy: 0, insertLimit: 5),
+        .init(chain: 16, nice: 32, lazy: 0, insertLimit: 6),
+        .init(chain: 4, nice: 258, lazy: 32, insertLimit: 64),    // 4: lazy with short chains (PNGEncoder's default)
+        .init(chain: 32, nice: 64, lazy: 16, insertLimit: 32),
+        .init(chain: 128, nice: 128, lazy: 16),                   // 6–9: lazy, every match position indexed
         .init(chain: 256, nice: 128, lazy: 32), .init(chain: 1024, nice: 258, lazy: 128), .init(chain: 4096, nice: 258, lazy: 258),
     ]
 
@@ -113,19 +117,23 @@ public struct DeflateEncoder: Sendable {
         literal.lengths.withUnsafeBufferPointer { ll in
         distance.codes.withUnsafeBufferPointer { dc in
         distance.lengths.withUnsafeBufferPointer { dl in
+            // The tables as locals: a global read in the loop costs a lazy-initialisation check per token.
+            let lengthSymbol = DeflateTables.lengthSymbol, lengthExtra = DeflateTables.lengthExtra, lengthBase = DeflateTables.lengthBase
+            let distanceSmall = DeflateTables.distanceSymbolSmall, distanceLarge = DeflateTables.distanceSymbolLarge
+            let distanceExtra = DeflateTables.distanceExtra, distanceBase = DeflateTables.distanceBase
             for token in tokens.items {
                 if token < 256 {
                     writer.write(UInt32(lc[Int(token)]), Int(ll[Int(token)]))
                 } else {
                     let length = Int(token >> 16), dist = Int(token & 0xFFFF) + 1
-                    let l = Int(DeflateTables.lengthSymbol[length])
+                    let l = Int(lengthSymbol[length])
                     writer.write(UInt32(lc[257 + l]), Int(ll[257 + l]))
-                    let lengthExtra = Int(DeflateTables.lengthExtra[l])
-                    if lengthExtra > 0 { writer.write(UInt32(length - Int(DeflateTables.lengthBase[l])), lengthExtra) }
-                    let d = DeflateTables.distanceSymbol(dist)
+                    let lengthBits = Int(lengthExtra[l])
+                    if lengthBits > 0 { writer.write(UInt32(length - Int(lengthBase[l])), lengthBits) }
+                    let d = dist <= 256 ? Int(distanceSmall[dist - 1]) : Int(distanceLarge[(dist - 1) >> 7])
                     writer.write(UInt32(dc[d]), Int(dl[d]))
-                    let distanceExtra = Int(DeflateTables.distanceExtra[d])
-                    if distanceExtra > 0 { writer.write(UInt32(dist - Int(DeflateTables.distanceBase[d])), distanceExtra) }
+                    let distanceBits = Int(distanceExtra[d])
+                    if distanceBits > 0 { writer.write(UInt32(dist - Int(distanceBase[d])), distanceBits) }
                 }
             }
             writer.write(UInt32(lc[256]), Int(ll[256]))

@@ -10,12 +10,17 @@ struct LZ77Matcher {
         var nice: Int
         /// Below this length, also try a match one byte later (0: greedy).
         var lazy: Int
+        /// Greedy levels index every position inside a match only when it is at
+        /// most this long (like zlib's `max_insert_length`), else only its last
+        /// `insertLimit`: long runs in flat images then cost a few hashes per
+        /// match, not one per byte.
+        var insertLimit: Int = LZ77Matcher.maximumMatch
     }
 
-    static let windowSize = 1 << 15
+    static let windowSize = 32_768  // a literal, not `1 << 15`: an expression makes a lazily initialised global checked on every read
     private static let hashBits = 15
     private static let minimumMatch = 3
-    private static let maximumMatch = 258
+    static let maximumMatch = 258
 
     private let input: UnsafePointer<UInt8>
     private let count: Int
@@ -58,7 +63,9 @@ struct LZ77Matcher {
                 if !lazy {
                     if length >= Self.minimumMatch {
                         tokens.items.append(UInt32(length) << 16 | UInt32(distance - 1))
-                        for p in (pos + 1)..<min(pos + length, end - Self.minimumMatch + 1) {
+                        // A long match indexes only its last positions, so the next search still finds this run.
+                        let from = length <= effort.insertLimit ? pos + 1 : pos + length - effort.insertLimit
+                        for p in from..<max(from, min(pos + length, end - Self.minimumMatch + 1)) {
                             _ = insert(p, head: head, previous: previous)
                         }
                         pos += length
@@ -71,7 +78,8 @@ struct LZ77Matcher {
                     // The match that started one byte earlier is at least as good: take it.
                     tokens.items.append(UInt32(pendingLength) << 16 | UInt32(pendingDistance - 1))
                     let matchEnd = pos - 1 + pendingLength
-                    for p in (pos + 1)..<max(pos + 1, min(matchEnd, end - Self.minimumMatch + 1)) {
+                    let from = pendingLength <= effort.insertLimit ? pos + 1 : max(pos + 1, matchEnd - effort.insertLimit)
+                    for p in from..<max(from, min(matchEnd, end - Self.minimumMatch + 1)) {
                         _ = insert(p, head: head, previous: previous)
                     }
                     pos = matchEnd

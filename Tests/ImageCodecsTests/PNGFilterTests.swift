@@ -1,0 +1,40 @@
+import XCTest
+@testable import ImageCodecs
+
+/// The vectorised filter scoring against a byte-at-a-time reference.
+final class PNGFilterTests: XCTestCase {
+    private func referenceScores(_ row: [UInt8], _ up: [UInt8], bpp: Int) -> [Int] {
+        func cost(_ value: UInt8) -> Int { abs(Int(Int8(bitPattern: value))) }
+        var totals = [0, 0, 0, 0, 0]
+        for i in row.indices {
+            let a = i >= bpp ? row[i - bpp] : 0, b = up[i], c = i >= bpp ? up[i - bpp] : 0
+            totals[0] += cost(row[i])
+            totals[1] += cost(row[i] &- a)
+            totals[2] += cost(row[i] &- b)
+            totals[3] += cost(row[i] &- UInt8((Int(a) + Int(b)) / 2))
+            totals[4] += cost(row[i] &- UInt8(PNGFilter.paeth(Int(a), Int(b), Int(c))))
+        }
+        return totals
+    }
+
+    func testScoresMatchTheByteAtATimeDefinition() {
+        var state: UInt64 = 0x1234_5678
+        func next() -> UInt8 {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return UInt8(truncatingIfNeeded: state >> 56)
+        }
+        for (count, bpp) in [(1, 1), (15, 3), (16, 4), (17, 2), (100, 3), (5760, 3), (7681, 4)] {
+            // Smooth rows (small differences) and noise, so every filter wins somewhere.
+            let smooth = count % 2 == 0
+            var row = [UInt8](repeating: 0, count: count), up = row
+            for i in 0..<count {
+                up[i] = smooth ? UInt8(truncatingIfNeeded: i / 3) : next()
+                row[i] = smooth ? up[i] &+ (next() & 3) : next()
+            }
+            let ours = row.withUnsafeBufferPointer { r in up.withUnsafeBufferPointer { u in
+                PNGFilter.score(r.baseAddress!, u.baseAddress!, count, bpp)
+            } }
+            XCTAssertEqual(ours, referenceScores(row, up, bpp: bpp), "\(count) bytes, bpp \(bpp)")
+        }
+    }
+}
