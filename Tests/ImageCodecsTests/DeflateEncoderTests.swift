@@ -53,6 +53,19 @@ final class DeflateEncoderTests: XCTestCase {
         XCTAssertEqual(Array("Wikipedia".utf8).withUnsafeBufferPointer { Adler32.checksum($0) }, 0x11E6_0398)
         let zeros = [UInt8](repeating: 255, count: 100_000)
         XCTAssertEqual(zeros.withUnsafeBufferPointer { Adler32.checksum($0) }, Self.slowAdler(zeros))
+        // Vector chunks, the 5,552-byte runs and byte tails, fed whole and in uneven pieces.
+        var state: UInt32 = 99
+        let noise = (0..<40_013).map { _ -> UInt8 in state = state &* 1_103_515_245 &+ 12_345; return UInt8(truncatingIfNeeded: state >> 16) }
+        XCTAssertEqual(noise.withUnsafeBufferPointer { Adler32.checksum($0) }, Self.slowAdler(noise))
+        var pieces = Adler32()
+        var offset = 0
+        for size in [1, 15, 16, 17, 5_551, 5_552, 5_553, 100] + Array(repeating: 3_000, count: 8) where offset < noise.count {
+            let end = min(noise.count, offset + size)
+            noise[offset..<end].withUnsafeBufferPointer { pieces.update($0) }
+            offset = end
+        }
+        noise[offset...].withUnsafeBufferPointer { pieces.update($0) }
+        XCTAssertEqual(pieces.value, Self.slowAdler(noise))
     }
 
     private static func slowAdler(_ bytes: [UInt8]) -> UInt32 {
