@@ -92,26 +92,56 @@ public enum Inflater {
 
     @inline(__always)
     private static func decodeBlock(_ reader: inout InflateBitReader, literal: InflateHuffman, distance: InflateHuffman, into output: inout InflateOutput) throws {
-        while true {
-            // 48 bits cover a length code, its extra bits, a distance code and its extra bits.
-            try reader.ensure(48)
-            let symbol = try literal.decodeBuffered(&reader)
-            if symbol < 256 {
-                try output.append(UInt8(symbol))
-            } else if symbol == 256 {
-                return
-            } else {
-                let index = symbol - 257
-                guard index < 29 else { throw InflateError.corrupt("length symbol \(symbol) is invalid") }
-                let lengthExtra = Int(DeflateTables.lengthExtra[index])
-                let length = Int(DeflateTables.lengthBase[index]) + Int(reader.peek(lengthExtra))
-                reader.consume(lengthExtra)
-                let d = try distance.decodeBuffered(&reader)
-                guard d < 30 else { throw InflateError.corrupt("distance symbol \(d) is invalid") }
-                let distanceExtra = Int(DeflateTables.distanceExtra[d])
-                let dist = Int(DeflateTables.distanceBase[d]) + Int(reader.peek(distanceExtra))
-                reader.consume(distanceExtra)
-                try output.copyMatch(distance: dist, length: length)
+        // Locals for everything the loop touches (reader and output in registers,
+        // tables as raw pointers, no lazy-global checks).
+        var bits = reader, out = output
+        defer { reader = bits; output = out }
+        let lengthBase = DeflateTables.lengthBase, lengthExtra = DeflateTables.lengthExtra
+        let distanceBase = DeflateTables.distanceBase, distanceExtra = DeflateTables.distanceExtra
+        try literal.primary.withUnsafeBufferPointer { literalTable in
+            try distance.primary.withUnsafeBufferPointer { distanceTable in
+                let literalPrimary = literalTable.baseAddress!, distancePrimary = distanceTable.baseAddress!
+                let mask = UInt32(1 << InflateHuffman.primaryBits) - 1
+                while true {
+                    // 48 bits cover a length code, its extra bits, a distance code and its extra bits;
+                    // after a literal (≤ 15 bits) enough remain for a second literal without a refill.
+                    try bits.ensure(48)
+                    var entry = literalPrimary[Int(bits.peek(32) & mask)]
+                    var symbol: Int
+                    if entry != 0 {
+                        bits.consume(Int(entry & 15))
+                        symbol = Int(entry >> 4)
+                    } else {
+                        symbol = try literal.decodeBuffered(&bits)
+                    }
+                    if symbol < 256 {
+                        try out.append(UInt8(symbol))
+                        entry = literalPrimary[Int(bits.peek(32) & mask)]
+                        guard entry != 0, entry >> 4 < 256 else { continue }
+                        bits.consume(Int(entry & 15))
+                        try out.append(UInt8(truncatingIfNeeded: entry >> 4))
+                        continue
+                    }
+                    if symbol == 256 { return }
+                    let index = symbol - 257
+                    guard index < 29 else { throw InflateError.corrupt("length symbol \(symbol) is invalid") }
+                    let lengthBits = Int(lengthExtra[index])
+                    let length = Int(lengthBase[index]) + Int(bits.peek(lengthBits))
+                    bits.consume(lengthBits)
+                    let distanceEntry = distancePrimary[Int(bits.peek(32) & mask)]
+                    let d: Int
+                    if distanceEntry != 0 {
+                        bits.consume(Int(distanceEntry & 15))
+                        d = Int(distanceEntry >> 4)
+                    } else {
+                        d = try distance.decodeBuffered(&bits)
+                    }
+                    guard d < 30 else { throw InflateError.corrupt("distance symbol \(d) is invalid") }
+                    let distanceBits = Int(distanceExtra[d])
+                    let dist = Int(distanceBase[d]) + Int(bits.peek(distanceBits))
+                    bits.consume(distanceBits)
+                    try out.copyMatch(distance: dist, length: length)
+                }
             }
         }
     }
