@@ -72,4 +72,21 @@ final class InflaterTests: XCTestCase {
         XCTAssertTrue(message(stream).hasPrefix("corrupt compressed data: Adler-32 mismatch"), message(stream))
         XCTAssertEqual(message([0x78, 0x9C, 0x07]), "corrupt compressed data: block type 3 is reserved")
     }
+
+    /// Output goes straight into the returned array while it fits the expected
+    /// size and grows into storage of its own past it: both give the same bytes.
+    func testOutputsSmallerExactAndLargerThanExpected() throws {
+        var state: UInt32 = 5
+        let data = (0..<200_000).map { i -> UInt8 in
+            state = state &* 1_103_515_245 &+ 12_345
+            return i % 3 == 0 ? UInt8(truncatingIfNeeded: state >> 16) : UInt8(i / 1000 & 0xFF)
+        }
+        let stream = DeflateEncoder(level: 6).zlibCompress(data)
+        for expected in [0, 1, 64, 100_000, 199_999, 200_000, 300_000] {
+            let output = try Inflater.zlibDecompress(stream, expectedSize: expected, limit: 1 << 20)
+            XCTAssertEqual(output.count, data.count, "expected \(expected)")
+            XCTAssertTrue(output == data, "expected \(expected)")
+        }
+        XCTAssertThrowsError(try Inflater.zlibDecompress(stream, expectedSize: 200_000, limit: 199_999))
+    }
 }

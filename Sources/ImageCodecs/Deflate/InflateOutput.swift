@@ -5,18 +5,28 @@ struct InflateOutput {
     private(set) var count = 0
     private var capacity: Int
     let limit: Int
+    /// Whether `storage` is ours to free (false while writing into the caller's buffer).
+    private(set) var ownsStorage: Bool
 
     /// Bytes allocated past `capacity`, so match copies may write whole 8-byte words.
-    private static let slack = 16
+    static let slack = 16
 
-    init(expected: Int, limit: Int) {
+    /// The first capacity for an output expected to be `expected` bytes.
+    static func initialCapacity(expected: Int, limit: Int) -> Int { max(64, min(expected, limit)) }
+
+    /// Writes into `buffer` (which has `slack` bytes past `capacity`) until it is
+    /// full, then into storage of its own.
+    init(writingInto buffer: UnsafeMutablePointer<UInt8>, capacity: Int, limit: Int) {
         self.limit = limit
-        capacity = max(64, min(expected, limit))
-        storage = .allocate(capacity: capacity + Self.slack)
+        self.capacity = capacity
+        storage = buffer
+        ownsStorage = false
     }
 
-    /// Frees the storage; call exactly once, after `bytes()`.
-    func deallocate() { storage.deallocate() }
+    /// Frees storage of its own, if it had to grow out of the caller's buffer.
+    func deallocate() {
+        if ownsStorage { storage.deallocate() }
+    }
 
     /// A copy of what was written.
     func bytes() -> [UInt8] { Array(UnsafeBufferPointer(start: storage, count: count)) }
@@ -28,10 +38,22 @@ struct InflateOutput {
             let newCapacity = min(limit, max(count + extra, capacity * 2))
             let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity + Self.slack)
             grown.update(from: storage, count: count)
-            storage.deallocate()
+            deallocate()
             storage = grown
+            ownsStorage = true
             capacity = newCapacity
         }
+    }
+
+    /// Bytes that can be written without growing (never past `limit`: capacity ≤ limit).
+    @inline(__always)
+    var room: Int { capacity - count }
+
+    /// Appends a byte; the caller has checked `room`.
+    @inline(__always)
+    mutating func appendUnchecked(_ byte: UInt8) {
+        storage[count] = byte
+        count += 1
     }
 
     @inline(__always)
@@ -54,6 +76,12 @@ struct InflateOutput {
             throw InflateError.corrupt("distance \(distance) reaches before the start of the output (\(count) bytes)")
         }
         try reserve(length)
+        copyMatchUnchecked(distance: distance, length: length)
+    }
+
+    /// `copyMatch` when the caller has checked `room` and `1...count` holds `distance`.
+    @inline(__always)
+    mutating func copyMatchUnchecked(distance: Int, length: Int) {
         let destination = storage + count, source = destination - distance
         if distance >= 8 {
             // Word copies: each reads bytes at least 8 behind what it writes, so

@@ -26,33 +26,44 @@ public enum Inflater {
 
     /// Decompresses raw deflate data; returns the output and the input bytes used.
     public static func inflate(_ input: UnsafeBufferPointer<UInt8>, expectedSize: Int = 0, limit: Int) throws -> (output: [UInt8], bytesRead: Int) {
-        var output = InflateOutput(expected: expectedSize > 0 ? expectedSize : input.count * 4, limit: limit)
-        defer { output.deallocate() }
-        var reader = InflateBitReader(input)
-        var final = false
-        while !final {
-            final = try reader.bits(1) == 1
-            switch try reader.bits(2) {
-            case 0:
-                let start = reader.nextByte
-                guard start + 4 <= input.count else { throw InflateError.truncated }
-                let length = Int(input[start]) | Int(input[start + 1]) << 8
-                let complement = Int(input[start + 2]) | Int(input[start + 3]) << 8
-                guard length == complement ^ 0xFFFF else { throw InflateError.corrupt("stored block length \(length) does not match its complement") }
-                try reader.copyBytes(0, into: &output)  // move past the header
-                _ = try reader.bits(32)
-                try reader.copyBytes(length, into: &output)
-            case 1:
-                try decodeBlock(&reader, literal: FixedCodes.literal, distance: FixedCodes.distance, into: &output)
-            case 2:
-                let (literal, distance) = try readDynamicCodes(&reader)
-                try decodeBlock(&reader, literal: literal, distance: distance, into: &output)
-            default:
-                throw InflateError.corrupt("block type 3 is reserved")
+        // Decode straight into the array returned, so a large output is neither
+        // copied nor faulted in twice; only an output beyond `expectedSize`
+        // grows into storage of its own and is copied once at the end.
+        let capacity = InflateOutput.initialCapacity(expected: expectedSize > 0 ? expectedSize : input.count * 4, limit: limit)
+        var grown: [UInt8]?
+        var bytesRead = 0
+        let direct = try [UInt8](unsafeUninitializedCapacity: capacity + InflateOutput.slack) { buffer, initialized in
+            initialized = 0
+            var output = InflateOutput(writingInto: buffer.baseAddress!, capacity: capacity, limit: limit)
+            defer { output.deallocate() }
+            var reader = InflateBitReader(input)
+            var final = false
+            while !final {
+                final = try reader.bits(1) == 1
+                switch try reader.bits(2) {
+                case 0:
+                    let start = reader.nextByte
+                    guard start + 4 <= input.count else { throw InflateError.truncated }
+                    let length = Int(input[start]) | Int(input[start + 1]) << 8
+                    let complement = Int(input[start + 2]) | Int(input[start + 3]) << 8
+                    guard length == complement ^ 0xFFFF else { throw InflateError.corrupt("stored block length \(length) does not match its complement") }
+                    try reader.copyBytes(0, into: &output)  // move past the header
+                    _ = try reader.bits(32)
+                    try reader.copyBytes(length, into: &output)
+                case 1:
+                    try decodeBlock(&reader, literal: FixedCodes.literal, distance: FixedCodes.distance, into: &output)
+                case 2:
+                    let (literal, distance) = try readDynamicCodes(&reader)
+                    try decodeBlock(&reader, literal: literal, distance: distance, into: &output)
+                default:
+                    throw InflateError.corrupt("block type 3 is reserved")
+                }
+                if reader.isPastEnd { throw InflateError.truncated }
             }
-            if reader.isPastEnd { throw InflateError.truncated }
+            bytesRead = reader.nextByte
+            if output.ownsStorage { grown = output.bytes() } else { initialized = output.count }
         }
-        return (output.bytes(), reader.nextByte)
+        return (grown ?? direct, bytesRead)
     }
 
     private static func readDynamicCodes(_ reader: inout InflateBitReader) throws -> (InflateHuffman, InflateHuffman) {
@@ -114,12 +125,15 @@ public enum Inflater {
                     } else {
                         symbol = try literal.decodeBuffered(&bits)
                     }
+                    // Room for two literals or the longest match: the common case writes unchecked.
+                    let roomy = out.room >= 258
                     if symbol < 256 {
-                        try out.append(UInt8(symbol))
+                        guard roomy else { try out.append(UInt8(symbol)); continue }
+                        out.appendUnchecked(UInt8(symbol))
                         entry = literalPrimary[Int(bits.peek(32) & mask)]
                         guard entry != 0, entry >> 4 < 256 else { continue }
                         bits.consume(Int(entry & 15))
-                        try out.append(UInt8(truncatingIfNeeded: entry >> 4))
+                        out.appendUnchecked(UInt8(truncatingIfNeeded: entry >> 4))
                         continue
                     }
                     if symbol == 256 { return }
@@ -140,7 +154,11 @@ public enum Inflater {
                     let distanceBits = Int(distanceExtra[d])
                     let dist = Int(distanceBase[d]) + Int(bits.peek(distanceBits))
                     bits.consume(distanceBits)
-                    try out.copyMatch(distance: dist, length: length)
+                    if roomy && dist <= out.count {
+                        out.copyMatchUnchecked(distance: dist, length: length)
+                    } else {
+                        try out.copyMatch(distance: dist, length: length)
+                    }
                 }
             }
         }
