@@ -7,8 +7,9 @@ struct InflateBitReader {
     private var offset = 0
     private var buffer: UInt64 = 0
     private var count = 0
-    /// Bits consumed from the start of the input.
-    private(set) var consumedBits = 0
+    /// Bits consumed from the start of the input: every byte fed (real or
+    /// past-the-end zero) minus the bits still buffered.
+    var consumedBits: Int { offset * 8 - count }
 
     init(_ bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
@@ -47,7 +48,6 @@ struct InflateBitReader {
     mutating func consume(_ bits: Int) {
         buffer >>= UInt64(bits)
         count -= bits
-        consumedBits += bits
     }
 
     @inline(__always)
@@ -73,6 +73,5 @@ struct InflateBitReader {
         offset = start + n
         buffer = 0
         count = 0
-        consumedBits = offset * 8
     }
 }
