@@ -114,8 +114,8 @@ public enum Inflater {
                 let literalPrimary = literalTable.baseAddress!, distancePrimary = distanceTable.baseAddress!
                 let mask = UInt32(1 << InflateHuffman.primaryBits) - 1
                 while true {
-                    // 48 bits cover a length code, its extra bits, a distance code and its extra bits;
-                    // after a literal (≤ 15 bits) enough remain for a second literal without a refill.
+                    // 48 bits cover a length code, its extra bits, a distance code and its extra bits,
+                    // or three literals.
                     try bits.ensure(48)
                     var entry = literalPrimary[Int(bits.peek(32) & mask)]
                     var symbol: Int
@@ -125,11 +125,16 @@ public enum Inflater {
                     } else {
                         symbol = try literal.decodeBuffered(&bits)
                     }
-                    // Room for two literals or the longest match: the common case writes unchecked.
+                    // Room for three literals or the longest match: the common case writes unchecked.
                     let roomy = out.room >= 258
                     if symbol < 256 {
                         guard roomy else { try out.append(UInt8(symbol)); continue }
                         out.appendUnchecked(UInt8(symbol))
+                        // Two more literals fit in the 48 bits ensured (each code ≤ 15 bits).
+                        entry = literalPrimary[Int(bits.peek(32) & mask)]
+                        guard entry != 0, entry >> 4 < 256 else { continue }
+                        bits.consume(Int(entry & 15))
+                        out.appendUnchecked(UInt8(truncatingIfNeeded: entry >> 4))
                         entry = literalPrimary[Int(bits.peek(32) & mask)]
                         guard entry != 0, entry >> 4 < 256 else { continue }
                         bits.consume(Int(entry & 15))
