@@ -67,9 +67,14 @@ public struct PNGEncoder: ImageEncoding {
         case .rgba:
             out.update(from: rgba.baseAddress!, count: rgba.count)
         case .rgb:
-            for i in 0..<count {
-                out[3 * i] = rgba[4 * i]; out[3 * i + 1] = rgba[4 * i + 1]; out[3 * i + 2] = rgba[4 * i + 2]
+            // Each pixel as one 4-byte store whose fourth byte the next pixel overwrites;
+            // the last pixel is written byte by byte so nothing lands past the end.
+            let source = UnsafeRawPointer(rgba.baseAddress!), destination = UnsafeMutableRawPointer(out)
+            for i in 0..<(count - 1) {
+                destination.storeBytes(of: source.loadUnaligned(fromByteOffset: 4 * i, as: UInt32.self), toByteOffset: 3 * i, as: UInt32.self)
             }
+            let last = count - 1
+            out[3 * last] = rgba[4 * last]; out[3 * last + 1] = rgba[4 * last + 1]; out[3 * last + 2] = rgba[4 * last + 2]
         case .grayAlpha:
             for i in 0..<count {
                 out[2 * i] = rgba[4 * i]; out[2 * i + 1] = rgba[4 * i + 3]

