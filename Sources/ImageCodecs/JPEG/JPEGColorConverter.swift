@@ -30,8 +30,11 @@ enum JPEGColorConverter {
             }
             return
         }
-        let columnSums = UnsafeMutablePointer<Int>.allocate(capacity: plane.width + 2)
-        defer { columnSums.deallocate() }
+        // Column sums with one replicated column on each side, so the horizontal
+        // filter needs no edge tests; Int32 so eight of them load as one vector.
+        let storage = UnsafeMutablePointer<Int32>.allocate(capacity: plane.width + 2)
+        defer { storage.deallocate() }
+        let columnSums = storage + 1
         let lastColumn = plane.width - 1
         for y in 0..<height {
             // Vertical triangle filter: 3/4 nearer row + 1/4 farther row (sums scaled by 4).
@@ -40,16 +43,33 @@ enum JPEGColorConverter {
             if fy == 2 {
                 let far = max(0, min(plane.height - 1, (y & 1) == 0 ? near - 1 : near + 1))
                 let farRow = plane.samples + far * plane.stride
-                for x in 0...lastColumn { columnSums[x] = 3 &* Int(nearRow[x]) &+ Int(farRow[x]) }
+                for x in 0...lastColumn { columnSums[x] = 3 &* Int32(nearRow[x]) &+ Int32(farRow[x]) }
             } else {
-                for x in 0...lastColumn { columnSums[x] = 4 &* Int(nearRow[x]) }
+                for x in 0...lastColumn { columnSums[x] = 4 &* Int32(nearRow[x]) }
             }
+            columnSums[-1] = columnSums[0]
+            columnSums[lastColumn + 1] = columnSums[lastColumn]
             let o = output + y * width
             if fx == 2 {
-                for x in 0..<width {
+                // Horizontal triangle filter, eight source columns (sixteen outputs) at a time.
+                let pairs = min(width / 2, lastColumn + 1)
+                var cx = 0
+                while cx + 8 <= pairs {
+                    let load = { (p: UnsafeMutablePointer<Int32>) in UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Int32>.self) }
+                    let centre = 3 &* load(columnSums + cx)
+                    let even = (centre &+ load(columnSums + cx - 1) &+ 8) &>> 4
+                    let odd = (centre &+ load(columnSums + cx + 1) &+ 7) &>> 4
+                    let packed = even | (odd &<< 8)
+                    let destination = UnsafeMutableRawPointer(o + 2 * cx)
+                    for lane in 0..<8 {
+                        destination.storeBytes(of: UInt16(truncatingIfNeeded: packed[lane]), toByteOffset: 2 * lane, as: UInt16.self)
+                    }
+                    cx += 8
+                }
+                for x in (2 * cx)..<width {
                     let cx = min(x >> 1, lastColumn)
                     let other = (x & 1) == 0 ? max(cx - 1, 0) : min(cx + 1, lastColumn)
-                    let bias = (x & 1) == 0 ? 8 : 7
+                    let bias: Int32 = (x & 1) == 0 ? 8 : 7
                     o[x] = UInt8(truncatingIfNeeded: (3 &* columnSums[cx] &+ columnSums[other] &+ bias) &>> 4)
                 }
             } else {
@@ -79,7 +99,18 @@ enum JPEGColorConverter {
             }
         case .ycbcr:
             let yp = planes[0], cbp = planes[1], crp = planes[2]
-            for i in 0..<count {
+            // Eight pixels at a time, with the same fixed-point maths as the tail loop.
+            var start = 0
+            while start + 8 <= count {
+                let y = lanes(yp + start), cb = lanes(cbp + start) &- 128, cr = lanes(crp + start) &- 128
+                let r = clamped(y &+ ((91881 &* cr &+ 32768) &>> 16))
+                let g = clamped(y &+ ((-22554 &* cb &- 46802 &* cr &+ 32768) &>> 16))
+                let b = clamped(y &+ ((116130 &* cb &+ 32768) &>> 16))
+                let pixels = r | (g &<< 8) | (b &<< 16) | SIMD8<Int32>(repeating: -16_777_216)  // alpha 0xFF
+                UnsafeMutableRawPointer(rgba + start * 4).storeBytes(of: pixels, as: SIMD8<Int32>.self)
+                start += 8
+            }
+            for i in start..<count {
                 let y = Int(yp[i]), cb = Int(cbp[i]) - 128, cr = Int(crp[i]) - 128
                 let o = rgba + i * 4
                 o[0] = JPEGInverseDCT.clamp(y + ((91881 &* cr &+ 32768) &>> 16))
@@ -105,5 +136,20 @@ enum JPEGColorConverter {
                 o[3] = 255
             }
         }
+    }
+
+    /// Eight samples widened to 32-bit lanes (element by element: the generic
+    /// SIMD widening initialiser is not specialised on this toolchain).
+    @inline(__always)
+    private static func lanes(_ p: UnsafeMutablePointer<UInt8>) -> SIMD8<Int32> {
+        SIMD8<Int32>(Int32(p[0]), Int32(p[1]), Int32(p[2]), Int32(p[3]), Int32(p[4]), Int32(p[5]), Int32(p[6]), Int32(p[7]))
+    }
+
+    /// Lanes clamped to 0...255 with arithmetic only (no generic SIMD min/max calls).
+    @inline(__always)
+    private static func clamped(_ v: SIMD8<Int32>) -> SIMD8<Int32> {
+        let positive = v & ~(v &>> 31)                      // negative → 0
+        let over = (255 &- positive) &>> 31                 // all ones where > 255
+        return (positive & ~over) | (255 & over)
     }
 }
