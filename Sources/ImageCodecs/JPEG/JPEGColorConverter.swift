@@ -13,75 +13,84 @@ enum JPEGColorConverter {
         var verticalFactor: Int
     }
 
-    /// Upsamples `plane` to `width`×`height` full-resolution samples at `output`.
-    static func upsample(_ plane: Plane, width: Int, height: Int, into output: UnsafeMutablePointer<UInt8>) {
-        let fx = plane.horizontalFactor, fy = plane.verticalFactor
-        if fx == 1 && fy == 1 {
-            for y in 0..<height {
-                (output + y * width).update(from: plane.samples + y * plane.stride, count: width)
-            }
-            return
+    /// Writes `planes` (one per component) as `width`×`height` RGBA pixels,
+    /// a row at a time: each component's row is upsampled into a small buffer
+    /// (or read in place at full resolution) and converted at once, so no
+    /// full-size intermediate plane is ever allocated.
+    static func convertRows(_ model: Model, _ planes: [Plane], width: Int, height: Int, into rgba: UnsafeMutablePointer<UInt8>) {
+        let rowBuffers = planes.map { _ in UnsafeMutablePointer<UInt8>.allocate(capacity: width) }
+        let scratch = planes.map { UnsafeMutablePointer<Int32>.allocate(capacity: $0.width + 2) }
+        defer {
+            for buffer in rowBuffers { buffer.deallocate() }
+            for buffer in scratch { buffer.deallocate() }
         }
-        guard fx <= 2 && fy <= 2 else {
-            for y in 0..<height {
-                let source = plane.samples + min(y / fy, plane.height - 1) * plane.stride
-                let o = output + y * width
-                for x in 0..<width { o[x] = source[min(x / fx, plane.width - 1)] }
-            }
-            return
-        }
-        // Column sums with one replicated column on each side, so the horizontal
-        // filter needs no edge tests; Int32 so eight of them load as one vector.
-        let storage = UnsafeMutablePointer<Int32>.allocate(capacity: plane.width + 2)
-        defer { storage.deallocate() }
-        let columnSums = storage + 1
-        let lastColumn = plane.width - 1
+        var rows = rowBuffers
         for y in 0..<height {
-            // Vertical triangle filter: 3/4 nearer row + 1/4 farther row (sums scaled by 4).
-            let near = min(y / fy, plane.height - 1)
-            let nearRow = plane.samples + near * plane.stride
-            if fy == 2 {
-                let far = max(0, min(plane.height - 1, (y & 1) == 0 ? near - 1 : near + 1))
-                let farRow = plane.samples + far * plane.stride
-                for x in 0...lastColumn { columnSums[x] = 3 &* Int32(nearRow[x]) &+ Int32(farRow[x]) }
-            } else {
-                for x in 0...lastColumn { columnSums[x] = 4 &* Int32(nearRow[x]) }
-            }
-            columnSums[-1] = columnSums[0]
-            columnSums[lastColumn + 1] = columnSums[lastColumn]
-            let o = output + y * width
-            if fx == 2 {
-                // Horizontal triangle filter, eight source columns (sixteen outputs) at a time.
-                let pairs = min(width / 2, lastColumn + 1)
-                var cx = 0
-                while cx + 8 <= pairs {
-                    let load = { (p: UnsafeMutablePointer<Int32>) in UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Int32>.self) }
-                    let centre = 3 &* load(columnSums + cx)
-                    let even = (centre &+ load(columnSums + cx - 1) &+ 8) &>> 4
-                    let odd = (centre &+ load(columnSums + cx + 1) &+ 7) &>> 4
-                    let packed = even | (odd &<< 8)
-                    let destination = UnsafeMutableRawPointer(o + 2 * cx)
-                    for lane in 0..<8 {
-                        destination.storeBytes(of: UInt16(truncatingIfNeeded: packed[lane]), toByteOffset: 2 * lane, as: UInt16.self)
-                    }
-                    cx += 8
+            for (index, plane) in planes.enumerated() {
+                if plane.horizontalFactor == 1 && plane.verticalFactor == 1 {
+                    rows[index] = plane.samples + min(y, plane.height - 1) * plane.stride
+                } else {
+                    upsampleRow(plane, y: y, width: width, into: rowBuffers[index], columnSums: scratch[index] + 1)
                 }
-                for x in (2 * cx)..<width {
-                    let cx = min(x >> 1, lastColumn)
-                    let other = (x & 1) == 0 ? max(cx - 1, 0) : min(cx + 1, lastColumn)
-                    let bias: Int32 = (x & 1) == 0 ? 8 : 7
-                    o[x] = UInt8(truncatingIfNeeded: (3 &* columnSums[cx] &+ columnSums[other] &+ bias) &>> 4)
-                }
-            } else {
-                for x in 0..<width { o[x] = UInt8(truncatingIfNeeded: (columnSums[x] &+ 2) &>> 2) }
             }
+            convert(model, rows, count: width, into: rgba + y * width * 4)
+        }
+    }
+
+    /// Output row `y` of `plane` upsampled to `width` samples. `columnSums` has
+    /// room for `plane.width` sums plus one on each side.
+    static func upsampleRow(_ plane: Plane, y: Int, width: Int, into o: UnsafeMutablePointer<UInt8>, columnSums: UnsafeMutablePointer<Int32>) {
+        let fx = plane.horizontalFactor, fy = plane.verticalFactor
+        guard fx <= 2 && fy <= 2 else {
+            let source = plane.samples + min(y / fy, plane.height - 1) * plane.stride
+            for x in 0..<width { o[x] = source[min(x / fx, plane.width - 1)] }
+            return
+        }
+        let lastColumn = plane.width - 1
+        // Vertical triangle filter: 3/4 nearer row + 1/4 farther row (sums scaled by 4).
+        let near = min(y / fy, plane.height - 1)
+        let nearRow = plane.samples + near * plane.stride
+        if fy == 2 {
+            let far = max(0, min(plane.height - 1, (y & 1) == 0 ? near - 1 : near + 1))
+            let farRow = plane.samples + far * plane.stride
+            for x in 0...lastColumn { columnSums[x] = 3 &* Int32(nearRow[x]) &+ Int32(farRow[x]) }
+        } else {
+            for x in 0...lastColumn { columnSums[x] = 4 &* Int32(nearRow[x]) }
+        }
+        // One replicated column on each side: the horizontal filter needs no edge tests.
+        columnSums[-1] = columnSums[0]
+        columnSums[lastColumn + 1] = columnSums[lastColumn]
+        guard fx == 2 else {
+            for x in 0..<width { o[x] = UInt8(truncatingIfNeeded: (columnSums[min(x, lastColumn)] &+ 2) &>> 2) }
+            return
+        }
+        // Horizontal triangle filter, eight source columns (sixteen outputs) at a time.
+        let pairs = min(width / 2, lastColumn + 1)
+        var cx = 0
+        while cx + 8 <= pairs {
+            let load = { (p: UnsafeMutablePointer<Int32>) in UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Int32>.self) }
+            let centre = 3 &* load(columnSums + cx)
+            let even = (centre &+ load(columnSums + cx - 1) &+ 8) &>> 4
+            let odd = (centre &+ load(columnSums + cx + 1) &+ 7) &>> 4
+            let packed = even | (odd &<< 8)
+            let destination = UnsafeMutableRawPointer(o + 2 * cx)
+            for lane in 0..<8 {
+                destination.storeBytes(of: UInt16(truncatingIfNeeded: packed[lane]), toByteOffset: 2 * lane, as: UInt16.self)
+            }
+            cx += 8
+        }
+        for x in (2 * cx)..<width {
+            let cx = min(x >> 1, lastColumn)
+            let other = (x & 1) == 0 ? max(cx - 1, 0) : min(cx + 1, lastColumn)
+            let bias: Int32 = (x & 1) == 0 ? 8 : 7
+            o[x] = UInt8(truncatingIfNeeded: (3 &* columnSums[cx] &+ columnSums[other] &+ bias) &>> 4)
         }
     }
 
     /// How the components map to colour.
     enum Model { case gray, ycbcr, rgb, cmyk, ycck }
 
-    /// Writes RGBA pixels from full-resolution component planes (each `count` samples).
+    /// Writes `count` RGBA pixels from full-resolution component rows (each `count` samples).
     static func convert(_ model: Model, _ planes: [UnsafeMutablePointer<UInt8>], count: Int,
                         into rgba: UnsafeMutablePointer<UInt8>) {
         switch model {

@@ -67,8 +67,8 @@ public struct JPEGDecoder: ImageDecoding {
         let workspace = UnsafeMutablePointer<Int>.allocate(capacity: 64)
         let block = UnsafeMutablePointer<UInt8>.allocate(capacity: 64)
         defer { workspace.deallocate(); block.deallocate() }
-        var fullPlanes: [UnsafeMutablePointer<UInt8>] = []
-        defer { for p in fullPlanes { p.deallocate() } }
+        var planes: [JPEGColorConverter.Plane] = []
+        defer { for plane in planes { plane.samples.deallocate() } }
         for c in parser.components {
             guard let coefficients = c.coefficients, let quant = parser.quantizationTables[c.quantizationTableIndex] else {
                 throw JPEGError.invalidSegment("component \(c.id) has no scan data or quantisation table")
@@ -76,7 +76,6 @@ public struct JPEGDecoder: ImageDecoding {
             let stride = c.blocksPerLine * blockSize
             let rows = c.blocksPerColumn * blockSize
             let samples = UnsafeMutablePointer<UInt8>.allocate(capacity: stride * rows)
-            defer { samples.deallocate() }
             quant.withUnsafeBufferPointer { q in
                 let qp = q.baseAddress!
                 for by in 0..<c.blocksPerColumn {
@@ -100,12 +99,10 @@ public struct JPEGDecoder: ImageDecoding {
                 samples: samples, stride: stride,
                 width: min(stride, max(1, (width + fx - 1) / fx)), height: min(rows, max(1, (height + fy - 1) / fy)),
                 horizontalFactor: fx, verticalFactor: fy)
-            let full = UnsafeMutablePointer<UInt8>.allocate(capacity: max(count, 1))
-            fullPlanes.append(full)
-            JPEGColorConverter.upsample(plane, width: width, height: height, into: full)
+            planes.append(plane)
         }
         rgba.withUnsafeMutableBufferPointer { out in
-            JPEGColorConverter.convert(model, fullPlanes, count: count, into: out.baseAddress!)
+            JPEGColorConverter.convertRows(model, planes, width: width, height: height, into: out.baseAddress!)
         }
         return try Bitmap(width: width, height: height, rgba: rgba)
     }
