@@ -55,25 +55,7 @@ struct AssetBenchmarks: BenchmarkSuite {
 
         // Cached loads of a 640-pixel rendition against nginx serving the same bytes.
         let rendition = AssetURL(id: id, width: 640, filters: [.sepia]).url
-        let cached = URLSessionConfiguration.ephemeral
-        cached.installURLSchemeKit(cache: ImageURLCache(memoryCapacity: 64 << 20, diskCapacity: 0))
-        let cachedSession = URLSession(configuration: cached)
-        let bytes = try MapBenchmarks.load(rendition, cachedSession)
-        let server = try NginxServer(root: context.workDirectory.appendingPathComponent("nginx-asset"), files: [bytes])
-        defer { server.stop() }
-        let plain = URLSessionConfiguration.ephemeral
-        plain.urlCache = nil
-        let nginxSession = URLSession(configuration: plain)
-        let loads = 1_000
-        let ours = try Stopwatch.median(iterations: 3) {
-            try CacheBenchmarks.loadAll([rendition], with: cachedSession, expecting: [bytes], count: loads)
-        } / Double(loads)
-        let nginx = try Stopwatch.median(iterations: 3) {
-            try CacheBenchmarks.loadAll([URL(string: "http://127.0.0.1:\(server.port)/0.bin")!], with: nginxSession, expecting: [bytes], count: loads)
-        } / Double(loads)
-        rows.append(BenchmarkRow(name: "asset:// cached (per load, \(CacheBenchmarks.inFlight) in flight)", ours: ours, reference: nginx,
-                                 referenceName: "nginx on 127.0.0.1", goal: 1.0 / 3.0,
-                                 detail: String(format: "%.0f loads/s vs %.0f loads/s; %d B", 1 / ours, 1 / nginx, bytes.count)))
+        rows.append(try CacheBenchmarks.cachedAgainstNginx(rendition, name: "asset://", context: context))
         return rows
     }
 }

@@ -64,6 +64,31 @@ struct CacheBenchmarks: BenchmarkSuite {
         })
     }
 
+    /// Cached loads of `url` (a scheme URL, rendered once to fill an
+    /// `ImageURLCache`) against nginx on loopback serving the same bytes: the
+    /// row the map and asset suites both report.
+    static func cachedAgainstNginx(_ url: URL, name: String, context: BenchmarkContext) throws -> BenchmarkRow {
+        let cached = URLSessionConfiguration.ephemeral
+        cached.installURLSchemeKit(cache: ImageURLCache(memoryCapacity: 64 << 20, diskCapacity: 0))
+        let cachedSession = URLSession(configuration: cached)
+        let body = try MapBenchmarks.load(url, cachedSession)
+        let server = try NginxServer(root: context.workDirectory.appendingPathComponent("nginx-\(url.scheme ?? "scheme")"), files: [body])
+        defer { server.stop() }
+        let plain = URLSessionConfiguration.ephemeral
+        plain.urlCache = nil
+        let nginxSession = URLSession(configuration: plain)
+        let loads = 1_000
+        let ours = try Stopwatch.median(iterations: 3) {
+            try loadAll([url], with: cachedSession, expecting: [body], count: loads)
+        } / Double(loads)
+        let nginx = try Stopwatch.median(iterations: 3) {
+            try loadAll([URL(string: "http://127.0.0.1:\(server.port)/0.bin")!], with: nginxSession, expecting: [body], count: loads)
+        } / Double(loads)
+        return BenchmarkRow(name: "\(name) cached (per load, \(inFlight) in flight)", ours: ours, reference: nginx,
+                            referenceName: "nginx on 127.0.0.1", goal: 1.0 / 3.0,
+                            detail: String(format: "%.0f loads/s vs %.0f loads/s; %d B", 1 / ours, 1 / nginx, body.count))
+    }
+
     /// Loads `count` URLs (cycling through `urls`) with `inFlight` at a time and
     /// checks every body, so neither side can win by answering wrongly.
     static func loadAll(_ urls: [URL], with session: URLSession, expecting bodies: [Data], count: Int) throws {

@@ -46,25 +46,7 @@ struct MapBenchmarks: BenchmarkSuite {
         rows.append(BenchmarkRow(name: "map snapshot cold: render + PNG via URLSession", ours: coldSeconds, reference: nil,
                                  referenceName: "–", goal: nil, detail: "\(png.count) B PNG"))
 
-        let cached = URLSessionConfiguration.ephemeral
-        cached.installURLSchemeKit(cache: ImageURLCache(memoryCapacity: 64 << 20, diskCapacity: 0))
-        let cachedSession = URLSession(configuration: cached)
-        _ = try Self.load(url, cachedSession)
-        let server = try NginxServer(root: context.workDirectory.appendingPathComponent("nginx-map"), files: [png])
-        defer { server.stop() }
-        let plain = URLSessionConfiguration.ephemeral
-        plain.urlCache = nil
-        let nginxSession = URLSession(configuration: plain)
-        let loads = 1_000
-        let ours = try Stopwatch.median(iterations: 3) {
-            try CacheBenchmarks.loadAll([url], with: cachedSession, expecting: [png], count: loads)
-        } / Double(loads)
-        let nginx = try Stopwatch.median(iterations: 3) {
-            try CacheBenchmarks.loadAll([URL(string: "http://127.0.0.1:\(server.port)/0.bin")!], with: nginxSession, expecting: [png], count: loads)
-        } / Double(loads)
-        rows.append(BenchmarkRow(name: "map snapshot cached (per load, \(CacheBenchmarks.inFlight) in flight)", ours: ours, reference: nginx,
-                                 referenceName: "nginx on 127.0.0.1", goal: 1.0 / 3.0,
-                                 detail: String(format: "%.0f loads/s vs %.0f loads/s", 1 / ours, 1 / nginx)))
+        rows.append(try CacheBenchmarks.cachedAgainstNginx(url, name: "map snapshot", context: context))
 
         // 100 distinct snapshots, 2 in flight, cache off: throughput and peak memory.
         try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)  // reset VmHWM

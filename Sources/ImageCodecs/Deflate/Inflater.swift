@@ -113,32 +113,30 @@ public enum Inflater {
             try distance.primary.withUnsafeBufferPointer { distanceTable in
                 let literalPrimary = literalTable.baseAddress!, distancePrimary = distanceTable.baseAddress!
                 let mask = UInt32(1 << InflateHuffman.primaryBits) - 1
+                /// One symbol: a primary-table hit, else the table's long-code walk.
+                @inline(__always) func decode(_ primary: UnsafePointer<UInt16>, _ code: InflateHuffman) throws -> Int {
+                    let entry = primary[Int(bits.peek(32) & mask)]
+                    guard entry != 0 else { return try code.decodeBuffered(&bits) }
+                    bits.consume(Int(entry & 15))
+                    return Int(entry >> 4)
+                }
                 while true {
                     // 48 bits cover a length code, its extra bits, a distance code and its extra bits,
                     // or three literals.
                     try bits.ensure(48)
-                    var entry = literalPrimary[Int(bits.peek(32) & mask)]
-                    var symbol: Int
-                    if entry != 0 {
-                        bits.consume(Int(entry & 15))
-                        symbol = Int(entry >> 4)
-                    } else {
-                        symbol = try literal.decodeBuffered(&bits)
-                    }
+                    let symbol = try decode(literalPrimary, literal)
                     // Room for three literals or the longest match: the common case writes unchecked.
                     let roomy = out.room >= 258
                     if symbol < 256 {
                         guard roomy else { try out.append(UInt8(symbol)); continue }
                         out.appendUnchecked(UInt8(symbol))
                         // Two more literals fit in the 48 bits ensured (each code ≤ 15 bits).
-                        entry = literalPrimary[Int(bits.peek(32) & mask)]
-                        guard entry != 0, entry >> 4 < 256 else { continue }
-                        bits.consume(Int(entry & 15))
-                        out.appendUnchecked(UInt8(truncatingIfNeeded: entry >> 4))
-                        entry = literalPrimary[Int(bits.peek(32) & mask)]
-                        guard entry != 0, entry >> 4 < 256 else { continue }
-                        bits.consume(Int(entry & 15))
-                        out.appendUnchecked(UInt8(truncatingIfNeeded: entry >> 4))
+                        for _ in 0..<2 {
+                            let entry = literalPrimary[Int(bits.peek(32) & mask)]
+                            guard entry != 0, entry >> 4 < 256 else { break }
+                            bits.consume(Int(entry & 15))
+                            out.appendUnchecked(UInt8(truncatingIfNeeded: entry >> 4))
+                        }
                         continue
                     }
                     if symbol == 256 { return }
@@ -147,14 +145,7 @@ public enum Inflater {
                     let lengthBits = Int(lengthExtra[index])
                     let length = Int(lengthBase[index]) + Int(bits.peek(lengthBits))
                     bits.consume(lengthBits)
-                    let distanceEntry = distancePrimary[Int(bits.peek(32) & mask)]
-                    let d: Int
-                    if distanceEntry != 0 {
-                        bits.consume(Int(distanceEntry & 15))
-                        d = Int(distanceEntry >> 4)
-                    } else {
-                        d = try distance.decodeBuffered(&bits)
-                    }
+                    let d = try decode(distancePrimary, distance)
                     guard d < 30 else { throw InflateError.corrupt("distance symbol \(d) is invalid") }
                     let distanceBits = Int(distanceExtra[d])
                     let dist = Int(distanceBase[d]) + Int(bits.peek(distanceBits))

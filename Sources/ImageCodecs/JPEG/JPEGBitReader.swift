@@ -118,7 +118,7 @@ struct JPEGBitReader {
         bitCount = 0
         paddingBytes = 0
         guard position + 1 < bytes.count else { throw JPEGError.truncated("entropy-coded scan data before RST\(index & 7)") }
-        guard position + 1 < bytes.count, bytes[position] == 0xFF,
+        guard bytes[position] == 0xFF,
               bytes[position + 1] == UInt8(0xD0 + (index & 7)) else {
             throw JPEGError.corruptScan("missing restart marker RST\(index & 7)")
         }

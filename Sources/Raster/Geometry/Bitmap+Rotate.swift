@@ -15,6 +15,24 @@ extension Bitmap {
         return try rotatedBilinear(radians: turn * .pi / 180, background: background)
     }
 
+    /// The size `rotated(by:)` gives a `width` × `height` image: sides swapped
+    /// for odd quarter turns, the canvas holding the whole image for other angles.
+    public static func rotatedSize(width: Int, height: Int, degrees: Double) -> (width: Int, height: Int) {
+        var turn = degrees.truncatingRemainder(dividingBy: 360)
+        if turn < 0 { turn += 360 }
+        if turn == 0 || turn == 180 || !turn.isFinite { return (width, height) }
+        if turn == 90 || turn == 270 { return (height, width) }
+        return expandedSize(width: width, height: height, radians: turn * .pi / 180)
+    }
+
+    /// The bounding canvas of a `width` × `height` image turned by `radians`.
+    private static func expandedSize(width: Int, height: Int, radians: Double) -> (width: Int, height: Int) {
+        let c = cos(radians), s = sin(radians)
+        let w = Double(width), h = Double(height)
+        return (max(1, Int((abs(w * c) + abs(h * s) - 1e-9).rounded(.up))),
+                max(1, Int((abs(w * s) + abs(h * c) - 1e-9).rounded(.up))))
+    }
+
     /// Rotation by 1, 2 or 3 clockwise quarter turns, moving whole pixels.
     private func rotatedExactly(quarterTurns: Int) throws -> Bitmap {
         let w = width, h = height
@@ -45,8 +63,7 @@ extension Bitmap {
     private func rotatedBilinear(radians: Double, background: RGBA) throws -> Bitmap {
         let c = cos(radians), s = sin(radians)
         let w = Double(width), h = Double(height)
-        let ow = max(1, Int((abs(w * c) + abs(h * s) - 1e-9).rounded(.up)))
-        let oh = max(1, Int((abs(w * s) + abs(h * c) - 1e-9).rounded(.up)))
+        let (ow, oh) = Bitmap.expandedSize(width: width, height: height, radians: radians)
         try Bitmap.validate(width: ow, height: oh)
         let src = Premultiplication.premultiplied(pixels)
         let bg = Premultiplication.premultiplied([background.r, background.g, background.b, background.a])

@@ -51,10 +51,8 @@ extension Bitmap {
         case .stretch:
             return try resized(width: boxWidth, height: boxHeight, filter: filter)
         case .fit:
-            let scale = min(Double(boxWidth) / Double(width), Double(boxHeight) / Double(height))
-            let w = max(1, min(boxWidth, Int((Double(width) * scale).rounded())))
-            let h = max(1, min(boxHeight, Int((Double(height) * scale).rounded())))
-            return try resized(width: w, height: h, filter: filter)
+            let size = Bitmap.fittedSize(width: width, height: height, boxWidth: boxWidth, boxHeight: boxHeight)
+            return try resized(width: size.width, height: size.height, filter: filter)
         case .fill:
             let scale = max(Double(boxWidth) / Double(width), Double(boxHeight) / Double(height))
             let w = max(boxWidth, Int((Double(width) * scale).rounded()))
@@ -62,6 +60,14 @@ extension Bitmap {
             let scaled = try resized(width: w, height: h, filter: filter)
             return try scaled.cropped(to: PixelRect(x: (w - boxWidth) / 2, y: (h - boxHeight) / 2, width: boxWidth, height: boxHeight))
         }
+    }
+
+    /// The size `.fit` gives a `width` × `height` image in a `boxWidth` × `boxHeight`
+    /// box: the aspect ratio kept, each side rounded, at least 1 and at most the box.
+    public static func fittedSize(width: Int, height: Int, boxWidth: Int, boxHeight: Int) -> (width: Int, height: Int) {
+        let scale = min(Double(boxWidth) / Double(width), Double(boxHeight) / Double(height))
+        return (max(1, min(boxWidth, Int((Double(width) * scale).rounded()))),
+                max(1, min(boxHeight, Int((Double(height) * scale).rounded()))))
     }
 
     /// Horizontal pass: each output pixel is a weighted sum of a run of source pixels in its row.

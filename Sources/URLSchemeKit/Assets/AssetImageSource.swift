@@ -37,7 +37,12 @@ public final class AssetImageSource: Sendable {
     /// Throws `URLError(.fileDoesNotExist)` for an unknown id and
     /// `URLError(.cannotDecodeContentData)` for a stored file that does not decode.
     public func image(for id: String, fraction: Double = 1) throws -> DecodedImageCache.Image {
-        let metadata = try metadata(for: id)
+        try image(for: metadata(for: id), fraction: fraction)
+    }
+
+    /// `image(for:fraction:)` for an asset whose metadata the caller already read.
+    public func image(for metadata: AssetMetadata, fraction: Double = 1) throws -> DecodedImageCache.Image {
+        let id = metadata.id
         let reduction = metadata.format == ImageFormat.jpeg.rawValue ? Self.reduction(for: fraction) : 1
         do {
             return try cache.image(for: id, maximumReduction: reduction) { reduction in

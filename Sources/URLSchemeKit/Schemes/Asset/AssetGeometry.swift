@@ -1,19 +1,20 @@
 import Foundation
+import ImageCodecs
+import Raster
 
 /// The sizes an `asset://` edit goes through, worked out from the stored
 /// metadata before any pixel is decoded: what the output measures, and how
 /// much detail the decode must keep to make it.
 ///
-/// Sizes follow the edit order (crop, rotate, resize) at full resolution and
-/// round as `Raster` does, so a photo decoded at a reduced scale still ends up
-/// exactly as large as a full decode would have made it.
+/// Sizes follow the edit order (crop, rotate, resize) at full resolution,
+/// computed by the same `Raster` functions the edits use, so a photo decoded
+/// at a reduced scale still ends up exactly as large as a full decode would
+/// have made it.
 struct AssetGeometry {
-    /// The largest output, in pixels (width × height).
-    static let maximumPixelCount = 1 << 26
+    /// The largest output, in pixels (width × height): what the decoders accept.
+    static let maximumPixelCount = defaultMaximumPixelCount
 
-    /// Width and height after crop and rotation, before resizing.
-    let edited: (width: Int, height: Int)
-    /// Width and height of the result; nil keeps `edited`.
+    /// Width and height of the result; nil keeps the edited (cropped, rotated) size.
     let output: (width: Int, height: Int)?
     /// The smallest fraction of the original's sides the decode must keep
     /// (1 when the output is as large as the edited image or larger).
@@ -22,21 +23,10 @@ struct AssetGeometry {
     init(_ asset: AssetURL, uprightWidth: Int, uprightHeight: Int) throws {
         var width = uprightWidth, height = uprightHeight
         if let crop = asset.crop {
-            let x0 = Int((crop.x * Double(width)).rounded(.down)), x1 = min(width, Int(((crop.x + crop.width) * Double(width)).rounded(.up)))
-            let y0 = Int((crop.y * Double(height)).rounded(.down)), y1 = min(height, Int(((crop.y + crop.height) * Double(height)).rounded(.up)))
-            (width, height) = (max(1, x1 - x0), max(1, y1 - y0))
+            let rect = try Bitmap.pixelRect(normalized: crop.x, crop.y, crop.width, crop.height, width: width, height: height)
+            (width, height) = (rect.width, rect.height)
         }
-        var turn = asset.rotate.truncatingRemainder(dividingBy: 360)
-        if turn < 0 { turn += 360 }
-        if turn == 90 || turn == 270 {
-            (width, height) = (height, width)
-        } else if turn != 0 && turn != 180 {
-            let c = cos(turn * .pi / 180), s = sin(turn * .pi / 180)
-            let w = Double(width), h = Double(height)
-            (width, height) = (max(1, Int((abs(w * c) + abs(h * s) - 1e-9).rounded(.up))),
-                               max(1, Int((abs(w * s) + abs(h * c) - 1e-9).rounded(.up))))
-        }
-        edited = (width, height)
+        (width, height) = Bitmap.rotatedSize(width: width, height: height, degrees: asset.rotate)
 
         let w = Double(width), h = Double(height)
         let scale: Double
@@ -55,7 +45,7 @@ struct AssetGeometry {
             switch asset.mode {
             case .fit:
                 scale = min(Double(boxWidth) / w, Double(boxHeight) / h)
-                output = (max(1, min(boxWidth, Int((w * scale).rounded()))), max(1, min(boxHeight, Int((h * scale).rounded()))))
+                output = Bitmap.fittedSize(width: width, height: height, boxWidth: boxWidth, boxHeight: boxHeight)
             case .fill, .stretch:
                 scale = max(Double(boxWidth) / w, Double(boxHeight) / h)
                 output = (boxWidth, boxHeight)

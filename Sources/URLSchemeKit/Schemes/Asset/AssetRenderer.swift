@@ -23,7 +23,7 @@ public struct AssetRenderer: Renderer {
         let metadata = try source.metadata(for: asset.id)
         let upright = metadata.uprightSize
         let geometry = try AssetGeometry(asset, uprightWidth: upright.width, uprightHeight: upright.height)
-        let decoded = try source.image(for: asset.id, fraction: geometry.detail)
+        let decoded = try source.image(for: metadata, fraction: geometry.detail)
         try cancellation.check()
 
         var image = decoded.bitmap

@@ -56,9 +56,10 @@ public struct AvatarRenderer: Renderer {
 
     /// Asset `id`, scaled to cover `tile` and centre-cropped to it.
     private func photo(_ id: String, filling tile: PixelRect) throws -> Bitmap {
-        let upright = try source.metadata(for: id).uprightSize
+        let metadata = try source.metadata(for: id)
+        let upright = metadata.uprightSize
         let detail = max(Double(tile.width) / Double(upright.width), Double(tile.height) / Double(upright.height))
-        let image = try source.image(for: id, fraction: detail).bitmap
+        let image = try source.image(for: metadata, fraction: detail).bitmap
         return try image.resized(width: tile.width, height: tile.height, mode: .fill)
     }
 }
