@@ -70,6 +70,9 @@ struct ReferenceResult: Decodable {
     var seconds: Double
     var bytes: Int?
     var label: String?
+    /// For encoders: the PSNR (dB) of the reference's output, and of ours, as the reference decodes them.
+    var psnr: Double?
+    var ours_psnr: Double?
 }
 
 struct BenchmarkError: Error, CustomStringConvertible {

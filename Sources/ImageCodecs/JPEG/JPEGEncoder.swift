@@ -2,7 +2,7 @@ import Foundation
 import Raster
 
 /// Writes baseline JPEG files: IJG-scaled standard quantisation tables,
-/// accurate integer forward DCT, 4:2:0 or 4:4:4 chroma, optional grayscale,
+/// a vectorised floating-point forward DCT, 4:2:0 or 4:4:4 chroma, optional grayscale,
 /// optional optimised Huffman tables and restart intervals.
 ///
 /// Alpha is ignored (JPEG has none): pixels are encoded as if opaque.
@@ -50,35 +50,67 @@ public struct JPEGEncoder: ImageEncoding {
         guard bitmap.width <= 65535, bitmap.height <= 65535 else {
             throw JPEGError.cannotEncode("\(bitmap.width)×\(bitmap.height) exceeds JPEG's 65535-pixel side")
         }
-        let componentCount = grayscale ? 1 : 3
-        let h = (!grayscale && subsampling == .yuv420) ? 2 : 1
-        let mcuSize = 8 * h
+        let factor = (!grayscale && subsampling == .yuv420) ? 2 : 1
+        let mcuSize = 8 * factor
         let mcusX = (bitmap.width + mcuSize - 1) / mcuSize, mcusY = (bitmap.height + mcuSize - 1) / mcuSize
         let luma = JPEGEncoder.scaledTable(JPEGStandardTables.luminanceQuantization, quality: quality)
         let chroma = JPEGEncoder.scaledTable(JPEGStandardTables.chrominanceQuantization, quality: quality)
-
-        // 1. Colour conversion into planes padded to whole MCUs (edges replicated).
-        let planes = JPEGSamplePlanes(bitmap, paddedWidth: mcusX * mcuSize, paddedHeight: mcusY * mcuSize,
-                                      grayscale: grayscale, chromaFactor: h)
-        // 2. FDCT + quantisation of every block into zigzag coefficients.
-        let blocks = planes.quantizedBlocks(luma: luma, chroma: chroma, mcusX: mcusX, mcusY: mcusY, factor: h)
-
-        // 3. Huffman tables: standard, or optimal for these coefficients.
-        var dc = [JPEGHuffmanEncoder(counts: JPEGStandardTables.dcLuminanceCounts, symbols: JPEGStandardTables.dcLuminanceSymbols),
-                  JPEGHuffmanEncoder(counts: JPEGStandardTables.dcChrominanceCounts, symbols: JPEGStandardTables.dcChrominanceSymbols)]
-        var ac = [JPEGHuffmanEncoder(counts: JPEGStandardTables.acLuminanceCounts, symbols: JPEGStandardTables.acLuminanceSymbols),
-                  JPEGHuffmanEncoder(counts: JPEGStandardTables.acChrominanceCounts, symbols: JPEGStandardTables.acChrominanceSymbols)]
-        if optimizeHuffman {
-            let statistics = JPEGEntropyCoder.statistics(blocks, layout: blocks.layout, restartInterval: restartInterval)
-            dc = statistics.dc.map { JPEGHuffmanEncoder.optimal(frequencies: $0) }
-            ac = statistics.ac.map { JPEGHuffmanEncoder.optimal(frequencies: $0) }
-            if grayscale { dc.removeLast(); ac.removeLast() }
-        } else if grayscale {
-            dc.removeLast(); ac.removeLast()
+        // The component of each block of an MCU: factor² luma blocks, then Cb and Cr.
+        let layout = [Int](repeating: 0, count: factor * factor) + (grayscale ? [] : [1, 2])
+        let rowCoefficients = mcusX * layout.count * 64
+        let transformer = JPEGMCURowTransformer(width: bitmap.width, height: bitmap.height, mcusX: mcusX,
+                                                chromaFactor: factor, grayscale: grayscale, layout: layout,
+                                                luma: luma, chroma: chroma)
+        var writer = JPEGBitWriter(reserving: bitmap.width * bitmap.height / 3 + 4096)
+        bitmap.pixels.withUnsafeBufferPointer { pixels in
+            let source = pixels.baseAddress!
+            if optimizeHuffman {
+                // Two passes over stored coefficients: count symbols, then code them
+                // with tables made for these counts.
+                let all = UnsafeMutablePointer<Int16>.allocate(capacity: rowCoefficients * mcusY)
+                defer { all.deallocate() }
+                for row in 0..<mcusY { transformer.transform(mcuRow: row, of: source, into: all + row * rowCoefficients) }
+                let counts = JPEGEntropyEncoder.statistics(all, mcuCount: mcusX * mcusY, layout: layout,
+                                                           restartInterval: restartInterval)
+                let tables = (dc: counts.dc.prefix(grayscale ? 1 : 2).map { JPEGHuffmanEncoder.optimal(frequencies: $0) },
+                              ac: counts.ac.prefix(grayscale ? 1 : 2).map { JPEGHuffmanEncoder.optimal(frequencies: $0) })
+                writeHeaders(bitmap, luma: luma, chroma: chroma, dc: tables.dc, ac: tables.ac, into: &writer)
+                var coder = JPEGEntropyEncoder(dc: tables.dc, ac: tables.ac, restartInterval: restartInterval)
+                coder.encode(all, mcuCount: mcusX * mcusY, layout: layout, into: &writer)
+            } else {
+                // One pass: each MCU row is transformed and coded while its blocks are in cache.
+                let tables = JPEGEncoder.standardTables(grayscale: grayscale)
+                writeHeaders(bitmap, luma: luma, chroma: chroma, dc: tables.dc, ac: tables.ac, into: &writer)
+                var coder = JPEGEntropyEncoder(dc: tables.dc, ac: tables.ac, restartInterval: restartInterval)
+                let blocks = UnsafeMutablePointer<Int16>.allocate(capacity: rowCoefficients)
+                defer { blocks.deallocate() }
+                for row in 0..<mcusY {
+                    transformer.transform(mcuRow: row, of: source, into: blocks)
+                    coder.encode(blocks, mcuCount: mcusX, layout: layout, into: &writer)
+                }
+            }
         }
+        writer.flush()
+        writer.append([0xFF, 0xD9])
+        return Data(writer.bytes)
+    }
 
-        // 4. Headers, then the entropy-coded scan.
-        var writer = JPEGBitWriter(reserving: bitmap.width * bitmap.height / 2 + 1024)
+    /// The Annex K tables the IJG library uses by default: luma, then (in colour) chroma.
+    private static func standardTables(grayscale: Bool) -> (dc: [JPEGHuffmanEncoder], ac: [JPEGHuffmanEncoder]) {
+        var dc = [JPEGHuffmanEncoder(counts: JPEGStandardTables.dcLuminanceCounts, symbols: JPEGStandardTables.dcLuminanceSymbols)]
+        var ac = [JPEGHuffmanEncoder(counts: JPEGStandardTables.acLuminanceCounts, symbols: JPEGStandardTables.acLuminanceSymbols)]
+        if !grayscale {
+            dc.append(JPEGHuffmanEncoder(counts: JPEGStandardTables.dcChrominanceCounts, symbols: JPEGStandardTables.dcChrominanceSymbols))
+            ac.append(JPEGHuffmanEncoder(counts: JPEGStandardTables.acChrominanceCounts, symbols: JPEGStandardTables.acChrominanceSymbols))
+        }
+        return (dc, ac)
+    }
+
+    /// SOI, JFIF, DQT, SOF0, DHT, DRI and SOS: everything before the entropy-coded data.
+    private func writeHeaders(_ bitmap: Bitmap, luma: [Int], chroma: [Int], dc: [JPEGHuffmanEncoder],
+                              ac: [JPEGHuffmanEncoder], into writer: inout JPEGBitWriter) {
+        let componentCount = grayscale ? 1 : 3
+        let h = (!grayscale && subsampling == .yuv420) ? 2 : 1
         writer.append([0xFF, 0xD8])
         writer.append([0xFF, 0xE0, 0, 16, 0x4A, 0x46, 0x49, 0x46, 0, 1, 1, 0, 0, 1, 0, 1, 0, 0])
         writer.append([0xFF, 0xDB, 0, UInt8(2 + 65 * (grayscale ? 1 : 2)), 0] + luma.map { UInt8($0) })
@@ -98,10 +130,6 @@ public struct JPEGEncoder: ImageEncoding {
         if !grayscale { sos += [2, 0x11, 3, 0x11] }
         sos += [0, 63, 0]
         writer.append(sos)
-        JPEGEntropyCoder.encode(blocks, layout: blocks.layout, dc: dc, ac: ac, restartInterval: restartInterval, into: &writer)
-        writer.flush()
-        writer.append([0xFF, 0xD9])
-        return Data(writer.bytes)
     }
 
     /// A DHT segment for one table.

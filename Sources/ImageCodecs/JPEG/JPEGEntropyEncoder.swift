@@ -1,0 +1,158 @@
+/// Huffman-codes quantised blocks for a baseline scan (DC differences and
+/// run-length AC symbols), or counts their symbols for optimised tables.
+///
+/// Each block's nonzero coefficients are found at once as a 64-bit mask, so
+/// runs of zeros cost one count-trailing-zeros, not one test per coefficient;
+/// each symbol and its value bits go to the writer in one call.
+struct JPEGEntropyEncoder: ~Copyable {
+    /// A Huffman table as the hot loop reads it: per symbol, code and length in one word.
+    private struct Codes {
+        /// `code << 8 | length`, indexed by symbol (length 0: no code).
+        let entries: UnsafeMutablePointer<UInt32>
+
+        init(_ table: JPEGHuffmanEncoder) {
+            entries = .allocate(capacity: 256)
+            for symbol in 0..<256 {
+                entries[symbol] = table.codes[symbol] << 8 | UInt32(table.lengths[symbol])
+            }
+        }
+    }
+
+    private let dcCodes: [Codes]
+    private let acCodes: [Codes]
+    /// MCUs between restart markers; 0 for none.
+    private let restartInterval: Int
+    private var mcuIndex = 0
+    private var restartIndex = 0
+    /// The previous DC value of each component.
+    private var predictors: (Int32, Int32, Int32) = (0, 0, 0)
+
+    /// An encoder with tables 0 (luma) and, in colour, 1 (chroma).
+    init(dc: [JPEGHuffmanEncoder], ac: [JPEGHuffmanEncoder], restartInterval: Int) {
+        dcCodes = dc.map(Codes.init)
+        acCodes = ac.map(Codes.init)
+        self.restartInterval = restartInterval
+    }
+
+    deinit {
+        for table in dcCodes + acCodes { table.entries.deallocate() }
+    }
+
+    /// Codes `mcuCount` MCUs of blocks (64 zigzag coefficients each) laid out
+    /// per MCU as `layout` says (the component of each block).
+    mutating func encode(_ blocks: UnsafePointer<Int16>, mcuCount: Int, layout: [Int], into writer: inout JPEGBitWriter) {
+        var block = blocks
+        for _ in 0..<mcuCount {
+            if restartInterval > 0 && mcuIndex > 0 && mcuIndex % restartInterval == 0 {
+                writer.flush()
+                writer.append([0xFF, UInt8(0xD0 + restartIndex)])
+                restartIndex = (restartIndex + 1) & 7
+                predictors = (0, 0, 0)
+            }
+            for component in layout {
+                let table = component == 0 ? 0 : 1
+                let dc = Int32(block[0])
+                let difference: Int32
+                switch component {
+                case 0: difference = dc &- predictors.0; predictors.0 = dc
+                case 1: difference = dc &- predictors.1; predictors.1 = dc
+                default: difference = dc &- predictors.2; predictors.2 = dc
+                }
+                JPEGEntropyEncoder.encodeBlock(block, dcDifference: difference,
+                                               dc: dcCodes[table].entries, ac: acCodes[table].entries, into: &writer)
+                block += 64
+            }
+            mcuIndex += 1
+        }
+    }
+
+    @inline(__always)
+    private static func encodeBlock(_ block: UnsafePointer<Int16>, dcDifference: Int32,
+                                    dc: UnsafePointer<UInt32>, ac: UnsafePointer<UInt32>, into writer: inout JPEGBitWriter) {
+        let (size, bits) = magnitude(dcDifference)
+        write(dc[size], bits, size, into: &writer)
+        var remaining = nonzeroMask(block) & ~1
+        var last = 0
+        while remaining != 0 {
+            let k = remaining.trailingZeroBitCount
+            var run = k - last - 1
+            while run >= 16 {
+                write(ac[0xF0], 0, 0, into: &writer)          // ZRL: sixteen zeros
+                run -= 16
+            }
+            let (size, bits) = magnitude(Int32(block[k]))
+            write(ac[run << 4 | size], bits, size, into: &writer)
+            last = k
+            remaining &= remaining &- 1
+        }
+        if last != 63 { write(ac[0], 0, 0, into: &writer) }   // EOB
+    }
+
+    /// Writes a symbol's code followed by `size` value bits, in one call.
+    @inline(__always)
+    private static func write(_ entry: UInt32, _ bits: UInt64, _ size: Int, into writer: inout JPEGBitWriter) {
+        let code = UInt64(entry &>> 8), length = Int(entry & 0xFF)
+        writer.write(code &<< UInt64(size) | bits, length + size)
+    }
+
+    /// JPEG's category (bit count) of `value` and its value bits: the low bits
+    /// of `value`, or of `value − 1` when negative (ones' complement).
+    @inline(__always)
+    private static func magnitude(_ value: Int32) -> (size: Int, bits: UInt64) {
+        let sign = value &>> 31
+        let size = 32 - ((value ^ sign) &- sign).leadingZeroBitCount
+        let bits = UInt64(truncatingIfNeeded: UInt32(bitPattern: value &+ sign)) & ((1 &<< UInt64(size)) &- 1)
+        return (size, bits)
+    }
+
+    /// Bit k set when coefficient k (zigzag) is nonzero.
+    @inline(__always)
+    static func nonzeroMask(_ block: UnsafePointer<Int16>) -> UInt64 {
+        let raw = UnsafeRawPointer(block)
+        var mask: UInt64 = 0
+        for group in 0..<4 {
+            let v = raw.loadUnaligned(fromByteOffset: group * 32, as: SIMD16<Int16>.self)
+            // 1 in each nonzero lane (v | −v has its sign bit set exactly when v ≠ 0).
+            let flags = SIMD16<UInt8>(truncatingIfNeeded: ((v | (0 &- v)) &>> 15) & 1)
+            let words = unsafeBitCast(flags, to: SIMD2<UInt64>.self)
+            // Gathers the low bit of each of eight bytes into one byte (no carries:
+            // every partial product lands on its own bit).
+            let low = (words[0] &* 0x0102_0408_1020_4080) &>> 56
+            let high = (words[1] &* 0x0102_0408_1020_4080) &>> 56
+            mask |= (low | high &<< 8) &<< UInt64(group * 16)
+        }
+        return mask
+    }
+
+    /// Symbol counts of a whole scan, for optimised tables: 257 per table
+    /// (0 luma, 1 chroma), the last left for the reserved all-ones code.
+    static func statistics(_ blocks: UnsafePointer<Int16>, mcuCount: Int, layout: [Int],
+                           restartInterval: Int) -> (dc: [[Int]], ac: [[Int]]) {
+        var dc = [[Int]](repeating: [Int](repeating: 0, count: 257), count: 2)
+        var ac = dc
+        var predictors = [Int32](repeating: 0, count: 3)
+        var block = blocks
+        for mcu in 0..<mcuCount {
+            if restartInterval > 0 && mcu > 0 && mcu % restartInterval == 0 { predictors = [0, 0, 0] }
+            for component in layout {
+                let table = component == 0 ? 0 : 1
+                let value = Int32(block[0])
+                dc[table][magnitude(value &- predictors[component]).size] += 1
+                predictors[component] = value
+                var remaining = nonzeroMask(block) & ~1
+                var last = 0
+                while remaining != 0 {
+                    let k = remaining.trailingZeroBitCount
+                    var run = k - last - 1
+                    while run >= 16 { ac[table][0xF0] += 1; run -= 16 }
+                    ac[table][run << 4 | magnitude(Int32(block[k])).size] += 1
+                    last = k
+                    remaining &= remaining &- 1
+                }
+                if last != 63 { ac[table][0] += 1 }
+                block += 64
+            }
+        }
+        return (dc, ac)
+    }
+}

@@ -1,0 +1,64 @@
+/// Turns one MCU row of RGBA pixels into quantised blocks: colour conversion
+/// into the sample bands, then the forward DCT and quantisation of each block,
+/// written in scan order (per MCU: the luma blocks, then Cb and Cr).
+final class JPEGMCURowTransformer {
+    private let width: Int
+    private let height: Int
+    private let mcusX: Int
+    private let chromaFactor: Int
+    private let layout: [Int]
+    private let bands: JPEGSampleBands
+    /// Luma divisors (8 vectors), then chroma divisors (8 vectors).
+    private let divisors: UnsafeMutablePointer<SIMD8<Float>>
+    /// `JPEGForwardDCT.zigzagFromTransposed`, read without bounds checks.
+    private let order: UnsafeMutablePointer<Int>
+    /// One block of coefficients in the transform's order, before the zigzag.
+    private let scratch: UnsafeMutablePointer<Int16>
+
+    /// `luma` and `chroma` are quantisation tables in zigzag order.
+    init(width: Int, height: Int, mcusX: Int, chromaFactor: Int, grayscale: Bool, layout: [Int],
+         luma: [Int], chroma: [Int]) {
+        self.width = width
+        self.height = height
+        self.mcusX = mcusX
+        self.chromaFactor = chromaFactor
+        self.layout = layout
+        bands = JPEGSampleBands(paddedWidth: mcusX * 8 * chromaFactor, chromaFactor: chromaFactor, grayscale: grayscale)
+        divisors = .allocate(capacity: 16)
+        divisors.initialize(from: JPEGForwardDCT.Divisors(zigzagTable: luma).vectors
+                                + JPEGForwardDCT.Divisors(zigzagTable: chroma).vectors, count: 16)
+        order = .allocate(capacity: 64)
+        order.initialize(from: JPEGForwardDCT.zigzagFromTransposed, count: 64)
+        scratch = .allocate(capacity: 64)
+    }
+
+    deinit {
+        divisors.deallocate()
+        order.deallocate()
+        scratch.deallocate()
+    }
+
+    /// Writes the `mcusX × layout.count` blocks of MCU row `mcuRow` to `output`.
+    func transform(mcuRow: Int, of pixels: UnsafePointer<UInt8>, into output: UnsafeMutablePointer<Int16>) {
+        bands.fill(mcuRow: mcuRow, from: pixels, width: width, height: height)
+        let factor = chromaFactor
+        var block = output
+        for mcu in 0..<mcusX {
+            for (position, component) in layout.enumerated() {
+                let samples: UnsafePointer<Float>
+                let stride: Int
+                if component == 0 {
+                    let bx = mcu * factor + position % factor, by = position / factor
+                    stride = bands.lumaStride
+                    samples = UnsafePointer(bands.luma + by * 8 * stride + bx * 8)
+                } else {
+                    stride = bands.chromaStride
+                    samples = UnsafePointer((component == 1 ? bands.cb : bands.cr) + mcu * 8)
+                }
+                JPEGForwardDCT.transformAndQuantize(samples, stride: stride, divisors: divisors + (component == 0 ? 0 : 8),
+                                                    order: order, scratch: scratch, into: block)
+                block += 64
+            }
+        }
+    }
+}

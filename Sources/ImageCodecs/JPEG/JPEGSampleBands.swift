@@ -1,0 +1,139 @@
+import Raster
+
+/// The encoder's input, one MCU row at a time: level-shifted Y (and Cb, Cr)
+/// samples as `Float`, converted from RGBA with the JFIF (BT.601 full-range)
+/// matrix, padded to whole MCUs by replicating the last column and row.
+///
+/// Only one MCU row (8 or 16 pixel rows) is held, so the samples the forward
+/// DCT reads are still in cache, and no image-sized intermediate is allocated.
+/// Samples stay unrounded floats: rounding them to 8 bits first, as libjpeg
+/// does, would only add error before the DCT.
+/// For 4:2:0 the chroma of each 2×2 pixel group is computed once from the
+/// group's mean RGB (the matrix is linear, so this equals averaging the
+/// converted chroma, and it converts a quarter of the pixels).
+struct JPEGSampleBands: ~Copyable {
+    /// Samples per band row (the image width rounded up to whole MCUs).
+    let lumaStride: Int
+    let chromaStride: Int
+    /// 1 (4:4:4) or 2 (4:2:0): chroma pixels per sample, each way.
+    let chromaFactor: Int
+    let grayscale: Bool
+    /// `8 × chromaFactor` rows of `lumaStride` samples.
+    let luma: UnsafeMutablePointer<Float>
+    /// 8 rows of `chromaStride` samples each (unused when grayscale).
+    let cb: UnsafeMutablePointer<Float>
+    let cr: UnsafeMutablePointer<Float>
+    /// Pixels per vector step: 16 for 4:2:0 (two output chroma samples per pair), else 8.
+    private var step: Int { 8 * chromaFactor }
+    /// Edge pixels copied with replication, so the last step reads whole vectors.
+    private let edge: UnsafeMutablePointer<UInt32>
+
+    init(paddedWidth: Int, chromaFactor: Int, grayscale: Bool) {
+        lumaStride = paddedWidth
+        chromaStride = paddedWidth / chromaFactor
+        self.chromaFactor = chromaFactor
+        self.grayscale = grayscale
+        luma = .allocate(capacity: lumaStride * 8 * chromaFactor)
+        let chromaCount = grayscale ? 1 : chromaStride * 8
+        cb = .allocate(capacity: chromaCount)
+        cr = .allocate(capacity: chromaCount)
+        edge = .allocate(capacity: 2 * 16)
+    }
+
+    deinit {
+        luma.deallocate(); cb.deallocate(); cr.deallocate(); edge.deallocate()
+    }
+
+    /// Fills the bands with MCU row `mcuRow` of `bitmap`'s pixels (`pixels`, RGBA rows).
+    func fill(mcuRow: Int, from pixels: UnsafePointer<UInt8>, width: Int, height: Int) {
+        let rowsPerStep = chromaFactor          // 4:2:0 converts two pixel rows at once
+        let firstRow = mcuRow * 8 * chromaFactor
+        let whole = width - width % step        // columns read straight from the bitmap
+        for band in stride(from: 0, to: 8 * chromaFactor, by: rowsPerStep) {
+            // Rows past the bottom replicate the last one.
+            let rowA = UnsafeRawPointer(pixels + min(firstRow + band, height - 1) * width * 4)
+            let rowB = UnsafeRawPointer(pixels + min(firstRow + band + rowsPerStep - 1, height - 1) * width * 4)
+            var x = 0
+            while x < whole {
+                convert(rowA + x * 4, rowB + x * 4, band: band, x: x)
+                x += step
+            }
+            if x < lumaStride {
+                // The last, partial step (and the padding up to the MCU edge): copy the
+                // remaining pixels with the last one repeated, then convert the copy.
+                let a = rowA.assumingMemoryBound(to: UInt32.self), b = rowB.assumingMemoryBound(to: UInt32.self)
+                for i in 0..<step {
+                    let column = min(x + i, width - 1)
+                    edge[i] = a[column]
+                    edge[16 + i] = b[column]
+                }
+                convert(UnsafeRawPointer(edge), UnsafeRawPointer(edge + 16), band: band, x: x)
+            }
+        }
+    }
+
+    /// Converts one step of pixels at column `x`: 8 pixels of one row (4:4:4 and
+    /// gray; `rowB` unused), or 16 pixels of two rows (4:2:0).
+    @inline(__always)
+    private func convert(_ rowA: UnsafeRawPointer, _ rowB: UnsafeRawPointer, band: Int, x: Int) {
+        if chromaFactor == 1 {
+            let (r, g, b) = JPEGSampleBands.channels(rowA)
+            store(JPEGSampleBands.luma(r, g, b), luma + band * lumaStride + x)
+            if !grayscale {
+                store(JPEGSampleBands.blueDifference(r, g, b), cb + band * chromaStride + x)
+                store(JPEGSampleBands.redDifference(r, g, b), cr + band * chromaStride + x)
+            }
+            return
+        }
+        let (r0, g0, b0) = JPEGSampleBands.channels(rowA)
+        let (r1, g1, b1) = JPEGSampleBands.channels(rowA + 32)
+        let (r2, g2, b2) = JPEGSampleBands.channels(rowB)
+        let (r3, g3, b3) = JPEGSampleBands.channels(rowB + 32)
+        let top = luma + band * lumaStride + x, bottom = top + lumaStride
+        store(JPEGSampleBands.luma(r0, g0, b0), top)
+        store(JPEGSampleBands.luma(r1, g1, b1), top + 8)
+        store(JPEGSampleBands.luma(r2, g2, b2), bottom)
+        store(JPEGSampleBands.luma(r3, g3, b3), bottom + 8)
+        // 2×2 means: vertical sums, then neighbouring columns (even + odd lanes).
+        let r = JPEGSampleBands.pairSums(r0 + r2, r1 + r3) * 0.25
+        let g = JPEGSampleBands.pairSums(g0 + g2, g1 + g3) * 0.25
+        let b = JPEGSampleBands.pairSums(b0 + b2, b1 + b3) * 0.25
+        let chroma = (band / 2) * chromaStride + x / 2
+        store(JPEGSampleBands.blueDifference(r, g, b), cb + chroma)
+        store(JPEGSampleBands.redDifference(r, g, b), cr + chroma)
+    }
+
+    @inline(__always)
+    private func store(_ v: SIMD8<Float>, _ p: UnsafeMutablePointer<Float>) {
+        UnsafeMutableRawPointer(p).storeBytes(of: v, as: SIMD8<Float>.self)
+    }
+
+    /// The R, G and B of eight RGBA pixels as float lanes.
+    @inline(__always)
+    private static func channels(_ p: UnsafeRawPointer) -> (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>) {
+        let v = SIMD8<Int32>(truncatingIfNeeded: p.loadUnaligned(as: SIMD8<UInt32>.self))
+        return (SIMD8<Float>(v & 0xFF), SIMD8<Float>((v &>> 8) & 0xFF), SIMD8<Float>((v &>> 16) & 0xFF))
+    }
+
+    /// Sums of neighbouring lanes across two vectors: (a0+a1, a2+a3, …, b6+b7).
+    @inline(__always)
+    private static func pairSums(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> {
+        let both = SIMD16<Float>(lowHalf: a, highHalf: b)
+        return both.evenHalf + both.oddHalf
+    }
+
+    @inline(__always)
+    private static func luma(_ r: SIMD8<Float>, _ g: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> {
+        0.299 * r + 0.587 * g + 0.114 * b - 128
+    }
+
+    @inline(__always)
+    private static func blueDifference(_ r: SIMD8<Float>, _ g: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> {
+        -0.168_736 * r - 0.331_264 * g + 0.5 * b
+    }
+
+    @inline(__always)
+    private static func redDifference(_ r: SIMD8<Float>, _ g: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> {
+        0.5 * r - 0.418_688 * g - 0.081_312 * b
+    }
+}
