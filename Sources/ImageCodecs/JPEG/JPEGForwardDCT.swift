@@ -41,39 +41,51 @@ enum JPEGForwardDCT {
     static func transformAndQuantize(_ samples: UnsafePointer<Float>, stride: Int,
                                      divisors: UnsafePointer<SIMD8<Float>>, order: UnsafePointer<Int>,
                                      scratch: UnsafeMutablePointer<Int16>, into output: UnsafeMutablePointer<Int16>) {
-        let raw = UnsafeRawPointer(samples)
-        let rowBytes = stride * MemoryLayout<Float>.stride
-        var rows = (raw.loadUnaligned(as: SIMD8<Float>.self),
-                    raw.loadUnaligned(fromByteOffset: rowBytes, as: SIMD8<Float>.self),
-                    raw.loadUnaligned(fromByteOffset: 2 * rowBytes, as: SIMD8<Float>.self),
-                    raw.loadUnaligned(fromByteOffset: 3 * rowBytes, as: SIMD8<Float>.self),
-                    raw.loadUnaligned(fromByteOffset: 4 * rowBytes, as: SIMD8<Float>.self),
-                    raw.loadUnaligned(fromByteOffset: 5 * rowBytes, as: SIMD8<Float>.self),
-                    raw.loadUnaligned(fromByteOffset: 6 * rowBytes, as: SIMD8<Float>.self),
-                    raw.loadUnaligned(fromByteOffset: 7 * rowBytes, as: SIMD8<Float>.self))
-        pass(&rows)
-        transpose(&rows)
-        pass(&rows)
+        // The block as two 4-lane halves (columns 0–3 and 4–7): eight 4-lane
+        // vectors and the pass's temporaries fit the sixteen SSE registers, where
+        // 8-lane vectors spilled to the stack.
+        var left = load(samples, stride: stride, column: 0)
+        var right = load(samples, stride: stride, column: 4)
+        pass(&left)
+        pass(&right)
+        transpose(&left, &right)
+        pass(&left)
+        pass(&right)
         // Whole vectors to the scratch block first: extracting lanes straight from
         // registers made the compiler turn the quantisation into scalar code.
         let out = UnsafeMutableRawPointer(scratch)
-        out.storeBytes(of: quantize(rows.0 * divisors[0]), as: SIMD8<Int16>.self)
-        out.storeBytes(of: quantize(rows.1 * divisors[1]), toByteOffset: 16, as: SIMD8<Int16>.self)
-        out.storeBytes(of: quantize(rows.2 * divisors[2]), toByteOffset: 32, as: SIMD8<Int16>.self)
-        out.storeBytes(of: quantize(rows.3 * divisors[3]), toByteOffset: 48, as: SIMD8<Int16>.self)
-        out.storeBytes(of: quantize(rows.4 * divisors[4]), toByteOffset: 64, as: SIMD8<Int16>.self)
-        out.storeBytes(of: quantize(rows.5 * divisors[5]), toByteOffset: 80, as: SIMD8<Int16>.self)
-        out.storeBytes(of: quantize(rows.6 * divisors[6]), toByteOffset: 96, as: SIMD8<Int16>.self)
-        out.storeBytes(of: quantize(rows.7 * divisors[7]), toByteOffset: 112, as: SIMD8<Int16>.self)
+        let d = UnsafeRawPointer(divisors)
+        func quantized(_ u: Int, _ low: SIMD4<Float>, _ high: SIMD4<Float>) {
+            let scale = d.load(fromByteOffset: u * 32, as: SIMD8<Float>.self)
+            out.storeBytes(of: quantize(SIMD8(lowHalf: low, highHalf: high) * scale), toByteOffset: u * 16, as: SIMD8<Int16>.self)
+        }
+        quantized(0, left.0, right.0); quantized(1, left.1, right.1)
+        quantized(2, left.2, right.2); quantized(3, left.3, right.3)
+        quantized(4, left.4, right.4); quantized(5, left.5, right.5)
+        quantized(6, left.6, right.6); quantized(7, left.7, right.7)
         for k in 0..<64 { output[k] = scratch[order[k]] }
     }
 
-    typealias Block = (SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>,
-                       SIMD8<Float>, SIMD8<Float>, SIMD8<Float>, SIMD8<Float>)
+    /// Eight rows of four samples from `column`.
+    typealias Half = (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>,
+                      SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>)
+
+    @inline(__always)
+    private static func load(_ samples: UnsafePointer<Float>, stride: Int, column: Int) -> Half {
+        let raw = UnsafeRawPointer(samples + column), rowBytes = stride * MemoryLayout<Float>.stride
+        return (raw.loadUnaligned(as: SIMD4<Float>.self),
+                raw.loadUnaligned(fromByteOffset: rowBytes, as: SIMD4<Float>.self),
+                raw.loadUnaligned(fromByteOffset: 2 * rowBytes, as: SIMD4<Float>.self),
+                raw.loadUnaligned(fromByteOffset: 3 * rowBytes, as: SIMD4<Float>.self),
+                raw.loadUnaligned(fromByteOffset: 4 * rowBytes, as: SIMD4<Float>.self),
+                raw.loadUnaligned(fromByteOffset: 5 * rowBytes, as: SIMD4<Float>.self),
+                raw.loadUnaligned(fromByteOffset: 6 * rowBytes, as: SIMD4<Float>.self),
+                raw.loadUnaligned(fromByteOffset: 7 * rowBytes, as: SIMD4<Float>.self))
+    }
 
     /// The AAN 8-point forward DCT across the eight vectors, lane by lane.
     @inline(__always)
-    private static func pass(_ d: inout Block) {
+    private static func pass(_ d: inout Half) {
         let tmp0 = d.0 + d.7, tmp7 = d.0 - d.7, tmp1 = d.1 + d.6, tmp6 = d.1 - d.6
         let tmp2 = d.2 + d.5, tmp5 = d.2 - d.5, tmp3 = d.3 + d.4, tmp4 = d.3 - d.4
         // Even part.
@@ -96,30 +108,38 @@ enum JPEGForwardDCT {
         d.7 = z11 - z4
     }
 
-    /// Transposes the 8×8 block in three perfect unshuffles: each sends element
-    /// i·8+j of the 64 to its index rotated right by one bit, and three such
-    /// rotations swap the row and column bits.
+    /// Transposes the 8×8 block held as left (columns 0–3) and right (4–7)
+    /// halves: each 4×4 quadrant is transposed in place, and the off-diagonal
+    /// quadrants trade places.
     @inline(__always)
-    private static func transpose(_ d: inout Block) {
-        for _ in 0..<3 {
-            let p0 = SIMD16(lowHalf: d.0, highHalf: d.1), p1 = SIMD16(lowHalf: d.2, highHalf: d.3)
-            let p2 = SIMD16(lowHalf: d.4, highHalf: d.5), p3 = SIMD16(lowHalf: d.6, highHalf: d.7)
-            d = (p0.evenHalf, p1.evenHalf, p2.evenHalf, p3.evenHalf, p0.oddHalf, p1.oddHalf, p2.oddHalf, p3.oddHalf)
-        }
+    private static func transpose(_ left: inout Half, _ right: inout Half) {
+        let topLeft = transpose4(left.0, left.1, left.2, left.3)
+        let bottomLeft = transpose4(left.4, left.5, left.6, left.7)
+        let topRight = transpose4(right.0, right.1, right.2, right.3)
+        let bottomRight = transpose4(right.4, right.5, right.6, right.7)
+        left = (topLeft.0, topLeft.1, topLeft.2, topLeft.3, topRight.0, topRight.1, topRight.2, topRight.3)
+        right = (bottomLeft.0, bottomLeft.1, bottomLeft.2, bottomLeft.3,
+                 bottomRight.0, bottomRight.1, bottomRight.2, bottomRight.3)
     }
 
-    /// Rounds eight scaled coefficients to integers in the 8-bit coefficient range.
+    /// A 4×4 transpose in two perfect unshuffles (each rotates the element
+    /// index's four bits right by one; two swap the row and column bits).
+    @inline(__always)
+    private static func transpose4(_ a: SIMD4<Float>, _ b: SIMD4<Float>, _ c: SIMD4<Float>, _ d: SIMD4<Float>)
+        -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) {
+        let ab = SIMD8(lowHalf: a, highHalf: b), cd = SIMD8(lowHalf: c, highHalf: d)
+        let e = SIMD8(lowHalf: ab.evenHalf, highHalf: cd.evenHalf), o = SIMD8(lowHalf: ab.oddHalf, highHalf: cd.oddHalf)
+        return (e.evenHalf, o.evenHalf, e.oddHalf, o.oddHalf)
+    }
+
+    /// Rounds eight scaled coefficients to integers.
     @inline(__always)
     private static func quantize(_ v: SIMD8<Float>) -> SIMD8<Int16> {
         // Round to nearest by adding 1.5·2²³ (the integer lands in the low mantissa
-        // bits), then clamp. Arithmetic only: the SIMD float-to-integer initialisers
-        // and min/max are generic calls on this toolchain. Coefficients of 8-bit
-        // samples stay far inside the ±2²² where the rounding trick is exact.
-        var integers = unsafeBitCast(v + 12_582_912, to: SIMD8<Int32>.self) &- 0x4B40_0000
-        let low = (integers &+ 1024) &>> 31                      // all ones below −1024
-        integers = (integers & ~low) | (-1024 & low)
-        let high = (1023 &- integers) &>> 31                     // all ones above 1023
-        integers = (integers & ~high) | (1023 & high)
+        // bits). Arithmetic only: the SIMD float-to-integer initialisers are generic
+        // calls on this toolchain. Samples within ±128 bound every coefficient to
+        // ±1024, far inside the ±2²² where this is exact, and inside JPEG's range.
+        let integers = unsafeBitCast(v + 12_582_912, to: SIMD8<Int32>.self) &- 0x4B40_0000
         return SIMD8<Int16>(truncatingIfNeeded: integers)
     }
 }
