@@ -1,0 +1,60 @@
+import XCTest
+@testable import ImageCodecs
+
+/// The encoder's bit-level pieces: the word-at-a-time writer's byte stuffing
+/// and padding, and the nonzero-coefficient mask the Huffman coder walks.
+final class JPEGEntropyEncoderTests: XCTestCase {
+    /// The bytes a bit-by-bit reference writer gives for the same writes.
+    private func reference(_ writes: [(UInt64, Int)]) -> [UInt8] {
+        var bits: [Bool] = []
+        for (value, length) in writes {
+            for i in stride(from: length - 1, through: 0, by: -1) { bits.append((value >> UInt64(i)) & 1 == 1) }
+        }
+        while bits.count % 8 != 0 { bits.append(true) }
+        var bytes: [UInt8] = []
+        for start in stride(from: 0, to: bits.count, by: 8) {
+            let byte = bits[start..<(start + 8)].reduce(UInt8(0)) { $0 << 1 | ($1 ? 1 : 0) }
+            bytes.append(byte)
+            if byte == 0xFF { bytes.append(0) }
+        }
+        return bytes
+    }
+
+    private func written(_ writes: [(UInt64, Int)]) -> [UInt8] {
+        var writer = JPEGBitWriter(reserving: 1)   // forces growth too
+        for (value, length) in writes { writer.write(value, length) }
+        writer.flush()
+        return writer.bytes
+    }
+
+    func testStuffsAZeroAfterEveryFFAndPadsWithOnes() {
+        // All ones: every byte is FF, in whole words and in the padded tail.
+        let ones = [(UInt64)](repeating: 0x1FFF, count: 40).map { ($0, 13) }
+        XCTAssertEqual(written(ones), reference(ones))
+        XCTAssertEqual(written([(0b101, 3)]), [0b1011_1111])
+    }
+
+    func testRandomWritesMatchABitByBitWriter() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<50 {
+            let writes: [(UInt64, Int)] = (0..<Int.random(in: 1...400, using: &generator)).map { _ in
+                let length = Int.random(in: 1...32, using: &generator)
+                // Bias towards ones so FF bytes (and stuffing) are common.
+                let value = UInt64.random(in: 0...UInt64(UInt32.max), using: &generator)
+                    | (Bool.random(using: &generator) ? UInt64(UInt32.max) : 0)
+                return (value & ((1 << UInt64(length)) - 1), length)
+            }
+            XCTAssertEqual(written(writes), reference(writes))
+        }
+    }
+
+    func testNonzeroMaskMarksExactlyTheNonzeroCoefficients() {
+        var block = [Int16](repeating: 0, count: 64)
+        for trial in 0..<200 {
+            for k in 0..<64 { block[k] = Int.random(in: 0..<4) == 0 ? Int16.random(in: -1024...1023) : 0 }
+            if trial == 0 { block = [Int16](repeating: -32768, count: 64) }   // the one value equal to its negation
+            let expected = (0..<64).reduce(UInt64(0)) { $0 | (block[$1] != 0 ? 1 << UInt64($1) : 0) }
+            XCTAssertEqual(block.withUnsafeBufferPointer { JPEGEntropyEncoder.nonzeroMask($0.baseAddress!) }, expected)
+        }
+    }
+}
