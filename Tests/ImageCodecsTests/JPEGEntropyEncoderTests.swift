@@ -2,7 +2,7 @@ import XCTest
 @testable import ImageCodecs
 
 /// The encoder's bit-level pieces: the word-at-a-time writer's byte stuffing
-/// and padding, and the nonzero-coefficient mask the Huffman coder walks.
+/// and padding, and the zigzag nonzero-coefficient mask the Huffman coder walks.
 final class JPEGEntropyEncoderTests: XCTestCase {
     /// The bytes a bit-by-bit reference writer gives for the same writes.
     private func reference(_ writes: [(UInt64, Int)]) -> [UInt8] {
@@ -48,13 +48,20 @@ final class JPEGEntropyEncoderTests: XCTestCase {
         }
     }
 
-    func testNonzeroMaskMarksExactlyTheNonzeroCoefficients() {
+    func testNonzeroMaskMarksExactlyTheNonzeroCoefficientsInZigzagOrder() {
         var block = [Int16](repeating: 0, count: 64)
         for trial in 0..<200 {
             for k in 0..<64 { block[k] = Int.random(in: 0..<4) == 0 ? Int16.random(in: -1024...1023) : 0 }
             if trial == 0 { block = [Int16](repeating: -32768, count: 64) }   // the one value equal to its negation
-            let expected = (0..<64).reduce(UInt64(0)) { $0 | (block[$1] != 0 ? 1 << UInt64($1) : 0) }
-            XCTAssertEqual(block.withUnsafeBufferPointer { JPEGEntropyEncoder.nonzeroMask($0.baseAddress!) }, expected)
+            // Block entries are transposed (u·8+v); zigzag entry k is natural index n = v·8+u.
+            let expected = (0..<64).reduce(UInt64(0)) { mask, k in
+                let natural = jpegZigzagToNatural[k]
+                return mask | (block[(natural % 8) * 8 + natural / 8] != 0 ? 1 << UInt64(k) : 0)
+            }
+            let mask = block.withUnsafeBufferPointer {
+                JPEGEntropyEncoder.nonzeroMask($0.baseAddress!, JPEGEntropyEncoder.Order.shared)
+            }
+            XCTAssertEqual(mask, expected)
         }
     }
 }

@@ -1,10 +1,37 @@
 /// Huffman-codes quantised blocks for a baseline scan (DC differences and
 /// run-length AC symbols), or counts their symbols for optimised tables.
+/// Blocks come transposed, as `JPEGForwardDCT` writes them.
 ///
-/// Each block's nonzero coefficients are found at once as a 64-bit mask, so
-/// runs of zeros cost one count-trailing-zeros, not one test per coefficient;
-/// each symbol and its value bits go to the writer in one call.
+/// Each block's nonzero coefficients are found at once as a 64-bit mask in
+/// zigzag order, so runs of zeros cost one count-trailing-zeros, not one test
+/// per coefficient, and only nonzero coefficients are read; each symbol and its
+/// value bits go to the writer in one call.
 struct JPEGEntropyEncoder: ~Copyable {
+    /// Zigzag order over transposed blocks, as lookup tables.
+    final class Order: @unchecked Sendable {   // Sendable: immutable after init (its tables are written only there).
+        static let shared = Order()
+        /// Entry k: the transposed index of zigzag coefficient k.
+        let transposedIndex: UnsafeMutablePointer<Int>
+        /// Eight tables of 256: table j maps byte j of a transposed-order mask to
+        /// the same coefficients' bits in zigzag order.
+        let maskBytes: UnsafeMutablePointer<UInt64>
+
+        private init() {
+            transposedIndex = .allocate(capacity: 64)
+            transposedIndex.initialize(from: JPEGForwardDCT.zigzagFromTransposed, count: 64)
+            var zigzagOf = [Int](repeating: 0, count: 64)
+            for k in 0..<64 { zigzagOf[transposedIndex[k]] = k }
+            maskBytes = .allocate(capacity: 8 * 256)
+            for byte in 0..<8 {
+                for value in 0..<256 {
+                    var mask: UInt64 = 0
+                    for bit in 0..<8 where value & (1 << bit) != 0 { mask |= 1 << UInt64(zigzagOf[byte * 8 + bit]) }
+                    maskBytes[byte * 256 + value] = mask
+                }
+            }
+        }
+    }
+
     /// A Huffman table as the hot loop reads it: per symbol, code and length in one word.
     private struct Codes {
         /// `code << 8 | length`, indexed by symbol (length 0: no code).
@@ -41,6 +68,7 @@ struct JPEGEntropyEncoder: ~Copyable {
     /// Codes `mcuCount` MCUs of blocks (64 zigzag coefficients each) laid out
     /// per MCU as `layout` says (the component of each block).
     mutating func encode(_ blocks: UnsafePointer<Int16>, mcuCount: Int, layout: [Int], into writer: inout JPEGBitWriter) {
+        let order = Order.shared
         var block = blocks
         for _ in 0..<mcuCount {
             if restartInterval > 0 && mcuIndex > 0 && mcuIndex % restartInterval == 0 {
@@ -58,8 +86,8 @@ struct JPEGEntropyEncoder: ~Copyable {
                 case 1: difference = dc &- predictors.1; predictors.1 = dc
                 default: difference = dc &- predictors.2; predictors.2 = dc
                 }
-                JPEGEntropyEncoder.encodeBlock(block, dcDifference: difference,
-                                               dc: dcCodes[table].entries, ac: acCodes[table].entries, into: &writer)
+                JPEGEntropyEncoder.encodeBlock(block, dcDifference: difference, dc: dcCodes[table].entries,
+                                               ac: acCodes[table].entries, order: order, into: &writer)
                 block += 64
             }
             mcuIndex += 1
@@ -67,11 +95,11 @@ struct JPEGEntropyEncoder: ~Copyable {
     }
 
     @inline(__always)
-    private static func encodeBlock(_ block: UnsafePointer<Int16>, dcDifference: Int32,
-                                    dc: UnsafePointer<UInt32>, ac: UnsafePointer<UInt32>, into writer: inout JPEGBitWriter) {
+    private static func encodeBlock(_ block: UnsafePointer<Int16>, dcDifference: Int32, dc: UnsafePointer<UInt32>,
+                                    ac: UnsafePointer<UInt32>, order: Order, into writer: inout JPEGBitWriter) {
         let (size, bits) = magnitude(dcDifference)
         write(dc[size], bits, size, into: &writer)
-        var remaining = nonzeroMask(block) & ~1
+        var remaining = nonzeroMask(block, order) & ~1
         var last = 0
         while remaining != 0 {
             let k = remaining.trailingZeroBitCount
@@ -80,7 +108,7 @@ struct JPEGEntropyEncoder: ~Copyable {
                 write(ac[0xF0], 0, 0, into: &writer)          // ZRL: sixteen zeros
                 run -= 16
             }
-            let (size, bits) = magnitude(Int32(block[k]))
+            let (size, bits) = magnitude(Int32(block[order.transposedIndex[k]]))
             write(ac[run << 4 | size], bits, size, into: &writer)
             last = k
             remaining &= remaining &- 1
@@ -105,9 +133,9 @@ struct JPEGEntropyEncoder: ~Copyable {
         return (size, bits)
     }
 
-    /// Bit k set when coefficient k (zigzag) is nonzero.
+    /// Bit k set when zigzag coefficient k of the transposed block is nonzero.
     @inline(__always)
-    static func nonzeroMask(_ block: UnsafePointer<Int16>) -> UInt64 {
+    static func nonzeroMask(_ block: UnsafePointer<Int16>, _ order: Order) -> UInt64 {
         let raw = UnsafeRawPointer(block)
         var mask: UInt64 = 0
         for group in 0..<4 {
@@ -121,7 +149,10 @@ struct JPEGEntropyEncoder: ~Copyable {
             let high = (words[1] &* 0x0102_0408_1020_4080) &>> 56
             mask |= (low | high &<< 8) &<< UInt64(group * 16)
         }
-        return mask
+        // From transposed to zigzag order, a byte at a time.
+        var zigzag: UInt64 = 0
+        for byte in 0..<8 { zigzag |= order.maskBytes[byte * 256 + Int(truncatingIfNeeded: mask &>> UInt64(byte * 8)) & 0xFF] }
+        return zigzag
     }
 
     /// Symbol counts of a whole scan, for optimised tables: 257 per table
@@ -131,6 +162,7 @@ struct JPEGEntropyEncoder: ~Copyable {
         var dc = [[Int]](repeating: [Int](repeating: 0, count: 257), count: 2)
         var ac = dc
         var predictors = [Int32](repeating: 0, count: 3)
+        let order = Order.shared
         var block = blocks
         for mcu in 0..<mcuCount {
             if restartInterval > 0 && mcu > 0 && mcu % restartInterval == 0 { predictors = [0, 0, 0] }
@@ -139,13 +171,13 @@ struct JPEGEntropyEncoder: ~Copyable {
                 let value = Int32(block[0])
                 dc[table][magnitude(value &- predictors[component]).size] += 1
                 predictors[component] = value
-                var remaining = nonzeroMask(block) & ~1
+                var remaining = nonzeroMask(block, order) & ~1
                 var last = 0
                 while remaining != 0 {
                     let k = remaining.trailingZeroBitCount
                     var run = k - last - 1
                     while run >= 16 { ac[table][0xF0] += 1; run -= 16 }
-                    ac[table][run << 4 | magnitude(Int32(block[k])).size] += 1
+                    ac[table][run << 4 | magnitude(Int32(block[order.transposedIndex[k]])).size] += 1
                     last = k
                     remaining &= remaining &- 1
                 }

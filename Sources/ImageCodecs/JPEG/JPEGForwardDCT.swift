@@ -29,18 +29,19 @@ enum JPEGForwardDCT {
         }
     }
 
-    /// For each zigzag position, where its coefficient is in the transform's
-    /// output (vector `u`, lane `v` at entry u·8+v).
+    /// For each zigzag position, where its coefficient is in a transposed block
+    /// (the transform's output order: horizontal frequency `u`, vertical `v` at u·8+v).
     static let zigzagFromTransposed: [Int] = jpegZigzagToNatural.prefix(64).map { ($0 % 8) * 8 + $0 / 8 }
 
     /// Transforms the 8×8 samples at `samples` (rows `stride` floats apart,
-    /// level-shifted) and writes the quantised coefficients in zigzag order.
-    /// `divisors` points at 8 vectors (`Divisors.vectors`), `order` at
-    /// `zigzagFromTransposed`; `scratch` holds 64 values.
+    /// level-shifted) and writes the quantised coefficients as a transposed
+    /// block: entry u·8+v is horizontal frequency `u`, vertical `v`. The Huffman
+    /// coder reads it in zigzag order through `zigzagFromTransposed`, visiting
+    /// only the nonzero coefficients, so no reordering pass is needed here.
+    /// `divisors` points at 8 vectors (`Divisors.vectors`).
     @inline(__always)
     static func transformAndQuantize(_ samples: UnsafePointer<Float>, stride: Int,
-                                     divisors: UnsafePointer<SIMD8<Float>>, order: UnsafePointer<Int>,
-                                     scratch: UnsafeMutablePointer<Int16>, into output: UnsafeMutablePointer<Int16>) {
+                                     divisors: UnsafePointer<SIMD8<Float>>, into output: UnsafeMutablePointer<Int16>) {
         // The block as two 4-lane halves (columns 0–3 and 4–7): eight 4-lane
         // vectors and the pass's temporaries fit the sixteen SSE registers, where
         // 8-lane vectors spilled to the stack.
@@ -51,9 +52,7 @@ enum JPEGForwardDCT {
         transpose(&left, &right)
         pass(&left)
         pass(&right)
-        // Whole vectors to the scratch block first: extracting lanes straight from
-        // registers made the compiler turn the quantisation into scalar code.
-        let out = UnsafeMutableRawPointer(scratch)
+        let out = UnsafeMutableRawPointer(output)
         let d = UnsafeRawPointer(divisors)
         func quantized(_ u: Int, _ low: SIMD4<Float>, _ high: SIMD4<Float>) {
             let scale = d.load(fromByteOffset: u * 32, as: SIMD8<Float>.self)
@@ -63,7 +62,6 @@ enum JPEGForwardDCT {
         quantized(2, left.2, right.2); quantized(3, left.3, right.3)
         quantized(4, left.4, right.4); quantized(5, left.5, right.5)
         quantized(6, left.6, right.6); quantized(7, left.7, right.7)
-        for k in 0..<64 { output[k] = scratch[order[k]] }
     }
 
     /// Eight rows of four samples from `column`.

@@ -1,6 +1,7 @@
 /// Turns one MCU row of RGBA pixels into quantised blocks: colour conversion
 /// into the sample bands, then the forward DCT and quantisation of each block,
-/// written in scan order (per MCU: the luma blocks, then Cb and Cr).
+/// written in scan order (per MCU: the luma blocks, then Cb and Cr), each as
+/// a transposed block (see `JPEGForwardDCT.transformAndQuantize`).
 final class JPEGMCURowTransformer {
     private let width: Int
     private let height: Int
@@ -10,10 +11,6 @@ final class JPEGMCURowTransformer {
     private let bands: JPEGSampleBands
     /// Luma divisors (8 vectors), then chroma divisors (8 vectors).
     private let divisors: UnsafeMutablePointer<SIMD8<Float>>
-    /// `JPEGForwardDCT.zigzagFromTransposed`, read without bounds checks.
-    private let order: UnsafeMutablePointer<Int>
-    /// One block of coefficients in the transform's order, before the zigzag.
-    private let scratch: UnsafeMutablePointer<Int16>
 
     /// `luma` and `chroma` are quantisation tables in zigzag order.
     init(width: Int, height: Int, mcusX: Int, chromaFactor: Int, grayscale: Bool, layout: [Int],
@@ -27,15 +24,10 @@ final class JPEGMCURowTransformer {
         divisors = .allocate(capacity: 16)
         divisors.initialize(from: JPEGForwardDCT.Divisors(zigzagTable: luma).vectors
                                 + JPEGForwardDCT.Divisors(zigzagTable: chroma).vectors, count: 16)
-        order = .allocate(capacity: 64)
-        order.initialize(from: JPEGForwardDCT.zigzagFromTransposed, count: 64)
-        scratch = .allocate(capacity: 64)
     }
 
     deinit {
         divisors.deallocate()
-        order.deallocate()
-        scratch.deallocate()
     }
 
     /// Writes the `mcusX × layout.count` blocks of MCU row `mcuRow` to `output`.
@@ -56,7 +48,7 @@ final class JPEGMCURowTransformer {
                     samples = UnsafePointer((component == 1 ? bands.cb : bands.cr) + mcu * 8)
                 }
                 JPEGForwardDCT.transformAndQuantize(samples, stride: stride, divisors: divisors + (component == 0 ? 0 : 8),
-                                                    order: order, scratch: scratch, into: block)
+                                                    into: block)
                 block += 64
             }
         }
