@@ -26,15 +26,21 @@ public struct Bitmap: Equatable, Sendable {
         if fill == .clear {
             pixels = [UInt8](repeating: 0, count: count * 4)
         } else {
-            var bytes = [UInt8](repeating: 0, count: count * 4)
-            bytes.withUnsafeMutableBufferPointer { buffer in
-                var i = 0
-                while i < buffer.count {
-                    buffer[i] = fill.r; buffer[i + 1] = fill.g; buffer[i + 2] = fill.b; buffer[i + 3] = fill.a
-                    i += 4
-                }
+            pixels = Bitmap.pixels(count: count, repeating: fill)
+        }
+    }
+
+    /// `count` pixels of one RGBA value, written a word at a time into fresh
+    /// storage (no zero-fill first).
+    static func pixels(count: Int, repeating pixel: RGBA) -> [UInt8] {
+        // Little-endian byte order, as on every platform Swift on Linux runs on.
+        let word = UInt32(pixel.r) | UInt32(pixel.g) << 8 | UInt32(pixel.b) << 16 | UInt32(pixel.a) << 24
+        return [UInt8](unsafeUninitializedCapacity: count * 4) { buffer, initialized in
+            if let base = buffer.baseAddress {
+                let raw = UnsafeMutableRawPointer(base)
+                for i in 0..<count { raw.storeBytes(of: word, toByteOffset: i * 4, as: UInt32.self) }
             }
-            pixels = bytes
+            initialized = count * 4
         }
     }
 

@@ -18,8 +18,14 @@ public struct Canvas: Sendable {
 
     /// A canvas filled with `background` (transparent by default).
     public init(width: Int, height: Int, background: RGBA = .clear) throws {
-        let bitmap = try Bitmap(width: width, height: height, fill: background)
-        self.init(bitmap)
+        try Bitmap.validate(width: width, height: height)
+        self.width = width
+        self.height = height
+        // Premultiplied once, filled once: no straight-alpha bitmap to convert.
+        let a = UInt32(background.a)
+        pixels = Bitmap.pixels(count: width * height, repeating: RGBA(
+            Premultiplication.mul255(UInt32(background.r), a), Premultiplication.mul255(UInt32(background.g), a),
+            Premultiplication.mul255(UInt32(background.b), a), background.a))
     }
 
     /// A canvas that draws over a copy of `bitmap`.
@@ -58,15 +64,18 @@ public struct Canvas: Sendable {
 
     /// Fills closed polygons given as point lists (each implicitly closed).
     public mutating func fill(polygons: [[Point]], color: RGBA, rule: FillRule = .nonZero) throws {
+        try fill(PolygonList(polygons), color: color, rule: rule)
+    }
+
+    /// Fills the rings of `polygons` as one shape.
+    mutating func fill(_ polygons: PolygonList, color: RGBA, rule: FillRule) throws {
         var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
-        for polygon in polygons {
-            for p in polygon {
-                // Beyond ±1e12 px, clipping arithmetic could overflow to infinity; no real drawing goes there.
-                guard p.isFinite, abs(p.x) <= Canvas.coordinateLimit, abs(p.y) <= Canvas.coordinateLimit else {
-                    throw RasterError.invalidArgument("polygon coordinate (\(p.x), \(p.y)) is not finite or beyond ±1e12")
-                }
-                minX = min(minX, p.x); maxX = max(maxX, p.x); minY = min(minY, p.y); maxY = max(maxY, p.y)
+        for p in polygons.points {
+            // Beyond ±1e12 px, clipping arithmetic could overflow to infinity; no real drawing goes there.
+            guard p.isFinite, abs(p.x) <= Canvas.coordinateLimit, abs(p.y) <= Canvas.coordinateLimit else {
+                throw RasterError.invalidArgument("polygon coordinate (\(p.x), \(p.y)) is not finite or beyond ±1e12")
             }
+            minX = min(minX, p.x); maxX = max(maxX, p.x); minY = min(minY, p.y); maxY = max(maxY, p.y)
         }
         guard color.a != 0, minX <= maxX, !isEmptyCanvas else { return }
         // The window: the polygons' bounds clipped to the canvas. Parts left of it
@@ -77,14 +86,7 @@ public struct Canvas: Sendable {
         let y1 = Int(max(0, min(Double(height), maxY.rounded(.up))))
         guard x1 > x0, y1 > y0 else { return }
         accumulator.reset(width: x1 - x0, height: y1 - y0)
-        let ox = Double(x0), oy = Double(y0)
-        for polygon in polygons where polygon.count >= 2 {
-            var previous = polygon[polygon.count - 1]
-            for p in polygon {
-                accumulator.addLine(previous.x - ox, previous.y - oy, p.x - ox, p.y - oy)
-                previous = p
-            }
-        }
+        accumulator.add(polygons, dx: Double(x0), dy: Double(y0))
         blendAccumulated(x0: x0, y0: y0, color: color, rule: rule)
     }
 
@@ -93,14 +95,20 @@ public struct Canvas: Sendable {
     /// Sweeps the accumulator window at (x0, y0) into the pixels with `color`:
     /// per row, a running sum of the cells over the touched span gives coverage,
     /// then source-over in premultiplied space. Cells are cleared as they are read.
+    ///
+    /// Cells are nonzero only where an edge passes, so coverage is constant from
+    /// one nonzero cell to the next: each such run is handled at once, as a
+    /// solid fill (full coverage of an opaque colour: the interiors that are
+    /// most of a map), a skip (no coverage), or one blend factor for every pixel.
     private mutating func blendAccumulated(x0: Int, y0: Int, color: RGBA, rule: FillRule) {
         let sa = UInt32(color.a)
-        let sr = UInt32(Premultiplication.mul255(UInt32(color.r), sa))
-        let sg = UInt32(Premultiplication.mul255(UInt32(color.g), sa))
-        let sb = UInt32(Premultiplication.mul255(UInt32(color.b), sa))
+        let source = SIMD4<UInt32>(UInt32(Premultiplication.mul255(UInt32(color.r), sa)),
+                                   UInt32(Premultiplication.mul255(UInt32(color.g), sa)),
+                                   UInt32(Premultiplication.mul255(UInt32(color.b), sa)), sa)
         // The opaque colour as one RGBA word (little-endian byte order, as on every
         // platform Swift on Linux runs on), stored at once for full-coverage pixels.
-        let solid = sr | sg << 8 | sb << 16 | 255 << 24
+        let solid = source[0] | source[1] << 8 | source[2] << 16 | 255 << 24
+        let opaque = sa == 255
         let canvasWidth = width
         let rows = accumulator.height, stride = accumulator.stride
         let evenOdd = rule == .evenOdd
@@ -109,40 +117,71 @@ public struct Canvas: Sendable {
             if first <= last {
                 accumulator.cells.withUnsafeMutableBufferPointer { cells in
                     pixels.withUnsafeMutableBytes { bytes in
-                        let p = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
-                        let words = bytes.baseAddress!.assumingMemoryBound(to: UInt32.self)
+                        let words = bytes.baseAddress!.assumingMemoryBound(to: UInt32.self) + (y0 + row) * canvasWidth + x0
                         let a = cells.baseAddress! + row * stride
-                        let pixelBase = (y0 + row) * canvasWidth + x0
                         var sum: Float = 0
-                        for x in first...last {
+                        var x = first
+                        while x <= last {
                             sum += a[x]
                             a[x] = 0
-                            var v = abs(sum)
-                            if evenOdd {
-                                v = v.truncatingRemainder(dividingBy: 2)
-                                if v > 1 { v = 2 - v }
-                            } else if v > 1 {
-                                v = 1
+                            // The run of pixels sharing this coverage: up to the next nonzero cell.
+                            var end = x + 1
+                            // Eight cells at a time through the long empty stretches of
+                            // wide spans (shifting out the sign bits counts −0 as 0).
+                            while end + 8 <= last + 1 {
+                                let raw = UnsafeRawPointer(a + end)
+                                let bits = raw.loadUnaligned(as: UInt64.self) | raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+                                    | raw.loadUnaligned(fromByteOffset: 16, as: UInt64.self)
+                                    | raw.loadUnaligned(fromByteOffset: 24, as: UInt64.self)
+                                if bits & 0x7FFF_FFFF_7FFF_FFFF != 0 { break }
+                                end += 8
                             }
-                            let coverage = UInt32(v * 255 + 0.5)
-                            if coverage == 0 { continue }
-                            if coverage == 255 && sa == 255 {
-                                words[pixelBase + x] = solid
-                                continue
+                            while end <= last && a[end] == 0 { end += 1 }
+                            let coverage = Canvas.coverage(sum, evenOdd: evenOdd)
+                            if coverage == 255 && opaque {
+                                (words + x).update(repeating: solid, count: end - x)
+                            } else if coverage != 0 {
+                                Canvas.blend(source, coverage: coverage, into: words + x, count: end - x)
                             }
-                            let i = (pixelBase + x) * 4
-                            let c = coverage + (coverage >> 7) // 0...255 → 0...256
-                            let r = (sr * c) >> 8, g = (sg * c) >> 8, b = (sb * c) >> 8, al = (sa * c) >> 8
-                            let inv = 255 - al
-                            p[i] = UInt8(min(255, r + UInt32(Premultiplication.mul255(UInt32(p[i]), inv))))
-                            p[i + 1] = UInt8(min(255, g + UInt32(Premultiplication.mul255(UInt32(p[i + 1]), inv))))
-                            p[i + 2] = UInt8(min(255, b + UInt32(Premultiplication.mul255(UInt32(p[i + 2]), inv))))
-                            p[i + 3] = UInt8(min(255, al + UInt32(Premultiplication.mul255(UInt32(p[i + 3]), inv))))
+                            x = end
                         }
                     }
                 }
             }
             accumulator.finishRow(row)
+        }
+    }
+
+    /// Coverage 0...255 of a winding-weighted area sum under the fill rule.
+    @inline(__always)
+    private static func coverage(_ sum: Float, evenOdd: Bool) -> UInt32 {
+        var v = abs(sum)
+        if evenOdd {
+            // v mod 2, folded so 1 is full: odd windings inside, even outside.
+            // Truncation instead of fmod (a libm call per pixel). Past 2²⁴ a Float
+            // holds only even integers, so capping there keeps the conversion safe.
+            v -= 2 * Float(Int32(min(v * 0.5, 16_777_216)))
+            if v > 1 { v = 2 - v }
+        } else if v > 1 {
+            v = 1
+        }
+        return UInt32(v * 255 + 0.5)
+    }
+
+    /// Source-over of the premultiplied `source` at `coverage` onto `count` pixels.
+    @inline(__always)
+    private static func blend(_ source: SIMD4<UInt32>, coverage: UInt32, into words: UnsafeMutablePointer<UInt32>, count: Int) {
+        let c = coverage + (coverage >> 7) // 0...255 → 0...256
+        let scaled = (source &* c) &>> 8
+        let inverse = 255 - scaled[3]
+        for i in 0..<count {
+            let p = words[i]
+            let destination = SIMD4<UInt32>(p & 0xFF, (p >> 8) & 0xFF, (p >> 16) & 0xFF, p >> 24)
+            // (d · inv + 127) / 255 with the exact divide-by-255 of (t + 1 + (t >> 8)) >> 8.
+            let t = destination &* inverse &+ 128
+            var out = scaled &+ ((t &+ (t &>> 8)) &>> 8)
+            out = out & 0xFF | (0 &- (out &>> 8)) & 0xFF    // saturate at 255
+            words[i] = out[0] | out[1] << 8 | out[2] << 16 | out[3] << 24
         }
     }
 }
@@ -163,12 +202,12 @@ extension Canvas {
         guard style.miterLimit.isFinite, style.miterLimit >= 1 else {
             throw RasterError.invalidArgument("miter limit \(style.miterLimit) must be finite and at least 1")
         }
-        var polygons: [[Point]] = []
+        var pieces = PolygonList()
         for path in paths {
             for subpath in try path.flattened() {
-                polygons += Stroker.outlines(of: subpath.points, closed: subpath.closed, style: style)
+                Stroker.appendOutlines(of: subpath.points, closed: subpath.closed, style: style, to: &pieces)
             }
         }
-        try fill(polygons: polygons, color: color, rule: .nonZero)
+        try fill(pieces, color: color, rule: .nonZero)
     }
 }

@@ -40,46 +40,83 @@ struct CoverageAccumulator {
         }
     }
 
-    /// Adds a line from (x0, y0) to (x1, y1), in window coordinates.
-    mutating func addLine(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) {
-        guard y0 != y1 else { return }
-        let w = Double(width), h = Double(height)
-        // Clip to the window's rows; parts above or below contribute nothing.
-        var (ax, ay, bx, by) = (x0, y0, x1, y1)
-        let dir: Float = ay < by ? 1 : -1
-        if ay > by { swap(&ax, &bx); swap(&ay, &by) }
-        if by <= 0 || ay >= h { return }
-        let slope = (bx - ax) / (by - ay)
-        if ay < 0 { ax += (0 - ay) * slope; ay = 0 }
-        if by > h { bx -= (by - h) * slope; by = h }
-        // Split where the line crosses the left and right window edges, then squash
-        // outside parts onto them: a vertical line at x = 0 still adds its winding
-        // to the whole row, which is what the part left of the window would do.
-        var t0 = 2.0, t1 = 2.0 // crossing parameters in (0, 1); 2 means none
-        if (ax < 0) != (bx < 0) { t0 = (0 - ax) / (bx - ax) }
-        if (ax < w) != (bx < w) { t1 = (w - ax) / (bx - ax) }
-        if t0 == 2 && t1 == 2 {
-            accumulate(max(0, min(w, ax)), ay, max(0, min(w, bx)), by, dir)
-            return
+    /// Adds every edge of `polygons` (each ring implicitly closed), moved by
+    /// (−dx, −dy) into window coordinates.
+    mutating func add(_ polygons: PolygonList, dx: Double, dy: Double) {
+        let (width, height, stride) = (self.width, self.height, self.stride)
+        polygons.points.withUnsafeBufferPointer { points in
+        rowFirst.withUnsafeMutableBufferPointer { first in
+        rowLast.withUnsafeMutableBufferPointer { last in
+        cells.withUnsafeMutableBufferPointer { cells in
+            // Storage is taken once per fill, not once per edge: strokes are
+            // thousands of edges a pixel or two long.
+            let lines = LineAdder(cells: cells.baseAddress!, rowFirst: first.baseAddress!, rowLast: last.baseAddress!,
+                                  width: width, height: height, stride: stride)
+            var start = 0
+            for end in polygons.ends {
+                var previous = points[end - 1]
+                for i in start..<end {
+                    let p = points[i]
+                    lines.addLine(previous.x - dx, previous.y - dy, p.x - dx, p.y - dy)
+                    previous = p
+                }
+                start = end
+            }
         }
-        if t0 > t1 { swap(&t0, &t1) }
-        var px = ax, py = ay
-        for t in [t0, t1, 1.0] where t > 0 && t <= 1 {
-            let qx = t == 1 ? bx : ax + (bx - ax) * t, qy = t == 1 ? by : ay + (by - ay) * t
-            accumulate(max(0, min(w, px)), py, max(0, min(w, qx)), qy, dir)
-            px = qx; py = qy
+        }
+        }
         }
     }
 
-    /// Accumulates a downward line already inside [0, w] × [0, h] (y0 < y1) with winding `dir`.
-    private mutating func accumulate(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, _ dir: Float) {
-        guard y1 > y0 else { return }
-        let dxdy = (x1 - x0) / (y1 - y0)
-        let stride = self.stride, maxIndex = width + 1
-        let rowEnd = min(height, Int(y1.rounded(.up)))
-        rowFirst.withUnsafeMutableBufferPointer { first in
-        rowLast.withUnsafeMutableBufferPointer { last in
-        cells.withUnsafeMutableBufferPointer { a in
+    /// Adds lines to the accumulator's storage through pointers valid for one `add` call.
+    private struct LineAdder {
+        let cells: UnsafeMutablePointer<Float>
+        let rowFirst: UnsafeMutablePointer<Int32>
+        let rowLast: UnsafeMutablePointer<Int32>
+        let width: Int
+        let height: Int
+        let stride: Int
+
+        /// Adds a line from (x0, y0) to (x1, y1), in window coordinates.
+        @inline(__always)
+        func addLine(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) {
+            guard y0 != y1 else { return }
+            let w = Double(width), h = Double(height)
+            // Clip to the window's rows; parts above or below contribute nothing.
+            var (ax, ay, bx, by) = (x0, y0, x1, y1)
+            let dir: Float = ay < by ? 1 : -1
+            if ay > by { swap(&ax, &bx); swap(&ay, &by) }
+            if by <= 0 || ay >= h { return }
+            let slope = (bx - ax) / (by - ay)
+            if ay < 0 { ax += (0 - ay) * slope; ay = 0 }
+            if by > h { bx -= (by - h) * slope; by = h }
+            // Split where the line crosses the left and right window edges, then squash
+            // outside parts onto them: a vertical line at x = 0 still adds its winding
+            // to the whole row, which is what the part left of the window would do.
+            var t0 = 2.0, t1 = 2.0 // crossing parameters in (0, 1); 2 means none
+            if (ax < 0) != (bx < 0) { t0 = (0 - ax) / (bx - ax) }
+            if (ax < w) != (bx < w) { t1 = (w - ax) / (bx - ax) }
+            if t0 == 2 && t1 == 2 {
+                accumulate(max(0, min(w, ax)), ay, max(0, min(w, bx)), by, dir)
+                return
+            }
+            if t0 > t1 { swap(&t0, &t1) }
+            var px = ax, py = ay
+            for t in [t0, t1, 1.0] where t > 0 && t <= 1 {
+                let qx = t == 1 ? bx : ax + (bx - ax) * t, qy = t == 1 ? by : ay + (by - ay) * t
+                accumulate(max(0, min(w, px)), py, max(0, min(w, qx)), qy, dir)
+                px = qx; py = qy
+            }
+        }
+
+        /// Accumulates a downward line already inside [0, w] × [0, h] (y0 < y1) with winding `dir`.
+        @inline(__always)
+        private func accumulate(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, _ dir: Float) {
+            guard y1 > y0 else { return }
+            let dxdy = (x1 - x0) / (y1 - y0)
+            let maxIndex = width + 1
+            let rowEnd = min(height, Int(y1.rounded(.up)))
+            let a = cells, first = rowFirst, last = rowLast
             var x = x0
             var row = Int(y0)
             while row < rowEnd {
@@ -123,8 +160,6 @@ struct CoverageAccumulator {
                 x = xNext
                 row += 1
             }
-        }
-        }
         }
     }
 

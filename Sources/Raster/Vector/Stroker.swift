@@ -3,17 +3,21 @@ import Foundation
 /// Turns polylines into fillable outlines: one quadrilateral per segment plus
 /// join and cap pieces, all wound the same way so a non-zero fill draws their
 /// union (overlaps simply reach full coverage).
+///
+/// Round joins and caps are wedges on the outer side only (the inner side is
+/// already covered by the segments), stepped by a fixed rotation so no
+/// trigonometry runs per vertex.
 enum Stroker {
-    static func outlines(of polyline: [Point], closed: Bool, style: StrokeStyle) -> [[Point]] {
+    /// Appends the outline pieces of `polyline` to `pieces`.
+    static func appendOutlines(of polyline: [Point], closed: Bool, style: StrokeStyle, to pieces: inout PolygonList) {
         // Drop repeated points: zero-length segments have no direction.
         var points: [Point] = []
         points.reserveCapacity(polyline.count)
         for p in polyline where points.last != p { points.append(p) }
         if closed, points.count > 2, points.first == points.last { points.removeLast() }
-        guard points.count >= 2 else { return [] }
+        guard points.count >= 2 else { return }
         let hw = style.width / 2
-        var pieces: [[Point]] = []
-        pieces.reserveCapacity(points.count * 2 + 2)
+        let arc = ArcSteps(radius: hw)
         let segmentCount = closed ? points.count : points.count - 1
         func direction(_ i: Int) -> (Double, Double) {
             let a = points[i], b = points[(i + 1) % points.count]
@@ -28,7 +32,11 @@ enum Stroker {
                 if i == segmentCount - 1 { b = Point(b.x + dx * hw, b.y + dy * hw) }
             }
             let nx = -dy * hw, ny = dx * hw
-            pieces.append([Point(a.x + nx, a.y + ny), Point(b.x + nx, b.y + ny), Point(b.x - nx, b.y - ny), Point(a.x - nx, a.y - ny)])
+            pieces.append(Point(a.x + nx, a.y + ny))
+            pieces.append(Point(b.x + nx, b.y + ny))
+            pieces.append(Point(b.x - nx, b.y - ny))
+            pieces.append(Point(a.x - nx, a.y - ny))
+            pieces.closeRing(positive: true)
         }
         // Joins at interior vertices (all vertices when closed).
         let joinRange = closed ? 0..<points.count : 1..<(points.count - 1)
@@ -43,42 +51,71 @@ enum Stroker {
             let p2 = Point(v.x - d2y * hw * side, v.y + d2x * hw * side)
             switch style.join {
             case .round:
-                pieces.append(circle(v, hw))
+                // The wedge from p1 to p2 around the outside of the corner, which
+                // lies along d1 − d2 (for a hairpin: straight ahead).
+                arc.appendWedge(at: v, from: p1, to: p2, around: (d1x - d2x, d1y - d2y),
+                                angle: atan2(abs(cross), dot), to: &pieces)
             case .bevel:
-                pieces.append([v, p1, p2])
+                pieces.append(v); pieces.append(p1); pieces.append(p2)
+                pieces.closeRing(positive: true)
             case .miter:
                 let ratio = (2 / max(1e-12, 1 + dot)).squareRoot()
+                pieces.append(v); pieces.append(p1)
                 if ratio <= style.miterLimit {
                     let mx = (p1.x - v.x) + (p2.x - v.x), my = (p1.y - v.y) + (p2.y - v.y)
                     let scale = 1 / (1 + dot)
-                    pieces.append([v, p1, Point(v.x + mx * scale, v.y + my * scale), p2])
-                } else {
-                    pieces.append([v, p1, p2])
+                    pieces.append(Point(v.x + mx * scale, v.y + my * scale))
                 }
+                pieces.append(p2)
+                pieces.closeRing(positive: true)
             }
         }
         if !closed && style.cap == .round {
-            pieces.append(circle(points[0], hw))
-            pieces.append(circle(points[points.count - 1], hw))
-        }
-        // Wind every piece the same way so overlaps add instead of cancelling.
-        for i in pieces.indices where signedArea(pieces[i]) < 0 { pieces[i].reverse() }
-        return pieces
-    }
-
-    /// A polygonal circle fine enough that chords stay within ~0.1 px.
-    static func circle(_ c: Point, _ r: Double) -> [Point] {
-        let n = max(8, min(512, Int((Double.pi / acos(max(-1, min(1, 1 - 0.1 / max(r, 0.1))))).rounded(.up))))
-        return (0..<n).map { i in
-            let t = Double(i) / Double(n) * 2 * .pi
-            return Point(c.x + r * cos(t), c.y + r * sin(t))
+            // Half discs beyond each end: behind the first point, ahead of the last.
+            let (fx, fy) = direction(0)
+            let first = points[0]
+            arc.appendWedge(at: first, from: Point(first.x - fy * hw, first.y + fx * hw),
+                            to: Point(first.x + fy * hw, first.y - fx * hw), around: (-fx, -fy), angle: .pi, to: &pieces)
+            let (lx, ly) = direction(points.count - 2)
+            let last = points[points.count - 1]
+            arc.appendWedge(at: last, from: Point(last.x - ly * hw, last.y + lx * hw),
+                            to: Point(last.x + ly * hw, last.y - lx * hw), around: (lx, ly), angle: .pi, to: &pieces)
         }
     }
 
-    static func signedArea(_ p: [Point]) -> Double {
-        var s = 0.0
-        var previous = p[p.count - 1]
-        for q in p { s += previous.x * q.y - q.x * previous.y; previous = q }
-        return s / 2
+    /// The chord step of a round join or cap of one radius: fine enough that
+    /// chords stay within ~0.1 px of the circle, and at least 8 per turn.
+    struct ArcSteps {
+        let cosine: Double
+        let sine: Double
+        let step: Double
+
+        init(radius: Double) {
+            let count = max(8, min(512, Int((Double.pi / acos(max(-1, min(1, 1 - 0.1 / max(radius, 0.1))))).rounded(.up))))
+            step = 2 * .pi / Double(count)
+            cosine = cos(step)
+            sine = sin(step)
+        }
+
+        /// Appends the wedge (circular sector) at `centre` from `start` to `end`,
+        /// turning through `angle` radians on the side `around` points to.
+        func appendWedge(at centre: Point, from start: Point, to end: Point, around: (Double, Double),
+                         angle: Double, to pieces: inout PolygonList) {
+            var rx = start.x - centre.x, ry = start.y - centre.y
+            // Turn from start towards `around`: counter-clockwise (in these
+            // coordinates) when `around` is on that side of the start radius.
+            let turn: Double = rx * around.1 - ry * around.0 >= 0 ? 1 : -1
+            let sine = self.sine * turn
+            pieces.append(centre)
+            pieces.append(start)
+            var swept = step
+            while swept < angle - 1e-9 {
+                (rx, ry) = (rx * cosine - ry * sine, rx * sine + ry * cosine)
+                pieces.append(Point(centre.x + rx, centre.y + ry))
+                swept += step
+            }
+            pieces.append(end)
+            pieces.closeRing(positive: true)
+        }
     }
 }
