@@ -85,10 +85,22 @@ public struct Canvas: Sendable {
         let y0 = Int(max(0, min(Double(height), minY.rounded(.down))))
         let y1 = Int(max(0, min(Double(height), maxY.rounded(.up))))
         guard x1 > x0, y1 > y0 else { return }
-        accumulator.reset(width: x1 - x0, height: y1 - y0)
-        accumulator.add(polygons, dx: Double(x0), dy: Double(y0))
-        blendAccumulated(x0: x0, y0: y0, color: color, rule: rule)
+        // A band of rows at a time: the coverage cells stay a few hundred KiB (in
+        // cache while swept, and no canvas-sized buffer to zero and page in),
+        // at the price of visiting every edge once per band (most leave at once).
+        let bandRows = max(16, Canvas.bandCells / (x1 - x0 + 2))
+        var top = y0
+        while top < y1 {
+            let bottom = min(y1, top + bandRows)
+            accumulator.reset(width: x1 - x0, height: bottom - top)
+            accumulator.add(polygons, dx: Double(x0), dy: Double(top))
+            blendAccumulated(x0: x0, y0: top, color: color, rule: rule)
+            top = bottom
+        }
     }
+
+    /// Coverage cells per band of a fill (as Floats: 512 KiB).
+    static let bandCells = 128 << 10
 
     private var isEmptyCanvas: Bool { width == 0 || height == 0 }
 

@@ -53,14 +53,16 @@ struct CoverageAccumulator {
             let lines = LineAdder(cells: cells.baseAddress!, rowFirst: first.baseAddress!, rowLast: last.baseAddress!,
                                   width: width, height: height, stride: stride)
             var start = 0
-            for end in polygons.ends {
+            for (ring, end) in polygons.ends.enumerated() {
+                defer { start = end }
+                // Rings wholly above or below the window add nothing.
+                if polygons.bottom[ring] <= dy || polygons.top[ring] >= dy + Double(height) { continue }
                 var previous = points[end - 1]
                 for i in start..<end {
                     let p = points[i]
                     lines.addLine(previous.x - dx, previous.y - dy, p.x - dx, p.y - dy)
                     previous = p
                 }
-                start = end
             }
         }
         }
@@ -70,6 +72,14 @@ struct CoverageAccumulator {
 
     /// Adds lines to the accumulator's storage through pointers valid for one `add` call.
     private struct LineAdder {
+        /// ⌈v⌉ of a non-negative coordinate. Truncation and a compare: `rounded(.up)`
+        /// and `.down` are libm calls on the baseline x86-64 target (no SSE4.1 round).
+        @inline(__always)
+        static func ceiling(_ v: Double) -> Int {
+            let whole = Int(v)
+            return Double(whole) < v ? whole + 1 : whole
+        }
+
         let cells: UnsafeMutablePointer<Float>
         let rowFirst: UnsafeMutablePointer<Int32>
         let rowLast: UnsafeMutablePointer<Int32>
@@ -115,7 +125,7 @@ struct CoverageAccumulator {
             guard y1 > y0 else { return }
             let dxdy = (x1 - x0) / (y1 - y0)
             let maxIndex = width + 1
-            let rowEnd = min(height, Int(y1.rounded(.up)))
+            let rowEnd = min(height, LineAdder.ceiling(y1))
             let a = cells, first = rowFirst, last = rowLast
             var x = x0
             var row = Int(y0)
@@ -125,10 +135,10 @@ struct CoverageAccumulator {
                 let xNext = x + dxdy * dy
                 let d = Float(dy) * dir
                 let lo = min(x, xNext), hi = max(x, xNext)
-                let loFloor = lo.rounded(.down)
-                let i0 = Int(loFloor)
-                let hiCeil = hi.rounded(.up)
-                let i1 = Int(hiCeil)
+                let i0 = Int(lo)                  // lo ≥ 0: truncation is floor
+                let loFloor = Double(i0)
+                let i1 = LineAdder.ceiling(hi)
+                let hiCeil = Double(i1)
                 let base = row * stride
                 first[row] = min(first[row], Int32(i0))
                 last[row] = max(last[row], Int32(min(max(i1, i0 + 1), maxIndex)))

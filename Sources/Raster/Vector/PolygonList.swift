@@ -7,6 +7,10 @@ struct PolygonList {
     private(set) var points: [Point] = []
     /// For each ring, the index one past its last point.
     private(set) var ends: [Int] = []
+    /// For each ring, its lowest and highest y: a fill done in bands of rows
+    /// skips a ring outside the band with one test instead of one per edge.
+    private(set) var top: [Double] = []
+    private(set) var bottom: [Double] = []
     /// Where the ring being built starts.
     private var start = 0
 
@@ -35,6 +39,13 @@ struct PolygonList {
             return
         }
         if positive && signedArea(start..<points.count) < 0 { points[start...].reverse() }
+        var low = Double.infinity, high = -Double.infinity
+        for p in points[start...] {
+            low = min(low, p.y)
+            high = max(high, p.y)
+        }
+        top.append(low)
+        bottom.append(high)
         ends.append(points.count)
         start = points.count
     }
