@@ -25,4 +25,24 @@ final class CacheKeyTests: XCTestCase {
         XCTAssertNotEqual(key("map://?a"), key("map://?a="))
         XCTAssertEqual(key("map://?")?.rawValue, "map://")
     }
+
+    func testTheDirectReadingGivesTheSameKeyAsURLComponents() throws {
+        // Every URL here must give one key both ways; the first group is read
+        // directly, the second needs URLComponents (escapes, "=" in a value,
+        // user info, IPv6, non-ASCII, an empty port, no "//").
+        let direct = [
+            "map://?latitude=59.935634&longitude=30.325935", "MAP://?b=2&a=1&a=0#frag", "asset://?id=abc_12-x&width=640&filter=sepia,blur:2",
+            "map://?marker=59.9,30.3,label:A&marker=55.7,37.6&path=1,2,3,4,width:3", "http://Tiles.Example:0080/z/1/2.png?k=v",
+            "http://h/p/q", "map://?", "map://?&&a&=x&b=", "map://host?a", "x-y.z+w://?q=1",
+        ]
+        let general = [
+            "map://?a=%41", "map://?a=b=c", "http://user@h/p", "http://[::1]:8080/p?a=1", "map://?name=%E2%9C%93",
+            "http://h:/p", "map:?a=1", "map://?a=b%20c&a=x",
+        ]
+        for text in direct + general {
+            let url = try XCTUnwrap(URL(string: text), text)
+            XCTAssertEqual(CacheKey.directKey(url.absoluteString) != nil, direct.contains(text), text)
+            XCTAssertEqual(CacheKey(url: url), CacheKey(components: url), text)
+        }
+    }
 }

