@@ -77,7 +77,9 @@ open class SchemeURLProtocol: URLProtocol {
         // A hit for this very URL needs no key; a hit for another spelling must share its key.
         if ImageURLCache.readsCache(request.cachePolicy), let cached = cachedResponse,
            let cachedURL = cached.response.url, cachedURL == url || CacheKey(url: cachedURL) == CacheKey(url: url) {
-            channel.deliver(.loaded(Self.response(for: url, answering: cached), cached.data))
+            // The stored response serves its own URL as it is; another spelling gets one re-addressed.
+            let response = cachedURL == url ? cached.response : Self.response(for: url, answering: cached)
+            channel.deliver(.loaded(response, cached.data))
             return
         }
         guard let key = CacheKey(url: url) else {
