@@ -64,9 +64,12 @@ public struct JPEGDecoder: ImageDecoding {
         let count = width * height
         let model = try colorModel(parser)
         var rgba = [UInt8](repeating: 0, count: count * 4)
-        let workspace = UnsafeMutablePointer<Int>.allocate(capacity: 64)
-        let block = UnsafeMutablePointer<UInt8>.allocate(capacity: 64)
-        defer { workspace.deallocate(); block.deallocate() }
+        // Per-component dequantisation tables (floats) and the reduced-IDCT basis.
+        let multipliers = UnsafeMutablePointer<Float>.allocate(capacity: 64)
+        let workspace = UnsafeMutablePointer<Float>.allocate(capacity: 64)
+        let basis = UnsafeMutablePointer<Float>.allocate(capacity: 64)
+        defer { multipliers.deallocate(); basis.deallocate(); workspace.deallocate() }
+        if scale == .half || scale == .quarter { JPEGInverseDCT.fillReducedBasis(size: blockSize, into: basis) }
         var planes: [JPEGColorConverter.Plane] = []
         defer { for plane in planes { plane.samples.deallocate() } }
         for c in parser.components {
@@ -78,18 +81,22 @@ public struct JPEGDecoder: ImageDecoding {
             let samples = UnsafeMutablePointer<UInt8>.allocate(capacity: stride * rows)
             quant.withUnsafeBufferPointer { q in
                 let qp = q.baseAddress!
+                if scale == .full {
+                    JPEGInverseDCT.fillMultipliers(qp, into: multipliers)
+                } else {
+                    for i in 0..<64 { multipliers[i] = Float(qp[i]) }
+                }
                 for by in 0..<c.blocksPerColumn {
                     for bx in 0..<c.blocksPerLine {
                         let input = coefficients + (by * c.blocksPerLine + bx) * c.coefficientsPerBlock
                         let out = samples + by * blockSize * stride + bx * blockSize
                         switch scale {
                         case .full:
-                            JPEGInverseDCT.transform(input, qp, out, stride, workspace)
+                            JPEGInverseDCT.transform(input, multipliers, out, stride, workspace)
                         case .eighth:
                             out[0] = JPEGInverseDCT.transformDCOnly(input, qp)
                         case .half, .quarter:
-                            JPEGInverseDCT.transform(input, qp, block, 8, workspace)
-                            averageBlock(block, factor: scale.rawValue, into: out, stride: stride)
+                            JPEGInverseDCT.transformReduced(input, multipliers, basis, size: blockSize, out, stride)
                         }
                     }
                 }
@@ -105,20 +112,6 @@ public struct JPEGDecoder: ImageDecoding {
             JPEGColorConverter.convertRows(model, planes, width: width, height: height, into: out.baseAddress!)
         }
         return try Bitmap(width: width, height: height, rgba: rgba)
-    }
-
-    /// Box-averages an 8×8 block of samples down by `factor` (2 or 4).
-    private static func averageBlock(_ block: UnsafePointer<UInt8>, factor: Int, into out: UnsafeMutablePointer<UInt8>, stride: Int) {
-        let size = 8 / factor, area = factor * factor
-        for y in 0..<size {
-            for x in 0..<size {
-                var sum = 0
-                for dy in 0..<factor {
-                    for dx in 0..<factor { sum += Int(block[(y * factor + dy) * 8 + x * factor + dx]) }
-                }
-                out[y * stride + x] = UInt8(truncatingIfNeeded: (sum + area / 2) / area)
-            }
-        }
     }
 
     /// Chooses the colour model from the component count, the Adobe transform flag and component ids.
