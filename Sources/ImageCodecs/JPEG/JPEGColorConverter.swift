@@ -2,38 +2,29 @@
 /// upsampling for 2× factors (the triangle filter libjpeg uses), replication
 /// for other factors, and YCbCr / YCCK / CMYK / RGB / gray conversion.
 enum JPEGColorConverter {
-    /// A component's samples after the IDCT, `stride` bytes per row.
+    /// A component's samples after the IDCT, `stride` bytes per row, held in
+    /// a ring of `ringRows` rows: sample row `y` lives in slot `y % ringRows`.
     struct Plane {
         var samples: UnsafeMutablePointer<UInt8>
         var stride: Int
+        var ringRows: Int
         /// Valid samples (the rest of each row is block padding).
         var width: Int
         var height: Int
         var horizontalFactor: Int
         var verticalFactor: Int
-    }
 
-    /// Writes `planes` (one per component) as `width`×`height` RGBA pixels,
-    /// a row at a time: each component's row is upsampled into a small buffer
-    /// (or read in place at full resolution) and converted at once, so no
-    /// full-size intermediate plane is ever allocated.
-    static func convertRows(_ model: Model, _ planes: [Plane], width: Int, height: Int, into rgba: UnsafeMutablePointer<UInt8>) {
-        let rowBuffers = planes.map { _ in UnsafeMutablePointer<UInt8>.allocate(capacity: width) }
-        let scratch = planes.map { UnsafeMutablePointer<Int32>.allocate(capacity: $0.width + 2) }
-        defer {
-            for buffer in rowBuffers { buffer.deallocate() }
-            for buffer in scratch { buffer.deallocate() }
+        @inline(__always)
+        func row(_ y: Int) -> UnsafeMutablePointer<UInt8> {
+            samples + (y % ringRows) * stride
         }
-        var rows = rowBuffers
-        for y in 0..<height {
-            for (index, plane) in planes.enumerated() {
-                if plane.horizontalFactor == 1 && plane.verticalFactor == 1 {
-                    rows[index] = plane.samples + min(y, plane.height - 1) * plane.stride
-                } else {
-                    upsampleRow(plane, y: y, width: width, into: rowBuffers[index], columnSums: scratch[index] + 1)
-                }
-            }
-            convert(model, rows, count: width, into: rgba + y * width * 4)
+
+        /// The last sample row output row `y` reads (the fancy upsampler's
+        /// vertical filter reads the next row for odd output rows).
+        func lastRowRead(forOutputRow y: Int) -> Int {
+            let fy = verticalFactor
+            let lookahead = fy == 2 && horizontalFactor <= 2 && (y & 1) == 1 ? 1 : 0
+            return min(y / fy + lookahead, height - 1)
         }
     }
 
@@ -42,17 +33,17 @@ enum JPEGColorConverter {
     static func upsampleRow(_ plane: Plane, y: Int, width: Int, into o: UnsafeMutablePointer<UInt8>, columnSums: UnsafeMutablePointer<Int32>) {
         let fx = plane.horizontalFactor, fy = plane.verticalFactor
         guard fx <= 2 && fy <= 2 else {
-            let source = plane.samples + min(y / fy, plane.height - 1) * plane.stride
+            let source = plane.row(min(y / fy, plane.height - 1))
             for x in 0..<width { o[x] = source[min(x / fx, plane.width - 1)] }
             return
         }
         let lastColumn = plane.width - 1
         // Vertical triangle filter: 3/4 nearer row + 1/4 farther row (sums scaled by 4).
         let near = min(y / fy, plane.height - 1)
-        let nearRow = plane.samples + near * plane.stride
+        let nearRow = plane.row(near)
         if fy == 2 {
             let far = max(0, min(plane.height - 1, (y & 1) == 0 ? near - 1 : near + 1))
-            let farRow = plane.samples + far * plane.stride
+            let farRow = plane.row(far)
             for x in 0...lastColumn { columnSums[x] = 3 &* Int32(nearRow[x]) &+ Int32(farRow[x]) }
         } else {
             for x in 0...lastColumn { columnSums[x] = 4 &* Int32(nearRow[x]) }

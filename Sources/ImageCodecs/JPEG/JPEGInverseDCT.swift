@@ -177,9 +177,10 @@ enum JPEGInverseDCT {
         }
     }
 
-    /// Writes the block's average (its DC term) as one sample: the 1/8-scale decode.
+    /// The block's average (its DC term) as one sample: the 1/8-scale decode.
+    /// `quant` is the plain quantisation table as floats (exact integers).
     @inline(__always)
-    static func transformDCOnly(_ input: UnsafePointer<Int16>, _ quant: UnsafePointer<Int32>) -> UInt8 {
+    static func transformDC(_ input: UnsafePointer<Int16>, _ quant: UnsafePointer<Float>) -> UInt8 {
         clamp(((Int(input[0]) &* Int(quant[0])) &+ 4) &>> 3 &+ 128)
     }
 

@@ -17,9 +17,13 @@ struct JPEGScanDecoder {
     private let zigzag: UnsafeMutablePointer<Int>
     /// Where a DC-only decode writes the AC coefficients it reads and discards.
     private let scratch: UnsafeMutablePointer<Int16>
+    /// Streaming: the components' buffers hold one MCU row (one block row for
+    /// a single-component scan), handed to this renderer as each completes.
+    private let renderer: JPEGRowRenderer?
 
     init(parser: JPEGParser, components: [JPEGComponent], spectralStart: Int, spectralEnd: Int,
-         successiveHigh: Int, successiveLow: Int, reader: JPEGBitReader) {
+         successiveHigh: Int, successiveLow: Int, reader: JPEGBitReader, renderer: JPEGRowRenderer? = nil) {
+        self.renderer = renderer
         self.parser = parser
         self.components = components
         self.spectralStart = spectralStart
@@ -76,13 +80,15 @@ struct JPEGScanDecoder {
                 for c in components { c.dcPredictor = 0 }
             }
             let ux = unit % unitsX, uy = unit / unitsX
+            // Streamed buffers hold only the current unit row.
+            let bufferRow = renderer == nil ? uy : 0
             if single {
                 let c = components[0]
-                try decodeBlock(kind, c, c.coefficients! + (uy * c.blocksPerLine + ux) * c.coefficientsPerBlock)
+                try decodeBlock(kind, c, c.coefficients! + (bufferRow * c.blocksPerLine + ux) * c.coefficientsPerBlock)
             } else {
                 for c in components {
                     for by in 0..<c.verticalSampling {
-                        let row = uy * c.verticalSampling + by
+                        let row = bufferRow * c.verticalSampling + by
                         for bx in 0..<c.horizontalSampling {
                             let column = ux * c.horizontalSampling + bx
                             try decodeBlock(kind, c, c.coefficients! + (row * c.blocksPerLine + column) * c.coefficientsPerBlock)
@@ -91,6 +97,7 @@ struct JPEGScanDecoder {
                 }
             }
             unit += 1
+            if let renderer, ux == unitsX - 1 { renderer.consumeBand(uy) }
         }
         // Leave `position` at the marker that follows the scan data.
         let bytes = reader.bytes
