@@ -25,7 +25,6 @@ final class JPEGComponent {
     var coefficientsPerBlock = 64
     var dcTable: JPEGHuffmanTable?
     var acTable: JPEGHuffmanTable?
-    var dcPredictor = 0
 
     init(id: Int, horizontalSampling: Int, verticalSampling: Int, quantizationTableIndex: Int) {
         self.id = id
