@@ -177,6 +177,40 @@ enum JPEGInverseDCT {
         }
     }
 
+    /// The table `transformQuarter` uses: each quantiser times the 2×2
+    /// basis weights of its row and column (`basis` row 0, from
+    /// `fillReducedBasis(size: 2)`). Even frequencies other than 0 average to
+    /// zero over a 4-sample box, so their weights are 0.
+    static func fillQuarterWeights(_ quant: UnsafePointer<Int32>, _ basis: UnsafePointer<Float>,
+                                   into table: UnsafeMutablePointer<Float>) {
+        for v in 0..<8 {
+            for u in 0..<8 {
+                table[v * 8 + u] = Float(Double(quant[v * 8 + u]) * Double(basis[v]) * Double(basis[u]))
+            }
+        }
+    }
+
+    /// Transforms one block to 2×2 samples (the 1/4-scale decode): only the
+    /// 25 coefficients whose row and column are 0 or odd matter. Output
+    /// sample (i, j) adds them with the sign (−1)^(v·i + u·j), since the
+    /// second box's basis values mirror the first's.
+    @inline(__always)
+    static func transformQuarter(_ input: UnsafePointer<Int16>, _ weights: UnsafePointer<Float>,
+                                 _ output: UnsafeMutablePointer<UInt8>, _ stride: Int) {
+        @inline(__always) func g(_ v: Int, _ u: Int) -> Float { Float(input[v * 8 + u]) * weights[v * 8 + u] }
+        @inline(__always) func oddColumns(_ v: Int) -> Float { (g(v, 1) + g(v, 3)) + (g(v, 5) + g(v, 7)) }
+        let evenEven = g(0, 0)
+        let evenOdd = oddColumns(0)
+        let oddEven = (g(1, 0) + g(3, 0)) + (g(5, 0) + g(7, 0))
+        let oddOdd = (oddColumns(1) + oddColumns(3)) + (oddColumns(5) + oddColumns(7))
+        let top = evenEven + oddEven, bottom = evenEven - oddEven
+        let topOdd = evenOdd + oddOdd, bottomOdd = evenOdd - oddOdd
+        output[0] = UInt8(truncatingIfNeeded: clampedSample(top + topOdd))
+        output[1] = UInt8(truncatingIfNeeded: clampedSample(top - topOdd))
+        output[stride] = UInt8(truncatingIfNeeded: clampedSample(bottom + bottomOdd))
+        output[stride + 1] = UInt8(truncatingIfNeeded: clampedSample(bottom - bottomOdd))
+    }
+
     /// The block's average (its DC term) as one sample: the 1/8-scale decode.
     /// `quant` is the plain quantisation table as floats (exact integers).
     @inline(__always)

@@ -79,6 +79,8 @@ final class JPEGRowRenderer {
             quant.withUnsafeBufferPointer { q in
                 if scale == .full {
                     JPEGInverseDCT.fillMultipliers(q.baseAddress!, into: table)
+                } else if scale == .quarter {
+                    JPEGInverseDCT.fillQuarterWeights(q.baseAddress!, basis, into: table)
                 } else {
                     for i in 0..<64 { table[i] = Float(q[i]) }
                 }
@@ -137,7 +139,11 @@ final class JPEGRowRenderer {
             for bx in 0..<count {
                 JPEGInverseDCT.transform(input + bx * perBlock, table, out + bx * 8, stride, workspace)
             }
-        case .half, .quarter:
+        case .quarter:
+            for bx in 0..<count {
+                JPEGInverseDCT.transformQuarter(input + bx * perBlock, table, out + bx * 2, stride)
+            }
+        case .half:
             for bx in 0..<count {
                 JPEGInverseDCT.transformReduced(input + bx * perBlock, table, basis, size: blockSize,
                                                 out + bx * blockSize, stride)
