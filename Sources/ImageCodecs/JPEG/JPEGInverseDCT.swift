@@ -3,20 +3,20 @@ import Foundation
 /// The inverse DCT, fused with dequantisation, level shift and clamping.
 ///
 /// Full-size blocks use the floating-point AAN algorithm (the IJG library's
-/// "float" IDCT) on `SIMD8<Float>` lanes: one vector holds a row of the block,
-/// so each 1-D pass transforms eight columns (or rows) at once. Float is used
-/// rather than the 32-bit "islow" integer maths because the baseline x86-64
-/// target has no packed 32-bit multiply (SSE2 emulates it), while packed float
-/// multiplies and adds are native; AAN also needs 5 multiplies per 1-D
-/// transform rather than 12. It is at least as accurate as islow (results
-/// differ from libjpeg-turbo's islow by at most one level in rare samples).
+/// "float" IDCT) on `SIMD4<Float>` lanes: one vector holds half a row of the
+/// block, so each 1-D pass transforms four columns (or rows) at once. Float is
+/// used rather than the 32-bit "islow" integer maths because the baseline
+/// x86-64 target has no packed 32-bit multiply (SSE2 emulates it), while
+/// packed float multiplies and adds are native; AAN also needs 5 multiplies
+/// per 1-D transform rather than 12. Results differ from libjpeg-turbo's islow
+/// by a level or two in a few samples (about 60 dB PSNR on photos).
 ///
 /// Reduced-size outputs (1/2 and 1/4 scale) apply a small basis matrix whose
 /// rows are box averages of the 8-point IDCT basis: the same samples as a full
 /// IDCT followed by averaging, computed from the coefficients directly.
 ///
-/// Hostile coefficients cannot trap: float arithmetic saturates at worst to
-/// large finite values, the float→int conversion uses bit operations with
+/// Hostile coefficients cannot trap: |coefficient × quantiser| < 2^31, so every
+/// float stays finite; the float→int conversion uses bit operations with
 /// wrapping integer arithmetic, and the result is clamped to 0...255.
 enum JPEGInverseDCT {
     typealias Lanes = SIMD8<Float>

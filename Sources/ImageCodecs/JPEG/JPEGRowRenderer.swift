@@ -118,7 +118,7 @@ final class JPEGRowRenderer {
             let plane = planes[index]
             let table = multipliers + 64 * index
             let firstBlockRow = band * blocks
-            for i in 0..<min(blocks, c.blocksPerColumn - firstBlockRow) {
+            for i in 0..<max(0, min(blocks, c.blocksPerColumn - firstBlockRow)) {
                 let out = plane.row((firstBlockRow + i) * blockSize)
                 let input = base + i * c.blocksPerLine * perBlock
                 transformRow(input, perBlock: perBlock, count: c.blocksPerLine, table, out, plane.stride)
