@@ -30,7 +30,11 @@ enum JPEGColorConverter {
 
     /// Output row `y` of `plane` upsampled to `width` samples. `columnSums` has
     /// room for `plane.width` sums plus one on each side.
-    static func upsampleRow(_ plane: Plane, y: Int, width: Int, into o: UnsafeMutablePointer<UInt8>, columnSums: UnsafeMutablePointer<Int32>) {
+    ///
+    /// The filter's sums stay below 2^12, so both passes run in 16-bit lanes
+    /// (sixteen per step) and the even/odd outputs of a column pair pack into
+    /// one 16-bit lane, stored whole.
+    static func upsampleRow(_ plane: Plane, y: Int, width: Int, into o: UnsafeMutablePointer<UInt8>, columnSums: UnsafeMutablePointer<Int16>) {
         let fx = plane.horizontalFactor, fy = plane.verticalFactor
         guard fx <= 2 && fy <= 2 else {
             let source = plane.row(min(y / fy, plane.height - 1))
@@ -38,15 +42,25 @@ enum JPEGColorConverter {
             return
         }
         let lastColumn = plane.width - 1
+        let sums = UnsafeMutableRawPointer(columnSums)
         // Vertical triangle filter: 3/4 nearer row + 1/4 farther row (sums scaled by 4).
         let near = min(y / fy, plane.height - 1)
         let nearRow = plane.row(near)
+        var x = 0
         if fy == 2 {
             let far = max(0, min(plane.height - 1, (y & 1) == 0 ? near - 1 : near + 1))
             let farRow = plane.row(far)
-            for x in 0...lastColumn { columnSums[x] = 3 &* Int32(nearRow[x]) &+ Int32(farRow[x]) }
+            while x + 16 <= lastColumn + 1 {
+                sums.storeBytes(of: 3 &* wide(nearRow + x) &+ wide(farRow + x), toByteOffset: 2 * x, as: Wide.self)
+                x += 16
+            }
+            while x <= lastColumn { columnSums[x] = 3 &* Int16(nearRow[x]) &+ Int16(farRow[x]); x += 1 }
         } else {
-            for x in 0...lastColumn { columnSums[x] = 4 &* Int32(nearRow[x]) }
+            while x + 16 <= lastColumn + 1 {
+                sums.storeBytes(of: wide(nearRow + x) &<< 2, toByteOffset: 2 * x, as: Wide.self)
+                x += 16
+            }
+            while x <= lastColumn { columnSums[x] = 4 &* Int16(nearRow[x]); x += 1 }
         }
         // One replicated column on each side: the horizontal filter needs no edge tests.
         columnSums[-1] = columnSums[0]
@@ -55,25 +69,20 @@ enum JPEGColorConverter {
             for x in 0..<width { o[x] = UInt8(truncatingIfNeeded: (columnSums[min(x, lastColumn)] &+ 2) &>> 2) }
             return
         }
-        // Horizontal triangle filter, eight source columns (sixteen outputs) at a time.
+        // Horizontal triangle filter, sixteen source columns (32 outputs) at a time.
         let pairs = min(width / 2, lastColumn + 1)
         var cx = 0
-        while cx + 8 <= pairs {
-            let load = { (p: UnsafeMutablePointer<Int32>) in UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Int32>.self) }
-            let centre = 3 &* load(columnSums + cx)
-            let even = (centre &+ load(columnSums + cx - 1) &+ 8) &>> 4
-            let odd = (centre &+ load(columnSums + cx + 1) &+ 7) &>> 4
-            let packed = even | (odd &<< 8)
-            let destination = UnsafeMutableRawPointer(o + 2 * cx)
-            for lane in 0..<8 {
-                destination.storeBytes(of: UInt16(truncatingIfNeeded: packed[lane]), toByteOffset: 2 * lane, as: UInt16.self)
-            }
-            cx += 8
+        while cx + 16 <= pairs {
+            let centre = 3 &* sums.loadUnaligned(fromByteOffset: 2 * cx, as: Wide.self)
+            let even = (centre &+ sums.loadUnaligned(fromByteOffset: 2 * cx - 2, as: Wide.self) &+ 8) &>> 4
+            let odd = (centre &+ sums.loadUnaligned(fromByteOffset: 2 * cx + 2, as: Wide.self) &+ 7) &>> 4
+            UnsafeMutableRawPointer(o + 2 * cx).storeBytes(of: even | (odd &<< 8), as: Wide.self)
+            cx += 16
         }
         for x in (2 * cx)..<width {
             let cx = min(x >> 1, lastColumn)
             let other = (x & 1) == 0 ? max(cx - 1, 0) : min(cx + 1, lastColumn)
-            let bias: Int32 = (x & 1) == 0 ? 8 : 7
+            let bias: Int16 = (x & 1) == 0 ? 8 : 7
             o[x] = UInt8(truncatingIfNeeded: (3 &* columnSums[cx] &+ columnSums[other] &+ bias) &>> 4)
         }
     }

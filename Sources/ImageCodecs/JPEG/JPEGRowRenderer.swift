@@ -34,7 +34,7 @@ final class JPEGRowRenderer {
     private let workspace: UnsafeMutablePointer<Float>
     /// Per component: the upsampled output row, and the upsampler's column sums.
     private var rowBuffers: [UnsafeMutablePointer<UInt8>] = []
-    private var columnSums: [UnsafeMutablePointer<Int32>] = []
+    private var columnSums: [UnsafeMutablePointer<Int16>] = []
     /// The rows `JPEGColorConverter.convert` reads, one per component.
     private var rows: [UnsafeMutablePointer<UInt8>] = []
 
