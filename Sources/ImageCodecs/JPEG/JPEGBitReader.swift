@@ -56,7 +56,7 @@ struct JPEGBitReader {
 
     /// Decodes one Huffman symbol.
     @inline(__always)
-    mutating func decode(_ table: JPEGHuffmanTable) throws -> Int {
+    mutating func decode(_ table: JPEGHuffmanTable.Lookup) throws -> Int {
         if bitCount < 16 { try refill() }
         let entry = Int(table.fast[Int(buffer >> UInt64(64 - JPEGHuffmanTable.lookupBits))])
         if entry != 0 {
@@ -74,7 +74,7 @@ struct JPEGBitReader {
     /// A code longer than the lookahead table: the symbol and code length at
     /// the top of `buffer`. Static, so callers keep their reader in registers.
     @inline(never)
-    private static func decodeLong(_ buffer: UInt64, _ table: JPEGHuffmanTable) throws -> (symbol: Int, length: Int) {
+    private static func decodeLong(_ buffer: UInt64, _ table: JPEGHuffmanTable.Lookup) throws -> (symbol: Int, length: Int) {
         var length = JPEGHuffmanTable.lookupBits + 1
         var code = Int32(truncatingIfNeeded: buffer >> UInt64(64 - length))
         while length <= 16 && code > table.maxCode[length] {

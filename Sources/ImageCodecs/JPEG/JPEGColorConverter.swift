@@ -2,60 +2,65 @@
 /// upsampling for 2× factors (the triangle filter libjpeg uses), replication
 /// for other factors, and YCbCr / YCCK / CMYK / RGB / gray conversion.
 enum JPEGColorConverter {
-    /// A component's samples after the IDCT, `stride` bytes per row.
+    /// A component's samples after the IDCT, `stride` bytes per row, held in
+    /// a ring of `ringRows` rows: sample row `y` lives in slot `y % ringRows`.
     struct Plane {
         var samples: UnsafeMutablePointer<UInt8>
         var stride: Int
+        var ringRows: Int
         /// Valid samples (the rest of each row is block padding).
         var width: Int
         var height: Int
         var horizontalFactor: Int
         var verticalFactor: Int
-    }
 
-    /// Writes `planes` (one per component) as `width`×`height` RGBA pixels,
-    /// a row at a time: each component's row is upsampled into a small buffer
-    /// (or read in place at full resolution) and converted at once, so no
-    /// full-size intermediate plane is ever allocated.
-    static func convertRows(_ model: Model, _ planes: [Plane], width: Int, height: Int, into rgba: UnsafeMutablePointer<UInt8>) {
-        let rowBuffers = planes.map { _ in UnsafeMutablePointer<UInt8>.allocate(capacity: width) }
-        let scratch = planes.map { UnsafeMutablePointer<Int32>.allocate(capacity: $0.width + 2) }
-        defer {
-            for buffer in rowBuffers { buffer.deallocate() }
-            for buffer in scratch { buffer.deallocate() }
+        @inline(__always)
+        func row(_ y: Int) -> UnsafeMutablePointer<UInt8> {
+            samples + (y % ringRows) * stride
         }
-        var rows = rowBuffers
-        for y in 0..<height {
-            for (index, plane) in planes.enumerated() {
-                if plane.horizontalFactor == 1 && plane.verticalFactor == 1 {
-                    rows[index] = plane.samples + min(y, plane.height - 1) * plane.stride
-                } else {
-                    upsampleRow(plane, y: y, width: width, into: rowBuffers[index], columnSums: scratch[index] + 1)
-                }
-            }
-            convert(model, rows, count: width, into: rgba + y * width * 4)
+
+        /// The last sample row output row `y` reads (the fancy upsampler's
+        /// vertical filter reads the next row for odd output rows).
+        func lastRowRead(forOutputRow y: Int) -> Int {
+            let fy = verticalFactor
+            let lookahead = fy == 2 && horizontalFactor <= 2 && (y & 1) == 1 ? 1 : 0
+            return min(y / fy + lookahead, height - 1)
         }
     }
 
     /// Output row `y` of `plane` upsampled to `width` samples. `columnSums` has
     /// room for `plane.width` sums plus one on each side.
-    static func upsampleRow(_ plane: Plane, y: Int, width: Int, into o: UnsafeMutablePointer<UInt8>, columnSums: UnsafeMutablePointer<Int32>) {
+    ///
+    /// The filter's sums stay below 2^12, so both passes run in 16-bit lanes
+    /// (sixteen per step) and the even/odd outputs of a column pair pack into
+    /// one 16-bit lane, stored whole.
+    static func upsampleRow(_ plane: Plane, y: Int, width: Int, into o: UnsafeMutablePointer<UInt8>, columnSums: UnsafeMutablePointer<Int16>) {
         let fx = plane.horizontalFactor, fy = plane.verticalFactor
         guard fx <= 2 && fy <= 2 else {
-            let source = plane.samples + min(y / fy, plane.height - 1) * plane.stride
+            let source = plane.row(min(y / fy, plane.height - 1))
             for x in 0..<width { o[x] = source[min(x / fx, plane.width - 1)] }
             return
         }
         let lastColumn = plane.width - 1
+        let sums = UnsafeMutableRawPointer(columnSums)
         // Vertical triangle filter: 3/4 nearer row + 1/4 farther row (sums scaled by 4).
         let near = min(y / fy, plane.height - 1)
-        let nearRow = plane.samples + near * plane.stride
+        let nearRow = plane.row(near)
+        var x = 0
         if fy == 2 {
             let far = max(0, min(plane.height - 1, (y & 1) == 0 ? near - 1 : near + 1))
-            let farRow = plane.samples + far * plane.stride
-            for x in 0...lastColumn { columnSums[x] = 3 &* Int32(nearRow[x]) &+ Int32(farRow[x]) }
+            let farRow = plane.row(far)
+            while x + 16 <= lastColumn + 1 {
+                sums.storeBytes(of: 3 &* wide(nearRow + x) &+ wide(farRow + x), toByteOffset: 2 * x, as: Wide.self)
+                x += 16
+            }
+            while x <= lastColumn { columnSums[x] = 3 &* Int16(nearRow[x]) &+ Int16(farRow[x]); x += 1 }
         } else {
-            for x in 0...lastColumn { columnSums[x] = 4 &* Int32(nearRow[x]) }
+            while x + 16 <= lastColumn + 1 {
+                sums.storeBytes(of: wide(nearRow + x) &<< 2, toByteOffset: 2 * x, as: Wide.self)
+                x += 16
+            }
+            while x <= lastColumn { columnSums[x] = 4 &* Int16(nearRow[x]); x += 1 }
         }
         // One replicated column on each side: the horizontal filter needs no edge tests.
         columnSums[-1] = columnSums[0]
@@ -64,25 +69,20 @@ enum JPEGColorConverter {
             for x in 0..<width { o[x] = UInt8(truncatingIfNeeded: (columnSums[min(x, lastColumn)] &+ 2) &>> 2) }
             return
         }
-        // Horizontal triangle filter, eight source columns (sixteen outputs) at a time.
+        // Horizontal triangle filter, sixteen source columns (32 outputs) at a time.
         let pairs = min(width / 2, lastColumn + 1)
         var cx = 0
-        while cx + 8 <= pairs {
-            let load = { (p: UnsafeMutablePointer<Int32>) in UnsafeRawPointer(p).loadUnaligned(as: SIMD8<Int32>.self) }
-            let centre = 3 &* load(columnSums + cx)
-            let even = (centre &+ load(columnSums + cx - 1) &+ 8) &>> 4
-            let odd = (centre &+ load(columnSums + cx + 1) &+ 7) &>> 4
-            let packed = even | (odd &<< 8)
-            let destination = UnsafeMutableRawPointer(o + 2 * cx)
-            for lane in 0..<8 {
-                destination.storeBytes(of: UInt16(truncatingIfNeeded: packed[lane]), toByteOffset: 2 * lane, as: UInt16.self)
-            }
-            cx += 8
+        while cx + 16 <= pairs {
+            let centre = 3 &* sums.loadUnaligned(fromByteOffset: 2 * cx, as: Wide.self)
+            let even = (centre &+ sums.loadUnaligned(fromByteOffset: 2 * cx - 2, as: Wide.self) &+ 8) &>> 4
+            let odd = (centre &+ sums.loadUnaligned(fromByteOffset: 2 * cx + 2, as: Wide.self) &+ 7) &>> 4
+            UnsafeMutableRawPointer(o + 2 * cx).storeBytes(of: even | (odd &<< 8), as: Wide.self)
+            cx += 16
         }
         for x in (2 * cx)..<width {
             let cx = min(x >> 1, lastColumn)
             let other = (x & 1) == 0 ? max(cx - 1, 0) : min(cx + 1, lastColumn)
-            let bias: Int32 = (x & 1) == 0 ? 8 : 7
+            let bias: Int16 = (x & 1) == 0 ? 8 : 7
             o[x] = UInt8(truncatingIfNeeded: (3 &* columnSums[cx] &+ columnSums[other] &+ bias) &>> 4)
         }
     }
@@ -108,16 +108,30 @@ enum JPEGColorConverter {
             }
         case .ycbcr:
             let yp = planes[0], cbp = planes[1], crp = planes[2]
-            // Eight pixels at a time, with the same fixed-point maths as the tail loop.
+            // Sixteen pixels at a time in 16-bit lanes (eight per SSE register,
+            // twice what 32-bit lanes give). The constants are rounded to fit
+            // 16-bit products: 1.402 = 1 + 103/256, 0.34414 ≈ 88/256,
+            // 0.71414 ≈ 1 − 73/256, 1.772 = 2 − 117/512, each within 0.0007,
+            // so a sample can differ by one level from the tail loop's 16-bit
+            // fractions (libjpeg's constants).
             var start = 0
-            while start + 8 <= count {
-                let y = lanes(yp + start), cb = lanes(cbp + start) &- 128, cr = lanes(crp + start) &- 128
-                let r = clamped(y &+ ((91881 &* cr &+ 32768) &>> 16))
-                let g = clamped(y &+ ((-22554 &* cb &- 46802 &* cr &+ 32768) &>> 16))
-                let b = clamped(y &+ ((116130 &* cb &+ 32768) &>> 16))
-                let pixels = r | (g &<< 8) | (b &<< 16) | SIMD8<Int32>(repeating: -16_777_216)  // alpha 0xFF
-                UnsafeMutableRawPointer(rgba + start * 4).storeBytes(of: pixels, as: SIMD8<Int32>.self)
-                start += 8
+            while start + 16 <= count {
+                let y = wide(yp + start), cb = wide(cbp + start) &- 128, cr = wide(crp + start) &- 128
+                let r = clamped(y &+ cr &+ ((cr &* 103 &+ 128) &>> 8))
+                let g = clamped(y &- cr &- ((cb &* 88 &- cr &* 73 &+ 128) &>> 8))
+                let b = clamped(y &+ (cb &<< 1) &- ((cb &* 117 &+ 256) &>> 9))
+                // Interleave (r | g << 8) and (b | 0xFF << 8) halves into RGBA words.
+                let rg = unsafeBitCast(r | (g &<< 8), to: SIMD16<UInt16>.self)
+                let ba = unsafeBitCast(b | Wide(repeating: -256), to: SIMD16<UInt16>.self)
+                var low = SIMD8<UInt32>(), high = SIMD8<UInt32>()
+                for i in 0..<8 {
+                    low[i] = UInt32(rg[i]) | UInt32(ba[i]) << 16
+                    high[i] = UInt32(rg[i + 8]) | UInt32(ba[i + 8]) << 16
+                }
+                let o = UnsafeMutableRawPointer(rgba + start * 4)
+                o.storeBytes(of: low, as: SIMD8<UInt32>.self)
+                o.storeBytes(of: high, toByteOffset: 32, as: SIMD8<UInt32>.self)
+                start += 16
             }
             for i in start..<count {
                 let y = Int(yp[i]), cb = Int(cbp[i]) - 128, cr = Int(crp[i]) - 128
@@ -147,18 +161,21 @@ enum JPEGColorConverter {
         }
     }
 
-    /// Eight samples widened to 32-bit lanes (element by element: the generic
+    typealias Wide = SIMD16<Int16>
+
+    /// Sixteen samples widened to 16-bit lanes (element by element: the generic
     /// SIMD widening initialiser is not specialised on this toolchain).
     @inline(__always)
-    private static func lanes(_ p: UnsafeMutablePointer<UInt8>) -> SIMD8<Int32> {
-        SIMD8<Int32>(Int32(p[0]), Int32(p[1]), Int32(p[2]), Int32(p[3]), Int32(p[4]), Int32(p[5]), Int32(p[6]), Int32(p[7]))
+    private static func wide(_ p: UnsafeMutablePointer<UInt8>) -> Wide {
+        Wide(Int16(p[0]), Int16(p[1]), Int16(p[2]), Int16(p[3]), Int16(p[4]), Int16(p[5]), Int16(p[6]), Int16(p[7]),
+             Int16(p[8]), Int16(p[9]), Int16(p[10]), Int16(p[11]), Int16(p[12]), Int16(p[13]), Int16(p[14]), Int16(p[15]))
     }
 
     /// Lanes clamped to 0...255 with arithmetic only (no generic SIMD min/max calls).
     @inline(__always)
-    private static func clamped(_ v: SIMD8<Int32>) -> SIMD8<Int32> {
-        let positive = v & ~(v &>> 31)                      // negative → 0
-        let over = (255 &- positive) &>> 31                 // all ones where > 255
+    private static func clamped(_ v: Wide) -> Wide {
+        let positive = v & ~(v &>> 15)                      // negative → 0
+        let over = (255 &- positive) &>> 15                 // all ones where > 255
         return (positive & ~over) | (255 & over)
     }
 }

@@ -1,6 +1,6 @@
 /// One colour component of a frame (Y, Cb, Cr, C, M, Y, K...) and its
-/// dequantised-later DCT coefficients, kept for the whole image so baseline
-/// and progressive scans share one path.
+/// dequantised-later DCT coefficients: for the whole image (progressive and
+/// multi-scan files), or one MCU row when a baseline scan streams them.
 ///
 /// Coefficients live in a manually allocated buffer (natural order,
 /// `coefficientsPerBlock` per block: 64, or 1 when only DC is kept for a
@@ -25,7 +25,6 @@ final class JPEGComponent {
     var coefficientsPerBlock = 64
     var dcTable: JPEGHuffmanTable?
     var acTable: JPEGHuffmanTable?
-    var dcPredictor = 0
 
     init(id: Int, horizontalSampling: Int, verticalSampling: Int, quantizationTableIndex: Int) {
         self.id = id
@@ -34,8 +33,10 @@ final class JPEGComponent {
         self.quantizationTableIndex = quantizationTableIndex
     }
 
-    /// Sizes the component for the frame and allocates zeroed coefficients.
-    func allocate(width: Int, height: Int, maxH: Int, maxV: Int, mcusX: Int, mcusY: Int, dcOnly: Bool) {
+    /// Sizes the component for the frame and allocates zeroed coefficients
+    /// for `blockRows` rows of blocks (default: all of them; a streamed
+    /// baseline scan keeps only one MCU row).
+    func allocate(width: Int, height: Int, maxH: Int, maxV: Int, mcusX: Int, mcusY: Int, dcOnly: Bool, blockRows: Int? = nil) {
         sampleWidth = (width * horizontalSampling + maxH - 1) / maxH
         sampleHeight = (height * verticalSampling + maxV - 1) / maxV
         usedBlocksPerLine = (sampleWidth + 7) / 8
@@ -43,7 +44,7 @@ final class JPEGComponent {
         blocksPerLine = mcusX * horizontalSampling
         blocksPerColumn = mcusY * verticalSampling
         coefficientsPerBlock = dcOnly ? 1 : 64
-        let count = blocksPerLine * blocksPerColumn * coefficientsPerBlock
+        let count = blocksPerLine * min(blockRows ?? blocksPerColumn, blocksPerColumn) * coefficientsPerBlock
         let pointer = UnsafeMutablePointer<Int16>.allocate(capacity: count)
         pointer.initialize(repeating: 0, count: count)
         coefficients?.deallocate()

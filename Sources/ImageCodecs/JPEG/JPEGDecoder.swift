@@ -40,8 +40,11 @@ public struct JPEGDecoder: ImageDecoding {
         return try bytes.withUnsafeBufferPointer { buffer in
             let parser = JPEGParser(bytes: buffer, maximumPixelCount: maximumPixelCount)
             parser.dcOnly = scale == .eighth
+            parser.renderScale = scale
             try parser.parse(headerOnly: false)
-            let bitmap = try JPEGDecoder.render(parser, scale: scale)
+            guard let renderer = parser.renderer else { throw JPEGError.invalidSegment("no scan data") }
+            if !renderer.streamed { try renderer.renderDecodedImage(parser) }
+            let bitmap = try renderer.finish()
             return JPEGImage(bitmap: bitmap, orientation: parser.orientation)
         }
     }
@@ -54,86 +57,6 @@ public struct JPEGDecoder: ImageDecoding {
             try parser.parse(headerOnly: true)
             return ImageInfo(format: .jpeg, width: parser.width, height: parser.height,
                              orientation: parser.orientation, hasAlpha: false)
-        }
-    }
-
-    /// Runs the IDCT over every component, upsamples and converts to RGBA.
-    private static func render(_ parser: JPEGParser, scale: JPEGScale) throws -> Bitmap {
-        let width = scale.scaled(parser.width), height = scale.scaled(parser.height)
-        let blockSize = scale.blockSize
-        let count = width * height
-        let model = try colorModel(parser)
-        var rgba = [UInt8](repeating: 0, count: count * 4)
-        let workspace = UnsafeMutablePointer<Int>.allocate(capacity: 64)
-        let block = UnsafeMutablePointer<UInt8>.allocate(capacity: 64)
-        defer { workspace.deallocate(); block.deallocate() }
-        var planes: [JPEGColorConverter.Plane] = []
-        defer { for plane in planes { plane.samples.deallocate() } }
-        for c in parser.components {
-            guard let coefficients = c.coefficients, let quant = parser.quantizationTables[c.quantizationTableIndex] else {
-                throw JPEGError.invalidSegment("component \(c.id) has no scan data or quantisation table")
-            }
-            let stride = c.blocksPerLine * blockSize
-            let rows = c.blocksPerColumn * blockSize
-            let samples = UnsafeMutablePointer<UInt8>.allocate(capacity: stride * rows)
-            quant.withUnsafeBufferPointer { q in
-                let qp = q.baseAddress!
-                for by in 0..<c.blocksPerColumn {
-                    for bx in 0..<c.blocksPerLine {
-                        let input = coefficients + (by * c.blocksPerLine + bx) * c.coefficientsPerBlock
-                        let out = samples + by * blockSize * stride + bx * blockSize
-                        switch scale {
-                        case .full:
-                            JPEGInverseDCT.transform(input, qp, out, stride, workspace)
-                        case .eighth:
-                            out[0] = JPEGInverseDCT.transformDCOnly(input, qp)
-                        case .half, .quarter:
-                            JPEGInverseDCT.transform(input, qp, block, 8, workspace)
-                            averageBlock(block, factor: scale.rawValue, into: out, stride: stride)
-                        }
-                    }
-                }
-            }
-            let fx = parser.maxH / c.horizontalSampling, fy = parser.maxV / c.verticalSampling
-            let plane = JPEGColorConverter.Plane(
-                samples: samples, stride: stride,
-                width: min(stride, max(1, (width + fx - 1) / fx)), height: min(rows, max(1, (height + fy - 1) / fy)),
-                horizontalFactor: fx, verticalFactor: fy)
-            planes.append(plane)
-        }
-        rgba.withUnsafeMutableBufferPointer { out in
-            JPEGColorConverter.convertRows(model, planes, width: width, height: height, into: out.baseAddress!)
-        }
-        return try Bitmap(width: width, height: height, rgba: rgba)
-    }
-
-    /// Box-averages an 8×8 block of samples down by `factor` (2 or 4).
-    private static func averageBlock(_ block: UnsafePointer<UInt8>, factor: Int, into out: UnsafeMutablePointer<UInt8>, stride: Int) {
-        let size = 8 / factor, area = factor * factor
-        for y in 0..<size {
-            for x in 0..<size {
-                var sum = 0
-                for dy in 0..<factor {
-                    for dx in 0..<factor { sum += Int(block[(y * factor + dy) * 8 + x * factor + dx]) }
-                }
-                out[y * stride + x] = UInt8(truncatingIfNeeded: (sum + area / 2) / area)
-            }
-        }
-    }
-
-    /// Chooses the colour model from the component count, the Adobe transform flag and component ids.
-    private static func colorModel(_ parser: JPEGParser) throws -> JPEGColorConverter.Model {
-        switch parser.components.count {
-        case 1: return .gray
-        case 3:
-            if let transform = parser.adobeTransform { return transform == 0 ? .rgb : .ycbcr }
-            let ids = parser.components.map(\.id)
-            if !parser.sawJFIF && ids == [0x52, 0x47, 0x42] { return .rgb }
-            return .ycbcr
-        case 4:
-            return parser.adobeTransform == 2 ? .ycck : .cmyk
-        default:
-            throw JPEGError.unsupported("\(parser.components.count) colour components")
         }
     }
 }

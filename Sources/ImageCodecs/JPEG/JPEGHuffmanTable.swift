@@ -13,6 +13,7 @@ final class JPEGHuffmanTable {
     /// Indexed by the next 10 bits, for a symbol `(run << 4) | size` with
     /// `size > 0` whose code and extra bits together fit in 10 bits: the whole
     /// coefficient at once, `(value << 16) | (run << 8) | (codeLength + size)`;
+    /// for symbol 0 (AC end of block, DC zero difference) `(0xFF << 8) | codeLength`;
     /// 0 otherwise. Most AC coefficients of a photo decode with this one lookup.
     let fastValue: UnsafeMutablePointer<Int32>
     /// For each code length 1...16: the largest code of that length (-1 if none).
@@ -75,12 +76,32 @@ final class JPEGHuffmanTable {
             let entry = Int(fast[peek])
             guard entry != 0 else { continue }
             let length = entry >> 8, symbol = entry & 0xFF
+            if symbol == 0 {
+                // End of block (AC) or a zero difference (DC): run 0xFF marks it.
+                fastValue[peek] = Int32(0xFF << 8 | length)
+                continue
+            }
             let run = symbol >> 4, size = symbol & 15
             guard size > 0, length + size <= bits else { continue }
             let extra = (peek >> (bits - length - size)) & ((1 << size) - 1)
             let value = extra < (1 << (size - 1)) ? extra - (1 << size) + 1 : extra
             fastValue[peek] = Int32(value) << 16 | Int32(run << 8) | Int32(length + size)
         }
+    }
+
+    /// The table's storage as plain pointers: hot loops read tables through
+    /// this so they never retain and release the table object per symbol.
+    /// Valid while the table is alive (the parser keeps it for the scan).
+    struct Lookup {
+        let fast: UnsafeMutablePointer<UInt16>
+        let fastValue: UnsafeMutablePointer<Int32>
+        let maxCode: UnsafeMutablePointer<Int32>
+        let valueOffset: UnsafeMutablePointer<Int32>
+        let symbols: UnsafeMutablePointer<UInt8>
+    }
+
+    var lookup: Lookup {
+        Lookup(fast: fast, fastValue: fastValue, maxCode: maxCode, valueOffset: valueOffset, symbols: symbols)
     }
 
     deinit {

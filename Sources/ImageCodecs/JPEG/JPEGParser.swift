@@ -28,6 +28,10 @@ final class JPEGParser {
     var orientation: ImageOrientation = .up
     var frameSeen = false
     var scanCount = 0
+    /// Set to render while decoding: the scale, and the renderer made at the
+    /// first scan. A baseline scan holding every component streams into it.
+    var renderScale: JPEGScale?
+    private(set) var renderer: JPEGRowRenderer?
 
     init(bytes: UnsafeBufferPointer<UInt8>, maximumPixelCount: Int) {
         self.bytes = bytes
@@ -228,10 +232,27 @@ final class JPEGParser {
         }
         let blocksInMCU = scanComponents.reduce(0) { $0 + $1.horizontalSampling * $1.verticalSampling }
         guard count == 1 || blocksInMCU <= 10 else { throw JPEGError.invalidSegment("more than 10 blocks per MCU") }
-        allocateCoefficients()
+        if renderer == nil, let scale = renderScale { renderer = try JPEGRowRenderer(self, scale: scale) }
+        var streamTo: JPEGRowRenderer?
+        if let renderer {
+            // A streamed scan's coefficients are gone; sequential files have no further scans to add to them.
+            guard !renderer.streamed else { throw JPEGError.invalidSegment("a scan after the sequential scan of every component") }
+            if !isProgressive && scanCount == 0 && count == components.count {
+                // Every component in one sequential scan: decode an MCU row at a
+                // time into one row of blocks per component and render each as it completes.
+                for c in components {
+                    c.allocate(width: width, height: height, maxH: maxH, maxV: maxV, mcusX: mcusX, mcusY: mcusY,
+                               dcOnly: dcOnly, blockRows: count == 1 ? 1 : c.verticalSampling)
+                }
+                try renderer.begin(self, bandBlocks: components.map { count == 1 ? 1 : $0.verticalSampling }, streaming: true)
+                streamTo = renderer
+            }
+        }
+        if streamTo == nil { allocateCoefficients() }
         var decoder = JPEGScanDecoder(
             parser: self, components: scanComponents, spectralStart: ss, spectralEnd: se,
-            successiveHigh: ah, successiveLow: al, reader: JPEGBitReader(bytes: bytes, position: end))
+            successiveHigh: ah, successiveLow: al, reader: JPEGBitReader(bytes: bytes, position: end),
+            renderer: streamTo)
         try decoder.decode()
         return decoder.reader.position
     }

@@ -17,9 +17,13 @@ struct JPEGScanDecoder {
     private let zigzag: UnsafeMutablePointer<Int>
     /// Where a DC-only decode writes the AC coefficients it reads and discards.
     private let scratch: UnsafeMutablePointer<Int16>
+    /// Streaming: the components' buffers hold one MCU row (one block row for
+    /// a single-component scan), handed to this renderer as each completes.
+    private let renderer: JPEGRowRenderer?
 
     init(parser: JPEGParser, components: [JPEGComponent], spectralStart: Int, spectralEnd: Int,
-         successiveHigh: Int, successiveLow: Int, reader: JPEGBitReader) {
+         successiveHigh: Int, successiveLow: Int, reader: JPEGBitReader, renderer: JPEGRowRenderer? = nil) {
+        self.renderer = renderer
         self.parser = parser
         self.components = components
         self.spectralStart = spectralStart
@@ -33,6 +37,31 @@ struct JPEGScanDecoder {
     }
 
     private enum Kind { case baseline, dcFirst, dcRefine, acFirst, acRefine }
+
+    /// What decoding a block needs from its component, as plain values and
+    /// pointers so the hot loop does no reference counting (the parser keeps
+    /// the components and tables alive for the whole scan), plus the
+    /// component's DC predictor.
+    private struct Target {
+        let dcTable: JPEGHuffmanTable.Lookup?
+        let acTable: JPEGHuffmanTable.Lookup?
+        let coefficients: UnsafeMutablePointer<Int16>
+        let perBlock: Int
+        let blocksPerLine: Int
+        let horizontalSampling: Int
+        let verticalSampling: Int
+        var predictor = 0
+
+        init(_ c: JPEGComponent) {
+            dcTable = c.dcTable?.lookup
+            acTable = c.acTable?.lookup
+            coefficients = c.coefficients!
+            perBlock = c.coefficientsPerBlock
+            blocksPerLine = c.blocksPerLine
+            horizontalSampling = c.horizontalSampling
+            verticalSampling = c.verticalSampling
+        }
+    }
 
     mutating func decode() throws {
         defer { zigzag.deallocate(); scratch.deallocate() }
@@ -56,7 +85,6 @@ struct JPEGScanDecoder {
                     throw JPEGError.invalidSegment("component \(c.id) uses an undefined quantisation table")
                 }
             }
-            c.dcPredictor = 0
         }
         // A DC-only decode (1/8 scale) needs nothing from progressive AC scans:
         // skip straight to the marker after their data.
@@ -66,31 +94,39 @@ struct JPEGScanDecoder {
         let unitsY = single ? components[0].usedBlocksPerColumn : parser.mcusY
         let total = unitsX * unitsY
         let interval = parser.restartInterval
-        var restartIndex = 0
-        var unit = 0
-        while unit < total && !skip {
-            if interval > 0 && unit > 0 && unit % interval == 0 {
-                try reader.restart(expected: restartIndex)
-                restartIndex += 1
-                endOfBandRun = 0
-                for c in components { c.dcPredictor = 0 }
-            }
-            let ux = unit % unitsX, uy = unit / unitsX
-            if single {
-                let c = components[0]
-                try decodeBlock(kind, c, c.coefficients! + (uy * c.blocksPerLine + ux) * c.coefficientsPerBlock)
-            } else {
-                for c in components {
-                    for by in 0..<c.verticalSampling {
-                        let row = uy * c.verticalSampling + by
-                        for bx in 0..<c.horizontalSampling {
-                            let column = ux * c.horizontalSampling + bx
-                            try decodeBlock(kind, c, c.coefficients! + (row * c.blocksPerLine + column) * c.coefficientsPerBlock)
+        let streaming = renderer != nil
+        var targets = components.map(Target.init)
+        try targets.withUnsafeMutableBufferPointer { targets in
+            var restartIndex = 0
+            var unit = 0
+            while unit < total && !skip {
+                if interval > 0 && unit > 0 && unit % interval == 0 {
+                    try reader.restart(expected: restartIndex)
+                    restartIndex += 1
+                    endOfBandRun = 0
+                    for i in targets.indices { targets[i].predictor = 0 }
+                }
+                let ux = unit % unitsX, uy = unit / unitsX
+                // Streamed buffers hold only the current unit row.
+                let bufferRow = streaming ? 0 : uy
+                if single {
+                    let t = targets[0]
+                    try decodeBlock(kind, &targets[0], t.coefficients + (bufferRow * t.blocksPerLine + ux) * t.perBlock)
+                } else {
+                    for i in targets.indices {
+                        let t = targets[i]
+                        for by in 0..<t.verticalSampling {
+                            let row = bufferRow * t.verticalSampling + by
+                            for bx in 0..<t.horizontalSampling {
+                                let column = ux * t.horizontalSampling + bx
+                                try decodeBlock(kind, &targets[i], t.coefficients + (row * t.blocksPerLine + column) * t.perBlock)
+                            }
                         }
                     }
                 }
+                unit += 1
+                if let renderer, ux == unitsX - 1 { renderer.consumeBand(uy) }
             }
-            unit += 1
         }
         // Leave `position` at the marker that follows the scan data.
         let bytes = reader.bytes
@@ -103,10 +139,10 @@ struct JPEGScanDecoder {
     }
 
     @inline(__always)
-    private mutating func decodeBlock(_ kind: Kind, _ c: JPEGComponent, _ block: UnsafeMutablePointer<Int16>) throws {
+    private mutating func decodeBlock(_ kind: Kind, _ c: inout Target, _ block: UnsafeMutablePointer<Int16>) throws {
         switch kind {
-        case .baseline: try decodeBaseline(c, block)
-        case .dcFirst: try decodeDCFirst(c, block)
+        case .baseline: try decodeBaseline(&c, block)
+        case .dcFirst: try decodeDCFirst(&c, block)
         case .dcRefine:
             if try reader.bit() != 0 { block[0] |= Int16(truncatingIfNeeded: 1 << successiveLow) }
         case .acFirst: try decodeACFirst(c, block)
@@ -115,12 +151,15 @@ struct JPEGScanDecoder {
     }
 
     @inline(__always)
-    private mutating func decodeDC(_ c: JPEGComponent) throws -> Int {
+    private mutating func decodeDC(_ c: inout Target) throws -> Int {
         let table = c.dcTable!
         if reader.bitCount < 16 { try reader.refill() }
         let packed = table.fastValue[Int(reader.buffer >> UInt64(64 - JPEGHuffmanTable.lookupBits))]
         let diff: Int
-        if packed != 0 && (packed >> 8) & 0xFF == 0 {
+        // Run 0 (a difference) or 0xFF (symbol 0: no difference); other runs
+        // only occur in corrupt DC tables and take the checked path below.
+        let run = (packed >> 8) & 0xFF
+        if packed != 0 && (run == 0 || run == 0xFF) {
             let length = Int(packed & 0xFF)
             reader.buffer <<= UInt64(length)
             reader.bitCount -= length
@@ -131,18 +170,18 @@ struct JPEGScanDecoder {
             diff = try reader.receiveExtend(s)
         }
         // Keep the predictor in a sane range so hostile data cannot overflow it.
-        c.dcPredictor = (c.dcPredictor &+ diff) & 0xFFFF_FFFF
-        if c.dcPredictor >= 0x8000_0000 { c.dcPredictor -= 0x1_0000_0000 }
-        return c.dcPredictor
+        c.predictor = (c.predictor &+ diff) & 0xFFFF_FFFF
+        if c.predictor >= 0x8000_0000 { c.predictor -= 0x1_0000_0000 }
+        return c.predictor
     }
 
-    private mutating func decodeBaseline(_ c: JPEGComponent, _ block: UnsafeMutablePointer<Int16>) throws {
-        block[0] = Int16(truncatingIfNeeded: try decodeDC(c))
+    private mutating func decodeBaseline(_ c: inout Target, _ block: UnsafeMutablePointer<Int16>) throws {
+        block[0] = Int16(truncatingIfNeeded: try decodeDC(&c))
         let ac = c.acTable!
         let fastValue = ac.fastValue
         // DC-only storage keeps one coefficient per block: AC values are decoded
         // (the bit stream must be read) but written to a scratch block.
-        let zigzag = self.zigzag, target = c.coefficientsPerBlock == 64 ? block : scratch
+        let zigzag = self.zigzag, target = c.perBlock == 64 ? block : scratch
         // A local copy of the reader stays in registers through the block.
         var bits = reader
         defer { reader = bits }
@@ -155,6 +194,7 @@ struct JPEGScanDecoder {
                 let length = Int(packed & 0xFF)
                 bits.buffer <<= UInt64(length)
                 bits.bitCount -= length
+                if packed & 0xFF00 == 0xFF00 { break }  // end of block
                 k += Int((packed >> 8) & 0xFF)
                 target[zigzag[min(k, 79)]] = Int16(truncatingIfNeeded: packed >> 16)
                 k += 1
@@ -175,12 +215,12 @@ struct JPEGScanDecoder {
         guard k <= 64 else { throw JPEGError.corruptScan("AC coefficients run past the end of a block") }
     }
 
-    private mutating func decodeDCFirst(_ c: JPEGComponent, _ block: UnsafeMutablePointer<Int16>) throws {
-        let dc = try decodeDC(c)
+    private mutating func decodeDCFirst(_ c: inout Target, _ block: UnsafeMutablePointer<Int16>) throws {
+        let dc = try decodeDC(&c)
         block[0] = Int16(truncatingIfNeeded: dc << successiveLow)
     }
 
-    private mutating func decodeACFirst(_ c: JPEGComponent, _ block: UnsafeMutablePointer<Int16>) throws {
+    private mutating func decodeACFirst(_ c: Target, _ block: UnsafeMutablePointer<Int16>) throws {
         if endOfBandRun > 0 { endOfBandRun -= 1; return }
         let ac = c.acTable!
         var k = spectralStart
@@ -206,7 +246,7 @@ struct JPEGScanDecoder {
 
     /// Successive-approximation AC refinement (ITU T.81 G.1.2.3): adds one bit
     /// to coefficients already non-zero and places newly non-zero ones.
-    private mutating func decodeACRefine(_ c: JPEGComponent, _ block: UnsafeMutablePointer<Int16>) throws {
+    private mutating func decodeACRefine(_ c: Target, _ block: UnsafeMutablePointer<Int16>) throws {
         let plus = 1 << successiveLow
         let minus = -plus
         var k = spectralStart

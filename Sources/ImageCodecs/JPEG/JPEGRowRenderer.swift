@@ -1,0 +1,218 @@
+import Raster
+
+/// Turns DCT coefficients into RGBA one band (one MCU row) at a time.
+///
+/// The IDCT writes each component's band into a small ring of sample rows;
+/// every output row whose samples (and the upsampling filter's neighbours)
+/// are then present is upsampled and converted straight away, while the
+/// samples are still in cache. A baseline scan holding every component streams
+/// through it as it decodes (the scan decoder hands over each MCU row), so no
+/// whole-image coefficient or sample buffer exists; progressive and
+/// multi-scan files are decoded whole first and then fed through band by band.
+final class JPEGRowRenderer {
+    let scale: JPEGScale
+    /// The output size.
+    let width: Int
+    let height: Int
+    private let blockSize: Int
+    private let components: [JPEGComponent]
+    private let model: JPEGColorConverter.Model
+    private var planes: [JPEGColorConverter.Plane] = []
+    /// Block rows of each component per band.
+    private var bandBlocks: [Int] = []
+    /// Sample rows of each component written so far.
+    private var rowsWritten: [Int] = []
+    /// The next output row to convert.
+    private var nextRow = 0
+    /// True once a scan has streamed its bands here.
+    private(set) var streamed = false
+    private var rgba: [UInt8]
+    /// Dequantisation multipliers, 64 floats per component.
+    private let multipliers: UnsafeMutablePointer<Float>
+    /// The reduced-IDCT basis (1/2 and 1/4 scale) and the IDCT's workspace.
+    private let basis: UnsafeMutablePointer<Float>
+    private let workspace: UnsafeMutablePointer<Float>
+    /// Per component: the upsampled output row, and the upsampler's column sums.
+    private var rowBuffers: [UnsafeMutablePointer<UInt8>] = []
+    private var columnSums: [UnsafeMutablePointer<Int16>] = []
+    /// The rows `JPEGColorConverter.convert` reads, one per component.
+    private var rows: [UnsafeMutablePointer<UInt8>] = []
+
+    /// Sizes the output for `parser`'s frame (read, not yet decoded) at `scale`.
+    init(_ parser: JPEGParser, scale: JPEGScale) throws {
+        self.scale = scale
+        width = scale.scaled(parser.width)
+        height = scale.scaled(parser.height)
+        blockSize = scale.blockSize
+        components = parser.components
+        model = try JPEGRowRenderer.colorModel(parser)
+        let count = width * height * 4
+        // Every byte is written before the bitmap is returned: `finish` converts
+        // every row, and a failed decode throws the array away.
+        rgba = [UInt8](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
+        multipliers = .allocate(capacity: 64 * components.count)
+        basis = .allocate(capacity: 64)
+        workspace = .allocate(capacity: 64)
+        if scale == .half || scale == .quarter { JPEGInverseDCT.fillReducedBasis(size: blockSize, into: basis) }
+    }
+
+    deinit {
+        for plane in planes { plane.samples.deallocate() }
+        for buffer in rowBuffers { buffer.deallocate() }
+        for buffer in columnSums { buffer.deallocate() }
+        multipliers.deallocate()
+        basis.deallocate()
+        workspace.deallocate()
+    }
+
+    /// Prepares to receive bands of `bandBlocks[i]` block rows for component i,
+    /// using the quantisation tables `parser` holds now.
+    func begin(_ parser: JPEGParser, bandBlocks: [Int], streaming: Bool) throws {
+        self.bandBlocks = bandBlocks
+        streamed = streaming
+        rowsWritten = Array(repeating: 0, count: components.count)
+        for (index, c) in components.enumerated() {
+            guard let quant = parser.quantizationTables[c.quantizationTableIndex] else {
+                throw JPEGError.invalidSegment("component \(c.id) uses an undefined quantisation table")
+            }
+            let table = multipliers + 64 * index
+            quant.withUnsafeBufferPointer { q in
+                if scale == .full {
+                    JPEGInverseDCT.fillMultipliers(q.baseAddress!, into: table)
+                } else if scale == .quarter {
+                    JPEGInverseDCT.fillQuarterWeights(q.baseAddress!, basis, into: table)
+                } else {
+                    for i in 0..<64 { table[i] = Float(q[i]) }
+                }
+            }
+            let fx = parser.maxH / c.horizontalSampling, fy = parser.maxV / c.verticalSampling
+            let stride = c.blocksPerLine * blockSize
+            let bandRows = bandBlocks[index] * blockSize
+            // Room for the band being written plus the rows before it that
+            // pending output rows still read (the filter looks one row back,
+            // and output lags input by at most a couple of rows). A whole
+            // number of bands, so a block's rows never wrap.
+            let ringRows = bandRows * max(2, (bandRows + 4 + bandRows - 1) / bandRows)
+            let plane = JPEGColorConverter.Plane(
+                samples: .allocate(capacity: stride * ringRows), stride: stride, ringRows: ringRows,
+                width: min(stride, max(1, (width + fx - 1) / fx)),
+                height: min(c.blocksPerColumn * blockSize, max(1, (height + fy - 1) / fy)),
+                horizontalFactor: fx, verticalFactor: fy)
+            planes.append(plane)
+            rowBuffers.append(.allocate(capacity: width))
+            columnSums.append(.allocate(capacity: plane.width + 2))
+            rows.append(rowBuffers[index])
+        }
+    }
+
+    /// Runs the IDCT over band `band` of every component, reading the band's
+    /// coefficients at `c.coefficients + offset(c)`, then converts the output
+    /// rows that became complete. A streamed band's coefficients are zeroed
+    /// afterwards for the next one.
+    func consumeBand(_ band: Int) {
+        for (index, c) in components.enumerated() {
+            guard let coefficients = c.coefficients else { continue }
+            let blocks = bandBlocks[index]
+            let perBlock = c.coefficientsPerBlock
+            let base = streamed ? coefficients : coefficients + band * blocks * c.blocksPerLine * perBlock
+            let plane = planes[index]
+            let table = multipliers + 64 * index
+            let firstBlockRow = band * blocks
+            for i in 0..<max(0, min(blocks, c.blocksPerColumn - firstBlockRow)) {
+                let out = plane.row((firstBlockRow + i) * blockSize)
+                let input = base + i * c.blocksPerLine * perBlock
+                transformRow(input, perBlock: perBlock, count: c.blocksPerLine, table, out, plane.stride)
+            }
+            if streamed { base.update(repeating: 0, count: blocks * c.blocksPerLine * perBlock) }
+            rowsWritten[index] = min((firstBlockRow + blocks) * blockSize, plane.height)
+        }
+        convertReadyRows()
+    }
+
+    /// One row of `count` blocks into samples.
+    @inline(__always)
+    private func transformRow(_ input: UnsafeMutablePointer<Int16>, perBlock: Int, count: Int,
+                              _ table: UnsafeMutablePointer<Float>,
+                              _ out: UnsafeMutablePointer<UInt8>, _ stride: Int) {
+        switch scale {
+        case .full:
+            for bx in 0..<count {
+                JPEGInverseDCT.transform(input + bx * perBlock, table, out + bx * 8, stride, workspace)
+            }
+        case .quarter:
+            for bx in 0..<count {
+                JPEGInverseDCT.transformQuarter(input + bx * perBlock, table, out + bx * 2, stride)
+            }
+        case .half:
+            for bx in 0..<count {
+                JPEGInverseDCT.transformReduced(input + bx * perBlock, table, basis, size: blockSize,
+                                                out + bx * blockSize, stride)
+            }
+        case .eighth:
+            for bx in 0..<count {
+                out[bx] = JPEGInverseDCT.transformDC(input + bx * perBlock, table)
+            }
+        }
+    }
+
+    /// Feeds a fully decoded (progressive or multi-scan) image through band by band.
+    func renderDecodedImage(_ parser: JPEGParser) throws {
+        for c in components where c.coefficients == nil {
+            throw JPEGError.invalidSegment("component \(c.id) has no scan data")
+        }
+        try begin(parser, bandBlocks: components.map(\.verticalSampling), streaming: false)
+        for band in 0..<parser.mcusY { consumeBand(band) }
+    }
+
+    /// Converts the rows still pending and returns the bitmap.
+    func finish() throws -> Bitmap {
+        guard !planes.isEmpty else { throw JPEGError.invalidSegment("no scan data") }
+        for index in rowsWritten.indices { rowsWritten[index] = Int.max }
+        convertReadyRows()
+        let pixels = rgba
+        rgba = []
+        return try Bitmap(width: width, height: height, rgba: pixels)
+    }
+
+    /// Converts output rows, in order, while every component holds the sample
+    /// rows they read.
+    private func convertReadyRows() {
+        let width = self.width
+        rgba.withUnsafeMutableBufferPointer { buffer in
+            let out = buffer.baseAddress!
+            while nextRow < height {
+                let y = nextRow
+                for (index, plane) in planes.enumerated() where plane.lastRowRead(forOutputRow: y) >= rowsWritten[index] {
+                    return
+                }
+                for (index, plane) in planes.enumerated() {
+                    if plane.horizontalFactor == 1 && plane.verticalFactor == 1 {
+                        rows[index] = plane.row(min(y, plane.height - 1))
+                    } else {
+                        JPEGColorConverter.upsampleRow(plane, y: y, width: width, into: rowBuffers[index],
+                                                       columnSums: columnSums[index] + 1)
+                        rows[index] = rowBuffers[index]
+                    }
+                }
+                JPEGColorConverter.convert(model, rows, count: width, into: out + y * width * 4)
+                nextRow += 1
+            }
+        }
+    }
+
+    /// Chooses the colour model from the component count, the Adobe transform flag and component ids.
+    private static func colorModel(_ parser: JPEGParser) throws -> JPEGColorConverter.Model {
+        switch parser.components.count {
+        case 1: return .gray
+        case 3:
+            if let transform = parser.adobeTransform { return transform == 0 ? .rgb : .ycbcr }
+            let ids = parser.components.map(\.id)
+            if !parser.sawJFIF && ids == [0x52, 0x47, 0x42] { return .rgb }
+            return .ycbcr
+        case 4:
+            return parser.adobeTransform == 2 ? .ycck : .cmyk
+        default:
+            throw JPEGError.unsupported("\(parser.components.count) colour components")
+        }
+    }
+}
