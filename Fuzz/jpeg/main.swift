@@ -1,8 +1,9 @@
 import Foundation
 import ImageCodecs
 
-/// libFuzzer entry: every input must decode or throw, at full and reduced scale,
-/// and readInfo must agree with decode on the size when both succeed.
+/// libFuzzer entry: every input must decode or throw, at full size and at each
+/// reduced scale (each has its own IDCT), and readInfo must agree with decode
+/// on the size when both succeed.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzJPEGDecoder(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let data = Data(bytes: start, count: count)
@@ -12,6 +13,6 @@ public func fuzzJPEGDecoder(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     if let bitmap = try? decoder.decode(data), let info {
         precondition(bitmap.width == info.width && bitmap.height == info.height, "readInfo disagrees with decode")
     }
-    _ = try? decoder.decode(data, scale: .quarter)
+    for scale in [JPEGScale.half, .quarter, .eighth] { _ = try? decoder.decode(data, scale: scale) }
     return 0
 }
