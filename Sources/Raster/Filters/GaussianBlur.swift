@@ -25,12 +25,14 @@ enum GaussianBlur {
             image.withUnsafeMutableBufferPointer { img in
                 rowA.withUnsafeMutableBufferPointer { a in
                     rowB.withUnsafeMutableBufferPointer { b in
+                        let words = UnsafeRawPointer(src.baseAddress!)
                         for y in 0..<h {
                             for x in 0..<w {
-                                let s = (y * w + x) * 4
-                                a[x] = Pixel(Float(src[s]), Float(src[s + 1]), Float(src[s + 2]), Float(src[s + 3]))
-                                // Premultiply in float (no 8-bit rounding loss) unless opaque.
-                                if !opaque { a[x] *= Pixel(a[x].w, a[x].w, a[x].w, 255) / 255 }
+                                a[x] = GaussianBlur.pixel(words.loadUnaligned(fromByteOffset: (y * w + x) * 4, as: UInt32.self))
+                            }
+                            if !opaque {
+                                // Premultiply in float (no 8-bit rounding loss).
+                                for x in 0..<w { a[x] *= Pixel(a[x].w, a[x].w, a[x].w, 255) / 255 }
                             }
                             boxPass(a.baseAddress!, b.baseAddress!, count: w, stride: 1, radius: box)
                             boxPass(b.baseAddress!, a.baseAddress!, count: w, stride: 1, radius: box)
@@ -50,19 +52,51 @@ enum GaussianBlur {
                 }
             }
         }
-        var out = [UInt8](repeating: 0, count: source.count)
-        image.withUnsafeBufferPointer { s in
-            out.withUnsafeMutableBufferPointer { d in
-                let low = Pixel(repeating: 0), high = Pixel(repeating: 255), half = Pixel(repeating: 0.5)
-                for i in 0..<s.count {
-                    var p = s[i]
-                    if !opaque { p *= p.w > 0.001 ? Pixel(255 / p.w, 255 / p.w, 255 / p.w, 1) : .zero }
-                    let v = (p + half).clamped(lowerBound: low, upperBound: high)
-                    d[i * 4] = UInt8(v.x); d[i * 4 + 1] = UInt8(v.y); d[i * 4 + 2] = UInt8(v.z); d[i * 4 + 3] = UInt8(v.w)
+        let out = image.withUnsafeBufferPointer { s in
+            [UInt8](unsafeUninitializedCapacity: source.count) { d, initialized in
+                let bytes = UnsafeMutableRawPointer(d.baseAddress!)
+                @inline(__always) func straight(_ i: Int) -> Pixel {
+                    let p = s[i]
+                    return opaque ? p : p * (p.w > 0.001 ? Pixel(255 / p.w, 255 / p.w, 255 / p.w, 1) : .zero)
                 }
+                // Four pixels at a time, so rounding, clamping and narrowing run as vector operations.
+                var i = 0
+                while i + 4 <= s.count {
+                    let quad = SIMD16(lowHalf: SIMD8(lowHalf: straight(i), highHalf: straight(i + 1)),
+                                      highHalf: SIMD8(lowHalf: straight(i + 2), highHalf: straight(i + 3)))
+                    bytes.storeBytes(of: GaussianBlur.bytes(quad), toByteOffset: i * 4, as: SIMD16<UInt8>.self)
+                    i += 4
+                }
+                while i < s.count {
+                    let lanes = GaussianBlur.bytes(SIMD16(lowHalf: SIMD8(lowHalf: straight(i), highHalf: .zero), highHalf: .zero))
+                    for c in 0..<4 { bytes.storeBytes(of: lanes[c], toByteOffset: i * 4 + c, as: UInt8.self) }
+                    i += 1
+                }
+                initialized = source.count
             }
         }
         return try Bitmap(width: w, height: h, rgba: out)
+    }
+
+    /// An RGBA word (little-endian: red in the low byte) as float lanes.
+    @inline(__always)
+    private static func pixel(_ word: UInt32) -> Pixel {
+        let v = SIMD4<Int32>(repeating: Int32(bitPattern: word)) &>> SIMD4<Int32>(0, 8, 16, 24) & 0xFF
+        return Pixel(v)
+    }
+
+    /// Float lanes rounded to the nearest integer and clamped to 0...255, as
+    /// bytes. Arithmetic only: SIMD `clamped` and float-to-integer conversions
+    /// are generic calls per pixel on this toolchain.
+    @inline(__always)
+    private static func bytes(_ p: SIMD16<Float>) -> SIMD16<UInt8> {
+        // Adding 1.5·2²³ leaves the rounded integer in the low mantissa bits (exact for |p| < 2²²;
+        // blurred samples stay near 0...255).
+        var v = unsafeBitCast(p + 12_582_912, to: SIMD16<Int32>.self) &- 0x4B40_0000
+        v &= ~(v &>> 31)                                  // negative → 0
+        let over = (255 &- v) &>> 31                      // all ones above 255
+        v = (v & ~over) | (255 & over)
+        return SIMD16<UInt8>(truncatingIfNeeded: v)
     }
 
     /// The extended box radius whose `passes`-fold convolution has variance sigma².
