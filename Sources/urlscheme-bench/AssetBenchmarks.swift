@@ -45,6 +45,7 @@ struct AssetBenchmarks: BenchmarkSuite {
         cold.installURLSchemeKit(cache: ImageURLCache(memoryCapacity: 64 << 20, diskCapacity: 0))
         cold.urlCache = nil
         let coldSession = URLSession(configuration: cold)
+        defer { coldSession.finishTasksAndInvalidate() }
         var body = Data()
         let first = try Stopwatch.median(iterations: context.iterations) {
             AssetURLProtocol.renderer.renderer = AssetRenderer(store: store)  // a cold decode cache each time

@@ -26,6 +26,9 @@ struct CacheBenchmarks: BenchmarkSuite {
         ours.protocolClasses = [BlobURLProtocol.self]
         ours.urlCache = cache
         let oursSession = URLSession(configuration: ours)
+        // Sessions are invalidated when the suite ends: a live session's
+        // connection housekeeping otherwise runs into the next suite's timings.
+        defer { oursSession.finishTasksAndInvalidate() }
         let ourURLs = (0..<Self.distinctURLs).map { URL(string: "benchblob://?id=\($0)")! }
         try Self.loadAll(ourURLs, with: oursSession, expecting: bodies, count: Self.distinctURLs)  // fill the cache
 
@@ -34,6 +37,7 @@ struct CacheBenchmarks: BenchmarkSuite {
         let plain = URLSessionConfiguration.ephemeral
         plain.urlCache = nil
         let nginxSession = URLSession(configuration: plain)
+        defer { nginxSession.finishTasksAndInvalidate() }
         let nginxURLs = (0..<Self.distinctURLs).map { URL(string: "http://127.0.0.1:\(server.port)/\($0).bin")! }
 
         var oursTime = 0.0, nginxTime = 0.0
@@ -71,12 +75,14 @@ struct CacheBenchmarks: BenchmarkSuite {
         let cached = URLSessionConfiguration.ephemeral
         cached.installURLSchemeKit(cache: ImageURLCache(memoryCapacity: 64 << 20, diskCapacity: 0))
         let cachedSession = URLSession(configuration: cached)
+        defer { cachedSession.finishTasksAndInvalidate() }
         let body = try MapBenchmarks.load(url, cachedSession)
         let server = try NginxServer(root: context.workDirectory.appendingPathComponent("nginx-\(url.scheme ?? "scheme")"), files: [body])
         defer { server.stop() }
         let plain = URLSessionConfiguration.ephemeral
         plain.urlCache = nil
         let nginxSession = URLSession(configuration: plain)
+        defer { nginxSession.finishTasksAndInvalidate() }
         let loads = 1_000
         let ours = try Stopwatch.median(iterations: 3) {
             try loadAll([url], with: cachedSession, expecting: [body], count: loads)

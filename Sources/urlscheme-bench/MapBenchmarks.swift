@@ -41,6 +41,7 @@ struct MapBenchmarks: BenchmarkSuite {
         cold.installURLSchemeKit(cache: ImageURLCache(memoryCapacity: 64 << 20, diskCapacity: 0))
         cold.urlCache = nil
         let coldSession = URLSession(configuration: cold)
+        defer { coldSession.finishTasksAndInvalidate() }
         var png = Data()
         let coldSeconds = try Stopwatch.median(iterations: context.iterations) { png = try Self.load(url, coldSession) }
         rows.append(BenchmarkRow(name: "map snapshot cold: render + PNG via URLSession", ours: coldSeconds, reference: nil,

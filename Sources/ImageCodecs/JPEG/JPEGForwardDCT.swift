@@ -120,14 +120,15 @@ enum JPEGForwardDCT {
                  bottomRight.0, bottomRight.1, bottomRight.2, bottomRight.3)
     }
 
-    /// A 4×4 transpose in two perfect unshuffles (each rotates the element
-    /// index's four bits right by one; two swap the row and column bits).
+    /// A 4×4 transpose: interleave the rows pairwise, then join the halves (the
+    /// unpack / move-half pattern, eight shuffles).
     @inline(__always)
     private static func transpose4(_ a: SIMD4<Float>, _ b: SIMD4<Float>, _ c: SIMD4<Float>, _ d: SIMD4<Float>)
         -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) {
-        let ab = SIMD8(lowHalf: a, highHalf: b), cd = SIMD8(lowHalf: c, highHalf: d)
-        let e = SIMD8(lowHalf: ab.evenHalf, highHalf: cd.evenHalf), o = SIMD8(lowHalf: ab.oddHalf, highHalf: cd.oddHalf)
-        return (e.evenHalf, o.evenHalf, e.oddHalf, o.oddHalf)
+        let ab0 = SIMD4(a[0], b[0], a[1], b[1]), ab1 = SIMD4(a[2], b[2], a[3], b[3])
+        let cd0 = SIMD4(c[0], d[0], c[1], d[1]), cd1 = SIMD4(c[2], d[2], c[3], d[3])
+        return (SIMD4(lowHalf: ab0.lowHalf, highHalf: cd0.lowHalf), SIMD4(lowHalf: ab0.highHalf, highHalf: cd0.highHalf),
+                SIMD4(lowHalf: ab1.lowHalf, highHalf: cd1.lowHalf), SIMD4(lowHalf: ab1.highHalf, highHalf: cd1.highHalf))
     }
 
     /// Rounds eight scaled coefficients to integers.
