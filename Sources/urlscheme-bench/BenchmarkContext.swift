@@ -72,7 +72,12 @@ struct ReferenceResult: Decodable {
     var label: String?
     /// For encoders: the PSNR (dB) of the reference's output, and of ours, as the reference decodes them.
     var psnr: Double?
-    var ours_psnr: Double?
+    var oursPSNR: Double?
+
+    private enum CodingKeys: String, CodingKey {
+        case seconds, bytes, label, psnr
+        case oursPSNR = "ours_psnr"
+    }
 }
 
 struct BenchmarkError: Error, CustomStringConvertible {

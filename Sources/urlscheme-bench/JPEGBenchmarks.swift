@@ -48,7 +48,7 @@ struct JPEGBenchmarks: BenchmarkSuite {
             if let bytes = mine.bytes, let theirBytes = theirs?.bytes {
                 detail = "\(bytes) B vs \(theirBytes) B"
             }
-            if let psnr = theirs?.psnr, let oursPSNR = theirs?.ours_psnr {
+            if let psnr = theirs?.psnr, let oursPSNR = theirs?.oursPSNR {
                 detail += String(format: "; PSNR %.2f dB vs %.2f dB (Pillow decodes both)", oursPSNR, psnr)
             }
             rows.append(BenchmarkRow(name: key, ours: mine.seconds, reference: theirs?.seconds,

@@ -24,7 +24,7 @@ final class JPEGEntropyEncoderTests: XCTestCase {
         var writer = JPEGBitWriter(reserving: 1)   // forces growth too
         for (value, length) in writes { writer.write(value, length) }
         writer.flush()
-        return writer.bytes
+        return [UInt8](writer.data)
     }
 
     func testStuffsAZeroAfterEveryFFAndPadsWithOnes() {

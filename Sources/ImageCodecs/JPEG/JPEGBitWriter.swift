@@ -1,3 +1,5 @@
+import Foundation
+
 /// Writes Huffman codes and raw bits MSB-first into a growable byte buffer,
 /// stuffing a zero byte after every FF of entropy-coded data.
 ///
@@ -19,8 +21,8 @@ struct JPEGBitWriter: ~Copyable {
 
     deinit { storage.deallocate() }
 
-    /// The bytes written so far.
-    var bytes: [UInt8] { Array(UnsafeBufferPointer(start: storage, count: count)) }
+    /// The bytes written so far (one copy, straight from the buffer).
+    var data: Data { Data(bytes: storage, count: count) }
 
     /// Appends the low `length` bits of `bits` (1 ≤ length ≤ 32; higher bits must be zero).
     @inline(__always)

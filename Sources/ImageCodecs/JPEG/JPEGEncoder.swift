@@ -92,7 +92,7 @@ public struct JPEGEncoder: ImageEncoding {
         }
         writer.flush()
         writer.append([0xFF, 0xD9])
-        return Data(writer.bytes)
+        return writer.data
     }
 
     /// The Annex K tables the IJG library uses by default: luma, then (in colour) chroma.

@@ -47,80 +47,112 @@ struct JPEGEntropyEncoder: ~Copyable {
 
     private let dcCodes: [Codes]
     private let acCodes: [Codes]
-    /// MCUs between restart markers; 0 for none.
-    private let restartInterval: Int
-    private var mcuIndex = 0
-    private var restartIndex = 0
-    /// The previous DC value of each component.
-    private var predictors: (Int32, Int32, Int32) = (0, 0, 0)
+    private var position: ScanPosition
 
     /// An encoder with tables 0 (luma) and, in colour, 1 (chroma).
     init(dc: [JPEGHuffmanEncoder], ac: [JPEGHuffmanEncoder], restartInterval: Int) {
         dcCodes = dc.map(Codes.init)
         acCodes = ac.map(Codes.init)
-        self.restartInterval = restartInterval
+        position = ScanPosition(restartInterval: restartInterval)
     }
 
     deinit {
         for table in dcCodes + acCodes { table.entries.deallocate() }
     }
 
-    /// Codes `mcuCount` MCUs of blocks (64 zigzag coefficients each) laid out
-    /// per MCU as `layout` says (the component of each block).
+    /// Codes `mcuCount` MCUs of blocks (64 coefficients each) laid out per MCU
+    /// as `layout` says (the component of each block), continuing the scan.
     mutating func encode(_ blocks: UnsafePointer<Int16>, mcuCount: Int, layout: [Int], into writer: inout JPEGBitWriter) {
-        let order = Order.shared
-        var block = blocks
-        for _ in 0..<mcuCount {
-            if restartInterval > 0 && mcuIndex > 0 && mcuIndex % restartInterval == 0 {
-                writer.flush()
-                writer.append([0xFF, UInt8(0xD0 + restartIndex)])
-                restartIndex = (restartIndex + 1) & 7
-                predictors = (0, 0, 0)
+        let (dcCodes, acCodes) = (self.dcCodes, self.acCodes)
+        position.forEachBlock(blocks, mcuCount: mcuCount, layout: layout, atRestart: { index in
+            writer.flush()
+            writer.append([0xFF, UInt8(0xD0 + index & 7)])
+        }, { block, table, difference in
+            let dc = dcCodes[table].entries, ac = acCodes[table].entries
+            JPEGEntropyEncoder.forEachSymbol(block, dcDifference: difference) { isAC, symbol, size, bits in
+                let entry = (isAC ? ac : dc)[symbol]
+                writer.write(UInt64(entry &>> 8) &<< UInt64(size) | bits, Int(entry & 0xFF) + size)
             }
-            for component in layout {
-                let table = component == 0 ? 0 : 1
-                let dc = Int32(block[0])
-                let difference: Int32
-                switch component {
-                case 0: difference = dc &- predictors.0; predictors.0 = dc
-                case 1: difference = dc &- predictors.1; predictors.1 = dc
-                default: difference = dc &- predictors.2; predictors.2 = dc
+        })
+    }
+
+    /// Symbol counts of a whole scan, for optimised tables: 257 per table
+    /// (0 luma, 1 chroma), the last left for the reserved all-ones code.
+    static func statistics(_ blocks: UnsafePointer<Int16>, mcuCount: Int, layout: [Int],
+                           restartInterval: Int) -> (dc: [[Int]], ac: [[Int]]) {
+        var dc = [[Int]](repeating: [Int](repeating: 0, count: 257), count: 2)
+        var ac = dc
+        var position = ScanPosition(restartInterval: restartInterval)
+        position.forEachBlock(blocks, mcuCount: mcuCount, layout: layout, atRestart: { _ in }, { block, table, difference in
+            forEachSymbol(block, dcDifference: difference) { isAC, symbol, _, _ in
+                if isAC { ac[table][symbol] += 1 } else { dc[table][symbol] += 1 }
+            }
+        })
+        return (dc, ac)
+    }
+
+    /// Where a scan has got to: the MCU count, restart intervals and each
+    /// component's previous DC value.
+    private struct ScanPosition {
+        /// MCUs between restart markers; 0 for none.
+        let restartInterval: Int
+        var mcuIndex = 0
+        var restartIndex = 0
+        var predictors: (Int32, Int32, Int32) = (0, 0, 0)
+
+        /// Visits every block of `mcuCount` MCUs with its Huffman table (0 luma,
+        /// 1 chroma) and DC difference; `atRestart` runs before each MCU that
+        /// begins a restart interval, with the interval's number.
+        @inline(__always)
+        mutating func forEachBlock(_ blocks: UnsafePointer<Int16>, mcuCount: Int, layout: [Int], atRestart: (Int) -> Void,
+                                   _ body: (_ block: UnsafePointer<Int16>, _ table: Int, _ dcDifference: Int32) -> Void) {
+            var block = blocks
+            for _ in 0..<mcuCount {
+                if restartInterval > 0 && mcuIndex > 0 && mcuIndex % restartInterval == 0 {
+                    atRestart(restartIndex)
+                    restartIndex += 1
+                    predictors = (0, 0, 0)
                 }
-                JPEGEntropyEncoder.encodeBlock(block, dcDifference: difference, dc: dcCodes[table].entries,
-                                               ac: acCodes[table].entries, order: order, into: &writer)
-                block += 64
+                for component in layout {
+                    let dc = Int32(block[0])
+                    let difference: Int32
+                    switch component {
+                    case 0: difference = dc &- predictors.0; predictors.0 = dc
+                    case 1: difference = dc &- predictors.1; predictors.1 = dc
+                    default: difference = dc &- predictors.2; predictors.2 = dc
+                    }
+                    body(block, component == 0 ? 0 : 1, difference)
+                    block += 64
+                }
+                mcuIndex += 1
             }
-            mcuIndex += 1
         }
     }
 
+    /// Visits a block's symbols in scan order: the DC difference's category,
+    /// then each AC run/category (with ZRLs for runs past 15) and the final EOB,
+    /// each with its value bits. `isAC` says which table the symbol belongs to.
     @inline(__always)
-    private static func encodeBlock(_ block: UnsafePointer<Int16>, dcDifference: Int32, dc: UnsafePointer<UInt32>,
-                                    ac: UnsafePointer<UInt32>, order: Order, into writer: inout JPEGBitWriter) {
+    private static func forEachSymbol(_ block: UnsafePointer<Int16>, dcDifference: Int32,
+                                      _ emit: (_ isAC: Bool, _ symbol: Int, _ size: Int, _ bits: UInt64) -> Void) {
+        let order = Order.shared
         let (size, bits) = magnitude(dcDifference)
-        write(dc[size], bits, size, into: &writer)
+        emit(false, size, size, bits)
         var remaining = nonzeroMask(block, order) & ~1
         var last = 0
         while remaining != 0 {
             let k = remaining.trailingZeroBitCount
             var run = k - last - 1
             while run >= 16 {
-                write(ac[0xF0], 0, 0, into: &writer)          // ZRL: sixteen zeros
+                emit(true, 0xF0, 0, 0)                        // ZRL: sixteen zeros
                 run -= 16
             }
             let (size, bits) = magnitude(Int32(block[order.transposedIndex[k]]))
-            write(ac[run << 4 | size], bits, size, into: &writer)
+            emit(true, run << 4 | size, size, bits)
             last = k
             remaining &= remaining &- 1
         }
-        if last != 63 { write(ac[0], 0, 0, into: &writer) }   // EOB
-    }
-
-    /// Writes a symbol's code followed by `size` value bits, in one call.
-    @inline(__always)
-    private static func write(_ entry: UInt32, _ bits: UInt64, _ size: Int, into writer: inout JPEGBitWriter) {
-        let code = UInt64(entry &>> 8), length = Int(entry & 0xFF)
-        writer.write(code &<< UInt64(size) | bits, length + size)
+        if last != 63 { emit(true, 0, 0, 0) }                 // EOB
     }
 
     /// JPEG's category (bit count) of `value` and its value bits: the low bits
@@ -153,38 +185,5 @@ struct JPEGEntropyEncoder: ~Copyable {
         var zigzag: UInt64 = 0
         for byte in 0..<8 { zigzag |= order.maskBytes[byte * 256 + Int(truncatingIfNeeded: mask &>> UInt64(byte * 8)) & 0xFF] }
         return zigzag
-    }
-
-    /// Symbol counts of a whole scan, for optimised tables: 257 per table
-    /// (0 luma, 1 chroma), the last left for the reserved all-ones code.
-    static func statistics(_ blocks: UnsafePointer<Int16>, mcuCount: Int, layout: [Int],
-                           restartInterval: Int) -> (dc: [[Int]], ac: [[Int]]) {
-        var dc = [[Int]](repeating: [Int](repeating: 0, count: 257), count: 2)
-        var ac = dc
-        var predictors = [Int32](repeating: 0, count: 3)
-        let order = Order.shared
-        var block = blocks
-        for mcu in 0..<mcuCount {
-            if restartInterval > 0 && mcu > 0 && mcu % restartInterval == 0 { predictors = [0, 0, 0] }
-            for component in layout {
-                let table = component == 0 ? 0 : 1
-                let value = Int32(block[0])
-                dc[table][magnitude(value &- predictors[component]).size] += 1
-                predictors[component] = value
-                var remaining = nonzeroMask(block, order) & ~1
-                var last = 0
-                while remaining != 0 {
-                    let k = remaining.trailingZeroBitCount
-                    var run = k - last - 1
-                    while run >= 16 { ac[table][0xF0] += 1; run -= 16 }
-                    ac[table][run << 4 | magnitude(Int32(block[order.transposedIndex[k]])).size] += 1
-                    last = k
-                    remaining &= remaining &- 1
-                }
-                if last != 63 { ac[table][0] += 1 }
-                block += 64
-            }
-        }
-        return (dc, ac)
     }
 }

@@ -240,11 +240,12 @@ final class JPEGParser {
             if !isProgressive && scanCount == 0 && count == components.count {
                 // Every component in one sequential scan: decode an MCU row at a
                 // time into one row of blocks per component and render each as it completes.
-                for c in components {
+                let bandBlocks = components.map { count == 1 ? 1 : $0.verticalSampling }
+                for (c, blockRows) in zip(components, bandBlocks) {
                     c.allocate(width: width, height: height, maxH: maxH, maxV: maxV, mcusX: mcusX, mcusY: mcusY,
-                               dcOnly: dcOnly, blockRows: count == 1 ? 1 : c.verticalSampling)
+                               dcOnly: dcOnly, blockRows: blockRows)
                 }
-                try renderer.begin(self, bandBlocks: components.map { count == 1 ? 1 : $0.verticalSampling }, streaming: true)
+                try renderer.begin(self, bandBlocks: bandBlocks, streaming: true)
                 streamTo = renderer
             }
         }

@@ -112,7 +112,9 @@ struct CoverageAccumulator {
             }
             if t0 > t1 { swap(&t0, &t1) }
             var px = ax, py = ay
-            for t in [t0, t1, 1.0] where t > 0 && t <= 1 {
+            for piece in 0..<3 {   // up to t0, up to t1, up to the end (no array per clipped line)
+                let t = piece == 0 ? t0 : piece == 1 ? t1 : 1.0
+                guard t > 0 && t <= 1 else { continue }
                 let qx = t == 1 ? bx : ax + (bx - ax) * t, qy = t == 1 ? by : ay + (by - ay) * t
                 accumulate(max(0, min(w, px)), py, max(0, min(w, qx)), qy, dir)
                 px = qx; py = qy
