@@ -47,13 +47,14 @@ public final class ImageURLCache: URLCache, @unchecked Sendable {
     /// A ready cache for the whole process: 64 MiB in memory and 512 MiB on
     /// disk under `$XDG_CACHE_HOME/URLSchemeKit/ImageURLCache` (by default
     /// `~/.cache/URLSchemeKit/ImageURLCache`).
-    public static let standard: ImageURLCache = {
-        let environment = ProcessInfo.processInfo.environment
-        let base = environment["XDG_CACHE_HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
+    public static let standard = ImageURLCache(memoryCapacity: 64 << 20, diskCapacity: 512 << 20,
+                                              directory: cacheHome.appendingPathComponent("URLSchemeKit/ImageURLCache", isDirectory: true))
+
+    /// The user's cache directory: `$XDG_CACHE_HOME`, else `~/.cache`.
+    static var cacheHome: URL {
+        ProcessInfo.processInfo.environment["XDG_CACHE_HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
             ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache", isDirectory: true)
-        let directory = base.appendingPathComponent("URLSchemeKit/ImageURLCache", isDirectory: true)
-        return ImageURLCache(memoryCapacity: 64 << 20, diskCapacity: 512 << 20, directory: directory)
-    }()
+    }
 
     /// Creates a cache holding at most `memoryCapacity` bytes in memory and
     /// `diskCapacity` bytes of files in `directory` (created if missing). With
@@ -149,6 +150,11 @@ public final class ImageURLCache: URLCache, @unchecked Sendable {
         default:
             return true
         }
+    }
+
+    /// The entry stored for `key` if it is in memory; never reads the disk.
+    func memoryCachedResponse(for key: CacheKey) -> CachedURLResponse? {
+        memoryHit(key)
     }
 
     private func memoryHit(_ key: CacheKey) -> CachedURLResponse? {
