@@ -349,7 +349,10 @@ final class HTTPCacheURLProtocolTests: XCTestCase {
         let stale = try await load(session, "/swr")
         XCTAssertEqual(stale.body, "A")
         XCTAssertTrue(stale.cacheStatus.contains("detail=stale-while-revalidate"), stale.cacheStatus)
-        for _ in 0..<100 where try origin.count("/swr") < 2 { try await Task.sleep(nanoseconds: 20_000_000) }
+        for _ in 0..<100 {
+            if try origin.count("/swr") >= 2 { break }
+            try await Task.sleep(nanoseconds: 20_000_000)
+        }
         var refreshed = try await load(session, "/swr")
         for _ in 0..<50 where refreshed.body != "B" {
             try await Task.sleep(nanoseconds: 20_000_000)
