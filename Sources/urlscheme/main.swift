@@ -144,7 +144,11 @@ let type = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Ty
 
 if let output {
     do {
-        try data.write(to: URL(fileURLWithPath: output), options: .atomic)
+        // A new or regular file is replaced atomically; anything else (/dev/null, a pipe)
+        // is written in place: an atomic write would rename a file over the device.
+        var status = stat()
+        let isSpecial = stat(output, &status) == 0 && (status.st_mode & S_IFMT) != S_IFREG
+        try data.write(to: URL(fileURLWithPath: output), options: isSpecial ? [] : .atomic)
     } catch {
         fail("cannot write \(output): \(error.localizedDescription)")
     }

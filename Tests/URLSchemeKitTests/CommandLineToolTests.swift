@@ -1,4 +1,5 @@
 import XCTest
+import Synchronization
 import ImageCodecs
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -47,6 +48,25 @@ final class CommandLineToolTests: XCTestCase {
 
         let toStdout = try run(["get", server.url("/photo.png"), "--no-cache"])
         XCTAssertEqual(toStdout.stdout, body)
+
+        // A pipe or device (`-o /dev/null`) is written in place, never replaced by a renamed file.
+        let fifo = root.appendingPathComponent("pipe").path
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        let received = Mutex(Data())
+        let reader = Thread {
+            // Opening a pipe for reading waits for its writer; then read until the writer closes it.
+            guard let handle = FileHandle(forReadingAtPath: fifo) else { return }
+            let data = handle.readDataToEndOfFile()
+            received.withLock { $0 = data }
+        }
+        reader.start()
+        let piped = try run(["get", server.url("/photo.png"), "-o", fifo], environment: ["XDG_CACHE_HOME": cacheHome.path])
+        XCTAssertEqual(piped.status, 0, piped.stderr)
+        for _ in 0..<100 where received.withLock({ $0.isEmpty }) { usleep(10_000) }
+        XCTAssertEqual(received.withLock { $0 }, body)
+        var status = stat()
+        XCTAssertEqual(stat(fifo, &status), 0)
+        XCTAssertEqual(status.st_mode & S_IFMT, S_IFIFO, "the pipe is still a pipe")
     }
 
     func testFailuresAreOneLineWithANonZeroExit() throws {
@@ -141,7 +161,7 @@ final class CommandLineToolTests: XCTestCase {
             try? FileManager.default.removeItem(at: cacheHome.appendingPathComponent("URLSchemeKit"))
             let process = Process()
             process.executableURL = binary
-            process.arguments = ["get", url, "-o", "/dev/null"]
+            process.arguments = ["get", url, "-o", cacheHome.appendingPathComponent("body").path]
             process.environment = ProcessInfo.processInfo.environment.merging(["XDG_CACHE_HOME": cacheHome.path]) { $1 }
             process.standardError = FileHandle.nullDevice
             try process.run()
