@@ -57,7 +57,11 @@ final class HTTPCachePolicyTests: XCTestCase {
         XCTAssertEqual(HTTPDate.format(expected), "Sun, 06 Nov 1994 08:49:37 GMT")
         XCTAssertEqual(HTTPDate.format(start), "Fri, 15 Jan 2027 08:00:00 GMT")
         XCTAssertEqual(HTTPDate.parse(HTTPDate.format(start)), start)
-        for bad in ["0", "", "Sun, 06 Nov 1994 08:49:37 PST", "Sun, 32 Nov 1994 08:49:37 GMT", "Sun, 06 Foo 1994 08:49:37 GMT"] {
+        XCTAssertEqual(HTTPDate.parse("Sun, 06 nov 1994 08:49:37 gMT"), expected, "names match without regard to case")
+        XCTAssertEqual(HTTPDate.parse("Sun Nov 16 08:49:37 1994"), Date(timeIntervalSince1970: 784_111_777 + 10 * 86_400))
+        for bad in ["0", "", "Sun, 06 Nov 1994 08:49:37 PST", "Sun, 32 Nov 1994 08:49:37 GMT", "Sun, 06 Foo 1994 08:49:37 GMT",
+                    "Sun 06 Nov 1994 08:49:37 GMT", "Sun, 06  Nov  1994 08:49:37 GMT", "Sun, 06 Nov 1994 8:49:37 GMT",
+                    "Sun, +6 Nov 1994 08:49:37 GMT", "Sun, 06 Nov 1994 08:49:37 GMT ", "Sun Nov 6 08:49:37 1994"] {
             XCTAssertNil(HTTPDate.parse(bad), bad)
         }
     }
@@ -71,6 +75,12 @@ final class HTTPCachePolicyTests: XCTestCase {
         stored = entry(["Date": HTTPDate.format(start.addingTimeInterval(-48)), "Cache-Control": "max-age=200"], age: 2)
         XCTAssertEqual(stored.currentAge(at: start.addingTimeInterval(2)), 50, accuracy: 0.001)
         XCTAssertEqual(stored.timeToLive(at: start.addingTimeInterval(2)), 150, accuracy: 0.001)
+    }
+
+    func testOnlyTheFirstAgeCounts() {
+        let stored = entry(["Age": "7200, 0", "Cache-Control": "max-age=3600"])
+        XCTAssertEqual(stored.currentAge(at: start), 7200, accuracy: 0.001)
+        XCTAssertEqual(entry(["Age": "abc", "Cache-Control": "max-age=3600"]).currentAge(at: start), 0, accuracy: 0.001)
     }
 
     func testFreshnessLifetimeSources() {
@@ -94,14 +104,18 @@ final class HTTPCachePolicyTests: XCTestCase {
         XCTAssertFalse(HTTPCachePolicy.isStorable(entry(["Vary": "*"]), request: request()))
         XCTAssertTrue(HTTPCachePolicy.isStorable(entry(["Cache-Control": "private, max-age=5"]), request: request()),
                       "a private cache stores private responses")
+        XCTAssertTrue(HTTPCachePolicy.isStorable(entry(["Cache-Control": "must-understand, no-store, max-age=5"]), request: request()),
+                      "must-understand: no-store yields for a status code whose rules are known")
+        XCTAssertFalse(HTTPCachePolicy.isStorable(entry(["Cache-Control": "must-understand, no-store"], status: 299), request: request()))
     }
 
     func testFreshStaleAndRequestDirectives() {
         let stored = entry(["Cache-Control": "max-age=100", "ETag": "\"v1\""])
         XCTAssertEqual(decide(stored, request(), at: 50), "serve")
         XCTAssertEqual(decide(stored, request(), at: 150), "forward stale conditional")
-        XCTAssertEqual(decide(stored, request(["Cache-Control": "max-age=10"]), at: 50), "forward stale conditional")
-        XCTAssertEqual(decide(stored, request(["Cache-Control": "min-fresh=60"]), at: 50), "forward stale conditional")
+        XCTAssertEqual(decide(stored, request(["Cache-Control": "max-age=10"]), at: 50), "forward request conditional",
+                       "fresh, but not fresh enough for the request: the request is why it is forwarded")
+        XCTAssertEqual(decide(stored, request(["Cache-Control": "min-fresh=60"]), at: 50), "forward request conditional")
         XCTAssertEqual(decide(stored, request(["Cache-Control": "max-stale=100"]), at: 150), "serve stale")
         XCTAssertEqual(decide(stored, request(["Cache-Control": "max-stale"]), at: 10_000), "serve stale")
         XCTAssertEqual(decide(stored, request(["Cache-Control": "no-cache"]), at: 50), "forward request conditional")
@@ -162,6 +176,21 @@ final class HTTPCachePolicyTests: XCTestCase {
         XCTAssertFalse(HTTPCachePolicy.conditionMatches(request(["If-None-Match": "\"x\""]), entry: stored))
         XCTAssertTrue(HTTPCachePolicy.conditionMatches(request(["If-Modified-Since": HTTPDate.format(start)]), entry: stored))
         XCTAssertFalse(HTTPCachePolicy.conditionMatches(request(["If-Modified-Since": HTTPDate.format(start.addingTimeInterval(-120))]), entry: stored))
+    }
+
+    func testByteRangesOfAStoredResponse() {
+        let stored = HTTPCacheEntry(url: url, statusCode: 200, headers: HTTPHeaderFields(["ETag": "\"v\""]),
+                                    body: Data("0123456789".utf8), requestTime: start, responseTime: start)
+        func range(_ headers: [String: String]) -> Range<Int>? { HTTPCachePolicy.byteRange(request(headers), entry: stored) }
+        XCTAssertEqual(range(["Range": "bytes=0-1"]), 0..<2)
+        XCTAssertEqual(range(["Range": "bytes=3-"]), 3..<10)
+        XCTAssertEqual(range(["Range": "bytes=-4"]), 6..<10)
+        XCTAssertEqual(range(["Range": "bytes=8-100"]), 8..<10, "a last position past the end is the end")
+        XCTAssertNil(range(["Range": "bytes=10-"]), "unsatisfiable: the whole response instead")
+        XCTAssertNil(range(["Range": "bytes=0-1,4-5"]), "several ranges: the whole response instead")
+        XCTAssertNil(range(["Range": "lines=1-2"]))
+        XCTAssertEqual(range(["Range": "bytes=0-1", "If-Range": "\"v\""]), 0..<2)
+        XCTAssertNil(range(["Range": "bytes=0-1", "If-Range": "\"other\""]), "If-Range names another version")
     }
 
     func testCacheStatusHeader() {

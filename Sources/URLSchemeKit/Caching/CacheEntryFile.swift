@@ -39,9 +39,13 @@ enum CacheEntryFile {
         }
         bytes.append(cached.storagePolicy == .allowed ? 0 : 1)
         append(UInt64(cached.data.count), width: 8, to: &bytes)
-        bytes.append(contentsOf: cached.data)
-        append(checksum(bytes), width: 8, to: &bytes)
-        return Data(bytes)
+        // The body is copied once, into the file's bytes, with room for the checksum.
+        var file = Data(capacity: bytes.count + cached.data.count + 8)
+        file.append(contentsOf: bytes)
+        file.append(cached.data)
+        let sum = file.withUnsafeBytes { checksum($0.bindMemory(to: UInt8.self)) }
+        file.append(contentsOf: (0..<8).map { UInt8(truncatingIfNeeded: sum >> (8 * UInt64($0))) })
+        return file
     }
 
     /// The entry, or nil when the file is not a complete, intact entry for `key`.

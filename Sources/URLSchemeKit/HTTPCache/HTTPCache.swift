@@ -35,6 +35,10 @@ public final class HTTPCache: Sendable {
         /// How old a stored response may be and still answer when the origin
         /// cannot be reached; nil: any age.
         public var maximumOfflineAge: TimeInterval?
+        /// Whether offline answers may also use responses marked `no-cache` or
+        /// `must-revalidate`, which RFC 9111 forbids serving stale even when
+        /// disconnected: for an app that prefers an outdated page to none.
+        public var offlineOverridesRevalidation = false
         /// The first back-off after a host is found unreachable, in seconds; it
         /// doubles on each further failure, up to `maximumBackoff`.
         public var initialBackoff: TimeInterval = 1
@@ -42,7 +46,8 @@ public final class HTTPCache: Sendable {
         public var maximumBackoff: TimeInterval = 60
 
         /// The defaults: 32 MiB in memory, 512 MiB on disk, bodies up to 32 MiB,
-        /// offline answers of any age, back-off from 1 s to 60 s.
+        /// offline answers of any age (not of responses that forbid it),
+        /// back-off from 1 s to 60 s.
         public init() {}
     }
 
@@ -146,6 +151,32 @@ public final class HTTPCache: Sendable {
         if let indexResponse = index.cachedResponse(url: url) { storage.store(indexResponse, for: key) }
         storage.store(cached, for: index.key(for: key, values: entry.varyValues))
     }
+
+    /// Stores `entry`, a stored response freshened by a 304 or a HEAD response
+    /// (new fields and times, the same body): at once in memory, and on disk a
+    /// moment later, once for however many refreshes come in between. Rewriting
+    /// a large body on every revalidation would cost more than the revalidation
+    /// saves; a refresh lost with the process costs one more revalidation.
+    func refresh(_ entry: HTTPCacheEntry, for request: URLRequest) {
+        guard let url = request.url, let key = CacheKey(resource: url), let cached = entry.cachedResponse else { return }
+        let selected = entry.varyNames.isEmpty ? key
+            : storage.cachedResponse(for: key).flatMap(VaryIndex.init).map { $0.key(for: key, values: entry.varyValues) }
+        guard let selected else { return store(entry, for: request) }
+        storage.store(CachedURLResponse(response: cached.response, data: cached.data, userInfo: cached.userInfo,
+                                        storagePolicy: .allowedInMemoryOnly), for: selected)
+        guard storage.directory != nil, pendingRefreshes.withLock({ $0.insert(selected).inserted }) else { return }
+        Self.refreshQueue.asyncAfter(deadline: .now() + Self.refreshDelay) { [self] in
+            _ = pendingRefreshes.withLock { $0.remove(selected) }
+            guard let latest = storage.memoryCachedResponse(for: selected) else { return }
+            storage.store(CachedURLResponse(response: latest.response, data: latest.data, userInfo: latest.userInfo,
+                                            storagePolicy: .allowed), for: selected)
+        }
+    }
+
+    /// Keys whose refreshed entry waits to be written to disk.
+    private let pendingRefreshes = Mutex<Set<CacheKey>>([])
+    private static let refreshQueue = DispatchQueue(label: "URLSchemeKit.HTTPCache.refresh", qos: .utility)
+    static let refreshDelay: DispatchTimeInterval = .milliseconds(500)
 
     /// Removes what is stored for `url` (every variant).
     func invalidate(_ url: URL) {

@@ -32,7 +32,9 @@ struct HTTPCacheEntry: Sendable {
 
     /// `current_age` (§4.2.3), in seconds.
     func currentAge(at now: Date) -> TimeInterval {
-        let ageValue = TimeInterval(CacheControl.deltaSeconds(headers["Age"]) ?? 0)
+        // Several Age lines arrive joined by commas: the first one counts.
+        let firstAge = headers["Age"]?.split(separator: ",", omittingEmptySubsequences: false).first.map(String.init)
+        let ageValue = TimeInterval(CacheControl.deltaSeconds(firstAge) ?? 0)
         let apparentAge = max(0, responseTime.timeIntervalSince(date))
         let responseDelay = max(0, responseTime.timeIntervalSince(requestTime))
         let correctedInitialAge = max(apparentAge, ageValue + responseDelay)

@@ -109,7 +109,7 @@ struct HTTPCacheLoad: Sendable {
         }
         if status == 304, var updated = validating ?? fallback, Self.validatorsAgree(headers, updated.headers) {
             updated.update(with: headers, requestTime: answer.requestTime, responseTime: answer.responseTime)
-            cache.store(updated, for: request)
+            cache.refresh(updated, for: request)
             // Our own validation: the client gets the stored body. Its own condition: the 304 itself.
             if validating != nil {
                 serve(updated, CacheStatus(forward: reason, forwardStatus: 304, stored: true))
@@ -133,7 +133,7 @@ struct HTTPCacheLoad: Sendable {
         } else if status == 200, var stored = fallback, Self.validatorsAgree(headers, stored.headers), stored.hasValidators {
             // A HEAD response freshens the stored GET response it describes (RFC 9111 §4.3.5).
             stored.update(with: headers, requestTime: answer.requestTime, responseTime: answer.responseTime)
-            cache.store(stored, for: request)
+            cache.refresh(stored, for: request)
         }
         finish(.loaded(response(status: status, headers: headers, cacheStatus: cacheStatus, url: entry.url), answer.body))
     }
@@ -156,7 +156,8 @@ struct HTTPCacheLoad: Sendable {
             return
         }
         let message = "\(url.absoluteString) could not be loaded (\(error.localizedDescription)), "
-            + (fallback == nil ? "and no response for it is stored" : "and the stored response is older than the offline limit")
+            + (fallback == nil ? "and no response for it is stored"
+               : "and the stored response may not answer offline (older than the offline limit, or marked no-cache or must-revalidate)")
         finish(.failed(URLErrors.make(error.code, message, url: url, underlying: error)))
     }
 
@@ -204,13 +205,19 @@ struct HTTPCacheLoad: Sendable {
     }
 
     /// The stored status and fields with `Age` and `Cache-Status`; a 304 when
-    /// the client's own condition matches; no body for HEAD.
+    /// the client's own condition matches; a 206 for a byte range it can
+    /// serve; no body for HEAD.
     private func answer(from entry: HTTPCacheEntry, _ cacheStatus: CacheStatus) -> ClientChannel.Outcome {
         var headers = entry.headers
         headers["Age"] = String(Int(entry.currentAge(at: cache.clock()).rounded(.down)))
         if HTTPCachePolicy.isConditional(request), HTTPCachePolicy.conditionMatches(request, entry: entry) {
             headers["Content-Length"] = nil
             return .loaded(response(status: 304, headers: headers, cacheStatus: cacheStatus, url: entry.url), Data())
+        }
+        if method == "GET", let range = HTTPCachePolicy.byteRange(request, entry: entry) {
+            headers["Content-Range"] = "bytes \(range.lowerBound)-\(range.upperBound - 1)/\(entry.body.count)"
+            headers["Content-Length"] = String(range.count)
+            return .loaded(response(status: 206, headers: headers, cacheStatus: cacheStatus, url: entry.url), entry.body.subdata(in: range))
         }
         let body = method == "HEAD" ? Data() : entry.body
         return .loaded(response(status: entry.statusCode, headers: headers, cacheStatus: cacheStatus, url: entry.url), body)
@@ -225,7 +232,13 @@ struct HTTPCacheLoad: Sendable {
             ?? URLResponse(url: url, mimeType: nil, expectedContentLength: -1, textEncodingName: nil)
     }
 
+    /// Whether `entry` may answer while its origin cannot be reached: within
+    /// the configured age limit, and, unless the configuration overrides it,
+    /// not marked `no-cache` or `must-revalidate` (RFC 9111 §4.2.4: an explicit
+    /// directive forbids serving it stale, even disconnected).
     private func servesOffline(_ entry: HTTPCacheEntry, now: Date) -> Bool {
+        let control = entry.cacheControl
+        if control.noCache || control.mustRevalidate, !cache.configuration.offlineOverridesRevalidation { return false }
         guard let limit = cache.configuration.maximumOfflineAge else { return true }
         return entry.currentAge(at: now) <= limit
     }
@@ -236,6 +249,8 @@ struct HTTPCacheLoad: Sendable {
     /// (RFC 9111 §3.1).
     static func storableHeaders(_ response: HTTPURLResponse, bodyLength: Int?) -> HTTPHeaderFields {
         var headers = HTTPHeaderFields(response)
+        // Fields that Connection lists belong to the connection, not to the response.
+        for name in (headers["Connection"] ?? "").split(separator: ",") { headers[String(name).trimmingSpaces()] = nil }
         for name in ["Connection", "Keep-Alive", "Transfer-Encoding", "Proxy-Connection", "TE", "Trailer", "Upgrade"] {
             headers[name] = nil
         }

@@ -73,7 +73,8 @@ enum HTTPCachePolicy {
             revalidating.detail = "stale-while-revalidate"
             return .serveAndRevalidate(entry, revalidating)
         }
-        return .forward(.stale, validating: validator(entry), fallback: entry)
+        // Still fresh, but not fresh enough for this request's own directives.
+        return .forward(timeToLive > 0 ? .request : .stale, validating: validator(entry), fallback: entry)
     }
 
     /// The request's directives; `Pragma: no-cache` counts as `Cache-Control:
@@ -90,7 +91,9 @@ enum HTTPCachePolicy {
     /// Whether a response to GET may be stored (RFC 9111 §3), for a private cache.
     static func isStorable(_ entry: HTTPCacheEntry, request: URLRequest) -> Bool {
         let response = entry.cacheControl
-        guard !response.noStore, !requestControl(request).noStore,
+        // must-understand (RFC 9111 §5.2.2.3): no-store yields when the status code's caching rules are known here.
+        let understood = response.contains("must-understand") && HTTPCacheEntry.isHeuristicallyCacheable(entry.statusCode)
+        guard !response.noStore || understood, !requestControl(request).noStore,
               (200..<600).contains(entry.statusCode), entry.statusCode != 206, entry.statusCode != 304,
               !entry.varyNames.contains("*") else { return false }
         return entry.hasExplicitFreshness || response.isPublic || response.contains("private")
@@ -134,6 +137,31 @@ enum HTTPCachePolicy {
     /// Whether the request carries a condition of the client's own.
     static func isConditional(_ request: URLRequest) -> Bool {
         request.value(forHTTPHeaderField: "If-None-Match") != nil || request.value(forHTTPHeaderField: "If-Modified-Since") != nil
+    }
+
+    /// The single byte range `request` asks of a stored 200 with `length` bytes,
+    /// when it can be answered with a 206 (RFC 9110 §14): one satisfiable
+    /// `bytes=` range (`a-b`, `a-`, `-n`), and an `If-Range` (if any) that
+    /// names the stored strong `ETag` or exact `Last-Modified`. Nil: answer
+    /// the whole representation, which a server may always do instead.
+    static func byteRange(_ request: URLRequest, entry: HTTPCacheEntry) -> Range<Int>? {
+        guard let field = request.value(forHTTPHeaderField: "Range")?.trimmingSpaces(), entry.statusCode == 200,
+              field.lowercased().hasPrefix("bytes="), !field.contains(","), !entry.body.isEmpty else { return nil }
+        if let condition = request.value(forHTTPHeaderField: "If-Range")?.trimmingSpaces() {
+            let matches = condition.hasPrefix("\"") ? entry.headers["ETag"] == condition : entry.headers["Last-Modified"] == condition
+            guard matches else { return nil }
+        }
+        let length = entry.body.count
+        let bounds = field.dropFirst(6).split(separator: "-", omittingEmptySubsequences: false).map { String($0).trimmingSpaces() }
+        guard bounds.count == 2 else { return nil }
+        if bounds[0].isEmpty {
+            guard let suffix = CacheControl.deltaSeconds(bounds[1]), suffix > 0 else { return nil }
+            return max(0, length - suffix)..<length
+        }
+        guard let first = CacheControl.deltaSeconds(bounds[0]), first < length else { return nil }
+        guard !bounds[1].isEmpty else { return first..<length }
+        guard let last = CacheControl.deltaSeconds(bounds[1]), last >= first else { return nil }
+        return first..<min(last + 1, length)
     }
 
     private static func weak(_ tag: String) -> String { tag.hasPrefix("W/") ? String(tag.dropFirst(2)) : tag }

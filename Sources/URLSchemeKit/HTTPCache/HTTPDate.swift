@@ -6,32 +6,52 @@ import Foundation
 /// (`Sun Nov  6 08:49:37 1994`). Written by hand: it runs for every cached
 /// response and must not depend on a formatter's locale or thread safety.
 enum HTTPDate {
-    /// The instant `text` names, or nil when it is not an HTTP-date.
+    /// The instant `text` names, or nil when it is not an HTTP-date. Fields
+    /// are separated by single spaces and have the widths the grammar gives
+    /// them (a date with a missing comma or a one-digit hour is invalid, so an
+    /// `Expires` written that way counts as already expired); names of days,
+    /// months and the zone are matched without regard to case.
     static func parse(_ text: String) -> Date? {
-        let parts = text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "," }).map(String.init)
-        let day: Int?, month: Int?, year: Int?, time: String
-        switch parts.count {
-        case 6 where parts[5] == "GMT":                        // IMF-fixdate: Sun 06 Nov 1994 08:49:37 GMT
-            (day, month, year, time) = (Int(parts[1]), monthNumber(parts[2]), Int(parts[3]), parts[4])
-        case 4 where parts[3] == "GMT":                        // RFC 850: Sunday 06-Nov-94 08:49:37 GMT
-            let fields = parts[1].split(separator: "-").map(String.init)
-            guard fields.count == 3, let short = Int(fields[2]), fields[2].count == 2 else { return nil }
+        let parts = text.split(separator: " ", omittingEmptySubsequences: false)
+        let day: Substring, month: Substring, year: Int, time: Substring
+        if parts.count == 6, parts[0].count == 4, parts[0].hasSuffix(","), parts[1].count == 2,
+           parts[3].count == 4, isGMT(parts[5]) {
+            // IMF-fixdate: Sun, 06 Nov 1994 08:49:37 GMT
+            guard let full = number(parts[3]) else { return nil }
+            (day, month, year, time) = (parts[1], parts[2], full, parts[4])
+        } else if parts.count == 4, parts[0].count > 4, parts[0].hasSuffix(","), isGMT(parts[3]) {
+            // RFC 850: Sunday, 06-Nov-94 08:49:37 GMT
+            let fields = parts[1].split(separator: "-", omittingEmptySubsequences: false)
+            guard fields.count == 3, fields[0].count == 2, fields[2].count == 2, let short = number(fields[2]) else { return nil }
             // RFC 9110: a two-digit year more than 50 years in the future is in the past century.
             let thisYear = Calendar(identifier: .gregorian).component(.year, from: Date())
-            var full = 2000 + short
-            if full > thisYear + 50 { full -= 100 }
-            (day, month, year, time) = (Int(fields[0]), monthNumber(fields[1]), full, parts[2])
-        case 5:                                                // asctime: Sun Nov 6 08:49:37 1994
-            (day, month, year, time) = (Int(parts[2]), monthNumber(parts[1]), Int(parts[4]), parts[3])
-        default:
+            let full = 2000 + short > thisYear + 50 ? 1900 + short : 2000 + short
+            (day, month, year, time) = (fields[0], fields[1], full, parts[2])
+        } else if parts.count == 5 || (parts.count == 6 && parts[2].isEmpty), parts[0].count == 3 {
+            // asctime: Sun Nov  6 08:49:37 1994 (a one-digit day is padded with a space)
+            let fields = parts.filter { !$0.isEmpty }
+            guard fields.count == 5, (parts.count == 6) == (fields[2].count == 1), fields[2].count <= 2,
+                  fields[4].count == 4, let full = number(fields[4]) else { return nil }
+            (day, month, year, time) = (fields[2], fields[1], full, fields[3])
+        } else {
             return nil
         }
-        let clock = time.split(separator: ":").compactMap { Int($0) }
-        guard let day, let month, let year, clock.count == 3, (1...31).contains(day), (1...9999).contains(year),
-              (0...23).contains(clock[0]), (0...59).contains(clock[1]), (0...60).contains(clock[2]) else { return nil }
-        let days = daysFromCivil(year: year, month: month, day: day)
-        return Date(timeIntervalSince1970: TimeInterval(days * 86_400 + clock[0] * 3_600 + clock[1] * 60 + clock[2]))
+        let clock = time.split(separator: ":", omittingEmptySubsequences: false)
+        guard clock.count == 3, clock.allSatisfy({ $0.count == 2 }),
+              let hour = number(clock[0]), let minute = number(clock[1]), let second = number(clock[2]),
+              let dayNumber = number(day), let monthNumber = monthNumber(month),
+              (1...31).contains(dayNumber), hour <= 23, minute <= 59, second <= 60 else { return nil }
+        let days = daysFromCivil(year: year, month: monthNumber, day: dayNumber)
+        return Date(timeIntervalSince1970: TimeInterval(days * 86_400 + hour * 3_600 + minute * 60 + second))
     }
+
+    /// The value of a field made only of ASCII digits; nil for anything else (`+1`, `-1`, ``).
+    private static func number(_ field: Substring) -> Int? {
+        guard !field.isEmpty, field.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+        return Int(field)
+    }
+
+    private static func isGMT(_ field: Substring) -> Bool { field.lowercased() == "gmt" }
 
     /// The IMF-fixdate for `date`, e.g. `Sun, 06 Nov 1994 08:49:37 GMT`.
     static func format(_ date: Date) -> String {
@@ -48,7 +68,7 @@ enum HTTPDate {
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
     private static let weekdays = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
 
-    private static func monthNumber(_ name: String) -> Int? {
+    private static func monthNumber(_ name: Substring) -> Int? {
         months.firstIndex { $0.caseInsensitiveCompare(name) == .orderedSame }.map { $0 + 1 }
     }
 

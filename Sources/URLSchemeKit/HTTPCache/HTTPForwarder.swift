@@ -13,10 +13,11 @@ import FoundationNetworking
 /// cache of its own. Bodies are collected in memory up to `maximumBodySize`; a
 /// larger one is cancelled as soon as its length is known or reached.
 ///
-/// Threads: tasks are created and cancelled on `controlQueue`, never on the
-/// outer session's work queue (creating or cancelling a task from inside
-/// `startLoading()`/`stopLoading()` deadlocks there); delegate callbacks arrive
-/// on the inner session's own delegate queue.
+/// Threads: `forward` must not be called on the outer session's work queue
+/// (creating a task from inside `startLoading()` deadlocks there), and
+/// cancellations hop to `controlQueue` for the same reason (they arrive from
+/// `stopLoading()`); delegate callbacks arrive on the inner session's own
+/// delegate queue, and completions leave it for `completionQueue`.
 final class HTTPForwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     // @unchecked Sendable: `session` is set once in init and URLSession is
     // thread-safe; every mutable field lives in `loads`, a Mutex.
@@ -44,7 +45,9 @@ final class HTTPForwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable
     private let clock: @Sendable () -> Date
     private let loads = Mutex<[Int: Load]>([:])
     private var session: URLSession!
-    private static let controlQueue = DispatchQueue(label: "URLSchemeKit.HTTPForwarder.control", attributes: .concurrent)
+    private static let controlQueue = DispatchQueue(label: "URLSchemeKit.HTTPForwarder.cancel", attributes: .concurrent)
+    private static let completionQueue = DispatchQueue(label: "URLSchemeKit.HTTPForwarder.completion", qos: .userInitiated,
+                                                       attributes: .concurrent)
 
     init(maximumBodySize: Int, clock: @escaping @Sendable () -> Date) {
         self.maximumBodySize = maximumBodySize
@@ -57,20 +60,18 @@ final class HTTPForwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable
         session = URLSession(configuration: configuration, delegate: self, delegateQueue: nil)
     }
 
-    /// Sends `request`; `completion` runs once, on the inner session's delegate
-    /// queue, unless `cancellation` fires first (then it runs with `.cancelled`).
+    /// Sends `request`; `completion` runs once, on a concurrent queue of the
+    /// forwarder's (a cancelled request completes with `.cancelled`). Never
+    /// call this on a URLSession's work queue (from `startLoading()`).
     func forward(_ request: URLRequest, cancellation: RenderCancellation?, completion: @escaping Completion) {
         var outgoing = request
         outgoing.cachePolicy = .reloadIgnoringLocalCacheData
         // Set explicitly: the inner session honours a request's time-out only when it was set on that request.
         outgoing.timeoutInterval = request.timeoutInterval
-        let inner = outgoing
-        Self.controlQueue.async { [self] in
-            let task = session.dataTask(with: inner)
-            loads.withLock { $0[task.taskIdentifier] = Load(requestTime: clock(), completion: completion) }
-            cancellation?.onCancel { Self.controlQueue.async { task.cancel() } }
-            task.resume()
-        }
+        let task = session.dataTask(with: outgoing)
+        loads.withLock { $0[task.taskIdentifier] = Load(requestTime: clock(), completion: completion) }
+        cancellation?.onCancel { Self.controlQueue.async { task.cancel() } }
+        task.resume()
     }
 
     // MARK: URLSessionDataDelegate
@@ -106,17 +107,20 @@ final class HTTPForwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
         guard let load = loads.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
+        let result: Result<Answer, URLError>
         if let failure = load.failure {
-            load.completion(.failure(failure))
+            result = .failure(failure)
         } else if let error {
-            let urlError = error as? URLError ?? URLError(.unknown, userInfo: [NSUnderlyingErrorKey: error as NSError])
-            load.completion(.failure(urlError))
+            result = .failure(error as? URLError ?? URLError(.unknown, userInfo: [NSUnderlyingErrorKey: error as NSError]))
         } else if let response = load.response ?? task.response as? HTTPURLResponse {
-            load.completion(.success(Answer(response: response, body: load.body, requestTime: load.requestTime,
-                                            responseTime: load.responseTime ?? clock())))
+            result = .success(Answer(response: response, body: load.body, requestTime: load.requestTime,
+                                     responseTime: load.responseTime ?? clock()))
         } else {
-            load.completion(.failure(URLErrors.make(.badServerResponse, "the origin sent no HTTP response", url: task.currentRequest?.url)))
+            result = .failure(URLErrors.make(.badServerResponse, "the origin sent no HTTP response", url: task.currentRequest?.url))
         }
+        // Off the inner session's serial delegate queue: what follows stores to disk,
+        // and every other forwarded request's callbacks wait behind that queue.
+        Self.completionQueue.async { load.completion(result) }
     }
 
     private func tooLargeError(_ url: URL?, length: Int) -> URLError {
