@@ -11,9 +11,10 @@
 # SUITE_DIR is a copy of the suite outside this repository (its code is not
 # ours and stays out), e.g.
 #   git clone https://github.com/http-tests/cache-tests /tmp/cache-tests
-# It needs node ≥ 18; the CLI and server use no npm package except undici, for
-# the interim-response tests only (Debian: apt-get install node-undici; without
-# it those tests fail, and they do not apply to a private cache anyway).
+# It needs node ≥ 18 and no npm package: only the four interim-response tests
+# import `undici` (≥ 6, from npm), and without it they end in "Cannot find
+# package 'undici'"; they do not apply here (browser_skip, and URLSession does
+# not report 1xx responses).
 #
 # The suite's CLI does not run its `browser_only` tests (private-cache rules:
 # `private`, `s-maxage` ignored, `immutable`); a second pass runs them through
@@ -32,8 +33,6 @@ out=$(cd "$out" && pwd)
 configuration=${CONFIGURATION:-debug}
 swift build -c "$configuration" --product urlscheme-bench
 bench=$(swift build -c "$configuration" --show-bin-path)/urlscheme-bench
-# The suite resolves `undici` like any package; Debian installs it here.
-export NODE_PATH=${NODE_PATH:-/usr/share/nodejs}
 
 work=$(mktemp -d)
 pids=()

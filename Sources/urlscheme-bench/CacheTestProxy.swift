@@ -29,11 +29,16 @@ import URLSchemeKit
 /// browser's own cache never sees); the proxy removes exactly those tokens, so
 /// `Pragma: no-cache` and request directives reach the cache as in a browser.
 final class CacheTestProxy: Sendable {
+    /// What the command line asked for.
     struct Options {
+        /// Where misses go: scheme, host and port (a path is prefixed to each request's).
         var origin: URL
-        var port: UInt16 = 0
+        /// 0: any free port.
+        var port: UInt16
+        /// The HTTPCache's folder; nil: a new temporary one.
         var cacheDirectory: URL?
-        var verbose = false
+        /// One log line per request on standard error.
+        var verbose: Bool
     }
 
     static let usage = """
@@ -86,7 +91,9 @@ final class CacheTestProxy: Sendable {
     static func parse(_ arguments: [String]) throws -> Options {
         var arguments = arguments[...]
         var origin: URL?
-        var options = Options(origin: URL(fileURLWithPath: "/"))
+        var port: UInt16 = 0
+        var cacheDirectory: URL?
+        var verbose = false
         func value(_ name: String) throws -> String {
             guard let value = arguments.popFirst() else { throw ProxyError("\(name) needs a value\n\(usage)") }
             return value
@@ -104,19 +111,18 @@ final class CacheTestProxy: Sendable {
                 origin = url
             case "--port":
                 let text = try value(argument)
-                guard let port = UInt16(text) else { throw ProxyError("--port must be 0...65535, not \(text)") }
-                options.port = port
+                guard let number = UInt16(text) else { throw ProxyError("--port must be 0...65535, not \(text)") }
+                port = number
             case "--cache-directory":
-                options.cacheDirectory = URL(fileURLWithPath: try value(argument), isDirectory: true)
+                cacheDirectory = URL(fileURLWithPath: try value(argument), isDirectory: true)
             case "--verbose":
-                options.verbose = true
+                verbose = true
             default:
                 throw ProxyError("unknown argument \(argument)\n\(usage)")
             }
         }
         guard let origin else { throw ProxyError("--origin is required\n\(usage)") }
-        options.origin = origin
-        return options
+        return Options(origin: origin, port: port, cacheDirectory: cacheDirectory, verbose: verbose)
     }
 
     // MARK: Listening
@@ -186,7 +192,7 @@ final class CacheTestProxy: Sendable {
 
     /// The request through the session: the origin's (or the cache's) answer, or a 502.
     private func forward(_ request: ProxyRequest) -> ProxyResponse {
-        guard let url = URL(string: origin + request.target), request.target.hasPrefix("/") else {
+        guard request.target.hasPrefix("/"), let url = URL(string: origin + request.target) else {
             return .error(400, "the request target \(request.target) is not an absolute path")
         }
         var outgoing = URLRequest(url: url, timeoutInterval: 30)
@@ -258,8 +264,8 @@ struct ProxyRequest {
     /// without the suite's markers.
     func forwardedFields() -> [(name: String, value: String)] {
         var listed = Self.connectionFields
-        for value in fields where value.name.lowercased() == "connection" {
-            for token in value.value.split(separator: ",") { listed.insert(token.trimmingCharacters(in: .whitespaces).lowercased()) }
+        for field in fields where field.name.lowercased() == "connection" {
+            for token in field.value.split(separator: ",") { listed.insert(token.trimmingCharacters(in: .whitespaces).lowercased()) }
         }
         var order: [String] = []
         var joined: [String: (name: String, values: [String])] = [:]
