@@ -6,10 +6,17 @@ import Foundation
 
 let usage = """
     usage: urlscheme-bench [SUITE ...] [--iterations N] [--list]
+           urlscheme-bench cache-proxy --origin URL [--port N] [--cache-directory PATH] [--verbose]
 
     Runs the named suites (default: all) and prints one Markdown table row per
     comparison: our median time, the reference's, ours/reference, and the goal.
+    `cache-proxy` serves an origin through HTTPCacheURLProtocol instead, for the
+    HTTP caching conformance suite (Benchmarks/cache-tests.sh).
     """
+
+if CommandLine.arguments.dropFirst().first == "cache-proxy" {
+    CacheTestProxy.run(Array(CommandLine.arguments.dropFirst(2)))
+}
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 var iterations = 7
