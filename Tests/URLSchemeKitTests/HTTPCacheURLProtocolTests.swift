@@ -201,6 +201,24 @@ final class HTTPCacheURLProtocolTests: XCTestCase {
         XCTAssertEqual(try origin.count("/list"), 2, "the Location was invalidated too")
     }
 
+    func testInstallingWithoutAnHTTPCacheLeavesHTTPToThePlatform() async throws {
+        try origin.route("/plain", headers: ["Cache-Control": "max-age=60"], body: "plain")
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.installURLSchemeKit(cache: ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 0), httpCache: makeCache())
+        configuration.installURLSchemeKit(cache: ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 0), httpCache: nil)
+        XCTAssertFalse(configuration.protocolClasses?.contains { $0 == HTTPCacheURLProtocol.self } ?? true)
+        configuration.urlCache = nil
+        let session = URLSession(configuration: configuration)
+        addTeardownBlock { session.invalidateAndCancel() }
+        for _ in 0..<2 {
+            let answer = try await load(session, "/plain")
+            XCTAssertEqual(answer.body, "plain")
+            XCTAssertNil(answer.headers["Cache-Status"])
+        }
+        XCTAssertEqual(try origin.count("/plain"), 2)
+        XCTAssertNil(try origin.stats("/plain").lastHeaders[HTTPCache.sessionHeader], "the cache's name went with it")
+    }
+
     // MARK: URLRequest.cachePolicy
 
     func testTheFourCachePolicies() async throws {

@@ -25,7 +25,7 @@ final class MapURLProtocolTests: XCTestCase {
 
     private func session(_ cache: ImageURLCache) -> URLSession {
         let configuration = URLSessionConfiguration.ephemeral
-        configuration.installURLSchemeKit(cache: cache)
+        configuration.installURLSchemeKit(cache: cache, httpCache: nil)
         return URLSession(configuration: configuration)
     }
 

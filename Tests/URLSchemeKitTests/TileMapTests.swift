@@ -25,7 +25,7 @@ final class TileMapTests: XCTestCase {
 
     private func session() -> URLSession {
         let configuration = URLSessionConfiguration.ephemeral
-        configuration.installURLSchemeKit(cache: ImageURLCache(memoryCapacity: 8 << 20, diskCapacity: 0))
+        configuration.installURLSchemeKit(cache: ImageURLCache(memoryCapacity: 8 << 20, diskCapacity: 0), httpCache: nil)
         return URLSession(configuration: configuration)
     }
 

@@ -203,6 +203,12 @@ public final class HTTPCache: Sendable {
         configuration.httpAdditionalHeaders = headers
     }
 
+    /// Removes the name of a cache from `configuration` (the platform's HTTP protocol would send it).
+    static func uninstall(from configuration: URLSessionConfiguration) {
+        guard configuration.httpAdditionalHeaders?[sessionHeader] != nil else { return }
+        configuration.httpAdditionalHeaders?[sessionHeader] = nil
+    }
+
     /// The cache a session configuration names, else `standard`.
     static func installed(in configuration: URLSessionConfiguration?) -> HTTPCache {
         guard let name = configuration?.httpAdditionalHeaders?[sessionHeader] as? String,

@@ -43,6 +43,8 @@ extension URLSessionConfiguration {
         if let httpCache {
             ours.append(HTTPCacheURLProtocol.self)
             httpCache.install(in: self)
+        } else {
+            HTTPCache.uninstall(from: self)
         }
         // Filtered, so installing again (or with httpCache: nil) leaves one of each, or none.
         let existing = (protocolClasses ?? []).filter { $0 != HTTPCacheURLProtocol.self }
