@@ -181,15 +181,8 @@ struct DiskEntryStore {
         let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
-        let written = data.withUnsafeBytes { raw -> Bool in
-            var offset = 0
-            while offset < raw.count {
-                let count = write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if count < 0, errno == EINTR { continue }
-                guard count > 0 else { return false }
-                offset += count
-            }
-            return true
+        let written = data.withUnsafeBytes { raw in
+            Self.transferAll(raw.count) { offset in write(fd, raw.baseAddress! + offset, raw.count - offset) }
         }
         guard written else {
             unlink(temporary.path)
@@ -209,17 +202,23 @@ struct DiskEntryStore {
         guard fstat(fd, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG,
               status.st_size >= 0, status.st_size <= Int64(capacity) else { return nil }
         var data = Data(count: Int(status.st_size))
-        let complete = data.withUnsafeMutableBytes { raw -> Bool in
-            var offset = 0
-            while offset < raw.count {
-                let count = read(fd, raw.baseAddress! + offset, raw.count - offset)
-                if count < 0, errno == EINTR { continue }
-                guard count > 0 else { return false }
-                offset += count
-            }
-            return true
+        let complete = data.withUnsafeMutableBytes { raw in
+            Self.transferAll(raw.count) { offset in read(fd, raw.baseAddress! + offset, raw.count - offset) }
         }
         return complete ? data : nil
+    }
+
+    /// Repeats a `read` or `write` of the bytes from `offset` on until all
+    /// `count` have moved (retrying on EINTR); false on an error or end of file.
+    private static func transferAll(_ count: Int, _ step: (_ offset: Int) -> Int) -> Bool {
+        var offset = 0
+        while offset < count {
+            let moved = step(offset)
+            if moved < 0, errno == EINTR { continue }
+            guard moved > 0 else { return false }
+            offset += moved
+        }
+        return true
     }
 
     private static func hex(_ value: UInt64) -> String {
