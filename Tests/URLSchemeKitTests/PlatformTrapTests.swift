@@ -206,7 +206,7 @@ final class PlatformTrapTests: XCTestCase {
         process.arguments = ["URLSchemeKitTests.PlatformTrapTests/\(method)"]
         process.environment = ProcessInfo.processInfo.environment.merging(["URLSCHEMEKIT_TRAP_CHILD": name]) { $1 }
         let log = try makeTemporaryDirectory().appendingPathComponent("child.log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let handle = try FileHandle(forWritingTo: log)
         process.standardOutput = handle
         process.standardError = handle
