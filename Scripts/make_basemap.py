@@ -41,10 +41,10 @@ def zigzag_varint(value, out):
             return
 
 
-def points(coords, out):
+def points(coords, out, units=UNITS):
     quantised = []
     for lon, lat in coords:
-        p = (round(lon * UNITS), round(lat * UNITS))
+        p = (round(lon * units), round(lat * units))
         if not quantised or quantised[-1] != p:
             quantised.append(p)
     out += struct.pack("<I", len(quantised))
