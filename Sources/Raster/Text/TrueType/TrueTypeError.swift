@@ -9,6 +9,7 @@ public enum TrueTypeError: Error, Equatable, Sendable, CustomStringConvertible {
     /// A field holds a value the format does not allow; the message names it.
     case malformed(String)
 
+    /// A sentence naming the table or field.
     public var description: String {
         switch self {
         case let .missingTable(tag): return "TrueType font has no '\(tag)' table"
