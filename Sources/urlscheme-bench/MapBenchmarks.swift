@@ -108,6 +108,9 @@ struct GeometryExport: Encodable {
     var borderColor: [UInt8]
     var coastlines: [[Double]]
     var coastColor: [UInt8]
+    var lakes: [[Double]]
+    var regionBorders: [[Double]]
+    var regionBorderColor: [UInt8]
 
     init(_ geometry: MapGeometry, options: MapSnapshotOptions) {
         let palette = options.style.palette
@@ -128,5 +131,8 @@ struct GeometryExport: Encodable {
         borderColor = rgba(palette.border)
         coastlines = flat(geometry.coastlines)
         coastColor = rgba(palette.coastline)
+        lakes = flat(geometry.lakes)
+        regionBorders = flat(geometry.regionBorders)
+        regionBorderColor = rgba(palette.regionBorder)
     }
 }

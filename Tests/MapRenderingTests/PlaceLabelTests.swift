@@ -10,7 +10,7 @@ final class PlaceLabelTests: XCTestCase {
     func testTheEmbeddedPlacesAreRankedAndKnowTheirCapitals() throws {
         let places = try Place.all
         XCTAssertGreaterThan(places.count, 20_000)
-        XCTAssertTrue(zip(places, places.dropFirst()).allSatisfy { !$1.outranks($0) }, "capitals first, then by population")
+        XCTAssertTrue(zip(places, places.dropFirst()).allSatisfy { !$1.outranks($0) }, "by prominence")
         let byName = Dictionary(places.map { ($0.name, $0) }, uniquingKeysWith: { a, b in a.outranks(b) ? a : b })
         for capital in ["Moscow", "Berlin", "Paris", "Tokyo", "Canberra"] {
             XCTAssertEqual(byName[capital]?.isCapital, true, capital)

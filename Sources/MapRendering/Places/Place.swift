@@ -19,9 +19,8 @@ public struct Place: Hashable, Sendable {
     }
 
     /// Every embedded place (GeoNames, CC BY 4.0: about 23,000 places of 25,000
-    /// people or more, and every national capital), most important first:
-    /// capitals, then by population. Decoded once, on first use; throws only if
-    /// the embedded data were damaged.
+    /// people or more, and every national capital), most prominent first.
+    /// Decoded once, on first use; throws only if the embedded data were damaged.
     public static var all: [Place] {
         get throws { try embedded.get() }
     }
@@ -29,10 +28,14 @@ public struct Place: Hashable, Sendable {
     // Static lets are initialised once, thread-safely, on first access.
     private static let embedded = Result { try PlaceData.decode(base64: PlaceData.geoNames) }
 
-    /// Whether `self` should be labelled before `other`: capitals first, then bigger places.
+    /// How much a map wants this place labelled: its population, four times over
+    /// for a capital (so Vienna shows before Munich, and Warsaw before Łódź,
+    /// but a capital of 30,000 waits for the zoom levels that show such towns).
+    public var prominence: Int { isCapital ? population * 4 : population }
+
+    /// Whether `self` should be labelled before `other`: more prominent first.
     public func outranks(_ other: Place) -> Bool {
-        if isCapital != other.isCapital { return isCapital }
-        if population != other.population { return population > other.population }
+        if prominence != other.prominence { return prominence > other.prominence }
         return name < other.name
     }
 }

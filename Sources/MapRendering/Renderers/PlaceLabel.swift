@@ -4,8 +4,8 @@ import Raster
 /// A place name placed on a snapshot: the place, its dot, and its text's line
 /// and frame in output pixels.
 ///
-/// `layout(_:in:)` chooses them by rank (national capitals, then by population;
-/// smaller places only as the zoom grows), each beside its dot on the first side
+/// `layout(_:in:)` chooses them by `Place.prominence` (population, fourfold for
+/// national capitals; smaller places only as the zoom grows), each beside its dot on the first side
 /// where it stays inside the image and clear of every label, dot and marker
 /// already placed.
 public struct PlaceLabel: Sendable {
@@ -31,9 +31,9 @@ public struct PlaceLabel: Sendable {
     /// The most labels one snapshot places (a bound on the collision tests, never reached by a readable map).
     static let maximumCount = 400
 
-    /// The smallest population labelled at `zoom` (capitals aside): ten million at
-    /// zoom 0, ten times fewer every three zoom levels.
-    public static func minimumPopulation(zoom: Double) -> Int {
+    /// The least `Place.prominence` labelled at `zoom`: ten million at zoom 0,
+    /// ten times less every three zoom levels.
+    public static func minimumProminence(zoom: Double) -> Int {
         Int(pow(10, 7 - zoom / 3))
     }
 
@@ -43,7 +43,7 @@ public struct PlaceLabel: Sendable {
         let font = try TrueTypeFont.dejaVuSans
         let scale = options.scale
         let width = Double(viewport.pixelWidth), height = Double(viewport.pixelHeight)
-        let minimumPopulation = minimumPopulation(zoom: viewport.zoom)
+        let minimumProminence = minimumProminence(zoom: viewport.zoom)
         // Markers are drawn last and on top: labels keep clear of their pins.
         var occupied = options.markers.map { marker -> PixelRect in
             let tip = viewport.pixel(for: marker.coordinate), h = marker.size.height * scale, r = h * 0.32 + 1.5 * scale
@@ -56,10 +56,7 @@ public struct PlaceLabel: Sendable {
         let spacing = spacing * scale
         var labels: [PlaceLabel] = []
         for place in try Place.all {
-            if place.population < minimumPopulation && !(place.isCapital && viewport.zoom >= 3) {
-                if place.isCapital { continue }
-                break  // ranked by population from here on: none further qualifies
-            }
+            guard place.prominence >= minimumProminence else { break }  // ranked: none further qualifies
             let p = viewport.pixel(for: place.coordinate)
             guard p.x >= 0, p.x < width, p.y >= 0, p.y < height else { continue }
             let radius = (place.isCapital ? 3.0 : 2.2) * scale

@@ -94,6 +94,9 @@ public struct TrueTypeFont: Sendable {
         replacementGlyph = characterMap[0xFFFD].map(Int.init) ?? 0
     }
 
+    /// The font file's bytes, as given to `init(bytes:)`.
+    public var bytes: [UInt8] { reader.bytes }
+
     /// The glyph for `scalar`, or nil when the font has none.
     public func glyph(for scalar: Unicode.Scalar) -> Int? {
         characterMap[scalar.value].map(Int.init)
