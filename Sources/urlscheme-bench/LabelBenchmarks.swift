@@ -1,4 +1,5 @@
 import Foundation
+import ImageCodecs
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -59,9 +60,24 @@ struct LabelBenchmarks: BenchmarkSuite {
         var png = Data()
         let withLabels = try Stopwatch.median(iterations: context.iterations) { png = try MapBenchmarks.load(labelled, session) }
         let withoutLabels = try Stopwatch.median(iterations: context.iterations) { _ = try MapBenchmarks.load(unlabelled, session) }
+        // Where the time goes, stage by stage.
+        let options = try MapURL(url: labelled).options
+        let viewport = MapViewport(options: options)
+        let palette = options.style.palette
+        let project = try Stopwatch.median(iterations: context.iterations) { _ = try MapGeometry(viewport: viewport) }
+        let geometry = try MapGeometry(viewport: viewport)
+        var canvas = try Canvas(width: viewport.pixelWidth, height: viewport.pixelHeight, background: palette.water)
+        let draw = try Stopwatch.median(iterations: context.iterations) {
+            canvas = try Canvas(width: viewport.pixelWidth, height: viewport.pixelHeight, background: palette.water)
+            try geometry.draw(on: &canvas, palette: palette, scale: options.scale)
+        }
+        let layout = try Stopwatch.median(iterations: context.iterations) { _ = try PlaceLabel.layout(options, in: viewport) }
+        let bitmap = try BasemapRenderer().render(options)
+        let encode = try Stopwatch.median(iterations: context.iterations) { _ = try PNGEncoder().encode(bitmap) }
         rows.append(BenchmarkRow(name: "zoom-5 Europe 1000×600, render + PNG via URLSession: labels vs labels=none", ours: withLabels,
                                  reference: withoutLabels, referenceName: "same map, labels=none", goal: 1.3,
-                                 detail: "\(png.count) B PNG; both with lakes and region borders"))
+                                 detail: String(format: "%d B PNG; both with lakes and region borders; stages: project %.1f, draw basemap %.1f, place labels %.1f, encode PNG %.1f ms",
+                                                png.count, project * 1000, draw * 1000, layout * 1000, encode * 1000)))
         return rows
     }
 }

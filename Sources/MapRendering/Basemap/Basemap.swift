@@ -47,6 +47,8 @@ public struct Basemap: Sendable {
     public let lakes: [Lake]
     /// First-level administrative boundaries as polylines (only at `.high` detail).
     public let regionBorders: [[GeoCoordinate]]
+    /// The box around each of `regionBorders`, for culling.
+    let regionBorderBounds: [GeoBounds?]
 
     /// The basemap at `detail`, decoded on first use. Throws only if the
     /// embedded data were damaged (a build problem, reported rather than trapped).
@@ -67,5 +69,6 @@ public struct Basemap: Sendable {
         self.coastlines = coastlines
         self.lakes = lakes
         self.regionBorders = regionBorders
+        regionBorderBounds = regionBorders.map { GeoBounds($0) }
     }
 }

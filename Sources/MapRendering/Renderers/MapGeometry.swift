@@ -43,8 +43,9 @@ public struct MapGeometry: Sendable {
                 for copy in viewport.project(ring) where copy.count >= 3 { lakes.append(Path(polygon: copy)) }
             }
         }
-        for line in basemap.regionBorders where viewport.mayShow(GeoBounds(line)) {
-            for copy in viewport.project(line) { regionBorders.append(Path(polyline: copy)) }
+        for (line, bounds) in zip(basemap.regionBorders, basemap.regionBorderBounds) where viewport.mayShow(bounds) {
+            // Hairlines: a pixel's detail is all they can show.
+            for copy in viewport.project(line, tolerance: 1) { regionBorders.append(Path(polyline: copy)) }
         }
     }
 
@@ -67,8 +68,8 @@ public struct MapGeometry: Sendable {
 
     /// Border strokes: 0.6 points wide.
     public static func borderStyle(scale: Double) -> StrokeStyle { StrokeStyle(width: 0.6 * scale, join: .round, cap: .round) }
-    /// Region border strokes: 0.5 points wide.
-    public static func regionBorderStyle(scale: Double) -> StrokeStyle { StrokeStyle(width: 0.5 * scale, join: .round, cap: .round) }
+    /// Region border strokes: 0.5 points wide, bevelled (round joins on a hairline cost and show nothing).
+    public static func regionBorderStyle(scale: Double) -> StrokeStyle { StrokeStyle(width: 0.5 * scale, join: .bevel, cap: .butt) }
     /// Coastline strokes: 0.8 points wide.
     public static func coastlineStyle(scale: Double) -> StrokeStyle { StrokeStyle(width: 0.8 * scale, join: .round, cap: .round) }
 }

@@ -6,7 +6,7 @@ enum MapOverlays {
     static func draw(_ options: MapSnapshotOptions, viewport: MapViewport, labels: [PlaceLabel] = [], on canvas: inout Canvas) throws {
         for path in options.paths {
             let points = MapViewport.unwrapLongitudes(path.points)
-            for copy in viewport.project(points, simplify: false) {
+            for copy in viewport.project(points, tolerance: 0) {
                 if let fill = path.fill { try canvas.fill(Path(polygon: copy), color: fill) }
                 if path.width > 0 {
                     let shape = path.isClosed ? Path(polygon: copy) : Path(polyline: copy)

@@ -22,6 +22,8 @@ public struct PlaceLabel: Sendable {
 
     /// Text size in points: capitals and cities of a million people or more a little larger.
     static func textSize(for place: Place) -> Double { place.isCapital || place.population >= 1_000_000 ? 12.5 : 11 }
+    /// The radius of a place's dot, in points.
+    static func dotRadius(_ place: Place) -> Double { place.isCapital ? 3 : 2.2 }
     /// Halo width around the text, in points.
     static let haloWidth = 1.5
     /// Points between a dot and its text.
@@ -59,7 +61,7 @@ public struct PlaceLabel: Sendable {
             guard place.prominence >= minimumProminence else { break }  // ranked: none further qualifies
             let p = viewport.pixel(for: place.coordinate)
             guard p.x >= 0, p.x < width, p.y >= 0, p.y < height else { continue }
-            let radius = (place.isCapital ? 3.0 : 2.2) * scale
+            let radius = dotRadius(place) * scale
             let dot = frame(x: p.x - radius - 1, y: p.y - radius - 1, width: 2 * radius + 2, height: 2 * radius + 2)
             guard !occupied.contains(where: { $0.intersects(dot) }) else { continue }
             let size = textSize(for: place) * scale
@@ -89,19 +91,23 @@ public struct PlaceLabel: Sendable {
         return labels
     }
 
-    /// Draws the dots, then the names over their halos.
+    /// Draws the dots (a disc for a town, a ringed dot for a capital, each on a
+    /// halo; every layer of dots in one fill), then the names over their halos.
     static func draw(_ labels: [PlaceLabel], on canvas: inout Canvas, palette: MapPalette, scale: Double) throws {
+        var halos = Path(), dots = Path(), rings = Path()
         for label in labels {
-            let radius = (label.place.isCapital ? 3.0 : 2.2) * scale
+            let radius = dotRadius(label.place) * scale
+            halos.append(Path.circle(center: label.point, radius: radius))
             if label.place.isCapital {
-                try canvas.fill(Path.circle(center: label.point, radius: radius), color: palette.halo)
-                try canvas.stroke(Path.circle(center: label.point, radius: radius * 0.8), color: palette.text, style: StrokeStyle(width: 1.2 * scale))
-                try canvas.fill(Path.circle(center: label.point, radius: radius * 0.35), color: palette.text)
+                rings.append(Path.circle(center: label.point, radius: radius * 0.8))
+                dots.append(Path.circle(center: label.point, radius: radius * 0.35))
             } else {
-                try canvas.fill(Path.circle(center: label.point, radius: radius), color: palette.halo)
-                try canvas.fill(Path.circle(center: label.point, radius: radius * 0.7), color: palette.text)
+                dots.append(Path.circle(center: label.point, radius: radius * 0.7))
             }
         }
+        try canvas.fill(halos, color: palette.halo)
+        try canvas.stroke(rings, color: palette.text, style: StrokeStyle(width: 1.2 * scale))
+        try canvas.fill(dots, color: palette.text)
         for label in labels {
             try canvas.draw(label.line, at: label.origin, color: palette.text, halo: palette.halo, haloWidth: haloWidth * scale)
         }

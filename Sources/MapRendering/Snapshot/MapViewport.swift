@@ -74,14 +74,15 @@ public struct MapViewport: Sendable, Equatable {
     }
 
     /// The ring or line in pixels, once per copy of the world it shows in,
-    /// dropping (with `simplify`) vertices within a third of a pixel of the last one kept.
-    public func project(_ coordinates: [GeoCoordinate], simplify: Bool = true) -> [[Point]] {
+    /// dropping vertices closer than `tolerance` pixels (Manhattan distance) to
+    /// the last one kept: a third of a pixel by default, none with 0.
+    public func project(_ coordinates: [GeoCoordinate], tolerance: Double = 0.33) -> [[Point]] {
         var points: [Point] = []
         points.reserveCapacity(coordinates.count)
         var minX = Double.infinity, maxX = -Double.infinity
         for coordinate in coordinates {
             let p = unwrappedPixel(for: coordinate)
-            if simplify, let last = points.last, abs(p.x - last.x) + abs(p.y - last.y) < 0.33 { continue }
+            if let last = points.last, abs(p.x - last.x) + abs(p.y - last.y) < tolerance { continue }
             points.append(Point(p.x, p.y))
             minX = min(minX, p.x)
             maxX = max(maxX, p.x)
