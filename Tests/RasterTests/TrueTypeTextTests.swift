@@ -84,6 +84,11 @@ final class TrueTypeTextTests: XCTestCase {
         let long = TextParagraph("Llanfairpwllgwyngyllgogerychwyrndrobwllllantysiliogogogoch", font: font, size: 12, maximumWidth: 80)
         XCTAssertTrue(long.lines.allSatisfy { $0.width <= 80 }, "a word wider than the limit is broken")
         XCTAssertGreaterThan(long.lines.count, 3)
+        // Long input wraps in one pass (each character measured once), keeping every character.
+        let huge = TextParagraph(String(repeating: "Ab ", count: 5000) + String(repeating: "x", count: 20_000), font: font, size: 12, maximumWidth: 200)
+        XCTAssertTrue(huge.lines.allSatisfy { $0.width <= 200 })
+        let space = try XCTUnwrap(font.glyph(for: " "))
+        XCTAssertEqual(huge.lines.flatMap(\.glyphs).filter { $0.glyph != space }.count, 30_000, "every letter set")
     }
 
     func testDamagedFontsThrowInsteadOfTrapping() throws {

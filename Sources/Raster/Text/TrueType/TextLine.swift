@@ -29,18 +29,11 @@ public struct TextLine: Sendable {
         self.font = font
         self.size = size
         let scale = size / Double(font.unitsPerEm)
-        var placed: [PlacedGlyph] = []
-        placed.reserveCapacity(text.utf8.count)
-        var pen = 0, previous: Int?
-        for scalar in text.unicodeScalars where scalar.value >= 0x20 && !(0x7F..<0xA0).contains(scalar.value) {
-            let glyph = font.glyph(for: scalar) ?? font.replacementGlyph
-            if let previous { pen += font.kerning(previous, glyph) }
-            placed.append(PlacedGlyph(glyph: glyph, x: Double(pen) * scale))
-            pen += font.advanceWidth(ofGlyph: glyph)
-            previous = glyph
+        var pen = TextPen(font: font)
+        glyphs = text.unicodeScalars.compactMap { scalar in
+            pen.set(scalar).map { PlacedGlyph(glyph: $0.glyph, x: Double($0.x) * scale) }
         }
-        glyphs = placed
-        width = Double(pen) * scale
+        width = Double(pen.position) * scale
     }
 
     /// Lays out `text` on one line (see `init(_:font:size:)`).

@@ -15,27 +15,39 @@ public struct TextParagraph: Sendable {
     }
 
     /// Wraps `text` in `font` at `size` pixels per em to lines at most `maximumWidth` pixels wide.
+    /// Each character is measured once (a pen carried along), so wrapping is linear in the text.
     public init(_ text: String, font: TrueTypeFont, size: Double, maximumWidth: Double) {
         lineHeight = Double(font.ascender - font.descender + font.lineGap) * size / Double(font.unitsPerEm)
+        let limit = maximumWidth * Double(font.unitsPerEm) / size
         var lines: [TextLine] = []
         for hardLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
             var current: Substring = hardLine.prefix(0)
+            var pen = TextPen(font: font)
             for word in hardLine.split(separator: " ") {
-                let joined = current.isEmpty ? word : hardLine[current.startIndex..<word.endIndex]
-                if TextLine(joined, font: font, size: size).width <= maximumWidth || current.isEmpty && word.count <= 1 {
-                    current = joined
+                // The line so far plus the spaces and the word, measured from where the pen is.
+                var extended = pen
+                extended.advance(over: current.isEmpty ? word : hardLine[current.endIndex..<word.endIndex])
+                if Double(extended.position) <= limit || current.isEmpty && word.count <= 1 {
+                    current = current.isEmpty ? word : hardLine[current.startIndex..<word.endIndex]
+                    pen = extended
                     continue
                 }
                 if !current.isEmpty { lines.append(TextLine(current, font: font, size: size)) }
                 // A word wider than the limit on its own is broken between characters.
                 var rest = word
-                while TextLine(rest, font: font, size: size).width > maximumWidth, rest.count > 1 {
-                    var cut = rest.index(after: rest.startIndex)
-                    while cut < rest.endIndex, TextLine(rest[..<rest.index(after: cut)], font: font, size: size).width <= maximumWidth {
-                        cut = rest.index(after: cut)
+                pen = TextPen(font: font)
+                var index = rest.startIndex
+                while index < rest.endIndex {
+                    var next = pen
+                    next.advance(over: rest[index...index])
+                    if Double(next.position) > limit && index > rest.startIndex {
+                        lines.append(TextLine(rest[..<index], font: font, size: size))
+                        rest = rest[index...]
+                        pen = TextPen(font: font)
+                        continue
                     }
-                    lines.append(TextLine(rest[..<cut], font: font, size: size))
-                    rest = rest[cut...]
+                    pen = next
+                    index = rest.index(after: index)
                 }
                 current = rest
             }
