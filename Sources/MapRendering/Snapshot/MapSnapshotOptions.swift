@@ -42,7 +42,7 @@ public struct MapSnapshotOptions: Hashable, Sendable {
 
     // MARK: Ranges
 
-    /// The widths and heights, in points, a snapshot may have (before `maximumPixelCount`).
+    /// The widths and heights, in points, a snapshot may have (and `maximumPixelCount` bounds their product).
     public static let sideRange = 1...4096
     /// The largest image a snapshot may be, in pixels (`width·scale × height·scale`).
     public static let maximumPixelCount = 4096 * 4096
@@ -88,8 +88,9 @@ public struct MapSnapshotOptions: Hashable, Sendable {
             try check(c.longitude.isFinite && GeoCoordinate.longitudeRange.contains(c.longitude), longitudeName,
                       "must be from \(Self.text(GeoCoordinate.longitudeRange)), got \(c.longitude)")
         }
-        try check(width >= Self.sideRange.lowerBound, "width", "must be at least \(Self.sideRange.lowerBound), got \(width)")
-        try check(height >= Self.sideRange.lowerBound, "height", "must be at least \(Self.sideRange.lowerBound), got \(height)")
+        let sides = "\(Self.sideRange.lowerBound) to \(Self.sideRange.upperBound)"
+        try check(Self.sideRange.contains(width), "width", "must be from \(sides), got \(width)")
+        try check(Self.sideRange.contains(height), "height", "must be from \(sides), got \(height)")
         try check(Self.scaleRange.contains(scale), "scale", "must be from \(Self.text(Self.scaleRange)), got \(scale)")
         let pixels = Double(width) * Double(height) * scale * scale
         try check(pixels <= Double(Self.maximumPixelCount), "width",
