@@ -48,8 +48,8 @@ public struct PlaceLabel: Sendable {
         let minimumProminence = minimumProminence(zoom: viewport.zoom)
         // Markers are drawn last and on top: labels keep clear of their pins.
         var occupied = options.markers.map { marker -> PixelRect in
-            let tip = viewport.pixel(for: marker.coordinate), h = marker.size.height * scale, r = h * 0.32 + 1.5 * scale
-            return frame(x: tip.x - r, y: tip.y - h - 1.5 * scale, width: 2 * r, height: h + 3 * scale)
+            let pin = MarkerPin.bounds(of: marker, at: viewport.pixel(for: marker.coordinate), scale: scale)
+            return frame(x: pin.x, y: pin.y, width: pin.width, height: pin.height)
         }
         // The attribution's corner, too.
         let attribution = try MapAttribution.frame(BasemapRenderer.attribution(for: options), width: viewport.pixelWidth,
