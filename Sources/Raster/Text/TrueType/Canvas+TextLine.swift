@@ -91,18 +91,8 @@ extension Canvas {
                 let words = bytes.baseAddress!.assumingMemoryBound(to: UInt32.self)
                 for row in 0..<h {
                     let line = words + (y + row) * canvasWidth + x
-                    for column in 0..<w {
-                        let k = UInt32(c[row * w + column])
-                        if k == 0 { continue }
-                        let kk = k + (k >> 7)  // 0...255 → 0...256
-                        let scaled = (source &* kk) &>> 8
-                        let inverse = 255 - scaled[3]
-                        let p = line[column]
-                        let destination = SIMD4<UInt32>(p & 0xFF, (p >> 8) & 0xFF, (p >> 16) & 0xFF, p >> 24)
-                        let t = destination &* inverse &+ 128
-                        var out = scaled &+ ((t &+ (t &>> 8)) &>> 8)
-                        out = out & 0xFF | (0 &- (out &>> 8)) & 0xFF
-                        line[column] = out[0] | out[1] << 8 | out[2] << 16 | out[3] << 24
+                    for column in 0..<w where c[row * w + column] != 0 {
+                        Canvas.blend(source, coverage: UInt32(c[row * w + column]), into: line + column, count: 1)
                     }
                 }
             }
