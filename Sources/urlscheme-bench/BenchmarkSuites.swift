@@ -7,6 +7,7 @@ enum BenchmarkSuites {
         JPEGBenchmarks(),
         RasterBenchmarks(),
         MapBenchmarks(),
+        LabelBenchmarks(),
         AssetBenchmarks(),
         HTTPBenchmarks(),
     ]

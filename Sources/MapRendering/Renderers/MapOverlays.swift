@@ -1,11 +1,12 @@
 import Raster
 
-/// Draws a snapshot's own paths and markers over whatever map is beneath.
+/// Draws a snapshot's own paths, then the place labels, then its markers over
+/// whatever map is beneath (labels were placed clear of the markers).
 enum MapOverlays {
-    static func draw(_ options: MapSnapshotOptions, viewport: MapViewport, on canvas: inout Canvas) throws {
+    static func draw(_ options: MapSnapshotOptions, viewport: MapViewport, labels: [PlaceLabel] = [], on canvas: inout Canvas) throws {
         for path in options.paths {
-            let points = BasemapRenderer.unwrapLongitudes(path.points)
-            for copy in BasemapRenderer.project(points, in: viewport, simplify: false) {
+            let points = MapViewport.unwrapLongitudes(path.points)
+            for copy in viewport.project(points, tolerance: 0) {
                 if let fill = path.fill { try canvas.fill(Path(polygon: copy), color: fill) }
                 if path.width > 0 {
                     let shape = path.isClosed ? Path(polygon: copy) : Path(polyline: copy)
@@ -13,6 +14,7 @@ enum MapOverlays {
                 }
             }
         }
+        try PlaceLabel.draw(labels, on: &canvas, palette: options.style.palette, scale: options.scale)
         for marker in options.markers {
             try MarkerPin.draw(marker, at: viewport.pixel(for: marker.coordinate), scale: options.scale, on: &canvas)
         }

@@ -8,16 +8,19 @@ import Raster
 /// than the world work, then the snapshot's paths and markers, then the
 /// source's attribution. A tile that cannot be had or decoded ends the render
 /// with `MapTileError` naming it: no snapshot is better than a wrong one.
-public struct TileMapRenderer: Sendable {
+///
+/// Tiles carry their own labels, so place labels are not drawn over them.
+public struct TileMapRenderer: MapRenderer {
+    /// Where the tiles come from and whom to credit.
     public let source: TileSource
 
+    /// A renderer drawing from `source`.
     public init(source: TileSource) {
         self.source = source
     }
 
-    public func render(_ options: MapSnapshotOptions, checkCancellation: () throws -> Void = {}) throws -> Bitmap {
-        try options.validate()
-        let viewport = MapViewport(options: options)
+    /// Draws `options` framed by `viewport` (see `MapRenderer`).
+    public func render(_ options: MapSnapshotOptions, in viewport: MapViewport, checkCancellation: () throws -> Void = {}) throws -> Bitmap {
         var base = try Bitmap(width: viewport.pixelWidth, height: viewport.pixelHeight, fill: options.style.palette.water)
         for placed in tiles(for: viewport) {
             try checkCancellation()
@@ -39,7 +42,7 @@ public struct TileMapRenderer: Sendable {
         var canvas = Canvas(base)
         try checkCancellation()
         try MapOverlays.draw(options, viewport: viewport, on: &canvas)
-        BasemapRenderer.drawAttribution(source.attribution, on: &canvas, scale: options.scale, palette: options.style.palette)
+        try MapAttribution.draw(source.attribution, on: &canvas, scale: options.scale, palette: options.style.palette)
         return canvas.bitmap
     }
 
