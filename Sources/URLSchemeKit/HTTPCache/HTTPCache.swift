@@ -61,6 +61,7 @@ public final class HTTPCache: Sendable {
 
     /// Where entry files live; nil for a memory-only cache.
     public var directory: URL? { storage.directory }
+    /// The limits and offline behaviour this cache was created with.
     public let configuration: Configuration
 
     let storage: ImageURLCache
