@@ -1,0 +1,62 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension ImageLoader {
+    /// What an `ImageLoader` loads through and how much it may hold and run at once.
+    public struct Configuration: Sendable {
+        /// The memory budget used when none is given: 128 MiB of decoded pixels.
+        public static let defaultMemoryCapacity = 128 << 20
+
+        /// The session every load goes through (it decides which schemes load
+        /// and which URL cache answers repeats).
+        public var session: URLSession
+        /// The most bytes of decoded pixels the memory cache holds.
+        public var memoryCapacity: Int
+        /// The most session tasks in flight at once; more urgent loads start first.
+        public var maximumConcurrentLoads: Int
+        /// The most decodes running at once.
+        public var maximumConcurrentDecodes: Int
+
+        /// A configuration; by default a session with every URLSchemeKit scheme
+        /// installed, 128 MiB of decoded images, 6 loads and one decode per
+        /// processor at once.
+        public init(
+            session: URLSession = Configuration.defaultSession,
+            memoryCapacity: Int = Configuration.defaultMemoryCapacity,
+            maximumConcurrentLoads: Int = 6,
+            maximumConcurrentDecodes: Int = ProcessInfo.processInfo.activeProcessorCount
+        ) {
+            self.session = session
+            self.memoryCapacity = memoryCapacity
+            self.maximumConcurrentLoads = maximumConcurrentLoads
+            self.maximumConcurrentDecodes = maximumConcurrentDecodes
+        }
+
+        /// The session loaders use unless given another: ephemeral, with
+        /// `installURLSchemeKit()` (caching in `ImageURLCache.standard`).
+        public static let defaultSession: URLSession = {
+            let configuration = URLSessionConfiguration.ephemeral
+            configuration.installURLSchemeKit()
+            return URLSession(configuration: configuration)
+        }()
+    }
+
+    /// Counts of what a loader has done, for tests and metrics.
+    public struct Statistics: Equatable, Sendable {
+        /// Session tasks started.
+        public var sessionLoads = 0
+        /// Requests that joined a load already in flight.
+        public var joins = 0
+        /// Shared loads stopped because their last waiter cancelled.
+        public var cancellations = 0
+        /// Requests answered from the memory cache.
+        public var memoryHits = 0
+        /// Bodies decoded.
+        public var decodes = 0
+
+        /// All zero.
+        public init() {}
+    }
+}
