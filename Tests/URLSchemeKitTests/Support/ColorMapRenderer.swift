@@ -13,23 +13,38 @@ import URLSchemeKit
 /// can hold every render at a gate, and draws either the real basemap or a
 /// small PNG filled with `ColorMapRenderer.color(latitude:)` (so a test can
 /// tell which URL an image came from), after a delay of 0...`maximumDelay` ms.
+/// A gated renderer lets a render through only for a permit (`allow(_:)`).
 final class ColorMapRenderer: Renderer {
     let renders = Atomic<Int>(0)
     let cancellationsSeen = Atomic<Int>(0)
     /// Latitudes in the order renders started.
     let started = Mutex<[Double]>([])
-    private let gateOpen: Atomic<Bool>
+    private let permits: Atomic<Int>
     private let maximumDelay: Int
     private let realMap: MapSnapshotRenderer?
 
     init(gated: Bool = false, maximumDelay: Int = 0, realMap: Bool = false) {
-        gateOpen = Atomic(!gated)
+        permits = Atomic(gated ? 0 : Int.max / 2)
         self.maximumDelay = maximumDelay
         self.realMap = realMap ? MapSnapshotRenderer() : nil
     }
 
-    /// Lets held renders go on.
-    func openGate() { gateOpen.store(true, ordering: .releasing) }
+    /// Lets every held and later render go on.
+    func openGate() { permits.store(Int.max / 2, ordering: .releasing) }
+
+    /// Lets `count` more renders go on.
+    func allow(_ count: Int) { permits.add(count, ordering: .releasing) }
+
+    /// Takes a permit if there is one.
+    private func takePermit() -> Bool {
+        var available = permits.load(ordering: .acquiring)
+        while available > 0 {
+            let (exchanged, original) = permits.compareExchange(expected: available, desired: available - 1, ordering: .acquiringAndReleasing)
+            if exchanged { return true }
+            available = original
+        }
+        return false
+    }
 
     func render(_ request: MapURL, cancellation: RenderCancellation) throws -> RenderedImage {
         renders.add(1, ordering: .relaxed)
@@ -37,7 +52,9 @@ final class ColorMapRenderer: Renderer {
         started.withLock { $0.append(latitude) }
         let delay = maximumDelay == 0 ? 0 : Int.random(in: 0...maximumDelay)
         var waited = 0
-        while waited < delay || !gateOpen.load(ordering: .acquiring) {
+        var permitted = false
+        while waited < delay || !permitted {
+            if !permitted { permitted = takePermit() }
             if cancellation.isCancelled {
                 cancellationsSeen.add(1, ordering: .relaxed)
                 throw CancellationError()
@@ -80,14 +97,14 @@ extension XCTestCase {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.installURLSchemeKit(cache: urlCache ?? ImageURLCache(memoryCapacity: 0, diskCapacity: 0))
         if urlCache == nil { configuration.urlCache = nil }
-        let session = URLSession(configuration: configuration)
-        addTeardownBlock { session.invalidateAndCancel() }
-        return ImageLoader(configuration: .init(session: session, memoryCapacity: memoryCapacity,
-                                                maximumConcurrentLoads: maximumConcurrentLoads))
+        let loader = ImageLoader(configuration: .init(session: URLSession(configuration: configuration), memoryCapacity: memoryCapacity,
+                                                      maximumConcurrentLoads: maximumConcurrentLoads))
+        addTeardownBlock { loader.invalidateAndCancel() }
+        return loader
     }
 
     /// Polls `condition` every millisecond until it holds or `seconds` pass.
-    func waitUntil(_ what: String, seconds: Double = 30, file: StaticString = #filePath, line: UInt = #line,
+    func waitUntil(_ what: String, seconds: Double = 10, file: StaticString = #filePath, line: UInt = #line,
                    _ condition: () -> Bool) {
         let deadline = Date().addingTimeInterval(seconds)
         while !condition() {
@@ -102,7 +119,7 @@ extension XCTestCase {
 
 extension XCTestCase {
     /// `waitUntil` for async tests: sleeps without blocking a cooperative thread.
-    func eventually(_ what: String, seconds: Double = 30, file: StaticString = #filePath, line: UInt = #line,
+    func eventually(_ what: String, seconds: Double = 10, file: StaticString = #filePath, line: UInt = #line,
                     _ condition: () -> Bool) async {
         let deadline = Date().addingTimeInterval(seconds)
         while !condition() {

@@ -41,6 +41,8 @@ public final class ImageLoader: Sendable {
         var memory: LRUStore<ImageLoadKey, LoadedImage>
         var prefetches: [ImageLoadKey: ImageTask] = [:]
         var statistics = Statistics()
+        /// Set by `invalidateAndCancel()`: no session task is created afterwards.
+        var invalidated = false
     }
 
     private let state: Mutex<State>
@@ -190,6 +192,25 @@ public final class ImageLoader: Sendable {
         state.withLock { $0.memory.removeAll() }
     }
 
+    /// Cancels every load (each waiter gets `URLError(.cancelled)`), then
+    /// invalidates the session. Later requests fail with `.cancelled`.
+    ///
+    /// Use this instead of invalidating the session directly: on Linux,
+    /// creating a task on an invalidated session is a fatal error, and a
+    /// queued load would create one.
+    public func invalidateAndCancel() {
+        let jobs = state.withLock { state -> [ImageLoadJob] in
+            state.invalidated = true
+            state.prefetches.removeAll()
+            defer { state.jobs.removeAll() }
+            return Array(state.jobs.values)
+        }
+        for job in jobs {
+            for task in job.finish() { task.finish(.failure(ImageTask.cancelledError(task.url))) }
+        }
+        configuration.session.invalidateAndCancel()
+    }
+
     // MARK: The shared path
 
     /// Answers `task` from memory, or joins the load in flight for its key, or starts one.
@@ -209,6 +230,7 @@ public final class ImageLoader: Sendable {
         let key = ImageLoadKey(url: cacheKey, size: decodes ? task.size : nil, decodes: decodes)
         let priority = task.priority
         enum Plan {
+            case invalidated
             case hit(LoadedImage)
             case join(ImageLoadJob)
             case run(ImageLoadJob)
@@ -216,6 +238,7 @@ public final class ImageLoader: Sendable {
         // One lock covers the memory cache and the jobs, so a request sees a
         // finished load either in memory or still in flight, never neither.
         let plan = state.withLock { state -> Plan in
+            if state.invalidated { return .invalidated }
             if decodes, let image = state.memory.value(for: key) {
                 state.statistics.memoryHits += 1
                 return .hit(image)
@@ -230,6 +253,9 @@ public final class ImageLoader: Sendable {
             return .run(job)
         }
         switch plan {
+        case .invalidated:
+            let message = "the load of \(task.url.absoluteString) was cancelled: its ImageLoader was invalidated"
+            task.finish(.failure(URLErrors.make(.cancelled, message, url: task.url)))
         case .hit(let image):
             task.finish(.success(.image(image)))
         case .join(let job), .run(let job):
@@ -250,11 +276,16 @@ public final class ImageLoader: Sendable {
             release()
             return
         }
-        let sessionTask = configuration.session.dataTask(with: URLRequest(url: job.url)) { [self] data, response, error in
-            release()
-            loaded(job, data: data, response: response, error: error)
+        // Created under the lock that `invalidateAndCancel()` sets its flag
+        // under, so no task is ever made on an invalidated session.
+        let sessionTask = state.withLock { state -> URLSessionDataTask? in
+            guard !state.invalidated else { return nil }
+            return configuration.session.dataTask(with: URLRequest(url: job.url)) { [self] data, response, error in
+                release()
+                loaded(job, data: data, response: response, error: error)
+            }
         }
-        guard job.attach(sessionTask) else {
+        guard let sessionTask, job.attach(sessionTask) else {
             release()  // abandoned before it started: the task is never resumed
             return
         }
