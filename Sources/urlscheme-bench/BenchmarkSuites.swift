@@ -8,5 +8,6 @@ enum BenchmarkSuites {
         RasterBenchmarks(),
         MapBenchmarks(),
         AssetBenchmarks(),
+        ScrollBenchmarks(),
     ]
 }
