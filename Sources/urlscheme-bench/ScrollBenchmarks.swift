@@ -36,7 +36,8 @@ struct ScrollBenchmarks: BenchmarkSuite {
             let photo = try BenchmarkImages.photo(width: 640 + 8 * i, height: 480)
             ids.append(try store.add(JPEGEncoder(quality: 85).encode(photo)))
         }
-        let source = URLSchemeKitProtocols.useAssetStore(store)
+        // One budget for every decoded image: the photos avatars are made of and the loader's images.
+        let source = URLSchemeKitProtocols.useAssetStore(store, decodedCapacity: ImageLoader.Configuration.defaultMemoryCapacity)
         let maps = CountingRenderer(MapURLProtocol.renderer.renderer)
         let avatars = CountingRenderer(AvatarURLProtocol.renderer.renderer)
         MapURLProtocol.renderer.renderer = maps
@@ -48,7 +49,7 @@ struct ScrollBenchmarks: BenchmarkSuite {
 
         let configuration = URLSessionConfiguration.ephemeral
         configuration.installURLSchemeKit(cache: ImageURLCache(memoryCapacity: 64 << 20, diskCapacity: 0))
-        let loader = ImageLoader(configuration: .init(session: URLSession(configuration: configuration)))
+        let loader = ImageLoader(configuration: .init(session: URLSession(configuration: configuration), memoryCache: source.cache))
         defer { loader.invalidateAndCancel() }
 
         let rows = (0..<Self.rowCount).map { Row(index: $0, photoIDs: ids) }
@@ -66,7 +67,7 @@ struct ScrollBenchmarks: BenchmarkSuite {
             name: "scroll 2,000 rows at 30 rows/s, prefetch 16 ahead (wall time)", ours: outcome.seconds, reference: nil,
             referenceName: "–", goal: nil,
             detail: String(format: "ready on entry %.1f %% (goal ≥ 95 %%) %@; renders %d started / %d used, %.1f %% wasted (goal ≤ 10 %%) %@, %d cancelled; "
-                           + "stale deliveries %d (goal 0) %@; peak RSS %@, decoded-image memory peak %.1f MiB; "
+                           + "stale deliveries %d (goal 0) %@; peak RSS %@, decoded images (photos + loader) peak %.1f MiB; "
                            + "loader: %d session loads, %d joins, %d memory hits, %d decodes, %d cancellations; photo decodes %d",
                            ready * 100, ready >= 0.95 ? "✓" : "✗", started, used, wasted * 100, wasted <= 0.10 ? "✓" : "✗", cancelled,
                            outcome.stale, outcome.stale == 0 ? "✓" : "✗", peak, Double(outcome.peakMemoryCacheBytes) / 1_048_576,

@@ -82,7 +82,7 @@ struct ScrollSimulation {
                     prefetchedUpTo = horizon
                 }
             }
-            outcome.peakMemoryCacheBytes = max(outcome.peakMemoryCacheBytes, loader.memoryCacheBytes)
+            outcome.peakMemoryCacheBytes = max(outcome.peakMemoryCacheBytes, loader.memoryCache.totalBytes)
             usleep(2_000)
         }
         // Let the last screen finish loading before counting what was shown.

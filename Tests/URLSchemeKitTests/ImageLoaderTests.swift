@@ -23,25 +23,21 @@ final class ImageLoaderTests: XCTestCase {
         for id in 1...200 {
             group.enter()
             loader.loadImage(for: ColorMapRenderer.url(id)) { result in
-                if loader.memoryCacheBytes > 10 << 10 { over.add(1, ordering: .relaxed) }
+                if loader.memoryCache.totalBytes > 10 << 10 { over.add(1, ordering: .relaxed) }
                 if case .failure(let error) = result { XCTFail("\(error)") }
                 group.leave()
             }
         }
         XCTAssertEqual(group.wait(timeout: .now() + 60), .success)
         XCTAssertEqual(over.load(ordering: .relaxed), 0)
-        XCTAssertEqual(loader.memoryCacheBytes, 10 << 10)
-        XCTAssertEqual(loader.memoryCacheCount, 10)
+        XCTAssertEqual(loader.memoryCache.totalBytes, 10 << 10, "ten 1 KiB images")
 
-        loader.removeAllCachedImages()
+        loader.memoryCache.removeAll()
         for id in 1...10 { try load(loader, ColorMapRenderer.url(id)) }
         XCTAssertNotNil(loader.cachedImage(for: ColorMapRenderer.url(1)))  // 1 is now the most recent
         try load(loader, ColorMapRenderer.url(11))
         XCTAssertNil(loader.cachedImage(for: ColorMapRenderer.url(2)), "the least recently used left")
         XCTAssertNotNil(loader.cachedImage(for: ColorMapRenderer.url(1)))
-
-        loader.memoryCapacity = 4 << 10
-        XCTAssertEqual(loader.memoryCacheCount, 4)
     }
 
     func testPrefetchThenDisplayIsAMemoryHitOrAJoinNeverASecondRender() async throws {
@@ -152,7 +148,25 @@ final class ImageLoaderTests: XCTestCase {
         await XCTAssertThrowsErrorAsync(try await loader.image(for: truncated, size: ImageTargetSize(width: 0, height: 10))) { error in
             XCTAssertEqual(error as? ImageLoaderError, .invalidTargetSize(width: 0, height: 10))
         }
-        XCTAssertEqual(loader.memoryCacheCount, 0, "failures are not cached")
+        XCTAssertEqual(loader.memoryCache.totalBytes, 0, "failures are not cached")
+    }
+
+    /// Given the asset source's cache, the loader keeps its images under the
+    /// same byte budget as the decoded photos, and neither disturbs the other.
+    func testALoaderSharesTheAssetSourcesDecodedImageCache() async throws {
+        let (store, source) = try makeAssetStore()
+        let id = try store.add(AssetFixtures.data("photo.jpg"))
+        let loader = ImageLoader(configuration: .init(session: makeSchemeSession(), memoryCache: source.cache))
+        addTeardownBlock { loader.invalidateAndCancel() }
+        let url = AssetURL(id: id, width: 48).url
+        let image = try await loader.image(for: url)
+        XCTAssertEqual([image.bitmap.width, image.bitmap.height], [48, 32])
+        let photo = try source.image(for: id, fraction: 0.5)
+        XCTAssertEqual([source.cache.statistics.hits, source.cache.statistics.decodes], [1, 1], "the photo decoded once, then held")
+        XCTAssertEqual(source.cache.totalBytes, photo.bitmap.pixels.count + image.cost)
+        XCTAssertEqual(loader.cachedImage(for: url), image)
+        source.cache.removeAll()
+        XCTAssertNil(loader.cachedImage(for: url))
     }
 
     /// Invalidating with loads running and queued cancels them all and

@@ -56,7 +56,7 @@ final class ImageSlotTests: XCTestCase {
         XCTAssertEqual(stale.load(ordering: .relaxed), 0, "handlers ran for a URL that was not their slot's")
         XCTAssertEqual(wrongPixels.load(ordering: .relaxed), 0, "images did not match their URL")
         XCTAssertEqual(errors.withLock { Array($0.prefix(3)) }, [])
-        XCTAssertLessThanOrEqual(loader.memoryCacheBytes, 64 << 10)
+        XCTAssertLessThanOrEqual(loader.memoryCache.totalBytes, 64 << 10)
         let statistics = loader.statistics
         XCTAssertGreaterThan(statistics.cancellations, 0, "superseded loads were cancelled: \(statistics)")
         XCTAssertGreaterThan(delivered.load(ordering: .relaxed), 50)

@@ -97,7 +97,8 @@ extension XCTestCase {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.installURLSchemeKit(cache: urlCache ?? ImageURLCache(memoryCapacity: 0, diskCapacity: 0))
         if urlCache == nil { configuration.urlCache = nil }
-        let loader = ImageLoader(configuration: .init(session: URLSession(configuration: configuration), memoryCapacity: memoryCapacity,
+        let loader = ImageLoader(configuration: .init(session: URLSession(configuration: configuration),
+                                                      memoryCache: DecodedImageCache(capacity: memoryCapacity),
                                                       maximumConcurrentLoads: maximumConcurrentLoads))
         addTeardownBlock { loader.invalidateAndCancel() }
         return loader

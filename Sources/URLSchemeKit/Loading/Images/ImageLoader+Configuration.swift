@@ -12,24 +12,25 @@ extension ImageLoader {
         /// The session every load goes through (it decides which schemes load
         /// and which URL cache answers repeats).
         public var session: URLSession
-        /// The most bytes of decoded pixels the memory cache holds.
-        public var memoryCapacity: Int
+        /// Where decoded images are kept (cost = pixel bytes, least recently
+        /// used out). Give it the asset source's cache to share one budget.
+        public var memoryCache: DecodedImageCache
         /// The most session tasks in flight at once; more urgent loads start first.
         public var maximumConcurrentLoads: Int
         /// The most decodes running at once.
         public var maximumConcurrentDecodes: Int
 
         /// A configuration; by default a session with every URLSchemeKit scheme
-        /// installed, 128 MiB of decoded images, 6 loads and one decode per
-        /// processor at once.
+        /// installed, a new cache of 128 MiB of decoded images, 6 loads and one
+        /// decode per processor at once.
         public init(
             session: URLSession = Configuration.defaultSession,
-            memoryCapacity: Int = Configuration.defaultMemoryCapacity,
+            memoryCache: DecodedImageCache = DecodedImageCache(capacity: Configuration.defaultMemoryCapacity),
             maximumConcurrentLoads: Int = 6,
             maximumConcurrentDecodes: Int = ProcessInfo.processInfo.activeProcessorCount
         ) {
             self.session = session
-            self.memoryCapacity = memoryCapacity
+            self.memoryCache = memoryCache
             self.maximumConcurrentLoads = maximumConcurrentLoads
             self.maximumConcurrentDecodes = maximumConcurrentDecodes
         }

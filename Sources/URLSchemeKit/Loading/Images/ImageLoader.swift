@@ -18,6 +18,8 @@ import FoundationNetworking
 ///   priority among its waiters.
 /// - **Memory cache** of decoded images keyed by canonical URL and size, cost
 ///   = pixel bytes, least recently used out: a hit never touches the session.
+///   It is a `DecodedImageCache`: pass the asset source's
+///   (`URLSchemeKitProtocols.useAssetStore(_:)`) to keep one budget for all.
 /// - **Prefetching** at low priority; a display request for a prefetched URL
 ///   joins it and raises its priority.
 /// - **Bounded work**: at most `maximumConcurrentLoads` session tasks and
@@ -38,13 +40,15 @@ public final class ImageLoader: Sendable {
 
     private struct State {
         var jobs: [ImageLoadKey: ImageLoadJob] = [:]
-        var memory: LRUStore<ImageLoadKey, LoadedImage>
         var prefetches: [ImageLoadKey: ImageTask] = [:]
         var statistics = Statistics()
         /// Set by `invalidateAndCancel()`: no session task is created afterwards.
         var invalidated = false
     }
 
+    /// Where decoded images are kept. Read and written only while `state` is
+    /// locked, so a request sees a finished load in memory or in flight, never neither.
+    private let memory: DecodedImageCache
     private let state: Mutex<State>
     private let loads: PriorityLimiter
     private let decodes: PriorityLimiter
@@ -53,7 +57,8 @@ public final class ImageLoader: Sendable {
     /// A loader with its own session, limits and memory cache.
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
-        state = Mutex(State(memory: LRUStore(capacity: configuration.memoryCapacity)))
+        memory = configuration.memoryCache
+        state = Mutex(State())
         loads = PriorityLimiter(limit: configuration.maximumConcurrentLoads)
         decodes = PriorityLimiter(limit: configuration.maximumConcurrentDecodes)
     }
@@ -129,7 +134,7 @@ public final class ImageLoader: Sendable {
             let key = ImageLoadKey(url: cacheKey, size: size, decodes: true)
             let task = ImageTask(url: url, size: size, priority: .low)
             let isNew = state.withLock { state -> Bool in
-                guard state.prefetches[key] == nil, !state.memory.contains(key) else { return false }
+                guard state.prefetches[key] == nil, !memory.containsLoadedImage(for: key) else { return false }
                 state.prefetches[key] = task
                 return true
             }
@@ -159,24 +164,15 @@ public final class ImageLoader: Sendable {
     /// What the loader has done since it was made.
     public var statistics: Statistics { state.withLock { $0.statistics } }
 
-    /// Bytes of decoded pixels held in memory.
-    public var memoryCacheBytes: Int { state.withLock { $0.memory.totalCost } }
-
-    /// Decoded images held in memory.
-    public var memoryCacheCount: Int { state.withLock { $0.memory.count } }
-
-    /// The most bytes of decoded pixels kept in memory; lowering it evicts at once.
-    public var memoryCapacity: Int {
-        get { state.withLock { $0.memory.capacity } }
-        set { state.withLock { _ = $0.memory.setCapacity(newValue) } }
-    }
+    /// The cache decoded images are kept in (`configuration.memoryCache`).
+    public var memoryCache: DecodedImageCache { memory }
 
     /// The decoded image for `url` at `size` if memory holds it (counted as a
     /// memory hit); never loads. Lets a UI show a held image without waiting.
     public func cachedImage(for url: URL, size: ImageTargetSize? = nil) -> LoadedImage? {
         guard let cacheKey = CacheKey(url: url) else { return nil }
         let held = state.withLock { state -> LoadedImage? in
-            let image = state.memory.value(for: ImageLoadKey(url: cacheKey, size: size, decodes: true))
+            let image = memory.loadedImage(for: ImageLoadKey(url: cacheKey, size: size, decodes: true))
             if image != nil { state.statistics.memoryHits += 1 }
             return image
         }
@@ -185,11 +181,6 @@ public final class ImageLoader: Sendable {
             image.url = url
             return image
         }
-    }
-
-    /// Drops every decoded image held in memory.
-    public func removeAllCachedImages() {
-        state.withLock { $0.memory.removeAll() }
     }
 
     /// Cancels every load (each waiter gets `URLError(.cancelled)`), then
@@ -235,11 +226,9 @@ public final class ImageLoader: Sendable {
             case join(ImageLoadJob)
             case run(ImageLoadJob)
         }
-        // One lock covers the memory cache and the jobs, so a request sees a
-        // finished load either in memory or still in flight, never neither.
         let plan = state.withLock { state -> Plan in
             if state.invalidated { return .invalidated }
-            if decodes, let image = state.memory.value(for: key) {
+            if decodes, let image = memory.loadedImage(for: key) {
                 state.statistics.memoryHits += 1
                 return .hit(image)
             }
@@ -327,7 +316,7 @@ public final class ImageLoader: Sendable {
     private func complete(_ job: ImageLoadJob, _ result: Result<ImageLoadOutput, Error>) {
         state.withLock { state in
             if case .success(.image(let image)) = result {
-                state.memory.insert(image, for: job.key, cost: image.cost)
+                memory.insert(image, for: job.key)
             }
             if state.jobs[job.key] === job { state.jobs[job.key] = nil }
         }
