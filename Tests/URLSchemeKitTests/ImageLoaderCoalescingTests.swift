@@ -13,12 +13,10 @@ final class ImageLoaderCoalescingTests: XCTestCase {
     private let size = ImageTargetSize(width: 120, height: 120)
     private let mapURL = URL(string: "map://?latitude=59.93&longitude=30.33&zoom=5&width=60&height=60&scale=2")!
 
-    override func tearDown() {
-        MapURLProtocol.renderer.renderer = MapSnapshotRenderer()
-    }
-
-    func testAThousandConcurrentRequestsForOneUncachedMapRenderOnceAndGetOneResult() async throws {
-        let renderer = ColorMapRenderer(gated: true, realMap: true)
+    /// 1,000 concurrent requests for `mapURL` at `size`, once all of them wait on one held render.
+    private func thousandRequestsWaitingOnOneRender(realMap: Bool = false) async
+        -> (ColorMapRenderer, ImageLoader, [Task<LoadedImage, Error>]) {
+        let renderer = ColorMapRenderer(gated: true, realMap: realMap)
         MapURLProtocol.renderer.renderer = renderer
         let loader = makeLoader()
         let (url, size) = (mapURL, size)
@@ -26,6 +24,12 @@ final class ImageLoaderCoalescingTests: XCTestCase {
         await eventually("all requests wait on one render") {
             renderer.renders.load(ordering: .relaxed) == 1 && loader.statistics.joins == 999
         }
+        return (renderer, loader, requests)
+    }
+
+    func testAThousandConcurrentRequestsForOneUncachedMapRenderOnceAndGetOneResult() async throws {
+        let (renderer, loader, requests) = await thousandRequestsWaitingOnOneRender(realMap: true)
+        let url = mapURL
         renderer.openGate()
         var results: [LoadedImage] = []
         for request in requests { results.append(try await request.value) }
@@ -43,14 +47,7 @@ final class ImageLoaderCoalescingTests: XCTestCase {
     }
 
     func testCancellingEveryRequestCancelsTheRender() async throws {
-        let renderer = ColorMapRenderer(gated: true)
-        MapURLProtocol.renderer.renderer = renderer
-        let loader = makeLoader()
-        let (url, size) = (mapURL, size)
-        let requests = (0..<1_000).map { _ in Task { try await loader.image(for: url, size: size) } }
-        await eventually("all requests wait on one render") {
-            renderer.renders.load(ordering: .relaxed) == 1 && loader.statistics.joins == 999
-        }
+        let (renderer, loader, requests) = await thousandRequestsWaitingOnOneRender()
         for request in requests { request.cancel() }
         await eventually("the renderer sees the cancellation") { renderer.cancellationsSeen.load(ordering: .relaxed) == 1 }
         for request in requests {
@@ -66,14 +63,7 @@ final class ImageLoaderCoalescingTests: XCTestCase {
     }
 
     func testCancellingAllButOneRequestLetsTheRenderFinishForTheLastOne() async throws {
-        let renderer = ColorMapRenderer(gated: true)
-        MapURLProtocol.renderer.renderer = renderer
-        let loader = makeLoader()
-        let (url, size) = (mapURL, size)
-        let requests = (0..<1_000).map { _ in Task { try await loader.image(for: url, size: size) } }
-        await eventually("all requests wait on one render") {
-            renderer.renders.load(ordering: .relaxed) == 1 && loader.statistics.joins == 999
-        }
+        let (renderer, loader, requests) = await thousandRequestsWaitingOnOneRender()
         for request in requests.dropLast() { request.cancel() }
         for request in requests.dropLast() {
             await XCTAssertThrowsErrorAsync(try await request.value) { XCTAssertEqual(($0 as? URLError)?.code, .cancelled) }

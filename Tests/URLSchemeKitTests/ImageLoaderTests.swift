@@ -9,10 +9,6 @@ import URLSchemeKit
 
 /// The loader's memory budget, prefetching, priorities, decoding and errors.
 final class ImageLoaderTests: XCTestCase {
-    override func tearDown() {
-        MapURLProtocol.renderer.renderer = MapSnapshotRenderer()
-    }
-
     /// 200 concurrent loads of distinct 1 KiB images into a 10 KiB budget: the
     /// limit holds at every delivery, and the least recently used goes first.
     func testTheMemoryLimitHoldsUnderLoadAndEvictsTheLeastRecentlyUsed() throws {

@@ -9,10 +9,6 @@ import URLSchemeKit
 /// A slot shows the image of its current URL and nothing else, however
 /// loads, cancellations and deliveries interleave.
 final class ImageSlotTests: XCTestCase {
-    override func tearDown() {
-        MapURLProtocol.renderer.renderer = MapSnapshotRenderer()
-    }
-
     /// 10,000 random reassignments across 50 slots, from four threads at once,
     /// over 300 URLs whose renders take 0–3 ms, with a memory cache too small
     /// to hold them all: every handler checks, while it runs, that its image is

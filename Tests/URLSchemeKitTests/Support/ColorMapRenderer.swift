@@ -92,6 +92,7 @@ extension MapCamera {
 
 extension XCTestCase {
     /// A loader over a new session with every URLSchemeKit scheme and a memory-only URL cache.
+    /// When the test ends the loader is invalidated and `map://` gets its real renderer back.
     func makeLoader(memoryCapacity: Int = 8 << 20, maximumConcurrentLoads: Int = 6,
                     urlCache: ImageURLCache? = ImageURLCache(memoryCapacity: 16 << 20, diskCapacity: 0)) -> ImageLoader {
         let configuration = URLSessionConfiguration.ephemeral
@@ -100,7 +101,10 @@ extension XCTestCase {
         let loader = ImageLoader(configuration: .init(session: URLSession(configuration: configuration),
                                                       memoryCache: DecodedImageCache(capacity: memoryCapacity),
                                                       maximumConcurrentLoads: maximumConcurrentLoads))
-        addTeardownBlock { loader.invalidateAndCancel() }
+        addTeardownBlock {
+            loader.invalidateAndCancel()
+            MapURLProtocol.renderer.renderer = MapSnapshotRenderer()
+        }
         return loader
     }
 

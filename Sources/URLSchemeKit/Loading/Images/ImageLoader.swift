@@ -68,15 +68,7 @@ public final class ImageLoader: Sendable {
     /// The image at `url`, decoded and, when `size` is given, mapped into it.
     /// Cancelling the calling `Task` withdraws this request (see `ImageTask.cancel()`).
     public func image(for url: URL, size: ImageTargetSize? = nil, priority: ImagePriority = .normal) async throws -> LoadedImage {
-        let task = ImageTask(url: url, size: size, priority: priority)
-        let output = try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                start(task, decodes: true) { continuation.resume(with: $0) }
-            }
-        } onCancel: {
-            task.cancel()
-        }
-        return try output.image(requestedAs: url)
+        try await output(of: ImageTask(url: url, size: size, priority: priority), decodes: true).image(requestedAs: url)
     }
 
     /// `image(for:size:priority:)` with a completion handler, called once on
@@ -99,15 +91,7 @@ public final class ImageLoader: Sendable {
     /// The body `url` answers with, undecoded. Coalesced like images: equal
     /// canonical URLs in flight share one session task.
     public func data(for url: URL, priority: ImagePriority = .normal) async throws -> Data {
-        let task = ImageTask(url: url, size: nil, priority: priority)
-        let output = try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                start(task, decodes: false) { continuation.resume(with: $0) }
-            }
-        } onCancel: {
-            task.cancel()
-        }
-        return try output.data()
+        try await output(of: ImageTask(url: url, size: nil, priority: priority), decodes: false).data()
     }
 
     /// `data(for:priority:)` with a completion handler, called once on `queue`.
@@ -203,6 +187,17 @@ public final class ImageLoader: Sendable {
     }
 
     // MARK: The shared path
+
+    /// Runs `task` and awaits its outcome; cancelling the calling `Task` cancels it.
+    private func output(of task: ImageTask, decodes: Bool) async throws -> ImageLoadOutput {
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                start(task, decodes: decodes) { continuation.resume(with: $0) }
+            }
+        } onCancel: {
+            task.cancel()
+        }
+    }
 
     /// Answers `task` from memory, or joins the load in flight for its key, or starts one.
     private func start(_ task: ImageTask, decodes: Bool, handler: @escaping ImageTask.Handler) {
