@@ -78,7 +78,7 @@ final class ImageLoaderTests: XCTestCase {
         XCTAssertEqual(loader.statistics.cancellations, 8, "one running and seven queued prefetches stopped")
         renderer.openGate()
         try await Task.sleep(nanoseconds: 20_000_000)
-        XCTAssertEqual(renderer.renders.load(ordering: .relaxed), 3, "cancelled prefetches rendered")
+        XCTAssertEqual(renderer.renders.load(ordering: .relaxed), 3, "cancelled prefetches rendered: \(renderer.started.withLock { $0 }), \(loader.statistics)")
     }
 
     func testJPEGsDecodeScaledAndUprightAtTheTargetSize() async throws {

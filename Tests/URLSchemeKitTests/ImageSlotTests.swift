@@ -47,7 +47,9 @@ final class ImageSlotTests: XCTestCase {
             }
         }
         waitUntil("every slot shows its last URL") {
-            shown.withLock { shown in slots.indices.allSatisfy { shown[$0] == slots[$0].url } }
+            // Read outside `shown`'s lock: a handler holds its slot's lock while it takes `shown`'s.
+            let current = slots.map(\.url)
+            return shown.withLock { $0 == current }
         }
         XCTAssertEqual(stale.load(ordering: .relaxed), 0, "handlers ran for a URL that was not their slot's")
         XCTAssertEqual(wrongPixels.load(ordering: .relaxed), 0, "images did not match their URL")

@@ -78,8 +78,12 @@ final class ImageLoadJob: Sendable {
         }
     }
 
-    /// Removes a waiter; the last one out of an unfinished job abandons it.
-    func remove(_ task: ImageTask) {
+    /// Removes a waiter; the last one out of an unfinished job abandons it at
+    /// once (no limiter starts it from then on) and returns what remains to do
+    /// outside any lock: cancel its session task and tell the loader. Callers
+    /// withdrawing many waiters abandon every job before running the follow-ups,
+    /// so a slot freed by one cancelled task never starts a load about to be cancelled.
+    func remove(_ task: ImageTask) -> (@Sendable () -> Void)? {
         let (abandoned, sessionTask) = state.withLock { state -> (Bool, URLSessionTask?) in
             guard state.waiters.removeValue(forKey: ObjectIdentifier(task)) != nil, state.waiters.isEmpty else { return (false, nil) }
             switch state.phase {
@@ -93,9 +97,11 @@ final class ImageLoadJob: Sendable {
                 return (true, nil)
             }
         }
-        guard abandoned else { return }
-        sessionTask?.cancel()
-        onAbandon(self)
+        guard abandoned else { return nil }
+        return { [self] in
+            sessionTask?.cancel()
+            onAbandon(self)
+        }
     }
 
     /// queued → loading; false when the job was abandoned while it waited.

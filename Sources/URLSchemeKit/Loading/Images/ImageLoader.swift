@@ -140,7 +140,9 @@ public final class ImageLoader: Sendable {
                 return state.prefetches.removeValue(forKey: ImageLoadKey(url: cacheKey, size: size, decodes: true))
             }
         }
-        for task in tasks { task.cancel() }
+        // Every load is abandoned before any session task is cancelled (see `ImageLoadJob.remove`).
+        let followUps = tasks.compactMap { $0.withdraw() }
+        for followUp in followUps { followUp() }
     }
 
     // MARK: Memory cache and counters
@@ -244,7 +246,7 @@ public final class ImageLoader: Sendable {
             task.finish(.success(.image(image)))
         case .join(let job), .run(let job):
             guard task.attach(to: job) else {
-                job.remove(task)  // cancelled meanwhile
+                job.remove(task)?()  // cancelled meanwhile
                 return
             }
             job.update(task, priority: task.priority)  // in case it changed before attaching

@@ -19,8 +19,10 @@ import FoundationNetworking
 /// delivery checks it and calls the handler holding the slot's lock, so no
 /// `load` or `reset` can slip in between the check and the handler, and a
 /// superseded load that finishes in a race is dropped. The lock is recursive:
-/// a handler may call `load` or `reset` on its own slot. Calls to `load` from
-/// other threads wait while a handler runs, so handlers should be short.
+/// a handler may call `load` or `reset` on its own slot. Calls to `url`,
+/// `load` and `reset` from other threads wait while a handler runs, so
+/// handlers should be short, and no thread should call them while holding a
+/// lock that a handler takes (the two would wait for each other).
 public final class ImageSlot: @unchecked Sendable {  // every stored var is guarded by `lock`
     /// The loader the slot loads through.
     public let loader: ImageLoader

@@ -64,6 +64,13 @@ public final class ImageTask: Sendable {
     /// Withdraws this request: its handler gets `URLError(.cancelled)` unless it
     /// already had its outcome; the shared load stops if no one else waits for it.
     public func cancel() {
+        withdraw()?()
+    }
+
+    /// Marks the task done and leaves its shared load; returns the rest of the
+    /// cancellation (stopping an abandoned load, telling the handler) to run
+    /// outside any lock, after a batch of withdrawals if there is one.
+    func withdraw() -> (@Sendable () -> Void)? {
         let (handler, job, wasWaiting) = state.withLock { state -> (Handler?, ImageLoadJob?, Bool) in
             switch state.phase {
             case .done:
@@ -77,8 +84,13 @@ public final class ImageTask: Sendable {
                 return (state.handler, job, true)
             }
         }
-        job?.remove(self)
-        if wasWaiting { handler?(.failure(Self.cancelledError(url))) }
+        let stopLoad = job?.remove(self)
+        guard wasWaiting else { return stopLoad }
+        let url = self.url
+        return {
+            stopLoad?()
+            handler?(.failure(Self.cancelledError(url)))
+        }
     }
 
     /// Moves created → waiting with `handler`; false (and the cancellation
