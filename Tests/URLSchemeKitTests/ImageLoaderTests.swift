@@ -145,6 +145,15 @@ final class ImageLoaderTests: XCTestCase {
             XCTAssertEqual(error as? ImageLoaderError, .invalidTargetSize(width: 0, height: 10))
         }
         XCTAssertEqual(loader.memoryCache.totalBytes, 0, "failures are not cached")
+
+        // An image above the loader's pixel budget is refused, naming the limit.
+        MapURLProtocol.renderer.renderer = FixedBodyRenderer(body: png, mimeType: "image/png")
+        let small = ImageLoader(configuration: .init(session: session, maximumPixelCount: 100))
+        await XCTAssertThrowsErrorAsync(try await small.image(for: ColorMapRenderer.url(3))) { error in
+            XCTAssertEqual((error as? URLError)?.code, .cannotDecodeContentData)
+            let message = (error as? URLError)?.localizedDescription ?? ""
+            XCTAssertTrue(message.contains("16") && message.contains("100"), message)
+        }
     }
 
     /// Given the asset source's cache, the loader keeps its images under the

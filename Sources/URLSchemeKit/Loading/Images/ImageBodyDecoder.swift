@@ -10,9 +10,11 @@ import FoundationNetworking
 /// orientation applied, and, when a target size is given, a JPEG decoded at
 /// the coarsest 1/2, 1/4 or 1/8 scale that still covers it, then resized.
 enum ImageBodyDecoder {
-    /// Decodes `data`, the body `url` answered with. Throws
+    /// Decodes `data`, the body `url` answered with, refusing images of more
+    /// than `maximumPixelCount` pixels before allocating them. Throws
     /// `URLError(.cannotDecodeContentData)` naming the URL and the format.
-    static func decode(_ data: Data, response: URLResponse?, url: URL, size: ImageTargetSize?) throws -> LoadedImage {
+    static func decode(_ data: Data, response: URLResponse?, url: URL, size: ImageTargetSize?,
+                       maximumPixelCount: Int = defaultMaximumPixelCount) throws -> LoadedImage {
         guard let format = ImageFormat(sniffing: data.prefix(8)) else {
             let declared = response?.mimeType.map { "Content-Type \($0)" } ?? "no Content-Type"
             let head = data.prefix(8).map { String(format: "%02X", $0) }.joined(separator: " ")
@@ -29,10 +31,10 @@ enum ImageBodyDecoder {
             case .jpeg:
                 let fraction = size?.fraction(ofWidth: sourceWidth, height: sourceHeight) ?? 1
                 let scale = JPEGScale(rawValue: AssetImageSource.reduction(for: fraction)) ?? .full
-                let decoded = try JPEGDecoder().decodeImage(data, scale: scale)
+                let decoded = try JPEGDecoder(maximumPixelCount: maximumPixelCount).decodeImage(data, scale: scale)
                 upright = try decoded.bitmap.upright(from: decoded.orientation)
             case .png:
-                upright = try PNGDecoder().decode(data)
+                upright = try PNGDecoder(maximumPixelCount: maximumPixelCount).decode(data)
             }
             let bitmap = try size.map { try resize(upright, to: $0) } ?? upright
             return LoadedImage(url: url, bitmap: bitmap, sourceFormat: format, sourceWidth: sourceWidth, sourceHeight: sourceHeight)

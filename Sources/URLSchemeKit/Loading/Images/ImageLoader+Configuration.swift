@@ -1,4 +1,5 @@
 import Foundation
+import ImageCodecs
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -19,20 +20,26 @@ extension ImageLoader {
         public var maximumConcurrentLoads: Int
         /// The most decodes running at once.
         public var maximumConcurrentDecodes: Int
+        /// The largest image (width × height of the file) the loader decodes;
+        /// larger ones fail before any pixel memory is allocated.
+        public var maximumPixelCount: Int
 
         /// A configuration; by default a session with every URLSchemeKit scheme
         /// installed, a new cache of 128 MiB of decoded images, 6 loads and one
-        /// decode per processor at once.
+        /// decode per processor at once, images up to the decoders' default of
+        /// 64 megapixels.
         public init(
             session: URLSession = Configuration.defaultSession,
             memoryCache: DecodedImageCache = DecodedImageCache(capacity: Configuration.defaultMemoryCapacity),
             maximumConcurrentLoads: Int = 6,
-            maximumConcurrentDecodes: Int = ProcessInfo.processInfo.activeProcessorCount
+            maximumConcurrentDecodes: Int = ProcessInfo.processInfo.activeProcessorCount,
+            maximumPixelCount: Int = defaultMaximumPixelCount
         ) {
             self.session = session
             self.memoryCache = memoryCache
             self.maximumConcurrentLoads = maximumConcurrentLoads
             self.maximumConcurrentDecodes = maximumConcurrentDecodes
+            self.maximumPixelCount = maximumPixelCount
         }
 
         /// The session loaders use unless given another: ephemeral, with

@@ -46,8 +46,9 @@ public final class ImageLoader: Sendable {
         var invalidated = false
     }
 
-    /// Where decoded images are kept. Read and written only while `state` is
-    /// locked, so a request sees a finished load in memory or in flight, never neither.
+    /// Where decoded images are kept. The loader reads and writes it only while
+    /// `state` is locked, so a request sees a finished load in memory or in
+    /// flight, never neither.
     private let memory: DecodedImageCache
     private let state: Mutex<State>
     private let loads: PriorityLimiter
@@ -302,7 +303,8 @@ public final class ImageLoader: Sendable {
                 guard job.isLive else { return }
                 state.withLock { $0.statistics.decodes += 1 }
                 let result = Result {
-                    try ImageBodyDecoder.decode(body, response: response, url: job.url, size: job.key.size)
+                    try ImageBodyDecoder.decode(body, response: response, url: job.url, size: job.key.size,
+                                                maximumPixelCount: configuration.maximumPixelCount)
                 }
                 complete(job, result.map(ImageLoadOutput.image))
             }
