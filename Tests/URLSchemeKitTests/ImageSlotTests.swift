@@ -13,8 +13,14 @@ final class ImageSlotTests: XCTestCase {
     /// over 300 URLs whose renders take 0–3 ms, with a memory cache too small
     /// to hold them all: every handler checks, while it runs, that its image is
     /// of its slot's current URL (by URL and by pixel colour), and every slot
-    /// ends showing its last URL.
+    /// ends showing its last URL. `URLSCHEMEKIT_STRESS_ROUNDS` sets the rounds
+    /// (`.ci/run` runs 20 in a release build, with `StressTests`).
     func testRandomReassignmentsNeverDeliverAStaleImage() throws {
+        let rounds = ProcessInfo.processInfo.environment["URLSCHEMEKIT_STRESS_ROUNDS"].flatMap(Int.init) ?? 1
+        for _ in 0..<rounds { try reassignRandomly() }
+    }
+
+    private func reassignRandomly() throws {
         MapURLProtocol.renderer.renderer = ColorMapRenderer(maximumDelay: 3)
         // 16×16 images are 1 KiB: the memory cache holds 64 of the 300.
         let loader = makeLoader(memoryCapacity: 64 << 10, maximumConcurrentLoads: 8)
