@@ -56,11 +56,6 @@ public final class ImageTask: Sendable {
         }
     }
 
-    /// True once the task has delivered its outcome or been cancelled.
-    public var isFinished: Bool {
-        state.withLock { if case .done = $0.phase { return true } else { return false } }
-    }
-
     /// Withdraws this request: its handler gets `URLError(.cancelled)` unless it
     /// already had its outcome; the shared load stops if no one else waits for it.
     public func cancel() {

@@ -29,9 +29,6 @@ final class PriorityLimiter: Sendable {
         self.limit = max(1, limit)
     }
 
-    /// Steps waiting for a slot.
-    var waitingCount: Int { state.withLock { $0.waiting.count } }
-
     /// Runs `step` for `job` now if a slot is free, else when one is and no
     /// more urgent job waits.
     func submit(_ job: ImageLoadJob, _ step: @escaping Step) {
@@ -60,17 +57,18 @@ final class PriorityLimiter: Sendable {
     private func nextEntry() -> Entry? {
         state.withLock { state -> Entry? in
             state.waiting.removeAll { !$0.job.isLive }
-            var best: (index: Int, priority: ImagePriority)?
+            var best: Int?
+            var bestPriority = ImagePriority.low
             for (index, entry) in state.waiting.enumerated() {
                 let priority = entry.job.priority
-                if best == nil || priority > best!.priority { best = (index, priority) }
-                if priority == .high { break }
+                if best == nil || priority > bestPriority { (best, bestPriority) = (index, priority) }
+                if priority == .high { break }  // nothing is more urgent; earlier ones first among equals
             }
             guard let best else {
                 state.running -= 1
                 return nil
             }
-            return state.waiting.remove(at: best.index)
+            return state.waiting.remove(at: best)
         }
     }
 }
