@@ -74,9 +74,9 @@ struct ScrollBenchmarks: BenchmarkSuite {
                            statistics.sessionLoads, statistics.joins, statistics.memoryHits, statistics.decodes, statistics.cancellations,
                            source.cache.statistics.decodes)))
         // The first screen is never ready (nothing was prefetched before it); list the others.
-        let late = outcome.lateRows.filter { $0 >= Self.viewportRows }
+        let late = outcome.lateRows.filter { $0.row >= Self.viewportRows }
         if !late.isEmpty {
-            result[0].detail += "; late rows after the first screen: " + late.prefix(12).map(String.init).joined(separator: ", ")
+            result[0].detail += "; late rows after the first screen (missing): " + late.prefix(12).map { "\($0.row) (\($0.missing))" }.joined(separator: ", ")
         }
         result.append(try memoryHitAgainstCachedLoad(loader: loader, url: rows[0].mapURL, context: context))
         return result

@@ -19,8 +19,8 @@ struct ScrollSimulation {
     struct Outcome {
         /// Rows whose two images were in the loader's memory when the row appeared.
         var readyRows = 0
-        /// Rows that were not (the first few, by index).
-        var lateRows: [Int] = []
+        /// Rows that were not (the first few): index and which image was missing.
+        var lateRows: [(row: Int, missing: String)] = []
         /// Deliveries to a slot whose URL had changed: must be 0.
         var stale = 0
         /// Distinct image URLs shown in a slot.
@@ -51,9 +51,13 @@ struct ScrollSimulation {
         func show(_ row: Int) {
             let cell = cells[row % viewportRows]
             let urls = rows[row]
-            let ready = loader.cachedImage(for: urls.mapURL, size: ScrollBenchmarks.mapSize) != nil
-                && loader.cachedImage(for: urls.avatarURL, size: ScrollBenchmarks.avatarSize) != nil
-            if ready { outcome.readyRows += 1 } else if outcome.lateRows.count < 32 { outcome.lateRows.append(row) }
+            let mapReady = loader.cachedImage(for: urls.mapURL, size: ScrollBenchmarks.mapSize) != nil
+            let avatarReady = loader.cachedImage(for: urls.avatarURL, size: ScrollBenchmarks.avatarSize) != nil
+            if mapReady && avatarReady {
+                outcome.readyRows += 1
+            } else if outcome.lateRows.count < 32 {
+                outcome.lateRows.append((row, [mapReady ? nil : "map", avatarReady ? nil : "avatar"].compactMap { $0 }.joined(separator: "+")))
+            }
             for (slot, url, size) in [(cell.map, urls.mapURL, ScrollBenchmarks.mapSize), (cell.avatar, urls.avatarURL, ScrollBenchmarks.avatarSize)] {
                 slot.load(url, size: size) { result in
                     guard case .success(let image) = result else { return }

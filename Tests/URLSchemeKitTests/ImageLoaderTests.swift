@@ -34,6 +34,11 @@ final class ImageLoaderTests: XCTestCase {
         try load(loader, ColorMapRenderer.url(11))
         XCTAssertNil(loader.cachedImage(for: ColorMapRenderer.url(2)), "the least recently used left")
         XCTAssertNotNil(loader.cachedImage(for: ColorMapRenderer.url(1)))
+        // Prefetching a held image marks it as wanted: 3, now the oldest, stays; 4 goes.
+        loader.prefetch([ColorMapRenderer.url(3)])
+        try load(loader, ColorMapRenderer.url(12))
+        XCTAssertNotNil(loader.cachedImage(for: ColorMapRenderer.url(3)))
+        XCTAssertNil(loader.cachedImage(for: ColorMapRenderer.url(4)))
     }
 
     func testPrefetchThenDisplayIsAMemoryHitOrAJoinNeverASecondRender() async throws {

@@ -111,13 +111,6 @@ public final class DecodedImageCache: @unchecked Sendable {  // every stored pro
         return image
     }
 
-    /// Whether an `ImageLoader` image is held for `key` (its recency unchanged).
-    func containsLoadedImage(for key: ImageLoadKey) -> Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        return store.contains(.loaded(key))
-    }
-
     /// Keeps an image an `ImageLoader` decoded, evicting the least recently used entries.
     func insert(_ image: LoadedImage, for key: ImageLoadKey) {
         condition.lock()

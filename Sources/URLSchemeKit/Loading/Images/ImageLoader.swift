@@ -111,15 +111,16 @@ public final class ImageLoader: Sendable {
     // MARK: Prefetching
 
     /// Starts loading `urls` at `size` at low priority, so that a later display
-    /// request is a memory hit or joins the load. URLs already in memory or
-    /// being prefetched at that size are skipped.
+    /// request is a memory hit or joins the load. URLs being prefetched at that
+    /// size are skipped; those in memory become its most recently used.
     public func prefetch(_ urls: [URL], size: ImageTargetSize? = nil) {
         for url in urls {
             guard let cacheKey = CacheKey(url: url) else { continue }
             let key = ImageLoadKey(url: cacheKey, size: size, decodes: true)
             let task = ImageTask(url: url, size: size, priority: .low)
             let isNew = state.withLock { state -> Bool in
-                guard state.prefetches[key] == nil, !memory.containsLoadedImage(for: key) else { return false }
+                // A held image is touched instead: it is wanted soon, so it must not be next out.
+                guard state.prefetches[key] == nil, memory.loadedImage(for: key) == nil else { return false }
                 state.prefetches[key] = task
                 return true
             }
