@@ -10,5 +10,6 @@ enum BenchmarkSuites {
         LabelBenchmarks(),
         AssetBenchmarks(),
         HTTPBenchmarks(),
+        ScrollBenchmarks(),
     ]
 }

@@ -12,6 +12,9 @@ import Raster
 ///   the held resolution satisfies is served from it.
 /// - Concurrent requests for one photo wait for a single decode instead of
 ///   each decoding it.
+/// - An `ImageLoader` keeps its decoded images here too (by canonical URL and
+///   size), so that giving the loader the asset source's cache puts every
+///   decoded image of the process under one byte budget.
 public final class DecodedImageCache: @unchecked Sendable {  // every stored property is guarded by `condition`
     /// A decoded photo: upright pixels and the reduction they were decoded at.
     public struct Image: Sendable {
@@ -21,7 +24,8 @@ public final class DecodedImageCache: @unchecked Sendable {  // every stored pro
         public var reduction: Int
     }
 
-    /// What the cache has done since it was made.
+    /// What the cache has done for asset photos since it was made (an
+    /// `ImageLoader` counts its own hits in `ImageLoader.statistics`).
     public struct Statistics: Equatable, Sendable {
         /// Requests answered from memory.
         public var hits = 0
@@ -29,8 +33,19 @@ public final class DecodedImageCache: @unchecked Sendable {  // every stored pro
         public var decodes = 0
     }
 
+    /// Photos by asset id; loader images by canonical URL and size.
+    private enum Key: Hashable {
+        case photo(String)
+        case loaded(ImageLoadKey)
+    }
+
+    private enum Entry {
+        case photo(Image)
+        case loaded(LoadedImage)
+    }
+
     private let condition = NSCondition()
-    private var store: LRUStore<String, Image>
+    private var store: LRUStore<Key, Entry>
     private var decoding: Set<String> = []
     private var counters = Statistics()
 
@@ -65,7 +80,7 @@ public final class DecodedImageCache: @unchecked Sendable {  // every stored pro
     func image(for key: String, maximumReduction: Int, decode: (Int) throws -> Image) throws -> Image {
         condition.lock()
         while true {
-            if let held = store.value(for: key), held.reduction <= maximumReduction {
+            if case .photo(let held)? = store.value(for: .photo(key)), held.reduction <= maximumReduction {
                 counters.hits += 1
                 condition.unlock()
                 return held
@@ -81,10 +96,25 @@ public final class DecodedImageCache: @unchecked Sendable {  // every stored pro
         decoding.remove(key)
         if case let .success(image) = result {
             counters.decodes += 1
-            store.insert(image, for: key, cost: image.bitmap.pixels.count)
+            store.insert(.photo(image), for: .photo(key), cost: image.bitmap.pixels.count)
         }
         condition.broadcast()
         condition.unlock()
         return try result.get()
+    }
+
+    /// The image an `ImageLoader` keeps for `key`, made the most recently used.
+    func loadedImage(for key: ImageLoadKey) -> LoadedImage? {
+        condition.lock()
+        defer { condition.unlock() }
+        guard case .loaded(let image)? = store.value(for: .loaded(key)) else { return nil }
+        return image
+    }
+
+    /// Keeps an image an `ImageLoader` decoded, evicting the least recently used entries.
+    func insert(_ image: LoadedImage, for key: ImageLoadKey) {
+        condition.lock()
+        store.insert(.loaded(image), for: .loaded(key), cost: image.cost)
+        condition.unlock()
     }
 }

@@ -41,7 +41,7 @@ func show(_ label: String, _ url: URL) async throws -> Data {
 }
 
 // 2. A map snapshot of the place a message shares.
-try await show("map", MapURL(options: MapSnapshotOptions(
+try await show("map", try MapURL(options: MapSnapshotOptions(
     camera: .zoom(center: GeoCoordinate(latitude: 59.935634, longitude: 30.325935), zoom: 11),
     width: 240, height: 160, scale: 2,
     markers: [MapMarker(coordinate: GeoCoordinate(latitude: 59.935634, longitude: 30.325935))])).url)
