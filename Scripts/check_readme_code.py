@@ -38,6 +38,10 @@ CONTEXT = {
 }()""",
     "configuration": "let configuration = URLSessionConfiguration.ephemeral",
     "url": 'let url = URL(string: "map://?latitude=59.935634&longitude=30.325935&width=64&height=64")!',
+    "mapURL": 'let mapURL = URL(string: "map://?latitude=59.935634&longitude=30.325935&width=64&height=64")!',
+    "avatarURL": 'let avatarURL = URL(string: "avatar://?id=aaaaaaaaaaaaaaaaaaaaaaaaaa&size=64")!',
+    "cell": """final class Cell: Sendable { func show(_ bitmap: Bitmap) {} }
+let cell = Cell()""",
     "folder": 'let folder = scratch.appendingPathComponent("folder", isDirectory: true)',
     "tileCache": 'let tileCache = scratch.appendingPathComponent("tiles", isDirectory: true)',
     "photosFolder": 'let photosFolder = scratch.appendingPathComponent("photos", isDirectory: true)',
