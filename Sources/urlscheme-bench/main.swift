@@ -52,6 +52,14 @@ let suites = BenchmarkSuites.all.filter { selected.isEmpty || selected.contains(
 
 func milliseconds(_ seconds: Double) -> String { String(format: "%.2f", seconds * 1000) }
 
+/// A goal ratio with at most two decimals and no trailing zeros: 0.33, 0.5, 1, 1.15.
+func goalText(_ ratio: Double) -> String {
+    var text = String(format: "%.2f", ratio)
+    while text.hasSuffix("0") { text.removeLast() }
+    if text.hasSuffix(".") { text.removeLast() }
+    return text
+}
+
 print("| benchmark | ours (ms) | reference | reference (ms) | ours/ref | goal | notes |")
 print("|---|---:|---|---:|---:|---:|---|")
 var failures = 0
@@ -62,7 +70,7 @@ do {
             for row in try suite.run(context) {
                 let reference = row.reference.map(milliseconds) ?? "–"
                 let ratio = row.ratio.map { String(format: "%.2f×", $0) } ?? "–"
-                let goal = row.goal.map { String(format: "≤ %.2g×", $0) } ?? "–"
+                let goal = row.goal.map { "≤ " + goalText($0) + "×" } ?? "–"
                 let met = row.meetsGoal.map { $0 ? " ✓" : " ✗" } ?? ""
                 print("| \(row.name) | \(milliseconds(row.ours)) | \(row.referenceName) | \(reference) | \(ratio)\(met) | \(goal) | \(row.detail) |")
             }
