@@ -29,10 +29,11 @@ final class JPEGDecoderTests: XCTestCase {
         return 10 * log10(255 * 255 / mse)
     }
 
-    func assertMatchesReference(_ name: String, file: StaticString = #filePath, line: UInt = #line) throws {
+    func assertMatchesReference(_ name: String, width: Int = 45, height: Int = 37,
+                                file: StaticString = #filePath, line: UInt = #line) throws {
         let bitmap = try JPEGDecoder().decode(fixture(name + ".jpg"))
-        XCTAssertEqual(bitmap.width, 45, file: file, line: line)
-        XCTAssertEqual(bitmap.height, 37, file: file, line: line)
+        XCTAssertEqual(bitmap.width, width, file: file, line: line)
+        XCTAssertEqual(bitmap.height, height, file: file, line: line)
         let value = psnr(bitmap, [UInt8](try fixture(name + ".rgb")))
         XCTAssertGreaterThanOrEqual(value, 45, "\(name): PSNR \(value) dB", file: file, line: line)
     }
@@ -46,6 +47,14 @@ final class JPEGDecoderTests: XCTestCase {
     func testRestartIntervals() throws { try assertMatchesReference("restart420") }
     func testAdobeCMYK() throws { try assertMatchesReference("cmyk") }
     func testOptimizedHuffmanTables() throws { try assertMatchesReference("optimized") }
+
+    /// Chroma at most two samples wide is replicated, not smoothed, as libjpeg
+    /// does (jdsample.c): 3- and 4-pixel-wide subsampled images match it.
+    func testNarrowSubsampledImagesReplicateChroma() throws {
+        try assertMatchesReference("narrow3x420", width: 3, height: 20)
+        try assertMatchesReference("narrow4x420", width: 4, height: 20)
+        try assertMatchesReference("narrow4x422", width: 4, height: 20)
+    }
 
     func testEXIFOrientationIsReadByDecodeAndReadInfo() throws {
         for value in 1...8 {
