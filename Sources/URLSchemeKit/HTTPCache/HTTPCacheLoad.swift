@@ -22,10 +22,22 @@ struct HTTPCacheLoad: Sendable {
     let cache: HTTPCache
     /// The request as the origin should see it (the session's extra headers merged in).
     let request: URLRequest
+    /// The request's URL.
+    let url: URL
     let cancellation: RenderCancellation
     let finish: @Sendable (ClientChannel.Outcome) -> Void
 
-    private var url: URL { request.url ?? URL(fileURLWithPath: "/") }
+    /// A load of `request`; nil when it has no URL.
+    init?(cache: HTTPCache, request: URLRequest, cancellation: RenderCancellation,
+          finish: @escaping @Sendable (ClientChannel.Outcome) -> Void) {
+        guard let url = request.url else { return nil }
+        self.cache = cache
+        self.request = request
+        self.url = url
+        self.cancellation = cancellation
+        self.finish = finish
+    }
+
     private var method: String { request.httpMethod?.uppercased() ?? "GET" }
 
     /// URLError codes that mean the origin could not be reached at all.
@@ -194,7 +206,7 @@ struct HTTPCacheLoad: Sendable {
         let background = HTTPCacheLoad(cache: cache, request: request, cancellation: RenderCancellation()) { _ in
             _ = cache.revalidating.withLock { $0.remove(key) }
         }
-        background.forward(.stale, validating: entry.hasValidators ? entry : nil, fallback: nil, host: host)
+        background?.forward(.stale, validating: entry.hasValidators ? entry : nil, fallback: nil, host: host)
     }
 
     // MARK: Answers

@@ -42,8 +42,12 @@ public final class HTTPCacheURLProtocol: URLProtocol {
         let channel = ClientChannel(urlProtocol: self, client: client, state: loadingState)
         let configuration = task.flatMap(SessionTaskInternals.session)?.configuration
         let workQueue = ClientChannel.workQueue(of: task)
-        let load = HTTPCacheLoad(cache: HTTPCache.installed(in: configuration), request: Self.outgoing(request, configuration),
-                                 cancellation: cancellation) { outcome in channel.deliver(outcome, on: workQueue) }
+        guard let load = HTTPCacheLoad(cache: HTTPCache.installed(in: configuration), request: Self.outgoing(request, configuration),
+                                       cancellation: cancellation, finish: { outcome in channel.deliver(outcome, on: workQueue) })
+        else {
+            channel.deliver(.failed(URLErrors.make(.badURL, "the request has no URL", url: nil)))
+            return
+        }
         // A fresh hit in memory is answered here and now, on this queue (no hop).
         if let hit = load.answerFromMemory() {
             channel.deliver(hit)
