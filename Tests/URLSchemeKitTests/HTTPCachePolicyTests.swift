@@ -205,5 +205,17 @@ final class HTTPCachePolicyTests: XCTestCase {
         XCTAssertEqual(CacheKey(resource: URL(string: "https://example.com:443/p%20q")!)?.rawValue, "https://example.com/p%20q")
         XCTAssertEqual(CacheKey(resource: URL(string: "https://example.com:8443/")!)?.rawValue, "https://example.com:8443/")
         XCTAssertNotEqual(CacheKey(resource: URL(string: "http://a/?x=1&y=2")!), CacheKey(resource: URL(string: "http://a/?y=2&x=1")!))
+        // The direct reading of the common form agrees with URL's parts, and leaves the rest to them.
+        let urls = ["http://Example.com", "https://example.com:443/a/b?c=d#e", "http://a.b:8080/p%20q?x=%41&y",
+                    "http://a/?", "http://a/#only-fragment", "HTTPS://EXAMPLE.COM/Path", "http://a:80", "http://a/p;q?r"]
+        for text in urls {
+            let url = URL(string: text)!
+            XCTAssertNotNil(CacheKey.directResourceKey(text), text)
+            XCTAssertEqual(CacheKey(resource: url), CacheKey(resourceComponents: url), text)
+        }
+        for text in ["http://user@a/", "http://[::1]:8080/x", "http://%61/", "Http://a/", "ftp://a/"] {
+            XCTAssertNil(CacheKey.directResourceKey(text), text)
+        }
+        XCTAssertEqual(CacheKey(resource: URL(string: "http://[::1]:8080/x")!)?.rawValue, "http://[::1]:8080/x")
     }
 }

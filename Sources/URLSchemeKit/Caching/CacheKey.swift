@@ -37,6 +37,15 @@ public struct CacheKey: Hashable, Sendable, CustomStringConvertible {
     /// default port dropped, an empty path written `/`, the fragment removed.
     /// Nil when the URL has no scheme or host.
     init?(resource url: URL) {
+        if let text = Self.directResourceKey(url.absoluteString) {
+            self.init(rawValue: text)
+            return
+        }
+        self.init(resourceComponents: url)
+    }
+
+    /// The resource key through `URL`'s parts (any URL); the direct reading agrees with it.
+    init?(resourceComponents url: URL) {
         guard let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased(), !host.isEmpty else { return nil }
         var text = scheme + "://" + (host.contains(":") ? "[\(host)]" : host)
         if let port = url.port, !(scheme == "http" && port == 80) && !(scheme == "https" && port == 443) {
@@ -46,6 +55,48 @@ public struct CacheKey: Hashable, Sendable, CustomStringConvertible {
         text += path.isEmpty ? "/" : path
         if let query = url.query(percentEncoded: true) { text += "?" + query }
         self.init(rawValue: text)
+    }
+
+    /// The resource key read straight from the common form of an `http(s)`
+    /// URL string (`scheme://host[:port]/path?query#fragment`, an ASCII host
+    /// with no user info, brackets or escapes); nil sends the URL the general
+    /// way. Every cache lookup of the HTTP cache makes a key, and asking `URL`
+    /// for its parts parses it four times.
+    static func directResourceKey(_ string: String) -> String? {
+        var utf8 = string.utf8[...]
+        let scheme: String
+        if utf8.starts(with: "http://".utf8) || utf8.starts(with: "HTTP://".utf8) {
+            scheme = "http"
+            utf8 = utf8.dropFirst(7)
+        } else if utf8.starts(with: "https://".utf8) || utf8.starts(with: "HTTPS://".utf8) {
+            scheme = "https"
+            utf8 = utf8.dropFirst(8)
+        } else {
+            return nil
+        }
+        let authorityEnd = utf8.firstIndex { $0 == 0x2F || $0 == 0x3F || $0 == 0x23 } ?? utf8.endIndex
+        let authority = utf8[..<authorityEnd]
+        guard !authority.isEmpty,
+              !authority.contains(where: { $0 == 0x40 || $0 == 0x5B || $0 == 0x25 || $0 >= 0x80 || $0 <= 0x20 }) else { return nil }
+        var text = scheme + "://"
+        if let portColon = authority.firstIndex(of: UInt8(ascii: ":")) {
+            let digits = authority[authority.index(after: portColon)...]
+            guard portColon != authority.startIndex, !digits.isEmpty, digits.count <= 5, digits.allSatisfy(\.isASCIIDigit),
+                  let port = Int(String(Substring(digits))), port <= 65_535 else { return nil }
+            text += String(Substring(authority[..<portColon])).lowercased()
+            if !(scheme == "http" && port == 80) && !(scheme == "https" && port == 443) { text += ":\(port)" }
+        } else {
+            text += String(Substring(authority)).lowercased()
+        }
+        utf8 = utf8[authorityEnd...]
+        let pathEnd = utf8.firstIndex { $0 == 0x3F || $0 == 0x23 } ?? utf8.endIndex
+        let path = utf8[..<pathEnd]
+        text += path.isEmpty ? "/" : String(Substring(path))
+        utf8 = utf8[pathEnd...]
+        if utf8.first == 0x3F {
+            text += String(Substring(utf8.prefix { $0 != 0x23 }))
+        }
+        return text
     }
 
     /// A key derived from this one for a variant of the same resource: never

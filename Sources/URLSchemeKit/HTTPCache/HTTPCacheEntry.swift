@@ -13,22 +13,35 @@ import FoundationNetworking
 struct HTTPCacheEntry: Sendable {
     var url: URL
     var statusCode: Int
-    var headers: HTTPHeaderFields
+    /// The response's fields; what is derived from them (`cacheControl`,
+    /// `date`, `freshnessLifetime`) is computed once, when they are set.
+    var headers: HTTPHeaderFields {
+        didSet { derive() }
+    }
     var body: Data
     /// When the request that produced this response was sent (`request_time`).
-    var requestTime: Date
+    private(set) var requestTime: Date
     /// When the response was received (`response_time`).
-    var responseTime: Date
+    private(set) var responseTime: Date
     /// The request's values of the fields `Vary` names, by lower-cased name; a
     /// field the request did not carry is absent.
     var varyValues: [String: String] = [:]
 
     // MARK: Freshness (RFC 9111 §4.2)
 
-    var cacheControl: CacheControl { CacheControl(headers["Cache-Control"]) }
+    /// The response's `Cache-Control` directives.
+    private(set) var cacheControl = CacheControl(nil)
+    /// `date_value`: the origin's `Date`, or the response time when it sent no valid one.
+    var date: Date { originDate ?? responseTime }
+    private var originDate: Date?
+    /// `freshness_lifetime` (see `lifetime()`).
+    private(set) var freshnessLifetime: TimeInterval = 0
 
-    /// `date_value`, or the response time when the origin sent no valid `Date`.
-    var date: Date { headers["Date"].flatMap(HTTPDate.parse) ?? responseTime }
+    private mutating func derive() {
+        cacheControl = CacheControl(headers["Cache-Control"])
+        originDate = headers["Date"].flatMap(HTTPDate.parse)
+        freshnessLifetime = lifetime()
+    }
 
     /// `current_age` (§4.2.3), in seconds.
     func currentAge(at now: Date) -> TimeInterval {
@@ -44,7 +57,7 @@ struct HTTPCacheEntry: Sendable {
     /// `freshness_lifetime` (§4.2.1) for a private cache: `max-age`, else
     /// `Expires` − `Date` (an invalid `Expires` is in the past), else the 10 %
     /// heuristic (§4.2.2) for a response that allows one, else 0.
-    var freshnessLifetime: TimeInterval {
+    private func lifetime() -> TimeInterval {
         let control = cacheControl
         if let maxAge = control.maxAge { return TimeInterval(maxAge) }
         if let expires = headers["Expires"] {
@@ -81,11 +94,13 @@ struct HTTPCacheEntry: Sendable {
 
     /// Takes the fields of a 304 (or HEAD) response, and its times.
     mutating func update(with response: HTTPHeaderFields, requestTime: Date, responseTime: Date) {
-        for name in response.names where !Self.fieldsKeptOnUpdate.contains(name.lowercased()) {
-            headers[name] = response[name]
-        }
         self.requestTime = requestTime
         self.responseTime = responseTime
+        var updated = headers
+        for name in response.names where !Self.fieldsKeptOnUpdate.contains(name.lowercased()) {
+            updated[name] = response[name]
+        }
+        headers = updated   // derived values are computed once, with the new times
     }
 
     // MARK: Vary (RFC 9111 §4.1)
@@ -143,6 +158,7 @@ struct HTTPCacheEntry: Sendable {
         self.requestTime = requestTime
         self.responseTime = responseTime
         self.varyValues = varyValues
+        derive()
     }
 
     /// The entry a stored `CachedURLResponse` holds; nil for anything else.

@@ -40,8 +40,8 @@ public final class HTTPCacheURLProtocol: URLProtocol {
     public override func startLoading() {
         guard let client, let cancellation = loadingState.start() else { return }
         let channel = ClientChannel(urlProtocol: self, client: client, state: loadingState)
-        let configuration = task.flatMap(SessionTaskInternals.session)?.configuration
-        let workQueue = ClientChannel.workQueue(of: task)
+        let (workQueue, session) = ClientChannel.internals(of: task)
+        let configuration = session?.configuration
         guard let load = HTTPCacheLoad(cache: HTTPCache.installed(in: configuration), request: Self.outgoing(request, configuration),
                                        cancellation: cancellation, finish: { outcome in channel.deliver(outcome, on: workQueue) })
         else {

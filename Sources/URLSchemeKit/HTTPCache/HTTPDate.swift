@@ -51,7 +51,9 @@ enum HTTPDate {
         return Int(field)
     }
 
-    private static func isGMT(_ field: Substring) -> Bool { field.lowercased() == "gmt" }
+    private static func isGMT(_ field: Substring) -> Bool {
+        field.utf8.count == 3 && field.utf8.map { $0 | 0x20 } == Array("gmt".utf8)
+    }
 
     /// The IMF-fixdate for `date`, e.g. `Sun, 06 Nov 1994 08:49:37 GMT`.
     static func format(_ date: Date) -> String {
@@ -68,9 +70,16 @@ enum HTTPDate {
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
     private static let weekdays = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
 
+    /// 1…12 for a three-letter month name in any case (ASCII folded by hand:
+    /// this runs for every cached response, and `caseInsensitiveCompare` is slow).
     private static func monthNumber(_ name: Substring) -> Int? {
-        months.firstIndex { $0.caseInsensitiveCompare(name) == .orderedSame }.map { $0 + 1 }
+        let letters = Array(name.utf8)
+        guard letters.count == 3 else { return nil }
+        let folded = letters.map { $0 | 0x20 }
+        return lowerMonths.firstIndex(of: folded).map { $0 + 1 }
     }
+
+    private static let lowerMonths = months.map { Array($0.lowercased().utf8) }
 
     /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
     private static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {

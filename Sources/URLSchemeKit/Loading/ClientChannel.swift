@@ -44,10 +44,12 @@ struct ClientChannel: @unchecked Sendable {
     }
 
     /// The task's serial work queue, where `startLoading()` runs and client
-    /// calls belong; a serial queue of our own when it cannot be found
-    /// (another toolchain, or a protocol driven without a session).
-    static func workQueue(of task: URLSessionTask?) -> DispatchQueue {
-        task.flatMap(SessionTaskInternals.workQueue) ?? fallbackQueue
+    /// calls belong (a serial queue of our own when it cannot be found: another
+    /// toolchain, or a protocol driven without a session), and the task's
+    /// session, read in one pass.
+    static func internals(of task: URLSessionTask?) -> (workQueue: DispatchQueue, session: URLSession?) {
+        let found = task.map(SessionTaskInternals.read)
+        return (found?.workQueue ?? fallbackQueue, found?.session)
     }
 
     private static let fallbackQueue = DispatchQueue(label: "URLSchemeKit.ClientChannel.fallback")

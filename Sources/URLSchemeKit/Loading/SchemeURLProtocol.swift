@@ -95,8 +95,8 @@ open class SchemeURLProtocol: URLProtocol {
             channel.deliver(.failed(URLErrors.converting(error, url: url)))
             return
         }
-        let workQueue = ClientChannel.workQueue(of: task)
-        let cache = task.flatMap(SessionTaskInternals.session)?.configuration.urlCache as? ImageURLCache
+        let (workQueue, session) = ClientChannel.internals(of: task)
+        let cache = session?.configuration.urlCache as? ImageURLCache
         Self.renderQueue.submit(cancellation: cancellation) {
             do {
                 try cancellation.check()
