@@ -3,10 +3,10 @@
 # fails unless every image on it loaded (naturalWidth > 0) and the page logged
 # no error; then saves a screenshot of the whole page.
 #
-#   Scripts/check_gallery_in_browser.sh [SCREENSHOT.png]
+#   Scripts/check_gallery_in_browser.sh [SCREENSHOT.png [GALLERY_DIR]]
 #
 # Builds `urlscheme` (release), runs `urlscheme gallery` into a fresh temporary
-# directory, and installs Debian's `chromium` first when it is missing (the
+# directory (or checks the page already in GALLERY_DIR), and installs Debian's `chromium` first when it is missing (the
 # script then needs root and the network, as .ci/run on a fresh machine has).
 # The verdict comes from the page itself: its script writes
 # "gallery-check: ok, N images, H px" (or "gallery-check: FAILED ...") into
@@ -25,15 +25,21 @@ if ! command -v chromium >/dev/null; then
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
 fi
 
-swift build -c release --product urlscheme >/dev/null
-bin=$(swift build -c release --show-bin-path)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-"$bin/urlscheme" gallery "$work/gallery"
+if [ -n "${2:-}" ]; then
+    gallery=$(realpath "$2")
+else
+    swift build -c release --product urlscheme >/dev/null
+    gallery="$work/gallery"
+    # Its progress lines go to a log; the summary (or the whole log, on failure) is shown.
+    "$(swift build -c release --show-bin-path)/urlscheme" gallery "$gallery" 2>"$work/gallery.log" || { cat "$work/gallery.log" >&2; exit 1; }
+    tail -n 1 "$work/gallery.log"
+fi
 
 # Root cannot use Chromium's sandbox; the page is our own file, loaded from disk.
 browser=(chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --no-first-run --disable-extensions)
-page="file://$work/gallery/index.html"
+page="file://$gallery/index.html"
 "${browser[@]}" --window-size="$width,1000" --virtual-time-budget=10000 --dump-dom "$page" >"$work/dom.html" 2>"$work/chromium.log" || {
     cat "$work/chromium.log" >&2
     echo "check_gallery_in_browser: chromium failed" >&2
