@@ -53,6 +53,8 @@ final class PollURLTests: XCTestCase {
             ("question=\(long)&option=a&option=b&votes=1,2", "question", "is 301 characters long; at most 300"),
             ("question=Q&option=\(String(repeating: "x", count: 101))&option=b&votes=1,2", "option", "at most 100"),
             ("question=Q&option=a&option=&votes=1,2", "option", "is empty"),
+            ("question=one%0Atwo&option=a&option=b&votes=1,2", "question", "control character U+000A"),
+            ("question=Q&option=a%09b&option=b&votes=1,2", "option", "control character U+0009"),
             ("question=Q&option=a&option=b&votes=1,2&chosen=3", "chosen", "from 1 to 2"),
             ("question=Q&option=a&option=b&votes=1,2&closed=yes", "closed", "true, false, 1 or 0"),
             ("question=Q&option=a&option=b&votes=1,2&width=100", "width", "from 160 to 1024"),
@@ -61,7 +63,7 @@ final class PollURLTests: XCTestCase {
             ("question=Q&option=a&option=b&vote=1,2", "vote", "did you mean 'votes'"),
         ]
         for (query, parameter, phrase) in cases {
-            let url = "poll://?" + query.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed)!
+            let url = "poll://?" + query.addingPercentEncoding(withAllowedCharacters: CharacterSet.urlQueryAllowed.union(CharacterSet(charactersIn: "%")))!
             XCTAssertThrowsError(try PollURL(url: XCTUnwrap(URL(string: url))), query) { error in
                 guard let error = error as? URLParameterError else { return XCTFail("\(error)") }
                 XCTAssertEqual(error.parameter, parameter, query)

@@ -41,7 +41,7 @@ public struct PollURL: SchemeURL {
     /// The allowed pixels per point.
     public static let scaleRange = 1.0...4.0
 
-    /// The question, 1…300 characters, not only spaces.
+    /// The question, 1…300 characters, not only spaces, no control characters (wrapped to the width).
     public var question: String
     /// The options' texts, 2…10, each 1…100 characters, in order.
     public var options: [String]
@@ -129,10 +129,15 @@ public struct PollURL: SchemeURL {
         if quality != AssetURL.defaultQuality { query.add("quality", quality) }
     }
 
-    /// `text` if it has 1…`limit` characters and is not only white space.
+    /// `text` if it has 1…`limit` characters, is not only white space and has no
+    /// control characters (a line break would let 300 characters make 300 lines).
     private static func text(_ text: String, parameter: String, limit: Int) throws -> String {
         guard !text.allSatisfy(\.isWhitespace) else {
             throw URLParameterError(parameter: parameter, reason: "is empty; give 1 to \(limit) characters")
+        }
+        if let control = text.unicodeScalars.first(where: { $0.properties.generalCategory == .control }) {
+            let code = String(control.value, radix: 16, uppercase: true)
+            throw URLParameterError(parameter: parameter, reason: "contains the control character U+\(String(repeating: "0", count: max(0, 4 - code.count)) + code); it is one line of text, wrapped to the card")
         }
         guard text.count <= limit else {
             throw URLParameterError(parameter: parameter, reason: "is \(text.count) characters long; at most \(limit) are allowed")
