@@ -58,6 +58,7 @@ struct GalleryBuilder {
         let total = participantCount + GalleryScreens.sections(photo: photo, participants: Array(repeating: photo, count: participantCount))
             .reduce(0) { $0 + $1.items.count }
         var writer = ImageWriter(loader: loader, directory: imagesDirectory, progress: GalleryProgress(total: total))
+        loader.prefetch(participantItems.map(\.url))
         let participantImages = try await writer.load(participantItems)
         let participants = try participantImages.map { try store.add(Data(contentsOf: directory.appendingPathComponent($0.file))) }
 
@@ -117,9 +118,9 @@ private struct ImageWriter {
         self.progress = progress
     }
 
-    /// Prefetches `items`, then awaits each: decoded (which proves it is an image), then its bytes written.
+    /// Awaits each of `items` (prefetched by the caller), in order: decoded,
+    /// which proves it is an image, then its bytes (from the session's cache) written.
     mutating func load(_ items: [GalleryItem]) async throws -> [GalleryPage.Image] {
-        loader.prefetch(items.map(\.url))
         var images: [GalleryPage.Image] = []
         for item in items {
             let image: LoadedImage, data: Data
