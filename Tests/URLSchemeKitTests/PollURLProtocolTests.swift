@@ -104,6 +104,26 @@ final class PollURLProtocolTests: XCTestCase {
         XCTAssertEqual(Double(doubleImage.height), Double(shortImage.height) * 2, accuracy: 2)
     }
 
+    /// The footer line grows by the flags' words: its ink reaches further right with `closed` and `anonymous`.
+    func testClosedAndAnonymousAreShownInTheFooter() async throws {
+        let session = makeSchemeSession()
+        let plain = PollURL(question: "Q?", options: ["a", "b"], votes: [1, 2])
+        var flagged = plain
+        flagged.closed = true
+        flagged.anonymous = true
+        let (plainImage, _) = try await loadImage(session, url(plain))
+        let (flaggedImage, _) = try await loadImage(session, url(flagged))
+        XCTAssertEqual(plainImage.height, flaggedImage.height, "the flags share the footer line")
+        let layout = PollLayout(plain, font: try TrueTypeFont.dejaVuSans)
+        func inkRight(_ image: Bitmap) -> Int {
+            let rows = Int(layout.footerOrigin.y) - 10...Int(layout.footerOrigin.y) + 2
+            return (0..<image.width).last { x in rows.contains { image[x, $0].r < 200 } } ?? 0
+        }
+        let plainRight = inkRight(plainImage), flaggedRight = inkRight(flaggedImage)
+        XCTAssertGreaterThan(plainRight, 30, "'3 votes' is drawn")
+        XCTAssertGreaterThan(flaggedRight, plainRight + 100, "'· anonymous · closed' follows it")
+    }
+
     func testJPEGIsOpaqueAndBadInputIsABadURLNamingIt() async throws {
         let session = makeSchemeSession()
         let (_, type) = try await loadImage(session, "poll://?question=Q&option=a&option=b&votes=1,2&format=jpeg")
