@@ -25,7 +25,7 @@ let package = Package(
         .target(name: "MapRendering", dependencies: ["Raster", "ImageCodecs"]),
         // The URL Loading System face: protocols, cache, stores, builders.
         .target(name: "URLSchemeKit", dependencies: ["Raster", "ImageCodecs", "MapRendering"]),
-        .executableTarget(name: "urlscheme", dependencies: ["URLSchemeKit"]),
+        .executableTarget(name: "urlscheme", dependencies: ["URLSchemeKit"], exclude: ["Gallery/IJG-LICENSE.txt"]),
         .executableTarget(
             name: "urlscheme-bench",
             dependencies: ["URLSchemeKit", "ImageCodecs", "Raster", "MapRendering"]

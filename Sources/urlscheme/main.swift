@@ -11,6 +11,7 @@ let usage = """
            urlscheme add FILE... [--assets DIR]
            urlscheme list [--assets DIR]
            urlscheme remove ID... [--assets DIR]
+           urlscheme gallery DIR
 
     get     Loads URL through a URLSession configured with every URLSchemeKit
             protocol, the shared ImageURLCache and, for http(s), the shared
@@ -21,6 +22,10 @@ let usage = """
             for asset://?id=ID and avatar://?id=ID.
     list    Prints every stored asset: id, format, upright size, bytes.
     remove  Deletes assets.
+    gallery Builds the seed app's screens (chat list of avatar://, conversations
+            with map://, asset:// and poll://, both styles) as DIR/index.html
+            plus DIR/images/, every image loaded through ImageLoader, each
+            image's URL shown under it; progress on standard error.
 
       -o, --output FILE   write the body to FILE instead of standard output
       --reload            ignore cached responses (still stores the new one)
@@ -42,7 +47,7 @@ if arguments.isEmpty || arguments.contains("-h") || arguments.contains("--help")
     exit(arguments.isEmpty ? 2 : 0)
 }
 let command = arguments.removeFirst()
-guard ["get", "add", "list", "remove"].contains(command) else { fail("unknown command '\(command)'; try 'urlscheme --help'", code: 2) }
+guard ["get", "add", "list", "remove", "gallery"].contains(command) else { fail("unknown command '\(command)'; try 'urlscheme --help'", code: 2) }
 
 var operands: [String] = []
 var output: String?
@@ -102,6 +107,16 @@ case "list":
         }
     } catch {
         fail("cannot list \(assetDirectory.path): \(error)")
+    }
+    exit(0)
+case "gallery":
+    guard operands.count == 1 else { fail("gallery needs one directory; try 'urlscheme --help'", code: 2) }
+    do {
+        let result = try await GalleryBuilder(directory: URL(fileURLWithPath: operands[0], isDirectory: true)).run()
+        GalleryProgress.note("wrote \(operands[0])/index.html: \(result.imageCount) images, \(result.byteCount) bytes in \(String(format: "%.2f", result.seconds)) s"
+            + " (loader: \(result.statistics.sessionLoads) session loads, \(result.statistics.joins) joined a prefetch in flight, \(result.statistics.memoryHits) found it done, \(result.statistics.decodes) decodes)")
+    } catch {
+        fail("\(error)")
     }
     exit(0)
 case "remove":

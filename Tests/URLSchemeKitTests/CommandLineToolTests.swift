@@ -1,6 +1,7 @@
 import XCTest
 import Synchronization
 import ImageCodecs
+import Raster
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -176,5 +177,57 @@ final class CommandLineToolTests: XCTestCase {
                 XCTAssertTrue(after.stderr.contains("no stored response"), "round \(round): \(after.stderr)")
             }
         }
+    }
+
+    /// `urlscheme gallery DIR` on a fresh directory: a page whose every image
+    /// file decodes, each shown with its URL, and plain progress lines when
+    /// standard error is not a terminal.
+    func testGalleryWritesAPageWhoseEveryImageDecodes() throws {
+        let directory = try makeTemporaryDirectory().appendingPathComponent("gallery", isDirectory: true)
+        let result = try run(["gallery", directory.path])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let html = try String(contentsOf: directory.appendingPathComponent("index.html"), encoding: .utf8)
+        let sources = html.matches(of: /<img src="(images\/[^"]+)"/).map { String($0.1) }
+        let urls = html.matches(of: /<code>([a-z]+):\/\/\?/).map { String($0.1) }
+        XCTAssertGreaterThanOrEqual(sources.count, 20)
+        XCTAssertEqual(urls.count, sources.count, "every image has its URL under it")
+        XCTAssertEqual(Set(urls), ["asset", "avatar", "map", "poll"])
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("images").path)
+        XCTAssertEqual(Set(files.map { "images/" + $0 }), Set(sources), "the page shows every file written, and only those")
+        for source in sources {
+            let data = try Data(contentsOf: directory.appendingPathComponent(source))
+            let bitmap: Bitmap
+            switch ImageFormat(sniffing: data) {
+            case .png: bitmap = try PNGDecoder().decode(data)
+            case .jpeg: bitmap = try JPEGDecoder().decode(data)
+            case nil: return XCTFail("\(source) is neither PNG nor JPEG")
+            }
+            XCTAssertGreaterThan(bitmap.width * bitmap.height, 0, source)
+        }
+        XCTAssertTrue(html.contains("id=\"gallery-check\""), "the page carries the browser check's verdict element")
+        let lines = result.stderr.split(separator: "\n")
+        XCTAssertEqual(lines.filter { $0.hasPrefix("gallery: ") }.count, sources.count, result.stderr)
+        XCTAssertFalse(result.stderr.contains("\r"), "no bar when standard error is a pipe")
+        XCTAssertTrue(lines.last?.hasPrefix("wrote \(directory.path)/index.html: \(sources.count) images") == true, result.stderr)
+    }
+
+    func testGalleryFailsClearlyWhenTheDirectoryIsNotWritable() throws {
+        let root = try makeTemporaryDirectory()
+        let file = root.appendingPathComponent("file.txt")
+        try Data("not a directory".utf8).write(to: file)
+        let inside = try run(["gallery", file.appendingPathComponent("gallery").path])
+        XCTAssertEqual(inside.status, 1)
+        XCTAssertEqual(inside.stderr, "urlscheme: cannot write the gallery to \(file.path)/gallery: Not a directory\n")
+        // Root writes through permission bits, so a read-only directory only stops other users.
+        if getuid() != 0 {
+            let readOnly = root.appendingPathComponent("read-only", isDirectory: true)
+            try FileManager.default.createDirectory(at: readOnly, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o500])
+            let denied = try run(["gallery", readOnly.path])
+            XCTAssertEqual(denied.status, 1)
+            XCTAssertEqual(denied.stderr, "urlscheme: cannot write the gallery to \(readOnly.path): Permission denied\n")
+        }
+        let missing = try run(["gallery"])
+        XCTAssertEqual(missing.status, 2)
+        XCTAssertTrue(missing.stderr.hasPrefix("urlscheme: gallery needs one directory"), missing.stderr)
     }
 }

@@ -7,7 +7,7 @@ import FoundationNetworking
 /// and where the app configures what they read.
 public enum URLSchemeKitProtocols {
     /// Every scheme protocol class, registered by `installURLSchemeKit(cache:)`.
-    public static let all: [AnyClass] = [MapURLProtocol.self, AssetURLProtocol.self, AvatarURLProtocol.self]
+    public static let all: [AnyClass] = [MapURLProtocol.self, AssetURLProtocol.self, AvatarURLProtocol.self, PollURLProtocol.self]
 
     /// Makes `asset://` and `avatar://` read photos from `store`, through one
     /// shared cache of decoded photos holding up to `decodedCapacity` bytes.
