@@ -19,6 +19,7 @@ public struct JPEGEncoder: ImageEncoding {
 
     /// 1–100, mapped to table scale factors as the IJG library does.
     public var quality: Int
+    /// How much chroma is kept: 4:2:0 (the default) or full.
     public var subsampling: Subsampling
     /// Two passes: gather symbol statistics, then write tables made for this image.
     public var optimizeHuffman: Bool
@@ -27,6 +28,7 @@ public struct JPEGEncoder: ImageEncoding {
     /// Writes one luminance component only.
     public var grayscale: Bool
 
+    /// Always `.jpeg`.
     public var format: ImageFormat { .jpeg }
 
     /// An encoder; `quality` is clamped to 1...100 and `restartInterval` to 0...65535.
@@ -45,6 +47,7 @@ public struct JPEGEncoder: ImageEncoding {
         return base.map { min(max(($0 * scale + 50) / 100, 1), 255) }
     }
 
+    /// The JPEG file for `bitmap` (alpha is dropped). Throws `JPEGError.cannotEncode` for an empty or oversized bitmap.
     public func encode(_ bitmap: Bitmap) throws -> Data {
         guard bitmap.width > 0, bitmap.height > 0 else { throw JPEGError.cannotEncode("the bitmap is empty") }
         guard bitmap.width <= 65535, bitmap.height <= 65535 else {

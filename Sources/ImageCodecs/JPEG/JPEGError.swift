@@ -15,6 +15,7 @@ public enum JPEGError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The bitmap cannot be encoded (for instance, it is empty).
     case cannotEncode(String)
 
+    /// What is wrong with the file, for logs and `URLError` descriptions.
     public var description: String {
         switch self {
         case .notJPEG: return "not a JPEG file (no SOI marker)"

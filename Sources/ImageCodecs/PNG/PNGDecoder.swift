@@ -10,10 +10,12 @@ public struct PNGDecoder: ImageDecoding {
     /// The largest width × height this decoder accepts.
     public var maximumPixelCount: Int
 
+    /// A decoder that refuses images of more than `maximumPixelCount` pixels before allocating them.
     public init(maximumPixelCount: Int = defaultMaximumPixelCount) {
         self.maximumPixelCount = maximumPixelCount
     }
 
+    /// The header's facts (size, alpha) without decoding pixels. Throws `PNGError` for a file that is not a PNG or is over the pixel limit.
     public func readInfo(_ data: Data) throws -> ImageInfo {
         try data.withUnsafeBytes { raw in
             var chunks = try PNGChunks(raw.bindMemory(to: UInt8.self))
@@ -27,6 +29,7 @@ public struct PNGDecoder: ImageDecoding {
         }
     }
 
+    /// Decodes a PNG file into a straight-alpha RGBA bitmap. Throws `PNGError` naming what is wrong (signature, chunk, CRC, truncated data, pixel limit).
     public func decode(_ data: Data) throws -> Bitmap {
         try data.withUnsafeBytes { raw in try decode(raw.bindMemory(to: UInt8.self)) }
     }

@@ -25,15 +25,19 @@ extension AssetStore {
 
 /// One stored asset's facts, recorded when it was added.
 public struct AssetMetadata: Codable, Equatable, Sendable {
+    /// The asset's id.
     public var id: String
     /// The encoded file's size in bytes.
     public var byteCount: Int
+    /// `png` or `jpeg`.
     public var format: String
     /// Stored width and height in pixels (before `orientation`).
     public var width: Int
+    /// Stored height in pixels (before `orientation` is applied).
     public var height: Int
     /// EXIF orientation tag value 1–8.
     public var orientation: Int
+    /// When the asset was added.
     public var added: Date
 
     /// Width and height as the photo is seen, orientation applied.
@@ -46,12 +50,14 @@ public struct AssetMetadata: Codable, Equatable, Sendable {
 public enum AssetStoreError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The id has the wrong form: ids are 26 characters of `a–z` and `2–7`.
     case invalidID(String)
+    /// No asset has this id.
     case notFound(String)
     /// The bytes are not an image the store can describe (the reason says why).
     case unreadableImage(String)
     /// A stored file is damaged.
     case corrupt(String)
 
+    /// What went wrong, naming the id or the reason.
     public var description: String {
         switch self {
         case let .invalidID(id): return "asset id '\(id)' is malformed: ids are 26 characters of a-z and 2-7"

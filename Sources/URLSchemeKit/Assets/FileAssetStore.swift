@@ -14,6 +14,7 @@ import ImageCodecs
 /// - Metadata is read from the image header when the asset is added, so
 ///   listing and planning a resize never decode pixels.
 public final class FileAssetStore: AssetStore {
+    /// Where the assets are kept, one file each.
     public let directory: URL
     private let readInfo: @Sendable (Data) throws -> ImageInfo
 
@@ -31,6 +32,7 @@ public final class FileAssetStore: AssetStore {
         self.readInfo = readInfo
     }
 
+    /// Stores `data` (a PNG or JPEG) and returns its new id. Throws `AssetStoreError.unreadableImage` for anything the store cannot describe.
     public func add(_ data: Data) throws -> String {
         let info: ImageInfo
         do {
@@ -55,11 +57,13 @@ public final class FileAssetStore: AssetStore {
         return id
     }
 
+    /// The original bytes of asset `id`. Throws `AssetStoreError.notFound` for an unknown id, `.corrupt` for a damaged file.
     public func data(for id: String) throws -> Data {
         let (header, file) = try read(id)
         return file.subdata(in: (4 + header)..<file.count)
     }
 
+    /// What the store knows of asset `id`, without reading its image. Throws `AssetStoreError.notFound` for an unknown id.
     public func metadata(for id: String) throws -> AssetMetadata {
         // Only the header is read: planning a render must not read a 10 MB photo.
         try Self.validate(id)
@@ -77,11 +81,13 @@ public final class FileAssetStore: AssetStore {
         }
     }
 
+    /// Deletes asset `id`. Throws `AssetStoreError.notFound` for an unknown id.
     public func remove(_ id: String) throws {
         try Self.validate(id)
         guard unlink(fileURL(id).path) == 0 else { throw AssetStoreError.notFound(id) }
     }
 
+    /// The ids of every stored asset.
     public func list() throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: directory.path)
             .filter { $0.hasSuffix("." + Self.fileExtension) }

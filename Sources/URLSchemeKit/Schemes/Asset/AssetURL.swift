@@ -12,7 +12,9 @@ import ImageCodecs
 /// Edits apply in a fixed order: EXIF orientation, `crop`, `rotate`, `flip`,
 /// `filter` (left to right), resize to `width`/`height` by `mode`, encode.
 public struct AssetURL: SchemeURL {
+    /// `asset`.
     public static let scheme = "asset"
+    /// Every query item an `asset://` URL may carry.
     public static let parameterNames = ["id", "width", "height", "mode", "crop", "rotate", "flip", "filter", "format", "quality"]
 
     /// How the image meets a `width` × `height` box.
@@ -35,21 +37,28 @@ public struct AssetURL: SchemeURL {
     /// The largest box edge, in pixels.
     public static let maximumDimension = 16_384
 
+    /// The stored photo's id.
     public var id: String
+    /// The target box's width in pixels; nil: follows the height, or the edited size.
     public var width: Int?
+    /// The target box's height in pixels; nil: follows the width, or the edited size.
     public var height: Int?
+    /// How the photo meets the box when both sides are given.
     public var mode: Mode
     /// The part of the upright photo to keep, before rotation; nil keeps it whole.
     public var crop: NormalizedRect?
     /// Degrees clockwise; multiples of 90 are exact.
     public var rotate: Double
+    /// A mirror after the rotation; nil: none.
     public var flip: Flip?
+    /// Filters, applied in order after the crop, rotation and flip.
     public var filters: [ImageEdit]
     /// nil: JPEG for opaque photos, PNG when alpha matters.
     public var format: ImageFormat?
     /// JPEG quality 1–100.
     public var quality: Int
 
+    /// The JPEG quality when the URL gives none.
     public static let defaultQuality = 85
 
     /// An edit of asset `id`; every parameter but `id` defaults to leaving the photo as it is.
@@ -68,6 +77,7 @@ public struct AssetURL: SchemeURL {
         self.quality = quality
     }
 
+    /// Parses an `asset://` query. Throws `URLParameterError` naming the parameter that is unknown, missing or out of range.
     public init(query: QueryReader) throws {
         id = try Self.assetID(query.required("id"), parameter: "id")
         width = try query.int("width", in: 1...Self.maximumDimension)
@@ -96,6 +106,7 @@ public struct AssetURL: SchemeURL {
         return text
     }
 
+    /// Writes the query items, leaving out defaults.
     public func write(to query: inout QueryWriter) {
         query.add("id", id)
         query.add("width", width)

@@ -12,6 +12,7 @@ import FoundationNetworking
 /// It runs on the render queue, never on URLSession's shared work queue, so
 /// waiting for an inner request cannot deadlock the outer one.
 public final class HTTPTileLoader: TileLoading {
+    /// The tile URL, with `{z}`, `{x}` and `{y}` where the tile's coordinates go.
     public let template: String
     private let session: URLSession
     private let timeout: TimeInterval
@@ -31,6 +32,7 @@ public final class HTTPTileLoader: TileLoading {
         session = URLSession(configuration: configuration)
     }
 
+    /// The bytes of one tile, from the cache or the server. Throws `URLError(.resourceUnavailable)` naming the tile and the reason.
     public func tile(_ coordinate: TileCoordinate) throws -> [UInt8] {
         let text = coordinate.filling(template)
         guard let url = URL(string: text) else { throw MapTileError.unavailable(coordinate, "'\(text)' is not a URL") }
