@@ -17,13 +17,18 @@ public struct JPEGEncoder: ImageEncoding {
         case yuv444
     }
 
-    /// 1–100, mapped to table scale factors as the IJG library does.
-    public var quality: Int
+    /// 1–100, mapped to table scale factors as the IJG library does; any
+    /// value set is clamped into that range (0 would divide by zero).
+    public var quality: Int {
+        didSet { quality = min(max(quality, 1), 100) }
+    }
     public var subsampling: Subsampling
     /// Two passes: gather symbol statistics, then write tables made for this image.
     public var optimizeHuffman: Bool
-    /// MCUs between restart markers; 0 writes none.
-    public var restartInterval: Int
+    /// MCUs between restart markers; 0 writes none. Clamped to 0...65535 (DRI holds 16 bits).
+    public var restartInterval: Int {
+        didSet { restartInterval = min(max(restartInterval, 0), 65535) }
+    }
     /// Writes one luminance component only.
     public var grayscale: Bool
 

@@ -128,6 +128,7 @@ struct JPEGScanDecoder {
                 if let renderer, ux == unitsX - 1 { renderer.consumeBand(uy) }
             }
         }
+        if !skip { try reader.checkPaddingUse() }
         // Leave `position` at the marker that follows the scan data.
         let bytes = reader.bytes
         var p = reader.position
