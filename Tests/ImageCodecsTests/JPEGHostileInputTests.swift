@@ -175,4 +175,17 @@ final class JPEGResourceBudgetTests: XCTestCase {
             XCTAssertEqual(error as? JPEGError, .truncated("entropy-coded scan data"))
         }
     }
+
+    func testCancellationStopsTheDecodeWithinARowOfMCUs() throws {
+        struct Stop: Error {}
+        for name in ["s420.jpg", "progressive420.jpg"] {
+            let data = Data(try JPEGHostileInputTests().fixture(name))
+            var calls = 0
+            XCTAssertThrowsError(try JPEGDecoder().decodeImage(data) {
+                calls += 1
+                if calls == 3 { throw Stop() }
+            }, name) { XCTAssertTrue($0 is Stop) }
+            XCTAssertEqual(calls, 3, name)
+        }
+    }
 }

@@ -44,17 +44,23 @@ public struct JPEGDecoder: ImageDecoding {
     }
 
     /// Decodes and returns the pixels with their EXIF orientation.
-    public func decodeImage(_ data: Data, scale: JPEGScale = .full) throws -> JPEGImage {
+    /// `checkCancellation` is called before each scan and after each row of
+    /// MCUs; whatever it throws ends the decode, so a cancelled load stops
+    /// within one row instead of finishing a large image.
+    public func decodeImage(_ data: Data, scale: JPEGScale = .full, checkCancellation: () throws -> Void = {}) throws -> JPEGImage {
         let bytes = [UInt8](data)
-        return try bytes.withUnsafeBufferPointer { buffer in
-            let parser = JPEGParser(bytes: buffer, maximumPixelCount: maximumPixelCount, maximumScanCount: maximumScanCount)
-            parser.dcOnly = scale == .eighth
-            parser.renderScale = scale
-            try parser.parse(headerOnly: false)
-            guard let renderer = parser.renderer else { throw JPEGError.invalidSegment("no scan data") }
-            if !renderer.streamed { try renderer.renderDecodedImage(parser) }
-            let bitmap = try renderer.finish()
-            return JPEGImage(bitmap: bitmap, orientation: parser.orientation)
+        return try withoutActuallyEscaping(checkCancellation) { checkCancellation in
+            try bytes.withUnsafeBufferPointer { buffer in
+                let parser = JPEGParser(bytes: buffer, maximumPixelCount: maximumPixelCount, maximumScanCount: maximumScanCount)
+                parser.dcOnly = scale == .eighth
+                parser.renderScale = scale
+                parser.checkCancellation = checkCancellation
+                try parser.parse(headerOnly: false)
+                guard let renderer = parser.renderer else { throw JPEGError.invalidSegment("no scan data") }
+                if !renderer.streamed { try renderer.renderDecodedImage(parser) }
+                let bitmap = try renderer.finish()
+                return JPEGImage(bitmap: bitmap, orientation: parser.orientation)
+            }
         }
     }
 

@@ -38,6 +38,9 @@ final class JPEGParser {
     /// Set to render while decoding: the scale, and the renderer made at the
     /// first scan. A baseline scan holding every component streams into it.
     var renderScale: JPEGScale?
+    /// Called after each row of MCUs and before each scan; whatever it throws
+    /// ends the decode (a caller's cancellation or deadline).
+    var checkCancellation: () throws -> Void = {}
     private(set) var renderer: JPEGRowRenderer?
 
     init(bytes: UnsafeBufferPointer<UInt8>, maximumPixelCount: Int, maximumScanCount: Int) {
@@ -109,6 +112,7 @@ final class JPEGParser {
             case 0xDA:
                 guard frameSeen else { throw JPEGError.invalidSegment("scan (SOS) before the frame header (SOF)") }
                 guard scanCount < maximumScanCount else { throw JPEGError.tooManyScans(limit: maximumScanCount) }
+                try checkCancellation()
                 let scanEnd = try readScanHeaderAndDecode(start, end)
                 scanCount += 1
                 position = scanEnd

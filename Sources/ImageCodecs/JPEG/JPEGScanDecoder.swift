@@ -125,7 +125,10 @@ struct JPEGScanDecoder {
                     }
                 }
                 unit += 1
-                if let renderer, ux == unitsX - 1 { renderer.consumeBand(uy) }
+                if ux == unitsX - 1 {
+                    renderer?.consumeBand(uy)
+                    try parser.checkCancellation()
+                }
             }
         }
         if !skip { try reader.checkPaddingUse() }
