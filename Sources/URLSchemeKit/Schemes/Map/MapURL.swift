@@ -30,9 +30,11 @@ public struct MapURL: SchemeURL {
     public static let defaultPadding = 24.0
     /// The JPEG quality used when `format=jpeg` comes without `quality` (as the VK sample: 0.7).
     public static let defaultQuality = 70
+    /// The most `marker` items one URL may have.
     public static let maximumMarkers = 256
+    /// The most `path` items one URL may have (their points together are
+    /// limited by `ResourceBudget.pathPoints`).
     public static let maximumPaths = 64
-    public static let maximumPathPoints = 20_000
 
     public var options: MapSnapshotOptions
     public var format: ImageFormat
@@ -67,6 +69,11 @@ public struct MapURL: SchemeURL {
         }
         guard paths.count <= Self.maximumPaths else {
             throw URLParameterError(parameter: "path", reason: "is given \(paths.count) times; at most \(Self.maximumPaths)")
+        }
+        let points = paths.reduce(0) { $0 + $1.points.count }
+        let pointBudget = ResourceBudget.current.pathPoints
+        guard points <= pointBudget else {
+            throw URLParameterError(parameter: "path", reason: "has \(points) points in all; at most \(pointBudget) (ResourceBudget.pathPoints)")
         }
 
         let camera: MapCamera
@@ -146,8 +153,9 @@ public struct MapURL: SchemeURL {
         guard numbers.count.isMultiple(of: 2), numbers.count >= 4 else {
             throw URLParameterError(parameter: "path", reason: "needs at least two 'latitude,longitude' pairs, got \(numbers.count) numbers")
         }
-        guard numbers.count / 2 <= maximumPathPoints else {
-            throw URLParameterError(parameter: "path", reason: "has \(numbers.count / 2) points; at most \(maximumPathPoints)")
+        let pointBudget = ResourceBudget.current.pathPoints
+        guard numbers.count / 2 <= pointBudget else {  // before any is parsed; all paths together are checked later
+            throw URLParameterError(parameter: "path", reason: "has \(numbers.count / 2) points in all; at most \(pointBudget) (ResourceBudget.pathPoints)")
         }
         var path = MapPath(points: try stride(from: 0, to: numbers.count, by: 2).map {
             try coordinate(numbers[$0], numbers[$0 + 1], parameter: "path")
