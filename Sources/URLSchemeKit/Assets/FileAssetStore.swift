@@ -59,7 +59,7 @@ public final class FileAssetStore: AssetStore {
     /// `ResourceBudget.decodedPixels`) and, for a JPEG, a decode at 1/8 scale,
     /// which reads every scan (within `ResourceBudget.jpegScans`) but keeps
     /// only one coefficient per block.
-    public static func checkImage(_ data: Data) throws -> ImageInfo {
+    @Sendable public static func checkImage(_ data: Data) throws -> ImageInfo {
         let budget = ResourceBudget.current
         switch ImageFormat(sniffing: data.prefix(8)) {
         case .png:
