@@ -1,5 +1,8 @@
 import Foundation
 import Raster
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// Decoded asset photos kept in memory, so that many sizes and edits of one
 /// photo decode it once: the decode is the expensive step of an `asset://`
@@ -11,7 +14,9 @@ import Raster
 ///   decodes again at the finer scale and replaces the entry, and any request
 ///   the held resolution satisfies is served from it.
 /// - Concurrent requests for one photo wait for a single decode instead of
-///   each decoding it.
+///   each decoding it, and share its failure too: a photo that does not
+///   decode, asked for by N requests at once, is decoded once, not N times
+///   in turn. A waiter that is cancelled (or runs out of time) stops waiting.
 public final class DecodedImageCache: @unchecked Sendable {  // every stored property is guarded by `condition`
     /// A decoded photo: upright pixels and the reduction they were decoded at.
     public struct Image: Sendable {
@@ -29,9 +34,14 @@ public final class DecodedImageCache: @unchecked Sendable {  // every stored pro
         public var decodes = 0
     }
 
+    /// One decode in progress; waiters read its outcome (under `condition`).
+    private final class Decode {
+        var outcome: Result<Image, Error>?
+    }
+
     private let condition = NSCondition()
     private var store: LRUStore<String, Image>
-    private var decoding: Set<String> = []
+    private var decoding: [String: Decode] = [:]
     private var counters = Statistics()
 
     /// A cache holding at most `capacity` bytes of pixels (256 MiB by default).
@@ -62,7 +72,10 @@ public final class DecodedImageCache: @unchecked Sendable {  // every stored pro
 
     /// The photo `key` at a reduction of at most `maximumReduction`: the held
     /// entry when it is detailed enough, else `decode(maximumReduction)`, kept.
-    func image(for key: String, maximumReduction: Int, decode: (Int) throws -> Image) throws -> Image {
+    /// While another thread decodes the photo, waits for it, polling
+    /// `cancellation` every 10 ms, and throws what that decode threw.
+    func image(for key: String, maximumReduction: Int, cancellation: RenderCancellation? = nil,
+               decode: (Int) throws -> Image) throws -> Image {
         condition.lock()
         while true {
             if let held = store.value(for: key), held.reduction <= maximumReduction {
@@ -70,15 +83,31 @@ public final class DecodedImageCache: @unchecked Sendable {  // every stored pro
                 condition.unlock()
                 return held
             }
-            guard decoding.contains(key) else { break }
-            condition.wait()  // another thread is decoding this photo: use its result
+            guard let pending = decoding[key] else { break }
+            // Another thread is decoding this photo: use its result.
+            while pending.outcome == nil {
+                if cancellation?.isCancelled == true {
+                    condition.unlock()
+                    try cancellation?.check()
+                }
+                _ = condition.wait(until: Date(timeIntervalSinceNow: 0.01))
+            }
+            // A decode stopped by its own request's cancellation or deadline
+            // says nothing about the photo: look again (and decode if need be).
+            if case let .failure(error) = pending.outcome, !(error is CancellationError), (error as? URLError)?.code != .timedOut {
+                condition.unlock()
+                throw error
+            }
+            // It succeeded; held at the detail this request needs, or not: look again.
         }
-        decoding.insert(key)
+        let mine = Decode()
+        decoding[key] = mine
         condition.unlock()
 
         let result = Result { try decode(maximumReduction) }
         condition.lock()
-        decoding.remove(key)
+        decoding[key] = nil
+        mine.outcome = result
         if case let .success(image) = result {
             counters.decodes += 1
             store.insert(image, for: key, cost: image.bitmap.pixels.count)

@@ -1,20 +1,40 @@
+import Foundation
 import Synchronization
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
-/// A flag a renderer polls to learn that its request was stopped
-/// (`URLProtocol.stopLoading()` came, or the task was cancelled).
+/// A flag a renderer polls to learn that its request should stop: it was
+/// stopped (`URLProtocol.stopLoading()` came, or the task was cancelled), or
+/// it ran past its deadline (`ResourceBudget.renderDeadline`).
 public final class RenderCancellation: Sendable {
     private let flag = Atomic<Bool>(false)
+    /// The deadline that passed, in seconds; nil when stopped by the client (or not cancelled).
+    private let expiredDeadline = Mutex<TimeInterval?>(nil)
 
-    /// A flag that is not cancelled yet; the protocol core cancels it on `stopLoading()`.
+    /// A flag that is not cancelled yet; the protocol core cancels it on
+    /// `stopLoading()` or when the render's deadline passes.
     public init() {}
 
-    /// True once the request has been stopped; the result will not be delivered.
+    /// True once the request has been stopped or has run out of time; the
+    /// result will not be delivered, so stop working.
     public var isCancelled: Bool { flag.load(ordering: .acquiring) }
 
-    /// Throws `CancellationError` once the request has been stopped.
+    /// Throws once cancelled: `CancellationError` when the request was
+    /// stopped, `URLError(.timedOut)` naming the deadline when it ran out of time.
     public func check() throws {
-        if isCancelled { throw CancellationError() }
+        guard isCancelled else { return }
+        if let deadline = expiredDeadline.withLock({ $0 }) {
+            throw URLErrors.make(.timedOut, "the render took longer than its deadline of \(QueryWriter.format(deadline)) s (ResourceBudget.renderDeadline)", url: nil)
+        }
+        throw CancellationError()
     }
 
     func cancel() { flag.store(true, ordering: .releasing) }
+
+    /// Cancels the render because its deadline of `seconds` passed.
+    func expire(deadline seconds: TimeInterval) {
+        expiredDeadline.withLock { if !isCancelled { $0 = seconds } }
+        cancel()
+    }
 }
