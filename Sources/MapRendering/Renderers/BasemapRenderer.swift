@@ -19,7 +19,7 @@ public struct BasemapRenderer: Sendable {
         try MapGeometry(viewport: viewport).draw(on: &canvas, palette: palette, scale: options.scale, checkCancellation: checkCancellation)
         try checkCancellation()
 
-        try MapOverlays.draw(options, viewport: viewport, on: &canvas)
+        try MapOverlays.draw(options, viewport: viewport, on: &canvas, checkCancellation: checkCancellation)
         Self.drawAttribution(Self.attribution, on: &canvas, scale: options.scale, palette: palette)
         return canvas.bitmap
     }
@@ -64,18 +64,5 @@ public struct BasemapRenderer: Sendable {
         return viewport.copyOffsets(minX: minX, maxX: maxX).map { offset in
             offset == 0 ? points : points.map { Point($0.x + offset, $0.y) }
         }
-    }
-
-    /// Makes consecutive longitudes differ by at most 180°, so a path that
-    /// crosses the antimeridian is drawn the short way.
-    static func unwrapLongitudes(_ points: [GeoCoordinate]) -> [GeoCoordinate] {
-        var result = points
-        for i in result.indices.dropFirst() {
-            var longitude = result[i].longitude
-            while longitude - result[i - 1].longitude > 180 { longitude -= 360 }
-            while longitude - result[i - 1].longitude < -180 { longitude += 360 }
-            result[i].longitude = longitude
-        }
-        return result
     }
 }

@@ -2,19 +2,60 @@ import Raster
 
 /// Draws a snapshot's own paths and markers over whatever map is beneath.
 enum MapOverlays {
-    static func draw(_ options: MapSnapshotOptions, viewport: MapViewport, on canvas: inout Canvas) throws {
+    /// Draws every path, then every marker; `checkCancellation` is called
+    /// before each path, each copy of a path, and every 16 markers.
+    static func draw(_ options: MapSnapshotOptions, viewport: MapViewport, on canvas: inout Canvas,
+                     checkCancellation: () throws -> Void = {}) throws {
         for path in options.paths {
-            let points = BasemapRenderer.unwrapLongitudes(path.points)
-            for copy in BasemapRenderer.project(points, in: viewport, simplify: false) {
-                if let fill = path.fill { try canvas.fill(Path(polygon: copy), color: fill) }
-                if path.width > 0 {
-                    let shape = path.isClosed ? Path(polygon: copy) : Path(polyline: copy)
-                    try canvas.stroke(shape, color: path.color, style: StrokeStyle(width: path.width * options.scale, join: .round, cap: .round))
+            try checkCancellation()
+            for piece in pieces(of: path.points, nearLongitude: viewport.center.longitude) {
+                for copy in BasemapRenderer.project(piece, in: viewport, simplify: false) {
+                    try checkCancellation()
+                    if let fill = path.fill { try canvas.fill(Path(polygon: copy), color: fill) }
+                    if path.width > 0 {
+                        let shape = path.isClosed ? Path(polygon: copy) : Path(polyline: copy)
+                        try canvas.stroke(shape, color: path.color, style: StrokeStyle(width: path.width * options.scale, join: .round, cap: .round))
+                    }
                 }
             }
         }
-        for marker in options.markers {
+        for (index, marker) in options.markers.enumerated() {
+            if index % 16 == 0 { try checkCancellation() }
             try MarkerPin.draw(marker, at: viewport.pixel(for: marker.coordinate), scale: options.scale, on: &canvas)
         }
+    }
+
+    /// The path with each step taken the short way round (consecutive
+    /// longitudes differ by at most 180°, so a path across the antimeridian
+    /// is drawn across it), cut into pieces that each stay within 540° of the
+    /// view's centre longitude: a path that keeps stepping east (0, 120, 240,
+    /// …) is wrapped back a world at a time instead of spanning thousands of
+    /// worlds, each of which the view would otherwise draw a copy for. A piece
+    /// spans at most three worlds, so it has a handful of copies however long
+    /// the path.
+    static func pieces(of points: [GeoCoordinate], nearLongitude center: Double) -> [[GeoCoordinate]] {
+        var pieces: [[GeoCoordinate]] = []
+        var piece: [GeoCoordinate] = []
+        var previous: Double?
+        for point in points {
+            var longitude = point.longitude
+            if let previous {
+                // `previous` stays within 540° of the centre and `longitude` within 180° of 0: one turn suffices.
+                longitude += 360 * ((previous - longitude) / 360).rounded()
+                piece.append(GeoCoordinate(latitude: point.latitude, longitude: longitude))
+                let drift = ((longitude - center) / 360).rounded(.towardZero)
+                if abs(longitude - center) > 360 {
+                    // Wrap back a world: this piece ends here, the next begins at the same point, shifted.
+                    pieces.append(piece)
+                    longitude -= 360 * drift
+                    piece = [GeoCoordinate(latitude: point.latitude, longitude: longitude)]
+                }
+            } else {
+                piece.append(point)
+            }
+            previous = longitude
+        }
+        if piece.count >= 2 { pieces.append(piece) }
+        return pieces
     }
 }

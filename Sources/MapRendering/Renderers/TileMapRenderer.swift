@@ -38,7 +38,7 @@ public struct TileMapRenderer: Sendable {
         }
         var canvas = Canvas(base)
         try checkCancellation()
-        try MapOverlays.draw(options, viewport: viewport, on: &canvas)
+        try MapOverlays.draw(options, viewport: viewport, on: &canvas, checkCancellation: checkCancellation)
         BasemapRenderer.drawAttribution(source.attribution, on: &canvas, scale: options.scale, palette: options.style.palette)
         return canvas.bitmap
     }
