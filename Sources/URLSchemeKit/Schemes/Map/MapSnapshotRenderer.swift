@@ -22,7 +22,9 @@ public struct MapSnapshotRenderer: Renderer {
                     let known = MapTileSources.names
                     throw URLParameterError(parameter: "tiles", reason: "names no registered tile source '\(name)'; registered: \(known.isEmpty ? "none" : known.joined(separator: ", "))")
                 }
-                bitmap = try TileMapRenderer(source: source).render(map.options, checkCancellation: cancellation.check)
+                let budget = ResourceBudget.current
+                let renderer = TileMapRenderer(source: source, maximumTiles: budget.tiles, concurrentFetches: budget.concurrentTileFetches)
+                bitmap = try renderer.render(map.options, checkCancellation: cancellation.check)
             } else {
                 bitmap = try basemap.render(map.options, checkCancellation: cancellation.check)
             }
