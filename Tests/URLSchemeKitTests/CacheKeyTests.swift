@@ -39,7 +39,7 @@ final class CacheKeyTests: XCTestCase {
             "map://?a=%41", "map://?a=b=c", "http://user@h/p", "http://[::1]:8080/p?a=1", "map://?name=%E2%9C%93",
             "http://h:/p", "map:?a=1", "map://?a=b%20c&a=x",
             // Found by Fuzz/cache: URL spells this host in punycode, URLComponents percent-encoded.
-            "https://\u{47A}\u{146}s", "https://xn--s-lla67v/p",
+            "https://\u{47A}\u{146}s", "https://xn--s-lla67v/p", "http://" + String(repeating: "a", count: 3000) + "/p?q=1",
         ]
         for text in direct + general {
             let url = try XCTUnwrap(URL(string: text), text)
