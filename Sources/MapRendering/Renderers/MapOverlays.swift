@@ -3,20 +3,24 @@ import Raster
 /// Draws a snapshot's own paths and markers over whatever map is beneath.
 enum MapOverlays {
     /// Draws every path, then every marker; `checkCancellation` is called
-    /// before each path, each copy of a path, and every 16 markers.
+    /// for each piece of a path, before drawing it, and every 16 markers.
     static func draw(_ options: MapSnapshotOptions, viewport: MapViewport, on canvas: inout Canvas,
                      checkCancellation: () throws -> Void = {}) throws {
         for path in options.paths {
-            try checkCancellation()
+            // Every piece and copy joins one shape, filled and stroked once: one
+            // pass of the rasteriser over the path's rows, however many pieces.
+            var area = Path(), outline = Path()
             for piece in pieces(of: path.points, nearLongitude: viewport.center.longitude) {
+                try checkCancellation()
                 for copy in BasemapRenderer.project(piece, in: viewport, simplify: false) {
-                    try checkCancellation()
-                    if let fill = path.fill { try canvas.fill(Path(polygon: copy), color: fill) }
-                    if path.width > 0 {
-                        let shape = path.isClosed ? Path(polygon: copy) : Path(polyline: copy)
-                        try canvas.stroke(shape, color: path.color, style: StrokeStyle(width: path.width * options.scale, join: .round, cap: .round))
-                    }
+                    if path.fill != nil { area.append(Path(polygon: copy)) }
+                    outline.append(path.isClosed ? Path(polygon: copy) : Path(polyline: copy))
                 }
+            }
+            try checkCancellation()
+            if let fill = path.fill { try canvas.fill(area, color: fill) }
+            if path.width > 0 {
+                try canvas.stroke(outline, color: path.color, style: StrokeStyle(width: path.width * options.scale, join: .round, cap: .round))
             }
         }
         for (index, marker) in options.markers.enumerated() {
