@@ -45,12 +45,23 @@ public struct ResourceBudget: Sendable, Equatable {
     /// The defaults, for a server that renders URLs from strangers.
     public init() {}
 
-    private static let installed = Mutex(ResourceBudget())
+    /// The installed budget. Not a `static let Mutex(ResourceBudget())`: built
+    /// with `-c release` (Swift 6.3), that global was initialised statically
+    /// and read back as all zeros (every limit 0); a class instance is made at run time.
+    private static let installed = Installed()
 
-    /// The budget new loads use. Set it before loading; a load keeps the
-    /// budget that was current when it started.
+    /// The budget new loads use. Set it before loading.
     public static var current: ResourceBudget {
-        get { installed.withLock { $0 } }
-        set { installed.withLock { $0 = newValue } }
+        get { installed.value.withLock { $0 } }
+        set { installed.value.withLock { $0 = newValue } }
+    }
+}
+
+/// Where `ResourceBudget.current` lives.
+private final class Installed: Sendable {
+    let value: Mutex<ResourceBudget>
+
+    init() {
+        value = Mutex(ResourceBudget())
     }
 }
