@@ -7,7 +7,8 @@ import ImageCodecs
 /// through a real URLSession in a child process, ends with the expected
 /// outcome. Built with `-c release` (as `.ci/run` runs it) every load must
 /// also take under 2 s and peak under 300 MB of resident memory, measured
-/// with wait4's rusage; a debug build checks only the outcomes.
+/// with wait4's rusage. A debug build (5-100× slower) checks only the
+/// refusals, whose point is to be cheap, and skips the loads that succeed.
 final class HostileCorpusTests: XCTestCase {
     private static let hostile = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Hostile")
     private static let secondsPerLoad = 2.0
@@ -53,6 +54,7 @@ final class HostileCorpusTests: XCTestCase {
         let output = directory.appendingPathComponent("out").path
         for row in try table("cases.tsv") {
             let (name, expected, text) = (row[0], row[2], row[3])
+            if expected == "200" && !measured { continue }
             var url = row[1]
             for (file, id) in ids { url = url.replacingOccurrences(of: "{\(file)}", with: id) }
             let run = try ChildRun(binary, ["get", url, "--no-cache", "--assets", directory.path, "-o", output])
