@@ -51,6 +51,12 @@ public struct JPEGEncoder: ImageEncoding {
     }
 
     public func encode(_ bitmap: Bitmap) throws -> Data {
+        try encode(bitmap, checkCancellation: {})
+    }
+
+    /// Encodes `bitmap`, calling `checkCancellation` after each row of MCUs;
+    /// whatever it throws ends the encode.
+    public func encode(_ bitmap: Bitmap, checkCancellation: () throws -> Void) throws -> Data {
         guard bitmap.width > 0, bitmap.height > 0 else { throw JPEGError.cannotEncode("the bitmap is empty") }
         guard bitmap.width <= 65535, bitmap.height <= 65535 else {
             throw JPEGError.cannotEncode("\(bitmap.width)×\(bitmap.height) exceeds JPEG's 65535-pixel side")
@@ -67,14 +73,17 @@ public struct JPEGEncoder: ImageEncoding {
                                                 chromaFactor: factor, grayscale: grayscale, layout: layout,
                                                 luma: luma, chroma: chroma)
         var writer = JPEGBitWriter(reserving: bitmap.width * bitmap.height / 3 + 4096)
-        bitmap.pixels.withUnsafeBufferPointer { pixels in
+        try bitmap.pixels.withUnsafeBufferPointer { pixels in
             let source = pixels.baseAddress!
             if optimizeHuffman {
                 // Two passes over stored coefficients: count symbols, then code them
                 // with tables made for these counts.
                 let all = UnsafeMutablePointer<Int16>.allocate(capacity: rowCoefficients * mcusY)
                 defer { all.deallocate() }
-                for row in 0..<mcusY { transformer.transform(mcuRow: row, of: source, into: all + row * rowCoefficients) }
+                for row in 0..<mcusY {
+                    transformer.transform(mcuRow: row, of: source, into: all + row * rowCoefficients)
+                    try checkCancellation()
+                }
                 let counts = JPEGEntropyEncoder.statistics(all, mcuCount: mcusX * mcusY, layout: layout,
                                                            restartInterval: restartInterval)
                 let tables = (dc: counts.dc.prefix(grayscale ? 1 : 2).map { JPEGHuffmanEncoder.optimal(frequencies: $0) },
@@ -92,6 +101,7 @@ public struct JPEGEncoder: ImageEncoding {
                 for row in 0..<mcusY {
                     transformer.transform(mcuRow: row, of: source, into: blocks)
                     coder.encode(blocks, mcuCount: mcusX, layout: layout, into: &writer)
+                    try checkCancellation()
                 }
             }
         }

@@ -58,6 +58,6 @@ public struct AssetRenderer: Renderer {
             }
         }
         try cancellation.check()
-        return try AssetEncoding.encode(image, format: asset.format, quality: asset.quality)
+        return try AssetEncoding.encode(image, format: asset.format, quality: asset.quality, cancellation: cancellation)
     }
 }

@@ -51,7 +51,7 @@ public struct AvatarRenderer: Renderer {
         if avatar.shape == .circle {
             canvas = try canvas.masked(by: .circle)
         }
-        return try AssetEncoding.encode(canvas, format: avatar.format ?? (avatar.shape == .circle ? .png : .jpeg), quality: avatar.quality)
+        return try AssetEncoding.encode(canvas, format: avatar.format ?? (avatar.shape == .circle ? .png : .jpeg), quality: avatar.quality, cancellation: cancellation)
     }
 
     /// Asset `id`, centre-cropped to `tile`'s shape and scaled to cover it

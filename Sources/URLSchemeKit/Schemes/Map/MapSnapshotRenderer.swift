@@ -36,9 +36,9 @@ public struct MapSnapshotRenderer: Renderer {
         try cancellation.check()
         switch map.format {
         case .png:
-            return RenderedImage(data: try PNGEncoder().encode(bitmap), mimeType: ImageFormat.png.mimeType)
+            return RenderedImage(data: try PNGEncoder().encode(bitmap, checkCancellation: cancellation.check), mimeType: ImageFormat.png.mimeType)
         case .jpeg:
-            return RenderedImage(data: try JPEGEncoder(quality: map.quality).encode(bitmap), mimeType: ImageFormat.jpeg.mimeType)
+            return RenderedImage(data: try JPEGEncoder(quality: map.quality).encode(bitmap, checkCancellation: cancellation.check), mimeType: ImageFormat.jpeg.mimeType)
         }
     }
 }
