@@ -17,8 +17,8 @@ let package = Package(
         .executable(name: "urlscheme-bench", targets: ["urlscheme-bench"]),
     ],
     targets: [
-        // Pixels and geometry; no I/O.
-        .target(name: "Raster"),
+        // Pixels and geometry; no I/O. The embedded font's licence travels beside it.
+        .target(name: "Raster", exclude: ["Text/Fonts/DejaVuSans-LICENSE.txt"]),
         // Bytes <-> bitmaps: deflate, PNG, JPEG.
         .target(name: "ImageCodecs", dependencies: ["Raster"]),
         // Geography: projection, basemap, styles, map renderers.

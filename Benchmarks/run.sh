@@ -2,7 +2,7 @@
 # Installs the reference side, builds urlscheme-bench in release mode and runs
 # it: our side and the reference side of every row in one run, same inputs.
 #   Benchmarks/run.sh                 all suites
-#   Benchmarks/run.sh cache png       some suites (cache, png, jpeg, raster, map, asset)
+#   Benchmarks/run.sh cache png       some suites (cache, png, jpeg, raster, map, labels, asset, http, scroll)
 #   Benchmarks/run.sh --iterations 15 more samples per row
 # References: Pillow and aggdraw from PyPI, pycairo (built against Debian's
 # libcairo2-dev), nginx from Debian's packages. A reference that cannot be

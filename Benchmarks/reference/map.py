@@ -1,7 +1,8 @@
 """Reference side of `urlscheme-bench map`: pycairo fills and strokes the same
 projected basemap geometry (exported by the Swift side) at the same size, in
 the same layers: water, land (non-zero), countries by class (even-odd),
-borders and coastlines stroked with round joins."""
+region borders stroked, lakes (even-odd, in the water colour), country borders,
+then coastlines and lake shores stroked, with round joins."""
 import json
 
 from common import emit, median_seconds, parser
@@ -34,7 +35,7 @@ try:
             polyline(ctx, ring, True)
         color(ctx, g["landColor"])
         ctx.fill()
-        ctx.set_fill_rule(cairo.FILL_RULE_EVEN_ODD)
+        ctx.set_fill_rule(cairo.FILL_RULE_EVEN_ODD)  # also for the lakes below
         for rings, c in zip(g["classes"], g["classColors"]):
             for ring in rings:
                 polyline(ctx, ring, True)
@@ -42,6 +43,15 @@ try:
             ctx.fill()
         ctx.set_line_join(cairo.LINE_JOIN_ROUND)
         ctx.set_line_cap(cairo.LINE_CAP_ROUND)
+        ctx.set_line_width(0.5 * g["scale"])
+        for line in g["regionBorders"]:
+            polyline(ctx, line, False)
+        color(ctx, g["regionBorderColor"])
+        ctx.stroke()
+        for ring in g["lakes"]:
+            polyline(ctx, ring, True)
+        color(ctx, g["water"])
+        ctx.fill()
         ctx.set_line_width(0.6 * g["scale"])
         for ring in g["borders"]:
             polyline(ctx, ring, True)
@@ -50,6 +60,8 @@ try:
         ctx.set_line_width(0.8 * g["scale"])
         for line in g["coastlines"]:
             polyline(ctx, line, False)
+        for ring in g["lakes"]:
+            polyline(ctx, ring, True)
         color(ctx, g["coastColor"])
         ctx.stroke()
         surface.flush()

@@ -42,7 +42,7 @@ struct AssetBenchmarks: BenchmarkSuite {
         URLSchemeKitProtocols.useAssetStore(store)
         let url = AssetURL(id: id, width: 256).url
         let cold = URLSessionConfiguration.ephemeral
-        cold.installURLSchemeKit(cache: ImageURLCache(memoryCapacity: 64 << 20, diskCapacity: 0))
+        cold.installURLSchemeKit(cache: ImageURLCache(memoryCapacity: 64 << 20, diskCapacity: 0), httpCache: nil)
         cold.urlCache = nil
         let coldSession = URLSession(configuration: cold)
         defer { coldSession.finishTasksAndInvalidate() }

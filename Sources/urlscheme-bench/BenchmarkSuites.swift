@@ -7,6 +7,9 @@ enum BenchmarkSuites {
         JPEGBenchmarks(),
         RasterBenchmarks(),
         MapBenchmarks(),
+        LabelBenchmarks(),
         AssetBenchmarks(),
+        HTTPBenchmarks(),
+        ScrollBenchmarks(),
     ]
 }

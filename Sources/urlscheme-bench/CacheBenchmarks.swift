@@ -73,7 +73,7 @@ struct CacheBenchmarks: BenchmarkSuite {
     /// row the map and asset suites both report.
     static func cachedAgainstNginx(_ url: URL, name: String, context: BenchmarkContext) throws -> BenchmarkRow {
         let cached = URLSessionConfiguration.ephemeral
-        cached.installURLSchemeKit(cache: ImageURLCache(memoryCapacity: 64 << 20, diskCapacity: 0))
+        cached.installURLSchemeKit(cache: ImageURLCache(memoryCapacity: 64 << 20, diskCapacity: 0), httpCache: nil)
         let cachedSession = URLSession(configuration: cached)
         defer { cachedSession.finishTasksAndInvalidate() }
         let body = try MapBenchmarks.load(url, cachedSession)

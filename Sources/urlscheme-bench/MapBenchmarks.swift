@@ -36,9 +36,9 @@ struct MapBenchmarks: BenchmarkSuite {
                                  detail: String(format: "projecting the basemap: %.1f ms more", project * 1000)))
 
         // Whole snapshots through URLSession: cold (no cache) and cached.
-        let url = MapURL(options: options).url
+        let url = try MapURL(options: options).url
         let cold = URLSessionConfiguration.ephemeral
-        cold.installURLSchemeKit(cache: ImageURLCache(memoryCapacity: 64 << 20, diskCapacity: 0))
+        cold.installURLSchemeKit(cache: ImageURLCache(memoryCapacity: 64 << 20, diskCapacity: 0), httpCache: nil)
         cold.urlCache = nil
         let coldSession = URLSession(configuration: cold)
         defer { coldSession.finishTasksAndInvalidate() }
@@ -51,10 +51,10 @@ struct MapBenchmarks: BenchmarkSuite {
 
         // 100 distinct snapshots, 2 in flight, cache off: throughput and peak memory.
         try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)  // reset VmHWM
-        let urls = (0..<100).map { (i: Int) -> URL in
+        let urls = try (0..<100).map { (i: Int) -> URL in
             let center = GeoCoordinate(latitude: 30 + Double(i % 10) * 3, longitude: -10 + Double(i / 10) * 6)
             let zoom: Double = 3 + Double(i % 4) * 0.5
-            return MapURL(options: MapSnapshotOptions(camera: .zoom(center: center, zoom: zoom), width: 600, height: 400, scale: 2)).url
+            return try MapURL(options: MapSnapshotOptions(camera: .zoom(center: center, zoom: zoom), width: 600, height: 400, scale: 2)).url
         }
         let start = Stopwatch.now()
         let slots = DispatchSemaphore(value: 2)
@@ -108,6 +108,9 @@ struct GeometryExport: Encodable {
     var borderColor: [UInt8]
     var coastlines: [[Double]]
     var coastColor: [UInt8]
+    var lakes: [[Double]]
+    var regionBorders: [[Double]]
+    var regionBorderColor: [UInt8]
 
     init(_ geometry: MapGeometry, options: MapSnapshotOptions) {
         let palette = options.style.palette
@@ -128,5 +131,8 @@ struct GeometryExport: Encodable {
         borderColor = rgba(palette.border)
         coastlines = flat(geometry.coastlines)
         coastColor = rgba(palette.coastline)
+        lakes = flat(geometry.lakes)
+        regionBorders = flat(geometry.regionBorders)
+        regionBorderColor = rgba(palette.regionBorder)
     }
 }

@@ -6,11 +6,19 @@ final class NginxServer {
     let port: Int
     private let process: Process
 
-    init(root: URL, files: [Data]) throws {
+    /// Serves `files` as `/0.bin`, `/1.bin`, …
+    convenience init(root: URL, files: [Data]) throws {
+        try self.init(root: root, paths: Dictionary(uniqueKeysWithValues: files.enumerated().map { ("\($0.offset).bin", $0.element) }))
+    }
+
+    /// Serves each body at its path (relative, e.g. `fresh/0.bin`); `serverConfig`
+    /// is added inside the `server` block (e.g. `location` blocks adding headers).
+    init(root: URL, paths: [String: Data], serverConfig: String = "") throws {
         let www = root.appendingPathComponent("www", isDirectory: true)
-        try FileManager.default.createDirectory(at: www, withIntermediateDirectories: true)
-        for (index, body) in files.enumerated() {
-            try body.write(to: www.appendingPathComponent("\(index).bin"))
+        for (path, body) in paths {
+            let file = www.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try body.write(to: file)
         }
         guard let binary = ["/usr/sbin/nginx", "/usr/bin/nginx"].first(where: FileManager.default.isExecutableFile) else {
             throw BenchmarkError("nginx is not installed (Benchmarks/run.sh installs it: apt-get install nginx-light)")
@@ -34,7 +42,7 @@ final class NginxServer {
                     fastcgi_temp_path \(root.path)/tmp;
                     uwsgi_temp_path \(root.path)/tmp;
                     scgi_temp_path \(root.path)/tmp;
-                    server { listen 127.0.0.1:\(port); root \(www.path); }
+                    server { listen 127.0.0.1:\(port); root \(www.path); \(serverConfig) }
                 }
                 """
             let configURL = root.appendingPathComponent("nginx.conf")

@@ -6,10 +6,17 @@ import Foundation
 
 let usage = """
     usage: urlscheme-bench [SUITE ...] [--iterations N] [--list]
+           urlscheme-bench cache-proxy --origin URL [--port N] [--cache-directory PATH] [--verbose]
 
     Runs the named suites (default: all) and prints one Markdown table row per
     comparison: our median time, the reference's, ours/reference, and the goal.
+    `cache-proxy` serves an origin through HTTPCacheURLProtocol instead, for the
+    HTTP caching conformance suite (Benchmarks/cache-tests.sh).
     """
+
+if CommandLine.arguments.dropFirst().first == "cache-proxy" {
+    CacheTestProxy.run(Array(CommandLine.arguments.dropFirst(2)))
+}
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 var iterations = 7
@@ -45,6 +52,14 @@ let suites = BenchmarkSuites.all.filter { selected.isEmpty || selected.contains(
 
 func milliseconds(_ seconds: Double) -> String { String(format: "%.2f", seconds * 1000) }
 
+/// A goal ratio with at most two decimals and no trailing zeros: 0.33, 0.5, 1, 1.15.
+func goalText(_ ratio: Double) -> String {
+    var text = String(format: "%.2f", ratio)
+    while text.hasSuffix("0") { text.removeLast() }
+    if text.hasSuffix(".") { text.removeLast() }
+    return text
+}
+
 print("| benchmark | ours (ms) | reference | reference (ms) | ours/ref | goal | notes |")
 print("|---|---:|---|---:|---:|---:|---|")
 var failures = 0
@@ -55,7 +70,7 @@ do {
             for row in try suite.run(context) {
                 let reference = row.reference.map(milliseconds) ?? "–"
                 let ratio = row.ratio.map { String(format: "%.2f×", $0) } ?? "–"
-                let goal = row.goal.map { String(format: "≤ %.2g×", $0) } ?? "–"
+                let goal = row.goal.map { "≤ " + goalText($0) + "×" } ?? "–"
                 let met = row.meetsGoal.map { $0 ? " ✓" : " ✗" } ?? ""
                 print("| \(row.name) | \(milliseconds(row.ours)) | \(row.referenceName) | \(reference) | \(ratio)\(met) | \(goal) | \(row.detail) |")
             }

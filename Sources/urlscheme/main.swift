@@ -7,15 +7,16 @@ import URLSchemeKit
 // urlscheme: load any URL the package understands and save the body.
 
 let usage = """
-    usage: urlscheme get URL [-o FILE] [--reload] [--no-cache] [--assets DIR]
+    usage: urlscheme get URL [-o FILE] [--reload] [--offline] [--no-cache] [--assets DIR]
            urlscheme add FILE... [--assets DIR]
            urlscheme list [--assets DIR]
            urlscheme remove ID... [--assets DIR]
 
     get     Loads URL through a URLSession configured with every URLSchemeKit
-            protocol and the shared ImageURLCache (~/.cache/URLSchemeKit),
-            writes the body to FILE (or standard output), and prints status,
-            type, size and time to standard error.
+            protocol, the shared ImageURLCache and, for http(s), the shared
+            HTTPCache (both under ~/.cache/URLSchemeKit), writes the body to FILE
+            (or standard output), and prints status, type, size, time and the
+            Cache-Status of an http(s) answer to standard error.
     add     Stores PNG or JPEG files in the asset store and prints each new id,
             for asset://?id=ID and avatar://?id=ID.
     list    Prints every stored asset: id, format, upright size, bytes.
@@ -23,6 +24,7 @@ let usage = """
 
       -o, --output FILE   write the body to FILE instead of standard output
       --reload            ignore cached responses (still stores the new one)
+      --offline           answer from the caches only; fail if nothing is stored
       --no-cache          use no cache at all
       --assets DIR        the asset store's directory (default: $URLSCHEME_ASSETS,
                           else ~/.local/share/URLSchemeKit/Assets)
@@ -56,6 +58,8 @@ while !arguments.isEmpty {
         output = arguments.removeFirst()
     case "--reload" where command == "get":
         policy = .reloadIgnoringLocalCacheData
+    case "--offline" where command == "get":
+        policy = .returnCacheDataDontLoad
     case "--no-cache" where command == "get":
         useCache = false
     case "--assets":
@@ -122,7 +126,7 @@ if url.scheme == AssetURL.scheme || url.scheme == AvatarURL.scheme {
 }
 
 let configuration = URLSessionConfiguration.ephemeral
-configuration.installURLSchemeKit()
+configuration.installURLSchemeKit(httpCache: useCache ? .standard : nil)
 if !useCache { configuration.urlCache = nil }
 let session = URLSession(configuration: configuration)
 
@@ -140,12 +144,17 @@ let type = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Ty
 
 if let output {
     do {
-        try data.write(to: URL(fileURLWithPath: output), options: .atomic)
+        // A new or regular file is replaced atomically; anything else (/dev/null, a pipe)
+        // is written in place: an atomic write would rename a file over the device.
+        var status = stat()
+        let isSpecial = stat(output, &status) == 0 && (status.st_mode & S_IFMT) != S_IFREG
+        try data.write(to: URL(fileURLWithPath: output), options: isSpecial ? [] : .atomic)
     } catch {
         fail("cannot write \(output): \(error.localizedDescription)")
     }
 } else {
     FileHandle.standardOutput.write(data)
 }
-FileHandle.standardError.write(Data("\(status) \(type) \(data.count) bytes in \(String(format: "%.1f", milliseconds)) ms\n".utf8))
+let cacheStatus = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Cache-Status").map { " (\($0))" } ?? ""
+FileHandle.standardError.write(Data("\(status) \(type) \(data.count) bytes in \(String(format: "%.1f", milliseconds)) ms\(cacheStatus)\n".utf8))
 exit(status < 400 ? 0 : 1)

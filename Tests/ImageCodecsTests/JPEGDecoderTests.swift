@@ -8,7 +8,8 @@ import Raster
 final class JPEGDecoderTests: XCTestCase {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("Fixtures/jpeg")
-    static let sharedJPEG = URL(fileURLWithPath: "/work/shared/data/jpeg")
+    /// The IJG test images, copied into the package (Fixtures/jpeg/ijg).
+    static let ijgImages = fixtures.appendingPathComponent("ijg")
 
     func fixture(_ name: String) throws -> Data {
         try Data(contentsOf: Self.fixtures.appendingPathComponent(name))
@@ -29,10 +30,11 @@ final class JPEGDecoderTests: XCTestCase {
         return 10 * log10(255 * 255 / mse)
     }
 
-    func assertMatchesReference(_ name: String, file: StaticString = #filePath, line: UInt = #line) throws {
+    func assertMatchesReference(_ name: String, width: Int = 45, height: Int = 37,
+                                file: StaticString = #filePath, line: UInt = #line) throws {
         let bitmap = try JPEGDecoder().decode(fixture(name + ".jpg"))
-        XCTAssertEqual(bitmap.width, 45, file: file, line: line)
-        XCTAssertEqual(bitmap.height, 37, file: file, line: line)
+        XCTAssertEqual(bitmap.width, width, file: file, line: line)
+        XCTAssertEqual(bitmap.height, height, file: file, line: line)
         let value = psnr(bitmap, [UInt8](try fixture(name + ".rgb")))
         XCTAssertGreaterThanOrEqual(value, 45, "\(name): PSNR \(value) dB", file: file, line: line)
     }
@@ -46,6 +48,14 @@ final class JPEGDecoderTests: XCTestCase {
     func testRestartIntervals() throws { try assertMatchesReference("restart420") }
     func testAdobeCMYK() throws { try assertMatchesReference("cmyk") }
     func testOptimizedHuffmanTables() throws { try assertMatchesReference("optimized") }
+
+    /// Chroma at most two samples wide is replicated, not smoothed, as libjpeg
+    /// does (jdsample.c): 3- and 4-pixel-wide subsampled images match it.
+    func testNarrowSubsampledImagesReplicateChroma() throws {
+        try assertMatchesReference("narrow3x420", width: 3, height: 20)
+        try assertMatchesReference("narrow4x420", width: 4, height: 20)
+        try assertMatchesReference("narrow4x422", width: 4, height: 20)
+    }
 
     func testEXIFOrientationIsReadByDecodeAndReadInfo() throws {
         for value in 1...8 {
@@ -90,8 +100,8 @@ final class JPEGDecoderTests: XCTestCase {
     /// (they were encoded separately, so not bit for bit), and each pixel is
     /// about the mean of the full decode's 8×8 block.
     func testEighthScaleDecodesBaselineAndProgressiveAlike() throws {
-        let baseline = try Data(contentsOf: Self.sharedJPEG.appendingPathComponent("testorig.jpg"))
-        let progressive = try Data(contentsOf: Self.sharedJPEG.appendingPathComponent("testimgint.jpg"))
+        let baseline = try Data(contentsOf: Self.ijgImages.appendingPathComponent("testorig.jpg"))
+        let progressive = try Data(contentsOf: Self.ijgImages.appendingPathComponent("testimgint.jpg"))
         let a = try JPEGDecoder().decode(baseline, scale: .eighth)
         let b = try JPEGDecoder().decode(progressive, scale: .eighth)
         XCTAssertEqual([a.width, a.height], [29, 19])
@@ -108,9 +118,9 @@ final class JPEGDecoderTests: XCTestCase {
     // MARK: IJG test images
 
     func testIJGBaselineAndProgressiveMatchReferenceDecode() throws {
-        let reference = try JPEGTestSupport.readPPM(Self.sharedJPEG.appendingPathComponent("testorig.ppm"))
+        let reference = try JPEGTestSupport.readPPM(Self.ijgImages.appendingPathComponent("testorig.ppm"))
         for name in ["testorig.jpg", "testimgint.jpg"] {
-            let bitmap = try JPEGDecoder().decode(Data(contentsOf: Self.sharedJPEG.appendingPathComponent(name)))
+            let bitmap = try JPEGDecoder().decode(Data(contentsOf: Self.ijgImages.appendingPathComponent(name)))
             XCTAssertEqual(bitmap.width, reference.width)
             XCTAssertEqual(bitmap.height, reference.height)
             let value = psnr(bitmap, reference.rgb)
@@ -119,7 +129,7 @@ final class JPEGDecoderTests: XCTestCase {
     }
 
     func testArithmeticCodingIsRefusedByName() throws {
-        let data = try Data(contentsOf: Self.sharedJPEG.appendingPathComponent("testimgari.jpg"))
+        let data = try Data(contentsOf: Self.ijgImages.appendingPathComponent("testimgari.jpg"))
         XCTAssertThrowsError(try JPEGDecoder().decode(data)) { error in
             XCTAssertTrue("\(error)".contains("arithmetic coding"), "\(error)")
         }

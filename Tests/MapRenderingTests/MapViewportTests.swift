@@ -92,6 +92,8 @@ final class MapViewportTests: XCTestCase {
         XCTAssertEqual(error(MapSnapshotOptions(camera: .zoom(center: GeoCoordinate(latitude: 91, longitude: 0), zoom: 1))), "'latitude' must be from -90 to 90, got 91.0")
         XCTAssertEqual(error(MapSnapshotOptions(camera: .zoom(center: c, zoom: 1), width: 4000, height: 4000, scale: 2)),
                        "'width' × height × scale² must be at most 16777216 pixels (4096×4096), got 64000000")
+        XCTAssertEqual(error(MapSnapshotOptions(camera: .zoom(center: c, zoom: 1), width: 8000, height: 10)), "'width' must be from 1 to 4096, got 8000")
+        XCTAssertEqual(error(MapSnapshotOptions(camera: .zoom(center: c, zoom: 1), height: 0)), "'height' must be from 1 to 4096, got 0")
         XCTAssertEqual(error(MapSnapshotOptions(camera: .fit(center: nil, padding: 10))), "'latitude' is required (with 'longitude') unless there are markers or paths to fit")
         XCTAssertEqual(error(MapSnapshotOptions(camera: .zoom(center: c, zoom: 1), paths: [MapPath(points: [c])])), "'path' needs at least 2 points, got 1")
     }

@@ -1,4 +1,5 @@
 import XCTest
+import Synchronization
 import ImageCodecs
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -47,6 +48,25 @@ final class CommandLineToolTests: XCTestCase {
 
         let toStdout = try run(["get", server.url("/photo.png"), "--no-cache"])
         XCTAssertEqual(toStdout.stdout, body)
+
+        // A pipe or device (`-o /dev/null`) is written in place, never replaced by a renamed file.
+        let fifo = root.appendingPathComponent("pipe").path
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        let received = Mutex(Data())
+        let reader = Thread {
+            // Opening a pipe for reading waits for its writer; then read until the writer closes it.
+            guard let handle = FileHandle(forReadingAtPath: fifo) else { return }
+            let data = handle.readDataToEndOfFile()
+            received.withLock { $0 = data }
+        }
+        reader.start()
+        let piped = try run(["get", server.url("/photo.png"), "-o", fifo], environment: ["XDG_CACHE_HOME": cacheHome.path])
+        XCTAssertEqual(piped.status, 0, piped.stderr)
+        for _ in 0..<100 where received.withLock({ $0.isEmpty }) { usleep(10_000) }
+        XCTAssertEqual(received.withLock { $0 }, body)
+        var status = stat()
+        XCTAssertEqual(stat(fifo, &status), 0)
+        XCTAssertEqual(status.st_mode & S_IFMT, S_IFIFO, "the pipe is still a pipe")
     }
 
     func testFailuresAreOneLineWithANonZeroExit() throws {
@@ -94,5 +114,67 @@ final class CommandLineToolTests: XCTestCase {
         let notAnImage = try run(["add", binary.path, "--assets", assets])
         XCTAssertEqual(notAnImage.status, 1)
         XCTAssertTrue(notAnImage.stderr.hasPrefix("urlscheme: cannot add "), notAnImage.stderr)
+    }
+
+    /// `get https://…` goes through the HTTP cache: the status line shows its
+    /// Cache-Status, a repeat is a hit, and with the origin gone `--offline`
+    /// (and a plain load) still answer from the store.
+    func testHTTPLoadsAreCachedAndServedOffline() throws {
+        let origin = try OriginServer(test: self)
+        try origin.route("/page", headers: ["Cache-Control": "max-age=0", "ETag": "\"p1\"", "Content-Type": "text/html"], body: "<p>hi</p>")
+        let environment = ["XDG_CACHE_HOME": try makeTemporaryDirectory().path]
+        let url = origin.url("/page").absoluteString
+
+        let first = try run(["get", url], environment: environment)
+        XCTAssertEqual(first.status, 0, first.stderr)
+        XCTAssertTrue(first.stderr.hasSuffix("ms (URLSchemeKit; fwd=uri-miss; fwd-status=200; stored)\n"), first.stderr)
+        let second = try run(["get", url], environment: environment)
+        XCTAssertTrue(second.stderr.contains("(URLSchemeKit; fwd=stale; fwd-status=304; stored)"), second.stderr)
+
+        origin.stop()
+        let offline = try run(["get", url, "--offline"], environment: environment)
+        XCTAssertEqual(offline.status, 0, offline.stderr)
+        XCTAssertEqual(String(decoding: offline.stdout, as: UTF8.self), "<p>hi</p>")
+        XCTAssertTrue(offline.stderr.contains("(URLSchemeKit; hit; ttl="), offline.stderr)
+        let unreachable = try run(["get", url], environment: environment)
+        XCTAssertEqual(unreachable.status, 0, unreachable.stderr)
+        XCTAssertTrue(unreachable.stderr.contains("(URLSchemeKit; fwd=stale; detail=offline)"), unreachable.stderr)
+
+        let neverSeen = try run(["get", origin.url("/other").absoluteString, "--offline"], environment: environment)
+        XCTAssertEqual(neverSeen.status, 1)
+        XCTAssertTrue(neverSeen.stderr.hasPrefix("urlscheme: no stored response for "), neverSeen.stderr)
+    }
+
+    /// A process killed with SIGKILL at any moment while it stores a response
+    /// leaves either the whole entry or none: a later load never gets a damaged
+    /// body (entries are written to a temporary file, renamed, and checksummed).
+    func testAProcessKilledWhileStoringLeavesNoDamagedEntry() throws {
+        let origin = try OriginServer(test: self)
+        let size = 6 << 20
+        try origin.route("/big", headers: ["Cache-Control": "max-age=3600"], bodySize: size)
+        let expected = Data((0..<size).map { UInt8(truncatingIfNeeded: $0) })
+        let cacheHome = try makeTemporaryDirectory()
+        let url = origin.url("/big").absoluteString
+        // The whole load takes about 130 ms in a debug build: the kills sweep across it,
+        // before the request, while the body arrives, while it is written, and after.
+        for round in 0..<12 {
+            try? FileManager.default.removeItem(at: cacheHome.appendingPathComponent("URLSchemeKit"))
+            let process = Process()
+            process.executableURL = binary
+            process.arguments = ["get", url, "-o", cacheHome.appendingPathComponent("body").path]
+            process.environment = ProcessInfo.processInfo.environment.merging(["XDG_CACHE_HOME": cacheHome.path]) { $1 }
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            usleep(useconds_t(round * 12_000))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+
+            let after = try run(["get", url, "--offline"], environment: ["XDG_CACHE_HOME": cacheHome.path])
+            if after.status == 0 {
+                XCTAssertEqual(after.stdout, expected, "round \(round): a stored entry is whole")
+            } else {
+                XCTAssertTrue(after.stderr.contains("no stored response"), "round \(round): \(after.stderr)")
+            }
+        }
     }
 }

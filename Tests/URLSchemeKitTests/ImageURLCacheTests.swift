@@ -145,8 +145,67 @@ final class ImageURLCacheTests: XCTestCase {
         XCTAssertLessThanOrEqual(cache.currentMemoryUsage, 64 * 600)
         XCTAssertLessThanOrEqual(cache.currentDiskUsage, 128 * 700)
         XCTAssertEqual(cache.currentDiskUsage, try diskBytes(directory))
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix(".tmp") }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent(".tmp").path)
         XCTAssertEqual(leftovers, [])
+    }
+
+    /// Cached responses can be a user's photos or pages: other local users must not read them.
+    func testTheDirectoryAndEntryFilesArePrivateToTheUser() throws {
+        let directory = try makeTemporaryDirectory().appendingPathComponent("cache", isDirectory: true)
+        let cache = ImageURLCache(memoryCapacity: 0, diskCapacity: 1 << 20, directory: directory)
+        let (request, response) = entry("map://?private=1")
+        cache.storeCachedResponse(response, for: request)
+        XCTAssertEqual(try permissions(directory), 0o700)
+        let files = try FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)
+            .filter { $0.pathExtension == DiskEntryStore.fileExtension }
+        XCTAssertEqual(files.count, 1)
+        XCTAssertEqual(try permissions(files[0]), 0o600)
+
+        // A directory an older version made world-readable is tightened when opened.
+        chmod(directory.path, 0o755)
+        _ = ImageURLCache(memoryCapacity: 0, diskCapacity: 1 << 20, directory: directory)
+        XCTAssertEqual(try permissions(directory), 0o700)
+    }
+
+    /// Two instances stand for two processes: each keeps its own index, yet
+    /// together they never hold more than the capacity on disk.
+    func testTheDiskCapacityHoldsAcrossInstancesSharingADirectory() throws {
+        let directory = try makeTemporaryDirectory()
+        let first = ImageURLCache(memoryCapacity: 0, diskCapacity: 20_000, directory: directory)
+        let second = ImageURLCache(memoryCapacity: 0, diskCapacity: 20_000, directory: directory)
+        for i in 0..<30 {
+            let (request, response) = entry("map://?shared=\(i)", bytes: 1500)
+            (i % 2 == 0 ? first : second).storeCachedResponse(response, for: request)
+            XCTAssertLessThanOrEqual(try diskBytes(directory), 20_000, "after store \(i)")
+        }
+        XCTAssertNotNil(second.cachedResponse(for: entry("map://?shared=28").0), "the newest entries survive")
+    }
+
+    func testStaleTemporaryFilesAreRemovedAndPlantedLinksAreNotRead() throws {
+        let directory = try makeTemporaryDirectory()
+        let temporaries = directory.appendingPathComponent(".tmp", isDirectory: true)
+        try FileManager.default.createDirectory(at: temporaries, withIntermediateDirectories: true)
+        let stale = temporaries.appendingPathComponent(".tmp-left-by-a-killed-writer")
+        let recent = temporaries.appendingPathComponent(".tmp-being-written-now")
+        try Data(count: 100).write(to: stale)
+        try Data(count: 100).write(to: recent)
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-3_600)], ofItemAtPath: stale.path)
+        let cache = ImageURLCache(memoryCapacity: 0, diskCapacity: 1 << 20, directory: directory)
+        XCTAssertEqual(cache.currentDiskUsage, 0)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: stale.path))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: recent.path), "a writer may still be at work on it")
+
+        // An entry file replaced by a link to /dev/zero is a miss, not an endless read.
+        let (request, _) = entry("map://?link=1")
+        let name = DiskEntryStore.fileName(for: try XCTUnwrap(CacheKey(request: request)))
+        try FileManager.default.createSymbolicLink(atPath: directory.appendingPathComponent(name).path, withDestinationPath: "/dev/zero")
+        XCTAssertNil(cache.cachedResponse(for: request))
+    }
+
+    private func permissions(_ url: URL) throws -> Int {
+        var status = stat()
+        guard stat(url.path, &status) == 0 else { throw CocoaError(.fileNoSuchFile) }
+        return Int(status.st_mode & 0o777)
     }
 
     private func diskBytes(_ directory: URL) throws -> Int {

@@ -25,7 +25,7 @@ final class MapURLProtocolTests: XCTestCase {
 
     private func session(_ cache: ImageURLCache) -> URLSession {
         let configuration = URLSessionConfiguration.ephemeral
-        configuration.installURLSchemeKit(cache: cache)
+        configuration.installURLSchemeKit(cache: cache, httpCache: nil)
         return URLSession(configuration: configuration)
     }
 
@@ -75,5 +75,34 @@ final class MapURLProtocolTests: XCTestCase {
                 XCTAssertEqual(error.failingURL?.absoluteString, text)
             }
         }
+    }
+
+    /// The seed's own URL, as a new user loads it: the city is named near its
+    /// point and the Gulf of Finland west of it is water.
+    func testTheSeedsURLNamesSaintPetersburgOnItsGulf() async throws {
+        let session = session(ImageURLCache(memoryCapacity: 8 << 20, diskCapacity: 0))
+        let seed = "map://?latitude=59.935634&longitude=30.325935"
+        let (data, _) = try await session.data(from: URL(string: seed)!)
+        let (plainData, _) = try await session.data(from: URL(string: seed + "&labels=none")!)
+        let map = try PNGDecoder().decode(data), plain = try PNGDecoder().decode(plainData)
+        let options = try MapURL(url: URL(string: seed)!).options
+        XCTAssertEqual(options.camera, .zoom(center: GeoCoordinate(latitude: 59.935634, longitude: 30.325935), zoom: 10))
+        XCTAssertEqual([map.width, map.height], [600, 400])
+
+        let viewport = MapViewport(options: options)
+        let label = try XCTUnwrap(try PlaceLabel.layout(options, in: viewport).first { $0.place.name == "Saint Petersburg" })
+        let point = viewport.pixel(for: label.place.coordinate)
+        XCTAssertLessThan(abs(Double(label.frame.x) - point.x), 20, "the label starts beside the city's point")
+        XCTAssertLessThan(abs(Double(label.frame.y + label.frame.height / 2) - point.y), 20)
+        let land = MapStyle.light.palette.land
+        var inked = 0
+        for y in label.frame.y..<(label.frame.y + label.frame.height) {
+            for x in label.frame.x..<(label.frame.x + label.frame.width) where map[x, y] != plain[x, y] && !land.contains(map[x, y]) {
+                inked += 1
+            }
+        }
+        XCTAssertGreaterThan(inked, label.frame.width * label.frame.height / 5, "the name's pixels differ from the land there")
+        let gulf = viewport.pixel(for: GeoCoordinate(latitude: 59.95, longitude: 30.0))
+        XCTAssertEqual(map[Int(gulf.x), Int(gulf.y)], MapStyle.light.palette.water, "the Gulf of Finland, west of the city")
     }
 }

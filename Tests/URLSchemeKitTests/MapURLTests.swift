@@ -18,7 +18,7 @@ final class MapURLTests: XCTestCase {
 
     func testTheSeedExampleParsesWithDefaults() throws {
         let map = try parse("map://?latitude=59.935634&longitude=30.325935")
-        XCTAssertEqual(map.options.camera, .zoom(center: GeoCoordinate(latitude: 59.935634, longitude: 30.325935), zoom: MapURL.defaultZoom))
+        XCTAssertEqual(map.options.camera, .zoom(center: GeoCoordinate(latitude: 59.935634, longitude: 30.325935), zoom: MapSnapshotOptions.defaultZoom))
         XCTAssertEqual(map.options.width, 600)
         XCTAssertEqual(map.options.height, 400)
         XCTAssertEqual(map.format, .png)
@@ -32,7 +32,7 @@ final class MapURLTests: XCTestCase {
         XCTAssertEqual(span.options.style, .dark)
 
         let overlays = try parse("map://?marker=59.9386,30.3141,color:red,label:A&marker=55.7539,37.6208,size:large&path=59.9386,30.3141,55.7539,37.6208,width:4,fill:1e88e540")
-        XCTAssertEqual(overlays.options.camera, .fit(center: nil, padding: MapURL.defaultPadding))
+        XCTAssertEqual(overlays.options.camera, .fit(center: nil, padding: MapSnapshotOptions.defaultPadding))
         XCTAssertEqual(overlays.options.markers.count, 2)
         XCTAssertEqual(overlays.options.markers[0].label, "A")
         XCTAssertEqual(overlays.options.markers[0].color, RGBA(229, 57, 53))
@@ -44,9 +44,9 @@ final class MapURLTests: XCTestCase {
 
     func testBuiltURLsReadBackAndNeedNoEscaping() throws {
         let maps = [
-            MapURL(options: MapSnapshotOptions(camera: .zoom(center: GeoCoordinate(latitude: -33.8688, longitude: 151.2093), zoom: 11.25), width: 320, height: 240, scale: 3, style: .dark), format: .jpeg, quality: 90),
-            MapURL(options: MapSnapshotOptions(camera: .span(center: GeoCoordinate(latitude: 0, longitude: 179.9), latitudeDelta: 10, longitudeDelta: 40))),
-            MapURL(options: MapSnapshotOptions(
+            try MapURL(options: MapSnapshotOptions(camera: .zoom(center: GeoCoordinate(latitude: -33.8688, longitude: 151.2093), zoom: 11.25), width: 320, height: 240, scale: 3, style: .dark, labels: .none), format: .jpeg, quality: 90),
+            try MapURL(options: MapSnapshotOptions(camera: .span(center: GeoCoordinate(latitude: 0, longitude: 179.9), latitudeDelta: 10, longitudeDelta: 40))),
+            try MapURL(options: MapSnapshotOptions(
                 camera: .fit(center: GeoCoordinate(latitude: 60, longitude: 30), padding: 8),
                 markers: [MapMarker(coordinate: GeoCoordinate(latitude: 59.9, longitude: 30.3), color: RGBA(1, 2, 3, 4), label: "7", size: .small)],
                 paths: [MapPath(points: [GeoCoordinate(latitude: 1.5, longitude: -2), GeoCoordinate(latitude: 3, longitude: 4.25)], color: .black, width: 1.5, fill: RGBA(255, 0, 0, 128))])),
@@ -60,7 +60,7 @@ final class MapURLTests: XCTestCase {
 
     func testATenThousandPointPathParses() throws {
         let points = (0..<10_000).map { GeoCoordinate(latitude: sin(Double($0) / 300) * 60, longitude: Double($0) / 10_000 * 300 - 150) }
-        let map = MapURL(options: MapSnapshotOptions(camera: .fit(center: nil, padding: 10), paths: [MapPath(points: points)]))
+        let map = try MapURL(options: MapSnapshotOptions(camera: .fit(center: nil, padding: 10), paths: [MapPath(points: points)]))
         let parsed = try MapURL(url: map.url)
         XCTAssertEqual(parsed.options.paths.first?.points.count, 10_000)
     }
@@ -84,7 +84,7 @@ final class MapURLTests: XCTestCase {
             ("map://?path=1,2", "parameter 'path' needs at least two 'latitude,longitude' pairs, got 2 numbers"),
             ("map://?path=1,2,3,4,width:99", "parameter 'path' must be a number from 0 to 64, got '99'"),
             ("map://?path=1,2,color:red,3,4", "parameter 'path' has '3' after its options; coordinates come first"),
-            ("map://?latitude=1&longitude=2&zoomm=3", "parameter 'zoomm' is unknown; did you mean 'zoom'? (known: latitude, longitude, zoom, latitude_delta, longitude_delta, width, height, scale, format, quality, marker, path, style, padding, tiles)"),
+            ("map://?latitude=1&longitude=2&zoomm=3", "parameter 'zoomm' is unknown; did you mean 'zoom'? (known: latitude, longitude, zoom, latitude_delta, longitude_delta, width, height, scale, format, quality, marker, path, style, labels, padding, tiles)"),
         ]
         for (url, expected) in cases {
             XCTAssertEqual(message(url), expected, url)

@@ -120,4 +120,104 @@ final class PlatformTrapTests: XCTestCase {
         usleep(300_000)
         XCTAssertTrue(process.isRunning, "SIGTERM now reaches a child started on a worker thread: terminate() is enough again")
     }
+
+    /// Trap 9: `URLProtocol.setProperty` values do not survive the bridge from
+    /// `NSMutableURLRequest` to `URLRequest`, which is why the HTTP cache's loop
+    /// guard is an inner session without `HTTPCacheURLProtocol`, not a marked request.
+    func testProtocolPropertiesAreLostWhenARequestIsBridged() {
+        let mutable = NSMutableURLRequest(url: URL(string: "http://example.test/")!)
+        URLProtocol.setProperty(true, forKey: "URLSchemeKit.forwarded", in: mutable)
+        // The only way to read it back on Linux takes a URLRequest, and there it is gone.
+        XCTAssertNil(URLProtocol.property(forKey: "URLSchemeKit.forwarded", in: mutable as URLRequest),
+                     "properties now survive bridging: a marked request could serve as the loop guard again")
+    }
+
+    /// A protocol that reports a redirect to its client, as a caching proxy
+    /// that does not follow redirects itself would.
+    final class RedirectingURLProtocol: URLProtocol {
+        override class func canInit(with request: URLRequest) -> Bool { request.url?.scheme == "redirecting" }
+        override class func canonicalRequest(for request: URLRequest) -> URLRequest { request }
+        override func startLoading() {
+            let response = HTTPURLResponse(url: request.url!, statusCode: 301, httpVersion: "HTTP/1.1",
+                                           headerFields: ["Location": "redirecting://h/elsewhere"])!
+            client?.urlProtocol(self, wasRedirectedTo: URLRequest(url: URL(string: "redirecting://h/elsewhere")!), redirectResponse: response)
+            client?.urlProtocolDidFinishLoading(self)
+        }
+        override func stopLoading() {}
+    }
+
+    /// Trap 8: `urlProtocol(_:wasRedirectedTo:redirectResponse:)` is a fatal
+    /// error, which is why the HTTP cache's inner session follows redirects and
+    /// only the final response is reported. Run in a child process (this same
+    /// test, with `URLSCHEMEKIT_TRAP_CHILD` set), since the trap kills it.
+    func testReportingARedirectToTheClientIsFatal() async throws {
+        if isTrapChild {
+            _ = try await session(nil, [RedirectingURLProtocol.self]).data(from: URL(string: "redirecting://h/start")!)
+            return
+        }
+        let child = try runAsTrapChild(timeout: 20)
+        XCTAssertEqual(child.reason, .uncaughtSignal, "the child survived a redirect report: \(child.output.suffix(300))")
+        XCTAssertTrue(child.output.contains("redirect"), child.output.suffix(300).description)
+    }
+
+    /// A protocol that starts another task from inside `startLoading()`, as a
+    /// caching proxy forwarding on the spot would.
+    final class NestingURLProtocol: URLProtocol {
+        override class func canInit(with request: URLRequest) -> Bool { request.url?.scheme == "nesting" }
+        override class func canonicalRequest(for request: URLRequest) -> URLRequest { request }
+        override func startLoading() {
+            URLSession(configuration: .ephemeral).dataTask(with: URL(string: "http://127.0.0.1:9/")!).resume()
+            client?.urlProtocol(self, didReceive: URLResponse(url: request.url!, mimeType: nil, expectedContentLength: 0, textEncodingName: nil),
+                                cacheStoragePolicy: .notAllowed)
+            client?.urlProtocolDidFinishLoading(self)
+        }
+        override func stopLoading() {}
+    }
+
+    /// Trap 7: creating and resuming a task from inside `startLoading()` waits
+    /// synchronously on the one shared work queue that `startLoading()` already
+    /// holds: a deadlock, which libdispatch detects and turns into a crash
+    /// (`__DISPATCH_WAIT_FOR_QUEUE__`). That is why `HTTPForwarder` creates and
+    /// cancels its tasks on a queue of its own. In a child process.
+    func testStartingATaskInsideStartLoadingDeadlocks() async throws {
+        if isTrapChild {
+            _ = try await session(nil, [NestingURLProtocol.self]).data(from: URL(string: "nesting://h/x")!)
+            print("URLSchemeKit trap child: the nested task did not deadlock")
+            return
+        }
+        let child = try runAsTrapChild(timeout: 10)
+        XCTAssertNotEqual(child.reason, .exit, "starting a task inside startLoading() no longer deadlocks: \(child.output.suffix(300))")
+        XCTAssertFalse(child.output.contains("did not deadlock"))
+        if child.reason == .uncaughtSignal {
+            XCTAssertTrue(child.output.contains("__DISPATCH_WAIT_FOR_QUEUE__"), "crashed, but not in a synchronous wait: \(child.output.prefix(2000))")
+        }
+    }
+
+    private var isTrapChild: Bool { ProcessInfo.processInfo.environment["URLSCHEMEKIT_TRAP_CHILD"] == name }
+
+    /// Runs the calling test alone in a child process of this test binary, with
+    /// `URLSCHEMEKIT_TRAP_CHILD` naming it. Returns how the child ended (nil:
+    /// still running at `timeout`, then killed) and what it printed.
+    private func runAsTrapChild(_ function: String = #function, timeout: TimeInterval) throws
+        -> (reason: Process.TerminationReason?, output: String) {
+        let method = function.replacingOccurrences(of: "()", with: "")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+        process.arguments = ["URLSchemeKitTests.PlatformTrapTests/\(method)"]
+        process.environment = ProcessInfo.processInfo.environment.merging(["URLSCHEMEKIT_TRAP_CHILD": name]) { $1 }
+        let log = try makeTemporaryDirectory().appendingPathComponent("child.log")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: log)
+        process.standardOutput = handle
+        process.standardError = handle
+        try process.run()
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning, Date() < deadline { usleep(20_000) }
+        let finished = !process.isRunning
+        if !finished { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        try handle.close()
+        let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        return (finished ? process.terminationReason : nil, output)
+    }
 }

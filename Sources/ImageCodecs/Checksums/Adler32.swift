@@ -5,6 +5,7 @@ public struct Adler32: Sendable {
     private var a: UInt32 = 1
     private var b: UInt32 = 0
 
+    /// A checksum of no bytes yet (1).
     public init() {}
 
     /// The checksum of everything fed so far.

@@ -4,6 +4,7 @@ public struct CRC32: Sendable {
     /// The checksum of everything fed so far.
     public private(set) var value: UInt32 = 0
 
+    /// A checksum of no bytes yet (0).
     public init() {}
 
     /// The checksum of `bytes` alone.

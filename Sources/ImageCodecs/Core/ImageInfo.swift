@@ -1,6 +1,7 @@
 /// What a file's header says, read without decoding its pixels: enough to plan
 /// a resize, choose a scaled JPEG decode, or list an asset store.
 public struct ImageInfo: Equatable, Sendable {
+    /// The container format the header belongs to.
     public var format: ImageFormat
     /// Stored width in pixels (before `orientation` is applied).
     public var width: Int
@@ -11,6 +12,7 @@ public struct ImageInfo: Equatable, Sendable {
     /// Whether the file can carry transparency (PNG with alpha or `tRNS`).
     public var hasAlpha: Bool
 
+    /// Header facts as a decoder or a test states them.
     public init(format: ImageFormat, width: Int, height: Int, orientation: ImageOrientation = .up, hasAlpha: Bool) {
         self.format = format
         self.width = width

@@ -20,6 +20,7 @@ public enum ImageInfoReader {
 public enum ImageFormatError: Error, Equatable, Sendable, CustomStringConvertible {
     case unsupported(String)
 
+    /// What went wrong, in words a log line can carry.
     public var description: String {
         switch self {
         case let .unsupported(reason): return reason

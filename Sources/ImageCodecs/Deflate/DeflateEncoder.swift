@@ -22,6 +22,7 @@ public struct DeflateEncoder: Sendable {
         .init(chain: 256, nice: 128, lazy: 32), .init(chain: 1024, nice: 258, lazy: 128), .init(chain: 4096, nice: 258, lazy: 258),
     ]
 
+    /// An encoder at compression `level`, clamped to 0…9 (0 stores, 9 searches hardest).
     public init(level: Int = DeflateEncoder.defaultLevel) {
         self.level = min(max(level, 0), 9)
     }

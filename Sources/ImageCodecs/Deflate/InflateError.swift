@@ -7,6 +7,7 @@ public enum InflateError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The output would pass the caller's limit (a decompression bomb, or a wrong size).
     case outputLimitExceeded(limit: Int)
 
+    /// What is wrong with the stream, for logs and `URLError` descriptions.
     public var description: String {
         switch self {
         case .truncated: return "compressed data ends before its last block"

@@ -1,6 +1,7 @@
 /// Turns decoded component planes into RGBA: smooth ("fancy") chroma
 /// upsampling for 2× factors (the triangle filter libjpeg uses), replication
-/// for other factors, and YCbCr / YCCK / CMYK / RGB / gray conversion.
+/// for other factors and for components at most two samples wide (as libjpeg),
+/// and YCbCr / YCCK / CMYK / RGB / gray conversion.
 enum JPEGColorConverter {
     /// A component's samples after the IDCT, `stride` bytes per row, held in
     /// a ring of `ringRows` rows: sample row `y` lives in slot `y % ringRows`.
@@ -23,9 +24,14 @@ enum JPEGColorConverter {
         /// vertical filter reads the next row for odd output rows).
         func lastRowRead(forOutputRow y: Int) -> Int {
             let fy = verticalFactor
-            let lookahead = fy == 2 && horizontalFactor <= 2 && (y & 1) == 1 ? 1 : 0
+            let lookahead = fy == 2 && isSmoothed && (y & 1) == 1 ? 1 : 0
             return min(y / fy + lookahead, height - 1)
         }
+
+        /// Whether upsampling uses the triangle filter: for factors up to 2,
+        /// and, as libjpeg decides (jdsample.c), only when the component is
+        /// more than two samples wide; otherwise samples are replicated.
+        var isSmoothed: Bool { horizontalFactor <= 2 && verticalFactor <= 2 && width > 2 }
     }
 
     /// Output row `y` of `plane` upsampled to `width` samples. `columnSums` has
@@ -36,7 +42,7 @@ enum JPEGColorConverter {
     /// one 16-bit lane, stored whole.
     static func upsampleRow(_ plane: Plane, y: Int, width: Int, into o: UnsafeMutablePointer<UInt8>, columnSums: UnsafeMutablePointer<Int16>) {
         let fx = plane.horizontalFactor, fy = plane.verticalFactor
-        guard fx <= 2 && fy <= 2 else {
+        guard plane.isSmoothed else {
             let source = plane.row(min(y / fy, plane.height - 1))
             for x in 0..<width { o[x] = source[min(x / fx, plane.width - 1)] }
             return

@@ -15,13 +15,16 @@ public struct PNGEncoder: ImageEncoding {
     /// photo and within 1 % of Pillow's default-level size on both kinds.
     public static let defaultLevel = 4
 
+    /// Always `.png`.
     public var format: ImageFormat { .png }
 
+    /// An encoder writing `colorType` (nil: the smallest type that holds the bitmap exactly) at deflate `level`.
     public init(colorType: PNGColorType? = nil, level: Int = PNGEncoder.defaultLevel) {
         self.colorType = colorType
         self.level = level
     }
 
+    /// The PNG file for `bitmap`. Throws `PNGError` for an empty bitmap or one too large for PNG.
     public func encode(_ bitmap: Bitmap) throws -> Data {
         try encode(bitmap, checkCancellation: {})
     }

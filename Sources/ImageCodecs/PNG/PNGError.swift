@@ -20,6 +20,7 @@ public enum PNGError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The compressed image data is damaged.
     case corruptImageData(String)
 
+    /// What is wrong with the file, for logs and `URLError` descriptions.
     public var description: String {
         switch self {
         case let .emptyImage(width, height):

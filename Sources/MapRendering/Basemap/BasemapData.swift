@@ -1,4 +1,5 @@
 import Foundation
+import ImageCodecs
 
 /// The embedded basemap bytes (in the generated `BasemapData+110m.swift` and
 /// `BasemapData+50m.swift`, made by `Scripts/make_basemap.py`) and their decoder.
@@ -8,14 +9,18 @@ enum BasemapData {
         var description: String
     }
 
-    static func decode(base64: String, detail: Basemap.Detail) throws -> Basemap {
+    /// The basemap at `detail`: countries and coastlines from `base64`, lakes and
+    /// region borders from the zlib-compressed `layers` (`BasemapLayersData`).
+    static func decode(base64: String, layers: String, detail: Basemap.Detail) throws -> Basemap {
         guard let data = Data(base64Encoded: base64, options: .ignoreUnknownCharacters) else {
             throw FormatError(description: "embedded basemap (\(detail)) is not valid base64")
         }
-        return try decode(Array(data), detail: detail)
+        let (lakes, regionBorders) = try BasemapLayersData.decode(base64: layers, detail: detail)
+        let (countries, coastlines) = try decode(Array(data), detail: detail)
+        return Basemap(detail: detail, countries: countries, coastlines: coastlines, lakes: lakes, regionBorders: regionBorders)
     }
 
-    static func decode(_ bytes: [UInt8], detail: Basemap.Detail) throws -> Basemap {
+    static func decode(_ bytes: [UInt8], detail: Basemap.Detail) throws -> (countries: [Basemap.Country], coastlines: [[GeoCoordinate]]) {
         var reader = Reader(bytes: bytes)
         guard try reader.bytes(4) == Array("USKB".utf8), try reader.byte() == 1 else {
             throw FormatError(description: "embedded basemap (\(detail)) has an unknown header")
@@ -40,12 +45,27 @@ enum BasemapData {
             coastlines.append(try reader.points())
         }
         guard reader.isAtEnd else { throw FormatError(description: "embedded basemap (\(detail)) has trailing bytes") }
-        return Basemap(detail: detail, countries: countries, coastlines: coastlines)
+        return (countries, coastlines)
+    }
+
+    /// The base64 text of an embedded resource, inflated (zlib) when `compressed`;
+    /// at most `limit` bytes, so damaged data cannot inflate without bound.
+    static func bytes(base64: String, compressed: Bool, limit: Int = 16 << 20, name: String) throws -> [UInt8] {
+        guard let data = Data(base64Encoded: base64, options: .ignoreUnknownCharacters) else {
+            throw FormatError(description: "embedded \(name) is not valid base64")
+        }
+        guard compressed else { return Array(data) }
+        do {
+            return try Inflater.zlibDecompress(Array(data), limit: limit)
+        } catch {
+            throw FormatError(description: "embedded \(name) does not inflate: \(error)")
+        }
     }
 
     /// A bounds-checked cursor; counts are checked against the bytes left, so a
-    /// damaged length cannot make the decoder allocate without bound.
-    private struct Reader {
+    /// damaged length cannot make the decoder allocate without bound. Shared by
+    /// the embedded layers' and places' decoders.
+    struct Reader {
         let bytes: [UInt8]
         var offset = 0
 
@@ -72,7 +92,14 @@ enum BasemapData {
             return value
         }
 
+        /// A zigzag-encoded signed varint.
         mutating func varint() throws -> Int64 {
+            let result = try unsignedVarint()
+            return Int64(bitPattern: (result >> 1) ^ (0 &- (result & 1)))
+        }
+
+        /// A LEB128 varint.
+        mutating func unsignedVarint() throws -> UInt64 {
             var result: UInt64 = 0
             var shift: UInt64 = 0
             while true {
@@ -82,10 +109,11 @@ enum BasemapData {
                 if b & 0x80 == 0 { break }
                 shift += 7
             }
-            return Int64(bitPattern: (result >> 1) ^ (0 &- (result & 1)))  // zigzag
+            return result
         }
 
-        mutating func points() throws -> [GeoCoordinate] {
+        /// A point list in `units` per degree (the basemap's 1e4 unless a format says otherwise).
+        mutating func points(unitsPerDegree units: Double = 1e4) throws -> [GeoCoordinate] {
             let count = try self.count(minimumBytesEach: 2)
             var points: [GeoCoordinate] = []
             points.reserveCapacity(count)
@@ -93,7 +121,7 @@ enum BasemapData {
             for _ in 0..<count {
                 x &+= try varint()
                 y &+= try varint()
-                points.append(GeoCoordinate(latitude: Double(y) / 1e4, longitude: Double(x) / 1e4))
+                points.append(GeoCoordinate(latitude: Double(y) / units, longitude: Double(x) / units))
             }
             return points
         }

@@ -1,8 +1,12 @@
 /// A latitude/longitude box, for skipping shapes that lie outside a view.
 public struct GeoBounds: Hashable, Sendable {
+    /// The southern edge, in degrees.
     public var minimumLatitude: Double
+    /// The northern edge, in degrees.
     public var maximumLatitude: Double
+    /// The western edge, in degrees.
     public var minimumLongitude: Double
+    /// The eastern edge, in degrees.
     public var maximumLongitude: Double
 
     /// The smallest box holding every coordinate; nil for none.

@@ -12,16 +12,20 @@ public struct MapGeometry: Sendable {
     public var borders = Path()
     /// Coastline polylines.
     public var coastlines = Path()
+    /// Lakes: shores and islands' shores, filled even-odd in the water colour.
+    public var lakes = Path()
+    /// First-level administrative boundaries (states, provinces, oblasts), from zoom 4.
+    public var regionBorders = Path()
 
     /// Projects the basemap at the detail the viewport's zoom wants.
     public init(viewport: MapViewport) throws {
         let basemap = try Basemap.load(.forZoom(viewport.zoom))
         var byClass: [Int: Path] = [:]
-        for country in basemap.countries where BasemapRenderer.mayBeVisible(country.bounds, in: viewport) {
+        for country in basemap.countries where viewport.mayShow(country.bounds) {
             var countryPath = Path()
             for polygon in country.polygons {
                 for (ringIndex, ring) in polygon.enumerated() {
-                    for copy in BasemapRenderer.project(ring, in: viewport) {
+                    for copy in viewport.project(ring) {
                         countryPath.append(Path(polygon: copy))
                         borders.append(Path(polygon: copy))
                         if ringIndex == 0 { land.append(Path(polygon: Path.counterClockwise(copy))) }
@@ -32,24 +36,40 @@ public struct MapGeometry: Sendable {
         }
         countriesByClass = byClass.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         for line in basemap.coastlines {
-            for copy in BasemapRenderer.project(line, in: viewport) { coastlines.append(Path(polyline: copy)) }
+            for copy in viewport.project(line) { coastlines.append(Path(polyline: copy)) }
+        }
+        for lake in basemap.lakes where viewport.mayShow(lake.bounds) {
+            for ring in lake.rings {
+                for copy in viewport.project(ring) where copy.count >= 3 { lakes.append(Path(polygon: copy)) }
+            }
+        }
+        for (line, bounds) in zip(basemap.regionBorders, basemap.regionBorderBounds) where viewport.mayShow(bounds) {
+            // Hairlines: a pixel's detail is all they can show.
+            for copy in viewport.project(line, tolerance: 1) { regionBorders.append(Path(polyline: copy)) }
         }
     }
 
-    /// Draws the basemap layers: land, countries by class, borders, coastlines.
+    /// Draws the basemap layers: land, countries by class, region borders, lakes,
+    /// country borders, coastlines (lake shores drawn as coastlines).
     public func draw(on canvas: inout Canvas, palette: MapPalette, scale: Double, checkCancellation: () throws -> Void = {}) throws {
         try canvas.fill(land, color: palette.land(colorClass: 1))
         try checkCancellation()
         for (colorClass, path) in countriesByClass {
             try canvas.fill(path, color: palette.land(colorClass: colorClass), rule: .evenOdd)
         }
+        // Region borders under the lakes (Natural Earth runs them across lakes), country borders over.
+        try canvas.stroke(regionBorders, color: palette.regionBorder, style: MapGeometry.regionBorderStyle(scale: scale))
+        try checkCancellation()
+        try canvas.fill(lakes, color: palette.water, rule: .evenOdd)
         try canvas.stroke(borders, color: palette.border, style: MapGeometry.borderStyle(scale: scale))
         try checkCancellation()
-        try canvas.stroke(coastlines, color: palette.coastline, style: MapGeometry.coastlineStyle(scale: scale))
+        try canvas.stroke([coastlines, lakes], color: palette.coastline, style: MapGeometry.coastlineStyle(scale: scale))
     }
 
     /// Border strokes: 0.6 points wide.
     public static func borderStyle(scale: Double) -> StrokeStyle { StrokeStyle(width: 0.6 * scale, join: .round, cap: .round) }
+    /// Region border strokes: 0.5 points wide, bevelled (round joins on a hairline cost and show nothing).
+    public static func regionBorderStyle(scale: Double) -> StrokeStyle { StrokeStyle(width: 0.5 * scale, join: .bevel, cap: .butt) }
     /// Coastline strokes: 0.8 points wide.
     public static func coastlineStyle(scale: Double) -> StrokeStyle { StrokeStyle(width: 0.8 * scale, join: .round, cap: .round) }
 }

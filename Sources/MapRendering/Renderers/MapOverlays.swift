@@ -1,10 +1,11 @@
 import Raster
 
-/// Draws a snapshot's own paths and markers over whatever map is beneath.
+/// Draws a snapshot's own paths, then the place labels, then its markers over
+/// whatever map is beneath (labels were placed clear of the markers).
 enum MapOverlays {
-    /// Draws every path, then every marker; `checkCancellation` is called
-    /// for each piece of a path, before drawing it, and every 16 markers.
-    static func draw(_ options: MapSnapshotOptions, viewport: MapViewport, on canvas: inout Canvas,
+    /// Draws every path, then `labels`, then every marker; `checkCancellation`
+    /// is called for each piece of a path, before drawing it, and every 16 markers.
+    static func draw(_ options: MapSnapshotOptions, viewport: MapViewport, labels: [PlaceLabel] = [], on canvas: inout Canvas,
                      checkCancellation: () throws -> Void = {}) throws {
         for path in options.paths {
             // Every piece and copy joins one shape, filled and stroked once: one
@@ -12,7 +13,7 @@ enum MapOverlays {
             var area = Path(), outline = Path()
             for piece in pieces(of: path.points, nearLongitude: viewport.center.longitude) {
                 try checkCancellation()
-                for copy in BasemapRenderer.project(piece, in: viewport, simplify: false) {
+                for copy in viewport.project(piece, tolerance: 0) {
                     if path.fill != nil { area.append(Path(polygon: copy)) }
                     outline.append(path.isClosed ? Path(polygon: copy) : Path(polyline: copy))
                 }
@@ -23,6 +24,7 @@ enum MapOverlays {
                 try canvas.stroke(outline, color: path.color, style: StrokeStyle(width: path.width * options.scale, join: .round, cap: .round))
             }
         }
+        try PlaceLabel.draw(labels, on: &canvas, palette: options.style.palette, scale: options.scale)
         for (index, marker) in options.markers.enumerated() {
             if index % 16 == 0 { try checkCancellation() }
             try MarkerPin.draw(marker, at: viewport.pixel(for: marker.coordinate), scale: options.scale, on: &canvas)

@@ -4,9 +4,12 @@ import Raster
 /// The pin drawn for a marker: a round head over a point whose tip touches
 /// the coordinate, outlined in white, with its label (or a white dot) in the head.
 enum MarkerPin {
+    /// The head's radius as a fraction of the pin's height.
+    static let headRadius = 0.32
+
     static func draw(_ marker: MapMarker, at tip: (x: Double, y: Double), scale: Double, on canvas: inout Canvas) throws {
         let height = marker.size.height * scale
-        let radius = height * 0.32
+        let radius = height * headRadius
         let head = Point(tip.x, tip.y - height + radius)
         let outline = teardrop(tip: Point(tip.x, tip.y), head: head, radius: radius)
         try canvas.stroke(Path(polygon: outline), color: RGBA(255, 255, 255, 230), style: StrokeStyle(width: 1.5 * scale, join: .round, cap: .round))
@@ -19,6 +22,13 @@ enum MarkerPin {
         } else {
             try canvas.fill(Path.circle(center: head, radius: radius * 0.42), color: .white)
         }
+    }
+
+    /// The box a pin drawn at `tip` covers, white outline included: what labels keep clear of.
+    static func bounds(of marker: MapMarker, at tip: (x: Double, y: Double), scale: Double) -> (x: Double, y: Double, width: Double, height: Double) {
+        let height = marker.size.height * scale, outline = 0.75 * scale
+        let radius = height * headRadius + outline
+        return (tip.x - radius, tip.y - height - outline, 2 * radius, height + 2 * outline)
     }
 
     /// A circle of `radius` at `head` joined by tangent lines to a point at `tip`.

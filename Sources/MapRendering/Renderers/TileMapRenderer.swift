@@ -8,7 +8,10 @@ import Raster
 /// than the world work, then the snapshot's paths and markers, then the
 /// source's attribution. A tile that cannot be had or decoded ends the render
 /// with `MapTileError` naming it: no snapshot is better than a wrong one.
-public struct TileMapRenderer: Sendable {
+///
+/// Tiles carry their own labels, so place labels are not drawn over them.
+public struct TileMapRenderer: MapRenderer {
+    /// Where the tiles come from and whom to credit.
     public let source: TileSource
     /// The most tiles one snapshot may fetch; a view needing more is refused
     /// before any is fetched (`MapOptionError` for `tiles`).
@@ -18,6 +21,7 @@ public struct TileMapRenderer: Sendable {
     /// The largest tile decoded, in pixels.
     public var maximumTilePixels: Int
 
+    /// A renderer drawing from `source`, within these limits (`ResourceBudget`'s defaults).
     public init(source: TileSource, maximumTiles: Int = 400, concurrentFetches: Int = 8, maximumTilePixels: Int = 1024 * 1024) {
         self.source = source
         self.maximumTiles = maximumTiles
@@ -25,14 +29,12 @@ public struct TileMapRenderer: Sendable {
         self.maximumTilePixels = maximumTilePixels
     }
 
-    /// Renders `options`: tiles fetched `concurrentFetches` at a time and
-    /// composited as they arrive. `checkCancellation` is polled every 10 ms
-    /// while tiles are awaited; whatever it throws (or the first tile that
-    /// fails) ends the render at once, and the fetches still in flight are
-    /// told to stop.
-    public func render(_ options: MapSnapshotOptions, checkCancellation: () throws -> Void = {}) throws -> Bitmap {
-        try options.validate()
-        let viewport = MapViewport(options: options)
+    /// Draws `options` framed by `viewport` (see `MapRenderer`): tiles fetched
+    /// `concurrentFetches` at a time and composited as they arrive.
+    /// `checkCancellation` is polled every 10 ms while tiles are awaited;
+    /// whatever it throws (or the first tile that fails) ends the render at
+    /// once, and the fetches still in flight are told to stop.
+    public func render(_ options: MapSnapshotOptions, in viewport: MapViewport, checkCancellation: () throws -> Void = {}) throws -> Bitmap {
         let placedTiles = tiles(for: viewport)
         guard placedTiles.count <= maximumTiles else {
             throw MapOptionError(option: "tiles", reason: "needs \(placedTiles.count) tiles for this view; at most \(maximumTiles) may be fetched (ResourceBudget.tiles): make the map smaller or zoom out")
@@ -57,7 +59,7 @@ public struct TileMapRenderer: Sendable {
         var canvas = Canvas(base)
         try checkCancellation()
         try MapOverlays.draw(options, viewport: viewport, on: &canvas, checkCancellation: checkCancellation)
-        BasemapRenderer.drawAttribution(source.attribution, on: &canvas, scale: options.scale, palette: options.style.palette)
+        try MapAttribution.draw(source.attribution, on: &canvas, scale: options.scale, palette: options.style.palette)
         return canvas.bitmap
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Raster
 
 /// A snapshot's frame, resolved: the zoom, the centre, and where each
 /// coordinate lands in the output image (in pixels, `scale` applied).
@@ -7,10 +8,15 @@ import Foundation
 /// pixels wide and repeats horizontally, so a view across the antimeridian
 /// or wider than the world shows every copy it covers.
 public struct MapViewport: Sendable, Equatable {
+    /// The zoom level, fractional, within `MapSnapshotOptions.zoomRange`.
     public let zoom: Double
+    /// The coordinate at the image's centre (latitude clamped to Web Mercator's range).
     public let center: GeoCoordinate
+    /// Image width in pixels.
     public let pixelWidth: Int
+    /// Image height in pixels.
     public let pixelHeight: Int
+    /// Pixels per point.
     public let scale: Double
     /// The world's width in output pixels: the period of horizontal repetition.
     public let worldPixelWidth: Double
@@ -56,6 +62,48 @@ public struct MapViewport: Sendable, Equatable {
         let last = ((Double(pixelWidth) - minX) / worldPixelWidth).rounded(.down)
         guard first <= last else { return [] }
         return stride(from: first, through: last, by: 1).map { $0 * worldPixelWidth }
+    }
+
+    /// Whether a shape with these geographic bounds can reach the image (any copy).
+    public func mayShow(_ bounds: GeoBounds?) -> Bool {
+        guard let bounds else { return false }
+        let top = unwrappedPixel(for: GeoCoordinate(latitude: bounds.maximumLatitude, longitude: bounds.minimumLongitude))
+        let bottom = unwrappedPixel(for: GeoCoordinate(latitude: bounds.minimumLatitude, longitude: bounds.maximumLongitude))
+        guard bottom.y >= -2, top.y <= Double(pixelHeight) + 2 else { return false }
+        return !copyOffsets(minX: top.x - 2, maxX: bottom.x + 2).isEmpty
+    }
+
+    /// The ring or line in pixels, once per copy of the world it shows in,
+    /// dropping vertices closer than `tolerance` pixels (Manhattan distance) to
+    /// the last one kept: a third of a pixel by default, none with 0.
+    public func project(_ coordinates: [GeoCoordinate], tolerance: Double = 0.33) -> [[Point]] {
+        var points: [Point] = []
+        points.reserveCapacity(coordinates.count)
+        var minX = Double.infinity, maxX = -Double.infinity
+        for coordinate in coordinates {
+            let p = unwrappedPixel(for: coordinate)
+            if let last = points.last, abs(p.x - last.x) + abs(p.y - last.y) < tolerance { continue }
+            points.append(Point(p.x, p.y))
+            minX = min(minX, p.x)
+            maxX = max(maxX, p.x)
+        }
+        guard points.count >= 2 else { return [] }
+        return copyOffsets(minX: minX, maxX: maxX).map { offset in
+            offset == 0 ? points : points.map { Point($0.x + offset, $0.y) }
+        }
+    }
+
+    /// Makes consecutive longitudes differ by at most 180°, so a path that
+    /// crosses the antimeridian is drawn the short way.
+    public static func unwrapLongitudes(_ points: [GeoCoordinate]) -> [GeoCoordinate] {
+        var result = points
+        for i in result.indices.dropFirst() {
+            var longitude = result[i].longitude
+            while longitude - result[i - 1].longitude > 180 { longitude -= 360 }
+            while longitude - result[i - 1].longitude < -180 { longitude += 360 }
+            result[i].longitude = longitude
+        }
+        return result
     }
 
     /// The coordinate at output pixel (x, y): the inverse of `pixel(for:)`.

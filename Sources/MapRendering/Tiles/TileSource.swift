@@ -19,12 +19,14 @@ extension TileLoading {
 
 /// A named set of raster tiles and what to credit for them.
 public struct TileSource: Sendable {
+    /// Fetches each tile's bytes.
     public var loader: any TileLoading
     /// Drawn in the bottom-right corner of every snapshot (tile providers require it).
     public var attribution: String
     /// The deepest zoom the source has tiles for.
     public var maximumZoom: Int
 
+    /// A source; `maximumZoom` defaults to 19, as most slippy-map servers.
     public init(loader: any TileLoading, attribution: String, maximumZoom: Int = 19) {
         self.loader = loader
         self.attribution = attribution
@@ -34,9 +36,12 @@ public struct TileSource: Sendable {
 
 /// A tile that could not be had or used; the message names the tile.
 public enum MapTileError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The tile could not be fetched; the string says why.
     case unavailable(TileCoordinate, String)
+    /// The tile's bytes are not a PNG the decoder accepts; the string says why.
     case undecodable(TileCoordinate, String)
 
+    /// A sentence naming the tile and the reason.
     public var description: String {
         switch self {
         case let .unavailable(tile, reason): return "map tile \(tile) is unavailable: \(reason)"

@@ -12,7 +12,9 @@ public struct Bitmap: Equatable, Sendable {
     /// 2^28 pixels is 1 GiB of RGBA; decoders apply their own, lower limits first.
     public static let maximumPixelCount = 1 << 28
 
+    /// Width in pixels (at least 1).
     public let width: Int
+    /// Height in pixels (at least 1).
     public let height: Int
     /// Straight-alpha RGBA8 bytes, `width * height * 4` of them, in row order.
     public var pixels: [UInt8]

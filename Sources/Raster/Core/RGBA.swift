@@ -3,11 +3,16 @@
 /// Straight alpha is what PNG stores and what users pass around; operations that
 /// need premultiplied values (resampling, blending) convert internally.
 public struct RGBA: Hashable, Sendable {
+    /// Red, 0…255.
     public var r: UInt8
+    /// Green, 0…255.
     public var g: UInt8
+    /// Blue, 0…255.
     public var b: UInt8
+    /// Alpha, 0 (transparent) … 255 (opaque), straight.
     public var a: UInt8
 
+    /// A colour from its channels; opaque unless `a` is given.
     public init(_ r: UInt8, _ g: UInt8, _ b: UInt8, _ a: UInt8 = 255) {
         self.r = r
         self.g = g
@@ -35,7 +40,10 @@ public struct RGBA: Hashable, Sendable {
         }.joined()
     }
 
+    /// Opaque black.
     public static let black = RGBA(0, 0, 0)
+    /// Opaque white.
     public static let white = RGBA(255, 255, 255)
+    /// Fully transparent black.
     public static let clear = RGBA(0, 0, 0, 0)
 }

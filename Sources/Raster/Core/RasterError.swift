@@ -7,6 +7,7 @@ public enum RasterError: Error, Equatable, Sendable, CustomStringConvertible {
     /// An argument outside its allowed range; the message names it.
     case invalidArgument(String)
 
+    /// What was asked that cannot be done, for logs and error messages.
     public var description: String {
         switch self {
         case let .invalidSize(width, height, reason):

@@ -180,9 +180,10 @@ public struct Canvas: Sendable {
         return UInt32(v * 255 + 0.5)
     }
 
-    /// Source-over of the premultiplied `source` at `coverage` onto `count` pixels.
+    /// Source-over of the premultiplied `source` at `coverage` onto `count` pixels
+    /// (also how text blends its glyph coverage).
     @inline(__always)
-    private static func blend(_ source: SIMD4<UInt32>, coverage: UInt32, into words: UnsafeMutablePointer<UInt32>, count: Int) {
+    static func blend(_ source: SIMD4<UInt32>, coverage: UInt32, into words: UnsafeMutablePointer<UInt32>, count: Int) {
         let c = coverage + (coverage >> 7) // 0...255 → 0...256
         let scaled = (source &* c) &>> 8
         let inverse = 255 - scaled[3]

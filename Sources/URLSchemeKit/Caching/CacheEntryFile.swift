@@ -7,13 +7,14 @@ import FoundationNetworking
 ///
 /// Layout (all integers little-endian): magic `USKC`, version byte, then
 /// length-prefixed fields: key, response URL, status code, MIME type, text
-/// encoding name, header fields, storage policy, body; then a 64-bit checksum
+/// encoding name, header fields, string user-info entries (the HTTP cache's
+/// request and response times), storage policy, body; then a 64-bit checksum
 /// of everything before it. Reading checks every length against the bytes left
 /// and the checksum last, so a truncated or corrupted file is refused (and the
 /// cache drops it) instead of being served or crashing the reader.
 enum CacheEntryFile {
     private static let magic: [UInt8] = Array("USKC".utf8)
-    private static let version: UInt8 = 1
+    private static let version: UInt8 = 2
 
     static func encode(key: CacheKey, response cached: CachedURLResponse) -> Data {
         var bytes: [UInt8] = magic + [version]
@@ -30,11 +31,21 @@ enum CacheEntryFile {
             append(string: name, to: &bytes)
             append(string: value, to: &bytes)
         }
+        let info = (cached.userInfo as? [String: String] ?? [:]).sorted { $0.key < $1.key }
+        append(UInt64(info.count), width: 4, to: &bytes)
+        for (name, value) in info {
+            append(string: name, to: &bytes)
+            append(string: value, to: &bytes)
+        }
         bytes.append(cached.storagePolicy == .allowed ? 0 : 1)
         append(UInt64(cached.data.count), width: 8, to: &bytes)
-        bytes.append(contentsOf: cached.data)
-        append(checksum(bytes), width: 8, to: &bytes)
-        return Data(bytes)
+        // The body is copied once, into the file's bytes, with room for the checksum.
+        var file = Data(capacity: bytes.count + cached.data.count + 8)
+        file.append(contentsOf: bytes)
+        file.append(cached.data)
+        let sum = file.withUnsafeBytes { checksum($0.bindMemory(to: UInt8.self)) }
+        file.append(contentsOf: (0..<8).map { UInt8(truncatingIfNeeded: sum >> (8 * UInt64($0))) })
+        return file
     }
 
     /// The entry, or nil when the file is not a complete, intact entry for `key`.
@@ -53,12 +64,9 @@ enum CacheEntryFile {
                   let status = reader.integer(width: 2),
                   let mimeType = reader.string(),
                   let encoding = reader.string(),
-                  let headerCount = reader.integer(width: 4), headerCount <= UInt64(bytes.count) else { return nil }
-            var headers: [String: String] = [:]
-            for _ in 0..<headerCount {
-                guard let name = reader.string(), let value = reader.string() else { return nil }
-                headers[name] = value
-            }
+                  let headerCount = reader.integer(width: 4) else { return nil }
+            guard let headers = reader.stringPairs(count: headerCount),
+                  let infoCount = reader.integer(width: 4), let info = reader.stringPairs(count: infoCount) else { return nil }
             guard let policyByte = reader.integer(width: 1), policyByte <= 1,
                   let length = reader.integer(width: 8), let body = reader.take(Int(clamping: length)),
                   reader.isAtEnd else { return nil }
@@ -70,7 +78,7 @@ enum CacheEntryFile {
                                        expectedContentLength: body.count,
                                        textEncodingName: encoding.isEmpty ? nil : encoding)
             }
-            return CachedURLResponse(response: response, data: Data(body), userInfo: nil,
+            return CachedURLResponse(response: response, data: Data(body), userInfo: info.isEmpty ? nil : info,
                                      storagePolicy: policyByte == 0 ? .allowed : .allowedInMemoryOnly)
         }
     }
@@ -125,6 +133,17 @@ enum CacheEntryFile {
 
         mutating func integer(width: Int) -> UInt64? {
             take(width).map { UInt64(littleEndianBytes: $0[...]) }
+        }
+
+        /// `count` name/value string pairs; nil if the bytes run out first.
+        mutating func stringPairs(count: UInt64) -> [String: String]? {
+            guard count <= UInt64(bytes.count - offset) / 8 else { return nil }
+            var pairs: [String: String] = [:]
+            for _ in 0..<count {
+                guard let name = string(), let value = string() else { return nil }
+                pairs[name] = value
+            }
+            return pairs
         }
 
         mutating func string() -> String? {

@@ -27,8 +27,31 @@ public struct CacheKey: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    private init(rawValue: String) {
+    init(rawValue: String) {
         self.rawValue = rawValue
+    }
+
+    /// The key of an `http(s)` resource: the whole URI, query order included (an
+    /// origin may give `?a=1&b=2` and `?b=2&a=1` different answers), with what
+    /// RFC 3986 §6 lets a cache normalise: the scheme and host lower-cased, the
+    /// default port dropped, an empty path written `/`, the fragment removed.
+    /// Nil when the URL has no scheme or host.
+    init?(resource url: URL) {
+        guard let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased(), !host.isEmpty else { return nil }
+        var text = scheme + "://" + (host.contains(":") ? "[\(host)]" : host)
+        if let port = url.port, !(scheme == "http" && port == 80) && !(scheme == "https" && port == 443) {
+            text += ":\(port)"
+        }
+        let path = url.path(percentEncoded: true)
+        text += path.isEmpty ? "/" : path
+        if let query = url.query(percentEncoded: true) { text += "?" + query }
+        self.init(rawValue: text)
+    }
+
+    /// A key derived from this one for a variant of the same resource: never
+    /// equal to a URL's key, since those never contain `#`.
+    func variant(_ suffix: String) -> CacheKey {
+        CacheKey(rawValue: rawValue + "#" + suffix)
     }
 
     /// The key of `url` through URLComponents (any URL).

@@ -1,8 +1,8 @@
 import Foundation
-import Raster
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import Raster
 
 /// Decoded asset photos kept in memory, so that many sizes and edits of one
 /// photo decode it once: the decode is the expensive step of an `asset://`
@@ -17,6 +17,9 @@ import FoundationNetworking
 ///   each decoding it, and share its failure too: a photo that does not
 ///   decode, asked for by N requests at once, is decoded once, not N times
 ///   in turn. A waiter that is cancelled (or runs out of time) stops waiting.
+/// - An `ImageLoader` keeps its decoded images here too (by canonical URL and
+///   size), so that giving the loader the asset source's cache puts every
+///   decoded image of the process under one byte budget.
 public final class DecodedImageCache: @unchecked Sendable {  // every stored property is guarded by `condition`
     /// A decoded photo: upright pixels and the reduction they were decoded at.
     public struct Image: Sendable {
@@ -26,12 +29,24 @@ public final class DecodedImageCache: @unchecked Sendable {  // every stored pro
         public var reduction: Int
     }
 
-    /// What the cache has done since it was made.
+    /// What the cache has done for asset photos since it was made (an
+    /// `ImageLoader` counts its own hits in `ImageLoader.statistics`).
     public struct Statistics: Equatable, Sendable {
         /// Requests answered from memory.
         public var hits = 0
         /// Requests that decoded the source.
         public var decodes = 0
+    }
+
+    /// Photos by asset id; loader images by canonical URL and size.
+    private enum Key: Hashable {
+        case photo(String)
+        case loaded(ImageLoadKey)
+    }
+
+    private enum Entry {
+        case photo(Image)
+        case loaded(LoadedImage)
     }
 
     /// One decode in progress; waiters read its outcome (under `condition`).
@@ -40,7 +55,7 @@ public final class DecodedImageCache: @unchecked Sendable {  // every stored pro
     }
 
     private let condition = NSCondition()
-    private var store: LRUStore<String, Image>
+    private var store: LRUStore<Key, Entry>
     private var decoding: [String: Decode] = [:]
     private var counters = Statistics()
 
@@ -78,7 +93,7 @@ public final class DecodedImageCache: @unchecked Sendable {  // every stored pro
                decode: (Int) throws -> Image) throws -> Image {
         condition.lock()
         while true {
-            if let held = store.value(for: key), held.reduction <= maximumReduction {
+            if case .photo(let held)? = store.value(for: .photo(key)), held.reduction <= maximumReduction {
                 counters.hits += 1
                 condition.unlock()
                 return held
@@ -110,10 +125,25 @@ public final class DecodedImageCache: @unchecked Sendable {  // every stored pro
         mine.outcome = result
         if case let .success(image) = result {
             counters.decodes += 1
-            store.insert(image, for: key, cost: image.bitmap.pixels.count)
+            store.insert(.photo(image), for: .photo(key), cost: image.bitmap.pixels.count)
         }
         condition.broadcast()
         condition.unlock()
         return try result.get()
+    }
+
+    /// The image an `ImageLoader` keeps for `key`, made the most recently used.
+    func loadedImage(for key: ImageLoadKey) -> LoadedImage? {
+        condition.lock()
+        defer { condition.unlock() }
+        guard case .loaded(let image)? = store.value(for: .loaded(key)) else { return nil }
+        return image
+    }
+
+    /// Keeps an image an `ImageLoader` decoded, evicting the least recently used entries.
+    func insert(_ image: LoadedImage, for key: ImageLoadKey) {
+        condition.lock()
+        store.insert(.loaded(image), for: .loaded(key), cost: image.cost)
+        condition.unlock()
     }
 }

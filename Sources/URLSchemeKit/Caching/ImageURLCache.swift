@@ -47,29 +47,28 @@ public final class ImageURLCache: URLCache, @unchecked Sendable {
     /// A ready cache for the whole process: 64 MiB in memory and 512 MiB on
     /// disk under `$XDG_CACHE_HOME/URLSchemeKit/ImageURLCache` (by default
     /// `~/.cache/URLSchemeKit/ImageURLCache`).
-    public static let standard: ImageURLCache = {
-        let environment = ProcessInfo.processInfo.environment
-        let base = environment["XDG_CACHE_HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
+    public static let standard = ImageURLCache(memoryCapacity: 64 << 20, diskCapacity: 512 << 20,
+                                              directory: cacheHome.appendingPathComponent("URLSchemeKit/ImageURLCache", isDirectory: true))
+
+    /// The user's cache directory: `$XDG_CACHE_HOME`, else `~/.cache`.
+    static var cacheHome: URL {
+        ProcessInfo.processInfo.environment["XDG_CACHE_HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
             ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache", isDirectory: true)
-        let directory = base.appendingPathComponent("URLSchemeKit/ImageURLCache", isDirectory: true)
-        return ImageURLCache(memoryCapacity: 64 << 20, diskCapacity: 512 << 20, directory: directory)
-    }()
+    }
 
     /// Creates a cache holding at most `memoryCapacity` bytes in memory and
-    /// `diskCapacity` bytes of files in `directory` (created if missing). With
+    /// `diskCapacity` bytes of files in `directory` (created if missing, private
+    /// to the user: 0700, files 0600). With
     /// no directory, or a disk capacity of 0, the cache lives in memory only.
     public init(memoryCapacity: Int, diskCapacity: Int, directory: URL? = nil) {
-        var disk: DiskEntryStore?
-        if let directory, diskCapacity > 0,
-           (try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)) != nil {
-            disk = DiskEntryStore(directory: directory, capacity: diskCapacity)
-        }
-        self.directory = disk?.directory
+        let disk = diskCapacity > 0 ? directory.flatMap { DiskEntryStore(directory: $0, capacity: diskCapacity) } : nil
+        let diskDirectory = disk?.directory
+        self.directory = diskDirectory
         state = Mutex(State(memory: LRUStore(capacity: memoryCapacity), disk: disk))
         // URLCache's own storage stays empty: every method that touches it is
         // overridden. Give it a directory that already exists so that it does
         // not create one of its own under ~/.cache.
-        let inertDirectory = disk?.directory ?? FileManager.default.temporaryDirectory
+        let inertDirectory = diskDirectory ?? FileManager.default.temporaryDirectory
         #if canImport(FoundationNetworking)
         super.init(memoryCapacity: 0, diskCapacity: 0, diskPath: inertDirectory.path)
         #else
@@ -87,7 +86,7 @@ public final class ImageURLCache: URLCache, @unchecked Sendable {
     /// The disk tier's capacity (0 when the cache has no directory).
     public override var diskCapacity: Int {
         get { state.withLock { $0.disk?.capacity ?? 0 } }
-        set { state.withLock { $0.disk?.setCapacityLocked(newValue) } }
+        set { state.withLock { $0.disk?.setCapacity(newValue) } }
     }
 
     /// Bytes of response bodies and keys held in memory.
@@ -98,7 +97,7 @@ public final class ImageURLCache: URLCache, @unchecked Sendable {
     /// Bytes of entry files in `directory`, including those earlier instances left.
     public override var currentDiskUsage: Int {
         state.withLock { state in
-            state.disk?.scanIfNeededLocked()
+            state.disk?.scanIfNeeded()
             return state.disk?.totalSize ?? 0
         }
     }
@@ -151,6 +150,11 @@ public final class ImageURLCache: URLCache, @unchecked Sendable {
         }
     }
 
+    /// The entry stored for `key` if it is in memory; never reads the disk.
+    func memoryCachedResponse(for key: CacheKey) -> CachedURLResponse? {
+        memoryHit(key)
+    }
+
     private func memoryHit(_ key: CacheKey) -> CachedURLResponse? {
         state.withLock { $0.memory.value(for: key)?.response }
     }
@@ -161,11 +165,11 @@ public final class ImageURLCache: URLCache, @unchecked Sendable {
         guard let data = disk.readFile(name) else { return nil }
         guard let response = CacheEntryFile.decode(data, expecting: key) else {
             // Truncated, corrupted or written by something else: never serve it.
-            state.withLock { $0.disk?.removeLocked(name) }
+            state.withLock { $0.disk?.remove(name) }
             return nil
         }
         state.withLock { state in
-            state.disk?.touchLocked(name, size: data.count)
+            state.disk?.touch(name, size: data.count)
             _ = state.memory.insert(MemoryEntry(response: response, stored: Date()), for: key,
                                 cost: Self.memoryCost(response, key))
         }
@@ -195,7 +199,7 @@ public final class ImageURLCache: URLCache, @unchecked Sendable {
                 unlink(temporary.path)
                 return
             }
-            _ = state.disk?.commitLocked(temporary: temporary, as: DiskEntryStore.fileName(for: key), size: file.count)
+            _ = state.disk?.commit(temporary: temporary, as: DiskEntryStore.fileName(for: key), size: file.count)
         }
     }
 
@@ -210,14 +214,14 @@ public final class ImageURLCache: URLCache, @unchecked Sendable {
     public func removeCachedResponse(for key: CacheKey) {
         state.withLock { state in
             state.memory.removeValue(for: key)
-            state.disk?.removeLocked(DiskEntryStore.fileName(for: key))
+            state.disk?.remove(DiskEntryStore.fileName(for: key))
         }
     }
 
     public override func removeAllCachedResponses() {
         state.withLock { state in
             state.memory.removeAll()
-            state.disk?.removeAllLocked()
+            state.disk?.removeAll()
         }
     }
 
@@ -231,7 +235,7 @@ public final class ImageURLCache: URLCache, @unchecked Sendable {
                 at: directory, includingPropertiesForKeys: [.contentModificationDateKey])) ?? []
             for file in files where file.pathExtension == DiskEntryStore.fileExtension {
                 let modified = (try? file.resourceValues(forKeys: [.contentModificationDateKey]))?.contentModificationDate
-                if let modified, modified >= date { state.disk?.removeLocked(file.lastPathComponent) }
+                if let modified, modified >= date { state.disk?.remove(file.lastPathComponent) }
             }
         }
     }

@@ -81,6 +81,12 @@ struct LRUStore<Key: Hashable, Value> {
         for key in doomed { removeValue(for: key) }
     }
 
+    /// Removes every entry whose key matches.
+    mutating func removeAll(whereKey shouldRemove: (Key) -> Bool) {
+        let doomed = nodes.keys.filter(shouldRemove)
+        for key in doomed { removeValue(for: key) }
+    }
+
     mutating func removeAll() {
         // Break the links so the nodes are freed without a deep recursive release.
         var node = head

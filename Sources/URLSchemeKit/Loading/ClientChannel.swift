@@ -43,6 +43,15 @@ struct ClientChannel: @unchecked Sendable {
         }
     }
 
+    /// The task's serial work queue, where `startLoading()` runs and client
+    /// calls belong; a serial queue of our own when it cannot be found
+    /// (another toolchain, or a protocol driven without a session).
+    static func workQueue(of task: URLSessionTask?) -> DispatchQueue {
+        task.flatMap(SessionTaskInternals.workQueue) ?? fallbackQueue
+    }
+
+    private static let fallbackQueue = DispatchQueue(label: "URLSchemeKit.ClientChannel.fallback")
+
     /// Reports `outcome` from another thread: hops to `queue`, the task's work queue.
     func deliver(_ outcome: Outcome, on queue: DispatchQueue) {
         queue.async { deliver(outcome) }

@@ -51,10 +51,6 @@ open class SchemeURLProtocol: URLProtocol {
     /// The request's URL (a request without one never reaches `makeRenderWork`).
     public var requestURL: URL { request.url ?? URL(fileURLWithPath: "/") }
 
-    /// Serial queue for client calls when the task's own work queue cannot be
-    /// found (another toolchain, or a protocol driven without a session).
-    private static let fallbackClientQueue = DispatchQueue(label: "URLSchemeKit.SchemeURLProtocol.client")
-
     private let loadingState = LoadingState()
 
     open override class func canInit(with request: URLRequest) -> Bool {
@@ -101,7 +97,7 @@ open class SchemeURLProtocol: URLProtocol {
             channel.deliver(.failed(URLErrors.converting(error, url: url)))
             return
         }
-        let workQueue = task.flatMap(SessionTaskInternals.workQueue) ?? Self.fallbackClientQueue
+        let workQueue = ClientChannel.workQueue(of: task)
         let cache = task.flatMap(SessionTaskInternals.session)?.configuration.urlCache as? ImageURLCache
         let deadline = ResourceBudget.current.renderDeadline
         do {

@@ -23,18 +23,31 @@ public enum URLSchemeKitProtocols {
 }
 
 extension URLSessionConfiguration {
-    /// Registers every URLSchemeKit protocol (ahead of the built-in ones) and
-    /// sets `cache` as the session's `urlCache`: all a session needs to load
-    /// the package's schemes and answer repeat loads from the cache.
+    /// Registers every URLSchemeKit protocol (ahead of the built-in ones), sets
+    /// `cache` as the session's `urlCache`, and, unless `httpCache` is nil,
+    /// sends every `http(s)` load through `HTTPCacheURLProtocol` and that cache:
+    /// all a session needs to load the package's schemes, answer repeat loads
+    /// from the cache, and keep pages seen once working offline.
     ///
     /// ```swift
     /// let configuration = URLSessionConfiguration.ephemeral
     /// configuration.installURLSchemeKit()
     /// let session = URLSession(configuration: configuration)
     /// ```
-    public func installURLSchemeKit(cache: ImageURLCache = .standard) {
-        let existing = protocolClasses ?? []
-        let ours = URLSchemeKitProtocols.all
+    ///
+    /// The HTTP cache is named through a private entry in
+    /// `httpAdditionalHeaders` (the one field a session copies that can carry
+    /// it); `HTTPCacheURLProtocol` removes it before anything is sent.
+    public func installURLSchemeKit(cache: ImageURLCache = .standard, httpCache: HTTPCache? = .standard) {
+        var ours = URLSchemeKitProtocols.all
+        if let httpCache {
+            ours.append(HTTPCacheURLProtocol.self)
+            httpCache.install(in: self)
+        } else {
+            HTTPCache.uninstall(from: self)
+        }
+        // Filtered, so installing again (or with httpCache: nil) leaves one of each, or none.
+        let existing = (protocolClasses ?? []).filter { $0 != HTTPCacheURLProtocol.self }
         protocolClasses = ours + existing.filter { candidate in !ours.contains { $0 == candidate } }
         urlCache = cache
     }

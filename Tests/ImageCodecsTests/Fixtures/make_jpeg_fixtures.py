@@ -32,6 +32,10 @@ save("progressive444", base, quality=85, subsampling=0, progressive=True)
 save("restart420", base, quality=90, subsampling=2, restart_marker_blocks=1)
 save("cmyk", base.convert("CMYK"), quality=95)
 save("optimized", base, quality=75, subsampling=2, optimize=True)
+# Chroma at most 2 samples wide: libjpeg replicates instead of smoothing (jdsample.c).
+save("narrow3x420", base.crop((0, 0, 3, 20)), quality=90, subsampling=2)
+save("narrow4x420", base.crop((5, 0, 9, 20)), quality=90, subsampling=2)
+save("narrow4x422", base.crop((10, 0, 14, 20)), quality=90, subsampling=1)
 for orientation in range(1, 9):
     exif = Image.Exif()
     exif[0x0112] = orientation

@@ -73,7 +73,7 @@ extension XCTestCase {
     /// A session with every URLSchemeKit protocol and a memory-only `ImageURLCache`.
     func makeSchemeSession() -> URLSession {
         let configuration = URLSessionConfiguration.ephemeral
-        configuration.installURLSchemeKit(cache: ImageURLCache(memoryCapacity: 16 << 20, diskCapacity: 0))
+        configuration.installURLSchemeKit(cache: ImageURLCache(memoryCapacity: 16 << 20, diskCapacity: 0), httpCache: nil)
         return URLSession(configuration: configuration)
     }
 

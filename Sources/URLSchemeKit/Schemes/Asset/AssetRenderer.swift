@@ -19,6 +19,7 @@ public struct AssetRenderer: Renderer {
         self.init(source: AssetImageSource(store: store))
     }
 
+    /// Reads, edits and encodes the photo `asset` names. Throws `URLError(.fileDoesNotExist)` for an unknown id, `.cannotDecodeContentData` for a stored file that does not decode, `CancellationError` once cancelled.
     public func render(_ asset: AssetURL, cancellation: RenderCancellation) throws -> RenderedImage {
         let metadata = try source.metadata(for: asset.id)
         let upright = metadata.uprightSize

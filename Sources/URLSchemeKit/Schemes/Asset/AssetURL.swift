@@ -39,6 +39,7 @@ public struct AssetURL: SchemeURL {
     public var width: Int?
     public var height: Int?
     public var mode: Mode
+    /// The part of the upright photo to keep, before rotation; nil keeps it whole.
     public var crop: NormalizedRect?
     /// Degrees clockwise; multiples of 90 are exact.
     public var rotate: Double
@@ -51,6 +52,7 @@ public struct AssetURL: SchemeURL {
 
     public static let defaultQuality = 85
 
+    /// An edit of asset `id`; every parameter but `id` defaults to leaving the photo as it is.
     public init(id: String, width: Int? = nil, height: Int? = nil, mode: Mode = .fit, crop: NormalizedRect? = nil,
                 rotate: Double = 0, flip: Flip? = nil, filters: [ImageEdit] = [], format: ImageFormat? = nil,
                 quality: Int = AssetURL.defaultQuality) {

@@ -2,11 +2,16 @@
 /// left, (1, 1) the bottom right. PhotoKit's `normalizedCropRect`, so a crop
 /// chosen in a UI survives any later resize.
 public struct NormalizedRect: Hashable, Sendable {
+    /// Left edge, 0…1 of the width.
     public var x: Double
+    /// Top edge, 0…1 of the height.
     public var y: Double
+    /// Width as a fraction of the image's width, above 0.
     public var width: Double
+    /// Height as a fraction of the image's height, above 0.
     public var height: Double
 
+    /// A rectangle in unit coordinates; `AssetURL` checks it lies inside the unit square.
     public init(x: Double, y: Double, width: Double, height: Double) {
         self.x = x
         self.y = y

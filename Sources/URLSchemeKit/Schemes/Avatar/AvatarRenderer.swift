@@ -30,6 +30,7 @@ public struct AvatarRenderer: Renderer {
         self.init(source: AssetImageSource(store: store))
     }
 
+    /// Composes the participants' photos into one image. Throws `URLError(.fileDoesNotExist)` when no participant exists, `.cannotDecodeContentData` when a photo does not decode.
     public func render(_ avatar: AvatarURL, cancellation: RenderCancellation) throws -> RenderedImage {
         let layout = AvatarLayout(participants: avatar.ids.count, size: avatar.size)
         var canvas = try Bitmap(width: avatar.size, height: avatar.size)

@@ -12,26 +12,34 @@ import ImageCodecs
 /// separated by a thin gap. A circle is anti-aliased and transparent outside,
 /// so it is always PNG.
 public struct AvatarURL: SchemeURL {
+    /// `avatar`.
     public static let scheme = "avatar"
+    /// Every query item an `avatar://` URL may carry.
     public static let parameterNames = ["id", "size", "shape", "format", "quality"]
 
+    /// The outline of the avatar.
     public enum Shape: String, CaseIterable, Sendable {
         case square
         case circle
     }
 
+    /// How many participants one avatar shows at most.
     public static let maximumParticipants = 4
+    /// The allowed edge lengths in pixels.
     public static let sizeRange = 16...2048
 
     /// Participants' asset ids, 1–4, in tile order.
     public var ids: [String]
     /// Edge length in pixels.
     public var size: Int
+    /// A circle (transparent outside, PNG) or a square.
     public var shape: Shape
     /// nil: PNG for circles, JPEG for squares.
     public var format: ImageFormat?
+    /// JPEG quality, 1…100.
     public var quality: Int
 
+    /// An avatar of `ids` (1–4 asset ids, in tile order).
     public init(ids: [String], size: Int = 128, shape: Shape = .circle, format: ImageFormat? = nil, quality: Int = AssetURL.defaultQuality) {
         self.ids = ids
         self.size = size
@@ -40,6 +48,7 @@ public struct AvatarURL: SchemeURL {
         self.quality = quality
     }
 
+    /// Parses an `avatar://` query. Throws `URLParameterError` naming the parameter that is missing, repeated too often or out of range.
     public init(query: QueryReader) throws {
         let ids = query.all("id")
         guard !ids.isEmpty else { throw URLParameterError(parameter: "id", reason: "is required: give 1 to 4 participants' asset ids") }
@@ -56,6 +65,7 @@ public struct AvatarURL: SchemeURL {
         }
     }
 
+    /// Writes the query items, leaving out defaults.
     public func write(to query: inout QueryWriter) {
         for id in ids { query.add("id", id) }
         if size != 128 { query.add("size", size) }

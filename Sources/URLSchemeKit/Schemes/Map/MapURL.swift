@@ -9,6 +9,7 @@ import Raster
 /// map://?latitude=59.935634&longitude=30.325935&zoom=11&width=600&height=400&scale=2
 /// map://?latitude=59.93&longitude=30.32&latitude_delta=0.2&longitude_delta=0.4&format=jpeg&quality=70
 /// map://?marker=59.9386,30.3141,color:red,label:A&marker=55.7539,37.6208,size:large&path=59.9386,30.3141,55.7539,37.6208,width:4
+/// map://?latitude=48.85&longitude=2.35&zoom=5&style=dark&labels=none
 /// ```
 ///
 /// Markers and paths are lists of comma-separated tokens: numbers are
@@ -17,33 +18,46 @@ import Raster
 /// Path options: `color`, `width` (points), `fill` (a colour; closes the path).
 /// Colours are `RRGGBB`/`RRGGBBAA` hex or a name (`red`, `blue`, …).
 /// Every value is written with characters `URL(string:)` accepts unencoded.
+///
+/// Defaults and ranges are `MapSnapshotOptions`'; a `MapURL` always holds
+/// options that passed `MapSnapshotOptions.validate()` (both initialisers check),
+/// so rendering one validates nothing again.
 public struct MapURL: SchemeURL {
+    /// `map`.
     public static let scheme = "map"
+    /// Every query item a `map://` URL may have.
     public static let parameterNames = [
         "latitude", "longitude", "zoom", "latitude_delta", "longitude_delta", "width", "height", "scale",
-        "format", "quality", "marker", "path", "style", "padding", "tiles",
+        "format", "quality", "marker", "path", "style", "labels", "padding", "tiles",
     ]
 
-    /// The zoom used when a URL gives neither `zoom`, a span, nor markers or paths.
-    public static let defaultZoom = 10.0
-    /// The padding (points) kept around fitted markers and paths by default.
-    public static let defaultPadding = 24.0
     /// The JPEG quality used when `format=jpeg` comes without `quality` (as the VK sample: 0.7).
     public static let defaultQuality = 70
+    /// The JPEG qualities `quality` may have.
+    public static let qualityRange = 1...100
     /// The most `marker` items one URL may have.
     public static let maximumMarkers = 256
     /// The most `path` items one URL may have (their points together are
     /// limited by `ResourceBudget.pathPoints`).
     public static let maximumPaths = 64
 
-    public var options: MapSnapshotOptions
+    /// What to draw; valid by construction.
+    public private(set) var options: MapSnapshotOptions
+    /// PNG or JPEG.
     public var format: ImageFormat
     /// JPEG quality 1–100 (ignored for PNG).
     public var quality: Int
     /// The name of a registered tile source (`MapTileSources`); nil draws the embedded basemap.
     public var tiles: String?
 
-    public init(options: MapSnapshotOptions, format: ImageFormat = .png, quality: Int = MapURL.defaultQuality, tiles: String? = nil) {
+    /// A URL for `options`. Throws `URLParameterError` naming the option (as a
+    /// URL parameter) that `MapSnapshotOptions.validate()` rejects.
+    public init(options: MapSnapshotOptions, format: ImageFormat = .png, quality: Int = MapURL.defaultQuality, tiles: String? = nil) throws {
+        do {
+            try options.validate()
+        } catch let error as MapOptionError {
+            throw URLParameterError(parameter: error.option, reason: error.reason)
+        }
         self.options = options
         self.format = format
         self.quality = quality
@@ -52,16 +66,18 @@ public struct MapURL: SchemeURL {
 
     // MARK: Reading
 
+    /// Reads a `map://` query strictly: an unknown, malformed or out-of-range
+    /// item throws `URLParameterError` naming it.
     public init(query: QueryReader) throws {
-        let latitude = try query.double("latitude", in: -90...90)
-        let longitude = try query.double("longitude", in: -180...180)
+        let latitude = try query.double("latitude", in: GeoCoordinate.latitudeRange)
+        let longitude = try query.double("longitude", in: GeoCoordinate.longitudeRange)
         guard (latitude == nil) == (longitude == nil) else {
             throw URLParameterError(parameter: latitude == nil ? "latitude" : "longitude", reason: "is required with '\(latitude == nil ? "longitude" : "latitude")'")
         }
         let center = latitude.flatMap { lat in longitude.map { GeoCoordinate(latitude: lat, longitude: $0) } }
         let zoom = try query.double("zoom", in: MapSnapshotOptions.zoomRange)
-        let latitudeDelta = try query.double("latitude_delta", in: 0...180)
-        let longitudeDelta = try query.double("longitude_delta", in: 0...360)
+        let latitudeDelta = try query.double("latitude_delta", in: MapSnapshotOptions.latitudeDeltaRange)
+        let longitudeDelta = try query.double("longitude_delta", in: MapSnapshotOptions.longitudeDeltaRange)
         let markers = try query.all("marker").map(Self.marker)
         let paths = try query.all("path").map(Self.path)
         guard markers.count <= Self.maximumMarkers else {
@@ -87,9 +103,9 @@ public struct MapURL: SchemeURL {
         case (nil, nil, nil):
             if markers.isEmpty && paths.isEmpty {
                 guard let center else { throw URLParameterError(parameter: "latitude", reason: "is required (with 'longitude') unless there are markers or paths to fit") }
-                camera = .zoom(center: center, zoom: Self.defaultZoom)
+                camera = .zoom(center: center, zoom: MapSnapshotOptions.defaultZoom)
             } else {
-                camera = .fit(center: center, padding: try query.double("padding", in: 0...512) ?? Self.defaultPadding)
+                camera = .fit(center: center, padding: try query.double("padding", in: MapSnapshotOptions.paddingRange) ?? MapSnapshotOptions.defaultPadding)
             }
         case (_?, _, _):
             throw URLParameterError(parameter: "zoom", reason: "cannot be given with 'latitude_delta'/'longitude_delta'; choose one")
@@ -101,25 +117,21 @@ public struct MapURL: SchemeURL {
             throw URLParameterError(parameter: "padding", reason: "applies only when the map is fitted to markers or paths (no 'zoom' or span)")
         }
 
-        options = MapSnapshotOptions(
+        let options = MapSnapshotOptions(
             camera: camera,
-            width: try query.int("width", in: 1...4096) ?? 600,
-            height: try query.int("height", in: 1...4096) ?? 400,
-            scale: try query.double("scale", in: MapSnapshotOptions.scaleRange) ?? 1,
-            style: try query.choice("style", as: MapStyle.self) ?? .light,
+            width: try query.int("width", in: MapSnapshotOptions.sideRange) ?? MapSnapshotOptions.defaultWidth,
+            height: try query.int("height", in: MapSnapshotOptions.sideRange) ?? MapSnapshotOptions.defaultHeight,
+            scale: try query.double("scale", in: MapSnapshotOptions.scaleRange) ?? MapSnapshotOptions.defaultScale,
+            style: try query.choice("style", as: MapStyle.self) ?? MapSnapshotOptions.defaultStyle,
+            labels: try query.choice("labels", as: MapLabels.self) ?? MapSnapshotOptions.defaultLabels,
             markers: markers,
             paths: paths)
-        format = try query.imageFormat("format") ?? .png
-        quality = try query.int("quality", in: 1...100) ?? Self.defaultQuality
-        tiles = try query.string("tiles")
+        let tiles = try query.string("tiles")
         if let tiles, tiles.isEmpty || !tiles.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_") }) {
             throw URLParameterError(parameter: "tiles", reason: "must name a tile source (letters, digits, '-', '_'), got '\(tiles)'")
         }
-        do {
-            try options.validate()
-        } catch let error as MapOptionError {
-            throw URLParameterError(parameter: error.option, reason: error.reason)
-        }
+        try self.init(options: options, format: try query.imageFormat("format") ?? .png,
+                      quality: try query.int("quality", in: Self.qualityRange) ?? Self.defaultQuality, tiles: tiles)
     }
 
     private static func marker(_ text: String) throws -> MapMarker {
@@ -164,7 +176,7 @@ public struct MapURL: SchemeURL {
             switch name {
             case "color": path.color = try ColorParameter.parse(value, parameter: "path")
             case "fill": path.fill = try ColorParameter.parse(value, parameter: "path")
-            case "width": path.width = try QueryReader.number(String(value), name: "path", in: 0...64)
+            case "width": path.width = try QueryReader.number(String(value), name: "path", in: MapPath.widthRange)
             default:
                 throw URLParameterError(parameter: "path", reason: "has unknown option '\(name)'; known: color, width, fill")
             }
@@ -189,12 +201,13 @@ public struct MapURL: SchemeURL {
     }
 
     private static func coordinate(_ latitude: Substring, _ longitude: Substring, parameter: String) throws -> GeoCoordinate {
-        GeoCoordinate(latitude: try QueryReader.number(String(latitude), name: parameter, in: -90...90),
-                      longitude: try QueryReader.number(String(longitude), name: parameter, in: -180...180))
+        GeoCoordinate(latitude: try QueryReader.number(String(latitude), name: parameter, in: GeoCoordinate.latitudeRange),
+                      longitude: try QueryReader.number(String(longitude), name: parameter, in: GeoCoordinate.longitudeRange))
     }
 
     // MARK: Writing
 
+    /// Writes the URL's query: every value that differs from its default.
     public func write(to query: inout QueryWriter) {
         switch options.camera {
         case let .zoom(center, zoom):
@@ -209,12 +222,13 @@ public struct MapURL: SchemeURL {
         case let .fit(center, padding):
             query.add("latitude", center?.latitude)
             query.add("longitude", center?.longitude)
-            if padding != Self.defaultPadding { query.add("padding", padding) }
+            if padding != MapSnapshotOptions.defaultPadding { query.add("padding", padding) }
         }
-        if options.width != 600 { query.add("width", options.width) }
-        if options.height != 400 { query.add("height", options.height) }
-        if options.scale != 1 { query.add("scale", options.scale) }
-        if options.style != .light { query.add("style", options.style.rawValue) }
+        if options.width != MapSnapshotOptions.defaultWidth { query.add("width", options.width) }
+        if options.height != MapSnapshotOptions.defaultHeight { query.add("height", options.height) }
+        if options.scale != MapSnapshotOptions.defaultScale { query.add("scale", options.scale) }
+        if options.style != MapSnapshotOptions.defaultStyle { query.add("style", options.style.rawValue) }
+        if options.labels != MapSnapshotOptions.defaultLabels { query.add("labels", options.labels.rawValue) }
         if format != .png { query.add("format", format.rawValue) }
         if quality != Self.defaultQuality { query.add("quality", quality) }
         query.add("tiles", tiles)

@@ -1,0 +1,171 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// One stored HTTP response and what RFC 9111 needs to judge it: the times the
+/// request was sent and the response arrived (for the age calculation), and the
+/// request header values its `Vary` names (for selecting it again).
+///
+/// It is kept in an `ImageURLCache` as a `CachedURLResponse` whose `userInfo`
+/// carries the extra fields as strings, so it shares that cache's memory and
+/// disk tiers, checksums and eviction.
+struct HTTPCacheEntry: Sendable {
+    var url: URL
+    var statusCode: Int
+    var headers: HTTPHeaderFields
+    var body: Data
+    /// When the request that produced this response was sent (`request_time`).
+    var requestTime: Date
+    /// When the response was received (`response_time`).
+    var responseTime: Date
+    /// The request's values of the fields `Vary` names, by lower-cased name; a
+    /// field the request did not carry is absent.
+    var varyValues: [String: String] = [:]
+
+    // MARK: Freshness (RFC 9111 §4.2)
+
+    var cacheControl: CacheControl { CacheControl(headers["Cache-Control"]) }
+
+    /// `date_value`, or the response time when the origin sent no valid `Date`.
+    var date: Date { headers["Date"].flatMap(HTTPDate.parse) ?? responseTime }
+
+    /// `current_age` (§4.2.3), in seconds.
+    func currentAge(at now: Date) -> TimeInterval {
+        // Several Age lines arrive joined by commas: the first one counts.
+        let firstAge = headers["Age"]?.split(separator: ",", omittingEmptySubsequences: false).first.map(String.init)
+        let ageValue = TimeInterval(CacheControl.deltaSeconds(firstAge) ?? 0)
+        let apparentAge = max(0, responseTime.timeIntervalSince(date))
+        let responseDelay = max(0, responseTime.timeIntervalSince(requestTime))
+        let correctedInitialAge = max(apparentAge, ageValue + responseDelay)
+        return correctedInitialAge + max(0, now.timeIntervalSince(responseTime))
+    }
+
+    /// `freshness_lifetime` (§4.2.1) for a private cache: `max-age`, else
+    /// `Expires` − `Date` (an invalid `Expires` is in the past), else the 10 %
+    /// heuristic (§4.2.2) for a response that allows one, else 0.
+    var freshnessLifetime: TimeInterval {
+        let control = cacheControl
+        if let maxAge = control.maxAge { return TimeInterval(maxAge) }
+        if let expires = headers["Expires"] {
+            guard let expiry = HTTPDate.parse(expires) else { return 0 }
+            return max(0, expiry.timeIntervalSince(date))
+        }
+        guard Self.isHeuristicallyCacheable(statusCode) || control.isPublic,
+              let modified = headers["Last-Modified"].flatMap(HTTPDate.parse) else { return 0 }
+        return max(0, date.timeIntervalSince(modified)) / 10
+    }
+
+    /// Whether the explicit freshness information allows a heuristic at all.
+    var hasExplicitFreshness: Bool { cacheControl.maxAge != nil || headers["Expires"] != nil }
+
+    /// Remaining freshness in seconds (negative once stale).
+    func timeToLive(at now: Date) -> TimeInterval { freshnessLifetime - currentAge(at: now) }
+
+    var validators: (etag: String?, lastModified: String?) { (headers["ETag"], headers["Last-Modified"]) }
+    var hasValidators: Bool { headers["ETag"] != nil || headers["Last-Modified"] != nil }
+
+    /// Status codes a cache may store and give heuristic freshness (RFC 9110 §15.1).
+    static func isHeuristicallyCacheable(_ status: Int) -> Bool {
+        [200, 203, 204, 300, 301, 308, 404, 405, 410, 414, 501].contains(status)
+    }
+
+    // MARK: Updating (RFC 9111 §3.2)
+
+    /// Fields a 304 or a HEAD response must not replace: they describe the
+    /// stored body or the connection, not the resource.
+    private static let fieldsKeptOnUpdate: Set<String> = [
+        "content-length", "content-encoding", "content-range", "transfer-encoding",
+        "connection", "keep-alive", "proxy-connection", "te", "trailer", "upgrade",
+    ]
+
+    /// Takes the fields of a 304 (or HEAD) response, and its times.
+    mutating func update(with response: HTTPHeaderFields, requestTime: Date, responseTime: Date) {
+        for name in response.names where !Self.fieldsKeptOnUpdate.contains(name.lowercased()) {
+            headers[name] = response[name]
+        }
+        self.requestTime = requestTime
+        self.responseTime = responseTime
+    }
+
+    // MARK: Vary (RFC 9111 §4.1)
+
+    /// The lower-cased field names `Vary` lists; `["*"]` for `Vary: *`.
+    var varyNames: [String] { Self.fieldNames(headers["Vary"]) }
+
+    static func fieldNames(_ value: String?) -> [String] {
+        (value ?? "").split(separator: ",").map { String($0).trimmingSpaces().lowercased() }.filter { !$0.isEmpty }
+    }
+
+    /// The request's values for `names`, normalised: white space around commas removed.
+    static func values(of names: [String], in request: URLRequest) -> [String: String] {
+        var values: [String: String] = [:]
+        for name in names {
+            guard let value = request.value(forHTTPHeaderField: name) else { continue }
+            values[name] = value.split(separator: ",").map { String($0).trimmingSpaces() }.joined(separator: ",")
+        }
+        return values
+    }
+
+    /// Whether this response may answer `request`: every field its `Vary` lists
+    /// has the same value (or is absent from both); `Vary: *` never matches.
+    func varyMatches(_ request: URLRequest) -> Bool {
+        let names = varyNames
+        guard !names.contains("*") else { return false }
+        return Self.values(of: names, in: request) == varyValues
+    }
+
+    // MARK: Storage as a CachedURLResponse
+
+    private enum Info {
+        static let requestTime = "uskhttp.requestTime"
+        static let responseTime = "uskhttp.responseTime"
+        static let varyPrefix = "uskhttp.vary."
+    }
+
+    var cachedResponse: CachedURLResponse? {
+        guard let response = HTTPURLResponse(url: url, statusCode: statusCode, httpVersion: "HTTP/1.1",
+                                             headerFields: headers.dictionary) else { return nil }
+        var info: [String: String] = [
+            Info.requestTime: String(requestTime.timeIntervalSince1970),
+            Info.responseTime: String(responseTime.timeIntervalSince1970),
+        ]
+        for (name, value) in varyValues { info[Info.varyPrefix + name] = value }
+        return CachedURLResponse(response: response, data: body, userInfo: info, storagePolicy: .allowed)
+    }
+
+    init(url: URL, statusCode: Int, headers: HTTPHeaderFields, body: Data, requestTime: Date, responseTime: Date,
+         varyValues: [String: String] = [:]) {
+        self.url = url
+        self.statusCode = statusCode
+        self.headers = headers
+        self.body = body
+        self.requestTime = requestTime
+        self.responseTime = responseTime
+        self.varyValues = varyValues
+    }
+
+    /// The entry a stored `CachedURLResponse` holds; nil for anything else.
+    init?(_ cached: CachedURLResponse) {
+        guard let response = cached.response as? HTTPURLResponse, let url = response.url,
+              let info = cached.userInfo as? [String: String],
+              let requestTime = info[Info.requestTime].flatMap(Double.init),
+              let responseTime = info[Info.responseTime].flatMap(Double.init) else { return nil }
+        var vary: [String: String] = [:]
+        for (name, value) in info where name.hasPrefix(Info.varyPrefix) {
+            vary[String(name.dropFirst(Info.varyPrefix.count))] = value
+        }
+        self.init(url: url, statusCode: response.statusCode, headers: HTTPHeaderFields(response), body: cached.data,
+                  requestTime: Date(timeIntervalSince1970: requestTime),
+                  responseTime: Date(timeIntervalSince1970: responseTime), varyValues: vary)
+    }
+}
+
+extension CacheControl {
+    /// A delta-seconds header such as `Age`: nil when absent or invalid.
+    static func deltaSeconds(_ value: String?) -> Int? {
+        guard let text = value?.trimmingSpaces(), !text.isEmpty,
+              text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+        return text.count > 10 ? 1 << 31 : min(Int(text) ?? 0, 1 << 31)
+    }
+}

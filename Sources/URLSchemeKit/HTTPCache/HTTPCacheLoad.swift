@@ -1,0 +1,282 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// One request through an `HTTPCache`: decides from the store
+/// (`HTTPCachePolicy`), forwards to the origin when it must, stores what the
+/// origin answers, falls back to the store when the origin cannot be reached,
+/// and hands exactly one outcome to `finish`.
+///
+///     request ─► unsafe method? ──yes──► forward ─► success: invalidate URI, Location, Content-Location
+///        │no
+///        ▼
+///     lookup (memory, then disk; Vary) ─► decide ─┬─ serve (hit) ──────────────► answer + Age + Cache-Status
+///                                                 ├─ serve + refresh in background (stale-while-revalidate)
+///                                                 ├─ host backing off and something stored ─► serve (offline)
+///                                                 └─ forward (conditional when validating) ─┬─ 304 ─► update, serve stored body
+///                                                                                          ├─ 5xx ─► stale-if-error or pass on
+///                                                                                          ├─ other ─► store if allowed, pass on
+///                                                                                          └─ unreachable ─► back-off; stored or error
+struct HTTPCacheLoad: Sendable {
+    let cache: HTTPCache
+    /// The request as the origin should see it (the session's extra headers merged in).
+    let request: URLRequest
+    /// The request's URL.
+    let url: URL
+    let cancellation: RenderCancellation
+    let finish: @Sendable (ClientChannel.Outcome) -> Void
+
+    /// A load of `request`; nil when it has no URL.
+    init?(cache: HTTPCache, request: URLRequest, cancellation: RenderCancellation,
+          finish: @escaping @Sendable (ClientChannel.Outcome) -> Void) {
+        guard let url = request.url else { return nil }
+        self.cache = cache
+        self.request = request
+        self.url = url
+        self.cancellation = cancellation
+        self.finish = finish
+    }
+
+    private var method: String { request.httpMethod?.uppercased() ?? "GET" }
+
+    /// URLError codes that mean the origin could not be reached at all.
+    static let unreachableCodes: Set<URLError.Code> = [
+        .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .timedOut, .networkConnectionLost, .notConnectedToInternet,
+    ]
+
+    /// The fast path, run on the session's work queue: the answer for a fresh
+    /// hit held in memory, or nil when the load needs `run()` (disk, network).
+    func answerFromMemory() -> ClientChannel.Outcome? {
+        guard method == "GET" || method == "HEAD" else { return nil }
+        let (entry, varyMiss) = cache.lookup(request, memoryOnly: true)
+        guard let entry,
+              case let .serve(served, status) = HTTPCachePolicy.decide(request, entry: entry, varyMiss: varyMiss, now: cache.clock())
+        else { return nil }
+        return answer(from: served, status)
+    }
+
+    /// The whole load; call off the session's work queue (it may read the disk).
+    func run() {
+        guard let host = url.host, !host.isEmpty else {
+            finish(.failed(URLErrors.make(.badURL, "\(url.absoluteString) has no host", url: url)))
+            return
+        }
+        guard method == "GET" || method == "HEAD" else {
+            forwardUnsafe()
+            return
+        }
+        let now = cache.clock()
+        let (entry, varyMiss) = cache.lookup(request)
+        switch HTTPCachePolicy.decide(request, entry: entry, varyMiss: varyMiss, now: now) {
+        case let .serve(entry, status):
+            serve(entry, status)
+        case let .serveAndRevalidate(entry, status):
+            serve(entry, status)
+            revalidateInBackground(entry)
+        case .unavailable:
+            finish(.failed(URLErrors.make(.resourceUnavailable,
+                "no stored response for \(url.absoluteString), and the cache policy forbids loading", url: url)))
+        case .gatewayTimeout:
+            finish(.loaded(response(status: 504, headers: HTTPHeaderFields(), cacheStatus: CacheStatus(detail: "only-if-cached")), Data()))
+        case let .forward(reason, validating, fallback):
+            if let fallback, cache.reachability.isBackingOff(host, at: now), servesOffline(fallback, now: now) {
+                serve(fallback, CacheStatus(forward: reason, detail: "offline"))
+                return
+            }
+            // A client's own condition is passed on as it is; ours would replace it.
+            forward(reason, validating: HTTPCachePolicy.isConditional(request) ? nil : validating, fallback: fallback, host: host)
+        }
+    }
+
+    // MARK: Forwarding
+
+    private func forward(_ reason: CacheStatus.Forward, validating: HTTPCacheEntry?, fallback: HTTPCacheEntry?, host: String) {
+        var outgoing = request
+        if let validating {
+            let (etag, lastModified) = validating.validators
+            if let etag { outgoing.setValue(etag, forHTTPHeaderField: "If-None-Match") }
+            if let lastModified { outgoing.setValue(lastModified, forHTTPHeaderField: "If-Modified-Since") }
+        }
+        cache.forwarder.forward(outgoing, cancellation: cancellation) { result in
+            let now = cache.clock()
+            switch result {
+            case let .failure(error):
+                failed(error, reason: reason, fallback: fallback, host: host, now: now)
+            case let .success(answer):
+                cache.reachability.recordSuccess(host)
+                answered(answer, reason: reason, validating: validating, fallback: fallback, now: now)
+            }
+        }
+    }
+
+    private func answered(_ answer: HTTPForwarder.Answer, reason: CacheStatus.Forward, validating: HTTPCacheEntry?,
+                          fallback: HTTPCacheEntry?, now: Date) {
+        let status = answer.response.statusCode
+        let headers = Self.storableHeaders(answer.response, bodyLength: method == "HEAD" ? nil : answer.body.count)
+        if status == 304, let validating, !Self.validatorsAgree(headers, validating.headers) {
+            // The origin's 304 names another representation than ours: ask again, unconditionally.
+            forward(reason, validating: nil, fallback: fallback, host: url.host ?? "")
+            return
+        }
+        if status == 304, var updated = validating ?? fallback, Self.validatorsAgree(headers, updated.headers) {
+            updated.update(with: headers, requestTime: answer.requestTime, responseTime: answer.responseTime)
+            cache.refresh(updated, for: request)
+            // Our own validation: the client gets the stored body. Its own condition: the 304 itself.
+            if validating != nil {
+                serve(updated, CacheStatus(forward: reason, forwardStatus: 304, stored: true))
+                return
+            }
+        }
+        if HTTPCachePolicy.isServerError(status), let fallback, HTTPCachePolicy.allowsStaleIfError(fallback, request: request, now: now) {
+            serve(fallback, CacheStatus(forward: reason, forwardStatus: status, detail: "stale-if-error"))
+            return
+        }
+        let entry = HTTPCacheEntry(url: answer.response.url ?? url, statusCode: status, headers: headers, body: answer.body,
+                                   requestTime: answer.requestTime, responseTime: answer.responseTime)
+        var cacheStatus = CacheStatus(forward: reason, forwardStatus: status)
+        if method == "GET" {
+            var stored = entry
+            stored.varyValues = HTTPCacheEntry.values(of: entry.varyNames, in: request)
+            if HTTPCachePolicy.isStorable(stored, request: request) {
+                cache.store(stored, for: request)
+                cacheStatus.stored = true
+            }
+        } else if status == 200, var stored = fallback, Self.validatorsAgree(headers, stored.headers), stored.hasValidators {
+            // A HEAD response freshens the stored GET response it describes (RFC 9111 §4.3.5).
+            stored.update(with: headers, requestTime: answer.requestTime, responseTime: answer.responseTime)
+            cache.refresh(stored, for: request)
+        }
+        finish(.loaded(response(status: status, headers: headers, cacheStatus: cacheStatus, url: entry.url), answer.body))
+    }
+
+    private func failed(_ error: URLError, reason: CacheStatus.Forward, fallback: HTTPCacheEntry?, host: String, now: Date) {
+        let unreachable = Self.unreachableCodes.contains(error.code)
+        if unreachable { cache.reachability.recordFailure(host, at: now) }
+        if let fallback, error.code != .cancelled {
+            if unreachable, servesOffline(fallback, now: now) {
+                serve(fallback, CacheStatus(forward: reason, detail: "offline"))
+                return
+            }
+            if HTTPCachePolicy.allowsStaleIfError(fallback, request: request, now: now) {
+                serve(fallback, CacheStatus(forward: reason, detail: "stale-if-error"))
+                return
+            }
+        }
+        guard unreachable else {
+            finish(.failed(URLErrors.converting(error, url: url)))
+            return
+        }
+        let message = "\(url.absoluteString) could not be loaded (\(error.localizedDescription)), "
+            + (fallback == nil ? "and no response for it is stored"
+               : "and the stored response may not answer offline (older than the offline limit, or marked no-cache or must-revalidate)")
+        finish(.failed(URLErrors.make(error.code, message, url: url, underlying: error)))
+    }
+
+    /// POST, PUT, DELETE and the like go to the origin unchanged; when they
+    /// succeed, what is stored for the target, its `Location` and its
+    /// `Content-Location` (same origin only) is invalidated (RFC 9111 §4.4).
+    private func forwardUnsafe() {
+        let method = self.method
+        cache.forwarder.forward(request, cancellation: cancellation) { result in
+            switch result {
+            case let .failure(error):
+                finish(.failed(URLErrors.converting(error, url: url)))
+            case let .success(answer):
+                let status = answer.response.statusCode
+                let headers = Self.storableHeaders(answer.response, bodyLength: answer.body.count)
+                if !HTTPCachePolicy.isSafe(method), (200..<400).contains(status) {
+                    cache.invalidate(url)
+                    for field in ["Location", "Content-Location"] {
+                        guard let value = headers[field], let target = URL(string: value, relativeTo: url)?.absoluteURL,
+                              target.scheme == url.scheme, target.host == url.host, target.port == url.port else { continue }
+                        cache.invalidate(target)
+                    }
+                }
+                let cacheStatus = CacheStatus(forward: .bypass, forwardStatus: status)
+                finish(.loaded(response(status: status, headers: headers, cacheStatus: cacheStatus, url: answer.response.url ?? url), answer.body))
+            }
+        }
+    }
+
+    /// Refreshes a stale entry without anyone waiting (`stale-while-revalidate`), once at a time per URL.
+    private func revalidateInBackground(_ entry: HTTPCacheEntry) {
+        guard let key = CacheKey(resource: url), let host = url.host,
+              cache.revalidating.withLock({ $0.insert(key).inserted }) else { return }
+        let background = HTTPCacheLoad(cache: cache, request: request, cancellation: RenderCancellation()) { _ in
+            _ = cache.revalidating.withLock { $0.remove(key) }
+        }
+        background?.forward(.stale, validating: entry.hasValidators ? entry : nil, fallback: nil, host: host)
+    }
+
+    // MARK: Answers
+
+    /// Answers from the store (see `answer(from:_:)`).
+    private func serve(_ entry: HTTPCacheEntry, _ cacheStatus: CacheStatus) {
+        finish(answer(from: entry, cacheStatus))
+    }
+
+    /// The stored status and fields with `Age` and `Cache-Status`; a 304 when
+    /// the client's own condition matches; a 206 for a byte range it can
+    /// serve; no body for HEAD.
+    private func answer(from entry: HTTPCacheEntry, _ cacheStatus: CacheStatus) -> ClientChannel.Outcome {
+        var headers = entry.headers
+        headers["Age"] = String(Int(entry.currentAge(at: cache.clock()).rounded(.down)))
+        if HTTPCachePolicy.isConditional(request), HTTPCachePolicy.conditionMatches(request, entry: entry) {
+            headers["Content-Length"] = nil
+            return .loaded(response(status: 304, headers: headers, cacheStatus: cacheStatus, url: entry.url), Data())
+        }
+        if method == "GET", let range = HTTPCachePolicy.byteRange(request, entry: entry) {
+            headers["Content-Range"] = "bytes \(range.lowerBound)-\(range.upperBound - 1)/\(entry.body.count)"
+            headers["Content-Length"] = String(range.count)
+            return .loaded(response(status: 206, headers: headers, cacheStatus: cacheStatus, url: entry.url), entry.body.subdata(in: range))
+        }
+        let body = method == "HEAD" ? Data() : entry.body
+        return .loaded(response(status: entry.statusCode, headers: headers, cacheStatus: cacheStatus, url: entry.url), body)
+    }
+
+    private func response(status: Int, headers: HTTPHeaderFields, cacheStatus: CacheStatus, url: URL? = nil) -> URLResponse {
+        var headers = headers
+        headers["Cache-Status"] = cacheStatus.appended(to: headers["Cache-Status"])
+        let url = url ?? self.url
+        // HTTPURLResponse's initialiser fails only for a malformed HTTP version, and "HTTP/1.1" is well formed.
+        return HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers.dictionary)
+            ?? URLResponse(url: url, mimeType: nil, expectedContentLength: -1, textEncodingName: nil)
+    }
+
+    /// Whether `entry` may answer while its origin cannot be reached: within
+    /// the configured age limit, and, unless the configuration overrides it,
+    /// not marked `no-cache` or `must-revalidate` (RFC 9111 §4.2.4: an explicit
+    /// directive forbids serving it stale, even disconnected).
+    private func servesOffline(_ entry: HTTPCacheEntry, now: Date) -> Bool {
+        let control = entry.cacheControl
+        if control.noCache || control.mustRevalidate, !cache.configuration.offlineOverridesRevalidation { return false }
+        guard let limit = cache.configuration.maximumOfflineAge else { return true }
+        return entry.currentAge(at: now) <= limit
+    }
+
+    /// The origin's fields as they describe the body we hold: the inner session
+    /// has already decoded any `Content-Encoding`, so that field goes and
+    /// `Content-Length` is the decoded length; connection fields are not kept
+    /// (RFC 9111 §3.1).
+    static func storableHeaders(_ response: HTTPURLResponse, bodyLength: Int?) -> HTTPHeaderFields {
+        var headers = HTTPHeaderFields(response)
+        // Fields that Connection lists belong to the connection, not to the response.
+        for name in (headers["Connection"] ?? "").split(separator: ",") { headers[String(name).trimmingSpaces()] = nil }
+        for name in ["Connection", "Keep-Alive", "Transfer-Encoding", "Proxy-Connection", "TE", "Trailer", "Upgrade"] {
+            headers[name] = nil
+        }
+        if let bodyLength {
+            headers["Content-Encoding"] = nil
+            headers["Content-Length"] = String(bodyLength)
+        }
+        return headers
+    }
+
+    /// Whether a 304 or HEAD response describes the stored one: its strong
+    /// `ETag`, when both have one, is the same.
+    static func validatorsAgree(_ new: HTTPHeaderFields, _ stored: HTTPHeaderFields) -> Bool {
+        guard let newTag = new["ETag"], let storedTag = stored["ETag"] else { return true }
+        return newTag == storedTag
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Caches every `http` and `https` load of a session by the HTTP rules and
+/// answers from the store when the origin cannot be reached: pages and photos
+/// seen once keep working offline. `installURLSchemeKit()` registers it with
+/// `HTTPCache.standard`; `installURLSchemeKit(httpCache:)` chooses another
+/// cache (or none). Alone: `configuration.protocolClasses = [HTTPCacheURLProtocol.self]`
+/// (then it uses `HTTPCache.standard`).
+///
+/// Every answer carries a `Cache-Status` header (RFC 9211) saying what happened,
+/// e.g. `URLSchemeKit; hit; ttl=3597`, `URLSchemeKit; fwd=stale; fwd-status=304`
+/// or `URLSchemeKit; fwd=stale; detail=offline`. `URLRequest.cachePolicy` is
+/// honoured here (the Linux session never does): `.useProtocolCachePolicy`
+/// follows the HTTP rules, `.returnCacheDataElseLoad` takes any stored
+/// response, `.returnCacheDataDontLoad` only the store (else
+/// `URLError(.resourceUnavailable)`), the reloads go to the origin and store
+/// what it answers.
+///
+/// Threads: `startLoading()` runs on the task's work queue, the one queue all
+/// sessions share, so it answers only a fresh hit held in memory there; disk
+/// reads and forwarding run on `HTTPCache`'s queue and the inner session's, and
+/// the outcome hops back to the work queue (`ClientChannel`), once, never after
+/// `stopLoading()`, which cancels the forwarded request.
+public final class HTTPCacheURLProtocol: URLProtocol {
+    private let loadingState = LoadingState()
+    private static let loadQueue = DispatchQueue(label: "URLSchemeKit.HTTPCacheURLProtocol", qos: .userInitiated, attributes: .concurrent)
+
+    public override class func canInit(with request: URLRequest) -> Bool {
+        guard let scheme = request.url?.scheme?.lowercased() else { return false }
+        return scheme == "http" || scheme == "https"
+    }
+
+    public override class func canonicalRequest(for request: URLRequest) -> URLRequest {
+        request
+    }
+
+    public override func startLoading() {
+        guard let client, let cancellation = loadingState.start() else { return }
+        let channel = ClientChannel(urlProtocol: self, client: client, state: loadingState)
+        let configuration = task.flatMap(SessionTaskInternals.session)?.configuration
+        let workQueue = ClientChannel.workQueue(of: task)
+        guard let load = HTTPCacheLoad(cache: HTTPCache.installed(in: configuration), request: Self.outgoing(request, configuration),
+                                       cancellation: cancellation, finish: { outcome in channel.deliver(outcome, on: workQueue) })
+        else {
+            channel.deliver(.failed(URLErrors.make(.badURL, "the request has no URL", url: nil)))
+            return
+        }
+        // A fresh hit in memory is answered here and now, on this queue (no hop).
+        if let hit = load.answerFromMemory() {
+            channel.deliver(hit)
+            return
+        }
+        Self.loadQueue.async { load.run() }
+    }
+
+    public override func stopLoading() {
+        loadingState.stop()
+    }
+
+    /// The request as the origin should see it: the session's additional
+    /// headers added where the request has none of its own (the inner session
+    /// has its own configuration), and never the header that names the cache.
+    static func outgoing(_ request: URLRequest, _ configuration: URLSessionConfiguration?) -> URLRequest {
+        var outgoing = request
+        for case let (name as String, value as String) in configuration?.httpAdditionalHeaders ?? [:]
+        where name != HTTPCache.sessionHeader && outgoing.value(forHTTPHeaderField: name) == nil {
+            outgoing.setValue(value, forHTTPHeaderField: name)
+        }
+        outgoing.setValue(nil, forHTTPHeaderField: HTTPCache.sessionHeader)
+        return outgoing
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import Synchronization
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Sends the HTTP cache's requests to the origin through an inner `URLSession`.
+///
+/// Loop guard: the inner session's `protocolClasses` never contain
+/// `HTTPCacheURLProtocol` (a property set with `URLProtocol.setProperty` is lost
+/// on Linux, so a marked request could not be told apart). The inner session
+/// follows redirects itself (`wasRedirectedTo` is fatal on Linux) and keeps no
+/// cache of its own. Bodies are collected in memory up to `maximumBodySize`; a
+/// larger one is cancelled as soon as its length is known or reached.
+///
+/// Threads: `forward` must not be called on the outer session's work queue
+/// (creating a task from inside `startLoading()` deadlocks there), and
+/// cancellations hop to `controlQueue` for the same reason (they arrive from
+/// `stopLoading()`); delegate callbacks arrive on the inner session's own
+/// delegate queue, and completions leave it for `completionQueue`.
+final class HTTPForwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    // @unchecked Sendable: `session` is set once in init and URLSession is
+    // thread-safe; every mutable field lives in `loads`, a Mutex.
+
+    /// What the origin answered, with the times RFC 9111's age calculation needs.
+    struct Answer: Sendable {
+        var response: HTTPURLResponse
+        var body: Data
+        var requestTime: Date
+        var responseTime: Date
+    }
+
+    typealias Completion = @Sendable (Result<Answer, URLError>) -> Void
+
+    private struct Load {
+        var body = Data()
+        var response: HTTPURLResponse?
+        var requestTime: Date
+        var responseTime: Date?
+        var completion: Completion
+        var failure: URLError?
+    }
+
+    let maximumBodySize: Int
+    private let clock: @Sendable () -> Date
+    private let loads = Mutex<[Int: Load]>([:])
+    private var session: URLSession!
+    private static let controlQueue = DispatchQueue(label: "URLSchemeKit.HTTPForwarder.cancel", attributes: .concurrent)
+    private static let completionQueue = DispatchQueue(label: "URLSchemeKit.HTTPForwarder.completion", qos: .userInitiated,
+                                                       attributes: .concurrent)
+
+    init(maximumBodySize: Int, clock: @escaping @Sendable () -> Date) {
+        self.maximumBodySize = maximumBodySize
+        self.clock = clock
+        super.init()
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.protocolClasses = (configuration.protocolClasses ?? []).filter { $0 != HTTPCacheURLProtocol.self }
+        session = URLSession(configuration: configuration, delegate: self, delegateQueue: nil)
+    }
+
+    /// Sends `request`; `completion` runs once, on a concurrent queue of the
+    /// forwarder's (a cancelled request completes with `.cancelled`). Never
+    /// call this on a URLSession's work queue (from `startLoading()`).
+    func forward(_ request: URLRequest, cancellation: RenderCancellation?, completion: @escaping Completion) {
+        var outgoing = request
+        outgoing.cachePolicy = .reloadIgnoringLocalCacheData
+        // Set explicitly: the inner session honours a request's time-out only when it was set on that request.
+        outgoing.timeoutInterval = request.timeoutInterval
+        let task = session.dataTask(with: outgoing)
+        loads.withLock { $0[task.taskIdentifier] = Load(requestTime: clock(), completion: completion) }
+        cancellation?.onCancel { Self.controlQueue.async { task.cancel() } }
+        task.resume()
+    }
+
+    // MARK: URLSessionDataDelegate
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+                    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
+        let now = clock()
+        let tooLarge = loads.withLock { loads -> Bool in
+            loads[dataTask.taskIdentifier]?.response = response as? HTTPURLResponse
+            loads[dataTask.taskIdentifier]?.responseTime = now
+            guard response.expectedContentLength > Int64(maximumBodySize) else { return false }
+            loads[dataTask.taskIdentifier]?.failure = tooLargeError(response.url, length: Int(response.expectedContentLength))
+            return true
+        }
+        completionHandler(tooLarge ? .cancel : .allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        let tooLarge = loads.withLock { loads -> Bool in
+            guard var load = loads[dataTask.taskIdentifier], load.failure == nil else { return false }
+            guard load.body.count + data.count <= maximumBodySize else {
+                load.failure = tooLargeError(dataTask.currentRequest?.url, length: load.body.count + data.count)
+                loads[dataTask.taskIdentifier] = load
+                return true
+            }
+            loads[dataTask.taskIdentifier] = nil   // keep the body uniquely referenced while appending
+            load.body.append(data)
+            loads[dataTask.taskIdentifier] = load
+            return false
+        }
+        if tooLarge { dataTask.cancel() }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
+        guard let load = loads.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
+        let result: Result<Answer, URLError>
+        if let failure = load.failure {
+            result = .failure(failure)
+        } else if let error {
+            result = .failure(error as? URLError ?? URLError(.unknown, userInfo: [NSUnderlyingErrorKey: error as NSError]))
+        } else if let response = load.response ?? task.response as? HTTPURLResponse {
+            result = .success(Answer(response: response, body: load.body, requestTime: load.requestTime,
+                                     responseTime: load.responseTime ?? clock()))
+        } else {
+            result = .failure(URLErrors.make(.badServerResponse, "the origin sent no HTTP response", url: task.currentRequest?.url))
+        }
+        // Off the inner session's serial delegate queue: what follows stores to disk,
+        // and every other forwarded request's callbacks wait behind that queue.
+        Self.completionQueue.async { load.completion(result) }
+    }
+
+    private func tooLargeError(_ url: URL?, length: Int) -> URLError {
+        URLErrors.make(.dataLengthExceedsMaximum,
+                       "the response body (\(length) bytes or more) exceeds the HTTP cache's limit of \(maximumBodySize) bytes "
+                       + "(HTTPCache.Configuration.maximumBodySize)", url: url)
+    }
+}

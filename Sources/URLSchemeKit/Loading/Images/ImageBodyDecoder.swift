@@ -1,0 +1,53 @@
+import Foundation
+import ImageCodecs
+import Raster
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Turns a loaded body into a `LoadedImage` with the package's codecs:
+/// the format sniffed from the bytes (whatever the `Content-Type` says), EXIF
+/// orientation applied, and, when a target size is given, a JPEG decoded at
+/// the coarsest 1/2, 1/4 or 1/8 scale that still covers it, then resized.
+enum ImageBodyDecoder {
+    /// Decodes `data`, the body `url` answered with, refusing images of more
+    /// than `maximumPixelCount` pixels before allocating them. Throws
+    /// `URLError(.cannotDecodeContentData)` naming the URL and the format.
+    static func decode(_ data: Data, response: URLResponse?, url: URL, size: ImageTargetSize?,
+                       maximumPixelCount: Int = defaultMaximumPixelCount) throws -> LoadedImage {
+        guard let format = ImageFormat(sniffing: data.prefix(8)) else {
+            let declared = response?.mimeType.map { "Content-Type \($0)" } ?? "no Content-Type"
+            let head = data.prefix(8).map { String(format: "%02X", $0) }.joined(separator: " ")
+            let message = "the body of \(url.absoluteString) is not an image the loader decodes (\(declared), "
+                + "\(data.count) bytes starting \(head.isEmpty ? "with nothing" : head)); PNG and JPEG are supported"
+            throw URLErrors.make(.cannotDecodeContentData, message, url: url)
+        }
+        do {
+            let info = try ImageInfoReader.readInfo(data)
+            let swaps = info.orientation.swapsDimensions
+            let sourceWidth = swaps ? info.height : info.width, sourceHeight = swaps ? info.width : info.height
+            let upright: Bitmap
+            switch format {
+            case .jpeg:
+                let fraction = size?.fraction(ofWidth: sourceWidth, height: sourceHeight) ?? 1
+                let scale = JPEGScale(rawValue: AssetImageSource.reduction(for: fraction)) ?? .full
+                let decoded = try JPEGDecoder(maximumPixelCount: maximumPixelCount).decodeImage(data, scale: scale)
+                upright = try decoded.bitmap.upright(from: decoded.orientation)
+            case .png:
+                upright = try PNGDecoder(maximumPixelCount: maximumPixelCount).decode(data)
+            }
+            let bitmap = try size.map { try resize(upright, to: $0) } ?? upright
+            return LoadedImage(url: url, bitmap: bitmap, sourceFormat: format, sourceWidth: sourceWidth, sourceHeight: sourceHeight)
+        } catch {
+            let message = "could not decode the \(format.rawValue.uppercased()) body of \(url.absoluteString): \(error)"
+            throw URLErrors.make(.cannotDecodeContentData, message, url: url, underlying: error)
+        }
+    }
+
+    /// `bitmap` mapped into `size`; `.fit` never enlarges.
+    static func resize(_ bitmap: Bitmap, to size: ImageTargetSize) throws -> Bitmap {
+        if size.mode == .fit, bitmap.width <= size.width, bitmap.height <= size.height { return bitmap }
+        if bitmap.width == size.width, bitmap.height == size.height { return bitmap }
+        return try bitmap.resized(width: size.width, height: size.height, mode: size.mode)
+    }
+}

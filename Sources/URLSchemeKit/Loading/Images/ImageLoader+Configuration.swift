@@ -1,0 +1,70 @@
+import Foundation
+import ImageCodecs
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension ImageLoader {
+    /// What an `ImageLoader` loads through and how much it may hold and run at once.
+    public struct Configuration: Sendable {
+        /// The memory budget used when none is given: 128 MiB of decoded pixels.
+        public static let defaultMemoryCapacity = 128 << 20
+
+        /// The session every load goes through (it decides which schemes load
+        /// and which URL cache answers repeats).
+        public var session: URLSession
+        /// Where decoded images are kept (cost = pixel bytes, least recently
+        /// used out). Give it the asset source's cache to share one budget.
+        public var memoryCache: DecodedImageCache
+        /// The most session tasks in flight at once; more urgent loads start first.
+        public var maximumConcurrentLoads: Int
+        /// The most decodes running at once.
+        public var maximumConcurrentDecodes: Int
+        /// The largest image (width × height of the file) the loader decodes;
+        /// larger ones fail before any pixel memory is allocated.
+        public var maximumPixelCount: Int
+
+        /// A configuration; by default a session with every URLSchemeKit scheme
+        /// installed, a new cache of 128 MiB of decoded images, 6 loads and one
+        /// decode per processor at once, images up to the decoders' default of
+        /// 64 megapixels.
+        public init(
+            session: URLSession = Configuration.defaultSession,
+            memoryCache: DecodedImageCache = DecodedImageCache(capacity: Configuration.defaultMemoryCapacity),
+            maximumConcurrentLoads: Int = 6,
+            maximumConcurrentDecodes: Int = ProcessInfo.processInfo.activeProcessorCount,
+            maximumPixelCount: Int = defaultMaximumPixelCount
+        ) {
+            self.session = session
+            self.memoryCache = memoryCache
+            self.maximumConcurrentLoads = maximumConcurrentLoads
+            self.maximumConcurrentDecodes = maximumConcurrentDecodes
+            self.maximumPixelCount = maximumPixelCount
+        }
+
+        /// The session loaders use unless given another: ephemeral, with
+        /// `installURLSchemeKit()` (caching in `ImageURLCache.standard`).
+        public static let defaultSession: URLSession = {
+            let configuration = URLSessionConfiguration.ephemeral
+            configuration.installURLSchemeKit()
+            return URLSession(configuration: configuration)
+        }()
+    }
+
+    /// Counts of what a loader has done, for tests and metrics.
+    public struct Statistics: Equatable, Sendable {
+        /// Session tasks started.
+        public var sessionLoads = 0
+        /// Requests that joined a load already in flight.
+        public var joins = 0
+        /// Shared loads stopped because their last waiter cancelled.
+        public var cancellations = 0
+        /// Requests answered from the memory cache.
+        public var memoryHits = 0
+        /// Bodies decoded.
+        public var decodes = 0
+
+        /// All zero.
+        public init() {}
+    }
+}

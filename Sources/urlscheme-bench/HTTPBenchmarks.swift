@@ -1,0 +1,108 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import URLSchemeKit
+
+/// Issue "HTTPCacheURLProtocol": the HTTP cache in front of nginx on
+/// 127.0.0.1, against the same loads from nginx through a plain session
+/// (ephemeral, no `urlCache`, same concurrency). Rows: a fresh hit (goal ≤
+/// 0.33× nginx's time), a miss forwarded and stored on disk (≤ 1.15×), and a
+/// 304 revalidation of a 1 MiB response (≤ 0.5× fetching it whole).
+struct HTTPBenchmarks: BenchmarkSuite {
+    let name = "http"
+    let summary = "HTTPCacheURLProtocol in front of nginx: fresh hits, stored misses, 304 revalidations"
+
+    static let smallSize = 64 << 10
+    static let largeSize = 1 << 20
+    static let distinctURLs = 64
+
+    func run(_ context: BenchmarkContext) throws -> [BenchmarkRow] {
+        let small = (0..<Self.distinctURLs).map { CacheBenchmarks.body(seed: 1_000 + $0) }
+        let large = (0..<4).map { seed in Data((0..<Self.largeSize).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ seed) }) }
+        var paths: [String: Data] = [:]
+        for (i, body) in small.enumerated() { paths["fresh/\(i).bin"] = body }
+        for (i, body) in large.enumerated() { paths["revalidate/\(i).bin"] = body }
+        // nginx sends ETag and Last-Modified for static files and answers If-None-Match with 304.
+        let server = try NginxServer(root: context.workDirectory.appendingPathComponent("nginx-http"), paths: paths, serverConfig: """
+            location /fresh/ { add_header Cache-Control "max-age=3600"; }
+            location /revalidate/ { add_header Cache-Control "max-age=0"; }
+            """)
+        defer { server.stop() }
+        let base = "http://127.0.0.1:\(server.port)"
+
+        let cached = URLSessionConfiguration.ephemeral
+        let httpCache = HTTPCache(directory: context.workDirectory.appendingPathComponent("http-cache"),
+                                  configuration: Self.cacheConfiguration)
+        cached.installURLSchemeKit(cache: ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 0), httpCache: httpCache)
+        let cachedSession = URLSession(configuration: cached)
+        defer { cachedSession.finishTasksAndInvalidate() }
+        let plain = URLSessionConfiguration.ephemeral
+        plain.urlCache = nil
+        let plainSession = URLSession(configuration: plain)
+        defer { plainSession.finishTasksAndInvalidate() }
+
+        let rounds = max(3, context.iterations / 2)
+        let freshURLs = (0..<Self.distinctURLs).map { URL(string: "\(base)/fresh/\($0).bin")! }
+        try CacheBenchmarks.loadAll(freshURLs, with: cachedSession, expecting: small, count: small.count)  // store them
+        let hitLoads = 2_000
+        let hits = try alternate(rounds: rounds,
+            ours: { try CacheBenchmarks.loadAll(freshURLs, with: cachedSession, expecting: small, count: hitLoads) },
+            reference: { try CacheBenchmarks.loadAll(freshURLs, with: plainSession, expecting: small, count: hitLoads) })
+
+        // Misses: every load a URL the cache has not seen (nginx ignores the query), forwarded and stored on disk.
+        let missLoads = 500
+        var batch = 0
+        func uncached() -> [URL] {
+            batch += 1
+            return (0..<missLoads).map { URL(string: "\(base)/fresh/\($0 % Self.distinctURLs).bin?miss=\(batch)-\($0)")! }
+        }
+        let expectedMisses = (0..<missLoads).map { small[$0 % Self.distinctURLs] }
+        let misses = try alternate(rounds: rounds,
+            ours: { try CacheBenchmarks.loadAll(uncached(), with: cachedSession, expecting: expectedMisses, count: missLoads) },
+            reference: { try CacheBenchmarks.loadAll(uncached(), with: plainSession, expecting: expectedMisses, count: missLoads) })
+
+        // Revalidations: stored with max-age=0, so each load asks nginx, which answers 304.
+        let revalidateURLs = large.indices.map { URL(string: "\(base)/revalidate/\($0).bin")! }
+        try CacheBenchmarks.loadAll(revalidateURLs, with: cachedSession, expecting: large, count: large.count)
+        let revalidations = 200
+        let revalidated = try alternate(rounds: rounds,
+            ours: { try CacheBenchmarks.loadAll(revalidateURLs, with: cachedSession, expecting: large, count: revalidations) },
+            reference: { try CacheBenchmarks.loadAll(revalidateURLs, with: plainSession, expecting: large, count: revalidations) })
+
+        let inFlight = CacheBenchmarks.inFlight
+        return [
+            BenchmarkRow(name: "http fresh hit, 64 KiB, \(inFlight) in flight (per load)",
+                         ours: hits.ours / Double(hitLoads), reference: hits.reference / Double(hitLoads),
+                         referenceName: "nginx on 127.0.0.1", goal: 0.33,
+                         detail: String(format: "%.0f loads/s vs %.0f loads/s", Double(hitLoads) / hits.ours, Double(hitLoads) / hits.reference)),
+            BenchmarkRow(name: "http miss forwarded and stored, 64 KiB, \(inFlight) in flight (per load)",
+                         ours: misses.ours / Double(missLoads), reference: misses.reference / Double(missLoads),
+                         referenceName: "plain URLSession from nginx", goal: 1.15,
+                         detail: "stored on disk; every URL new to the cache"),
+            BenchmarkRow(name: "http 304 revalidation, 1 MiB, \(inFlight) in flight (per load)",
+                         ours: revalidated.ours / Double(revalidations), reference: revalidated.reference / Double(revalidations),
+                         referenceName: "full fetch from nginx", goal: 0.5,
+                         detail: "max-age=0 with an ETag: nginx answers 304, the stored body is served"),
+        ]
+    }
+
+    static var cacheConfiguration: HTTPCache.Configuration {
+        var configuration = HTTPCache.Configuration()
+        configuration.memoryCapacity = 256 << 20
+        configuration.diskCapacity = 1 << 30
+        return configuration
+    }
+
+    /// Median time of each side over `rounds`, alternating so drift on a shared machine hits both alike.
+    private func alternate(rounds: Int, ours: () throws -> Void, reference: () throws -> Void) throws -> (ours: Double, reference: Double) {
+        try ours()
+        try reference()
+        var oursTimes: [Double] = [], referenceTimes: [Double] = []
+        for _ in 0..<rounds {
+            oursTimes.append(try Stopwatch.median(iterations: 1, ours))
+            referenceTimes.append(try Stopwatch.median(iterations: 1, reference))
+        }
+        return (oursTimes.sorted()[rounds / 2], referenceTimes.sorted()[rounds / 2])
+    }
+}

@@ -1,0 +1,514 @@
+import XCTest
+import Synchronization
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+@testable import URLSchemeKit
+
+/// HTTPCacheURLProtocol driven as a user drives it: a real URLSession
+/// configured by `installURLSchemeKit(httpCache:)`, a real origin process on
+/// 127.0.0.1 that counts its requests, a real store on disk. The cache's clock
+/// is moved forward instead of sleeping until responses go stale.
+final class HTTPCacheURLProtocolTests: XCTestCase {
+    /// Real time plus an offset the test moves.
+    final class TestClock: Sendable {
+        let offset = Mutex<TimeInterval>(0)
+        var now: Date { Date().addingTimeInterval(offset.withLock { $0 }) }
+    }
+
+    private var origin: OriginServer!
+    private var directory: URL!
+    private let clock = TestClock()
+
+    override func setUpWithError() throws {
+        origin = try OriginServer(test: self)
+        directory = try makeTemporaryDirectory()
+    }
+
+    /// Moves time forward for the cache and the origin's `Date` alike.
+    private func advance(_ seconds: TimeInterval) throws {
+        let offset = clock.offset.withLock { offset -> TimeInterval in
+            offset += seconds
+            return offset
+        }
+        try origin.setClockOffset(offset)
+    }
+
+    private func makeCache(_ configuration: HTTPCache.Configuration = HTTPCache.Configuration()) -> HTTPCache {
+        let clock = self.clock
+        return HTTPCache(directory: directory, configuration: configuration, clock: { clock.now })
+    }
+
+    private func makeSession(_ cache: HTTPCache, headers: [String: String] = [:]) -> URLSession {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpAdditionalHeaders = headers
+        configuration.installURLSchemeKit(cache: ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 0), httpCache: cache)
+        let session = URLSession(configuration: configuration)
+        addTeardownBlock { session.invalidateAndCancel() }
+        return session
+    }
+
+    private struct Answer {
+        var status: Int
+        var data: Data
+        var body: String { String(decoding: data, as: UTF8.self) }
+        var headers: HTTPHeaderFields
+        var cacheStatus: String { headers["Cache-Status"] ?? "" }
+    }
+
+    private func load(_ session: URLSession, _ path: String, headers: [String: String] = [:], method: String = "GET",
+                      policy: URLRequest.CachePolicy = .useProtocolCachePolicy, timeout: TimeInterval = 10) async throws -> Answer {
+        var request = URLRequest(url: origin.url(path), cachePolicy: policy, timeoutInterval: timeout)
+        request.httpMethod = method
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        let (data, response) = try await session.data(for: request)
+        let http = try XCTUnwrap(response as? HTTPURLResponse)
+        return Answer(status: http.statusCode, data: data, headers: HTTPHeaderFields(http))
+    }
+
+    private func entryFiles() -> [URL] {
+        ((try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)) ?? [])
+            .filter { $0.pathExtension == "uskcache" }
+    }
+
+    // MARK: Freshness
+
+    func testAFreshResponseIsServedFromTheStoreWithoutTheOrigin() async throws {
+        try origin.route("/fresh", headers: ["Cache-Control": "max-age=3600", "ETag": "\"v1\"", "Content-Type": "text/plain"], body: "hello")
+        let session = makeSession(makeCache())
+        let first = try await load(session, "/fresh")
+        XCTAssertEqual(first.body, "hello")
+        XCTAssertEqual(first.cacheStatus, "URLSchemeKit; fwd=uri-miss; fwd-status=200; stored")
+        try advance(60)
+        let second = try await load(session, "/fresh")
+        XCTAssertEqual(second.body, "hello")
+        XCTAssertEqual(second.status, 200)
+        XCTAssertTrue(second.cacheStatus.hasPrefix("URLSchemeKit; hit; ttl=35"), second.cacheStatus)
+        XCTAssertEqual(Int(second.headers["Age"] ?? ""), 60, "Age says how old the stored answer is")
+        XCTAssertEqual(second.headers["Content-Type"], "text/plain")
+        XCTAssertEqual(try origin.count("/fresh"), 1, "the hit never reached the origin")
+    }
+
+    func testTheStoreIsSharedByInstancesOnOneDirectory() async throws {
+        try origin.route("/shared", headers: ["Cache-Control": "max-age=3600"], body: "kept")
+        _ = try await load(makeSession(makeCache()), "/shared")
+        let other = try await load(makeSession(makeCache()), "/shared")
+        XCTAssertEqual(other.body, "kept")
+        XCTAssertTrue(other.cacheStatus.contains("hit"), other.cacheStatus)
+        XCTAssertEqual(try origin.count("/shared"), 1)
+    }
+
+    func testAStaleResponseIsRevalidatedAndA304UpdatesTheStoredHeaders() async throws {
+        try origin.route("/stale", headers: ["Cache-Control": "max-age=60", "ETag": "\"v1\"", "X-Version": "1"], body: "payload")
+        let session = makeSession(makeCache())
+        _ = try await load(session, "/stale")
+        try origin.route("/stale", headers: ["Cache-Control": "max-age=60", "ETag": "\"v1\"", "X-Version": "2"], body: "payload")
+        try advance(120)
+        let revalidated = try await load(session, "/stale")
+        XCTAssertEqual(try origin.stats("/stale").lastHeaders["If-None-Match"], "\"v1\"", "a conditional request went to the origin")
+        XCTAssertEqual(revalidated.status, 200, "the client gets the stored body as a 200")
+        XCTAssertEqual(revalidated.body, "payload")
+        XCTAssertEqual(revalidated.headers["X-Version"], "2", "the 304's fields replaced the stored ones")
+        XCTAssertEqual(revalidated.cacheStatus, "URLSchemeKit; fwd=stale; fwd-status=304; stored")
+        let after = try await load(session, "/stale")
+        XCTAssertTrue(after.cacheStatus.contains("hit"), "fresh again after the 304: \(after.cacheStatus)")
+        XCTAssertEqual(after.headers["X-Version"], "2")
+        XCTAssertEqual(try origin.count("/stale"), 2)
+    }
+
+    /// A 304's new fields reach memory at once and the disk a moment later
+    /// (a large body is not rewritten on every revalidation).
+    func testARefreshBy304ReachesTheDiskMomentsLater() async throws {
+        try origin.route("/refresh", headers: ["Cache-Control": "max-age=60", "ETag": "\"r\"", "X-Version": "1"], body: "r")
+        let session = makeSession(makeCache())
+        _ = try await load(session, "/refresh")
+        try origin.route("/refresh", headers: ["Cache-Control": "max-age=60", "ETag": "\"r\"", "X-Version": "2"], body: "r")
+        try advance(120)
+        _ = try await load(session, "/refresh")
+        var onDisk = makeCache().cachedResponse(for: URLRequest(url: origin.url("/refresh")))
+        for _ in 0..<100 where (onDisk?.response as? HTTPURLResponse)?.value(forHTTPHeaderField: "X-Version") != "2" {
+            try await Task.sleep(nanoseconds: 20_000_000)
+            onDisk = makeCache().cachedResponse(for: URLRequest(url: origin.url("/refresh")))
+        }
+        XCTAssertEqual((onDisk?.response as? HTTPURLResponse)?.value(forHTTPHeaderField: "X-Version"), "2")
+        XCTAssertEqual(onDisk?.data, Data("r".utf8))
+    }
+
+    func testLastModifiedValidation() async throws {
+        let modified = HTTPDate.format(Date().addingTimeInterval(-86_400))
+        try origin.route("/lm", headers: ["Cache-Control": "max-age=10", "Last-Modified": modified], body: "old")
+        let session = makeSession(makeCache())
+        _ = try await load(session, "/lm")
+        try advance(30)
+        let answer = try await load(session, "/lm")
+        XCTAssertEqual(try origin.stats("/lm").lastHeaders["If-Modified-Since"], modified)
+        XCTAssertEqual(answer.body, "old")
+        XCTAssertTrue(answer.cacheStatus.contains("fwd-status=304"), answer.cacheStatus)
+    }
+
+    func testNoStoreIsNeverWrittenToDisk() async throws {
+        try origin.route("/secret", headers: ["Cache-Control": "no-store, max-age=3600"], body: "private")
+        try origin.route("/asked", headers: ["Cache-Control": "max-age=3600"], body: "asked")
+        let session = makeSession(makeCache())
+        for _ in 0..<2 {
+            let answer = try await load(session, "/secret")
+            XCTAssertEqual(answer.body, "private")
+            XCTAssertEqual(answer.cacheStatus, "URLSchemeKit; fwd=uri-miss; fwd-status=200")
+            _ = try await load(session, "/asked", headers: ["Cache-Control": "no-store"])
+        }
+        XCTAssertEqual(try origin.count("/secret"), 2)
+        XCTAssertEqual(try origin.count("/asked"), 2, "a request's no-store keeps its response out too")
+        XCTAssertEqual(entryFiles(), [])
+        let bytes = try FileManager.default.subpathsOfDirectory(atPath: directory.path)
+            .compactMap { FileManager.default.contents(atPath: directory.appendingPathComponent($0).path) }
+        XCTAssertFalse(bytes.contains { $0.range(of: Data("private".utf8)) != nil }, "no file holds the body")
+    }
+
+    func testVaryKeepsAVariantPerRequestHeaderValue() async throws {
+        try origin.route("/vary", headers: ["Cache-Control": "max-age=3600", "Vary": "X-Theme"], echoHeader: "X-Theme")
+        let session = makeSession(makeCache())
+        let english = try await load(session, "/vary", headers: ["X-Theme": "en"])
+        let french = try await load(session, "/vary", headers: ["X-Theme": "fr"])
+        XCTAssertEqual([english.body, french.body], ["en", "fr"])
+        XCTAssertEqual(french.cacheStatus, "URLSchemeKit; fwd=vary-miss; fwd-status=200; stored")
+        let englishAgain = try await load(session, "/vary", headers: ["X-Theme": "en"])
+        let frenchAgain = try await load(session, "/vary", headers: ["X-Theme": "fr"])
+        XCTAssertEqual([englishAgain.body, frenchAgain.body], ["en", "fr"])
+        XCTAssertTrue(englishAgain.cacheStatus.contains("hit") && frenchAgain.cacheStatus.contains("hit"))
+        let none = try await load(session, "/vary")
+        XCTAssertEqual(none.body, "(none)", "a request without the header is a variant of its own")
+        XCTAssertEqual(try origin.count("/vary"), 3)
+
+        try origin.route("/star", headers: ["Cache-Control": "max-age=3600", "Vary": "*"], body: "star")
+        _ = try await load(session, "/star")
+        _ = try await load(session, "/star")
+        XCTAssertEqual(try origin.count("/star"), 2, "Vary: * never matches")
+    }
+
+    func testASuccessfulUnsafeMethodInvalidatesTheTargetAndItsLocation() async throws {
+        try origin.route("/item", headers: ["Cache-Control": "max-age=3600"], body: "item",
+                         unsafeStatus: 201, unsafeHeaders: ["Location": "/list"])
+        try origin.route("/list", headers: ["Cache-Control": "max-age=3600"], body: "list")
+        let session = makeSession(makeCache())
+        _ = try await load(session, "/item")
+        _ = try await load(session, "/list")
+        let posted = try await load(session, "/item", method: "POST")
+        XCTAssertEqual(posted.status, 201)
+        XCTAssertEqual(posted.cacheStatus, "URLSchemeKit; fwd=bypass; fwd-status=201")
+        _ = try await load(session, "/item")
+        _ = try await load(session, "/list")
+        XCTAssertEqual(try origin.stats("/item").methods, ["GET", "POST", "GET"])
+        XCTAssertEqual(try origin.count("/list"), 2, "the Location was invalidated too")
+    }
+
+    func testInstallingWithoutAnHTTPCacheLeavesHTTPToThePlatform() async throws {
+        try origin.route("/plain", headers: ["Cache-Control": "max-age=60"], body: "plain")
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.installURLSchemeKit(cache: ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 0), httpCache: makeCache())
+        configuration.installURLSchemeKit(cache: ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 0), httpCache: nil)
+        XCTAssertFalse(configuration.protocolClasses?.contains { $0 == HTTPCacheURLProtocol.self } ?? true)
+        configuration.urlCache = nil
+        let session = URLSession(configuration: configuration)
+        addTeardownBlock { session.invalidateAndCancel() }
+        for _ in 0..<2 {
+            let answer = try await load(session, "/plain")
+            XCTAssertEqual(answer.body, "plain")
+            XCTAssertNil(answer.headers["Cache-Status"])
+        }
+        XCTAssertEqual(try origin.count("/plain"), 2)
+        XCTAssertNil(try origin.stats("/plain").lastHeaders[HTTPCache.sessionHeader], "the cache's name went with it")
+    }
+
+    // MARK: URLRequest.cachePolicy
+
+    func testTheFourCachePolicies() async throws {
+        try origin.route("/policy", headers: ["Cache-Control": "max-age=60"], body: "one")
+        let session = makeSession(makeCache())
+        await XCTAssertThrowsURLError(.resourceUnavailable) {
+            _ = try await self.load(session, "/policy", policy: .returnCacheDataDontLoad)
+        }
+        XCTAssertEqual(try origin.count("/policy"), 0, ".returnCacheDataDontLoad never goes to the origin")
+        _ = try await load(session, "/policy")
+        try advance(3_600)
+        try origin.route("/policy", headers: ["Cache-Control": "max-age=60"], body: "two")
+        let elseLoad = try await load(session, "/policy", policy: .returnCacheDataElseLoad)
+        XCTAssertEqual(elseLoad.body, "one", "any stored response, however stale")
+        let dontLoad = try await load(session, "/policy", policy: .returnCacheDataDontLoad)
+        XCTAssertEqual(dontLoad.body, "one")
+        XCTAssertEqual(try origin.count("/policy"), 1)
+        let reload = try await load(session, "/policy", policy: .reloadIgnoringLocalCacheData)
+        XCTAssertEqual(reload.body, "two")
+        XCTAssertEqual(reload.cacheStatus, "URLSchemeKit; fwd=request; fwd-status=200; stored")
+        let normal = try await load(session, "/policy")
+        XCTAssertEqual(normal.body, "two", "the reload refreshed the store")
+        XCTAssertTrue(normal.cacheStatus.contains("hit"))
+        XCTAssertEqual(try origin.count("/policy"), 2)
+    }
+
+    // MARK: Offline
+
+    func testWithTheOriginGoneAStoredResponseAnswersAndTheHostIsReportedOffline() async throws {
+        try origin.route("/page", headers: ["Cache-Control": "max-age=60", "ETag": "\"p\""], body: "seen once")
+        let cache = makeCache()
+        let session = makeSession(cache)
+        _ = try await load(session, "/page")
+        origin.stop()
+        try advance(86_400)
+        let changes = Mutex<[String]>([])
+        let observer = NotificationCenter.default.addObserver(forName: HTTPCache.reachabilityDidChangeNotification,
+                                                              object: cache, queue: nil) { note in
+            let host = note.userInfo?["host"] as? String ?? "?", offline = note.userInfo?["isOffline"] as? Bool ?? false
+            changes.withLock { $0.append("\(host) \(offline ? "offline" : "online")") }
+        }
+        defer { NotificationCenter.default.removeObserver(observer) }
+
+        let answer = try await load(session, "/page")
+        XCTAssertEqual(answer.body, "seen once")
+        XCTAssertEqual(answer.cacheStatus, "URLSchemeKit; fwd=stale; detail=offline")
+        XCTAssertTrue(cache.isOffline(host: "127.0.0.1"))
+        XCTAssertEqual(cache.offlineHosts, ["127.0.0.1"])
+        XCTAssertEqual(changes.withLock { $0 }, ["127.0.0.1 offline"])
+
+        await XCTAssertThrowsURLError(.cannotConnectToHost, containing: "no response for it is stored") {
+            _ = try await self.load(session, "/never-seen")
+        }
+    }
+
+    /// RFC 9111 §4.2.4: no-cache and must-revalidate forbid stale answers even
+    /// when disconnected, unless the configuration says the app prefers them.
+    func testOfflineAnswersRespectRevalidationDirectivesUnlessOverridden() async throws {
+        try origin.route("/strict", headers: ["Cache-Control": "max-age=1, must-revalidate"], body: "strict")
+        try origin.route("/check", headers: ["Cache-Control": "no-cache", "ETag": "\"c\""], body: "check")
+        let strict = makeSession(makeCache())
+        var lenientConfiguration = HTTPCache.Configuration()
+        lenientConfiguration.offlineOverridesRevalidation = true
+        let lenientCache = HTTPCache(directory: try makeTemporaryDirectory("lenient"), configuration: lenientConfiguration,
+                                     clock: { [clock] in clock.now })
+        let lenient = makeSession(lenientCache)
+        for session in [strict, lenient] {
+            _ = try await load(session, "/strict")
+            _ = try await load(session, "/check")
+        }
+        origin.stop()
+        try advance(60)
+        for path in ["/strict", "/check"] {
+            await XCTAssertThrowsURLError(.cannotConnectToHost, containing: "may not answer offline") {
+                _ = try await self.load(strict, path)
+            }
+            let answer = try await load(lenient, path)
+            XCTAssertEqual(answer.cacheStatus, "URLSchemeKit; fwd=stale; detail=offline", path)
+        }
+    }
+
+    func testAnOfflineAgeLimitIsHonoured() async throws {
+        try origin.route("/old", headers: ["Cache-Control": "max-age=60"], body: "old")
+        var configuration = HTTPCache.Configuration()
+        configuration.maximumOfflineAge = 3_600
+        let session = makeSession(makeCache(configuration))
+        _ = try await load(session, "/old")
+        origin.stop()
+        try advance(1_800)
+        let recent = try await load(session, "/old")
+        XCTAssertEqual(recent.body, "old")
+        try advance(3_600)
+        await XCTAssertThrowsURLError(.cannotConnectToHost, containing: "older than the offline limit") {
+            _ = try await self.load(session, "/old")
+        }
+    }
+
+    func testAHostThatTimedOutIsAnsweredFromTheStoreAtOnceUntilItAnswersAgain() async throws {
+        try origin.route("/slow", headers: ["Cache-Control": "max-age=60", "ETag": "\"s\""], body: "stored")
+        let cache = makeCache()
+        let session = makeSession(cache)
+        _ = try await load(session, "/slow")
+        try origin.route("/slow", headers: ["Cache-Control": "max-age=60", "ETag": "\"s2\""], body: "new", delay: 5)
+        try advance(120)
+
+        var started = Date()
+        let timedOut = try await load(session, "/slow", timeout: 1)
+        XCTAssertGreaterThanOrEqual(Date().timeIntervalSince(started), 0.9, "the first load waited for its time-out")
+        XCTAssertEqual(timedOut.body, "stored")
+        XCTAssertEqual(timedOut.cacheStatus, "URLSchemeKit; fwd=stale; detail=offline")
+        XCTAssertTrue(cache.isOffline(host: "127.0.0.1"))
+
+        started = Date()
+        let backingOff = try await load(session, "/slow", timeout: 1)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 0.5, "within the back-off the store answers at once")
+        XCTAssertEqual(backingOff.body, "stored")
+        XCTAssertEqual(try origin.count("/slow"), 2, "the back-off sent nothing to the origin")
+
+        // The origin recovers; once the back-off has passed, the next load finds it and it is online again.
+        try origin.route("/slow", headers: ["Cache-Control": "max-age=60", "ETag": "\"s2\""], body: "new")
+        try advance(2)
+        let recovered = try await load(session, "/slow", timeout: 5)
+        XCTAssertEqual(recovered.body, "new")
+        XCTAssertFalse(cache.isOffline(host: "127.0.0.1"))
+    }
+
+    // MARK: Forwarding
+
+    func testForwardingKeepsMethodHeadersAndBodyAndNeverSendsTheCacheMarker() async throws {
+        try origin.route("/echo", headers: ["Cache-Control": "max-age=60"], body: "x")
+        let session = makeSession(makeCache(), headers: ["User-Agent": "URLSchemeKitTests/1.0", "X-Session": "s"])
+        _ = try await load(session, "/echo", headers: ["X-Request": "r"])
+        let headers = try origin.stats("/echo").lastHeaders
+        XCTAssertEqual(headers["X-Request"], "r")
+        XCTAssertEqual(headers["X-Session"], "s", "the session's additional headers are forwarded")
+        XCTAssertEqual(headers["User-Agent"], "URLSchemeKitTests/1.0")
+        XCTAssertNil(headers[HTTPCache.sessionHeader], "the header naming the cache stays inside the process")
+        XCTAssertEqual(try origin.count("/echo"), 1, "one forwarded request: the inner session does not loop back")
+
+        var put = URLRequest(url: origin.url("/echo"))
+        put.httpMethod = "PUT"
+        put.httpBody = Data("new content".utf8)
+        let (data, _) = try await session.data(for: put)
+        XCTAssertEqual(String(decoding: data, as: UTF8.self), "done new content")
+        XCTAssertEqual(try origin.stats("/echo").methods, ["GET", "PUT"])
+    }
+
+    func testRedirectsAreFollowedAndTheFinalResponseReported() async throws {
+        try origin.route("/old-place", status: 301, headers: ["Location": "/new-place"])
+        try origin.route("/new-place", headers: ["Cache-Control": "max-age=60"], body: "arrived")
+        let session = makeSession(makeCache())
+        let (data, response) = try await session.data(from: origin.url("/old-place"))
+        XCTAssertEqual(String(decoding: data, as: UTF8.self), "arrived")
+        XCTAssertEqual((response as? HTTPURLResponse)?.statusCode, 200)
+        XCTAssertEqual(response.url?.path, "/new-place")
+    }
+
+    func testAResponseOverTheBodyLimitFailsNamingTheLimit() async throws {
+        try origin.route("/big", bodySize: 300_000)
+        var configuration = HTTPCache.Configuration()
+        configuration.maximumBodySize = 100_000
+        let session = makeSession(makeCache(configuration))
+        await XCTAssertThrowsURLError(.dataLengthExceedsMaximum, containing: "100000 bytes") {
+            _ = try await self.load(session, "/big")
+        }
+    }
+
+    func testADamagedEntryIsAMissNeverServed() async throws {
+        try origin.route("/damaged", headers: ["Cache-Control": "max-age=3600"], bodySize: 4_000)
+        _ = try await load(makeSession(makeCache()), "/damaged")
+        let file = try XCTUnwrap(entryFiles().first)
+        var bytes = try Data(contentsOf: file)
+        bytes[bytes.count / 2] ^= 0xFF
+        try bytes.write(to: file)
+        let fresh = makeSession(makeCache())
+        await XCTAssertThrowsURLError(.resourceUnavailable) {
+            _ = try await self.load(fresh, "/damaged", policy: .returnCacheDataDontLoad)
+        }
+        let reloaded = try await load(fresh, "/damaged")
+        XCTAssertEqual(reloaded.data, Data((0..<4_000).map { UInt8(truncatingIfNeeded: $0) }))
+        XCTAssertEqual(try origin.count("/damaged"), 2)
+    }
+
+    func testStaleWhileRevalidateAnswersAtOnceAndRefreshesBehind() async throws {
+        try origin.route("/swr", headers: ["Cache-Control": "max-age=10, stale-while-revalidate=600", "ETag": "\"a\""], body: "A")
+        let session = makeSession(makeCache())
+        _ = try await load(session, "/swr")
+        try origin.route("/swr", headers: ["Cache-Control": "max-age=10, stale-while-revalidate=600", "ETag": "\"b\""], body: "B")
+        try advance(60)
+        let stale = try await load(session, "/swr")
+        XCTAssertEqual(stale.body, "A")
+        XCTAssertTrue(stale.cacheStatus.contains("detail=stale-while-revalidate"), stale.cacheStatus)
+        for _ in 0..<100 {
+            if try origin.count("/swr") >= 2 { break }
+            try await Task.sleep(nanoseconds: 20_000_000)
+        }
+        var refreshed = try await load(session, "/swr")
+        for _ in 0..<50 where refreshed.body != "B" {
+            try await Task.sleep(nanoseconds: 20_000_000)
+            refreshed = try await load(session, "/swr")
+        }
+        XCTAssertEqual(refreshed.body, "B", "the background request stored the new response")
+        XCTAssertTrue(refreshed.cacheStatus.contains("hit"))
+    }
+
+    func testStaleIfErrorServesTheStoredResponseWhenTheOriginFails() async throws {
+        try origin.route("/sie", headers: ["Cache-Control": "max-age=10, stale-if-error=600"], body: "good")
+        let session = makeSession(makeCache())
+        _ = try await load(session, "/sie")
+        try origin.route("/sie", status: 503, body: "down")
+        try advance(60)
+        let answer = try await load(session, "/sie")
+        XCTAssertEqual(answer.body, "good")
+        XCTAssertEqual(answer.cacheStatus, "URLSchemeKit; fwd=stale; fwd-status=503; detail=stale-if-error")
+        try advance(3_600)
+        let failed = try await load(session, "/sie")
+        XCTAssertEqual(failed.status, 503, "past the window the error is passed on")
+    }
+
+    func testAByteRangeIsAnsweredFromAStoredResponse() async throws {
+        try origin.route("/range", headers: ["Cache-Control": "max-age=60"], body: "0123456789")
+        let session = makeSession(makeCache())
+        _ = try await load(session, "/range")
+        let part = try await load(session, "/range", headers: ["Range": "bytes=2-4"])
+        XCTAssertEqual(part.status, 206)
+        XCTAssertEqual(part.body, "234")
+        XCTAssertEqual(part.headers["Content-Range"], "bytes 2-4/10")
+        XCTAssertEqual(try origin.count("/range"), 1)
+    }
+
+    /// Fields that `Connection` names belong to the connection: never stored or served.
+    func testFieldsListedInConnectionAreNotKept() async throws {
+        try origin.route("/conn", headers: ["Cache-Control": "max-age=60", "Connection": "X-Hop", "X-Hop": "1", "X-Kept": "2"], body: "c")
+        let session = makeSession(makeCache())
+        _ = try await load(session, "/conn")
+        let answer = try await load(session, "/conn")
+        XCTAssertTrue(answer.cacheStatus.contains("hit"))
+        XCTAssertNil(answer.headers["X-Hop"])
+        XCTAssertEqual(answer.headers["X-Kept"], "2")
+    }
+
+    /// A Linux trap forwarding meets: FoundationNetworking always has libcurl
+    /// decode bodies, so a Content-Encoding libcurl does not know fails the
+    /// load (with libcurl's words) instead of arriving encoded.
+    func testAContentEncodingLibcurlDoesNotKnowFailsTheLoad() async throws {
+        try origin.route("/encoded", headers: ["Content-Encoding": "x-unknown"], body: "opaque")
+        let session = makeSession(makeCache())
+        do {
+            _ = try await load(session, "/encoded")
+            XCTFail("libcurl now passes unknown codings through: forwarding could store encoded bodies as they are")
+        } catch let error as URLError {
+            XCTAssertTrue(error.localizedDescription.contains("content encoding"), error.localizedDescription)
+        }
+    }
+
+    func testHeadIsAnsweredFromAStoredGet() async throws {
+        try origin.route("/head", headers: ["Cache-Control": "max-age=60"], body: "twelve bytes")
+        let session = makeSession(makeCache())
+        _ = try await load(session, "/head")
+        let head = try await load(session, "/head", method: "HEAD")
+        XCTAssertEqual(head.body, "")
+        XCTAssertEqual(head.headers["Content-Length"], "12")
+        XCTAssertTrue(head.cacheStatus.contains("hit"))
+        XCTAssertEqual(try origin.count("/head"), 1)
+    }
+
+    func testAClientsOwnConditionIsAnsweredWithA304() async throws {
+        try origin.route("/cond", headers: ["Cache-Control": "max-age=60", "ETag": "\"c\""], body: "content")
+        let session = makeSession(makeCache())
+        _ = try await load(session, "/cond")
+        let conditional = try await load(session, "/cond", headers: ["If-None-Match": "\"c\""])
+        XCTAssertEqual(conditional.status, 304)
+        XCTAssertEqual(conditional.body, "")
+        XCTAssertEqual(try origin.count("/cond"), 1)
+    }
+}
+
+/// Asserts that `body` throws a `URLError` with `code` (and `text` in its description).
+func XCTAssertThrowsURLError(_ code: URLError.Code, containing text: String? = nil,
+                             file: StaticString = #filePath, line: UInt = #line,
+                             _ body: () async throws -> Void) async {
+    do {
+        try await body()
+        XCTFail("expected URLError \(code.rawValue), got success", file: file, line: line)
+    } catch let error as URLError {
+        XCTAssertEqual(error.code, code, error.localizedDescription, file: file, line: line)
+        if let text {
+            XCTAssertTrue(error.localizedDescription.contains(text), error.localizedDescription, file: file, line: line)
+        }
+    } catch {
+        XCTFail("expected URLError \(code.rawValue), got \(error)", file: file, line: line)
+    }
+}

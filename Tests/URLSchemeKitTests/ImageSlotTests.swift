@@ -1,0 +1,95 @@
+import XCTest
+import Synchronization
+import Raster
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import URLSchemeKit
+
+/// A slot shows the image of its current URL and nothing else, however
+/// loads, cancellations and deliveries interleave.
+final class ImageSlotTests: XCTestCase {
+    /// 10,000 random reassignments across 50 slots, from four threads at once,
+    /// over 300 URLs whose renders take 0–3 ms, with a memory cache too small
+    /// to hold them all: every handler checks, while it runs, that its image is
+    /// of its slot's current URL (by URL and by pixel colour), and every slot
+    /// ends showing its last URL. `URLSCHEMEKIT_STRESS_ROUNDS` sets the rounds
+    /// (`.ci/run` runs 20 in a release build, with `StressTests`).
+    func testRandomReassignmentsNeverDeliverAStaleImage() throws {
+        let rounds = ProcessInfo.processInfo.environment["URLSCHEMEKIT_STRESS_ROUNDS"].flatMap(Int.init) ?? 1
+        for _ in 0..<rounds { try reassignRandomly() }
+    }
+
+    private func reassignRandomly() throws {
+        MapURLProtocol.renderer.renderer = ColorMapRenderer(maximumDelay: 3)
+        // 16×16 images are 1 KiB: the memory cache holds 64 of the 300.
+        let loader = makeLoader(memoryCapacity: 64 << 10, maximumConcurrentLoads: 8)
+        let delivery = DispatchQueue(label: "ImageSlotTests.delivery", attributes: .concurrent)
+        let slots = (0..<50).map { _ in ImageSlot(loader: loader, queue: delivery) }
+        let shown = Mutex([URL?](repeating: nil, count: 50))
+        let stale = Atomic<Int>(0), wrongPixels = Atomic<Int>(0), delivered = Atomic<Int>(0)
+        let errors = Mutex<[String]>([])
+
+        DispatchQueue.concurrentPerform(iterations: 4) { worker in
+            var random = SystemRandomNumberGenerator()
+            for _ in 0..<2_500 {
+                let index = Int.random(in: 0..<50, using: &random)
+                let id = Int.random(in: 1...300, using: &random)
+                let slot = slots[index]
+                slot.load(ColorMapRenderer.url(id)) { result in
+                    switch result {
+                    case .success(let image):
+                        delivered.add(1, ordering: .relaxed)
+                        if slot.url != image.url { stale.add(1, ordering: .relaxed) }
+                        if image.bitmap[0, 0] != ColorMapRenderer.color(latitude: Double(id) / 100) || image.url != ColorMapRenderer.url(id) {
+                            wrongPixels.add(1, ordering: .relaxed)
+                        }
+                        shown.withLock { $0[index] = image.url }
+                    case .failure(let error):
+                        errors.withLock { $0.append("\(error)") }
+                    }
+                }
+                if Int.random(in: 0..<4, using: &random) == 0 { usleep(UInt32.random(in: 0...300, using: &random)) }
+            }
+        }
+        waitUntil("every slot shows its last URL") {
+            // Read outside `shown`'s lock: a handler holds its slot's lock while it takes `shown`'s.
+            let current = slots.map(\.url)
+            return shown.withLock { $0 == current }
+        }
+        XCTAssertEqual(stale.load(ordering: .relaxed), 0, "handlers ran for a URL that was not their slot's")
+        XCTAssertEqual(wrongPixels.load(ordering: .relaxed), 0, "images did not match their URL")
+        XCTAssertEqual(errors.withLock { Array($0.prefix(3)) }, [])
+        XCTAssertLessThanOrEqual(loader.memoryCache.totalBytes, 64 << 10)
+        let statistics = loader.statistics
+        XCTAssertGreaterThan(statistics.cancellations, 0, "superseded loads were cancelled: \(statistics)")
+        XCTAssertGreaterThan(delivered.load(ordering: .relaxed), 50)
+    }
+
+    func testResetDropsTheLoadAndAHandlerMayReloadItsOwnSlot() throws {
+        let renderer = ColorMapRenderer(gated: true)
+        MapURLProtocol.renderer.renderer = renderer
+        let loader = makeLoader()
+        let slot = ImageSlot(loader: loader, queue: DispatchQueue(label: "ImageSlotTests.serial"))
+        let calls = Mutex<[URL]>([])
+        slot.load(ColorMapRenderer.url(1)) { _ in calls.withLock { $0.append(ColorMapRenderer.url(1)) } }
+        waitUntil("the render started") { renderer.renders.load(ordering: .relaxed) == 1 }
+        slot.reset()
+        XCTAssertNil(slot.url)
+        waitUntil("the renderer saw the cancellation") { renderer.cancellationsSeen.load(ordering: .relaxed) == 1 }
+        renderer.openGate()
+
+        let done = DispatchSemaphore(value: 0)
+        slot.load(ColorMapRenderer.url(2)) { _ in
+            calls.withLock { $0.append(ColorMapRenderer.url(2)) }
+            // Reentrant: a handler may point its own slot elsewhere.
+            slot.load(ColorMapRenderer.url(3)) { result in
+                calls.withLock { $0.append((try? result.get())?.url ?? URL(string: "error:")!) }
+                done.signal()
+            }
+        }
+        XCTAssertEqual(done.wait(timeout: .now() + 30), .success)
+        XCTAssertEqual(calls.withLock { $0 }, [ColorMapRenderer.url(2), ColorMapRenderer.url(3)])
+        XCTAssertEqual(slot.url, ColorMapRenderer.url(3))
+    }
+}
