@@ -19,7 +19,7 @@ final class MapOverlaysTests: XCTestCase {
                                          paths: [MapPath(points: wanderer)])
         let viewport = MapViewport(options: options)
         let drawn = pieces.reduce(0) { total, piece in
-            total + BasemapRenderer.project(piece, in: viewport, simplify: false).reduce(0) { $0 + $1.count }
+            total + viewport.project(piece, tolerance: 0).reduce(0) { $0 + $1.count }
         }
         XCTAssertLessThanOrEqual(drawn, 4 * 20_000, "at most a few copies of each point (it was one per world: 6,667)")
     }

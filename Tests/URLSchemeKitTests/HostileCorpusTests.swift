@@ -13,6 +13,11 @@ final class HostileCorpusTests: XCTestCase {
     private static let hostile = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Hostile")
     private static let secondsPerLoad = 2.0
     private static let bytesPerLoad = 300 << 20
+    #if DEBUG
+    private static let isReleaseBuild = false
+    #else
+    private static let isReleaseBuild = true
+    #endif
 
     private var binary: String {
         URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("urlscheme").path
@@ -28,11 +33,7 @@ final class HostileCorpusTests: XCTestCase {
         try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: binary), "build the urlscheme product first: \(binary)")
         let directory = try makeTemporaryDirectory()
         let files = Self.hostile.appendingPathComponent("files")
-        #if DEBUG
-        let measured = false
-        #else
-        let measured = true
-        #endif
+        let measured = Self.isReleaseBuild
 
         for row in try table("refused.tsv") {
             let run = try ChildRun(binary, ["add", files.appendingPathComponent(row[0]).path, "--assets", directory.path])
