@@ -33,6 +33,6 @@ let package = Package(
         .testTarget(name: "RasterTests", dependencies: ["Raster"], exclude: ["Fixtures"]),
         .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs"], exclude: ["Fixtures"]),
         .testTarget(name: "MapRenderingTests", dependencies: ["MapRendering"], exclude: ["Fixtures"]),
-        .testTarget(name: "URLSchemeKitTests", dependencies: ["URLSchemeKit"], exclude: ["Fixtures"]),
+        .testTarget(name: "URLSchemeKitTests", dependencies: ["URLSchemeKit"], exclude: ["Fixtures", "Hostile"]),
     ]
 )

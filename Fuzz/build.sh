@@ -1,22 +1,34 @@
 #!/usr/bin/env bash
-# Builds a libFuzzer binary for one target in Fuzz/<name>/ (main.swift holds
-# LLVMFuzzerTestOneInput): Raster and ImageCodecs are compiled with coverage
-# instrumentation and AddressSanitizer into static libraries, then linked with
-# the entry point. Output: .build-fuzz/fuzz-<name>.
-#   Fuzz/build.sh png
+# Builds libFuzzer binaries for targets in Fuzz/<name>/ (main.swift holds
+# LLVMFuzzerTestOneInput): Raster and ImageCodecs (and, when a target imports
+# it, MapRendering and URLSchemeKit, with testing enabled so targets reach
+# internal parsers) are compiled once with coverage instrumentation and
+# AddressSanitizer into static libraries, then linked with each entry point.
+# Output: .build-fuzz/fuzz-<name>.
+#   Fuzz/build.sh png jpeg
 #   .build-fuzz/fuzz-png -max_total_time=600 Fuzz/corpus-work Fuzz/png/corpus
 set -euo pipefail
 cd "$(dirname "$0")/.."
-name=${1:?usage: Fuzz/build.sh TARGET (a folder in Fuzz/)}
+[ $# -gt 0 ] || { echo "usage: Fuzz/build.sh TARGET... (folders in Fuzz/)" >&2; exit 2; }
 out=.build-fuzz
 mkdir -p "$out"
 flags=(-O -parse-as-library -sanitize=fuzzer,address -g)
-build_library() {  # module name, sources...
-    local module=$1; shift
-    swiftc "${flags[@]}" -module-name "$module" -I "$out" -emit-module -emit-module-path "$out/$module.swiftmodule" \
+build_library() {  # module name, extra flags, sources...
+    local module=$1 extra=$2; shift 2
+    swiftc "${flags[@]}" $extra -module-name "$module" -I "$out" -emit-module -emit-module-path "$out/$module.swiftmodule" \
         -emit-library -static -o "$out/lib$module.a" "$@"
 }
-build_library Raster $(find Sources/Raster -name '*.swift')
-build_library ImageCodecs $(find Sources/ImageCodecs -name '*.swift')
-swiftc "${flags[@]}" -I "$out" -L "$out" -lImageCodecs -lRaster "Fuzz/$name/main.swift" -o "$out/fuzz-$name"
-echo "built $out/fuzz-$name"
+build_library Raster "" $(find Sources/Raster -name '*.swift')
+build_library ImageCodecs "" $(find Sources/ImageCodecs -name '*.swift')
+if cat $(printf 'Fuzz/%s/main.swift ' "$@") | grep -q "import URLSchemeKit"; then
+    build_library MapRendering "" $(find Sources/MapRendering -name '*.swift')
+    build_library URLSchemeKit -enable-testing $(find Sources/URLSchemeKit -name '*.swift')
+fi
+for name in "$@"; do
+    libraries=(-lImageCodecs -lRaster)
+    if grep -q "import URLSchemeKit" "Fuzz/$name/main.swift"; then
+        libraries=(-lURLSchemeKit -lMapRendering "${libraries[@]}" -lFoundationNetworking)
+    fi
+    swiftc "${flags[@]}" -I "$out" -L "$out" "${libraries[@]}" "Fuzz/$name/main.swift" -o "$out/fuzz-$name"
+    echo "built $out/fuzz-$name"
+done

@@ -7,8 +7,9 @@ import ImageCodecs
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzJPEGDecoder(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let data = Data(bytes: start, count: count)
-    // A low pixel limit keeps each execution fast and memory-bounded.
-    let decoder = JPEGDecoder(maximumPixelCount: 1 << 20)
+    // The production limits (pixels and scans): the decoder must keep every
+    // input's cost bounded by its size on its own, not by a lowered cap.
+    let decoder = JPEGDecoder()
     let info = try? decoder.readInfo(data)
     if let bitmap = try? decoder.decode(data), let info {
         precondition(bitmap.width == info.width && bitmap.height == info.height, "readInfo disagrees with decode")

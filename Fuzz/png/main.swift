@@ -8,11 +8,11 @@ import ImageCodecs
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzPNG(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let bytes = Array(UnsafeRawBufferPointer(start: start, count: count))
-    let decoder = PNGDecoder(maximumPixelCount: 1 << 22)
+    let decoder = PNGDecoder()  // the production pixel limit
     _ = try? decoder.decode(Data(bytes))
     _ = try? decoder.readInfo(Data(bytes))
     _ = try? decoder.decode(Data(withFixedCRCs(bytes)))
-    _ = try? Inflater.zlibDecompress(bytes, limit: 1 << 22)
+    _ = try? Inflater.zlibDecompress(bytes, limit: 4 * defaultMaximumPixelCount)
     return 0
 }
 

@@ -108,3 +108,18 @@ private extension Data {
         return (0..<(bytes.count - 1)).contains { bytes[$0] == a && bytes[$0 + 1] == b }
     }
 }
+
+extension JPEGEncoderTests {
+    func testQualitySetAfterInitIsClamped() throws {
+        var encoder = JPEGEncoder()
+        encoder.quality = 0
+        XCTAssertEqual(encoder.quality, 1)
+        encoder.quality = 1000
+        XCTAssertEqual(encoder.quality, 100)
+        encoder.restartInterval = 1 << 20
+        XCTAssertEqual(encoder.restartInterval, 65535)
+        encoder.quality = 0
+        let image = try Bitmap(width: 16, height: 16, fill: RGBA(200, 100, 50))
+        XCTAssertEqual(try JPEGDecoder().decode(try encoder.encode(image)).width, 16)
+    }
+}

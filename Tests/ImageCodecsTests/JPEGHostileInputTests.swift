@@ -90,3 +90,102 @@ final class JPEGHostileInputTests: XCTestCase {
         XCTAssertEqual(restarted, plain)
     }
 }
+
+/// Files that are small but would cost much: many scans, scans that do not
+/// follow each other, frames the data could never fill.
+final class JPEGResourceBudgetTests: XCTestCase {
+    /// 1,024 × 1,024 grey: 16,384 blocks, whose DC scan needs 2 KiB of data.
+    private func progressiveWithDC() -> SyntheticJPEG {
+        var file = SyntheticJPEG(width: 1024, height: 1024, progressive: true)
+        file.scan(ss: 0, se: 0, ah: 0, al: 0, data: [UInt8](repeating: 0, count: 16384 / 8))
+        return file
+    }
+
+    func testAValidProgressiveSuccessionDecodes() throws {
+        var file = progressiveWithDC()
+        let run = SyntheticJPEG.endOfBandRuns(blocks: 16384)
+        file.scan(ss: 1, se: 63, ah: 0, al: 2, data: run)
+        file.scan(ss: 1, se: 63, ah: 2, al: 1, data: run)
+        file.scan(ss: 1, se: 63, ah: 1, al: 0, data: run)
+        let bitmap = try JPEGDecoder().decode(file.data)
+        XCTAssertEqual(bitmap.width, 1024)
+    }
+
+    func testMoreScansThanTheLimitAreRefused() throws {
+        var file = progressiveWithDC()
+        for band in 1...63 { file.scan(ss: band, se: band, ah: 0, al: 0, data: SyntheticJPEG.endOfBandRuns(blocks: 16384)) }
+        XCTAssertNoThrow(try JPEGDecoder(maximumScanCount: 64).decode(file.data))
+        XCTAssertThrowsError(try JPEGDecoder(maximumScanCount: 63).decode(file.data)) { error in
+            XCTAssertEqual(error as? JPEGError, .tooManyScans(limit: 63))
+        }
+    }
+
+    func testARepeatedFirstScanIsRefused() throws {
+        var file = progressiveWithDC()
+        let run = SyntheticJPEG.endOfBandRuns(blocks: 16384)
+        file.scan(ss: 1, se: 63, ah: 0, al: 0, data: run)
+        file.scan(ss: 1, se: 63, ah: 0, al: 0, data: run)
+        XCTAssertThrowsError(try JPEGDecoder().decode(file.data)) { error in
+            XCTAssertEqual(error as? JPEGError, .invalidSegment("scan of component 1, coefficient 1 with Ah=0 after a scan that left Al=0"))
+        }
+    }
+
+    func testRefinementsMustFollowTheirFirstScan() throws {
+        let run = SyntheticJPEG.endOfBandRuns(blocks: 16384)
+        var skipped = progressiveWithDC()
+        skipped.scan(ss: 1, se: 63, ah: 0, al: 3, data: run)
+        skipped.scan(ss: 1, se: 63, ah: 2, al: 1, data: run)  // Ah must be 3
+        XCTAssertThrowsError(try JPEGDecoder().decode(skipped.data)) { error in
+            XCTAssertEqual(error as? JPEGError, .invalidSegment("scan of component 1, coefficient 1 with Ah=2 after a scan that left Al=3"))
+        }
+        var early = SyntheticJPEG(width: 1024, height: 1024, progressive: true)
+        early.scan(ss: 1, se: 63, ah: 0, al: 0, data: run)
+        XCTAssertThrowsError(try JPEGDecoder().decode(early.data)) { error in
+            XCTAssertEqual(error as? JPEGError, .invalidSegment("AC scan of component 1 before its DC scan"))
+        }
+        var jump = progressiveWithDC()
+        jump.scan(ss: 0, se: 0, ah: 3, al: 1, data: [UInt8](repeating: 0, count: 16384 / 8))
+        XCTAssertThrowsError(try JPEGDecoder().decode(jump.data)) { error in
+            XCTAssertEqual(error as? JPEGError, .invalidSegment("refinement scan Ah=3 Al=1: Al must be Ah - 1"))
+        }
+    }
+
+    func testAFrameTheDataCannotFillIsRefusedBeforeAllocating() throws {
+        // 8,192 × 8,192 (a million blocks, 128 MiB of coefficients) and a 100-byte scan.
+        for progressive in [true, false] {
+            var file = SyntheticJPEG(width: 8192, height: 8192, progressive: progressive)
+            file.scan(ss: 0, se: progressive ? 0 : 63, ah: 0, al: 0, data: [UInt8](repeating: 0, count: 100))
+            XCTAssertLessThan(file.bytes.count, 300)
+            XCTAssertThrowsError(try JPEGDecoder().decode(file.data)) { error in
+                guard case .truncated(let what)? = error as? JPEGError else { return XCTFail("\(error)") }
+                XCTAssertTrue(what.hasPrefix("a scan of 1048576 blocks"), what)
+            }
+        }
+    }
+
+    func testRestartMarkersDoNotStandInForData() throws {
+        // 1,024 blocks in intervals of 16, all but the first empty: their
+        // blocks would decode from the reader's zero padding alone.
+        var file = SyntheticJPEG(width: 256, height: 256, progressive: true)
+        file.segment(0xDD, [0, 16])
+        var data: [UInt8] = [0, 0]  // the first interval's 16 bits
+        for index in 1..<64 { data += [0xFF, UInt8(0xD0 + (index - 1) % 8)] }
+        file.scan(ss: 0, se: 0, ah: 0, al: 0, data: data)
+        XCTAssertThrowsError(try JPEGDecoder().decode(file.data)) { error in
+            XCTAssertEqual(error as? JPEGError, .truncated("entropy-coded scan data"))
+        }
+    }
+
+    func testCancellationStopsTheDecodeWithinARowOfMCUs() throws {
+        struct Stop: Error {}
+        for name in ["s420.jpg", "progressive420.jpg"] {
+            let data = try Data(contentsOf: JPEGDecoderTests.fixtures.appendingPathComponent(name))
+            var calls = 0
+            XCTAssertThrowsError(try JPEGDecoder().decodeImage(data) {
+                calls += 1
+                if calls == 3 { throw Stop() }
+            }, name) { XCTAssertTrue($0 is Stop) }
+            XCTAssertEqual(calls, 3, name)
+        }
+    }
+}

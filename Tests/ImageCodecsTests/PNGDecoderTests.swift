@@ -95,3 +95,24 @@ final class PNGDecoderTests: XCTestCase {
 private extension String {
     func leftPadded(to length: Int) -> String { String(repeating: "0", count: max(0, length - count)) + self }
 }
+
+extension PNGDecoderTests {
+    func testReadInfoAndSixteenBitSamplesKeepToThePixelBudget() throws {
+        // basn6a16: 32 × 32 RGBA, 16 bits per sample (8 bytes per pixel).
+        let rgba16 = try Data(contentsOf: Self.suite.appendingPathComponent("basn6a16.png"))
+        XCTAssertThrowsError(try PNGDecoder(maximumPixelCount: 1000).readInfo(rgba16)) { error in
+            XCTAssertEqual(error as? PNGError, .tooManyPixels(width: 32, height: 32, limit: 1000))
+        }
+        // 1,024 pixels fit a limit of 1,500, but their 8,192 bytes of samples
+        // do not fit the 6,000 bytes that many pixels of bitmap take.
+        for decode in [{ try PNGDecoder(maximumPixelCount: 1500).readInfo(rgba16) as Any },
+                       { try PNGDecoder(maximumPixelCount: 1500).decode(rgba16) as Any }] {
+            XCTAssertThrowsError(try decode()) { error in
+                XCTAssertEqual(error as? PNGError, .tooManySampleBytes(width: 32, height: 32, bytes: 8192, limit: 6000))
+            }
+        }
+        XCTAssertEqual(try PNGDecoder(maximumPixelCount: 2048).decode(rgba16).width, 32)
+        let rgba8 = try Data(contentsOf: Self.suite.appendingPathComponent("basn6a08.png"))
+        XCTAssertEqual(try PNGDecoder(maximumPixelCount: 1024).decode(rgba8).width, 32)
+    }
+}

@@ -59,3 +59,19 @@ final class PNGEncoderTests: XCTestCase {
         XCTAssertLessThanOrEqual(try PNGEncoder().encode(flat).count, 639)
     }
 }
+
+extension PNGEncoderTests {
+    func testEncodersStopWhenCancelled() throws {
+        struct Stop: Error {}
+        var image = try Bitmap(width: 512, height: 512, fill: .white)
+        for y in 0..<512 { for x in 0..<512 { image[x, y] = RGBA(UInt8(truncatingIfNeeded: x &* 7 &+ y), UInt8(truncatingIfNeeded: y &* 13), UInt8(truncatingIfNeeded: x ^ y)) } }
+        var calls = 0
+        let stopAtThird = { calls += 1; if calls == 3 { throw Stop() } }  // PNG: after packing, 256 rows, then deflate
+        XCTAssertThrowsError(try PNGEncoder().encode(image, checkCancellation: stopAtThird)) { XCTAssertTrue($0 is Stop) }
+        XCTAssertEqual(calls, 3)
+        calls = 0
+        XCTAssertThrowsError(try JPEGEncoder().encode(image, checkCancellation: stopAtThird)) { XCTAssertTrue($0 is Stop) }
+        XCTAssertEqual(calls, 3)
+        XCTAssertEqual(try PNGEncoder().encode(image, checkCancellation: {}), try PNGEncoder().encode(image))
+    }
+}

@@ -68,3 +68,21 @@ final class ResamplingTests: XCTestCase {
         XCTAssertEqual(try Bitmap(width: 1, height: 1, fill: .white).resized(width: 30, height: 3)[29, 2], .white)
     }
 }
+
+extension ResamplingTests {
+    /// `.fill` crops the source to the box's shape before resampling: a
+    /// panorama filled into a big square resamples only the square's part
+    /// (the old way scaled the whole strip to 65,536 × 4,096 first). The
+    /// pixels are the centre of the source, as Pillow's `ImageOps.fit` gives.
+    func testFillCropsBeforeResampling() throws {
+        var strip = try Bitmap(width: 1600, height: 100, fill: .white)
+        for y in 0..<100 { for x in 0..<1600 { strip[x, y] = RGBA(UInt8(x / 7 % 256), UInt8(y * 2), x >= 750 && x < 850 ? 255 : 0) } }
+        let square = try strip.resized(width: 400, height: 400, mode: .fill)
+        XCTAssertEqual([square.width, square.height], [400, 400])
+        let centre = try strip.cropped(to: PixelRect(x: 750, y: 0, width: 100, height: 100)).resized(width: 400, height: 400)
+        XCTAssertEqual(square.pixels, centre.pixels)
+        // Down as well as up: a 1600 × 100 strip into 40 × 10 keeps its middle 400 × 100.
+        let wide = try strip.resized(width: 40, height: 10, mode: .fill)
+        XCTAssertEqual(wide.pixels, try strip.cropped(to: PixelRect(x: 600, y: 0, width: 400, height: 100)).resized(width: 40, height: 10).pixels)
+    }
+}

@@ -117,17 +117,25 @@ final class AssetURLProtocolTests: XCTestCase {
     func testACorruptStoredFileIsAnErrorNotACrash() async throws {
         let (store, source) = try makeAssetStore()
         let photo = try AssetFixtures.data("photo.jpg")
-        // The header survives, the scan data is cut short: the store accepts it, decoding fails.
-        let truncated = try store.add(photo.prefix(photo.count / 2))
-        // A stored file damaged on disk after it was added.
+        // The header survives, the scan data is cut short: the store refuses it.
+        XCTAssertThrowsError(try store.add(photo.prefix(photo.count / 2))) { error in
+            XCTAssertEqual(error as? AssetStoreError, .unreadableImage("JPEG data ends inside entropy-coded scan data"))
+        }
+        // Stored files damaged on disk after they were added: bytes changed, the file cut short.
         let damaged = try store.add(photo)
         let file = store.directory.appendingPathComponent("\(damaged).asset")
         var bytes = try Data(contentsOf: file)
         for i in stride(from: bytes.count - 1500, to: bytes.count - 2, by: 7) { bytes[i] = 0xFF }
         try bytes.write(to: file)
+        let truncated = try store.add(photo)
+        let truncatedFile = store.directory.appendingPathComponent("\(truncated).asset")
+        try Data(contentsOf: truncatedFile).prefix(1000).write(to: truncatedFile)
+        // A store that checks only headers accepts the cut file; its load fails in the decoder.
+        let lenient = try FileAssetStore(directory: store.directory, readInfo: ImageInfoReader.readInfo)
+        let cut = try lenient.add(photo.prefix(photo.count / 2))
 
         let session = makeSchemeSession()
-        for id in [truncated, damaged] {
+        for id in [damaged, truncated, cut] {
             source.cache.removeAll()
             let error = await loadError(session, "asset://?id=\(id)&width=32")
             XCTAssertEqual(error?.code, .cannotDecodeContentData, "\(String(describing: error))")

@@ -61,3 +61,13 @@ final class AssetURLTests: XCTestCase {
                        "parameter 'format' 'jpeg' cannot hold a circle's transparent corners; use png or shape=square")
     }
 }
+
+extension AssetURLTests {
+    func testTheFilterChainIsBudgeted() {
+        let id = "mzxw6ytboi3tmnrz2xhlhg5qcm"
+        let sixteen = [String](repeating: "invert", count: 16).joined(separator: ",")
+        XCTAssertEqual(message(AssetURL.self, "asset://?id=\(id)&filter=\(sixteen)"), "parsed")
+        XCTAssertEqual(message(AssetURL.self, "asset://?id=\(id)&filter=\(sixteen),sepia"),
+                       "parameter 'filter' chains 17 filters; at most 16 (ResourceBudget.filters)")
+    }
+}

@@ -38,11 +38,14 @@ final class CacheKeyTests: XCTestCase {
         let general = [
             "map://?a=%41", "map://?a=b=c", "http://user@h/p", "http://[::1]:8080/p?a=1", "map://?name=%E2%9C%93",
             "http://h:/p", "map:?a=1", "map://?a=b%20c&a=x",
+            // Found by Fuzz/cache: URL spells this host in punycode, URLComponents percent-encoded.
+            "https://\u{47A}\u{146}s", "https://xn--s-lla67v/p", "http://" + String(repeating: "a", count: 3000) + "/p?q=1",
         ]
         for text in direct + general {
             let url = try XCTUnwrap(URL(string: text), text)
             XCTAssertEqual(CacheKey.directKey(url.absoluteString) != nil, direct.contains(text), text)
             XCTAssertEqual(CacheKey(url: url), CacheKey(components: url), text)
+            if let fast = CacheKey.directKey(url.absoluteString) { XCTAssertEqual(fast, CacheKey(components: url)?.rawValue, text) }
         }
     }
 }

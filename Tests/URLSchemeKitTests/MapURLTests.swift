@@ -91,3 +91,14 @@ final class MapURLTests: XCTestCase {
         }
     }
 }
+
+extension MapURLTests {
+    func testPathPointsAreBudgetedAcrossAllPaths() throws {
+        let path = "path=" + (0..<5_001).map { _ in "1,2" }.joined(separator: ",")
+        XCTAssertEqual(message("map://?" + [String](repeating: path, count: 3).joined(separator: "&")), "parsed")
+        XCTAssertEqual(message("map://?" + [String](repeating: path, count: 4).joined(separator: "&")),
+                       "parameter 'path' has 20004 points in all; at most 20000 (ResourceBudget.pathPoints)")
+        let long = "path=" + (0..<20_001).map { _ in "1,2" }.joined(separator: ",")
+        XCTAssertEqual(message("map://?" + long), "parameter 'path' has 20001 points in all; at most 20000 (ResourceBudget.pathPoints)")
+    }
+}

@@ -92,3 +92,79 @@ final class TileMapTests: XCTestCase {
         XCTAssertEqual(try MapURL(url: try MapURL(options: options, tiles: "x-1").url).tiles, "x-1")
     }
 }
+
+/// A tile source costs what `ResourceBudget` allows: so many tiles, so many
+/// bytes each, fetched together under the render's deadline.
+final class TileBudgetTests: XCTestCase {
+    private var saved = ResourceBudget()
+
+    override func setUp() { saved = ResourceBudget.current }
+
+    override func tearDown() {
+        ResourceBudget.current = saved
+        MapTileSources.remove("budgettiles")
+    }
+
+    private func loadError(_ url: String) async -> URLError? {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.installURLSchemeKit(cache: ImageURLCache(memoryCapacity: 8 << 20, diskCapacity: 0))
+        do {
+            _ = try await URLSession(configuration: configuration).data(from: URL(string: url)!)
+            XCTFail("\(url) loaded")
+            return nil
+        } catch {
+            return error as? URLError
+        }
+    }
+
+    private func serve(tileBytes: Int) throws -> LoopbackFileServer {
+        let root = try makeTemporaryDirectory()
+        for (x, y) in [(0, 0), (0, 1), (1, 0), (1, 1)] {
+            let folder = root.appendingPathComponent("1/\(x)", isDirectory: true)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            var bytes = try PNGEncoder().encode(Bitmap(width: 256, height: 256, fill: RGBA(9, 9, 9)))
+            bytes.append(Data(count: max(0, tileBytes - bytes.count)))  // padding after IEND
+            try bytes.write(to: folder.appendingPathComponent("\(y).png"))
+        }
+        return try LoopbackFileServer(root: root, test: self)
+    }
+
+    func testAViewNeedingMoreTilesThanTheBudgetIsRefusedBeforeFetching() async throws {
+        let server = try serve(tileBytes: 0)
+        MapTileSources.register("budgettiles", TileSource(loader: HTTPTileLoader(template: server.url("/{z}/{x}/{y}.png"), userAgent: "t"), attribution: "t"))
+        var budget = ResourceBudget()
+        budget.tiles = 3
+        ResourceBudget.current = budget
+        let error = await loadError("map://?latitude=0&longitude=0&zoom=1&width=512&height=512&tiles=budgettiles")
+        XCTAssertEqual(error?.code, .badURL)
+        XCTAssertTrue(error?.localizedDescription.hasSuffix("parameter 'tiles' needs 4 tiles for this view; at most 3 may be fetched (ResourceBudget.tiles): make the map smaller or zoom out") == true,
+                      error?.localizedDescription ?? "")
+        XCTAssertEqual(server.requests.count, 0)
+    }
+
+    func testATileLargerThanTheBudgetIsRefused() async throws {
+        let server = try serve(tileBytes: 300_000)
+        MapTileSources.register("budgettiles", TileSource(loader: HTTPTileLoader(template: server.url("/{z}/{x}/{y}.png"), userAgent: "t"), attribution: "t"))
+        var budget = ResourceBudget()
+        budget.tileBytes = 100_000
+        ResourceBudget.current = budget
+        let error = await loadError("map://?latitude=0&longitude=0&zoom=1&width=512&height=512&tiles=budgettiles")
+        XCTAssertEqual(error?.code, .resourceUnavailable)
+        XCTAssertTrue(error?.localizedDescription.contains("sends 300000 bytes; at most 100000 are accepted (ResourceBudget.tileBytes)") == true,
+                      error?.localizedDescription ?? "")
+    }
+
+    func testTilesAreFetchedTogetherUnderTheRenderDeadline() async throws {
+        let server = try serve(tileBytes: 0)
+        MapTileSources.register("budgettiles", TileSource(loader: HTTPTileLoader(template: server.url("/slow/{z}/{x}/{y}.png"), userAgent: "t"), attribution: "t"))
+        var budget = ResourceBudget()
+        budget.renderDeadline = 0.5
+        ResourceBudget.current = budget
+        let start = Date()
+        let error = await loadError("map://?latitude=0&longitude=0&zoom=1&width=512&height=512&tiles=budgettiles")
+        XCTAssertEqual(error?.code, .timedOut, error?.localizedDescription ?? "")
+        XCTAssertLessThan(Date().timeIntervalSince(start), 2, "one deadline for all tiles (each tile's own time-out is 15 s)")
+        // All four were asked for at once, not one after another.
+        XCTAssertEqual(server.requests.count, 4)
+    }
+}

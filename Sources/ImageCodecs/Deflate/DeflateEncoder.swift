@@ -29,8 +29,14 @@ public struct DeflateEncoder: Sendable {
 
     /// A zlib stream (header, deflate data, Adler-32) of `input`.
     public func zlibCompress(_ input: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        zlibCompress(input, checkCancellation: {})
+    }
+
+    /// A zlib stream of `input`; `checkCancellation` is called before each
+    /// deflate block (64 Ki symbols or so), and whatever it throws ends the work.
+    public func zlibCompress(_ input: UnsafeBufferPointer<UInt8>, checkCancellation: () throws -> Void) rethrows -> [UInt8] {
         var output: [UInt8] = [0x78, level >= 7 ? 0xDA : level >= 2 ? 0x9C : 0x01]
-        output.append(contentsOf: compress(input))
+        output.append(contentsOf: try compress(input, checkCancellation: checkCancellation))
         let adler = Adler32.checksum(input)
         output.append(contentsOf: [UInt8(adler >> 24), UInt8((adler >> 16) & 0xFF), UInt8((adler >> 8) & 0xFF), UInt8(adler & 0xFF)])
         return output
@@ -43,6 +49,11 @@ public struct DeflateEncoder: Sendable {
 
     /// Raw deflate data of `input`.
     public func compress(_ input: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        compress(input, checkCancellation: {})
+    }
+
+    /// Raw deflate data of `input`; `checkCancellation` is called before each block.
+    public func compress(_ input: UnsafeBufferPointer<UInt8>, checkCancellation: () throws -> Void) rethrows -> [UInt8] {
         var writer = BitWriter(capacity: input.count / 2 + 64)
         guard let base = input.baseAddress, input.count > 0 else {
             writer.write(1, 1)  // one final, empty, fixed-code block
@@ -59,6 +70,7 @@ public struct DeflateEncoder: Sendable {
         var blockStart = 0
         var tokens = TokenBuffer()
         while true {
+            try checkCancellation()
             let consumed = matcher.fill(&tokens, limit: 1 << 16)
             let final = matcher.isFinished
             writeBlock(tokens, raw: UnsafeBufferPointer(rebasing: input[blockStart..<(blockStart + consumed)]), final: final, to: &writer)

@@ -112,8 +112,17 @@ struct JPEGBitReader {
         return value < (1 << (count - 1)) ? value - (1 << count) + 1 : value
     }
 
+    /// Throws when the decoder has used more than a byte of the zero padding:
+    /// a valid scan or interval ends exactly where its data does (its last
+    /// byte padded with ones), so more means the data was cut short. Keeps
+    /// each block's cost in real bytes, restart markers or not.
+    mutating func checkPaddingUse() throws {
+        if paddingBytes * 8 - bitCount > 8 { throw JPEGError.truncated("entropy-coded scan data") }
+    }
+
     /// Discards buffered bits and consumes the expected RSTn marker.
     mutating func restart(expected index: Int) throws {
+        try checkPaddingUse()
         buffer = 0
         bitCount = 0
         paddingBytes = 0

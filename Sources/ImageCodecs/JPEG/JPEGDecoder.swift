@@ -19,9 +19,18 @@ public struct JPEGDecoder: ImageDecoding {
     /// The largest width × height accepted; checked before any pixel storage is allocated.
     public var maximumPixelCount: Int
 
-    /// A decoder refusing images above `maximumPixelCount` pixels.
-    public init(maximumPixelCount: Int = defaultMaximumPixelCount) {
+    /// The most scans a file may have. A progressive file needs about ten;
+    /// each scan walks the whole image, so a small file of many cheap scans
+    /// would otherwise cost minutes (libjpeg-turbo caps scans for the same reason).
+    public var maximumScanCount: Int
+
+    /// The default `maximumScanCount`.
+    public static let defaultMaximumScanCount = 100
+
+    /// A decoder refusing images above `maximumPixelCount` pixels or `maximumScanCount` scans.
+    public init(maximumPixelCount: Int = defaultMaximumPixelCount, maximumScanCount: Int = JPEGDecoder.defaultMaximumScanCount) {
         self.maximumPixelCount = maximumPixelCount
+        self.maximumScanCount = maximumScanCount
     }
 
     /// Decodes at full size; the EXIF orientation is not applied.
@@ -35,17 +44,23 @@ public struct JPEGDecoder: ImageDecoding {
     }
 
     /// Decodes and returns the pixels with their EXIF orientation.
-    public func decodeImage(_ data: Data, scale: JPEGScale = .full) throws -> JPEGImage {
+    /// `checkCancellation` is called before each scan and after each row of
+    /// MCUs; whatever it throws ends the decode, so a cancelled load stops
+    /// within one row instead of finishing a large image.
+    public func decodeImage(_ data: Data, scale: JPEGScale = .full, checkCancellation: () throws -> Void = {}) throws -> JPEGImage {
         let bytes = [UInt8](data)
-        return try bytes.withUnsafeBufferPointer { buffer in
-            let parser = JPEGParser(bytes: buffer, maximumPixelCount: maximumPixelCount)
-            parser.dcOnly = scale == .eighth
-            parser.renderScale = scale
-            try parser.parse(headerOnly: false)
-            guard let renderer = parser.renderer else { throw JPEGError.invalidSegment("no scan data") }
-            if !renderer.streamed { try renderer.renderDecodedImage(parser) }
-            let bitmap = try renderer.finish()
-            return JPEGImage(bitmap: bitmap, orientation: parser.orientation)
+        return try withoutActuallyEscaping(checkCancellation) { checkCancellation in
+            try bytes.withUnsafeBufferPointer { buffer in
+                let parser = JPEGParser(bytes: buffer, maximumPixelCount: maximumPixelCount, maximumScanCount: maximumScanCount)
+                parser.dcOnly = scale == .eighth
+                parser.renderScale = scale
+                parser.checkCancellation = checkCancellation
+                try parser.parse(headerOnly: false)
+                guard let renderer = parser.renderer else { throw JPEGError.invalidSegment("no scan data") }
+                if !renderer.streamed { try renderer.renderDecodedImage(parser) }
+                let bitmap = try renderer.finish()
+                return JPEGImage(bitmap: bitmap, orientation: parser.orientation)
+            }
         }
     }
 
@@ -53,7 +68,7 @@ public struct JPEGDecoder: ImageDecoding {
     public func readInfo(_ data: Data) throws -> ImageInfo {
         let bytes = [UInt8](data)
         return try bytes.withUnsafeBufferPointer { buffer in
-            let parser = JPEGParser(bytes: buffer, maximumPixelCount: maximumPixelCount)
+            let parser = JPEGParser(bytes: buffer, maximumPixelCount: maximumPixelCount, maximumScanCount: maximumScanCount)
             try parser.parse(headerOnly: true)
             return ImageInfo(format: .jpeg, width: parser.width, height: parser.height,
                              orientation: parser.orientation, hasAlpha: false)

@@ -17,14 +17,19 @@ public struct JPEGEncoder: ImageEncoding {
         case yuv444
     }
 
-    /// 1–100, mapped to table scale factors as the IJG library does.
-    public var quality: Int
+    /// 1–100, mapped to table scale factors as the IJG library does; any
+    /// value set is clamped into that range (0 would divide by zero).
+    public var quality: Int {
+        didSet { quality = min(max(quality, 1), 100) }
+    }
     /// How much chroma is kept: 4:2:0 (the default) or full.
     public var subsampling: Subsampling
     /// Two passes: gather symbol statistics, then write tables made for this image.
     public var optimizeHuffman: Bool
-    /// MCUs between restart markers; 0 writes none.
-    public var restartInterval: Int
+    /// MCUs between restart markers; 0 writes none. Clamped to 0...65535 (DRI holds 16 bits).
+    public var restartInterval: Int {
+        didSet { restartInterval = min(max(restartInterval, 0), 65535) }
+    }
     /// Writes one luminance component only.
     public var grayscale: Bool
 
@@ -49,6 +54,12 @@ public struct JPEGEncoder: ImageEncoding {
 
     /// The JPEG file for `bitmap` (alpha is dropped). Throws `JPEGError.cannotEncode` for an empty or oversized bitmap.
     public func encode(_ bitmap: Bitmap) throws -> Data {
+        try encode(bitmap, checkCancellation: {})
+    }
+
+    /// Encodes `bitmap`, calling `checkCancellation` after each row of MCUs;
+    /// whatever it throws ends the encode.
+    public func encode(_ bitmap: Bitmap, checkCancellation: () throws -> Void) throws -> Data {
         guard bitmap.width > 0, bitmap.height > 0 else { throw JPEGError.cannotEncode("the bitmap is empty") }
         guard bitmap.width <= 65535, bitmap.height <= 65535 else {
             throw JPEGError.cannotEncode("\(bitmap.width)×\(bitmap.height) exceeds JPEG's 65535-pixel side")
@@ -65,14 +76,17 @@ public struct JPEGEncoder: ImageEncoding {
                                                 chromaFactor: factor, grayscale: grayscale, layout: layout,
                                                 luma: luma, chroma: chroma)
         var writer = JPEGBitWriter(reserving: bitmap.width * bitmap.height / 3 + 4096)
-        bitmap.pixels.withUnsafeBufferPointer { pixels in
+        try bitmap.pixels.withUnsafeBufferPointer { pixels in
             let source = pixels.baseAddress!
             if optimizeHuffman {
                 // Two passes over stored coefficients: count symbols, then code them
                 // with tables made for these counts.
                 let all = UnsafeMutablePointer<Int16>.allocate(capacity: rowCoefficients * mcusY)
                 defer { all.deallocate() }
-                for row in 0..<mcusY { transformer.transform(mcuRow: row, of: source, into: all + row * rowCoefficients) }
+                for row in 0..<mcusY {
+                    transformer.transform(mcuRow: row, of: source, into: all + row * rowCoefficients)
+                    try checkCancellation()
+                }
                 let counts = JPEGEntropyEncoder.statistics(all, mcuCount: mcusX * mcusY, layout: layout,
                                                            restartInterval: restartInterval)
                 let tables = (dc: counts.dc.prefix(grayscale ? 1 : 2).map { JPEGHuffmanEncoder.optimal(frequencies: $0) },
@@ -90,6 +104,7 @@ public struct JPEGEncoder: ImageEncoding {
                 for row in 0..<mcusY {
                     transformer.transform(mcuRow: row, of: source, into: blocks)
                     coder.encode(blocks, mcuCount: mcusX, layout: layout, into: &writer)
+                    try checkCancellation()
                 }
             }
         }

@@ -10,6 +10,8 @@ public enum JPEGError: Error, Equatable, Sendable, CustomStringConvertible {
     case unsupported(String)
     /// Width × height exceeds the decoder's `maximumPixelCount`.
     case tooManyPixels(width: Int, height: Int, limit: Int)
+    /// The file has more scans than the decoder's `maximumScanCount`.
+    case tooManyScans(limit: Int)
     /// The entropy-coded data is corrupt (bad Huffman code, coefficient out of range...).
     case corruptScan(String)
     /// The bitmap cannot be encoded (for instance, it is empty).
@@ -24,6 +26,8 @@ public enum JPEGError: Error, Equatable, Sendable, CustomStringConvertible {
         case .unsupported(let what): return "\(what) is not supported"
         case .tooManyPixels(let w, let h, let limit):
             return "JPEG image \(w)×\(h) exceeds the limit of \(limit) pixels"
+        case .tooManyScans(let limit):
+            return "JPEG file has more than \(limit) scans (the decoder's maximumScanCount)"
         case .corruptScan(let what): return "corrupt JPEG scan data: \(what)"
         case .cannotEncode(let what): return "cannot encode JPEG: \(what)"
         }

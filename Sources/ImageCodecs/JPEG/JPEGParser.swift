@@ -4,6 +4,9 @@
 final class JPEGParser {
     let bytes: UnsafeBufferPointer<UInt8>
     let maximumPixelCount: Int
+    /// The most scans a file may have (libjpeg-turbo's scan limit): refinement
+    /// scans are cheap to write and each one walks the whole image.
+    let maximumScanCount: Int
     var position = 0
 
     var width = 0
@@ -28,14 +31,22 @@ final class JPEGParser {
     var orientation: ImageOrientation = .up
     var frameSeen = false
     var scanCount = 0
+    /// Per component and coefficient (as libjpeg's `coef_bits`,
+    /// indexed by spectral position): the successive-approximation bit the last
+    /// progressive scan left it at, -1 before its first scan.
+    private var coefficientBits: [[Int]] = []
     /// Set to render while decoding: the scale, and the renderer made at the
     /// first scan. A baseline scan holding every component streams into it.
     var renderScale: JPEGScale?
+    /// Called after each row of MCUs and before each scan; whatever it throws
+    /// ends the decode (a caller's cancellation or deadline).
+    var checkCancellation: () throws -> Void = {}
     private(set) var renderer: JPEGRowRenderer?
 
-    init(bytes: UnsafeBufferPointer<UInt8>, maximumPixelCount: Int) {
+    init(bytes: UnsafeBufferPointer<UInt8>, maximumPixelCount: Int, maximumScanCount: Int) {
         self.bytes = bytes
         self.maximumPixelCount = maximumPixelCount
+        self.maximumScanCount = maximumScanCount
     }
 
     private func byte(_ i: Int) -> Int { Int(bytes[i]) }
@@ -100,6 +111,8 @@ final class JPEGParser {
                 }
             case 0xDA:
                 guard frameSeen else { throw JPEGError.invalidSegment("scan (SOS) before the frame header (SOF)") }
+                guard scanCount < maximumScanCount else { throw JPEGError.tooManyScans(limit: maximumScanCount) }
+                try checkCancellation()
                 let scanEnd = try readScanHeaderAndDecode(start, end)
                 scanCount += 1
                 position = scanEnd
@@ -150,13 +163,40 @@ final class JPEGParser {
         mcusX = (width + 8 * maxH - 1) / (8 * maxH)
         mcusY = (height + 8 * maxV - 1) / (8 * maxV)
         isProgressive = progressive
+        coefficientBits = Array(repeating: Array(repeating: -1, count: 64), count: count)
         frameSeen = true
     }
 
-    /// Allocates coefficient storage; done lazily at the first scan so `readInfo` never allocates it.
-    func allocateCoefficients() {
-        for c in components where c.coefficients == nil {
-            c.allocate(width: width, height: height, maxH: maxH, maxV: maxV, mcusX: mcusX, mcusY: mcusY, dcOnly: dcOnly)
+    /// Blocks covering component `c`'s samples (what a scan of it alone codes).
+    private func usedBlocks(_ c: JPEGComponent) -> Int {
+        let samplesX = (width * c.horizontalSampling + maxH - 1) / maxH
+        let samplesY = (height * c.verticalSampling + maxV - 1) / maxV
+        return ((samplesX + 7) / 8) * ((samplesY + 7) / 8)
+    }
+
+    /// Checks a progressive scan against the ones before it (ITU T.81 G.1.1.1.1,
+    /// as libjpeg's `coef_bits`, but refused instead of warned about): a
+    /// coefficient's first scan has Ah = 0, each refinement takes Ah from the
+    /// previous scan's Al and lowers it by one, and AC scans follow the DC scan.
+    /// So no coefficient is read more than 14 times, whatever the file says.
+    private func checkSuccession(_ scanComponents: [JPEGComponent], ss: Int, se: Int, ah: Int, al: Int) throws {
+        guard ah == 0 || al == ah - 1 else {
+            throw JPEGError.invalidSegment("refinement scan Ah=\(ah) Al=\(al): Al must be Ah - 1")
+        }
+        for c in scanComponents {
+            guard let index = components.firstIndex(where: { $0 === c }) else { continue }
+            if ss > 0 && coefficientBits[index][0] < 0 {
+                throw JPEGError.invalidSegment("AC scan of component \(c.id) before its DC scan")
+            }
+            for k in ss...se {
+                let previous = coefficientBits[index][k]
+                guard ah == 0 ? previous < 0 : previous == ah else {
+                    throw JPEGError.invalidSegment(previous < 0
+                        ? "refinement scan (Ah=\(ah)) of component \(c.id), coefficient \(k), before its first scan"
+                        : "scan of component \(c.id), coefficient \(k) with Ah=\(ah) after a scan that left Al=\(previous)")
+                }
+                coefficientBits[index][k] = al
+            }
         }
     }
 
@@ -232,6 +272,19 @@ final class JPEGParser {
         }
         let blocksInMCU = scanComponents.reduce(0) { $0 + $1.horizontalSampling * $1.verticalSampling }
         guard count == 1 || blocksInMCU <= 10 else { throw JPEGError.invalidSegment("more than 10 blocks per MCU") }
+        if isProgressive { try checkSuccession(scanComponents, ss: ss, se: se, ah: ah, al: al) }
+        // Every block of a sequential or DC scan costs at least one bit (two
+        // for a sequential one: a DC and an end-of-block code), and the reader
+        // lets an interval end in at most a byte of padding. Checked before any
+        // storage exists, so a short file cannot make the decoder allocate for
+        // a frame its data could never fill. (Each component's first scan is
+        // one of these: AC scans must follow the DC scan.)
+        let bitsPerBlock = isProgressive ? (ss == 0 ? 1 : 0) : 2
+        let blocks = count == 1 ? usedBlocks(scanComponents[0]) : mcusX * mcusY * blocksInMCU
+        let available = 8 * (bytes.count - end) + 8
+        guard blocks * bitsPerBlock <= available else {
+            throw JPEGError.truncated("a scan of \(blocks) blocks (at least \((blocks * bitsPerBlock + 7) / 8) bytes; \(bytes.count - end) remain)")
+        }
         if renderer == nil, let scale = renderScale { renderer = try JPEGRowRenderer(self, scale: scale) }
         var streamTo: JPEGRowRenderer?
         if let renderer {
@@ -249,7 +302,12 @@ final class JPEGParser {
                 streamTo = renderer
             }
         }
-        if streamTo == nil { allocateCoefficients() }
+        if streamTo == nil {
+            // Only the components this scan codes, at their first scan.
+            for c in scanComponents where c.coefficients == nil {
+                c.allocate(width: width, height: height, maxH: maxH, maxV: maxV, mcusX: mcusX, mcusY: mcusY, dcOnly: dcOnly)
+            }
+        }
         var decoder = JPEGScanDecoder(
             parser: self, components: scanComponents, spectralStart: ss, spectralEnd: se,
             successiveHigh: ah, successiveLow: al, reader: JPEGBitReader(bytes: bytes, position: end),

@@ -125,9 +125,13 @@ struct JPEGScanDecoder {
                     }
                 }
                 unit += 1
-                if let renderer, ux == unitsX - 1 { renderer.consumeBand(uy) }
+                if ux == unitsX - 1 {
+                    renderer?.consumeBand(uy)
+                    try parser.checkCancellation()
+                }
             }
         }
+        if !skip { try reader.checkPaddingUse() }
         // Leave `position` at the marker that follows the scan data.
         let bytes = reader.bytes
         var p = reader.position

@@ -21,12 +21,32 @@ public struct PNGDecoder: ImageDecoding {
             var chunks = try PNGChunks(raw.bindMemory(to: UInt8.self))
             guard let first = try chunks.next(), first.type == "IHDR" else { throw PNGError.invalid("the first chunk is not IHDR") }
             let header = try PNGHeader(first.data)
+            try checkSize(header)
             var transparent = header.colorType == 4 || header.colorType == 6
             while !transparent, let chunk = try chunks.next(), chunk.type != "IDAT" {
                 if chunk.type == "tRNS" { transparent = true }
             }
             return ImageInfo(format: .png, width: header.width, height: header.height, hasAlpha: transparent)
         }
+    }
+
+    /// Refuses a header over the limits before anything is allocated, in
+    /// `readInfo` as in `decode`; returns width × height. The decoder holds the
+    /// inflated samples and the bitmap at once, so samples may take no more
+    /// than the 4 bytes per pixel the bitmap does: 16-bit RGB(A) images are
+    /// held to 2/3 (1/2) of the pixel limit.
+    @discardableResult
+    private func checkSize(_ header: PNGHeader) throws -> Int {
+        let limit = min(maximumPixelCount, Bitmap.maximumPixelCount)
+        let (pixels, overflow) = header.width.multipliedReportingOverflow(by: header.height)
+        guard !overflow, pixels <= limit else {
+            throw PNGError.tooManyPixels(width: header.width, height: header.height, limit: limit)
+        }
+        let sampleBytes = pixels * header.bitsPerPixel / 8
+        guard sampleBytes <= 4 * limit else {
+            throw PNGError.tooManySampleBytes(width: header.width, height: header.height, bytes: sampleBytes, limit: 4 * limit)
+        }
+        return pixels
     }
 
     /// Decodes a PNG file into a straight-alpha RGBA bitmap. Throws `PNGError` naming what is wrong (signature, chunk, CRC, truncated data, pixel limit).
@@ -39,10 +59,7 @@ public struct PNGDecoder: ImageDecoding {
         var chunks = try PNGChunks(bytes)
         guard let first = try chunks.next(), first.type == "IHDR" else { throw PNGError.invalid("the first chunk is not IHDR") }
         let header = try PNGHeader(first.data)
-        let (pixels, overflow) = header.width.multipliedReportingOverflow(by: header.height)
-        guard !overflow, pixels <= maximumPixelCount, pixels <= Bitmap.maximumPixelCount else {
-            throw PNGError.tooManyPixels(width: header.width, height: header.height, limit: min(maximumPixelCount, Bitmap.maximumPixelCount))
-        }
+        let pixels = try checkSize(header)
 
         var palette: [RGBA] = []
         var transparency: [UInt8]?

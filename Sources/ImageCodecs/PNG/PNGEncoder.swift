@@ -26,11 +26,17 @@ public struct PNGEncoder: ImageEncoding {
 
     /// The PNG file for `bitmap`. Throws `PNGError` for an empty bitmap or one too large for PNG.
     public func encode(_ bitmap: Bitmap) throws -> Data {
+        try encode(bitmap, checkCancellation: {})
+    }
+
+    /// Encodes `bitmap`, calling `checkCancellation` after packing, every 256
+    /// filtered rows and before each deflate block; whatever it throws ends the encode.
+    public func encode(_ bitmap: Bitmap, checkCancellation: () throws -> Void) throws -> Data {
         guard !bitmap.isEmpty else { throw PNGError.emptyImage(width: bitmap.width, height: bitmap.height) }
         guard bitmap.width <= Int(Int32.max), bitmap.height <= Int(Int32.max) else {
             throw PNGError.dimensionsTooLarge(width: bitmap.width, height: bitmap.height)
         }
-        return bitmap.pixels.withUnsafeBufferPointer { pixels in
+        return try bitmap.pixels.withUnsafeBufferPointer { pixels in
             let type = colorType ?? PNGColorType.smallest(for: pixels)
             let channels = type.channels
             let rowBytes = bitmap.width * channels
@@ -42,9 +48,10 @@ public struct PNGEncoder: ImageEncoding {
                 filtered.deallocate()
             }
             Self.pack(pixels, as: type, into: packed)
-            PNGFilter.filterRows(packed, rows: bitmap.height, rowBytes: rowBytes, bpp: channels, into: filtered)
-            let compressed = DeflateEncoder(level: level)
-                .zlibCompress(UnsafeBufferPointer(start: filtered, count: (rowBytes + 1) * bitmap.height))
+            try checkCancellation()
+            try PNGFilter.filterRows(packed, rows: bitmap.height, rowBytes: rowBytes, bpp: channels, into: filtered, checkCancellation: checkCancellation)
+            let compressed = try DeflateEncoder(level: level)
+                .zlibCompress(UnsafeBufferPointer(start: filtered, count: (rowBytes + 1) * bitmap.height), checkCancellation: checkCancellation)
 
             var file: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
             file.reserveCapacity(compressed.count + 128)

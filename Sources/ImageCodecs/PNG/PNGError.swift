@@ -14,6 +14,9 @@ public enum PNGError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalid(String)
     /// width × height is above the decoder's `maximumPixelCount` (checked before any allocation).
     case tooManyPixels(width: Int, height: Int, limit: Int)
+    /// The image's samples (16-bit ones take twice the room) would need more
+    /// bytes than the decoded bitmap the pixel limit allows (4 per pixel).
+    case tooManySampleBytes(width: Int, height: Int, bytes: Int, limit: Int)
     /// The compressed image data is damaged.
     case corruptImageData(String)
 
@@ -34,6 +37,8 @@ public enum PNGError: Error, Equatable, Sendable, CustomStringConvertible {
             return "invalid PNG: \(message)"
         case let .tooManyPixels(width, height, limit):
             return "PNG is \(width)×\(height) = \(width * height) pixels, above the limit of \(limit)"
+        case let .tooManySampleBytes(width, height, bytes, limit):
+            return "PNG is \(width)×\(height) with \(bytes) bytes of samples, above the limit of \(limit) (4 bytes per allowed pixel)"
         case let .corruptImageData(message):
             return "PNG image data (IDAT) is damaged: \(message)"
         }

@@ -6,11 +6,13 @@ enum PNGFilter {
     /// with the smallest sum of absolute signed differences wins (the heuristic
     /// libpng and most encoders use), estimated on a sample of the row. All five
     /// are scored in one vectorised pass; only the winner is written.
-    static func filterRows(_ raw: UnsafePointer<UInt8>, rows: Int, rowBytes: Int, bpp: Int, into output: UnsafeMutablePointer<UInt8>) {
+    static func filterRows(_ raw: UnsafePointer<UInt8>, rows: Int, rowBytes: Int, bpp: Int, into output: UnsafeMutablePointer<UInt8>,
+                           checkCancellation: () throws -> Void) rethrows {
         let zero = UnsafeMutablePointer<UInt8>.allocate(capacity: rowBytes)
         zero.initialize(repeating: 0, count: rowBytes)
         defer { zero.deallocate() }
         for y in 0..<rows {
+            if y % 256 == 255 { try checkCancellation() }
             let row = raw + y * rowBytes
             let up = y > 0 ? raw + (y - 1) * rowBytes : UnsafePointer(zero)
             let scores = score(row, up, rowBytes, bpp)

@@ -17,7 +17,7 @@ public struct BasemapRenderer: MapRenderer {
         try MapGeometry(viewport: viewport).draw(on: &canvas, palette: palette, scale: options.scale, checkCancellation: checkCancellation)
         try checkCancellation()
         let labels = try PlaceLabel.layout(options, in: viewport)
-        try MapOverlays.draw(options, viewport: viewport, labels: labels, on: &canvas)
+        try MapOverlays.draw(options, viewport: viewport, labels: labels, on: &canvas, checkCancellation: checkCancellation)
         try MapAttribution.draw(Self.attribution(for: options), on: &canvas, scale: options.scale, palette: palette)
         return canvas.bitmap
     }

@@ -13,35 +13,52 @@ import Raster
 public struct TileMapRenderer: MapRenderer {
     /// Where the tiles come from and whom to credit.
     public let source: TileSource
+    /// The most tiles one snapshot may fetch; a view needing more is refused
+    /// before any is fetched (`MapOptionError` for `tiles`).
+    public var maximumTiles: Int
+    /// Tiles fetched at once.
+    public var concurrentFetches: Int
+    /// The largest tile decoded, in pixels.
+    public var maximumTilePixels: Int
 
-    /// A renderer drawing from `source`.
-    public init(source: TileSource) {
+    /// A renderer drawing from `source`, within these limits (`ResourceBudget`'s defaults).
+    public init(source: TileSource, maximumTiles: Int = 400, concurrentFetches: Int = 8, maximumTilePixels: Int = 1024 * 1024) {
         self.source = source
+        self.maximumTiles = maximumTiles
+        self.concurrentFetches = concurrentFetches
+        self.maximumTilePixels = maximumTilePixels
     }
 
-    /// Draws `options` framed by `viewport` (see `MapRenderer`).
+    /// Draws `options` framed by `viewport` (see `MapRenderer`): tiles fetched
+    /// `concurrentFetches` at a time and composited as they arrive.
+    /// `checkCancellation` is polled every 10 ms while tiles are awaited;
+    /// whatever it throws (or the first tile that fails) ends the render at
+    /// once, and the fetches still in flight are told to stop.
     public func render(_ options: MapSnapshotOptions, in viewport: MapViewport, checkCancellation: () throws -> Void = {}) throws -> Bitmap {
+        let placedTiles = tiles(for: viewport)
+        guard placedTiles.count <= maximumTiles else {
+            throw MapOptionError(option: "tiles", reason: "needs \(placedTiles.count) tiles for this view; at most \(maximumTiles) may be fetched (ResourceBudget.tiles): make the map smaller or zoom out")
+        }
         var base = try Bitmap(width: viewport.pixelWidth, height: viewport.pixelHeight, fill: options.style.palette.water)
-        for placed in tiles(for: viewport) {
-            try checkCancellation()
-            let bytes = try source.loader.tile(placed.source)
+        try TileFetch(placedTiles.map(\.source), loader: source.loader, concurrency: concurrentFetches).forEach(checkCancellation: checkCancellation) { index, bytes in
+            let placed = placedTiles[index]
             let tile: Bitmap
             do {
-                tile = try PNGDecoder(maximumPixelCount: 1024 * 1024).decode(Data(bytes))
+                tile = try PNGDecoder(maximumPixelCount: maximumTilePixels).decode(Data(bytes))
             } catch {
                 throw MapTileError.undecodable(placed.source, "\(error)")
             }
             // Round each edge, not each size, so neighbouring tiles meet exactly.
             let left = Int(placed.x.rounded()), top = Int(placed.y.rounded())
             let right = Int((placed.x + 256 * placed.scale).rounded()), bottom = Int((placed.y + 256 * placed.scale).rounded())
-            guard right > left, bottom > top else { continue }
+            guard right > left, bottom > top else { return }
             let sized = tile.width == right - left && tile.height == bottom - top
                 ? tile : try tile.resized(width: right - left, height: bottom - top)
             try base.composite(sized, at: left, top)
         }
         var canvas = Canvas(base)
         try checkCancellation()
-        try MapOverlays.draw(options, viewport: viewport, on: &canvas)
+        try MapOverlays.draw(options, viewport: viewport, on: &canvas, checkCancellation: checkCancellation)
         try MapAttribution.draw(source.attribution, on: &canvas, scale: options.scale, palette: options.style.palette)
         return canvas.bitmap
     }
@@ -62,8 +79,10 @@ public struct TileMapRenderer: MapRenderer {
         let scale = pow(2, viewport.zoom - Double(z)) * viewport.scale
         let center = WebMercator.project(latitude: viewport.center.latitude, longitude: viewport.center.longitude, zoom: Double(z))
         let halfWidth = Double(viewport.pixelWidth) / 2 / scale, halfHeight = Double(viewport.pixelHeight) / 2 / scale
-        let firstColumn = Int(((center.x - halfWidth) / 256).rounded(.down)), lastColumn = Int(((center.x + halfWidth) / 256).rounded(.down))
-        let firstRow = max(0, Int(((center.y - halfHeight) / 256).rounded(.down))), lastRow = min(count - 1, Int(((center.y + halfHeight) / 256).rounded(.down)))
+        // The last tile is the one holding the view's last pixel, not the one starting at its right or bottom edge.
+        let firstColumn = Int(((center.x - halfWidth) / 256).rounded(.down)), lastColumn = max(firstColumn, Int(((center.x + halfWidth) / 256).rounded(.up)) - 1)
+        let firstRow = max(0, Int(((center.y - halfHeight) / 256).rounded(.down)))
+        let lastRow = min(count - 1, max(firstRow, Int(((center.y + halfHeight) / 256).rounded(.up)) - 1))
         guard firstRow <= lastRow else { return [] }
         var placed: [PlacedTile] = []
         for row in firstRow...lastRow {

@@ -54,11 +54,16 @@ extension Bitmap {
             let size = Bitmap.fittedSize(width: width, height: height, boxWidth: boxWidth, boxHeight: boxHeight)
             return try resized(width: size.width, height: size.height, filter: filter)
         case .fill:
+            // Crop the source to the box's shape first, then resample only that
+            // part: the work and memory are the box's, not those of the whole
+            // source scaled to cover it (a panorama filled into a large square
+            // would otherwise be scaled whole, gigabytes, to keep a sliver).
             let scale = max(Double(boxWidth) / Double(width), Double(boxHeight) / Double(height))
-            let w = max(boxWidth, Int((Double(width) * scale).rounded()))
-            let h = max(boxHeight, Int((Double(height) * scale).rounded()))
-            let scaled = try resized(width: w, height: h, filter: filter)
-            return try scaled.cropped(to: PixelRect(x: (w - boxWidth) / 2, y: (h - boxHeight) / 2, width: boxWidth, height: boxHeight))
+            let cropWidth = min(width, max(1, Int((Double(boxWidth) / scale).rounded())))
+            let cropHeight = min(height, max(1, Int((Double(boxHeight) / scale).rounded())))
+            let source = cropWidth == width && cropHeight == height ? self
+                : try cropped(to: PixelRect(x: (width - cropWidth) / 2, y: (height - cropHeight) / 2, width: cropWidth, height: cropHeight))
+            return try source.resized(width: boxWidth, height: boxHeight, filter: filter)
         }
     }
 

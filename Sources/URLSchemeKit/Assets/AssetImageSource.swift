@@ -35,25 +35,31 @@ public final class AssetImageSource: Sendable {
     /// 1/2, 1/4 or 1/8 scale instead of decoding every pixel and resizing.
     ///
     /// Throws `URLError(.fileDoesNotExist)` for an unknown id and
-    /// `URLError(.cannotDecodeContentData)` for a stored file that does not decode.
-    public func image(for id: String, fraction: Double = 1) throws -> DecodedImageCache.Image {
-        try image(for: metadata(for: id), fraction: fraction)
+    /// `URLError(.cannotDecodeContentData)` for a stored file that does not
+    /// decode or is over `ResourceBudget.current` (pixels, JPEG scans).
+    /// `cancellation` reaches into the JPEG decoder and into waits for
+    /// another request's decode of the same photo.
+    public func image(for id: String, fraction: Double = 1, cancellation: RenderCancellation? = nil) throws -> DecodedImageCache.Image {
+        try image(for: metadata(for: id), fraction: fraction, cancellation: cancellation)
     }
 
-    /// `image(for:fraction:)` for an asset whose metadata the caller already read.
-    public func image(for metadata: AssetMetadata, fraction: Double = 1) throws -> DecodedImageCache.Image {
+    /// `image(for:fraction:cancellation:)` for an asset whose metadata the caller already read.
+    public func image(for metadata: AssetMetadata, fraction: Double = 1, cancellation: RenderCancellation? = nil) throws -> DecodedImageCache.Image {
         let id = metadata.id
-        let reduction = metadata.format == ImageFormat.jpeg.rawValue ? Self.reduction(for: fraction) : 1
+        let reduction = reduction(for: metadata, fraction: fraction)
+        let budget = ResourceBudget.current
         do {
-            return try cache.image(for: id, maximumReduction: reduction) { reduction in
+            return try cache.image(for: id, maximumReduction: reduction, cancellation: cancellation) { reduction in
                 let data = try store.data(for: id)
+                try cancellation?.check()
                 switch ImageFormat(sniffing: data.prefix(8)) {
                 case .jpeg:
                     let scale = JPEGScale(rawValue: reduction) ?? .full
-                    let decoded = try JPEGDecoder().decodeImage(data, scale: scale)
+                    let decoder = JPEGDecoder(maximumPixelCount: budget.decodedPixels, maximumScanCount: budget.jpegScans)
+                    let decoded = try decoder.decodeImage(data, scale: scale) { try cancellation?.check() }
                     return .init(bitmap: try decoded.bitmap.upright(from: decoded.orientation), reduction: scale.rawValue)
                 case .png:
-                    return .init(bitmap: try PNGDecoder().decode(data), reduction: 1)
+                    return .init(bitmap: try PNGDecoder(maximumPixelCount: budget.decodedPixels).decode(data), reduction: 1)
                 case nil:
                     throw ImageFormatError.unsupported("the stored bytes are neither PNG nor JPEG")
                 }
@@ -61,6 +67,12 @@ public final class AssetImageSource: Sendable {
         } catch {
             throw Self.urlError(error, id: id)
         }
+    }
+
+    /// The reduction `image(for:fraction:)` decodes `metadata`'s photo at:
+    /// 1, 2, 4 or 8 for a JPEG, 1 for anything else.
+    public func reduction(for metadata: AssetMetadata, fraction: Double) -> Int {
+        metadata.format == ImageFormat.jpeg.rawValue ? Self.reduction(for: fraction) : 1
     }
 
     /// The coarsest JPEG scale whose output keeps at least `fraction` of each side.

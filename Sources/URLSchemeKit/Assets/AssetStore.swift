@@ -39,6 +39,9 @@ public struct AssetMetadata: Codable, Equatable, Sendable {
     public var orientation: Int
     /// When the asset was added.
     public var added: Date
+    /// The CRC-32 of the original bytes, verified on every read; nil in files
+    /// written before the store kept one (those are checked by length only).
+    public var checksum: UInt32?
 
     /// Width and height as the photo is seen, orientation applied.
     public var uprightSize: (width: Int, height: Int) {

@@ -143,6 +143,11 @@ public struct CacheKey: Hashable, Sendable, CustomStringConvertible {
         let authorityEnd = utf8.firstIndex { $0 == 0x2F || $0 == 0x3F || $0 == 0x23 } ?? utf8.endIndex
         let authority = utf8[..<authorityEnd]
         guard !authority.contains(where: { $0 == 0x40 || $0 == 0x5B || $0 == 0x25 || $0 >= 0x80 }) else { return nil }
+        // An IDNA host (URL's absoluteString may hold the punycode of a host
+        // URLComponents reports percent-encoded) or a very long one (URLComponents
+        // drops hosts over 2,048 characters; DNS names have at most 253) goes the
+        // general way, which agrees with itself.
+        guard authority.count <= 255, !String(Substring(authority)).lowercased().contains("xn--") else { return nil }
         var text = scheme + "://"
         if let portColon = authority.firstIndex(of: UInt8(ascii: ":")) {
             let digits = authority[authority.index(after: portColon)...]

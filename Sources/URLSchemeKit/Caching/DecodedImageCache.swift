@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import Raster
 
 /// Decoded asset photos kept in memory, so that many sizes and edits of one
@@ -11,7 +14,9 @@ import Raster
 ///   decodes again at the finer scale and replaces the entry, and any request
 ///   the held resolution satisfies is served from it.
 /// - Concurrent requests for one photo wait for a single decode instead of
-///   each decoding it.
+///   each decoding it, and share its failure too: a photo that does not
+///   decode, asked for by N requests at once, is decoded once, not N times
+///   in turn. A waiter that is cancelled (or runs out of time) stops waiting.
 /// - An `ImageLoader` keeps its decoded images here too (by canonical URL and
 ///   size), so that giving the loader the asset source's cache puts every
 ///   decoded image of the process under one byte budget.
@@ -44,9 +49,14 @@ public final class DecodedImageCache: @unchecked Sendable {  // every stored pro
         case loaded(LoadedImage)
     }
 
+    /// One decode in progress; waiters read its outcome (under `condition`).
+    private final class Decode {
+        var outcome: Result<Image, Error>?
+    }
+
     private let condition = NSCondition()
     private var store: LRUStore<Key, Entry>
-    private var decoding: Set<String> = []
+    private var decoding: [String: Decode] = [:]
     private var counters = Statistics()
 
     /// A cache holding at most `capacity` bytes of pixels (256 MiB by default).
@@ -77,7 +87,10 @@ public final class DecodedImageCache: @unchecked Sendable {  // every stored pro
 
     /// The photo `key` at a reduction of at most `maximumReduction`: the held
     /// entry when it is detailed enough, else `decode(maximumReduction)`, kept.
-    func image(for key: String, maximumReduction: Int, decode: (Int) throws -> Image) throws -> Image {
+    /// While another thread decodes the photo, waits for it, polling
+    /// `cancellation` every 10 ms, and throws what that decode threw.
+    func image(for key: String, maximumReduction: Int, cancellation: RenderCancellation? = nil,
+               decode: (Int) throws -> Image) throws -> Image {
         condition.lock()
         while true {
             if case .photo(let held)? = store.value(for: .photo(key)), held.reduction <= maximumReduction {
@@ -85,15 +98,31 @@ public final class DecodedImageCache: @unchecked Sendable {  // every stored pro
                 condition.unlock()
                 return held
             }
-            guard decoding.contains(key) else { break }
-            condition.wait()  // another thread is decoding this photo: use its result
+            guard let pending = decoding[key] else { break }
+            // Another thread is decoding this photo: use its result.
+            while pending.outcome == nil {
+                if cancellation?.isCancelled == true {
+                    condition.unlock()
+                    try cancellation?.check()
+                }
+                _ = condition.wait(until: Date(timeIntervalSinceNow: 0.01))
+            }
+            // A decode stopped by its own request's cancellation or deadline
+            // says nothing about the photo: look again (and decode if need be).
+            if case let .failure(error) = pending.outcome, !(error is CancellationError), (error as? URLError)?.code != .timedOut {
+                condition.unlock()
+                throw error
+            }
+            // It succeeded; held at the detail this request needs, or not: look again.
         }
-        decoding.insert(key)
+        let mine = Decode()
+        decoding[key] = mine
         condition.unlock()
 
         let result = Result { try decode(maximumReduction) }
         condition.lock()
-        decoding.remove(key)
+        decoding[key] = nil
+        mine.outcome = result
         if case let .success(image) = result {
             counters.decodes += 1
             store.insert(.photo(image), for: .photo(key), cost: image.bitmap.pixels.count)

@@ -1,5 +1,8 @@
 import Foundation
 import Synchronization
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// Runs renders off URLSession's shared work queue with bounded concurrency.
 ///
@@ -7,6 +10,9 @@ import Synchronization
 /// that rendered in `startLoading()` would stall every other session. Renders
 /// run here instead, at most `maximumConcurrentRenders` at once, first in
 /// first out; a render cancelled while waiting is dropped without running.
+/// At most `ResourceBudget.pendingRenders` wait: past that, `submit` refuses
+/// the render at once, so a flood of requests costs a bounded queue and an
+/// error each, not unbounded memory and latency.
 public final class RenderQueue: Sendable {
     /// The queue all scheme protocols share: one render per active processor.
     public static let shared = RenderQueue(maximumConcurrentRenders: ProcessInfo.processInfo.activeProcessorCount)
@@ -38,10 +44,16 @@ public final class RenderQueue: Sendable {
     public var pendingCount: Int { state.withLock { $0.pending.count - $0.head } }
 
     /// Queues `body`; it runs when a slot is free, unless `cancellation` fired first.
-    public func submit(cancellation: RenderCancellation, _ body: @escaping @Sendable () -> Void) {
+    /// Throws `URLError(.resourceUnavailable)` (and never runs `body`) when
+    /// `ResourceBudget.current.pendingRenders` renders are already waiting.
+    public func submit(cancellation: RenderCancellation, _ body: @escaping @Sendable () -> Void) throws {
         let job = Job(cancellation: cancellation, body: body)
-        let startNow = state.withLock { state -> Bool in
+        let limit = ResourceBudget.current.pendingRenders
+        let startNow = try state.withLock { state -> Bool in
             guard state.running < maximumConcurrentRenders else {
+                guard state.pending.count - state.head < limit else {
+                    throw URLErrors.make(.resourceUnavailable, "too many renders are waiting (\(limit), ResourceBudget.pendingRenders); try again later", url: nil)
+                }
                 state.pending.append(job)
                 return false
             }

@@ -24,7 +24,9 @@ import FoundationNetworking
 ///    policy is a reload; `.returnCacheDataDontLoad` without one fails with
 ///    `URLError(.resourceUnavailable)`;
 /// 2. `makeRenderWork()` parses the URL (strictly; errors name the parameter);
-/// 3. the render runs on `renderQueue`, cancellable through `RenderCancellation`;
+/// 3. the render runs on `renderQueue`, cancellable through `RenderCancellation`,
+///    which also fires when the render outlives `ResourceBudget.renderDeadline`
+///    (reported as `URLError(.timedOut)`); a full queue refuses it at once;
 /// 4. a success is stored in the session's `ImageURLCache` (the platform never
 ///    stores a custom protocol's response), then answered as `HTTPURLResponse`
 ///    200 with `Content-Type` and `Content-Length`; a failure as a `URLError`;
@@ -97,17 +99,26 @@ open class SchemeURLProtocol: URLProtocol {
         }
         let (workQueue, session) = ClientChannel.internals(of: task)
         let cache = session?.configuration.urlCache as? ImageURLCache
-        Self.renderQueue.submit(cancellation: cancellation) {
-            do {
-                try cancellation.check()
-                let image = try work(cancellation)
-                try cancellation.check()
-                let response = Self.response(for: url, mimeType: image.mimeType, length: image.data.count)
-                cache?.store(CachedURLResponse(response: response, data: image.data, storagePolicy: .allowed), for: key)
-                channel.deliver(.loaded(response, image.data), on: workQueue)
-            } catch {
-                channel.deliver(.failed(URLErrors.converting(error, url: url)), on: workQueue)
+        let deadline = ResourceBudget.current.renderDeadline
+        do {
+            try Self.renderQueue.submit(cancellation: cancellation) {
+                // The deadline counts from here: time spent waiting for a slot is the queue's, not the render's.
+                let timer = DispatchWorkItem { cancellation.expire(deadline: deadline) }
+                DispatchQueue.global().asyncAfter(deadline: .now() + deadline, execute: timer)
+                defer { timer.cancel() }
+                do {
+                    try cancellation.check()
+                    let image = try work(cancellation)
+                    try cancellation.check()
+                    let response = Self.response(for: url, mimeType: image.mimeType, length: image.data.count)
+                    cache?.store(CachedURLResponse(response: response, data: image.data, storagePolicy: .allowed), for: key)
+                    channel.deliver(.loaded(response, image.data), on: workQueue)
+                } catch {
+                    channel.deliver(.failed(URLErrors.converting(error, url: url)), on: workQueue)
+                }
             }
+        } catch {
+            channel.deliver(.failed(URLErrors.converting(error, url: url)))
         }
     }
 

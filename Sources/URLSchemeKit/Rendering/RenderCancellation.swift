@@ -1,28 +1,43 @@
+import Foundation
 import Synchronization
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
-/// A flag a renderer polls to learn that its request was stopped
-/// (`URLProtocol.stopLoading()` came, or the task was cancelled).
+/// A flag a renderer polls to learn that its request should stop: it was
+/// stopped (`URLProtocol.stopLoading()` came, or the task was cancelled), or
+/// it ran past its deadline (`ResourceBudget.renderDeadline`).
 ///
 /// Work that waits rather than computes (a forwarded network request) cannot
 /// poll; it registers a handler with `onCancel(_:)` instead.
 public final class RenderCancellation: Sendable {
     private let flag = Atomic<Bool>(false)
+    /// The deadline that passed, in seconds; nil when stopped by the client (or not cancelled).
+    private let expiredDeadline = Mutex<TimeInterval?>(nil)
     /// Handlers still to run; nil once cancelled (later handlers run at once).
     private let handlers = Mutex<[@Sendable () -> Void]?>([])
 
-    /// A flag that is not cancelled yet; the protocol core cancels it on `stopLoading()`.
+    /// A flag that is not cancelled yet; the protocol core cancels it on
+    /// `stopLoading()` or when the render's deadline passes.
     public init() {}
 
-    /// True once the request has been stopped; the result will not be delivered.
+    /// True once the request has been stopped or has run out of time; the
+    /// result will not be delivered, so stop working.
     public var isCancelled: Bool { flag.load(ordering: .acquiring) }
 
-    /// Throws `CancellationError` once the request has been stopped.
+    /// Throws once cancelled: `CancellationError` when the request was
+    /// stopped, `URLError(.timedOut)` naming the deadline when it ran out of time.
     public func check() throws {
-        if isCancelled { throw CancellationError() }
+        guard isCancelled else { return }
+        if let deadline = expiredDeadline.withLock({ $0 }) {
+            throw URLErrors.make(.timedOut, "the render took longer than its deadline of \(QueryWriter.format(deadline)) s (ResourceBudget.renderDeadline)", url: nil)
+        }
+        throw CancellationError()
     }
 
-    /// Runs `handler` once when the request is stopped: at once, on this thread,
-    /// if it already was; otherwise on the thread that cancels. Keep it short.
+    /// Runs `handler` once when the request is stopped (or runs out of time):
+    /// at once, on this thread, if it already was; otherwise on the thread
+    /// that cancels. Keep it short.
     public func onCancel(_ handler: @escaping @Sendable () -> Void) {
         let runNow = handlers.withLock { handlers -> Bool in
             guard handlers != nil else { return true }
@@ -39,5 +54,11 @@ public final class RenderCancellation: Sendable {
             return handlers ?? []
         }
         for handler in waiting { handler() }
+    }
+
+    /// Cancels the render because its deadline of `seconds` passed.
+    func expire(deadline seconds: TimeInterval) {
+        expiredDeadline.withLock { if !isCancelled { $0 = seconds } }
+        cancel()
     }
 }

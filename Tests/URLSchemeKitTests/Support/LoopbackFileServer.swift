@@ -18,11 +18,14 @@ final class LoopbackFileServer {
         self.root = root
         log = root.appendingPathComponent(".requests.log")
         let script = """
-            import http.server, sys, functools
+            import http.server, sys, functools, time
             log = open(sys.argv[3], "a", buffering=1)
             class Handler(http.server.SimpleHTTPRequestHandler):
                 def do_GET(self):
                     log.write(self.path + "\\t" + str(self.headers.get("User-Agent")) + "\\n")
+                    if self.path.startswith("/slow/"):  # a server that never answers in time
+                        time.sleep(30)
+                        return
                     super().do_GET()
                 def log_message(self, *args):
                     pass

@@ -53,7 +53,7 @@ final class PatternRenderer: Renderer {
         while waited < request.delay {
             if cancellation.isCancelled {
                 cancellationsSeen.add(1, ordering: .relaxed)
-                throw CancellationError()
+                try cancellation.check()  // CancellationError, or the deadline's URLError
             }
             usleep(1000)
             waited += 1

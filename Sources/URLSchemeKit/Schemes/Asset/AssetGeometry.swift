@@ -11,22 +11,25 @@ import Raster
 /// at a reduced scale still ends up exactly as large as a full decode would
 /// have made it.
 struct AssetGeometry {
-    /// The largest output, in pixels (width × height): what the decoders accept.
-    static let maximumPixelCount = defaultMaximumPixelCount
-
     /// Width and height of the result; nil keeps the edited (cropped, rotated) size.
     let output: (width: Int, height: Int)?
     /// The smallest fraction of the original's sides the decode must keep
     /// (1 when the output is as large as the edited image or larger).
     let detail: Double
+    /// The cropped and rotated size at full resolution: the largest image the
+    /// edits make before the resize (at the decode's reduction, smaller).
+    let edited: (width: Int, height: Int)
 
-    init(_ asset: AssetURL, uprightWidth: Int, uprightHeight: Int) throws {
+    /// Plans `asset`'s sizes; throws when the result is over `maximumPixels`
+    /// (`ResourceBudget.producedPixels`).
+    init(_ asset: AssetURL, uprightWidth: Int, uprightHeight: Int, maximumPixels: Int) throws {
         var width = uprightWidth, height = uprightHeight
         if let crop = asset.crop {
             let rect = try Bitmap.pixelRect(normalized: crop.x, crop.y, crop.width, crop.height, width: width, height: height)
             (width, height) = (rect.width, rect.height)
         }
         (width, height) = Bitmap.rotatedSize(width: width, height: height, degrees: asset.rotate)
+        edited = (width, height)
 
         let w = Double(width), h = Double(height)
         let scale: Double
@@ -34,6 +37,10 @@ struct AssetGeometry {
         case (nil, nil):
             output = nil
             detail = 1
+            guard width * height <= maximumPixels else {
+                throw URLParameterError(parameter: asset.rotate != 0 ? "rotate" : "width",
+                                        reason: "\(asset.rotate != 0 ? "makes" : "is not given: the photo is") a \(width)×\(height) image; at most \(maximumPixels) pixels are allowed (ResourceBudget.producedPixels); give 'width' or 'height'")
+            }
             return
         case let (boxWidth?, nil):
             scale = Double(boxWidth) / w
@@ -51,10 +58,21 @@ struct AssetGeometry {
                 output = (boxWidth, boxHeight)
             }
         }
-        if let output, output.width * output.height > Self.maximumPixelCount {
+        if let output, output.width * output.height > maximumPixels {
             throw URLParameterError(parameter: asset.width != nil ? "width" : "height",
-                                    reason: "makes a \(output.width)×\(output.height) image; at most \(Self.maximumPixelCount) pixels are allowed")
+                                    reason: "makes a \(output.width)×\(output.height) image; at most \(maximumPixels) pixels are allowed (ResourceBudget.producedPixels)")
         }
         detail = min(1, scale)
+    }
+
+    /// Throws unless the edits, on a photo decoded at `reduction`, stay within
+    /// `maximumPixels`: a rotation grows the canvas (by up to 2× at 45°)
+    /// before the resize shrinks it. Checked before anything is decoded.
+    func checkWorkingSize(reduction: Int, maximumPixels: Int, rotate: Double) throws {
+        let width = (edited.width + reduction - 1) / reduction, height = (edited.height + reduction - 1) / reduction
+        guard width * height <= maximumPixels else {
+            throw URLParameterError(parameter: rotate != 0 ? "rotate" : "width",
+                                    reason: "makes a \(width)×\(height) image on the way; at most \(maximumPixels) pixels are allowed (ResourceBudget.producedPixels)")
+        }
     }
 }

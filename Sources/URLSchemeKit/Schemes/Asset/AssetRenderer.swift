@@ -23,8 +23,12 @@ public struct AssetRenderer: Renderer {
     public func render(_ asset: AssetURL, cancellation: RenderCancellation) throws -> RenderedImage {
         let metadata = try source.metadata(for: asset.id)
         let upright = metadata.uprightSize
-        let geometry = try AssetGeometry(asset, uprightWidth: upright.width, uprightHeight: upright.height)
-        let decoded = try source.image(for: metadata, fraction: geometry.detail)
+        let budget = ResourceBudget.current
+        // Every size is planned and checked against the budget before a pixel is decoded.
+        let geometry = try AssetGeometry(asset, uprightWidth: upright.width, uprightHeight: upright.height, maximumPixels: budget.producedPixels)
+        try geometry.checkWorkingSize(reduction: source.reduction(for: metadata, fraction: geometry.detail),
+                                      maximumPixels: budget.producedPixels, rotate: asset.rotate)
+        let decoded = try source.image(for: metadata, fraction: geometry.detail, cancellation: cancellation)
         try cancellation.check()
 
         var image = decoded.bitmap
@@ -33,6 +37,7 @@ public struct AssetRenderer: Renderer {
         }
         if asset.rotate != 0 {
             image = try image.rotated(by: asset.rotate)
+            try cancellation.check()
         }
         switch asset.flip {
         case nil: break
@@ -48,12 +53,12 @@ public struct AssetRenderer: Renderer {
         }
         if let output = geometry.output, (output.width, output.height) != (image.width, image.height) {
             if asset.mode == .fill, asset.width != nil, asset.height != nil {
-                image = try image.resized(width: output.width, height: output.height, mode: .fill)
+                image = try image.resized(width: output.width, height: output.height, mode: .fill)  // crops, then resamples
             } else {
                 image = try image.resized(width: output.width, height: output.height)
             }
         }
         try cancellation.check()
-        return try AssetEncoding.encode(image, format: asset.format, quality: asset.quality)
+        return try AssetEncoding.encode(image, format: asset.format, quality: asset.quality, cancellation: cancellation)
     }
 }

@@ -38,7 +38,7 @@ public struct AvatarRenderer: Renderer {
         for (id, tile) in zip(avatar.ids, layout.tiles) {
             let photo: Bitmap
             do {
-                photo = try self.photo(id, filling: tile)
+                photo = try self.photo(id, filling: tile, cancellation: cancellation)
             } catch let error as URLError where error.code == .fileDoesNotExist {
                 missing.append(id)
                 photo = try Bitmap(width: tile.width, height: tile.height, fill: Self.placeholderColor)
@@ -52,15 +52,16 @@ public struct AvatarRenderer: Renderer {
         if avatar.shape == .circle {
             canvas = try canvas.masked(by: .circle)
         }
-        return try AssetEncoding.encode(canvas, format: avatar.format ?? (avatar.shape == .circle ? .png : .jpeg), quality: avatar.quality)
+        return try AssetEncoding.encode(canvas, format: avatar.format ?? (avatar.shape == .circle ? .png : .jpeg), quality: avatar.quality, cancellation: cancellation)
     }
 
-    /// Asset `id`, scaled to cover `tile` and centre-cropped to it.
-    private func photo(_ id: String, filling tile: PixelRect) throws -> Bitmap {
+    /// Asset `id`, centre-cropped to `tile`'s shape and scaled to cover it
+    /// (cropped first: a panorama's unused sides are never resampled).
+    private func photo(_ id: String, filling tile: PixelRect, cancellation: RenderCancellation) throws -> Bitmap {
         let metadata = try source.metadata(for: id)
         let upright = metadata.uprightSize
         let detail = max(Double(tile.width) / Double(upright.width), Double(tile.height) / Double(upright.height))
-        let image = try source.image(for: metadata, fraction: detail).bitmap
+        let image = try source.image(for: metadata, fraction: detail, cancellation: cancellation).bitmap
         return try image.resized(width: tile.width, height: tile.height, mode: .fill)
     }
 }

@@ -9,18 +9,24 @@ import FoundationNetworking
 /// through a URLSession of its own: a User-Agent on every request (tile
 /// servers refuse anonymous clients), and an `ImageURLCache` as the tile cache.
 ///
-/// It runs on the render queue, never on URLSession's shared work queue, so
-/// waiting for an inner request cannot deadlock the outer one.
+/// A tile server is a stranger too: a response is refused as soon as it says
+/// or shows that it is larger than `ResourceBudget.current.tileBytes`, and a
+/// fetch gives up when its snapshot is cancelled or runs out of time.
+///
+/// It runs on the render queue's workers, never on URLSession's shared work
+/// queue, so waiting for an inner request cannot deadlock the outer one.
 public final class HTTPTileLoader: TileLoading {
     /// The tile URL, with `{z}`, `{x}` and `{y}` where the tile's coordinates go.
     public let template: String
     private let session: URLSession
+    private let delegate = HTTPTileFetches()
     private let timeout: TimeInterval
 
     /// - Parameters:
     ///   - template: the tile URL with `{z}`, `{x}` and `{y}`.
     ///   - userAgent: sent with every request; name your app and a contact.
     ///   - cache: where fetched tiles are kept (memory only by default).
+    ///   - timeout: seconds one tile may take.
     public init(template: String, userAgent: String, cache: ImageURLCache = ImageURLCache(memoryCapacity: 32 << 20, diskCapacity: 0),
                 timeout: TimeInterval = 15) {
         self.template = template
@@ -29,30 +35,110 @@ public final class HTTPTileLoader: TileLoading {
         configuration.urlCache = cache
         configuration.httpAdditionalHeaders = ["User-Agent": userAgent]
         configuration.timeoutIntervalForRequest = timeout
-        session = URLSession(configuration: configuration)
+        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
     }
 
     /// The bytes of one tile, from the cache or the server. Throws `URLError(.resourceUnavailable)` naming the tile and the reason.
     public func tile(_ coordinate: TileCoordinate) throws -> [UInt8] {
+        try tile(coordinate, isCancelled: { false })
+    }
+
+    /// The tile, giving up when `isCancelled` returns true (polled while the
+    /// request waits). Throws `MapTileError.unavailable` naming the tile and
+    /// the reason: an HTTP error, a time-out, an oversized body, a cancellation.
+    public func tile(_ coordinate: TileCoordinate, isCancelled: @escaping @Sendable () -> Bool) throws -> [UInt8] {
         let text = coordinate.filling(template)
         guard let url = URL(string: text) else { throw MapTileError.unavailable(coordinate, "'\(text)' is not a URL") }
-        let outcome = Mutex<Result<[UInt8], MapTileError>?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        session.dataTask(with: URLRequest(url: url, cachePolicy: .returnCacheDataElseLoad)) { data, response, error in
-            let result: Result<[UInt8], MapTileError>
-            if let error {
-                result = .failure(.unavailable(coordinate, "\(url.absoluteString): \(error.localizedDescription)"))
-            } else if let status = (response as? HTTPURLResponse)?.statusCode, status != 200 {
-                result = .failure(.unavailable(coordinate, "\(url.absoluteString) answered HTTP \(status)"))
-            } else {
-                result = .success(Array(data ?? Data()))
+        let task = session.dataTask(with: URLRequest(url: url, cachePolicy: .returnCacheDataElseLoad))
+        let fetch = delegate.begin(task, coordinate: coordinate, limit: ResourceBudget.current.tileBytes)
+        task.resume()
+        let giveUp = Date(timeIntervalSinceNow: timeout + 1)
+        while fetch.done.wait(timeout: .now() + .milliseconds(10)) == .timedOut {
+            if isCancelled() {
+                task.cancel()
+                throw MapTileError.unavailable(coordinate, "\(url.absoluteString): the snapshot was cancelled or ran out of time")
             }
-            outcome.withLock { $0 = result }
-            done.signal()
-        }.resume()
-        guard done.wait(timeout: .now() + timeout + 1) == .success else {
-            throw MapTileError.unavailable(coordinate, "\(url.absoluteString) did not answer within \(Int(timeout)) s")
+            if Date() > giveUp {
+                task.cancel()
+                throw MapTileError.unavailable(coordinate, "\(url.absoluteString) did not answer within \(Int(timeout)) s")
+            }
         }
-        return try outcome.withLock { $0 }?.get() ?? []
+        return try fetch.result()
+    }
+}
+
+/// The session delegate of an `HTTPTileLoader`: collects each tile's bytes,
+/// cancelling a response that grows past its limit.
+final class HTTPTileFetches: NSObject, URLSessionDataDelegate, Sendable {
+    /// One tile being fetched.
+    final class Fetch: Sendable {
+        let coordinate: TileCoordinate
+        let limit: Int
+        let done = DispatchSemaphore(value: 0)
+        let outcome = Mutex<(bytes: [UInt8], failure: MapTileError?)>(([], nil))
+
+        init(coordinate: TileCoordinate, limit: Int) {
+            self.coordinate = coordinate
+            self.limit = limit
+        }
+
+        func result() throws -> [UInt8] {
+            try outcome.withLock { outcome in
+                if let failure = outcome.failure { throw failure }
+                return outcome.bytes
+            }
+        }
+
+        func fail(_ reason: String) {
+            outcome.withLock { if $0.failure == nil { $0.failure = .unavailable(coordinate, reason) } }
+        }
+    }
+
+    private let fetches = Mutex<[Int: Fetch]>([:])
+
+    func begin(_ task: URLSessionTask, coordinate: TileCoordinate, limit: Int) -> Fetch {
+        let fetch = Fetch(coordinate: coordinate, limit: limit)
+        fetches.withLock { $0[task.taskIdentifier] = fetch }
+        return fetch
+    }
+
+    private func fetch(_ task: URLSessionTask) -> Fetch? {
+        fetches.withLock { $0[task.taskIdentifier] }
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+                    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
+        guard let fetch = fetch(dataTask) else { return completionHandler(.cancel) }
+        let url = response.url?.absoluteString ?? "the tile server"
+        if let status = (response as? HTTPURLResponse)?.statusCode, status != 200 {
+            fetch.fail("\(url) answered HTTP \(status)")
+            return completionHandler(.cancel)
+        }
+        if response.expectedContentLength > Int64(fetch.limit) {
+            fetch.fail("\(url) sends \(response.expectedContentLength) bytes; at most \(fetch.limit) are accepted (ResourceBudget.tileBytes)")
+            return completionHandler(.cancel)
+        }
+        completionHandler(.allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        guard let fetch = fetch(dataTask) else { return }
+        let tooLarge = fetch.outcome.withLock { outcome -> Bool in
+            guard outcome.bytes.count + data.count <= fetch.limit else { return true }
+            outcome.bytes.append(contentsOf: data)
+            return false
+        }
+        if tooLarge {
+            fetch.fail("\(dataTask.originalRequest?.url?.absoluteString ?? "the tile server") sent more than \(fetch.limit) bytes (ResourceBudget.tileBytes)")
+            dataTask.cancel()
+        }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
+        guard let fetch = fetches.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
+        if let error {
+            fetch.fail("\(task.originalRequest?.url?.absoluteString ?? "the tile server"): \(error.localizedDescription)")
+        }
+        fetch.done.signal()
     }
 }

@@ -20,7 +20,8 @@ public struct MapSnapshotRenderer: Renderer {
             let known = MapTileSources.names
             throw URLParameterError(parameter: "tiles", reason: "names no registered tile source '\(name)'; registered: \(known.isEmpty ? "none" : known.joined(separator: ", "))")
         }
-        return TileMapRenderer(source: source)
+        let budget = ResourceBudget.current
+        return TileMapRenderer(source: source, maximumTiles: budget.tiles, concurrentFetches: budget.concurrentTileFetches)
     }
 
     /// Draws and encodes `map`; its options were validated when it was made.
@@ -28,15 +29,17 @@ public struct MapSnapshotRenderer: Renderer {
         let bitmap: Bitmap
         do {
             bitmap = try mapRenderer(for: map).render(map.options, in: MapViewport(options: map.options), checkCancellation: cancellation.check)
+        } catch let error as MapOptionError {
+            throw URLParameterError(parameter: error.option, reason: error.reason)  // a view needing more tiles than the budget
         } catch let error as MapTileError {
             throw URLErrors.make(.resourceUnavailable, error.description, url: nil)
         }
         try cancellation.check()
         switch map.format {
         case .png:
-            return RenderedImage(data: try PNGEncoder().encode(bitmap), mimeType: ImageFormat.png.mimeType)
+            return RenderedImage(data: try PNGEncoder().encode(bitmap, checkCancellation: cancellation.check), mimeType: ImageFormat.png.mimeType)
         case .jpeg:
-            return RenderedImage(data: try JPEGEncoder(quality: map.quality).encode(bitmap), mimeType: ImageFormat.jpeg.mimeType)
+            return RenderedImage(data: try JPEGEncoder(quality: map.quality).encode(bitmap, checkCancellation: cancellation.check), mimeType: ImageFormat.jpeg.mimeType)
         }
     }
 }

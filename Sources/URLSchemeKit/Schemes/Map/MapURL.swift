@@ -37,10 +37,9 @@ public struct MapURL: SchemeURL {
     public static let qualityRange = 1...100
     /// The most `marker` items one URL may have.
     public static let maximumMarkers = 256
-    /// The most `path` items one URL may have.
+    /// The most `path` items one URL may have (their points together are
+    /// limited by `ResourceBudget.pathPoints`).
     public static let maximumPaths = 64
-    /// The most points one `path` may have.
-    public static let maximumPathPoints = 20_000
 
     /// What to draw; valid by construction.
     public private(set) var options: MapSnapshotOptions
@@ -86,6 +85,11 @@ public struct MapURL: SchemeURL {
         }
         guard paths.count <= Self.maximumPaths else {
             throw URLParameterError(parameter: "path", reason: "is given \(paths.count) times; at most \(Self.maximumPaths)")
+        }
+        let points = paths.reduce(0) { $0 + $1.points.count }
+        let pointBudget = ResourceBudget.current.pathPoints
+        guard points <= pointBudget else {
+            throw URLParameterError(parameter: "path", reason: "has \(points) points in all; at most \(pointBudget) (ResourceBudget.pathPoints)")
         }
 
         let camera: MapCamera
@@ -161,8 +165,9 @@ public struct MapURL: SchemeURL {
         guard numbers.count.isMultiple(of: 2), numbers.count >= 4 else {
             throw URLParameterError(parameter: "path", reason: "needs at least two 'latitude,longitude' pairs, got \(numbers.count) numbers")
         }
-        guard numbers.count / 2 <= maximumPathPoints else {
-            throw URLParameterError(parameter: "path", reason: "has \(numbers.count / 2) points; at most \(maximumPathPoints)")
+        let pointBudget = ResourceBudget.current.pathPoints
+        guard numbers.count / 2 <= pointBudget else {  // before any is parsed; all paths together are checked later
+            throw URLParameterError(parameter: "path", reason: "has \(numbers.count / 2) points in all; at most \(pointBudget) (ResourceBudget.pathPoints)")
         }
         var path = MapPath(points: try stride(from: 0, to: numbers.count, by: 2).map {
             try coordinate(numbers[$0], numbers[$0 + 1], parameter: "path")

@@ -1,0 +1,64 @@
+import Dispatch
+import Synchronization
+
+/// Fetches a snapshot's tiles a few at a time on worker threads and hands
+/// each to the rendering thread as it arrives, so a map of many tiles waits
+/// about as long as its slowest few, not the sum of all, and holds only the
+/// tiles not yet composited.
+final class TileFetch: Sendable {
+    private struct State {
+        var next = 0
+        var arrived: [(index: Int, result: Result<[UInt8], Error>)] = []
+    }
+
+    private let tiles: [TileCoordinate]
+    private let loader: any TileLoading
+    private let concurrency: Int
+    private let state = Mutex(State())
+    private let stopped = Atomic<Bool>(false)
+    private let arrival = DispatchSemaphore(value: 0)
+
+    init(_ tiles: [TileCoordinate], loader: any TileLoading, concurrency: Int) {
+        self.tiles = tiles
+        self.loader = loader
+        self.concurrency = max(1, concurrency)
+    }
+
+    /// Calls `body` with each tile's index and bytes, in order of arrival, on
+    /// the calling thread. Polls `checkCancellation` every 10 ms while waiting.
+    /// The first error (a tile, `body`, or cancellation) stops the workers
+    /// (their loaders see `isCancelled`) and is rethrown without waiting for them.
+    func forEach(checkCancellation: () throws -> Void, _ body: (Int, [UInt8]) throws -> Void) throws {
+        defer { stopped.store(true, ordering: .releasing) }
+        for _ in 0..<min(concurrency, tiles.count) {
+            DispatchQueue.global().async { self.work() }
+        }
+        var remaining = tiles.count
+        while remaining > 0 {
+            try checkCancellation()
+            guard arrival.wait(timeout: .now() + .milliseconds(10)) == .success else { continue }
+            let arrived = state.withLock { state in
+                defer { state.arrived.removeAll() }
+                return state.arrived
+            }
+            for (index, result) in arrived {
+                remaining -= 1
+                try body(index, try result.get())
+            }
+        }
+    }
+
+    private func work() {
+        while !stopped.load(ordering: .acquiring) {
+            let claimed = state.withLock { state -> Int? in
+                guard state.next < tiles.count else { return nil }
+                defer { state.next += 1 }
+                return state.next
+            }
+            guard let index = claimed else { return }
+            let result = Result { try loader.tile(tiles[index]) { self.stopped.load(ordering: .acquiring) } }
+            state.withLock { $0.arrived.append((index, result)) }
+            arrival.signal()
+        }
+    }
+}

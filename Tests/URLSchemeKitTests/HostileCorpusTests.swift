@@ -1,0 +1,116 @@
+import XCTest
+import ImageCodecs
+@testable import URLSchemeKit
+
+/// The hostile corpus (`Hostile/`, made by `make_hostile.py`): each file is
+/// refused by `urlscheme add`, and each URL, loaded by `urlscheme get`
+/// through a real URLSession in a child process, ends with the expected
+/// outcome. Built with `-c release` (as `.ci/run` runs it) every load must
+/// also take under 2 s and peak under 300 MB of resident memory, measured
+/// with wait4's rusage. A debug build (5-100× slower) checks only the
+/// refusals, whose point is to be cheap, and skips the loads that succeed.
+final class HostileCorpusTests: XCTestCase {
+    private static let hostile = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Hostile")
+    private static let secondsPerLoad = 2.0
+    private static let bytesPerLoad = 300 << 20
+    #if DEBUG
+    private static let isReleaseBuild = false
+    #else
+    private static let isReleaseBuild = true
+    #endif
+
+    private var binary: String {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("urlscheme").path
+    }
+
+    private func table(_ name: String) throws -> [[String]] {
+        try String(contentsOf: Self.hostile.appendingPathComponent(name), encoding: .utf8)
+            .split(separator: "\n").filter { !$0.hasPrefix("#") }
+            .map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
+    }
+
+    func testEveryHostileFileAndURLFailsFastWithTheExpectedOutcome() throws {
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: binary), "build the urlscheme product first: \(binary)")
+        let directory = try makeTemporaryDirectory()
+        let files = Self.hostile.appendingPathComponent("files")
+        let measured = Self.isReleaseBuild
+
+        for row in try table("refused.tsv") {
+            let run = try ChildRun(binary, ["add", files.appendingPathComponent(row[0]).path, "--assets", directory.path])
+            XCTAssertNotEqual(run.status, 0, row[0])
+            XCTAssertTrue(run.stderr.contains(row[1]), "\(row[0]): \(run.stderr)")
+            print("hostile add \(row[0]): \(run.summary)")
+            if measured { check(run, row[0]) }
+        }
+
+        // Plant every file as a store that checked only headers would have taken it.
+        let planter = try FileAssetStore(directory: directory) { data in
+            (try? ImageInfoReader.readInfo(data)) ?? ImageInfo(format: ImageFormat(sniffing: data.prefix(8)) ?? .png, width: 1, height: 1, hasAlpha: false)
+        }
+        var ids: [String: String] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: files.path) {
+            ids[name] = try planter.add(Data(contentsOf: files.appendingPathComponent(name)))
+        }
+
+        let output = directory.appendingPathComponent("out").path
+        for row in try table("cases.tsv") {
+            let (name, expected, text) = (row[0], row[2], row[3])
+            if expected == "200" && !measured { continue }
+            var url = row[1]
+            for (file, id) in ids { url = url.replacingOccurrences(of: "{\(file)}", with: id) }
+            let run = try ChildRun(binary, ["get", url, "--no-cache", "--assets", directory.path, "-o", output])
+            print("hostile get \(name): \(run.summary)")
+            if expected == "200" {
+                XCTAssertEqual(run.status, 0, "\(name): \(run.stderr)")
+                XCTAssertTrue(run.stderr.hasPrefix("200 "), "\(name): \(run.stderr)")
+            } else {
+                XCTAssertNotEqual(run.status, 0, name)
+                XCTAssertEqual(expected, "error", name)
+                XCTAssertTrue(run.stderr.contains(text), "\(name): \(run.stderr)")
+            }
+            if measured { check(run, name) }
+        }
+    }
+
+    private func check(_ run: ChildRun, _ name: String) {
+        XCTAssertLessThan(run.seconds, Self.secondsPerLoad, "\(name) took \(run.seconds) s")
+        XCTAssertLessThan(run.peakResidentBytes, Self.bytesPerLoad, "\(name) peaked at \(run.peakResidentBytes >> 20) MB")
+    }
+}
+
+/// One child process: its exit status, standard error, wall-clock time and
+/// peak resident memory (`wait4`'s rusage, which `Process` does not expose).
+struct ChildRun {
+    var status: Int32
+    var stderr: String
+    var seconds: Double
+    var peakResidentBytes: Int
+
+    var summary: String {
+        String(format: "exit %d in %.3f s, peak RSS %d MB: %@", status, seconds, peakResidentBytes >> 20,
+               stderr.split(separator: "\n").first.map { String($0.prefix(160)) } ?? "")
+    }
+
+    init(_ executable: String, _ arguments: [String]) throws {
+        let errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("child-\(UUID().uuidString).err").path
+        defer { unlink(errorFile) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, errorFile, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid = pid_t()
+        let start = Date()
+        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+        guard spawned == 0 else { throw NSError(domain: NSPOSIXErrorDomain, code: Int(spawned)) }
+        var waitStatus: Int32 = 0
+        var usage = rusage()
+        while wait4(pid, &waitStatus, 0, &usage) < 0 && errno == EINTR {}
+        seconds = Date().timeIntervalSince(start)
+        status = (waitStatus & 0x7F) == 0 ? (waitStatus >> 8) & 0xFF : 128 + (waitStatus & 0x7F)
+        peakResidentBytes = Int(usage.ru_maxrss) * 1024  // kilobytes on Linux
+        stderr = (try? String(contentsOfFile: errorFile, encoding: .utf8)) ?? ""
+    }
+}
