@@ -38,7 +38,7 @@ public final class HTTPTileLoader: TileLoading {
         session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
     }
 
-    /// The bytes of one tile, from the cache or the server. Throws `URLError(.resourceUnavailable)` naming the tile and the reason.
+    /// The bytes of one tile, from the cache or the server. Throws `MapTileError.unavailable` naming the tile and the reason (a load reports it as `URLError(.resourceUnavailable)`).
     public func tile(_ coordinate: TileCoordinate) throws -> [UInt8] {
         try tile(coordinate, isCancelled: { false })
     }
