@@ -73,6 +73,8 @@ public final class HTTPCache: Sendable {
     let revalidating = Mutex<Set<CacheKey>>([])
     /// The name a session's configuration carries to find this cache.
     let identifier = UUID().uuidString
+    /// Parsed entries and their last answers, for repeated hits.
+    let hits: HitMemo
 
     /// A cache storing under `directory` (created if missing; nil: in memory only).
     public convenience init(directory: URL?, configuration: Configuration = Configuration()) {
@@ -85,6 +87,7 @@ public final class HTTPCache: Sendable {
         storage = ImageURLCache(memoryCapacity: configuration.memoryCapacity, diskCapacity: configuration.diskCapacity,
                                 directory: directory)
         forwarder = HTTPForwarder(maximumBodySize: configuration.maximumBodySize, clock: clock)
+        hits = HitMemo(capacity: configuration.memoryCapacity / 4)
         let box = WeakBox()
         reachability = HostReachability(initialBackoff: configuration.initialBackoff,
                                         maximumBackoff: configuration.maximumBackoff) { host, offline in
@@ -129,11 +132,11 @@ public final class HTTPCache: Sendable {
         guard let primary = read(key) else { return (nil, false) }
         if let index = VaryIndex(primary) {
             let values = HTTPCacheEntry.values(of: index.names, in: request)
-            guard let cached = read(index.key(for: key, values: values)), let entry = HTTPCacheEntry(cached),
+            guard let cached = read(index.key(for: key, values: values)), let entry = hits.entry(for: cached),
                   entry.varyMatches(request) else { return (nil, true) }
             return (entry, false)
         }
-        guard let entry = HTTPCacheEntry(primary) else { return (nil, false) }
+        guard let entry = hits.entry(for: primary) else { return (nil, false) }
         return entry.varyMatches(request) ? (entry, false) : (nil, true)
     }
 

@@ -26,6 +26,9 @@ struct HTTPCacheEntry: Sendable {
     /// The request's values of the fields `Vary` names, by lower-cased name; a
     /// field the request did not carry is absent.
     var varyValues: [String: String] = [:]
+    /// Set when this entry was read from a stored object `HitMemo` knows:
+    /// answers built from it can be reused while unchanged.
+    var memoKey: ObjectIdentifier?
 
     // MARK: Freshness (RFC 9111 §4.2)
 
@@ -94,6 +97,7 @@ struct HTTPCacheEntry: Sendable {
 
     /// Takes the fields of a 304 (or HEAD) response, and its times.
     mutating func update(with response: HTTPHeaderFields, requestTime: Date, responseTime: Date) {
+        memoKey = nil
         self.requestTime = requestTime
         self.responseTime = responseTime
         var updated = headers

@@ -232,7 +232,10 @@ struct HTTPCacheLoad: Sendable {
             return .loaded(response(status: 206, headers: headers, cacheStatus: cacheStatus, url: entry.url), entry.body.subdata(in: range))
         }
         let body = method == "HEAD" ? Data() : entry.body
-        return .loaded(response(status: entry.statusCode, headers: headers, cacheStatus: cacheStatus, url: entry.url), body)
+        let answer = cache.hits.answer(for: entry, headerValue: cacheStatus.headerValue, age: headers["Age"] ?? "") {
+            response(status: entry.statusCode, headers: headers, cacheStatus: cacheStatus, url: entry.url)
+        }
+        return .loaded(answer, body)
     }
 
     private func response(status: Int, headers: HTTPHeaderFields, cacheStatus: CacheStatus, url: URL? = nil) -> URLResponse {
