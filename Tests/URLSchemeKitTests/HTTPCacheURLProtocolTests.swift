@@ -84,7 +84,8 @@ final class HTTPCacheURLProtocolTests: XCTestCase {
         XCTAssertEqual(second.body, "hello")
         XCTAssertEqual(second.status, 200)
         XCTAssertTrue(second.cacheStatus.hasPrefix("URLSchemeKit; hit; ttl=35"), second.cacheStatus)
-        XCTAssertEqual(Int(second.headers["Age"] ?? ""), 60, "Age says how old the stored answer is")
+        // 60 s moved on the clock, plus the real time the loads took (a second more on a busy machine).
+        XCTAssertTrue((60...61).contains(Int(second.headers["Age"] ?? "") ?? -1), "Age says how old the stored answer is: \(second.headers["Age"] ?? "none")")
         XCTAssertEqual(second.headers["Content-Type"], "text/plain")
         XCTAssertEqual(try origin.count("/fresh"), 1, "the hit never reached the origin")
     }
