@@ -35,6 +35,39 @@ final class FilterTests: XCTestCase {
         XCTAssertLessThanOrEqual(worst, 4)
     }
 
+    /// Bands with margins give the whole-image blur: a band's clamped edge rows
+    /// are never kept. (The photo is 48 rows; bands of 4 to 40 rows, radii
+    /// small and large, opaque and with alpha.)
+    func testBlurInBandsEqualsTheWholeImageBlur() throws {
+        var translucent = try photo()
+        for i in stride(from: 3, to: translucent.pixels.count, by: 4) { translucent.pixels[i] = UInt8(i / 4 % 256) }
+        for input in [try photo(), translucent] {
+            for radius in [0.6, 2, 5.5] {
+                let whole = try GaussianBlur.blurred(input, radius: radius, maximumBandRows: 1_000)
+                for rows in [4, 7, 40] {
+                    let banded = try GaussianBlur.blurred(input, radius: radius, maximumBandRows: rows)
+                    // Running sums start at a different row, so float rounding may move a sample by one level.
+                    XCTAssertLessThanOrEqual(Fixture.maxDifference(banded, whole), 1, "radius \(radius), bands of \(rows) rows")
+                }
+            }
+        }
+    }
+
+    func testBlurAndSharpenStopWhenCancellationThrows() throws {
+        struct Stop: Error {}
+        var calls = 0
+        let check = { calls += 1; if calls > 2 { throw Stop() } }
+        XCTAssertThrowsError(try GaussianBlur.blurred(try photo(), radius: 1, maximumBandRows: 8, checkCancellation: check)) {
+            XCTAssertTrue($0 is Stop)
+        }
+        XCTAssertEqual(calls, 3, "checked before each band, stopped at the third")
+        // Inside a sharpen: once before the filter, then before its blur's (one) band.
+        calls = 1
+        XCTAssertThrowsError(try photo().applying(.sharpen(radius: 2, percent: 100, threshold: 0), checkCancellation: check))
+        XCTAssertEqual(calls, 3)
+        XCTAssertNoThrow(try photo().applying([.invert, .blur(radius: 3)], checkCancellation: {}))
+    }
+
     func testBlurKeepsFlatImagesFlatAtAnyRadius() throws {
         let flat = try Bitmap(width: 7, height: 3, fill: RGBA(10, 200, 30, 128))
         for radius in [0.3, 1, 2.5, 40, 1000] {

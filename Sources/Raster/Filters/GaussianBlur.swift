@@ -8,74 +8,104 @@ import Foundation
 ///
 /// Works on SIMD4<Float> pixels: horizontal passes per row in small buffers
 /// that stay in cache, vertical passes as running sums of whole rows.
+///
+/// Memory: the float image is 16 bytes a pixel, four times the bitmap (a
+/// 64 MP photo would need 1 GiB). So the image is blurred in horizontal
+/// bands of at most `bandBytes` of floats, each read with a margin of
+/// `3 × (l + 1)` rows on either side: a band's edge rows clamp (as the image's
+/// edges do), and after three passes that error reaches exactly that far, so
+/// the rows a band keeps are those of a whole-image blur. Short images, and
+/// radii so large that the margins would dwarf the band, take one band.
 enum GaussianBlur {
     typealias Pixel = SIMD4<Float>
 
-    static func blurred(_ bitmap: Bitmap, radius: Double) throws -> Bitmap {
+    /// Float storage a band may take (32 MiB: 2 MP of pixels).
+    static let bandBytes = 32 << 20
+
+    /// `bitmap` blurred with standard deviation `radius`. `checkCancellation`
+    /// runs before each band; whatever it throws ends the blur.
+    /// `maximumBandRows` is for tests (a small value forces many bands).
+    static func blurred(_ bitmap: Bitmap, radius: Double, maximumBandRows: Int? = nil,
+                        checkCancellation: () throws -> Void = {}) throws -> Bitmap {
         guard radius > 0, !bitmap.isEmpty else { return bitmap }
         let w = bitmap.width, h = bitmap.height
         let box = boxRadius(sigma: radius, passes: 3)
-        let opaque = bitmap.isOpaque
+        let margin = 3 * (Int(box) + 1)
+        // Rows a band keeps; at least the two margins, so overlap at most doubles the work.
+        let keep = max(2 * margin, maximumBandRows ?? bandBytes / (MemoryLayout<Pixel>.stride * w) - 2 * margin)
         let source = bitmap.pixels
-        // Every element is written by the horizontal passes before it is read,
-        // so skip zero-filling 16 bytes per pixel.
-        var image = [Pixel](unsafeUninitializedCapacity: w * h) { _, count in count = w * h }
+        var out = [UInt8](repeating: 0, count: source.count)
+        let bandCapacity = min(h, keep + 2 * margin)
+        var band = [Pixel](unsafeUninitializedCapacity: w * bandCapacity) { _, count in count = w * bandCapacity }
         var rowA = [Pixel](repeating: .zero, count: w), rowB = rowA
-        source.withUnsafeBufferPointer { src in
-            image.withUnsafeMutableBufferPointer { img in
-                rowA.withUnsafeMutableBufferPointer { a in
-                    rowB.withUnsafeMutableBufferPointer { b in
-                        let words = UnsafeRawPointer(src.baseAddress!)
-                        for y in 0..<h {
-                            for x in 0..<w {
-                                a[x] = GaussianBlur.pixel(words.loadUnaligned(fromByteOffset: (y * w + x) * 4, as: UInt32.self))
-                            }
-                            if !opaque {
-                                // Premultiply in float (no 8-bit rounding loss).
-                                for x in 0..<w { a[x] *= Pixel(a[x].w, a[x].w, a[x].w, 255) / 255 }
-                            }
-                            boxPass(a.baseAddress!, b.baseAddress!, count: w, stride: 1, radius: box)
-                            boxPass(b.baseAddress!, a.baseAddress!, count: w, stride: 1, radius: box)
-                            boxPass(a.baseAddress!, img.baseAddress! + y * w, count: w, stride: 1, radius: box)
+        for y0 in Swift.stride(from: 0, to: h, by: keep) {
+            try checkCancellation()
+            let y1 = min(h, y0 + keep)
+            let first = max(0, y0 - margin), last = min(h, y1 + margin)
+            source.withUnsafeBufferPointer { src in
+                band.withUnsafeMutableBufferPointer { img in
+                    rowA.withUnsafeMutableBufferPointer { a in
+                        rowB.withUnsafeMutableBufferPointer { b in
+                            horizontalPasses(UnsafeRawPointer(src.baseAddress!), width: w, rows: first..<last,
+                                             opaque: bitmap.isOpaque, into: img.baseAddress!, a.baseAddress!, b.baseAddress!, radius: box)
                         }
+                    }
+                    // Strips of columns, all three passes per strip: a strip (rows × 32 px)
+                    // stays in cache between passes instead of streaming the band three times.
+                    let strip = 32
+                    for x0 in Swift.stride(from: 0, to: w, by: strip) {
+                        for _ in 0..<3 {
+                            verticalPass(img.baseAddress! + x0, columns: min(strip, w - x0), rowStride: w, height: last - first, radius: box)
+                        }
+                    }
+                    out.withUnsafeMutableBufferPointer { o in
+                        let kept = UnsafeBufferPointer(rebasing: img[(y0 - first) * w ..< (y1 - first) * w])
+                        storeBytes(kept, opaque: bitmap.isOpaque, into: UnsafeMutableRawPointer(o.baseAddress! + y0 * w * 4))
                     }
                 }
             }
         }
-        image.withUnsafeMutableBufferPointer { img in
-            // Strips of columns, all three passes per strip: a strip (height × 32 px)
-            // stays in cache between passes instead of streaming 39 MB three times.
-            let strip = 32
-            for x0 in Swift.stride(from: 0, to: w, by: strip) {
-                for _ in 0..<3 {
-                    verticalPass(img.baseAddress! + x0, columns: min(strip, w - x0), rowStride: w, height: h, radius: box)
-                }
-            }
-        }
-        let out = image.withUnsafeBufferPointer { s in
-            [UInt8](unsafeUninitializedCapacity: source.count) { d, initialized in
-                let bytes = UnsafeMutableRawPointer(d.baseAddress!)
-                @inline(__always) func straight(_ i: Int) -> Pixel {
-                    let p = s[i]
-                    return opaque ? p : p * (p.w > 0.001 ? Pixel(255 / p.w, 255 / p.w, 255 / p.w, 1) : .zero)
-                }
-                // Four pixels at a time, so rounding, clamping and narrowing run as vector operations.
-                var i = 0
-                while i + 4 <= s.count {
-                    let quad = SIMD16(lowHalf: SIMD8(lowHalf: straight(i), highHalf: straight(i + 1)),
-                                      highHalf: SIMD8(lowHalf: straight(i + 2), highHalf: straight(i + 3)))
-                    bytes.storeBytes(of: GaussianBlur.bytes(quad), toByteOffset: i * 4, as: SIMD16<UInt8>.self)
-                    i += 4
-                }
-                while i < s.count {
-                    let lanes = GaussianBlur.bytes(SIMD16(lowHalf: SIMD8(lowHalf: straight(i), highHalf: .zero), highHalf: .zero))
-                    for c in 0..<4 { bytes.storeBytes(of: lanes[c], toByteOffset: i * 4 + c, as: UInt8.self) }
-                    i += 1
-                }
-                initialized = source.count
-            }
-        }
         return try Bitmap(width: w, height: h, rgba: out)
+    }
+
+    /// The three horizontal passes of `rows`, as floats (premultiplied unless
+    /// `opaque`), written to consecutive rows of `image`.
+    private static func horizontalPasses(_ words: UnsafeRawPointer, width w: Int, rows: Range<Int>, opaque: Bool,
+                                         into image: UnsafeMutablePointer<Pixel>,
+                                         _ a: UnsafeMutablePointer<Pixel>, _ b: UnsafeMutablePointer<Pixel>, radius: Double) {
+        for y in rows {
+            for x in 0..<w {
+                a[x] = GaussianBlur.pixel(words.loadUnaligned(fromByteOffset: (y * w + x) * 4, as: UInt32.self))
+            }
+            if !opaque {
+                // Premultiply in float (no 8-bit rounding loss).
+                for x in 0..<w { a[x] *= Pixel(a[x].w, a[x].w, a[x].w, 255) / 255 }
+            }
+            boxPass(a, b, count: w, stride: 1, radius: radius)
+            boxPass(b, a, count: w, stride: 1, radius: radius)
+            boxPass(a, image + (y - rows.lowerBound) * w, count: w, stride: 1, radius: radius)
+        }
+    }
+
+    /// Float pixels back to straight-alpha RGBA bytes.
+    private static func storeBytes(_ s: UnsafeBufferPointer<Pixel>, opaque: Bool, into bytes: UnsafeMutableRawPointer) {
+        @inline(__always) func straight(_ i: Int) -> Pixel {
+            let p = s[i]
+            return opaque ? p : p * (p.w > 0.001 ? Pixel(255 / p.w, 255 / p.w, 255 / p.w, 1) : .zero)
+        }
+        // Four pixels at a time, so rounding, clamping and narrowing run as vector operations.
+        var i = 0
+        while i + 4 <= s.count {
+            let quad = SIMD16(lowHalf: SIMD8(lowHalf: straight(i), highHalf: straight(i + 1)),
+                              highHalf: SIMD8(lowHalf: straight(i + 2), highHalf: straight(i + 3)))
+            bytes.storeBytes(of: GaussianBlur.bytes(quad), toByteOffset: i * 4, as: SIMD16<UInt8>.self)
+            i += 4
+        }
+        while i < s.count {
+            let lanes = GaussianBlur.bytes(SIMD16(lowHalf: SIMD8(lowHalf: straight(i), highHalf: .zero), highHalf: .zero))
+            for c in 0..<4 { bytes.storeBytes(of: lanes[c], toByteOffset: i * 4 + c, as: UInt8.self) }
+            i += 1
+        }
     }
 
     /// An RGBA word (little-endian: red in the low byte) as float lanes.

@@ -103,6 +103,20 @@ def main():
     # rotate=45 would make a 128 MP canvas.
     write("photo-64mp.jpg", jpeg_header(big, big, False) + scan(0, 63, 0, 0, bytes(2 * n // 8)) + bytes([0xFF, 0xD9]))
 
+    # A valid progressive 64 MP file at the scan limit: 100 cheap scans.
+    body = jpeg_header(big, big, True) + scan(0, 0, 0, 0, bytes(n // 8))
+    count = 1
+    for al in range(13, -1, -1):
+        for k in range(1, 64):
+            if count < 100:
+                body += scan(k, k, 0 if al == 13 else al + 1, al, eob_runs(n))
+                count += 1
+    write("scans-at-the-limit.jpg", body + bytes([0xFF, 0xD9]))
+
+    # A 16 MP photo to blur: the blur's float buffer was 16 bytes a pixel (256 MiB here).
+    write("photo-16mp.jpg", jpeg_header(4096, 4096, False) + scan(0, 63, 0, 0, bytes(2 * blocks(4096, 4096) // 8))
+          + bytes([0xFF, 0xD9]))
+
     # A 16,000 × 1,000 panorama: mode=fill into a large square used to scale
     # the whole strip first.
     write("panorama.jpg", jpeg_header(16000, 1000, False) + scan(0, 63, 0, 0, bytes(2 * blocks(16000, 1000) // 8))
@@ -125,6 +139,9 @@ def main():
         ("rotate 64 MP, small", "asset://?id={photo-64mp.jpg}&rotate=45&width=512", "200", ""),
         ("fill a panorama", "asset://?id={panorama.jpg}&width=2048&height=2048&mode=fill&format=jpeg", "200", ""),
         ("avatar of panoramas", "avatar://?id={panorama.jpg}&id={panorama.jpg}&id={panorama.jpg}&size=2048", "200", ""),
+        ("100 scans over 64 MP, 1/4", "asset://?id={scans-at-the-limit.jpg}&width=2048", "200", ""),
+        ("blur 16 MP", "asset://?id={photo-16mp.jpg}&filter=blur:50&format=jpeg", "200", ""),
+        ("sharpen 16 MP", "asset://?id={photo-16mp.jpg}&filter=sharpen:2&format=jpeg", "200", ""),
         ("16-bit PNG", "asset://?id={rgb16-48mp.png}&width=100", "error", "bytes of samples, above the limit"),
         ("PNG short data", "asset://?id={png-short-data.png}&width=100", "error", "IDAT"),
         ("filter flood", "asset://?id={panorama.jpg}&width=64&filter=" + ",".join(["blur:100"] * 5000), "error", "chains 5000 filters; at most 16"),

@@ -48,8 +48,7 @@ public struct AssetRenderer: Renderer {
         try cancellation.check()
         let pixelScale = 1 / Double(decoded.reduction)
         for edit in asset.filters {
-            image = try image.applying(edit.filter(pixelScale: pixelScale))
-            try cancellation.check()
+            image = try image.applying(edit.filter(pixelScale: pixelScale), checkCancellation: cancellation.check)
         }
         if let output = geometry.output, (output.width, output.height) != (image.width, image.height) {
             if asset.mode == .fill, asset.width != nil, asset.height != nil {
