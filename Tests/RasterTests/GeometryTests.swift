@@ -7,6 +7,18 @@ final class GeometryTests: XCTestCase {
         try Bitmap(width: 3, height: 2, rgba: (0..<24).map { UInt8($0 * 10) })
     }
 
+    func testRotationStopsWhenCancellationThrows() throws {
+        struct Stop: Error {}
+        let tall = try Bitmap(width: 4, height: 200, rgba: [UInt8](repeating: 200, count: 4 * 200 * 4))
+        for degrees in [90.0, 30] {
+            var calls = 0
+            XCTAssertThrowsError(try tall.rotated(by: degrees, checkCancellation: { calls += 1; throw Stop() }), "\(degrees)°") {
+                XCTAssertTrue($0 is Stop)
+            }
+            XCTAssertEqual(calls, 1)
+        }
+    }
+
     func testQuarterTurnsMovePixelsExactly() throws {
         let b = try sample()
         let r90 = try b.rotated(by: 90)

@@ -2,6 +2,19 @@ import XCTest
 @testable import Raster
 
 final class ResamplingTests: XCTestCase {
+    func testResizeStopsWhenCancellationThrows() throws {
+        struct Stop: Error {}
+        let tall = try Bitmap(width: 8, height: 300, rgba: (0..<8 * 300 * 4).map { UInt8(truncatingIfNeeded: $0 * 7) })
+        var calls = 0
+        XCTAssertThrowsError(try tall.resized(width: 5, height: 200, checkCancellation: { calls += 1; throw Stop() })) {
+            XCTAssertTrue($0 is Stop)
+        }
+        XCTAssertEqual(calls, 1, "the first check (row 64 of the horizontal pass) ends it")
+        calls = 0
+        XCTAssertNoThrow(try tall.resized(width: 20, height: 100, mode: .stretch, checkCancellation: { calls += 1 }))
+        XCTAssertEqual(calls, 4 + 1, "every 64 rows of each pass: 300 source rows, then 100 output rows")
+    }
+
     func testLanczosMatchesPillowDownAndUp() throws {
         let photo = try Fixture.bitmap("photo_64x48.rgba", 64, 48)
         let down = try photo.resized(width: 24, height: 18)

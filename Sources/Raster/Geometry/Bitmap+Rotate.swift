@@ -6,13 +6,14 @@ extension Bitmap {
     /// Multiples of 90° move pixels exactly. Any other angle resamples bilinearly
     /// (premultiplied) onto a canvas expanded to hold the whole rotated image;
     /// uncovered corners get `background` (transparent by default).
-    public func rotated(by degrees: Double, background: RGBA = .clear) throws -> Bitmap {
+    /// `checkCancellation` runs every 64 output rows; whatever it throws ends the rotation.
+    public func rotated(by degrees: Double, background: RGBA = .clear, checkCancellation: () throws -> Void = {}) throws -> Bitmap {
         guard degrees.isFinite else { throw RasterError.invalidArgument("rotation angle \(degrees) is not finite") }
         var turn = degrees.truncatingRemainder(dividingBy: 360)
         if turn < 0 { turn += 360 }
         if turn == 0 { return self }
-        if turn == 90 || turn == 180 || turn == 270 { return try rotatedExactly(quarterTurns: Int(turn) / 90) }
-        return try rotatedBilinear(radians: turn * .pi / 180, background: background)
+        if turn == 90 || turn == 180 || turn == 270 { return try rotatedExactly(quarterTurns: Int(turn) / 90, checkCancellation: checkCancellation) }
+        return try rotatedBilinear(radians: turn * .pi / 180, background: background, checkCancellation: checkCancellation)
     }
 
     /// The size `rotated(by:)` gives a `width` × `height` image: sides swapped
@@ -34,15 +35,16 @@ extension Bitmap {
     }
 
     /// Rotation by 1, 2 or 3 clockwise quarter turns, moving whole pixels.
-    private func rotatedExactly(quarterTurns: Int) throws -> Bitmap {
+    private func rotatedExactly(quarterTurns: Int, checkCancellation: () throws -> Void) throws -> Bitmap {
         let w = width, h = height
         let (ow, oh) = quarterTurns == 2 ? (w, h) : (h, w)
         var out = [UInt8](repeating: 0, count: w * h * 4)
         if !isEmpty {
-            pixels.withUnsafeBytes { s in
-                out.withUnsafeMutableBytes { d in
+            try pixels.withUnsafeBytes { s in
+                try out.withUnsafeMutableBytes { d in
                     let src = s.bindMemory(to: UInt32.self), dst = d.bindMemory(to: UInt32.self)
                     for y in 0..<h {
+                        if y % 64 == 63 { try checkCancellation() }
                         for x in 0..<w {
                             let (nx, ny): (Int, Int)
                             switch quarterTurns {
@@ -60,7 +62,7 @@ extension Bitmap {
     }
 
     /// Any-angle rotation with bilinear sampling on an expanded canvas.
-    private func rotatedBilinear(radians: Double, background: RGBA) throws -> Bitmap {
+    private func rotatedBilinear(radians: Double, background: RGBA, checkCancellation: () throws -> Void) throws -> Bitmap {
         let c = cos(radians), s = sin(radians)
         let w = Double(width), h = Double(height)
         let (ow, oh) = Bitmap.expandedSize(width: width, height: height, radians: radians)
@@ -70,9 +72,10 @@ extension Bitmap {
         var out = [UInt8](repeating: 0, count: ow * oh * 4)
         let cx = w / 2, cy = h / 2, ocx = Double(ow) / 2, ocy = Double(oh) / 2
         let iw = width, ih = height
-        src.withUnsafeBufferPointer { p in
-            out.withUnsafeMutableBufferPointer { o in
+        try src.withUnsafeBufferPointer { p in
+            try out.withUnsafeMutableBufferPointer { o in
                 for oy in 0..<oh {
+                    if oy % 64 == 63 { try checkCancellation() }
                     for ox in 0..<ow {
                         // Inverse-map the output pixel centre into the source.
                         let dx = Double(ox) + 0.5 - ocx, dy = Double(oy) + 0.5 - ocy

@@ -13,8 +13,10 @@ extension Bitmap {
     ///
     /// Separable (horizontal then vertical pass) with precomputed fixed-point
     /// weights, on premultiplied pixels so transparent areas leave no dark fringes.
-    /// Throws for non-positive or oversized targets and for an empty source.
-    public func resized(width newWidth: Int, height newHeight: Int, filter: ResamplingFilter = .lanczos3) throws -> Bitmap {
+    /// Throws for non-positive or oversized targets and for an empty source,
+    /// and whatever `checkCancellation` throws (it runs every 64 rows of each pass).
+    public func resized(width newWidth: Int, height newHeight: Int, filter: ResamplingFilter = .lanczos3,
+                        checkCancellation: () throws -> Void = {}) throws -> Bitmap {
         guard newWidth > 0, newHeight > 0 else {
             throw RasterError.invalidArgument("resize target \(newWidth)×\(newHeight) must be at least 1×1")
         }
@@ -25,14 +27,16 @@ extension Bitmap {
         var horizontal: [UInt8]
         if newWidth != width {
             let weights = ResamplingWeights(inputSize: width, outputSize: newWidth, filter: filter)
-            horizontal = Self.resampleRows(premultipliedSource, width: width, height: height, to: newWidth, weights: weights)
+            horizontal = try Self.resampleRows(premultipliedSource, width: width, height: height, to: newWidth, weights: weights,
+                                               checkCancellation: checkCancellation)
         } else {
             horizontal = premultipliedSource
         }
         var result: [UInt8]
         if newHeight != height {
             let weights = ResamplingWeights(inputSize: height, outputSize: newHeight, filter: filter)
-            result = Self.resampleColumns(horizontal, width: newWidth, height: height, to: newHeight, weights: weights)
+            result = try Self.resampleColumns(horizontal, width: newWidth, height: height, to: newHeight, weights: weights,
+                                              checkCancellation: checkCancellation)
             horizontal = []
         } else {
             result = horizontal
@@ -41,18 +45,20 @@ extension Bitmap {
         return try Bitmap(width: newWidth, height: newHeight, rgba: result)
     }
 
-    /// A copy resized into a `width` × `height` box according to `mode`.
-    public func resized(width boxWidth: Int, height boxHeight: Int, mode: ResizeMode, filter: ResamplingFilter = .lanczos3) throws -> Bitmap {
+    /// A copy resized into a `width` × `height` box according to `mode`
+    /// (`checkCancellation` as in `resized(width:height:filter:checkCancellation:)`).
+    public func resized(width boxWidth: Int, height boxHeight: Int, mode: ResizeMode, filter: ResamplingFilter = .lanczos3,
+                        checkCancellation: () throws -> Void = {}) throws -> Bitmap {
         guard boxWidth > 0, boxHeight > 0 else {
             throw RasterError.invalidArgument("resize box \(boxWidth)×\(boxHeight) must be at least 1×1")
         }
         guard !isEmpty else { throw RasterError.invalidArgument("cannot resize an empty \(width)×\(height) bitmap") }
         switch mode {
         case .stretch:
-            return try resized(width: boxWidth, height: boxHeight, filter: filter)
+            return try resized(width: boxWidth, height: boxHeight, filter: filter, checkCancellation: checkCancellation)
         case .fit:
             let size = Bitmap.fittedSize(width: width, height: height, boxWidth: boxWidth, boxHeight: boxHeight)
-            return try resized(width: size.width, height: size.height, filter: filter)
+            return try resized(width: size.width, height: size.height, filter: filter, checkCancellation: checkCancellation)
         case .fill:
             // Crop the source to the box's shape first, then resample only that
             // part: the work and memory are the box's, not those of the whole
@@ -63,7 +69,7 @@ extension Bitmap {
             let cropHeight = min(height, max(1, Int((Double(boxHeight) / scale).rounded())))
             let source = cropWidth == width && cropHeight == height ? self
                 : try cropped(to: PixelRect(x: (width - cropWidth) / 2, y: (height - cropHeight) / 2, width: cropWidth, height: cropHeight))
-            return try source.resized(width: boxWidth, height: boxHeight, filter: filter)
+            return try source.resized(width: boxWidth, height: boxHeight, filter: filter, checkCancellation: checkCancellation)
         }
     }
 
@@ -76,17 +82,19 @@ extension Bitmap {
     }
 
     /// Horizontal pass: each output pixel is a weighted sum of a run of source pixels in its row.
-    private static func resampleRows(_ source: [UInt8], width: Int, height: Int, to newWidth: Int, weights: ResamplingWeights) -> [UInt8] {
+    private static func resampleRows(_ source: [UInt8], width: Int, height: Int, to newWidth: Int, weights: ResamplingWeights,
+                                     checkCancellation: () throws -> Void) throws -> [UInt8] {
         var out = [UInt8](repeating: 0, count: newWidth * height * 4)
         let taps = weights.taps
         let half = Int32(1 << (ResamplingWeights.precisionBits - 1))
         let shift = Int32(ResamplingWeights.precisionBits)
-        source.withUnsafeBufferPointer { src in
-            out.withUnsafeMutableBufferPointer { dst in
-                weights.weights.withUnsafeBufferPointer { w in
-                    weights.starts.withUnsafeBufferPointer { starts in
-                        weights.counts.withUnsafeBufferPointer { counts in
+        try source.withUnsafeBufferPointer { src in
+            try out.withUnsafeMutableBufferPointer { dst in
+                try weights.weights.withUnsafeBufferPointer { w in
+                    try weights.starts.withUnsafeBufferPointer { starts in
+                        try weights.counts.withUnsafeBufferPointer { counts in
                             for y in 0..<height {
+                                if y % 64 == 63 { try checkCancellation() }
                                 let rowIn = y * width * 4
                                 let rowOut = y * newWidth * 4
                                 for x in 0..<newWidth {
@@ -117,16 +125,18 @@ extension Bitmap {
     }
 
     /// Vertical pass: each output row is a weighted sum of a run of source rows.
-    private static func resampleColumns(_ source: [UInt8], width: Int, height: Int, to newHeight: Int, weights: ResamplingWeights) -> [UInt8] {
+    private static func resampleColumns(_ source: [UInt8], width: Int, height: Int, to newHeight: Int, weights: ResamplingWeights,
+                                        checkCancellation: () throws -> Void) throws -> [UInt8] {
         let stride = width * 4
         var out = [UInt8](repeating: 0, count: stride * newHeight)
         let taps = weights.taps
         let half = Int32(1 << (ResamplingWeights.precisionBits - 1))
         let shift = Int32(ResamplingWeights.precisionBits)
-        source.withUnsafeBufferPointer { src in
-            out.withUnsafeMutableBufferPointer { dst in
-                weights.weights.withUnsafeBufferPointer { w in
+        try source.withUnsafeBufferPointer { src in
+            try out.withUnsafeMutableBufferPointer { dst in
+                try weights.weights.withUnsafeBufferPointer { w in
                     for y in 0..<newHeight {
+                        if y % 64 == 63 { try checkCancellation() }
                         let start = Int(weights.starts[y]) * stride
                         let count = Int(weights.counts[y])
                         let wBase = y * taps

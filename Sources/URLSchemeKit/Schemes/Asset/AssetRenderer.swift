@@ -36,8 +36,7 @@ public struct AssetRenderer: Renderer {
             image = try image.cropped(toNormalized: crop.x, crop.y, crop.width, crop.height)
         }
         if asset.rotate != 0 {
-            image = try image.rotated(by: asset.rotate)
-            try cancellation.check()
+            image = try image.rotated(by: asset.rotate, checkCancellation: cancellation.check)
         }
         switch asset.flip {
         case nil: break
@@ -52,9 +51,10 @@ public struct AssetRenderer: Renderer {
         }
         if let output = geometry.output, (output.width, output.height) != (image.width, image.height) {
             if asset.mode == .fill, asset.width != nil, asset.height != nil {
-                image = try image.resized(width: output.width, height: output.height, mode: .fill)  // crops, then resamples
+                // Crops, then resamples.
+                image = try image.resized(width: output.width, height: output.height, mode: .fill, checkCancellation: cancellation.check)
             } else {
-                image = try image.resized(width: output.width, height: output.height)
+                image = try image.resized(width: output.width, height: output.height, checkCancellation: cancellation.check)
             }
         }
         try cancellation.check()

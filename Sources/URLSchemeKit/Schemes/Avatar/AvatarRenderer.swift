@@ -62,6 +62,6 @@ public struct AvatarRenderer: Renderer {
         let upright = metadata.uprightSize
         let detail = max(Double(tile.width) / Double(upright.width), Double(tile.height) / Double(upright.height))
         let image = try source.image(for: metadata, fraction: detail, cancellation: cancellation).bitmap
-        return try image.resized(width: tile.width, height: tile.height, mode: .fill)
+        return try image.resized(width: tile.width, height: tile.height, mode: .fill, checkCancellation: cancellation.check)
     }
 }
