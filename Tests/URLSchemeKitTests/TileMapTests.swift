@@ -82,6 +82,35 @@ final class TileMapTests: XCTestCase {
         }
     }
 
+    /// A planted FIFO, a link to /dev/zero and an oversized file are refused
+    /// at once, naming the path; a link to a real tile is read.
+    func testADirectoryLoaderReadsOnlyRegularFilesWithinItsCap() throws {
+        let root = try makeTiles()
+        let loader = DirectoryTileLoader(directory: root, maximumBytes: 4096)
+        let tile = TileCoordinate(z: 1, x: 0, y: 0)
+        XCTAssertEqual(try loader.tile(tile), Array(try Data(contentsOf: root.appendingPathComponent("1/0/0.png"))))
+        func refusal(_ z: Int, _ x: Int, _ y: Int) -> String {
+            do {
+                _ = try loader.tile(TileCoordinate(z: z, x: x, y: y))
+                return "read"
+            } catch {
+                return "\(error)"
+            }
+        }
+        let folder = root.appendingPathComponent("2/0", isDirectory: true)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        XCTAssertEqual(mkfifo(folder.appendingPathComponent("0.png").path, 0o600), 0)
+        try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("1.png").path, withDestinationPath: "/dev/zero")
+        try Data(count: 5000).write(to: folder.appendingPathComponent("2.png"))
+        try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("3.png").path,
+                                                   withDestinationPath: root.appendingPathComponent("1/0/0.png").path)
+        XCTAssertTrue(refusal(2, 0, 0).hasSuffix("2/0/0.png is not a regular file"), refusal(2, 0, 0))
+        XCTAssertTrue(refusal(2, 0, 1).hasSuffix("2/0/1.png is not a regular file"), refusal(2, 0, 1))
+        XCTAssertTrue(refusal(2, 0, 2).hasSuffix("2/0/2.png has 5000 bytes; at most 4096 are read"), refusal(2, 0, 2))
+        XCTAssertEqual(refusal(2, 0, 3), "read")
+        XCTAssertTrue(refusal(2, 0, 4).contains("no file at"), refusal(2, 0, 4))
+    }
+
     func testADirectoryOfTilesAtAFractionalZoom() throws {
         let renderer = TileMapRenderer(source: TileSource(loader: DirectoryTileLoader(directory: try makeTiles()), attribution: "Test"))
         let options = MapSnapshotOptions(camera: .zoom(center: GeoCoordinate(latitude: 0, longitude: 0), zoom: 0.5), width: 300, height: 300)
