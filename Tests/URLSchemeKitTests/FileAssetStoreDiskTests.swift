@@ -65,10 +65,15 @@ final class FileAssetStoreDiskTests: XCTestCase {
     /// `urlscheme add` killed with SIGKILL at moments spread over its run:
     /// each time the store holds the whole asset or none of it.
     func testSIGKILLDuringAddLeavesTheWholeAssetOrNone() throws {
-        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("urlscheme")
-        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: binary.path), "build the urlscheme product first")
+        let binary = URL(fileURLWithPath: try CLIBinary.require())
         let root = try makeTemporaryDirectory()
-        let photo = try AssetFixtures.data("photo.jpg")
+        // The fixture photo with 4 MiB of APP15 segments after its SOI: still a
+        // valid JPEG, and large enough that kills land while it is being written.
+        let original = try AssetFixtures.data("photo.jpg")
+        var photo = Data(original.prefix(2))
+        let padding = [UInt8](repeating: 0x5A, count: 65_533)
+        for _ in 0..<64 { photo.append(contentsOf: [0xFF, 0xEF, 0xFF, 0xFF] + padding) }
+        photo.append(original.dropFirst(2))
         let input = root.appendingPathComponent("photo.jpg")
         try photo.write(to: input)
         let directory = root.appendingPathComponent("store")

@@ -19,10 +19,6 @@ final class HostileCorpusTests: XCTestCase {
     private static let isReleaseBuild = true
     #endif
 
-    private var binary: String {
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("urlscheme").path
-    }
-
     private func table(_ name: String) throws -> [[String]] {
         try String(contentsOf: Self.hostile.appendingPathComponent(name), encoding: .utf8)
             .split(separator: "\n").filter { !$0.hasPrefix("#") }
@@ -30,7 +26,7 @@ final class HostileCorpusTests: XCTestCase {
     }
 
     func testEveryHostileFileAndURLFailsFastWithTheExpectedOutcome() throws {
-        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: binary), "build the urlscheme product first: \(binary)")
+        let binary = try CLIBinary.require()
         let directory = try makeTemporaryDirectory()
         let files = Self.hostile.appendingPathComponent("files")
         let measured = Self.isReleaseBuild
