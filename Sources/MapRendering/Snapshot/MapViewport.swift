@@ -93,19 +93,6 @@ public struct MapViewport: Sendable, Equatable {
         }
     }
 
-    /// Makes consecutive longitudes differ by at most 180°, so a path that
-    /// crosses the antimeridian is drawn the short way.
-    public static func unwrapLongitudes(_ points: [GeoCoordinate]) -> [GeoCoordinate] {
-        var result = points
-        for i in result.indices.dropFirst() {
-            var longitude = result[i].longitude
-            while longitude - result[i - 1].longitude > 180 { longitude -= 360 }
-            while longitude - result[i - 1].longitude < -180 { longitude += 360 }
-            result[i].longitude = longitude
-        }
-        return result
-    }
-
     /// The coordinate at output pixel (x, y): the inverse of `pixel(for:)`.
     public func coordinate(atPixel x: Double, _ y: Double) -> GeoCoordinate {
         let wx = (x - Double(pixelWidth) / 2 + centerX) / scale
