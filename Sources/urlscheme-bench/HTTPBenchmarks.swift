@@ -7,8 +7,10 @@ import URLSchemeKit
 /// Issue "HTTPCacheURLProtocol": the HTTP cache in front of nginx on
 /// 127.0.0.1, against the same loads from nginx through a plain session
 /// (ephemeral, no `urlCache`, same concurrency). Rows: a fresh hit (goal ≤
-/// 0.33× nginx's time), a miss forwarded and stored on disk (≤ 1.15×), and a
-/// 304 revalidation of a 1 MiB response (≤ 0.5× fetching it whole).
+/// 0.33× nginx's time), a miss forwarded and stored on disk (≤ 1.15×), the
+/// same miss with a memory-only store (no goal: it shows how much of the miss
+/// is the file and how much the two sessions it passes through), and a 304
+/// revalidation of a 1 MiB response (≤ 0.5× fetching it whole).
 struct HTTPBenchmarks: BenchmarkSuite {
     let name = "http"
     let summary = "HTTPCacheURLProtocol in front of nginx: fresh hits, stored misses, 304 revalidations"
@@ -37,6 +39,13 @@ struct HTTPBenchmarks: BenchmarkSuite {
         cached.installURLSchemeKit(cache: ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 0), httpCache: httpCache)
         let cachedSession = URLSession(configuration: cached)
         defer { cachedSession.finishTasksAndInvalidate() }
+        // The same protocol over a store without a directory: what a miss costs
+        // before any file is written (the outer protocol plus the inner session).
+        let memoryOnly = URLSessionConfiguration.ephemeral
+        memoryOnly.installURLSchemeKit(cache: ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 0),
+                                       httpCache: HTTPCache(directory: nil, configuration: Self.cacheConfiguration))
+        let memoryOnlySession = URLSession(configuration: memoryOnly)
+        defer { memoryOnlySession.finishTasksAndInvalidate() }
         let plain = URLSessionConfiguration.ephemeral
         plain.urlCache = nil
         let plainSession = URLSession(configuration: plain)
@@ -62,6 +71,10 @@ struct HTTPBenchmarks: BenchmarkSuite {
             ours: { try CacheBenchmarks.loadAll(uncached(), with: cachedSession, expecting: expectedMisses, count: missLoads) },
             reference: { try CacheBenchmarks.loadAll(uncached(), with: plainSession, expecting: expectedMisses, count: missLoads) })
 
+        let floor = try alternate(rounds: rounds,
+            ours: { try CacheBenchmarks.loadAll(uncached(), with: memoryOnlySession, expecting: expectedMisses, count: missLoads) },
+            reference: { try CacheBenchmarks.loadAll(uncached(), with: plainSession, expecting: expectedMisses, count: missLoads) })
+
         // Revalidations: stored with max-age=0, so each load asks nginx, which answers 304.
         let revalidateURLs = large.indices.map { URL(string: "\(base)/revalidate/\($0).bin")! }
         try CacheBenchmarks.loadAll(revalidateURLs, with: cachedSession, expecting: large, count: large.count)
@@ -80,6 +93,10 @@ struct HTTPBenchmarks: BenchmarkSuite {
                          ours: misses.ours / Double(missLoads), reference: misses.reference / Double(missLoads),
                          referenceName: "plain URLSession from nginx", goal: 1.15,
                          detail: "stored on disk; every URL new to the cache"),
+            BenchmarkRow(name: "http miss forwarded, memory-only store, 64 KiB, \(inFlight) in flight (per load)",
+                         ours: floor.ours / Double(missLoads), reference: floor.reference / Double(missLoads),
+                         referenceName: "plain URLSession from nginx", goal: nil,
+                         detail: "no file written: the outer protocol and the inner URLSession alone, the floor of the row above"),
             BenchmarkRow(name: "http 304 revalidation, 1 MiB, \(inFlight) in flight (per load)",
                          ours: revalidated.ours / Double(revalidations), reference: revalidated.reference / Double(revalidations),
                          referenceName: "full fetch from nginx", goal: 0.5,
