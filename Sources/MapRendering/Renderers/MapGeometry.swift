@@ -16,10 +16,15 @@ public struct MapGeometry: Sendable {
     public var lakes = Path()
     /// First-level administrative boundaries (states, provinces, oblasts), from zoom 4.
     public var regionBorders = Path()
+    /// River centre lines, stroked in the water colour.
+    public var rivers = Path()
+    /// The rivers' stroke width in points: thin at continent scale, wider zoomed in.
+    public var riverWidth: Double
 
     /// Projects the basemap at the detail the viewport's zoom wants.
     public init(viewport: MapViewport) throws {
         let basemap = try Basemap.load(.forZoom(viewport.zoom))
+        riverWidth = MapGeometry.riverWidth(zoom: viewport.zoom)
         var byClass: [Int: Path] = [:]
         for country in basemap.countries where viewport.mayShow(country.bounds) {
             var countryPath = Path()
@@ -47,10 +52,13 @@ public struct MapGeometry: Sendable {
             // Hairlines: a pixel's detail is all they can show.
             for copy in viewport.project(line, tolerance: 1) { regionBorders.append(Path(polyline: copy)) }
         }
+        for (line, bounds) in zip(basemap.rivers, basemap.riverBounds) where viewport.mayShow(bounds) {
+            for copy in viewport.project(line, tolerance: 0.5) { rivers.append(Path(polyline: copy)) }
+        }
     }
 
     /// Draws the basemap layers: land, countries by class, region borders, lakes,
-    /// country borders, coastlines (lake shores drawn as coastlines).
+    /// rivers, country borders, coastlines (lake shores drawn as coastlines).
     public func draw(on canvas: inout Canvas, palette: MapPalette, scale: Double, checkCancellation: () throws -> Void = {}) throws {
         try canvas.fill(land, color: palette.land(colorClass: 1))
         try checkCancellation()
@@ -61,6 +69,7 @@ public struct MapGeometry: Sendable {
         try canvas.stroke(regionBorders, color: palette.regionBorder, style: MapGeometry.regionBorderStyle(scale: scale))
         try checkCancellation()
         try canvas.fill(lakes, color: palette.water, rule: .evenOdd)
+        try canvas.stroke(rivers, color: palette.water, style: MapGeometry.riverStyle(width: riverWidth, scale: scale))
         try canvas.stroke(borders, color: palette.border, style: MapGeometry.borderStyle(scale: scale))
         try checkCancellation()
         try canvas.stroke([coastlines, lakes], color: palette.coastline, style: MapGeometry.coastlineStyle(scale: scale))
@@ -70,6 +79,13 @@ public struct MapGeometry: Sendable {
     public static func borderStyle(scale: Double) -> StrokeStyle { StrokeStyle(width: 0.6 * scale, join: .round, cap: .round) }
     /// Region border strokes: 0.5 points wide, bevelled (round joins on a hairline cost and show nothing).
     public static func regionBorderStyle(scale: Double) -> StrokeStyle { StrokeStyle(width: 0.5 * scale, join: .bevel, cap: .butt) }
+    /// River strokes: `width` points, round joins and caps (a river bends).
+    public static func riverStyle(width: Double, scale: Double) -> StrokeStyle {
+        StrokeStyle(width: width * scale, join: .round, cap: .round)
+    }
+    /// The river width at `zoom`: 0.6 points below zoom 5, 1 to zoom 7, then 1.5
+    /// (the 1:50m lines are coarse; wider lines would show their corners).
+    public static func riverWidth(zoom: Double) -> Double { zoom < 5 ? 0.6 : (zoom < 8 ? 1 : 1.5) }
     /// Coastline strokes: 0.8 points wide.
     public static func coastlineStyle(scale: Double) -> StrokeStyle { StrokeStyle(width: 0.8 * scale, join: .round, cap: .round) }
 }
