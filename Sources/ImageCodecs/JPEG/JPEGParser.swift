@@ -60,7 +60,7 @@ final class JPEGParser {
         while true {
             // Find the next marker, skipping fill bytes (and, tolerantly, stray data).
             guard position < bytes.count else {
-                if frameSeen && scanCount > 0 && !headerOnly { return }  // missing EOI: accept what we have
+                if frameSeen && scanCount > 0 && !headerOnly { return try checkCompleteWithoutEOI() }
                 throw JPEGError.truncated(frameSeen ? "the segment list before a scan" : "the header before the frame (SOF)")
             }
             if bytes[position] != 0xFF { position += 1; continue }
@@ -312,7 +312,30 @@ final class JPEGParser {
             parser: self, components: scanComponents, spectralStart: ss, spectralEnd: se,
             successiveHigh: ah, successiveLow: al, reader: JPEGBitReader(bytes: bytes, position: end),
             renderer: streamTo)
-        try decoder.decode()
+        do {
+            try decoder.decode()
+        } catch JPEGError.truncated(let what) {
+            throw JPEGError.truncated("scan \(scanCount + 1) (\(what))")
+        }
         return decoder.reader.position
+    }
+
+    /// The data ended after a scan, before EOI. A sequential file whose every
+    /// component has had its scan is whole (its last scan, run to the end of
+    /// the data, was checked bit for bit) and decodes, as libjpeg-turbo
+    /// decodes it with a warning. A progressive file is refused: at 1/8 scale
+    /// its AC scans are skipped unread, so whether its last scan is whole
+    /// could not be known at every scale, and the same file must not decode
+    /// at one scale and fail at another.
+    private func checkCompleteWithoutEOI() throws {
+        if isProgressive {
+            let complete = coefficientBits.allSatisfy { $0.allSatisfy { $0 == 0 } }
+            throw JPEGError.truncated(complete
+                ? "a progressive file, before its EOI marker (after scan \(scanCount))"
+                : "a progressive file, before the last scan (after scan \(scanCount))")
+        }
+        if let missing = components.first(where: { $0.coefficients == nil }) {
+            throw JPEGError.truncated("a sequential file, before the scan of component \(missing.id) (after scan \(scanCount))")
+        }
     }
 }

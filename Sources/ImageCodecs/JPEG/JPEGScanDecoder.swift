@@ -140,6 +140,10 @@ struct JPEGScanDecoder {
             p += 1
         }
         reader.position = min(p, bytes.count)
+        // No marker follows: the file ends inside or right after this scan's
+        // data. A skipped scan is not checked here; the parser refuses a
+        // progressive file without its EOI.
+        if p + 1 >= bytes.count && !skip { try reader.checkNoPaddingUsed() }
     }
 
     @inline(__always)
