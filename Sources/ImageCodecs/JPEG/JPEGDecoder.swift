@@ -60,7 +60,6 @@ public struct JPEGDecoder: ImageDecoding {
         return try withoutActuallyEscaping(checkCancellation) { checkCancellation in
             try bytes.withUnsafeBufferPointer { buffer in
                 let parser = JPEGParser(bytes: buffer, maximumPixelCount: maximumPixelCount, maximumScanCount: maximumScanCount)
-                parser.dcOnly = scale == .eighth
                 parser.renderScale = scale
                 parser.checkCancellation = checkCancellation
                 try parser.parse(headerOnly: false)

@@ -12,9 +12,6 @@ final class JPEGParser {
     var width = 0
     var height = 0
     var isProgressive = false
-    /// Keep only each block's DC coefficient (a 1/8-scale decode needs no
-    /// more): 1/64 of the coefficient memory, and progressive AC scans skipped.
-    var dcOnly = false
     var components: [JPEGComponent] = []
     var maxH = 1
     var maxV = 1
@@ -167,6 +164,17 @@ final class JPEGParser {
         frameSeen = true
     }
 
+    /// Whether component `c` needs only each block's DC coefficient: when the
+    /// render scale makes its blocks one sample (1/8 scale, and the component
+    /// not subsampled). Then 1/64 of the coefficient memory is kept, and its
+    /// progressive AC scans are skipped unread. Subsampled chroma at 1/8 is
+    /// decoded with a larger IDCT and keeps its coefficients.
+    private func keepsOnlyDC(_ c: JPEGComponent) -> Bool {
+        guard let scale = renderScale else { return false }
+        return scale.componentBlock(subsampling: maxH / c.horizontalSampling).samples == 1
+            && scale.componentBlock(subsampling: maxV / c.verticalSampling).samples == 1
+    }
+
     /// Blocks covering component `c`'s samples (what a scan of it alone codes).
     private func usedBlocks(_ c: JPEGComponent) -> Int {
         let samplesX = (width * c.horizontalSampling + maxH - 1) / maxH
@@ -296,7 +304,7 @@ final class JPEGParser {
                 let bandBlocks = components.map { count == 1 ? 1 : $0.verticalSampling }
                 for (c, blockRows) in zip(components, bandBlocks) {
                     c.allocate(width: width, height: height, maxH: maxH, maxV: maxV, mcusX: mcusX, mcusY: mcusY,
-                               dcOnly: dcOnly, blockRows: blockRows)
+                               dcOnly: keepsOnlyDC(c), blockRows: blockRows)
                 }
                 try renderer.begin(self, bandBlocks: bandBlocks, streaming: true)
                 streamTo = renderer
@@ -305,7 +313,7 @@ final class JPEGParser {
         if streamTo == nil {
             // Only the components this scan codes, at their first scan.
             for c in scanComponents where c.coefficients == nil {
-                c.allocate(width: width, height: height, maxH: maxH, maxV: maxV, mcusX: mcusX, mcusY: mcusY, dcOnly: dcOnly)
+                c.allocate(width: width, height: height, maxH: maxH, maxV: maxV, mcusX: mcusX, mcusY: mcusY, dcOnly: keepsOnlyDC(c))
             }
         }
         var decoder = JPEGScanDecoder(
