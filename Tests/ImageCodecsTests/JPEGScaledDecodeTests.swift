@@ -104,8 +104,8 @@ final class JPEGScaledDecodeTests: XCTestCase {
         }
         let quant: [Int32] = (0..<64).map { (k: Int) -> Int32 in Int32(k == 0 ? 8 : 1 + k % 7) }
         let basis = UnsafeMutablePointer<Float>.allocate(capacity: 64), plain = UnsafeMutablePointer<Float>.allocate(capacity: 64)
-        let weights = UnsafeMutablePointer<Float>.allocate(capacity: 64), workspace = UnsafeMutablePointer<Float>.allocate(capacity: 64)
-        defer { basis.deallocate(); plain.deallocate(); weights.deallocate(); workspace.deallocate() }
+        let weights = UnsafeMutablePointer<Float>.allocate(capacity: 64)
+        defer { basis.deallocate(); plain.deallocate(); weights.deallocate() }
         JPEGInverseDCT.fillReducedBasis(size: 4, into: basis)
         quant.withUnsafeBufferPointer { JPEGInverseDCT.fillHalfWeights($0.baseAddress!, into: weights) }
         for i in 0..<64 { plain[i] = Float(quant[i]) }
@@ -116,7 +116,7 @@ final class JPEGScaledDecodeTests: XCTestCase {
             var general = [UInt8](repeating: 0, count: 16), folded = [UInt8](repeating: 0, count: 16)
             block.withUnsafeBufferPointer { input in
                 JPEGInverseDCT.transformReduced(input.baseAddress!, plain, basis, rows: 4, basis, columns: 4, &general, 4)
-                JPEGInverseDCT.transformHalf(input.baseAddress!, weights, &folded, 4, workspace)
+                JPEGInverseDCT.transformHalf(input.baseAddress!, weights, &folded, 4)
             }
             for i in 0..<16 { worst = max(worst, abs(Int(general[i]) - Int(folded[i]))) }
         }

@@ -203,14 +203,19 @@ enum JPEGInverseDCT {
     /// Transforms one block to 4×4 samples (the box averages of the full
     /// result, as `transformReduced` with 4 rows and columns computes them, in
     /// far fewer operations): the 8×8 coefficients fold to 4×4 (see
-    /// `fillHalfWeights`), then a 4-point IDCT runs down the columns (lanes =
-    /// columns) and, after a transpose through `workspace` (16 floats), along
-    /// the rows.
+    /// `fillHalfWeights`), then a 4-point IDCT runs down the columns and
+    /// along the rows.
     @inline(__always)
     static func transformHalf(_ input: UnsafePointer<Int16>, _ weights: UnsafePointer<Float>,
-                              _ output: UnsafeMutablePointer<UInt8>, _ stride: Int,
-                              _ workspace: UnsafeMutablePointer<Float>) {
-        if isDCOnly(input) {
+                              _ output: UnsafeMutablePointer<UInt8>, _ stride: Int) {
+        // Which rows hold non-zero coefficients: most blocks have none in the
+        // lower half (rows 4...7), whose folding can then be skipped.
+        let words = UnsafeRawPointer(input)
+        var upper = words.loadUnaligned(as: UInt64.self) & ~0xFFFF
+        for i in 1..<8 { upper |= words.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self) }
+        var lower: UInt64 = 0
+        for i in 8..<16 { lower |= words.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self) }
+        if upper | lower == 0 {
             fill(output, stride, rows: 4, columns: 4, value: Float(input[0]) * weights[0])
             return
         }
@@ -220,23 +225,26 @@ enum JPEGInverseDCT {
             let r = lanes(input + v * 8) * t.loadUnaligned(fromByteOffset: v * 32, as: Lanes.self)
             return r.lowHalf + Quad(r[4], r[7], r[6], r[5])
         }
-        let x = halfButterfly(folded(0), folded(1) + folded(7), folded(2) + folded(6), folded(3) + folded(5))
-        let w = UnsafeMutableRawPointer(workspace)
-        w.storeBytes(of: x.0, toByteOffset: 0, as: Quad.self)
-        w.storeBytes(of: x.1, toByteOffset: 16, as: Quad.self)
-        w.storeBytes(of: x.2, toByteOffset: 32, as: Quad.self)
-        w.storeBytes(of: x.3, toByteOffset: 48, as: Quad.self)
-        halfRows(workspace, output, stride)
-    }
-
-    /// The second pass of `transformHalf`, out of line for the reason `rows` is.
-    @inline(never)
-    private static func halfRows(_ workspace: UnsafeMutablePointer<Float>, _ output: UnsafeMutablePointer<UInt8>, _ stride: Int) {
-        let w = workspace
-        // Column u of the four rows, gathered from memory (lanes = rows).
-        @inline(__always) func column(_ u: Int) -> Quad { Quad(w[u], w[4 + u], w[8 + u], w[12 + u]) }
+        var g1 = folded(1), g2 = folded(2), g3 = folded(3)
+        if lower != 0 {
+            g1 += folded(7)
+            g2 += folded(6)
+            g3 += folded(5)
+        }
+        let g0 = folded(0)
+        // Vertical pass with lanes = output rows i: column k of the result is
+        // Σ_v G(v, k)·cos((2i+1)vπ/8), each G broadcast across the lanes.
+        // Built this way no transpose is needed between the passes (through
+        // memory it stalls on store forwarding; LLVM scalarised it).
+        let c1: Float = 0.923_879_532, c2: Float = 0.707_106_781, c3: Float = 0.382_683_432
+        let even = Quad(c2, -c2, -c2, c2), odd1 = Quad(c1, c3, -c3, -c1), odd3 = Quad(c3, -c1, c1, -c3)
+        @inline(__always) func column(_ k: Int) -> Quad {
+            (Quad(repeating: g0[k]) + Quad(repeating: g2[k]) * even)
+                + (Quad(repeating: g1[k]) * odd1 + Quad(repeating: g3[k]) * odd3)
+        }
+        // Horizontal pass: output column j from the four columns (lanes = rows).
         let x = halfButterfly(column(0), column(1), column(2), column(3))
-        // Lane i of each packed vector is output row i's four bytes.
+        // Lane i of the packed vector is output row i's four bytes.
         let packed = samples(x.0) | samples(x.1) &<< 8 | samples(x.2) &<< 16 | samples(x.3) &<< 24
         let rows = unsafeBitCast(packed, to: SIMD2<UInt64>.self)
         UnsafeMutableRawPointer(output).storeBytes(of: UInt32(truncatingIfNeeded: rows[0]), as: UInt32.self)

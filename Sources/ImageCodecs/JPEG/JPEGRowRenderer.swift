@@ -190,7 +190,7 @@ final class JPEGRowRenderer {
             }
         case .half:
             for bx in 0..<count {
-                JPEGInverseDCT.transformHalf(input + bx * perBlock, table, out + bx * 4, stride, workspace)
+                JPEGInverseDCT.transformHalf(input + bx * perBlock, table, out + bx * 4, stride)
             }
         case .quarter:
             for bx in 0..<count {
