@@ -101,7 +101,7 @@ final class JPEGDecoderTests: XCTestCase {
     /// about the mean of the full decode's 8×8 block.
     func testEighthScaleDecodesBaselineAndProgressiveAlike() throws {
         let baseline = try Data(contentsOf: Self.ijgImages.appendingPathComponent("testorig.jpg"))
-        let progressive = try Data(contentsOf: Self.ijgImages.appendingPathComponent("testimgint.jpg"))
+        let progressive = try Data(contentsOf: Self.ijgImages.appendingPathComponent("testprog.jpg"))
         let a = try JPEGDecoder().decode(baseline, scale: .eighth)
         let b = try JPEGDecoder().decode(progressive, scale: .eighth)
         XCTAssertEqual([a.width, a.height], [29, 19])

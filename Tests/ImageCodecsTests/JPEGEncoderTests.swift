@@ -39,6 +39,65 @@ final class JPEGEncoderTests: XCTestCase {
         }
     }
 
+    /// 4:2:2 halves chroma across only: luma sampled 2×1 in the frame header,
+    /// quality between 4:2:0 and 4:4:4, and a file Pillow (libjpeg-turbo)
+    /// decodes as ours does.
+    func testQuality90RoundTripsIn422() throws {
+        let (decoded, data) = try roundTrip(JPEGEncoder(quality: 90, subsampling: .yuv422))
+        let bytes = [UInt8](data)
+        let sof = try XCTUnwrap((0..<(bytes.count - 1)).first { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xC0 })
+        XCTAssertEqual(Array(bytes[(sof + 10)...(sof + 18)]), [1, 0x21, 0, 2, 0x11, 1, 3, 0x11, 1])
+        XCTAssertEqual([decoded.width, decoded.height], [45, 37])
+        let original = try JPEGTestSupport.syntheticBitmap()
+        let (subsampled, _) = try roundTrip(JPEGEncoder(quality: 90, subsampling: .yuv420))
+        XCTAssertGreaterThan(psnr(original, decoded), psnr(original, subsampled))
+        XCTAssertGreaterThan(psnr(original, decoded), 30.5)
+        if let pillow = try IndependentDecoder.pillowDecodeJPEG([data]).first {
+            let reference = try XCTUnwrap(pillow, "Pillow refused our 4:2:2 file")
+            XCTAssertEqual([reference.width, reference.height], [45, 37])
+            XCTAssertGreaterThan(psnr(reference.bitmap, decoded), 40)
+        }
+    }
+
+    /// An ICC profile goes in APP2 ICC_PROFILE segments of at most 65,519
+    /// bytes each, numbered from 1, before the frame; split and joined again
+    /// it is the profile given, and Pillow reads it back whole.
+    func testAnICCProfileIsCarriedInAPP2Chunks() throws {
+        let profile = Data((0..<150_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 8) })
+        var encoder = JPEGEncoder(quality: 80)
+        encoder.iccProfile = profile
+        let data = try encoder.encode(JPEGTestSupport.syntheticBitmap())
+        let bytes = [UInt8](data)
+        var chunks: [(sequence: Int, count: Int, body: [UInt8])] = []
+        var position = 2
+        while position + 4 <= bytes.count, bytes[position] == 0xFF, bytes[position + 1] != 0xDA {
+            let length = Int(bytes[position + 2]) << 8 | Int(bytes[position + 3])
+            let body = Array(bytes[(position + 4)..<(position + 2 + length)])
+            if bytes[position + 1] == 0xE2, body.starts(with: Array("ICC_PROFILE".utf8) + [0]) {
+                chunks.append((Int(body[12]), Int(body[13]), Array(body[14...])))
+            }
+            position += 2 + length
+        }
+        XCTAssertEqual(chunks.map(\.sequence), [1, 2, 3])
+        XCTAssertEqual(Set(chunks.map(\.count)), [3])
+        XCTAssertEqual(chunks.map(\.body.count), [65_519, 65_519, 150_000 - 2 * 65_519])
+        XCTAssertEqual(Data(chunks.flatMap(\.body)), profile)
+        XCTAssertEqual(try JPEGDecoder().decode(data), try JPEGDecoder().decode(JPEGEncoder(quality: 80).encode(JPEGTestSupport.syntheticBitmap())))
+        if let pillow = try IndependentDecoder.pillowDecodeJPEG([data]).first {
+            XCTAssertEqual(try XCTUnwrap(pillow).iccProfile, profile)
+        }
+    }
+
+    func testAnICCProfileTooLargeForAPP2IsRefused() throws {
+        var encoder = JPEGEncoder()
+        encoder.iccProfile = Data(count: 255 * 65_519 + 1)
+        XCTAssertThrowsError(try encoder.encode(JPEGTestSupport.syntheticBitmap())) { error in
+            XCTAssertEqual(error as? JPEGError, .cannotEncode("an ICC profile of 16707346 bytes exceeds the 255 APP2 segments of 65519 bytes JPEG allows"))
+        }
+        encoder.iccProfile = Data()
+        XCTAssertFalse(try encoder.encode(JPEGTestSupport.syntheticBitmap()).windowed(0xFF, 0xE2), "an empty profile writes no APP2")
+    }
+
     func testOptimizedHuffmanIsSmallerAndDecodesIdentically() throws {
         let (plain, plainData) = try roundTrip(JPEGEncoder(quality: 80))
         let (optimized, optimizedData) = try roundTrip(JPEGEncoder(quality: 80, optimizeHuffman: true))
@@ -79,6 +138,8 @@ final class JPEGEncoderTests: XCTestCase {
         // Sizes below, at and past the MCU and the encoder's 8- and 16-pixel vector
         // steps, so the replicated right and bottom edges are all exercised.
         let encoders = [JPEGEncoder(quality: 95, subsampling: .yuv444), JPEGEncoder(quality: 95, subsampling: .yuv420),
+                        JPEGEncoder(quality: 95, subsampling: .yuv422),
+                        JPEGEncoder(quality: 95, subsampling: .yuv422, optimizeHuffman: true, restartInterval: 2),
                         JPEGEncoder(quality: 95, grayscale: true),
                         JPEGEncoder(quality: 95, optimizeHuffman: true, restartInterval: 3)]
         for (width, height) in [(1, 1), (8, 8), (16, 16), (17, 1), (1, 17), (31, 33), (40, 24)] {

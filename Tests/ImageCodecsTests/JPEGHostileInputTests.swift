@@ -172,7 +172,7 @@ final class JPEGResourceBudgetTests: XCTestCase {
         for index in 1..<64 { data += [0xFF, UInt8(0xD0 + (index - 1) % 8)] }
         file.scan(ss: 0, se: 0, ah: 0, al: 0, data: data)
         XCTAssertThrowsError(try JPEGDecoder().decode(file.data)) { error in
-            XCTAssertEqual(error as? JPEGError, .truncated("entropy-coded scan data"))
+            XCTAssertEqual(error as? JPEGError, .truncated("scan 1 (entropy-coded scan data)"))
         }
     }
 

@@ -119,7 +119,7 @@ final class AssetURLProtocolTests: XCTestCase {
         let photo = try AssetFixtures.data("photo.jpg")
         // The header survives, the scan data is cut short: the store refuses it.
         XCTAssertThrowsError(try store.add(photo.prefix(photo.count / 2))) { error in
-            XCTAssertEqual(error as? AssetStoreError, .unreadableImage("JPEG data ends inside entropy-coded scan data"))
+            XCTAssertEqual(error as? AssetStoreError, .unreadableImage("JPEG data ends inside scan 1 (entropy-coded scan data)"))
         }
         // Stored files damaged on disk after they were added: bytes changed, the file cut short.
         let damaged = try store.add(photo)

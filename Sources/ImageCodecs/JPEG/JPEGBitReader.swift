@@ -120,6 +120,17 @@ struct JPEGBitReader {
         if paddingBytes * 8 - bitCount > 8 { throw JPEGError.truncated("entropy-coded scan data") }
     }
 
+    /// Throws when the decoder has used any of the zero padding: for a scan
+    /// whose data runs to the end of the file (no marker after it), where
+    /// the byte of slack `checkPaddingUse` allows is not enough. The bits of
+    /// a complete scan all lie before the cut; a cut that removes even one of
+    /// them leaves the last blocks decoding from padding, which can take only
+    /// a few bits (an all-zero code may be a short end-of-block), so only
+    /// "none used" tells a whole scan from a cut one.
+    mutating func checkNoPaddingUsed() throws {
+        if paddingBytes * 8 > bitCount { throw JPEGError.truncated("entropy-coded scan data") }
+    }
+
     /// Discards buffered bits and consumes the expected RSTn marker.
     mutating func restart(expected index: Int) throws {
         try checkPaddingUse()

@@ -3,9 +3,9 @@
 /// multi-scan files), or one MCU row when a baseline scan streams them.
 ///
 /// Coefficients live in a manually allocated buffer (natural order,
-/// `coefficientsPerBlock` per block: 64, or 1 when only DC is kept for a
-/// 1/8-scale decode) so the scan decoder writes them without bounds or CoW checks; the
-/// class owns and frees it.
+/// `coefficientsPerBlock` per block: 64, or 1 when only DC is kept, for a
+/// component whose blocks become one sample at 1/8 scale) so the scan decoder
+/// writes them without bounds or CoW checks; the class owns and frees it.
 final class JPEGComponent {
     let id: Int
     let horizontalSampling: Int

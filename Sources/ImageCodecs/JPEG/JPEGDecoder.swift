@@ -15,6 +15,14 @@ public struct JPEGImage: Sendable {
 ///
 /// Arithmetic-coded, lossless, hierarchical and 12-bit files are refused with a
 /// `JPEGError.unsupported` naming the process.
+///
+/// A file cut short is refused with `JPEGError.truncated` saying where its data
+/// ends: inside scan N, or after a scan but before the last one. The one
+/// exception is a sequential file whose every scan is whole and that lacks only
+/// its EOI marker (some cameras and streaming tools write these): it decodes
+/// as if the marker were there, as libjpeg-turbo decodes it with a warning.
+/// A progressive file without EOI is refused at every scale, because a 1/8-scale
+/// decode skips its AC scans unread and could not tell whether the last is whole.
 public struct JPEGDecoder: ImageDecoding {
     /// The largest width × height accepted; checked before any pixel storage is allocated.
     public var maximumPixelCount: Int
@@ -52,7 +60,6 @@ public struct JPEGDecoder: ImageDecoding {
         return try withoutActuallyEscaping(checkCancellation) { checkCancellation in
             try bytes.withUnsafeBufferPointer { buffer in
                 let parser = JPEGParser(bytes: buffer, maximumPixelCount: maximumPixelCount, maximumScanCount: maximumScanCount)
-                parser.dcOnly = scale == .eighth
                 parser.renderScale = scale
                 parser.checkCancellation = checkCancellation
                 try parser.parse(headerOnly: false)

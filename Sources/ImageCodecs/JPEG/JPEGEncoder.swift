@@ -2,8 +2,8 @@ import Foundation
 import Raster
 
 /// Writes baseline JPEG files: IJG-scaled standard quantisation tables,
-/// a vectorised floating-point forward DCT, 4:2:0 or 4:4:4 chroma, optional grayscale,
-/// optional optimised Huffman tables and restart intervals.
+/// a vectorised floating-point forward DCT, 4:2:0, 4:2:2 or 4:4:4 chroma, optional grayscale,
+/// optional optimised Huffman tables and restart intervals, and an optional ICC profile.
 ///
 /// Alpha is ignored (JPEG has none): pixels are encoded as if opaque.
 /// Grayscale output is only produced when `grayscale` is set; a gray bitmap
@@ -13,9 +13,15 @@ public struct JPEGEncoder: ImageEncoding {
     public enum Subsampling: Sendable {
         /// Chroma at half resolution both ways (smaller files; the common choice).
         case yuv420
+        /// Chroma at half resolution across, full down (what many cameras write).
+        case yuv422
         /// Chroma at full resolution.
         case yuv444
     }
+
+    /// The most ICC profile bytes one APP2 segment carries: 65,535 minus the
+    /// length field (2) and the "ICC_PROFILE\0", sequence and count header (14).
+    static let iccChunkSize = 65_519
 
     /// 1–100, mapped to table scale factors as the IJG library does; any
     /// value set is clamped into that range (0 would divide by zero).
@@ -32,18 +38,33 @@ public struct JPEGEncoder: ImageEncoding {
     }
     /// Writes one luminance component only.
     public var grayscale: Bool
+    /// An ICC colour profile to embed (APP2 `ICC_PROFILE` segments, split
+    /// every 65,519 bytes); nil or empty embeds none. At most 255 segments
+    /// (16,707,345 bytes) fit; a larger profile makes `encode` throw.
+    public var iccProfile: Data?
 
     /// Always `.jpeg`.
     public var format: ImageFormat { .jpeg }
 
     /// An encoder; `quality` is clamped to 1...100 and `restartInterval` to 0...65535.
     public init(quality: Int = 90, subsampling: Subsampling = .yuv420, optimizeHuffman: Bool = false,
-                restartInterval: Int = 0, grayscale: Bool = false) {
+                restartInterval: Int = 0, grayscale: Bool = false, iccProfile: Data? = nil) {
         self.quality = min(max(quality, 1), 100)
         self.subsampling = subsampling
         self.optimizeHuffman = optimizeHuffman
         self.restartInterval = min(max(restartInterval, 0), 65535)
         self.grayscale = grayscale
+        self.iccProfile = iccProfile
+    }
+
+    /// Luma blocks per MCU across and down: the luma sampling factors.
+    private var samplingFactors: (horizontal: Int, vertical: Int) {
+        if grayscale { return (1, 1) }
+        switch subsampling {
+        case .yuv420: return (2, 2)
+        case .yuv422: return (2, 1)
+        case .yuv444: return (1, 1)
+        }
     }
 
     /// The IJG quality scaling of a standard table (zigzag order), each entry 1...255.
@@ -52,7 +73,8 @@ public struct JPEGEncoder: ImageEncoding {
         return base.map { min(max(($0 * scale + 50) / 100, 1), 255) }
     }
 
-    /// The JPEG file for `bitmap` (alpha is dropped). Throws `JPEGError.cannotEncode` for an empty or oversized bitmap.
+    /// The JPEG file for `bitmap` (alpha is dropped). Throws `JPEGError.cannotEncode` for an empty or
+    /// oversized bitmap, or an ICC profile too large for JPEG.
     public func encode(_ bitmap: Bitmap) throws -> Data {
         try encode(bitmap, checkCancellation: {})
     }
@@ -64,16 +86,18 @@ public struct JPEGEncoder: ImageEncoding {
         guard bitmap.width <= 65535, bitmap.height <= 65535 else {
             throw JPEGError.cannotEncode("\(bitmap.width)×\(bitmap.height) exceeds JPEG's 65535-pixel side")
         }
-        let factor = (!grayscale && subsampling == .yuv420) ? 2 : 1
-        let mcuSize = 8 * factor
-        let mcusX = (bitmap.width + mcuSize - 1) / mcuSize, mcusY = (bitmap.height + mcuSize - 1) / mcuSize
+        if let iccProfile, iccProfile.count > 255 * JPEGEncoder.iccChunkSize {
+            throw JPEGError.cannotEncode("an ICC profile of \(iccProfile.count) bytes exceeds the 255 APP2 segments of \(JPEGEncoder.iccChunkSize) bytes JPEG allows")
+        }
+        let (fh, fv) = samplingFactors
+        let mcusX = (bitmap.width + 8 * fh - 1) / (8 * fh), mcusY = (bitmap.height + 8 * fv - 1) / (8 * fv)
         let luma = JPEGEncoder.scaledTable(JPEGStandardTables.luminanceQuantization, quality: quality)
         let chroma = JPEGEncoder.scaledTable(JPEGStandardTables.chrominanceQuantization, quality: quality)
-        // The component of each block of an MCU: factor² luma blocks, then Cb and Cr.
-        let layout = [Int](repeating: 0, count: factor * factor) + (grayscale ? [] : [1, 2])
+        // The component of each block of an MCU: fh × fv luma blocks, then Cb and Cr.
+        let layout = [Int](repeating: 0, count: fh * fv) + (grayscale ? [] : [1, 2])
         let rowCoefficients = mcusX * layout.count * 64
         let transformer = JPEGMCURowTransformer(width: bitmap.width, height: bitmap.height, mcusX: mcusX,
-                                                chromaFactor: factor, grayscale: grayscale, layout: layout,
+                                                horizontalFactor: fh, verticalFactor: fv, grayscale: grayscale, layout: layout,
                                                 luma: luma, chroma: chroma)
         var writer = JPEGBitWriter(reserving: bitmap.width * bitmap.height / 3 + 4096)
         try bitmap.pixels.withUnsafeBufferPointer { pixels in
@@ -124,19 +148,20 @@ public struct JPEGEncoder: ImageEncoding {
         return (dc, ac)
     }
 
-    /// SOI, JFIF, DQT, SOF0, DHT, DRI and SOS: everything before the entropy-coded data.
+    /// SOI, JFIF, ICC profile (APP2), DQT, SOF0, DHT, DRI and SOS: everything before the entropy-coded data.
     private func writeHeaders(_ bitmap: Bitmap, luma: [Int], chroma: [Int], dc: [JPEGHuffmanEncoder],
                               ac: [JPEGHuffmanEncoder], into writer: inout JPEGBitWriter) {
         let componentCount = grayscale ? 1 : 3
-        let h = (!grayscale && subsampling == .yuv420) ? 2 : 1
+        let (fh, fv) = samplingFactors
         writer.append([0xFF, 0xD8])
         writer.append([0xFF, 0xE0, 0, 16, 0x4A, 0x46, 0x49, 0x46, 0, 1, 1, 0, 0, 1, 0, 1, 0, 0])
+        if let iccProfile, !iccProfile.isEmpty { writeICCProfile([UInt8](iccProfile), into: &writer) }
         writer.append([0xFF, 0xDB, 0, UInt8(2 + 65 * (grayscale ? 1 : 2)), 0] + luma.map { UInt8($0) })
         if !grayscale { writer.append([1] + chroma.map { UInt8($0) }) }
         var sof: [UInt8] = [0xFF, 0xC0, 0, UInt8(8 + 3 * componentCount), 8,
                             UInt8(bitmap.height >> 8), UInt8(bitmap.height & 255),
                             UInt8(bitmap.width >> 8), UInt8(bitmap.width & 255), UInt8(componentCount)]
-        sof += [1, UInt8(h << 4 | h), 0]
+        sof += [1, UInt8(fh << 4 | fv), 0]
         if !grayscale { sof += [2, 0x11, 1, 3, 0x11, 1] }
         writer.append(sof)
         for (index, table) in dc.enumerated() { writer.append(JPEGEncoder.dht(table, tableClass: 0, index: index)) }
@@ -148,6 +173,18 @@ public struct JPEGEncoder: ImageEncoding {
         if !grayscale { sos += [2, 0x11, 3, 0x11] }
         sos += [0, 63, 0]
         writer.append(sos)
+    }
+
+    /// The profile in APP2 segments, each "ICC_PROFILE\0", its sequence number
+    /// (from 1), the segment count, and up to `iccChunkSize` bytes (ICC.1 B.4).
+    private func writeICCProfile(_ profile: [UInt8], into writer: inout JPEGBitWriter) {
+        let count = (profile.count + JPEGEncoder.iccChunkSize - 1) / JPEGEncoder.iccChunkSize
+        for index in 0..<count {
+            let chunk = profile[(index * JPEGEncoder.iccChunkSize)..<min(profile.count, (index + 1) * JPEGEncoder.iccChunkSize)]
+            let length = 2 + 14 + chunk.count
+            writer.append([0xFF, 0xE2, UInt8(length >> 8), UInt8(length & 255)] + Array("ICC_PROFILE".utf8)
+                          + [0, UInt8(index + 1), UInt8(count)] + Array(chunk))
+        }
     }
 
     /// A DHT segment for one table.

@@ -11,9 +11,10 @@ import Foundation
 /// per 1-D transform rather than 12. Results differ from libjpeg-turbo's islow
 /// by a level or two in a few samples (about 60 dB PSNR on photos).
 ///
-/// Reduced-size outputs (1/2 and 1/4 scale) apply a small basis matrix whose
-/// rows are box averages of the 8-point IDCT basis: the same samples as a full
-/// IDCT followed by averaging, computed from the coefficients directly.
+/// Reduced-size outputs (scaled decodes, and subsampled chroma enlarged back
+/// toward the output scale) apply small basis matrices, one per direction,
+/// whose rows are box averages of the 8-point IDCT basis: the same samples as
+/// a full IDCT followed by averaging, computed from the coefficients directly.
 ///
 /// Hostile coefficients cannot trap: |coefficient × quantiser| < 2^31, so every
 /// float stays finite; the float→int conversion uses bit operations with
@@ -81,7 +82,7 @@ enum JPEGInverseDCT {
                           _ output: UnsafeMutablePointer<UInt8>, _ stride: Int,
                           _ workspace: UnsafeMutablePointer<Float>) {
         if isDCOnly(input) {
-            fill(output, stride, size: 8, value: Float(input[0]) * table[0])
+            fill(output, stride, rows: 8, columns: 8, value: Float(input[0]) * table[0])
             return
         }
         let t = UnsafeRawPointer(table)
@@ -143,19 +144,22 @@ enum JPEGInverseDCT {
         UnsafeMutableRawPointer(output + 3 * stride).storeBytes(of: rows23[1], as: UInt64.self)
     }
 
-    /// Transforms one block to `size`×`size` (4 or 2) samples: the box averages
-    /// of the full-size result. `quant` is the plain quantisation table (as
-    /// floats) and `basis` comes from `fillReducedBasis(size:)`.
+    /// Transforms one block to `rows`×`columns` samples (each 1, 2, 4 or 8):
+    /// the box averages of the full-size result. `quant` is the plain
+    /// quantisation table (as floats); `verticalBasis` and `horizontalBasis`
+    /// come from `fillReducedBasis(size:)` for `rows` and `columns`.
     @inline(__always)
     static func transformReduced(_ input: UnsafePointer<Int16>, _ quant: UnsafePointer<Float>,
-                                 _ basis: UnsafePointer<Float>, size: Int,
+                                 _ verticalBasis: UnsafePointer<Float>, rows size: Int,
+                                 _ horizontalBasis: UnsafePointer<Float>, columns: Int,
                                  _ output: UnsafeMutablePointer<UInt8>, _ stride: Int) {
         if isDCOnly(input) {
             // The DC basis entry is 1/(2√2) in both directions: the mean is DC/8.
-            fill(output, stride, size: size, value: Float(input[0]) * quant[0] * 0.125)
+            fill(output, stride, rows: size, columns: columns, value: Float(input[0]) * quant[0] * 0.125)
             return
         }
-        let q = UnsafeRawPointer(quant), b = UnsafeRawPointer(basis)
+        let basis = verticalBasis
+        let q = UnsafeRawPointer(quant), b = UnsafeRawPointer(horizontalBasis)
         var rows = (Lanes(), Lanes(), Lanes(), Lanes(), Lanes(), Lanes(), Lanes(), Lanes())
         withUnsafeMutableBytes(of: &rows) { storage in
             for v in 0..<8 {
@@ -168,13 +172,94 @@ enum JPEGInverseDCT {
             let a = basis + i * 8
             var acc = rows.0 * a[0] + rows.1 * a[1] + rows.2 * a[2] + rows.3 * a[3]
             acc += rows.4 * a[4] + rows.5 * a[5] + rows.6 * a[6] + rows.7 * a[7]
-            for j in 0..<size {
+            for j in 0..<columns {
                 // Horizontal pass: a dot product with basis row j.
                 let h = acc * b.loadUnaligned(fromByteOffset: j * 32, as: Lanes.self)
                 let sum = ((h[0] + h[1]) + (h[2] + h[3])) + ((h[4] + h[5]) + (h[6] + h[7]))
                 output[i * stride + j] = UInt8(truncatingIfNeeded: clampedSample(sum))
             }
         }
+    }
+
+    /// The table `transformHalf` uses: each quantiser times the weights of its
+    /// row and column. A 4-sample box average of the 8-point basis is
+    /// C(k)/2 · cos(kπ/16) · cos((2i+1)kπ/8): a 4-point IDCT basis scaled by
+    /// C(k)/2 · cos(kπ/16). Frequency 4 averages to zero, and 8 − k folds onto
+    /// k with its sign flipped (cos((2i+1)(8−k)π/8) = −cos((2i+1)kπ/8)), so
+    /// the weights carry that sign and `transformHalf` adds the pairs.
+    static func fillHalfWeights(_ quant: UnsafePointer<Int32>, into table: UnsafeMutablePointer<Float>) {
+        func weight(_ k: Int) -> Double {
+            if k == 4 { return 0 }
+            let magnitude = (k == 0 ? 1 / 2.0.squareRoot() : 1) / 2 * cos(Double(k) * Double.pi / 16)
+            return k > 4 ? -magnitude : magnitude
+        }
+        for v in 0..<8 {
+            for u in 0..<8 {
+                table[v * 8 + u] = Float(Double(quant[v * 8 + u]) * weight(v) * weight(u))
+            }
+        }
+    }
+
+    /// Transforms one block to 4×4 samples (the box averages of the full
+    /// result, as `transformReduced` with 4 rows and columns computes them, in
+    /// far fewer operations): the 8×8 coefficients fold to 4×4 (see
+    /// `fillHalfWeights`), then a 4-point IDCT runs down the columns and
+    /// along the rows.
+    @inline(__always)
+    static func transformHalf(_ input: UnsafePointer<Int16>, _ weights: UnsafePointer<Float>,
+                              _ output: UnsafeMutablePointer<UInt8>, _ stride: Int) {
+        // Which rows hold non-zero coefficients: most blocks have none in the
+        // lower half (rows 4...7), whose folding can then be skipped.
+        let words = UnsafeRawPointer(input)
+        var upper = words.loadUnaligned(as: UInt64.self) & ~0xFFFF
+        for i in 1..<8 { upper |= words.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self) }
+        var lower: UInt64 = 0
+        for i in 8..<16 { lower |= words.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self) }
+        if upper | lower == 0 {
+            fill(output, stride, rows: 4, columns: 4, value: Float(input[0]) * weights[0])
+            return
+        }
+        let t = UnsafeRawPointer(weights)
+        // Row v of weighted coefficients with columns 8 − k added onto k (column 4 weighs 0).
+        @inline(__always) func folded(_ v: Int) -> Quad {
+            let r = lanes(input + v * 8) * t.loadUnaligned(fromByteOffset: v * 32, as: Lanes.self)
+            return r.lowHalf + Quad(r[4], r[7], r[6], r[5])
+        }
+        var g1 = folded(1), g2 = folded(2), g3 = folded(3)
+        if lower != 0 {
+            g1 += folded(7)
+            g2 += folded(6)
+            g3 += folded(5)
+        }
+        let g0 = folded(0)
+        // Vertical pass with lanes = output rows i: column k of the result is
+        // Σ_v G(v, k)·cos((2i+1)vπ/8), each G broadcast across the lanes.
+        // Built this way no transpose is needed between the passes (through
+        // memory it stalls on store forwarding; LLVM scalarised it).
+        let c1: Float = 0.923_879_532, c2: Float = 0.707_106_781, c3: Float = 0.382_683_432
+        let even = Quad(c2, -c2, -c2, c2), odd1 = Quad(c1, c3, -c3, -c1), odd3 = Quad(c3, -c1, c1, -c3)
+        @inline(__always) func column(_ k: Int) -> Quad {
+            (Quad(repeating: g0[k]) + Quad(repeating: g2[k]) * even)
+                + (Quad(repeating: g1[k]) * odd1 + Quad(repeating: g3[k]) * odd3)
+        }
+        // Horizontal pass: output column j from the four columns (lanes = rows).
+        let x = halfButterfly(column(0), column(1), column(2), column(3))
+        // Lane i of the packed vector is output row i's four bytes.
+        let packed = samples(x.0) | samples(x.1) &<< 8 | samples(x.2) &<< 16 | samples(x.3) &<< 24
+        let rows = unsafeBitCast(packed, to: SIMD2<UInt64>.self)
+        UnsafeMutableRawPointer(output).storeBytes(of: UInt32(truncatingIfNeeded: rows[0]), as: UInt32.self)
+        UnsafeMutableRawPointer(output + stride).storeBytes(of: UInt32(truncatingIfNeeded: rows[0] >> 32), as: UInt32.self)
+        UnsafeMutableRawPointer(output + 2 * stride).storeBytes(of: UInt32(truncatingIfNeeded: rows[1]), as: UInt32.self)
+        UnsafeMutableRawPointer(output + 3 * stride).storeBytes(of: UInt32(truncatingIfNeeded: rows[1] >> 32), as: UInt32.self)
+    }
+
+    /// The 4-point 1-D IDCT (sample i = Σ G(k)·cos((2i+1)kπ/8)) on four lanes at once.
+    @inline(__always)
+    private static func halfButterfly(_ g0: Quad, _ g1: Quad, _ g2: Quad, _ g3: Quad) -> (Quad, Quad, Quad, Quad) {
+        let c1: Float = 0.923_879_532, c2: Float = 0.707_106_781, c3: Float = 0.382_683_432
+        let e0 = g0 + g2 * c2, e1 = g0 - g2 * c2
+        let o0 = g1 * c1 + g3 * c3, o1 = g1 * c3 - g3 * c1
+        return (e0 + o0, e1 + o1, e1 - o1, e0 - o0)
     }
 
     /// The table `transformQuarter` uses: each quantiser times the 2×2
@@ -223,12 +308,12 @@ enum JPEGInverseDCT {
         UInt8(truncatingIfNeeded: value < 0 ? 0 : (value > 255 ? 255 : value))
     }
 
-    /// A flat `size`×`size` block of the level-shifted, rounded, clamped `value`.
+    /// A flat `rows`×`columns` block of the level-shifted, rounded, clamped `value`.
     @inline(__always)
-    private static func fill(_ output: UnsafeMutablePointer<UInt8>, _ stride: Int, size: Int, value: Float) {
+    private static func fill(_ output: UnsafeMutablePointer<UInt8>, _ stride: Int, rows: Int, columns: Int, value: Float) {
         let sample = UInt8(truncatingIfNeeded: clampedSample(value))
-        for y in 0..<size {
-            (output + y * stride).update(repeating: sample, count: size)
+        for y in 0..<rows {
+            (output + y * stride).update(repeating: sample, count: columns)
         }
     }
 

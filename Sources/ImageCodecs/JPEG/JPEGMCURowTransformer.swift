@@ -6,21 +6,25 @@ final class JPEGMCURowTransformer {
     private let width: Int
     private let height: Int
     private let mcusX: Int
-    private let chromaFactor: Int
+    /// Luma blocks per MCU across and down (1×1, 2×1 or 2×2).
+    private let horizontalFactor: Int
+    private let verticalFactor: Int
     private let layout: [Int]
     private let bands: JPEGSampleBands
     /// Luma divisors (8 vectors), then chroma divisors (8 vectors).
     private let divisors: UnsafeMutablePointer<SIMD8<Float>>
 
     /// `luma` and `chroma` are quantisation tables in zigzag order.
-    init(width: Int, height: Int, mcusX: Int, chromaFactor: Int, grayscale: Bool, layout: [Int],
-         luma: [Int], chroma: [Int]) {
+    init(width: Int, height: Int, mcusX: Int, horizontalFactor: Int, verticalFactor: Int, grayscale: Bool,
+         layout: [Int], luma: [Int], chroma: [Int]) {
         self.width = width
         self.height = height
         self.mcusX = mcusX
-        self.chromaFactor = chromaFactor
+        self.horizontalFactor = horizontalFactor
+        self.verticalFactor = verticalFactor
         self.layout = layout
-        bands = JPEGSampleBands(paddedWidth: mcusX * 8 * chromaFactor, chromaFactor: chromaFactor, grayscale: grayscale)
+        bands = JPEGSampleBands(paddedWidth: mcusX * 8 * horizontalFactor, horizontalFactor: horizontalFactor,
+                                verticalFactor: verticalFactor, grayscale: grayscale)
         divisors = .allocate(capacity: 16)
         divisors.initialize(from: JPEGForwardDCT.Divisors(zigzagTable: luma).vectors
                                 + JPEGForwardDCT.Divisors(zigzagTable: chroma).vectors, count: 16)
@@ -33,7 +37,7 @@ final class JPEGMCURowTransformer {
     /// Writes the `mcusX × layout.count` blocks of MCU row `mcuRow` to `output`.
     func transform(mcuRow: Int, of pixels: UnsafePointer<UInt8>, into output: UnsafeMutablePointer<Int16>) {
         bands.fill(mcuRow: mcuRow, from: pixels, width: width, height: height)
-        let factor = chromaFactor
+        let factor = horizontalFactor
         var block = output
         for mcu in 0..<mcusX {
             for (position, component) in layout.enumerated() {

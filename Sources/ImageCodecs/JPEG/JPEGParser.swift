@@ -12,9 +12,6 @@ final class JPEGParser {
     var width = 0
     var height = 0
     var isProgressive = false
-    /// Keep only each block's DC coefficient (a 1/8-scale decode needs no
-    /// more): 1/64 of the coefficient memory, and progressive AC scans skipped.
-    var dcOnly = false
     var components: [JPEGComponent] = []
     var maxH = 1
     var maxV = 1
@@ -60,7 +57,7 @@ final class JPEGParser {
         while true {
             // Find the next marker, skipping fill bytes (and, tolerantly, stray data).
             guard position < bytes.count else {
-                if frameSeen && scanCount > 0 && !headerOnly { return }  // missing EOI: accept what we have
+                if frameSeen && scanCount > 0 && !headerOnly { return try checkCompleteWithoutEOI() }
                 throw JPEGError.truncated(frameSeen ? "the segment list before a scan" : "the header before the frame (SOF)")
             }
             if bytes[position] != 0xFF { position += 1; continue }
@@ -165,6 +162,17 @@ final class JPEGParser {
         isProgressive = progressive
         coefficientBits = Array(repeating: Array(repeating: -1, count: 64), count: count)
         frameSeen = true
+    }
+
+    /// Whether component `c` needs only each block's DC coefficient: when the
+    /// render scale makes its blocks one sample (1/8 scale, and the component
+    /// not subsampled). Then 1/64 of the coefficient memory is kept, and its
+    /// progressive AC scans are skipped unread. Subsampled chroma at 1/8 is
+    /// decoded with a larger IDCT and keeps its coefficients.
+    private func keepsOnlyDC(_ c: JPEGComponent) -> Bool {
+        guard let scale = renderScale else { return false }
+        return scale.componentBlock(subsampling: maxH / c.horizontalSampling).samples == 1
+            && scale.componentBlock(subsampling: maxV / c.verticalSampling).samples == 1
     }
 
     /// Blocks covering component `c`'s samples (what a scan of it alone codes).
@@ -296,7 +304,7 @@ final class JPEGParser {
                 let bandBlocks = components.map { count == 1 ? 1 : $0.verticalSampling }
                 for (c, blockRows) in zip(components, bandBlocks) {
                     c.allocate(width: width, height: height, maxH: maxH, maxV: maxV, mcusX: mcusX, mcusY: mcusY,
-                               dcOnly: dcOnly, blockRows: blockRows)
+                               dcOnly: keepsOnlyDC(c), blockRows: blockRows)
                 }
                 try renderer.begin(self, bandBlocks: bandBlocks, streaming: true)
                 streamTo = renderer
@@ -305,14 +313,37 @@ final class JPEGParser {
         if streamTo == nil {
             // Only the components this scan codes, at their first scan.
             for c in scanComponents where c.coefficients == nil {
-                c.allocate(width: width, height: height, maxH: maxH, maxV: maxV, mcusX: mcusX, mcusY: mcusY, dcOnly: dcOnly)
+                c.allocate(width: width, height: height, maxH: maxH, maxV: maxV, mcusX: mcusX, mcusY: mcusY, dcOnly: keepsOnlyDC(c))
             }
         }
         var decoder = JPEGScanDecoder(
             parser: self, components: scanComponents, spectralStart: ss, spectralEnd: se,
             successiveHigh: ah, successiveLow: al, reader: JPEGBitReader(bytes: bytes, position: end),
             renderer: streamTo)
-        try decoder.decode()
+        do {
+            try decoder.decode()
+        } catch JPEGError.truncated(let what) {
+            throw JPEGError.truncated("scan \(scanCount + 1) (\(what))")
+        }
         return decoder.reader.position
+    }
+
+    /// The data ended after a scan, before EOI. A sequential file whose every
+    /// component has had its scan is whole (its last scan, run to the end of
+    /// the data, was checked bit for bit) and decodes, as libjpeg-turbo
+    /// decodes it with a warning. A progressive file is refused: at 1/8 scale
+    /// its AC scans are skipped unread, so whether its last scan is whole
+    /// could not be known at every scale, and the same file must not decode
+    /// at one scale and fail at another.
+    private func checkCompleteWithoutEOI() throws {
+        if isProgressive {
+            let complete = coefficientBits.allSatisfy { $0.allSatisfy { $0 == 0 } }
+            throw JPEGError.truncated(complete
+                ? "a progressive file, before its EOI marker (after scan \(scanCount))"
+                : "a progressive file, before the last scan (after scan \(scanCount))")
+        }
+        if let missing = components.first(where: { $0.coefficients == nil }) {
+            throw JPEGError.truncated("a sequential file, before the scan of component \(missing.id) (after scan \(scanCount))")
+        }
     }
 }

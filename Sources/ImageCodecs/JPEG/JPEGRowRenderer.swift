@@ -9,13 +9,37 @@ import Raster
 /// through it as it decodes (the scan decoder hands over each MCU row), so no
 /// whole-image coefficient or sample buffer exists; progressive and
 /// multi-scan files are decoded whole first and then fed through band by band.
+///
+/// At a reduced scale each component's inverse DCT is sized on its own
+/// (`JPEGScale.componentBlock`): subsampled chroma is decoded with a larger
+/// IDCT straight to the output scale where it can be, rather than reduced
+/// like luma and upsampled back.
 final class JPEGRowRenderer {
+    /// How a component's blocks become samples at the render scale.
+    private enum BlockTransform {
+        /// 8×8: the AAN float IDCT (`JPEGInverseDCT.transform`).
+        case full
+        /// 4×4: `JPEGInverseDCT.transformHalf`.
+        case half
+        /// 2×2: `JPEGInverseDCT.transformQuarter`.
+        case quarter
+        /// 1×1: the block's mean (`JPEGInverseDCT.transformDC`), from its DC coefficient alone.
+        case dc
+        /// Any other `rows`×`columns` of 1, 2, 4 or 8 (4:2:2 chroma): `JPEGInverseDCT.transformReduced`.
+        case reduced(rows: Int, columns: Int)
+    }
+
     let scale: JPEGScale
     /// The output size.
     let width: Int
     let height: Int
-    private let blockSize: Int
     private let components: [JPEGComponent]
+    /// Per component: its IDCT and the samples each block becomes (width, height).
+    private let transforms: [BlockTransform]
+    private let blockWidths: [Int]
+    private let blockHeights: [Int]
+    /// Per component: the upsampling still needed after the IDCT, each way.
+    private let upsampling: [(horizontal: Int, vertical: Int)]
     private let model: JPEGColorConverter.Model
     private var planes: [JPEGColorConverter.Plane] = []
     /// Block rows of each component per band.
@@ -29,8 +53,9 @@ final class JPEGRowRenderer {
     private var rgba: [UInt8]
     /// Dequantisation multipliers, 64 floats per component.
     private let multipliers: UnsafeMutablePointer<Float>
-    /// The reduced-IDCT basis (1/2 and 1/4 scale) and the IDCT's workspace.
-    private let basis: UnsafeMutablePointer<Float>
+    /// The reduced-IDCT bases for 1, 2, 4 and 8 samples per side (`basis(_:)`),
+    /// and the full IDCT's workspace.
+    private let bases: UnsafeMutablePointer<Float>
     private let workspace: UnsafeMutablePointer<Float>
     /// Per component: the upsampled output row, and the upsampler's column sums.
     private var rowBuffers: [UnsafeMutablePointer<UInt8>] = []
@@ -43,17 +68,41 @@ final class JPEGRowRenderer {
         self.scale = scale
         width = scale.scaled(parser.width)
         height = scale.scaled(parser.height)
-        blockSize = scale.blockSize
         components = parser.components
+        var transforms: [BlockTransform] = [], blockWidths: [Int] = [], blockHeights: [Int] = []
+        var upsampling: [(horizontal: Int, vertical: Int)] = []
+        for c in parser.components {
+            let (columns, fx) = scale.componentBlock(subsampling: parser.maxH / c.horizontalSampling)
+            let (rows, fy) = scale.componentBlock(subsampling: parser.maxV / c.verticalSampling)
+            switch (rows, columns) {
+            case (8, 8): transforms.append(.full)
+            case (4, 4): transforms.append(.half)
+            case (2, 2): transforms.append(.quarter)
+            case (1, 1): transforms.append(.dc)
+            default: transforms.append(.reduced(rows: rows, columns: columns))
+            }
+            blockWidths.append(columns)
+            blockHeights.append(rows)
+            upsampling.append((fx, fy))
+        }
+        self.transforms = transforms
+        self.blockWidths = blockWidths
+        self.blockHeights = blockHeights
+        self.upsampling = upsampling
         model = try JPEGRowRenderer.colorModel(parser)
         let count = width * height * 4
         // Every byte is written before the bitmap is returned: `finish` converts
         // every row, and a failed decode throws the array away.
         rgba = [UInt8](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
         multipliers = .allocate(capacity: 64 * components.count)
-        basis = .allocate(capacity: 64)
+        bases = .allocate(capacity: 4 * 64)
         workspace = .allocate(capacity: 64)
-        if scale == .half || scale == .quarter { JPEGInverseDCT.fillReducedBasis(size: blockSize, into: basis) }
+        for size in [1, 2, 4, 8] { JPEGInverseDCT.fillReducedBasis(size: size, into: basis(size)) }
+    }
+
+    /// The reduced-IDCT basis for `size` (1, 2, 4 or 8) samples per side: `size` × 8 floats.
+    private func basis(_ size: Int) -> UnsafeMutablePointer<Float> {
+        bases + size.trailingZeroBitCount * 64
     }
 
     deinit {
@@ -61,7 +110,7 @@ final class JPEGRowRenderer {
         for buffer in rowBuffers { buffer.deallocate() }
         for buffer in columnSums { buffer.deallocate() }
         multipliers.deallocate()
-        basis.deallocate()
+        bases.deallocate()
         workspace.deallocate()
     }
 
@@ -77,17 +126,16 @@ final class JPEGRowRenderer {
             }
             let table = multipliers + 64 * index
             quant.withUnsafeBufferPointer { q in
-                if scale == .full {
-                    JPEGInverseDCT.fillMultipliers(q.baseAddress!, into: table)
-                } else if scale == .quarter {
-                    JPEGInverseDCT.fillQuarterWeights(q.baseAddress!, basis, into: table)
-                } else {
-                    for i in 0..<64 { table[i] = Float(q[i]) }
+                switch transforms[index] {
+                case .full: JPEGInverseDCT.fillMultipliers(q.baseAddress!, into: table)
+                case .half: JPEGInverseDCT.fillHalfWeights(q.baseAddress!, into: table)
+                case .quarter: JPEGInverseDCT.fillQuarterWeights(q.baseAddress!, basis(2), into: table)
+                case .dc, .reduced: for i in 0..<64 { table[i] = Float(q[i]) }
                 }
             }
-            let fx = parser.maxH / c.horizontalSampling, fy = parser.maxV / c.verticalSampling
-            let stride = c.blocksPerLine * blockSize
-            let bandRows = bandBlocks[index] * blockSize
+            let (fx, fy) = upsampling[index]
+            let stride = c.blocksPerLine * blockWidths[index]
+            let bandRows = bandBlocks[index] * blockHeights[index]
             // Room for the band being written plus the rows before it that
             // pending output rows still read (the filter looks one row back,
             // and output lags input by at most a couple of rows). A whole
@@ -96,7 +144,7 @@ final class JPEGRowRenderer {
             let plane = JPEGColorConverter.Plane(
                 samples: .allocate(capacity: stride * ringRows), stride: stride, ringRows: ringRows,
                 width: min(stride, max(1, (width + fx - 1) / fx)),
-                height: min(c.blocksPerColumn * blockSize, max(1, (height + fy - 1) / fy)),
+                height: min(c.blocksPerColumn * blockHeights[index], max(1, (height + fy - 1) / fy)),
                 horizontalFactor: fx, verticalFactor: fy)
             planes.append(plane)
             rowBuffers.append(.allocate(capacity: width))
@@ -118,37 +166,43 @@ final class JPEGRowRenderer {
             let plane = planes[index]
             let table = multipliers + 64 * index
             let firstBlockRow = band * blocks
+            let blockHeight = blockHeights[index]
             for i in 0..<max(0, min(blocks, c.blocksPerColumn - firstBlockRow)) {
-                let out = plane.row((firstBlockRow + i) * blockSize)
+                let out = plane.row((firstBlockRow + i) * blockHeight)
                 let input = base + i * c.blocksPerLine * perBlock
-                transformRow(input, perBlock: perBlock, count: c.blocksPerLine, table, out, plane.stride)
+                transformRow(transforms[index], input, perBlock: perBlock, count: c.blocksPerLine, table, out, plane.stride)
             }
             if streamed { base.update(repeating: 0, count: blocks * c.blocksPerLine * perBlock) }
-            rowsWritten[index] = min((firstBlockRow + blocks) * blockSize, plane.height)
+            rowsWritten[index] = min((firstBlockRow + blocks) * blockHeight, plane.height)
         }
         convertReadyRows()
     }
 
     /// One row of `count` blocks into samples.
     @inline(__always)
-    private func transformRow(_ input: UnsafeMutablePointer<Int16>, perBlock: Int, count: Int,
+    private func transformRow(_ transform: BlockTransform, _ input: UnsafeMutablePointer<Int16>, perBlock: Int, count: Int,
                               _ table: UnsafeMutablePointer<Float>,
                               _ out: UnsafeMutablePointer<UInt8>, _ stride: Int) {
-        switch scale {
+        switch transform {
         case .full:
             for bx in 0..<count {
                 JPEGInverseDCT.transform(input + bx * perBlock, table, out + bx * 8, stride, workspace)
+            }
+        case .half:
+            for bx in 0..<count {
+                JPEGInverseDCT.transformHalf(input + bx * perBlock, table, out + bx * 4, stride)
             }
         case .quarter:
             for bx in 0..<count {
                 JPEGInverseDCT.transformQuarter(input + bx * perBlock, table, out + bx * 2, stride)
             }
-        case .half:
+        case .reduced(let rows, let columns):
+            let verticalBasis = basis(rows), horizontalBasis = basis(columns)
             for bx in 0..<count {
-                JPEGInverseDCT.transformReduced(input + bx * perBlock, table, basis, size: blockSize,
-                                                out + bx * blockSize, stride)
+                JPEGInverseDCT.transformReduced(input + bx * perBlock, table, verticalBasis, rows: rows,
+                                                horizontalBasis, columns: columns, out + bx * columns, stride)
             }
-        case .eighth:
+        case .dc:
             for bx in 0..<count {
                 out[bx] = JPEGInverseDCT.transformDC(input + bx * perBlock, table)
             }

@@ -10,30 +10,36 @@ import Raster
 /// does, would only add error before the DCT.
 /// For 4:2:0 the chroma of each 2×2 pixel group is computed once from the
 /// group's mean RGB (the matrix is linear, so this equals averaging the
-/// converted chroma, and it converts a quarter of the pixels).
+/// converted chroma, and it converts a quarter of the pixels); for 4:2:2,
+/// likewise from each horizontal pair.
 struct JPEGSampleBands: ~Copyable {
     /// Samples per band row (the image width rounded up to whole MCUs).
     let lumaStride: Int
     let chromaStride: Int
-    /// 1 (4:4:4) or 2 (4:2:0): chroma pixels per sample, each way.
-    let chromaFactor: Int
+    /// Pixels per chroma sample across: 1 (4:4:4) or 2 (4:2:2, 4:2:0).
+    let horizontalFactor: Int
+    /// Pixel rows per chroma sample row: 1 (4:4:4, 4:2:2) or 2 (4:2:0).
+    let verticalFactor: Int
     let grayscale: Bool
-    /// `8 × chromaFactor` rows of `lumaStride` samples.
+    /// `8 × verticalFactor` rows of `lumaStride` samples.
     let luma: UnsafeMutablePointer<Float>
     /// 8 rows of `chromaStride` samples each (unused when grayscale).
     let cb: UnsafeMutablePointer<Float>
     let cr: UnsafeMutablePointer<Float>
-    /// Pixels per vector step: 16 for 4:2:0 (two output chroma samples per pair), else 8.
-    private var step: Int { 8 * chromaFactor }
+    /// Pixels per vector step: 16 when chroma is halved across (8 chroma samples from pairs), else 8.
+    private var step: Int { 8 * horizontalFactor }
     /// Edge pixels copied with replication, so the last step reads whole vectors.
     private let edge: UnsafeMutablePointer<UInt32>
 
-    init(paddedWidth: Int, chromaFactor: Int, grayscale: Bool) {
+    /// Bands for rows `paddedWidth` pixels wide (whole MCUs); the factors are
+    /// (1, 1), (2, 1) or (2, 2).
+    init(paddedWidth: Int, horizontalFactor: Int, verticalFactor: Int, grayscale: Bool) {
         lumaStride = paddedWidth
-        chromaStride = paddedWidth / chromaFactor
-        self.chromaFactor = chromaFactor
+        chromaStride = paddedWidth / horizontalFactor
+        self.horizontalFactor = horizontalFactor
+        self.verticalFactor = verticalFactor
         self.grayscale = grayscale
-        luma = .allocate(capacity: lumaStride * 8 * chromaFactor)
+        luma = .allocate(capacity: lumaStride * 8 * verticalFactor)
         let chromaCount = grayscale ? 1 : chromaStride * 8
         cb = .allocate(capacity: chromaCount)
         cr = .allocate(capacity: chromaCount)
@@ -46,10 +52,10 @@ struct JPEGSampleBands: ~Copyable {
 
     /// Fills the bands with MCU row `mcuRow` of `bitmap`'s pixels (`pixels`, RGBA rows).
     func fill(mcuRow: Int, from pixels: UnsafePointer<UInt8>, width: Int, height: Int) {
-        let rowsPerStep = chromaFactor          // 4:2:0 converts two pixel rows at once
-        let firstRow = mcuRow * 8 * chromaFactor
+        let rowsPerStep = verticalFactor        // 4:2:0 converts two pixel rows at once
+        let firstRow = mcuRow * 8 * verticalFactor
         let whole = width - width % step        // columns read straight from the bitmap
-        for band in stride(from: 0, to: 8 * chromaFactor, by: rowsPerStep) {
+        for band in stride(from: 0, to: 8 * verticalFactor, by: rowsPerStep) {
             // Rows past the bottom replicate the last one.
             let rowA = UnsafeRawPointer(pixels + min(firstRow + band, height - 1) * width * 4)
             let rowB = UnsafeRawPointer(pixels + min(firstRow + band + rowsPerStep - 1, height - 1) * width * 4)
@@ -73,10 +79,11 @@ struct JPEGSampleBands: ~Copyable {
     }
 
     /// Converts one step of pixels at column `x`: 8 pixels of one row (4:4:4 and
-    /// gray; `rowB` unused), or 16 pixels of two rows (4:2:0).
+    /// gray; `rowB` unused), 16 pixels of one row (4:2:2; `rowB` unused), or
+    /// 16 pixels of two rows (4:2:0).
     @inline(__always)
     private func convert(_ rowA: UnsafeRawPointer, _ rowB: UnsafeRawPointer, band: Int, x: Int) {
-        if chromaFactor == 1 {
+        if horizontalFactor == 1 {
             let (r, g, b) = JPEGSampleBands.channels(rowA)
             store(JPEGSampleBands.luma(r, g, b), luma + band * lumaStride + x)
             if !grayscale {
@@ -87,6 +94,21 @@ struct JPEGSampleBands: ~Copyable {
         }
         let (r0, g0, b0) = JPEGSampleBands.channels(rowA)
         let (r1, g1, b1) = JPEGSampleBands.channels(rowA + 32)
+        if verticalFactor == 1 {
+            let row = luma + band * lumaStride + x
+            store(JPEGSampleBands.luma(r0, g0, b0), row)
+            store(JPEGSampleBands.luma(r1, g1, b1), row + 8)
+            if !grayscale {
+                // Means of horizontal pairs (even + odd lanes).
+                let r = JPEGSampleBands.pairSums(r0, r1) * 0.5
+                let g = JPEGSampleBands.pairSums(g0, g1) * 0.5
+                let b = JPEGSampleBands.pairSums(b0, b1) * 0.5
+                let chroma = band * chromaStride + x / 2
+                store(JPEGSampleBands.blueDifference(r, g, b), cb + chroma)
+                store(JPEGSampleBands.redDifference(r, g, b), cr + chroma)
+            }
+            return
+        }
         let (r2, g2, b2) = JPEGSampleBands.channels(rowB)
         let (r3, g3, b3) = JPEGSampleBands.channels(rowB + 32)
         let top = luma + band * lumaStride + x, bottom = top + lumaStride

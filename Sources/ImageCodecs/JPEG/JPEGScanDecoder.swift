@@ -86,9 +86,9 @@ struct JPEGScanDecoder {
                 }
             }
         }
-        // A DC-only decode (1/8 scale) needs nothing from progressive AC scans:
-        // skip straight to the marker after their data.
-        let skip = parser.dcOnly && (kind == .acFirst || kind == .acRefine)
+        // A component kept DC-only (1/8 scale) needs nothing from progressive
+        // AC scans: skip straight to the marker after their data.
+        let skip = components.allSatisfy { $0.coefficientsPerBlock == 1 } && (kind == .acFirst || kind == .acRefine)
         let single = components.count == 1
         let unitsX = single ? components[0].usedBlocksPerLine : parser.mcusX
         let unitsY = single ? components[0].usedBlocksPerColumn : parser.mcusY
@@ -140,6 +140,10 @@ struct JPEGScanDecoder {
             p += 1
         }
         reader.position = min(p, bytes.count)
+        // No marker follows: the file ends inside or right after this scan's
+        // data. A skipped scan is not checked here; the parser refuses a
+        // progressive file without its EOI.
+        if p + 1 >= bytes.count && !skip { try reader.checkNoPaddingUsed() }
     }
 
     @inline(__always)

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import Raster
 
 /// Checks our encoders' output with an independent decoder: python3's zlib
 /// (the C library), which is on every machine this package is built on.
@@ -77,6 +78,43 @@ enum IndependentDecoder {
         try runPython(script, arguments: [directory.path, String(inputs.count), levels.map(String.init).joined(separator: ",")])
         return try inputs.indices.flatMap { i in
             try levels.map { Array(try Data(contentsOf: directory.appendingPathComponent("\(i)-\($0).z"))) }
+        }
+    }
+
+    /// Decodes JPEG files with Pillow (libjpeg-turbo) when python3 has it:
+    /// for each file its pixels (opaque RGBA) and ICC profile, or nil where
+    /// Pillow refuses it. Returns [] when Pillow is not installed, so callers
+    /// check against it only where it exists.
+    static func pillowDecodeJPEG(_ files: [Data]) throws -> [(width: Int, height: Int, bitmap: Bitmap, iccProfile: Data?)?] {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("jpeg-check-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for (i, file) in files.enumerated() { try file.write(to: directory.appendingPathComponent("\(i).jpg")) }
+        let script = """
+            import sys, os, struct
+            try:
+                from PIL import Image
+            except ImportError:
+                open(os.path.join(sys.argv[1], "no-pillow"), "w").close(); sys.exit(0)
+            d = sys.argv[1]
+            for i in range(int(sys.argv[2])):
+                try:
+                    im = Image.open(os.path.join(d, f"{i}.jpg")); im.load()
+                    rgba = im.convert("RGBA")
+                    open(os.path.join(d, f"{i}.rgba"), "wb").write(struct.pack(">II", *rgba.size) + rgba.tobytes())
+                    icc = im.info.get("icc_profile")
+                    if icc is not None: open(os.path.join(d, f"{i}.icc"), "wb").write(icc)
+                except Exception as e:
+                    sys.stderr.write(f"{i}: {e!r}\\n")
+            """
+        try runPython(script, arguments: [directory.path, String(files.count)])
+        if FileManager.default.fileExists(atPath: directory.appendingPathComponent("no-pillow").path) { return [] }
+        return try files.indices.map { i in
+            guard let data = try? Data(contentsOf: directory.appendingPathComponent("\(i).rgba")), data.count >= 8 else { return nil }
+            let bytes = Array(data)
+            let w = bytes[0..<4].reduce(0) { $0 << 8 | Int($1) }, h = bytes[4..<8].reduce(0) { $0 << 8 | Int($1) }
+            let icc = try? Data(contentsOf: directory.appendingPathComponent("\(i).icc"))
+            return (w, h, try Bitmap(width: w, height: h, rgba: Array(bytes[8...])), icc)
         }
     }
 
