@@ -7,6 +7,12 @@ public struct JPEGImage: Sendable {
     public var bitmap: Bitmap
     /// The EXIF orientation from APP1, `.up` when absent.
     public var orientation: ImageOrientation
+
+    /// Stored pixels and the orientation they are to be shown in.
+    public init(bitmap: Bitmap, orientation: ImageOrientation = .up) {
+        self.bitmap = bitmap
+        self.orientation = orientation
+    }
 }
 
 /// Decodes baseline and progressive Huffman-coded JPEG files (8-bit, gray,
@@ -14,7 +20,9 @@ public struct JPEGImage: Sendable {
 /// into RGBA bitmaps, optionally at 1/2, 1/4 or 1/8 scale.
 ///
 /// Arithmetic-coded, lossless, hierarchical and 12-bit files are refused with a
-/// `JPEGError.unsupported` naming the process.
+/// `JPEGError.unsupported` naming the process. Every method throws
+/// `ImageCodecError` (its `detail` the `JPEGError`); most callers want
+/// `ImageDecoder`, which sniffs the format and applies the orientation.
 public struct JPEGDecoder: ImageDecoding {
     /// The largest width × height accepted; checked before any pixel storage is allocated.
     public var maximumPixelCount: Int
@@ -49,7 +57,7 @@ public struct JPEGDecoder: ImageDecoding {
     /// within one row instead of finishing a large image.
     public func decodeImage(_ data: Data, scale: JPEGScale = .full, checkCancellation: () throws -> Void = {}) throws -> JPEGImage {
         let bytes = [UInt8](data)
-        return try withoutActuallyEscaping(checkCancellation) { checkCancellation in
+        return try ImageCodecError.converting { try withoutActuallyEscaping(checkCancellation) { checkCancellation in
             try bytes.withUnsafeBufferPointer { buffer in
                 let parser = JPEGParser(bytes: buffer, maximumPixelCount: maximumPixelCount, maximumScanCount: maximumScanCount)
                 parser.dcOnly = scale == .eighth
@@ -61,17 +69,18 @@ public struct JPEGDecoder: ImageDecoding {
                 let bitmap = try renderer.finish()
                 return JPEGImage(bitmap: bitmap, orientation: parser.orientation)
             }
-        }
+        } }
     }
 
     /// Reads the size and EXIF orientation from the segments before the first scan.
     public func readInfo(_ data: Data) throws -> ImageInfo {
-        let bytes = [UInt8](data)
-        return try bytes.withUnsafeBufferPointer { buffer in
+        // The header is read in place: `ImageDecoder` reads it before every scaled decode.
+        try ImageCodecError.converting { try data.withUnsafeBytes { raw in
+            let buffer = raw.bindMemory(to: UInt8.self)
             let parser = JPEGParser(bytes: buffer, maximumPixelCount: maximumPixelCount, maximumScanCount: maximumScanCount)
             try parser.parse(headerOnly: true)
             return ImageInfo(format: .jpeg, width: parser.width, height: parser.height,
                              orientation: parser.orientation, hasAlpha: false)
-        }
+        } }
     }
 }

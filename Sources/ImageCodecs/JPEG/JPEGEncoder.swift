@@ -36,8 +36,11 @@ public struct JPEGEncoder: ImageEncoding {
     /// Always `.jpeg`.
     public var format: ImageFormat { .jpeg }
 
+    /// The quality an encoder gets when none is given.
+    public static let defaultQuality = 90
+
     /// An encoder; `quality` is clamped to 1...100 and `restartInterval` to 0...65535.
-    public init(quality: Int = 90, subsampling: Subsampling = .yuv420, optimizeHuffman: Bool = false,
+    public init(quality: Int = JPEGEncoder.defaultQuality, subsampling: Subsampling = .yuv420, optimizeHuffman: Bool = false,
                 restartInterval: Int = 0, grayscale: Bool = false) {
         self.quality = min(max(quality, 1), 100)
         self.subsampling = subsampling
@@ -52,7 +55,7 @@ public struct JPEGEncoder: ImageEncoding {
         return base.map { min(max(($0 * scale + 50) / 100, 1), 255) }
     }
 
-    /// The JPEG file for `bitmap` (alpha is dropped). Throws `JPEGError.cannotEncode` for an empty or oversized bitmap.
+    /// The JPEG file for `bitmap` (alpha is dropped). Throws `ImageCodecError` (detail `JPEGError.cannotEncode`) for an empty or oversized bitmap.
     public func encode(_ bitmap: Bitmap) throws -> Data {
         try encode(bitmap, checkCancellation: {})
     }
@@ -60,9 +63,9 @@ public struct JPEGEncoder: ImageEncoding {
     /// Encodes `bitmap`, calling `checkCancellation` after each row of MCUs;
     /// whatever it throws ends the encode.
     public func encode(_ bitmap: Bitmap, checkCancellation: () throws -> Void) throws -> Data {
-        guard bitmap.width > 0, bitmap.height > 0 else { throw JPEGError.cannotEncode("the bitmap is empty") }
+        guard bitmap.width > 0, bitmap.height > 0 else { throw ImageCodecError(JPEGError.cannotEncode("the bitmap is empty")) }
         guard bitmap.width <= 65535, bitmap.height <= 65535 else {
-            throw JPEGError.cannotEncode("\(bitmap.width)×\(bitmap.height) exceeds JPEG's 65535-pixel side")
+            throw ImageCodecError(JPEGError.cannotEncode("\(bitmap.width)×\(bitmap.height) exceeds JPEG's 65535-pixel side"))
         }
         let factor = (!grayscale && subsampling == .yuv420) ? 2 : 1
         let mcuSize = 8 * factor
