@@ -17,12 +17,12 @@ public struct JPEGImage: Sendable {
 
 /// Decodes baseline and progressive Huffman-coded JPEG files (8-bit, gray,
 /// YCbCr, RGB, Adobe CMYK/YCCK; any sampling whose factors divide the largest)
-/// into RGBA bitmaps, optionally at 1/2, 1/4 or 1/8 scale.
+/// into RGBA bitmaps, optionally at 1/2, 1/4 or 1/8 scale. Every method throws
+/// `ImageCodecError`, its `detail` the `JPEGError`; most callers want
+/// `ImageDecoder`, which sniffs the format and applies the orientation.
 ///
 /// Arithmetic-coded, lossless, hierarchical and 12-bit files are refused with a
-/// `JPEGError.unsupported` naming the process. Every method throws
-/// `ImageCodecError` (its `detail` the `JPEGError`); most callers want
-/// `ImageDecoder`, which sniffs the format and applies the orientation.
+/// `JPEGError.unsupported` naming the process.
 public struct JPEGDecoder: ImageDecoding {
     /// The largest width × height accepted; checked before any pixel storage is allocated.
     public var maximumPixelCount: Int
