@@ -17,8 +17,9 @@ public func fuzzAssetHeader(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     }
     _ = AssetFileHeader.jsonLength(data)
 
-    let metadata = AssetMetadata(id: String(decoding: data.prefix(26), as: UTF8.self), byteCount: data.count, format: "jpeg",
-                                 width: count, height: Int(data.first ?? 0), orientation: 1,
+    let metadata = AssetMetadata(id: String(decoding: data.prefix(26), as: UTF8.self), byteCount: data.count,
+                                 format: ImageFormat.allCases[count % 2], width: count, height: Int(data.first ?? 0),
+                                 orientation: ImageOrientation.allCases[count % 8],
                                  added: Date(timeIntervalSinceReferenceDate: Double(count)), checksum: UInt32(truncatingIfNeeded: count))
     if let header = try? AssetFileHeader.encode(metadata) {
         let parsed = AssetFileHeader(parsing: header + data, fileSize: header.count + data.count)

@@ -103,7 +103,7 @@ case "list":
         for id in try store.list().sorted() {
             let metadata = try store.metadata(for: id)
             let size = metadata.uprightSize
-            print("\(id)\t\(metadata.format)\t\(size.width)x\(size.height)\t\(metadata.byteCount) bytes")
+            print("\(id)\t\(metadata.format.rawValue)\t\(size.width)x\(size.height)\t\(metadata.byteCount) bytes")
         }
     } catch {
         fail("cannot list \(assetDirectory.path): \(error)")

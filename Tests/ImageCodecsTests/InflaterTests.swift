@@ -57,7 +57,7 @@ final class InflaterTests: XCTestCase {
         let bomb = DeflateEncoder(level: 9).zlibCompress([UInt8](repeating: 0, count: 4 << 20))
         XCTAssertLessThan(bomb.count, 10_000)
         XCTAssertThrowsError(try Inflater.zlibDecompress(bomb, limit: 1 << 20)) { error in
-            XCTAssertEqual(error as? InflateError, .outputLimitExceeded(limit: 1 << 20))
+            XCTAssertEqual(error.inflateError, .outputLimitExceeded(limit: 1 << 20))
         }
     }
 

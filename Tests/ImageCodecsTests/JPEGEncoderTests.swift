@@ -92,7 +92,7 @@ final class JPEGEncoderTests: XCTestCase {
         var encoder = JPEGEncoder()
         encoder.iccProfile = Data(count: 255 * 65_519 + 1)
         XCTAssertThrowsError(try encoder.encode(JPEGTestSupport.syntheticBitmap())) { error in
-            XCTAssertEqual(error as? JPEGError, .cannotEncode("an ICC profile of 16707346 bytes exceeds the 255 APP2 segments of 65519 bytes JPEG allows"))
+            XCTAssertEqual(error.jpegError, .cannotEncode("an ICC profile of 16707346 bytes exceeds the 255 APP2 segments of 65519 bytes JPEG allows"))
         }
         encoder.iccProfile = Data()
         XCTAssertFalse(try encoder.encode(JPEGTestSupport.syntheticBitmap()).windowed(0xFF, 0xE2), "an empty profile writes no APP2")

@@ -46,7 +46,7 @@ final class JPEGHostileInputTests: XCTestCase {
         bytes[sof + 5] = 0xFF; bytes[sof + 6] = 0xFF  // height 65535
         bytes[sof + 7] = 0xFF; bytes[sof + 8] = 0xFF  // width 65535
         XCTAssertThrowsError(try JPEGDecoder().decode(Data(bytes))) { error in
-            XCTAssertEqual(error as? JPEGError, .tooManyPixels(width: 65535, height: 65535, limit: defaultMaximumPixelCount))
+            XCTAssertEqual(error.jpegError, .tooManyPixels(width: 65535, height: 65535, limit: defaultMaximumPixelCount))
         }
         XCTAssertThrowsError(try JPEGDecoder(maximumPixelCount: 100).readInfo(Data(try fixture("s420.jpg"))))
     }
@@ -65,8 +65,8 @@ final class JPEGHostileInputTests: XCTestCase {
     }
 
     func testNotJPEGAndEmptyData() {
-        XCTAssertThrowsError(try JPEGDecoder().decode(Data())) { XCTAssertEqual($0 as? JPEGError, .notJPEG) }
-        XCTAssertThrowsError(try JPEGDecoder().readInfo(Data([0x89, 0x50, 0x4E, 0x47]))) { XCTAssertEqual($0 as? JPEGError, .notJPEG) }
+        XCTAssertThrowsError(try JPEGDecoder().decode(Data())) { XCTAssertEqual($0.jpegError, .notJPEG) }
+        XCTAssertThrowsError(try JPEGDecoder().readInfo(Data([0x89, 0x50, 0x4E, 0x47]))) { XCTAssertEqual($0.jpegError, .notJPEG) }
     }
 
     /// A file cut in the middle of its scan is an error, not an image whose
@@ -75,7 +75,7 @@ final class JPEGHostileInputTests: XCTestCase {
         for name in ["s420.jpg", "progressive420.jpg", "restart420.jpg"] {
             let bytes = try fixture(name)
             XCTAssertThrowsError(try JPEGDecoder().decode(Data(bytes[0..<(bytes.count * 2 / 3)])), name) { error in
-                guard case .some(.truncated) = error as? JPEGError else { return XCTFail("\(name): \(error)") }
+                guard case .some(.truncated) = error.jpegError else { return XCTFail("\(name): \(error)") }
             }
         }
     }
@@ -116,7 +116,7 @@ final class JPEGResourceBudgetTests: XCTestCase {
         for band in 1...63 { file.scan(ss: band, se: band, ah: 0, al: 0, data: SyntheticJPEG.endOfBandRuns(blocks: 16384)) }
         XCTAssertNoThrow(try JPEGDecoder(maximumScanCount: 64).decode(file.data))
         XCTAssertThrowsError(try JPEGDecoder(maximumScanCount: 63).decode(file.data)) { error in
-            XCTAssertEqual(error as? JPEGError, .tooManyScans(limit: 63))
+            XCTAssertEqual(error.jpegError, .tooManyScans(limit: 63))
         }
     }
 
@@ -126,7 +126,7 @@ final class JPEGResourceBudgetTests: XCTestCase {
         file.scan(ss: 1, se: 63, ah: 0, al: 0, data: run)
         file.scan(ss: 1, se: 63, ah: 0, al: 0, data: run)
         XCTAssertThrowsError(try JPEGDecoder().decode(file.data)) { error in
-            XCTAssertEqual(error as? JPEGError, .invalidSegment("scan of component 1, coefficient 1 with Ah=0 after a scan that left Al=0"))
+            XCTAssertEqual(error.jpegError, .invalidSegment("scan of component 1, coefficient 1 with Ah=0 after a scan that left Al=0"))
         }
     }
 
@@ -136,17 +136,17 @@ final class JPEGResourceBudgetTests: XCTestCase {
         skipped.scan(ss: 1, se: 63, ah: 0, al: 3, data: run)
         skipped.scan(ss: 1, se: 63, ah: 2, al: 1, data: run)  // Ah must be 3
         XCTAssertThrowsError(try JPEGDecoder().decode(skipped.data)) { error in
-            XCTAssertEqual(error as? JPEGError, .invalidSegment("scan of component 1, coefficient 1 with Ah=2 after a scan that left Al=3"))
+            XCTAssertEqual(error.jpegError, .invalidSegment("scan of component 1, coefficient 1 with Ah=2 after a scan that left Al=3"))
         }
         var early = SyntheticJPEG(width: 1024, height: 1024, progressive: true)
         early.scan(ss: 1, se: 63, ah: 0, al: 0, data: run)
         XCTAssertThrowsError(try JPEGDecoder().decode(early.data)) { error in
-            XCTAssertEqual(error as? JPEGError, .invalidSegment("AC scan of component 1 before its DC scan"))
+            XCTAssertEqual(error.jpegError, .invalidSegment("AC scan of component 1 before its DC scan"))
         }
         var jump = progressiveWithDC()
         jump.scan(ss: 0, se: 0, ah: 3, al: 1, data: [UInt8](repeating: 0, count: 16384 / 8))
         XCTAssertThrowsError(try JPEGDecoder().decode(jump.data)) { error in
-            XCTAssertEqual(error as? JPEGError, .invalidSegment("refinement scan Ah=3 Al=1: Al must be Ah - 1"))
+            XCTAssertEqual(error.jpegError, .invalidSegment("refinement scan Ah=3 Al=1: Al must be Ah - 1"))
         }
     }
 
@@ -157,7 +157,7 @@ final class JPEGResourceBudgetTests: XCTestCase {
             file.scan(ss: 0, se: progressive ? 0 : 63, ah: 0, al: 0, data: [UInt8](repeating: 0, count: 100))
             XCTAssertLessThan(file.bytes.count, 300)
             XCTAssertThrowsError(try JPEGDecoder().decode(file.data)) { error in
-                guard case .truncated(let what)? = error as? JPEGError else { return XCTFail("\(error)") }
+                guard case .truncated(let what)? = error.jpegError else { return XCTFail("\(error)") }
                 XCTAssertTrue(what.hasPrefix("a scan of 1048576 blocks"), what)
             }
         }
@@ -172,7 +172,7 @@ final class JPEGResourceBudgetTests: XCTestCase {
         for index in 1..<64 { data += [0xFF, UInt8(0xD0 + (index - 1) % 8)] }
         file.scan(ss: 0, se: 0, ah: 0, al: 0, data: data)
         XCTAssertThrowsError(try JPEGDecoder().decode(file.data)) { error in
-            XCTAssertEqual(error as? JPEGError, .truncated("scan 1 (entropy-coded scan data)"))
+            XCTAssertEqual(error.jpegError, .truncated("scan 1 (entropy-coded scan data)"))
         }
     }
 

@@ -147,7 +147,7 @@ final class JPEGScaledDecodeTests: XCTestCase {
         let doubled = Array(bytes[0..<eoi]) + Array(bytes[sos..<eoi]) + [0xFF, 0xD9]
         XCTAssertNoThrow(try JPEGDecoder().decode(Data(bytes)))
         XCTAssertThrowsError(try JPEGDecoder().decode(Data(doubled))) { error in
-            guard case .some(.invalidSegment) = error as? JPEGError else { return XCTFail("\(error)") }
+            guard case .some(.invalidSegment) = error.jpegError else { return XCTFail("\(error)") }
         }
     }
 }

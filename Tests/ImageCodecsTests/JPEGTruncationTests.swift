@@ -29,7 +29,7 @@ final class JPEGTruncationTests: XCTestCase {
                                  file: StaticString = #filePath, line: UInt = #line) {
         XCTAssertThrowsError(try JPEGDecoder().decode(Data(bytes), scale: scale), "\(message) at 1/\(scale.rawValue)",
                              file: file, line: line) { error in
-            guard case .truncated? = error as? JPEGError else {
+            guard case .truncated? = error.jpegError else {
                 return XCTFail("\(message) at 1/\(scale.rawValue): \(error)", file: file, line: line)
             }
         }

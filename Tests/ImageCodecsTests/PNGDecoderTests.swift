@@ -64,10 +64,10 @@ final class PNGDecoderTests: XCTestCase {
         let crc = CRC32.checksum(huge[12..<29])
         huge.replaceSubrange(29..<33, with: [UInt8(crc >> 24), UInt8((crc >> 16) & 0xFF), UInt8((crc >> 8) & 0xFF), UInt8(crc & 0xFF)])
         XCTAssertThrowsError(try PNGDecoder().decode(Data(huge))) { error in
-            XCTAssertEqual(error as? PNGError, .tooManyPixels(width: 100_000, height: 100_000, limit: defaultMaximumPixelCount))
+            XCTAssertEqual(error.pngError, .tooManyPixels(width: 100_000, height: 100_000, limit: defaultMaximumPixelCount))
         }
         XCTAssertThrowsError(try PNGDecoder(maximumPixelCount: 100).decode(Data(file))) { error in
-            XCTAssertEqual(error as? PNGError, .tooManyPixels(width: 32, height: 32, limit: 100))
+            XCTAssertEqual(error.pngError, .tooManyPixels(width: 32, height: 32, limit: 100))
         }
         // A critical chunk nobody knows (upper-case first letter) must stop decoding.
         var chunk: [UInt8] = [0, 0, 0, 1] + Array("ABCD".utf8) + [7]
@@ -101,14 +101,14 @@ extension PNGDecoderTests {
         // basn6a16: 32 × 32 RGBA, 16 bits per sample (8 bytes per pixel).
         let rgba16 = try Data(contentsOf: Self.suite.appendingPathComponent("basn6a16.png"))
         XCTAssertThrowsError(try PNGDecoder(maximumPixelCount: 1000).readInfo(rgba16)) { error in
-            XCTAssertEqual(error as? PNGError, .tooManyPixels(width: 32, height: 32, limit: 1000))
+            XCTAssertEqual(error.pngError, .tooManyPixels(width: 32, height: 32, limit: 1000))
         }
         // 1,024 pixels fit a limit of 1,500, but their 8,192 bytes of samples
         // do not fit the 6,000 bytes that many pixels of bitmap take.
         for decode in [{ try PNGDecoder(maximumPixelCount: 1500).readInfo(rgba16) as Any },
                        { try PNGDecoder(maximumPixelCount: 1500).decode(rgba16) as Any }] {
             XCTAssertThrowsError(try decode()) { error in
-                XCTAssertEqual(error as? PNGError, .tooManySampleBytes(width: 32, height: 32, bytes: 8192, limit: 6000))
+                XCTAssertEqual(error.pngError, .tooManySampleBytes(width: 32, height: 32, bytes: 8192, limit: 6000))
             }
         }
         XCTAssertEqual(try PNGDecoder(maximumPixelCount: 2048).decode(rgba16).width, 32)

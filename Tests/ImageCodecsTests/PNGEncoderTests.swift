@@ -48,7 +48,7 @@ final class PNGEncoderTests: XCTestCase {
 
     func testEmptyBitmapsAreAnErrorThatSaysSo() throws {
         XCTAssertThrowsError(try PNGEncoder().encode(Bitmap(width: 0, height: 3))) { error in
-            XCTAssertEqual(error as? PNGError, .emptyImage(width: 0, height: 3))
+            XCTAssertEqual(error.pngError, .emptyImage(width: 0, height: 3))
             XCTAssertTrue("\(error)".contains("empty image"))
         }
     }

@@ -131,7 +131,7 @@ final class AssetURLProtocolTests: XCTestCase {
         let truncatedFile = store.directory.appendingPathComponent("\(truncated).asset")
         try Data(contentsOf: truncatedFile).prefix(1000).write(to: truncatedFile)
         // A store that checks only headers accepts the cut file; its load fails in the decoder.
-        let lenient = try FileAssetStore(directory: store.directory, readInfo: ImageInfoReader.readInfo)
+        let lenient = try FileAssetStore(directory: store.directory, readInfo: { try ImageDecoder.readInfo($0) })
         let cut = try lenient.add(photo.prefix(photo.count / 2))
 
         let session = makeSchemeSession()

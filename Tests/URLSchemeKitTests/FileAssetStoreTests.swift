@@ -26,7 +26,7 @@ final class FileAssetStoreTests: XCTestCase {
         XCTAssertEqual(try store.data(for: id), bytes)
         let metadata = try store.metadata(for: id)
         XCTAssertEqual(metadata.width, 4000)
-        XCTAssertEqual(metadata.orientation, 6)
+        XCTAssertEqual(metadata.orientation, .right)
         XCTAssertEqual(metadata.uprightSize.width, 3000)
         XCTAssertEqual(metadata.byteCount, bytes.count)
         XCTAssertEqual(try store.list(), [id])
@@ -34,6 +34,32 @@ final class FileAssetStoreTests: XCTestCase {
         XCTAssertEqual(try store.list(), [])
         XCTAssertThrowsError(try store.data(for: id)) { XCTAssertEqual($0 as? AssetStoreError, .notFound(id)) }
         XCTAssertThrowsError(try store.remove(id)) { XCTAssertEqual($0 as? AssetStoreError, .notFound(id)) }
+    }
+
+    /// The header keeps the format's name and the EXIF number on disk, so
+    /// files written when `format` was a String and `orientation` an Int read
+    /// back as the codec types, and new files read in old versions.
+    func testHeadersKeepTheirOnDiskEncodingOfFormatAndOrientation() throws {
+        func file(_ json: String, original: [UInt8] = [1, 2, 3]) -> Data {
+            var file = Data()
+            withUnsafeBytes(of: UInt32(json.utf8.count).littleEndian) { file.append(contentsOf: $0) }
+            return file + Data(json.utf8) + original
+        }
+        let old = #"{"width":64,"format":"jpeg","height":96,"added":817173548.2,"checksum":285275194,"orientation":6,"byteCount":3,"id":"25sprme5dxnyzqj77fyf7ketya"}"#
+        let header = try XCTUnwrap(AssetFileHeader(parsing: file(old), fileSize: file(old).count))
+        XCTAssertEqual(header.metadata.format, .jpeg)
+        XCTAssertEqual(header.metadata.orientation, .right)
+        XCTAssertEqual([header.metadata.uprightSize.width, header.metadata.uprightSize.height], [96, 64])
+
+        let written = try AssetFileHeader.encode(header.metadata)
+        let fields = try XCTUnwrap(JSONSerialization.jsonObject(with: written.dropFirst(4)) as? [String: Any])
+        XCTAssertEqual(fields["format"] as? String, "jpeg")
+        XCTAssertEqual(fields["orientation"] as? Int, 6)
+        // A value no version wrote is a damaged header, not a guess.
+        for bad in [old.replacingOccurrences(of: "\"jpeg\"", with: "\"gif\""),
+                    old.replacingOccurrences(of: "\"orientation\":6", with: "\"orientation\":9")] {
+            XCTAssertNil(AssetFileHeader(parsing: file(bad), fileSize: file(bad).count), bad)
+        }
     }
 
     func testIDsAreOpaqueURLSafeAndUnique() throws {
@@ -95,10 +121,10 @@ final class FileAssetStoreDefaultReaderTests: XCTestCase {
         let id = try store.add(png)
         let metadata = try store.metadata(for: id)
         XCTAssertEqual([metadata.width, metadata.height], [40, 30])
-        XCTAssertEqual(metadata.format, "png")
+        XCTAssertEqual(metadata.format, .png)
         XCTAssertEqual(try store.data(for: id), png)
         XCTAssertThrowsError(try store.add(Data("not an image".utf8))) { error in
-            XCTAssertEqual("\(error)", "not a readable image: the data is neither PNG nor JPEG (its first bytes match no known signature)")
+            XCTAssertEqual("\(error)", "not a readable image: the data is neither PNG nor JPEG: its first bytes 6E 6F 74 20 61 6E 20 69 match no known signature")
         }
     }
 }

@@ -120,6 +120,34 @@ final class TileMapTests: XCTestCase {
         XCTAssertEqual(map[240, 240], colors[TileCoordinate(z: 1, x: 1, y: 1)])
         XCTAssertEqual(try MapURL(url: try MapURL(options: options, tiles: "x-1").url).tiles, "x-1")
     }
+
+    /// Tiles go through `ImageDecoder`, so a source serving JPEG tiles draws
+    /// as one serving PNGs; bytes of neither format name the tile.
+    func testJPEGTilesDrawAndOtherBytesNameTheTile() throws {
+        let root = try makeTemporaryDirectory()
+        for (tile, color) in colors {
+            let folder = root.appendingPathComponent("1/\(tile.x)", isDirectory: true)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try ImageEncoder.encode(Bitmap(width: 256, height: 256, fill: color), format: .jpeg)
+                .write(to: folder.appendingPathComponent("\(tile.y).jpg"))
+        }
+        let renderer = TileMapRenderer(source: TileSource(loader: DirectoryTileLoader(directory: root, template: "{z}/{x}/{y}.jpg"), attribution: "Test"))
+        let options = MapSnapshotOptions(camera: .zoom(center: GeoCoordinate(latitude: 0, longitude: 0), zoom: 0.5), width: 300, height: 300)
+        let map = try renderer.render(options)
+        for (point, tile) in [((60, 60), TileCoordinate(z: 1, x: 0, y: 0)), ((240, 240), TileCoordinate(z: 1, x: 1, y: 1))] {
+            let pixel = map[point.0, point.1], expected = try XCTUnwrap(colors[tile])
+            for (got, want) in [(pixel.r, expected.r), (pixel.g, expected.g), (pixel.b, expected.b)] {
+                XCTAssertLessThanOrEqual(abs(Int(got) - Int(want)), 3, "\(pixel) at \(point), tile \(tile)")
+            }
+        }
+
+        try Data("GIF89a, not a tile".utf8).write(to: root.appendingPathComponent("1/0/0.jpg"))
+        XCTAssertThrowsError(try renderer.render(options)) { error in
+            guard case .undecodable(let tile, let reason)? = error as? MapTileError else { return XCTFail("\(error)") }
+            XCTAssertEqual(tile, TileCoordinate(z: 1, x: 0, y: 0))
+            XCTAssertTrue(reason.contains("neither PNG nor JPEG"), reason)
+        }
+    }
 }
 
 /// A tile source costs what `ResourceBudget` allows: so many tiles, so many

@@ -4,8 +4,8 @@ import Raster
 /// Turns encoded bytes into a bitmap. Adopted by `PNGDecoder` and `JPEGDecoder`.
 ///
 /// Decoders treat every byte as hostile: any malformed, truncated or oversized
-/// input throws an error that says what is wrong; none traps or allocates
-/// without bound.
+/// input throws an `ImageCodecError` that says what is wrong; none traps or
+/// allocates without bound. `ImageDecoder` picks the decoder from the bytes.
 public protocol ImageDecoding: Sendable {
     /// Decodes a whole file held in memory.
     func decode(_ data: Data) throws -> Bitmap

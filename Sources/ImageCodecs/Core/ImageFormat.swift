@@ -1,5 +1,6 @@
-/// The encoded image formats the package reads and writes.
-public enum ImageFormat: String, CaseIterable, Sendable {
+/// The encoded image formats the package reads and writes. Coded (`Codable`)
+/// as its raw value, `"png"` or `"jpeg"`.
+public enum ImageFormat: String, CaseIterable, Codable, Sendable {
     case png
     case jpeg
 

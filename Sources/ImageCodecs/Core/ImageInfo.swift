@@ -12,6 +12,11 @@ public struct ImageInfo: Equatable, Sendable {
     /// Whether the file can carry transparency (PNG with alpha or `tRNS`).
     public var hasAlpha: Bool
 
+    /// Width as the image is shown, orientation applied.
+    public var uprightWidth: Int { orientation.swapsDimensions ? height : width }
+    /// Height as the image is shown, orientation applied.
+    public var uprightHeight: Int { orientation.swapsDimensions ? width : height }
+
     /// Header facts as a decoder or a test states them.
     public init(format: ImageFormat, width: Int, height: Int, orientation: ImageOrientation = .up, hasAlpha: Bool) {
         self.format = format

@@ -1,6 +1,7 @@
 /// The EXIF orientation tag (0x0112): how the stored pixels must be turned to
-/// appear upright. Raw values are the tag's values 1–8.
-public enum ImageOrientation: Int, CaseIterable, Sendable {
+/// appear upright. Raw values are the tag's values 1–8, which is also how it
+/// is coded (`Codable`).
+public enum ImageOrientation: Int, CaseIterable, Codable, Sendable {
     /// Stored upright.
     case up = 1
     /// Mirrored left to right.

@@ -16,3 +16,14 @@ public enum InflateError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 }
+
+extension InflateError {
+    /// The `ImageCodecError.Kind` this error is reported as.
+    public var kind: ImageCodecError.Kind {
+        switch self {
+        case .truncated: return .truncated
+        case .corrupt: return .corrupt
+        case .outputLimitExceeded: return .tooLarge
+        }
+    }
+}

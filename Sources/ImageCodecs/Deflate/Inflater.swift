@@ -3,14 +3,32 @@
 public enum Inflater {
     /// Decompresses a zlib stream, checking its header and Adler-32. At most
     /// `limit` bytes are produced; `expectedSize` only sizes the first buffer.
+    /// Throws `ImageCodecError` (detail `.deflate`).
     public static func zlibDecompress(_ input: UnsafeBufferPointer<UInt8>, expectedSize: Int = 0, limit: Int) throws -> [UInt8] {
+        try ImageCodecError.converting { try decodeZlib(input, expectedSize: expectedSize, limit: limit) }
+    }
+
+    /// Decompresses a zlib stream held in an array.
+    public static func zlibDecompress(_ input: [UInt8], expectedSize: Int = 0, limit: Int) throws -> [UInt8] {
+        try input.withUnsafeBufferPointer { try zlibDecompress($0, expectedSize: expectedSize, limit: limit) }
+    }
+
+    /// Decompresses raw deflate data; returns the output and the input bytes
+    /// used. Throws `ImageCodecError` (detail `.deflate`).
+    public static func inflate(_ input: UnsafeBufferPointer<UInt8>, expectedSize: Int = 0, limit: Int) throws -> (output: [UInt8], bytesRead: Int) {
+        try ImageCodecError.converting { try decodeDeflate(input, expectedSize: expectedSize, limit: limit) }
+    }
+
+    /// `zlibDecompress`, throwing `InflateError` for a caller (the PNG
+    /// decoder) that reports the fault in its own terms.
+    static func decodeZlib(_ input: UnsafeBufferPointer<UInt8>, expectedSize: Int = 0, limit: Int) throws -> [UInt8] {
         guard input.count >= 2 else { throw InflateError.truncated }
         let cmf = input[0], flg = input[1]
         guard cmf & 0x0F == 8 else { throw InflateError.corrupt("zlib compression method \(cmf & 0x0F), expected 8 (deflate)") }
         guard cmf >> 4 <= 7 else { throw InflateError.corrupt("zlib window size field \(cmf >> 4) exceeds 7") }
         guard (UInt16(cmf) << 8 | UInt16(flg)) % 31 == 0 else { throw InflateError.corrupt("zlib header check bits are wrong") }
         guard flg & 0x20 == 0 else { throw InflateError.corrupt("zlib preset dictionaries are not supported") }
-        let (output, end) = try inflate(UnsafeBufferPointer(rebasing: input[2...]), expectedSize: expectedSize, limit: limit)
+        let (output, end) = try decodeDeflate(UnsafeBufferPointer(rebasing: input[2...]), expectedSize: expectedSize, limit: limit)
         let trailer = 2 + end
         guard trailer + 4 <= input.count else { throw InflateError.truncated }
         let stored = UInt32(input[trailer]) << 24 | UInt32(input[trailer + 1]) << 16 | UInt32(input[trailer + 2]) << 8 | UInt32(input[trailer + 3])
@@ -19,13 +37,8 @@ public enum Inflater {
         return output
     }
 
-    /// Decompresses a zlib stream held in an array.
-    public static func zlibDecompress(_ input: [UInt8], expectedSize: Int = 0, limit: Int) throws -> [UInt8] {
-        try input.withUnsafeBufferPointer { try zlibDecompress($0, expectedSize: expectedSize, limit: limit) }
-    }
-
-    /// Decompresses raw deflate data; returns the output and the input bytes used.
-    public static func inflate(_ input: UnsafeBufferPointer<UInt8>, expectedSize: Int = 0, limit: Int) throws -> (output: [UInt8], bytesRead: Int) {
+    /// `inflate`, throwing `InflateError`.
+    static func decodeDeflate(_ input: UnsafeBufferPointer<UInt8>, expectedSize: Int = 0, limit: Int) throws -> (output: [UInt8], bytesRead: Int) {
         // Decode straight into the array returned, so a large output is neither
         // copied nor faulted in twice; only an output beyond `expectedSize`
         // grows into storage of its own and is copied once at the end.

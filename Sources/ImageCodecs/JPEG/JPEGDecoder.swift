@@ -7,11 +7,19 @@ public struct JPEGImage: Sendable {
     public var bitmap: Bitmap
     /// The EXIF orientation from APP1, `.up` when absent.
     public var orientation: ImageOrientation
+
+    /// Stored pixels and the orientation they are to be shown in.
+    public init(bitmap: Bitmap, orientation: ImageOrientation = .up) {
+        self.bitmap = bitmap
+        self.orientation = orientation
+    }
 }
 
 /// Decodes baseline and progressive Huffman-coded JPEG files (8-bit, gray,
 /// YCbCr, RGB, Adobe CMYK/YCCK; any sampling whose factors divide the largest)
-/// into RGBA bitmaps, optionally at 1/2, 1/4 or 1/8 scale.
+/// into RGBA bitmaps, optionally at 1/2, 1/4 or 1/8 scale. Every method throws
+/// `ImageCodecError`, its `detail` the `JPEGError`; most callers want
+/// `ImageDecoder`, which sniffs the format and applies the orientation.
 ///
 /// Arithmetic-coded, lossless, hierarchical and 12-bit files are refused with a
 /// `JPEGError.unsupported` naming the process.
@@ -57,7 +65,7 @@ public struct JPEGDecoder: ImageDecoding {
     /// within one row instead of finishing a large image.
     public func decodeImage(_ data: Data, scale: JPEGScale = .full, checkCancellation: () throws -> Void = {}) throws -> JPEGImage {
         let bytes = [UInt8](data)
-        return try withoutActuallyEscaping(checkCancellation) { checkCancellation in
+        return try ImageCodecError.converting { try withoutActuallyEscaping(checkCancellation) { checkCancellation in
             try bytes.withUnsafeBufferPointer { buffer in
                 let parser = JPEGParser(bytes: buffer, maximumPixelCount: maximumPixelCount, maximumScanCount: maximumScanCount)
                 parser.renderScale = scale
@@ -68,17 +76,18 @@ public struct JPEGDecoder: ImageDecoding {
                 let bitmap = try renderer.finish()
                 return JPEGImage(bitmap: bitmap, orientation: parser.orientation)
             }
-        }
+        } }
     }
 
     /// Reads the size and EXIF orientation from the segments before the first scan.
     public func readInfo(_ data: Data) throws -> ImageInfo {
-        let bytes = [UInt8](data)
-        return try bytes.withUnsafeBufferPointer { buffer in
+        // The header is read in place: `ImageDecoder` reads it before every scaled decode.
+        try ImageCodecError.converting { try data.withUnsafeBytes { raw in
+            let buffer = raw.bindMemory(to: UInt8.self)
             let parser = JPEGParser(bytes: buffer, maximumPixelCount: maximumPixelCount, maximumScanCount: maximumScanCount)
             try parser.parse(headerOnly: true)
             return ImageInfo(format: .jpeg, width: parser.width, height: parser.height,
                              orientation: parser.orientation, hasAlpha: false)
-        }
+        } }
     }
 }

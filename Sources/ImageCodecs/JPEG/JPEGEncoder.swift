@@ -46,8 +46,11 @@ public struct JPEGEncoder: ImageEncoding {
     /// Always `.jpeg`.
     public var format: ImageFormat { .jpeg }
 
+    /// The quality an encoder gets when none is given.
+    public static let defaultQuality = 90
+
     /// An encoder; `quality` is clamped to 1...100 and `restartInterval` to 0...65535.
-    public init(quality: Int = 90, subsampling: Subsampling = .yuv420, optimizeHuffman: Bool = false,
+    public init(quality: Int = JPEGEncoder.defaultQuality, subsampling: Subsampling = .yuv420, optimizeHuffman: Bool = false,
                 restartInterval: Int = 0, grayscale: Bool = false, iccProfile: Data? = nil) {
         self.quality = min(max(quality, 1), 100)
         self.subsampling = subsampling
@@ -73,8 +76,8 @@ public struct JPEGEncoder: ImageEncoding {
         return base.map { min(max(($0 * scale + 50) / 100, 1), 255) }
     }
 
-    /// The JPEG file for `bitmap` (alpha is dropped). Throws `JPEGError.cannotEncode` for an empty or
-    /// oversized bitmap, or an ICC profile too large for JPEG.
+    /// The JPEG file for `bitmap` (alpha is dropped). Throws `ImageCodecError` (detail `JPEGError.cannotEncode`)
+    /// for an empty or oversized bitmap, or an ICC profile too large for JPEG.
     public func encode(_ bitmap: Bitmap) throws -> Data {
         try encode(bitmap, checkCancellation: {})
     }
@@ -82,12 +85,12 @@ public struct JPEGEncoder: ImageEncoding {
     /// Encodes `bitmap`, calling `checkCancellation` after each row of MCUs;
     /// whatever it throws ends the encode.
     public func encode(_ bitmap: Bitmap, checkCancellation: () throws -> Void) throws -> Data {
-        guard bitmap.width > 0, bitmap.height > 0 else { throw JPEGError.cannotEncode("the bitmap is empty") }
+        guard bitmap.width > 0, bitmap.height > 0 else { throw ImageCodecError(JPEGError.cannotEncode("the bitmap is empty")) }
         guard bitmap.width <= 65535, bitmap.height <= 65535 else {
-            throw JPEGError.cannotEncode("\(bitmap.width)×\(bitmap.height) exceeds JPEG's 65535-pixel side")
+            throw ImageCodecError(JPEGError.cannotEncode("\(bitmap.width)×\(bitmap.height) exceeds JPEG's 65535-pixel side"))
         }
         if let iccProfile, iccProfile.count > 255 * JPEGEncoder.iccChunkSize {
-            throw JPEGError.cannotEncode("an ICC profile of \(iccProfile.count) bytes exceeds the 255 APP2 segments of \(JPEGEncoder.iccChunkSize) bytes JPEG allows")
+            throw ImageCodecError(JPEGError.cannotEncode("an ICC profile of \(iccProfile.count) bytes exceeds the 255 APP2 segments of \(JPEGEncoder.iccChunkSize) bytes JPEG allows"))
         }
         let (fh, fv) = samplingFactors
         let mcusX = (bitmap.width + 8 * fh - 1) / (8 * fh), mcusY = (bitmap.height + 8 * fv - 1) / (8 * fv)

@@ -33,3 +33,15 @@ public enum JPEGError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 }
+
+extension JPEGError {
+    /// The `ImageCodecError.Kind` this error is reported as.
+    public var kind: ImageCodecError.Kind {
+        switch self {
+        case .truncated: return .truncated
+        case .notJPEG, .unsupported, .cannotEncode: return .unsupported
+        case .invalidSegment, .corruptScan: return .corrupt
+        case .tooManyPixels, .tooManyScans: return .tooLarge
+        }
+    }
+}

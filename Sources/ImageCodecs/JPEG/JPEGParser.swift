@@ -98,7 +98,7 @@ final class JPEGParser {
                 if end - start >= 5, bytes[start] == 0x4A, bytes[start + 1] == 0x46, bytes[start + 2] == 0x49,
                    bytes[start + 3] == 0x46, bytes[start + 4] == 0 { sawJFIF = true }
             case 0xE1:
-                if let found = JPEGExifReader.orientation(in: UnsafeBufferPointer(rebasing: bytes[start..<end])) {
+                if let found = ExifReader.orientation(inAPP1: UnsafeBufferPointer(rebasing: bytes[start..<end])) {
                     orientation = found
                 }
             case 0xEE:

@@ -6,6 +6,12 @@ import Raster
 /// transparency (compared at full precision), Adam7 interlacing. Every chunk's
 /// CRC is checked; unknown ancillary chunks are skipped, unknown critical
 /// ones refused; the pixel count is checked before anything is allocated.
+///
+/// The orientation comes from an `eXIf` chunk (read by the same EXIF reader as
+/// a JPEG's APP1). Only an `eXIf` before the image data counts, so reading
+/// the header alone gives the same orientation as decoding; a malformed one
+/// is ignored, as in a JPEG. Every method throws `ImageCodecError` (its
+/// `detail` the `PNGError`); `ImageDecoder` applies the orientation.
 public struct PNGDecoder: ImageDecoding {
     /// The largest width × height this decoder accepts.
     public var maximumPixelCount: Int
@@ -15,18 +21,24 @@ public struct PNGDecoder: ImageDecoding {
         self.maximumPixelCount = maximumPixelCount
     }
 
-    /// The header's facts (size, alpha) without decoding pixels. Throws `PNGError` for a file that is not a PNG or is over the pixel limit.
+    /// The header's facts (size, alpha, orientation) without decoding pixels:
+    /// the chunks before the image data are read, the image data is not.
     public func readInfo(_ data: Data) throws -> ImageInfo {
-        try data.withUnsafeBytes { raw in
-            var chunks = try PNGChunks(raw.bindMemory(to: UInt8.self))
-            guard let first = try chunks.next(), first.type == "IHDR" else { throw PNGError.invalid("the first chunk is not IHDR") }
-            let header = try PNGHeader(first.data)
-            try checkSize(header)
-            var transparent = header.colorType == 4 || header.colorType == 6
-            while !transparent, let chunk = try chunks.next(), chunk.type != "IDAT" {
-                if chunk.type == "tRNS" { transparent = true }
+        try ImageCodecError.converting {
+            try data.withUnsafeBytes { raw in
+                var chunks = try PNGChunks(raw.bindMemory(to: UInt8.self))
+                guard let first = try chunks.next(), first.type == "IHDR" else { throw PNGError.invalid("the first chunk is not IHDR") }
+                let header = try PNGHeader(first.data)
+                try checkSize(header)
+                var transparent = header.colorType == 4 || header.colorType == 6
+                var orientation: ImageOrientation?
+                while let chunk = try chunks.next(), chunk.type != "IDAT", chunk.type != "IEND" {
+                    if chunk.type == "tRNS" { transparent = true }
+                    if chunk.type == "eXIf", orientation == nil { orientation = ExifReader.orientation(inPNGChunk: chunk.data) ?? .up }
+                }
+                return ImageInfo(format: .png, width: header.width, height: header.height, orientation: orientation ?? .up,
+                                 hasAlpha: transparent)
             }
-            return ImageInfo(format: .png, width: header.width, height: header.height, hasAlpha: transparent)
         }
     }
 
@@ -49,13 +61,26 @@ public struct PNGDecoder: ImageDecoding {
         return pixels
     }
 
-    /// Decodes a PNG file into a straight-alpha RGBA bitmap. Throws `PNGError` naming what is wrong (signature, chunk, CRC, truncated data, pixel limit).
+    /// Decodes a PNG file into a straight-alpha RGBA bitmap, as stored (the
+    /// `eXIf` orientation is not applied). Throws `ImageCodecError` naming what
+    /// is wrong (signature, chunk, CRC, truncated data, pixel limit).
     public func decode(_ data: Data) throws -> Bitmap {
-        try data.withUnsafeBytes { raw in try decode(raw.bindMemory(to: UInt8.self)) }
+        try decodeImage(data).bitmap
     }
 
     /// Decodes a whole PNG file held in memory.
     public func decode(_ bytes: UnsafeBufferPointer<UInt8>) throws -> Bitmap {
+        try ImageCodecError.converting { try decodeStored(bytes).bitmap }
+    }
+
+    /// The stored pixels and the header's facts, with the orientation of the
+    /// file's `eXIf` chunk (`.up` without one); `ImageDecoder` applies it.
+    func decodeImage(_ data: Data) throws -> (bitmap: Bitmap, info: ImageInfo) {
+        try ImageCodecError.converting { try data.withUnsafeBytes { raw in try decodeStored(raw.bindMemory(to: UInt8.self)) } }
+    }
+
+    /// `decodeImage`, throwing `PNGError`.
+    private func decodeStored(_ bytes: UnsafeBufferPointer<UInt8>) throws -> (bitmap: Bitmap, info: ImageInfo) {
         var chunks = try PNGChunks(bytes)
         guard let first = try chunks.next(), first.type == "IHDR" else { throw PNGError.invalid("the first chunk is not IHDR") }
         let header = try PNGHeader(first.data)
@@ -65,6 +90,7 @@ public struct PNGDecoder: ImageDecoding {
         var transparency: [UInt8]?
         var compressed: [UInt8] = []
         var sawImageData = false, imageDataEnded = false, sawEnd = false
+        var orientation: ImageOrientation?
         while let chunk = try chunks.next() {
             switch chunk.type {
             case "IHDR":
@@ -96,6 +122,8 @@ public struct PNGDecoder: ImageDecoding {
                 compressed.append(contentsOf: chunk.data)
             case "IEND":
                 sawEnd = true
+            case "eXIf":
+                if !sawImageData, orientation == nil { orientation = ExifReader.orientation(inPNGChunk: chunk.data) ?? .up }
             default:
                 if chunk.isCritical { throw PNGError.invalid("unknown critical chunk \(chunk.type)") }
             }
@@ -109,7 +137,7 @@ public struct PNGDecoder: ImageDecoding {
         let expected = header.imageDataSize
         let filtered: [UInt8]
         do {
-            filtered = try Inflater.zlibDecompress(compressed, expectedSize: expected, limit: expected)
+            filtered = try compressed.withUnsafeBufferPointer { try Inflater.decodeZlib($0, expectedSize: expected, limit: expected) }
         } catch let error as InflateError {
             throw PNGError.corruptImageData(error.description)
         }
@@ -123,6 +151,8 @@ public struct PNGDecoder: ImageDecoding {
                     .expand(source, into: destination.baseAddress!)
             }
         }
-        return try Bitmap(width: header.width, height: header.height, rgba: output)
+        let info = ImageInfo(format: .png, width: header.width, height: header.height, orientation: orientation ?? .up,
+                             hasAlpha: header.colorType == 4 || header.colorType == 6 || transparency != nil)
+        return (try Bitmap(width: header.width, height: header.height, rgba: output), info)
     }
 }

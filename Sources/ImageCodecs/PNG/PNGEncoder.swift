@@ -24,7 +24,7 @@ public struct PNGEncoder: ImageEncoding {
         self.level = level
     }
 
-    /// The PNG file for `bitmap`. Throws `PNGError` for an empty bitmap or one too large for PNG.
+    /// The PNG file for `bitmap`. Throws `ImageCodecError` (detail a `PNGError`) for an empty bitmap or one too large for PNG.
     public func encode(_ bitmap: Bitmap) throws -> Data {
         try encode(bitmap, checkCancellation: {})
     }
@@ -32,9 +32,9 @@ public struct PNGEncoder: ImageEncoding {
     /// Encodes `bitmap`, calling `checkCancellation` after packing, every 256
     /// filtered rows and before each deflate block; whatever it throws ends the encode.
     public func encode(_ bitmap: Bitmap, checkCancellation: () throws -> Void) throws -> Data {
-        guard !bitmap.isEmpty else { throw PNGError.emptyImage(width: bitmap.width, height: bitmap.height) }
+        guard !bitmap.isEmpty else { throw ImageCodecError(PNGError.emptyImage(width: bitmap.width, height: bitmap.height)) }
         guard bitmap.width <= Int(Int32.max), bitmap.height <= Int(Int32.max) else {
-            throw PNGError.dimensionsTooLarge(width: bitmap.width, height: bitmap.height)
+            throw ImageCodecError(PNGError.dimensionsTooLarge(width: bitmap.width, height: bitmap.height))
         }
         return try bitmap.pixels.withUnsafeBufferPointer { pixels in
             let type = colorType ?? PNGColorType.smallest(for: pixels)

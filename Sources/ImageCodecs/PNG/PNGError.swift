@@ -44,3 +44,15 @@ public enum PNGError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 }
+
+extension PNGError {
+    /// The `ImageCodecError.Kind` this error is reported as.
+    public var kind: ImageCodecError.Kind {
+        switch self {
+        case .truncated: return .truncated
+        case .notPNG, .emptyImage: return .unsupported
+        case .crcMismatch, .invalid, .corruptImageData: return .corrupt
+        case .tooManyPixels, .tooManySampleBytes, .dimensionsTooLarge: return .tooLarge
+        }
+    }
+}

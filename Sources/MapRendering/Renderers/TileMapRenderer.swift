@@ -44,7 +44,7 @@ public struct TileMapRenderer: MapRenderer {
             let placed = placedTiles[index]
             let tile: Bitmap
             do {
-                tile = try PNGDecoder(maximumPixelCount: maximumTilePixels).decode(Data(bytes))
+                tile = try ImageDecoder.decode(Data(bytes), options: .init(maximumPixelCount: maximumTilePixels)).bitmap
             } catch {
                 throw MapTileError.undecodable(placed.source, "\(error)")
             }

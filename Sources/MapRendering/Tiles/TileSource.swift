@@ -1,4 +1,4 @@
-/// Fetches the encoded image (PNG) of one tile. Implementations: files in a
+/// Fetches the encoded image (PNG or JPEG) of one tile. Implementations: files in a
 /// directory (`DirectoryTileLoader`), or an HTTP template through URLSession
 /// (`HTTPTileLoader` in URLSchemeKit). Called on a render queue; may block.
 public protocol TileLoading: Sendable {
@@ -39,7 +39,7 @@ public struct TileSource: Sendable {
 public enum MapTileError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The tile could not be fetched; the string says why.
     case unavailable(TileCoordinate, String)
-    /// The tile's bytes are not a PNG the decoder accepts; the string says why.
+    /// The tile's bytes are not a PNG or JPEG the decoder accepts; the string says why.
     case undecodable(TileCoordinate, String)
 
     /// A sentence naming the tile and the reason.

@@ -52,17 +52,14 @@ public final class AssetImageSource: Sendable {
             return try cache.image(for: id, maximumReduction: reduction, cancellation: cancellation) { reduction in
                 let data = try store.data(for: id)
                 try cancellation?.check()
-                switch ImageFormat(sniffing: data.prefix(8)) {
-                case .jpeg:
-                    let scale = JPEGScale(rawValue: reduction) ?? .full
-                    let decoder = JPEGDecoder(maximumPixelCount: budget.decodedPixels, maximumScanCount: budget.jpegScans)
-                    let decoded = try decoder.decodeImage(data, scale: scale) { try cancellation?.check() }
-                    return .init(bitmap: try decoded.bitmap.upright(from: decoded.orientation), reduction: scale.rawValue)
-                case .png:
-                    return .init(bitmap: try PNGDecoder(maximumPixelCount: budget.decodedPixels).decode(data), reduction: 1)
-                case nil:
-                    throw ImageFormatError.unsupported("the stored bytes are neither PNG nor JPEG")
-                }
+                // Ask for the photo at 1/reduction of its upright size; the decoder
+                // picks that JPEG scale (a PNG decodes at full size).
+                var options = ImageDecoder.Options(maximumPixelCount: budget.decodedPixels, maximumScanCount: budget.jpegScans)
+                let info = try ImageDecoder.readInfo(data, options: options)
+                let scale = JPEGScale(rawValue: reduction) ?? .full
+                options.targetSize = (scale.scaled(info.uprightWidth), scale.scaled(info.uprightHeight))
+                let decoded = try ImageDecoder.decode(data, options: options) { try cancellation?.check() }
+                return .init(bitmap: decoded.bitmap, reduction: decoded.scale.rawValue)
             }
         } catch {
             throw Self.urlError(error, id: id)
@@ -72,7 +69,7 @@ public final class AssetImageSource: Sendable {
     /// The reduction `image(for:fraction:)` decodes `metadata`'s photo at:
     /// 1, 2, 4 or 8 for a JPEG, 1 for anything else.
     public func reduction(for metadata: AssetMetadata, fraction: Double) -> Int {
-        metadata.format == ImageFormat.jpeg.rawValue ? Self.reduction(for: fraction) : 1
+        metadata.format == .jpeg ? Self.reduction(for: fraction) : 1
     }
 
     /// The coarsest JPEG scale whose output keeps at least `fraction` of each side.

@@ -24,28 +24,46 @@ extension AssetStore {
 }
 
 /// One stored asset's facts, recorded when it was added.
+///
+/// `FileAssetStore` keeps them as JSON, the format as its name (`"jpeg"`) and
+/// the orientation as its EXIF value (`6`): the raw values of `ImageFormat` and
+/// `ImageOrientation`, so files written when these fields were a string and an
+/// integer read back unchanged.
 public struct AssetMetadata: Codable, Equatable, Sendable {
     /// The asset's id.
     public var id: String
     /// The encoded file's size in bytes.
     public var byteCount: Int
-    /// `png` or `jpeg`.
-    public var format: String
+    /// The stored file's format, sniffed from its bytes.
+    public var format: ImageFormat
     /// Stored width and height in pixels (before `orientation`).
     public var width: Int
     /// Stored height in pixels (before `orientation` is applied).
     public var height: Int
-    /// EXIF orientation tag value 1–8.
-    public var orientation: Int
+    /// The EXIF orientation (`.up` when the file has none).
+    public var orientation: ImageOrientation
     /// When the asset was added.
     public var added: Date
     /// The CRC-32 of the original bytes, verified on every read; nil in files
     /// written before the store kept one (those are checked by length only).
     public var checksum: UInt32?
 
+    /// Facts as a store (or a test) records them.
+    public init(id: String, byteCount: Int, format: ImageFormat, width: Int, height: Int,
+                orientation: ImageOrientation = .up, added: Date, checksum: UInt32? = nil) {
+        self.id = id
+        self.byteCount = byteCount
+        self.format = format
+        self.width = width
+        self.height = height
+        self.orientation = orientation
+        self.added = added
+        self.checksum = checksum
+    }
+
     /// Width and height as the photo is seen, orientation applied.
     public var uprightSize: (width: Int, height: Int) {
-        orientation >= 5 ? (height, width) : (width, height)
+        orientation.swapsDimensions ? (height, width) : (width, height)
     }
 }
 

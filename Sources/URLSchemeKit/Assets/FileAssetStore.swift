@@ -62,17 +62,11 @@ public final class FileAssetStore: AssetStore {
     /// only one coefficient per block.
     @Sendable public static func checkImage(_ data: Data) throws -> ImageInfo {
         let budget = ResourceBudget.current
-        switch ImageFormat(sniffing: data.prefix(8)) {
-        case .png:
-            return try PNGDecoder(maximumPixelCount: budget.decodedPixels).readInfo(data)
-        case .jpeg:
-            let decoder = JPEGDecoder(maximumPixelCount: budget.decodedPixels, maximumScanCount: budget.jpegScans)
-            let info = try decoder.readInfo(data)
-            _ = try decoder.decode(data, scale: .eighth)
-            return info
-        case nil:
-            return try ImageInfoReader.readInfo(data)  // throws the "neither PNG nor JPEG" error
-        }
+        let options = ImageDecoder.Options(appliesOrientation: false, targetSize: (1, 1),
+                                           maximumPixelCount: budget.decodedPixels, maximumScanCount: budget.jpegScans)
+        let info = try ImageDecoder.readInfo(data, options: options)
+        if info.format == .jpeg { _ = try ImageDecoder.decode(data, options: options) }  // a 1×1 target: 1/8 scale
+        return info
     }
 
     /// Stores `data` (a PNG or JPEG) and returns its new id. Throws `AssetStoreError.unreadableImage` for anything the store cannot describe.
@@ -87,8 +81,8 @@ public final class FileAssetStore: AssetStore {
             throw AssetStoreError.unreadableImage("\(error)")
         }
         let id = Self.newID()
-        let metadata = AssetMetadata(id: id, byteCount: data.count, format: info.format.rawValue, width: info.width,
-                                     height: info.height, orientation: info.orientation.rawValue, added: Date(),
+        let metadata = AssetMetadata(id: id, byteCount: data.count, format: info.format, width: info.width,
+                                     height: info.height, orientation: info.orientation, added: Date(),
                                      checksum: CRC32.checksum(data))
         let header = try AssetFileHeader.encode(metadata)
         let temporary = directory.appendingPathComponent("\(Self.temporaryPrefix)\(getpid())-\(UUID().uuidString)")

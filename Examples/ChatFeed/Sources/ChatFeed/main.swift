@@ -29,7 +29,7 @@ func show(_ label: String, _ request: URLRequest) async throws -> Data {
     let (data, response) = try await session.data(for: request)
     let http = response as? HTTPURLResponse
     let type = http?.value(forHTTPHeaderField: "Content-Type") ?? "?"
-    let size = (try? ImageInfoReader.readInfo(data)).map { " \($0.width)x\($0.height)" } ?? ""
+    let size = (try? ImageDecoder.readInfo(data)).map { " \($0.width)x\($0.height)" } ?? ""
     let cacheStatus = http?.value(forHTTPHeaderField: "Cache-Status").map { " [\($0)]" } ?? ""
     print("\(label): \(http?.statusCode ?? 0) \(type)\(size), \(data.count) bytes\(cacheStatus)")
     return data

@@ -23,21 +23,15 @@ enum ImageBodyDecoder {
             throw URLErrors.make(.cannotDecodeContentData, message, url: url)
         }
         do {
-            let info = try ImageInfoReader.readInfo(data)
-            let swaps = info.orientation.swapsDimensions
-            let sourceWidth = swaps ? info.height : info.width, sourceHeight = swaps ? info.width : info.height
-            let upright: Bitmap
-            switch format {
-            case .jpeg:
-                let fraction = size?.fraction(ofWidth: sourceWidth, height: sourceHeight) ?? 1
-                let scale = JPEGScale(rawValue: AssetImageSource.reduction(for: fraction)) ?? .full
-                let decoded = try JPEGDecoder(maximumPixelCount: maximumPixelCount).decodeImage(data, scale: scale)
-                upright = try decoded.bitmap.upright(from: decoded.orientation)
-            case .png:
-                upright = try PNGDecoder(maximumPixelCount: maximumPixelCount).decode(data)
+            var options = ImageDecoder.Options(maximumPixelCount: maximumPixelCount)
+            if let size {
+                let info = try ImageDecoder.readInfo(data, options: options)
+                options.targetSize = size.coveringSize(ofWidth: info.uprightWidth, height: info.uprightHeight)
             }
-            let bitmap = try size.map { try resize(upright, to: $0) } ?? upright
-            return LoadedImage(url: url, bitmap: bitmap, sourceFormat: format, sourceWidth: sourceWidth, sourceHeight: sourceHeight)
+            let decoded = try ImageDecoder.decode(data, options: options)
+            let bitmap = try size.map { try resize(decoded.bitmap, to: $0) } ?? decoded.bitmap
+            return LoadedImage(url: url, bitmap: bitmap, sourceFormat: format,
+                               sourceWidth: decoded.info.uprightWidth, sourceHeight: decoded.info.uprightHeight)
         } catch {
             let message = "could not decode the \(format.rawValue.uppercased()) body of \(url.absoluteString): \(error)"
             throw URLErrors.make(.cannotDecodeContentData, message, url: url, underlying: error)

@@ -32,11 +32,19 @@ public struct ImageTargetSize: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// The smallest fraction of an upright `width` × `height` source's sides that
-    /// still yields this box without enlarging: what a scaled JPEG decode may drop.
-    func fraction(ofWidth sourceWidth: Int, height sourceHeight: Int) -> Double {
-        let horizontal = Double(width) / Double(max(1, sourceWidth))
-        let vertical = Double(height) / Double(max(1, sourceHeight))
-        return mode == .fit ? min(horizontal, vertical) : max(horizontal, vertical)
+    /// The smallest size an upright `sourceWidth` × `sourceHeight` image may be
+    /// decoded at and still yield this box at full detail: the fitted size for
+    /// `.fit`, the covering size for `.fill`, the box for `.stretch`. What
+    /// `ImageDecoder.Options.targetSize` is given, so a JPEG is decoded no finer.
+    func coveringSize(ofWidth sourceWidth: Int, height sourceHeight: Int) -> (width: Int, height: Int) {
+        let w = max(1, sourceWidth), h = max(1, sourceHeight)
+        // Width-bound when the box's width is the smaller (fit) or larger (fill) fraction of the source's.
+        let widthBound: Bool
+        switch mode {
+        case .stretch: return (width, height)
+        case .fit: widthBound = width * h <= height * w
+        case .fill: widthBound = width * h >= height * w
+        }
+        return widthBound ? (width, (h * width + w - 1) / w) : ((w * height + h - 1) / h, height)
     }
 }

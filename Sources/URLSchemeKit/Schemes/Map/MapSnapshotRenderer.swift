@@ -35,11 +35,7 @@ public struct MapSnapshotRenderer: Renderer {
             throw URLErrors.make(.resourceUnavailable, error.description, url: nil)
         }
         try cancellation.check()
-        switch map.format {
-        case .png:
-            return RenderedImage(data: try PNGEncoder().encode(bitmap, checkCancellation: cancellation.check), mimeType: ImageFormat.png.mimeType)
-        case .jpeg:
-            return RenderedImage(data: try JPEGEncoder(quality: map.quality).encode(bitmap, checkCancellation: cancellation.check), mimeType: ImageFormat.jpeg.mimeType)
-        }
+        let data = try ImageEncoder.encode(bitmap, format: map.format, quality: map.quality, checkCancellation: cancellation.check)
+        return RenderedImage(data: data, mimeType: map.format.mimeType)
     }
 }

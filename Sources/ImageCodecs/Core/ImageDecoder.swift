@@ -1,0 +1,93 @@
+import Foundation
+import Raster
+
+/// The one entry point for decoding an image: the format is sniffed from the
+/// bytes (PNG, JPEG), the EXIF orientation applied (a JPEG's APP1, a PNG's
+/// `eXIf`), and a JPEG wanted smaller than it is decoded at 1/2, 1/4 or 1/8
+/// scale instead of in full.
+///
+///     let image = try ImageDecoder.decode(data, options: .init(targetSize: (256, 256)))
+///     image.bitmap          // upright, each side at least 256 (unless the file is smaller)
+///
+/// Everything it throws for bad bytes is an `ImageCodecError`; see its `Kind`
+/// for the cases to match on.
+public enum ImageDecoder {
+    /// How `decode` and `readInfo` treat a file.
+    public struct Options: Sendable {
+        /// Whether the pixels are turned upright as the file's orientation
+        /// says (the default); false returns them as stored.
+        public var appliesOrientation: Bool
+        /// The smallest size the caller needs, in the orientation of the
+        /// result (upright unless `appliesOrientation` is false). A JPEG is
+        /// decoded at the coarsest of 1/1, 1/2, 1/4 and 1/8 scale whose output
+        /// still covers it in both dimensions; nothing is resized, so the
+        /// result may be larger than this. Nil decodes at full size. For a
+        /// result that must fit a box, pass the fitted size, not the box.
+        public var targetSize: (width: Int, height: Int)?
+        /// The largest width × height accepted, checked before any pixels are allocated.
+        public var maximumPixelCount: Int
+        /// The most scans a JPEG may have (`JPEGDecoder.maximumScanCount`).
+        public var maximumScanCount: Int
+
+        /// Options; the defaults decode upright, at full size, under the decoders' default limits.
+        public init(appliesOrientation: Bool = true, targetSize: (width: Int, height: Int)? = nil,
+                    maximumPixelCount: Int = defaultMaximumPixelCount,
+                    maximumScanCount: Int = JPEGDecoder.defaultMaximumScanCount) {
+            self.appliesOrientation = appliesOrientation
+            self.targetSize = targetSize
+            self.maximumPixelCount = maximumPixelCount
+            self.maximumScanCount = maximumScanCount
+        }
+    }
+
+    /// Decodes a whole PNG or JPEG file. Throws `ImageCodecError` for bytes
+    /// that are no supported image or are damaged, cut short or over the
+    /// limits, and whatever `checkCancellation` throws: it is called before
+    /// decoding, by the JPEG decoder before each scan and row of MCUs, and
+    /// before the orientation is applied.
+    public static func decode(_ data: Data, options: Options = Options(),
+                              checkCancellation: () throws -> Void = {}) throws -> DecodedImage {
+        guard let format = ImageFormat(sniffing: data.prefix(8)) else { throw ImageCodecError.unrecognized(data.prefix(8)) }
+        try checkCancellation()
+        let stored: Bitmap, info: ImageInfo, scale: JPEGScale
+        switch format {
+        case .jpeg:
+            let decoder = JPEGDecoder(maximumPixelCount: options.maximumPixelCount, maximumScanCount: options.maximumScanCount)
+            info = try decoder.readInfo(data)
+            scale = options.targetSize.map { jpegScale(for: info, covering: $0, upright: options.appliesOrientation) } ?? .full
+            stored = try decoder.decodeImage(data, scale: scale, checkCancellation: checkCancellation).bitmap
+        case .png:
+            (stored, info) = try PNGDecoder(maximumPixelCount: options.maximumPixelCount).decodeImage(data)
+            scale = .full
+        }
+        try checkCancellation()
+        let bitmap = options.appliesOrientation ? try stored.upright(from: info.orientation) : stored
+        return DecodedImage(bitmap: bitmap, info: info, scale: scale, isUpright: options.appliesOrientation || info.orientation == .up)
+    }
+
+    /// What the file's header says (format, stored size, orientation, alpha),
+    /// without decoding its pixels. Throws `ImageCodecError` for bytes that are
+    /// no supported image, or whose header is damaged or over `options`' limits.
+    public static func readInfo(_ data: Data, options: Options = Options()) throws -> ImageInfo {
+        switch ImageFormat(sniffing: data.prefix(8)) {
+        case .png:
+            return try PNGDecoder(maximumPixelCount: options.maximumPixelCount).readInfo(data)
+        case .jpeg:
+            return try JPEGDecoder(maximumPixelCount: options.maximumPixelCount, maximumScanCount: options.maximumScanCount).readInfo(data)
+        case nil:
+            throw ImageCodecError.unrecognized(data.prefix(8))
+        }
+    }
+
+    /// The JPEG scale whose output for the image `info` describes is the
+    /// smallest that still covers `target` in both dimensions: the coarsest,
+    /// except that of two scales giving the same size (a tiny image) the finer
+    /// is kept. `.full` when even full size does not cover it. `target` is
+    /// upright when `upright` is true, else as stored.
+    public static func jpegScale(for info: ImageInfo, covering target: (width: Int, height: Int), upright: Bool = true) -> JPEGScale {
+        let swaps = upright && info.orientation.swapsDimensions
+        let width = swaps ? target.height : target.width, height = swaps ? target.width : target.height
+        let covering = JPEGScale.allCases.filter { $0.scaled(info.width) >= width && $0.scaled(info.height) >= height }
+        return covering.min { ($0.scaled(info.width), $0.scaled(info.height), $0.rawValue) < ($1.scaled(info.width), $1.scaled(info.height), $1.rawValue) } ?? .full
+    }
+}
