@@ -20,25 +20,8 @@ final class JPEGScaledDecodeTests: XCTestCase {
             for scale in [JPEGScale.half, .quarter] {
                 let small = try JPEGDecoder().decode(data, scale: scale)
                 let factor = scale.rawValue
-                var worst = 0, total = 0, count = 0
-                // Boxes wholly inside the image (edge boxes also cover block padding).
-                for y in 0..<(full.height / factor) {
-                    for x in 0..<(full.width / factor) {
-                        for channel in 0..<3 {
-                            var sum = 0
-                            for dy in 0..<factor {
-                                for dx in 0..<factor {
-                                    sum += Int(full.pixels[((y * factor + dy) * full.width + x * factor + dx) * 4 + channel])
-                                }
-                            }
-                            let mean = (sum + factor * factor / 2) / (factor * factor)
-                            let difference = abs(Int(small.pixels[(y * small.width + x) * 4 + channel]) - mean)
-                            worst = max(worst, difference)
-                            total += difference
-                            count += 1
-                        }
-                    }
-                }
+                let differences = Self.differencesFromBoxAverages(full, small, factor: factor).map(abs)
+                let worst = differences.max() ?? 0, total = differences.reduce(0, +), count = differences.count
                 // Single samples can differ more where the full decode clamped
                 // (averages of clamped values are not clamped averages).
                 XCTAssertLessThanOrEqual(worst, 12, "\(name) at 1/\(factor)")
@@ -47,13 +30,11 @@ final class JPEGScaledDecodeTests: XCTestCase {
         }
     }
 
-    /// PSNR (RGB) of a scaled decode against the box averages of the full
-    /// decode, over the boxes wholly inside the image.
-    private func psnrAgainstBoxAverages(_ data: Data, _ scale: JPEGScale) throws -> Double {
-        let full = try JPEGDecoder().decode(data)
-        let small = try JPEGDecoder().decode(data, scale: scale)
-        let factor = scale.rawValue
-        var squares = 0, count = 0
+    /// Each RGB sample of `small` minus the rounded mean of the `factor` ×
+    /// `factor` box of `full` it stands for, over the boxes wholly inside the
+    /// image (edge boxes also cover block padding).
+    private static func differencesFromBoxAverages(_ full: Bitmap, _ small: Bitmap, factor: Int) -> [Int] {
+        var differences: [Int] = []
         for y in 0..<(full.height / factor) {
             for x in 0..<(full.width / factor) {
                 for channel in 0..<3 {
@@ -63,12 +44,21 @@ final class JPEGScaledDecodeTests: XCTestCase {
                             sum += Int(full.pixels[((y * factor + dy) * full.width + x * factor + dx) * 4 + channel])
                         }
                     }
-                    let difference = Int(small.pixels[(y * small.width + x) * 4 + channel]) - (sum + factor * factor / 2) / (factor * factor)
-                    squares += difference * difference
-                    count += 1
+                    let mean = (sum + factor * factor / 2) / (factor * factor)
+                    differences.append(Int(small.pixels[(y * small.width + x) * 4 + channel]) - mean)
                 }
             }
         }
+        return differences
+    }
+
+    /// PSNR (RGB) of a scaled decode against the box averages of the full
+    /// decode, over the boxes wholly inside the image.
+    private func psnrAgainstBoxAverages(_ data: Data, _ scale: JPEGScale) throws -> Double {
+        let full = try JPEGDecoder().decode(data)
+        let small = try JPEGDecoder().decode(data, scale: scale)
+        let differences = Self.differencesFromBoxAverages(full, small, factor: scale.rawValue)
+        let squares = differences.reduce(0) { $0 + $1 * $1 }, count = differences.count
         return squares == 0 ? 99 : 10 * log10(255.0 * 255.0 * Double(count) / Double(squares))
     }
 
