@@ -158,7 +158,7 @@ struct JPEGEntropyEncoder: ~Copyable {
     /// JPEG's category (bit count) of `value` and its value bits: the low bits
     /// of `value`, or of `value − 1` when negative (ones' complement).
     @inline(__always)
-    private static func magnitude(_ value: Int32) -> (size: Int, bits: UInt64) {
+    static func magnitude(_ value: Int32) -> (size: Int, bits: UInt64) {
         let sign = value &>> 31
         let size = 32 - ((value ^ sign) &- sign).leadingZeroBitCount
         let bits = UInt64(truncatingIfNeeded: UInt32(bitPattern: value &+ sign)) & ((1 &<< UInt64(size)) &- 1)

@@ -1,0 +1,203 @@
+/// Writes the scans of a progressive JPEG (ITU T.81 Annex G) from a whole
+/// image's quantised blocks, each scan with Huffman tables made for it.
+///
+/// Every scan is coded twice: once to count its symbols, once to write them
+/// with the optimal tables for those counts (a DHT segment before each SOS).
+/// Blocks come as `JPEGEncoder` stores them: per MCU, the luma blocks row by
+/// row then Cb and Cr, each transposed as `JPEGForwardDCT` writes it.
+struct JPEGProgressiveEncoder {
+    /// The longest end-of-band run one EOBn symbol can code (n = 14).
+    static let longestEndOfBandRun = 0x7FFF
+
+    let blocks: UnsafePointer<Int16>
+    let width: Int
+    let height: Int
+    let mcusX: Int
+    let mcusY: Int
+    /// Luma blocks per MCU across and down (chroma has one of each).
+    let lumaFactors: (horizontal: Int, vertical: Int)
+    /// The component of each block of an MCU.
+    let layout: [Int]
+    /// Units (MCUs, or blocks in a one-component scan) between restart markers; 0 for none.
+    let restartInterval: Int
+
+    /// Writes DHT, SOS and the coded data of each scan of `script`, calling
+    /// `checkCancellation` after each scan.
+    func write(_ script: [JPEGProgressiveScan], into writer: inout JPEGBitWriter, checkCancellation: () throws -> Void) throws {
+        for scan in script {
+            var counts = [[Int]](repeating: [Int](repeating: 0, count: 257), count: 2)
+            code(scan, symbol: { table, symbol, _, _ in counts[table][symbol] += 1 }, bits: { _, _ in }, restart: { _ in })
+            // A DC refinement scan has no Huffman symbols, so no tables.
+            let tables = counts.map { $0.contains { $0 > 0 } ? JPEGHuffmanEncoder.optimal(frequencies: $0) : nil }
+            for (index, table) in tables.enumerated() {
+                if let table { writer.append(JPEGEncoder.dht(table, tableClass: scan.spectralStart == 0 ? 0 : 1, index: index)) }
+            }
+            var sos: [UInt8] = [0xFF, 0xDA, 0, UInt8(6 + 2 * scan.components.count), UInt8(scan.components.count)]
+            for component in scan.components { sos += [UInt8(component + 1), component == 0 ? 0x00 : 0x11] }
+            sos += [UInt8(scan.spectralStart), UInt8(scan.spectralEnd), UInt8(scan.successiveHigh << 4 | scan.successiveLow)]
+            writer.append(sos)
+            // `code <<8 | length` per symbol, as JPEGEntropyEncoder keeps them.
+            let entries = tables.map { table in
+                (0..<256).map { symbol in table.map { $0.codes[symbol] << 8 | UInt32($0.lengths[symbol]) } ?? 0 }
+            }
+            code(scan, symbol: { table, symbol, bits, size in
+                let entry = entries[table][symbol]
+                writer.write(UInt64(entry &>> 8) &<< UInt64(size) | bits, Int(entry & 0xFF) + size)
+            }, bits: { bits, count in writer.write(bits, count) }, restart: { index in
+                writer.flush()
+                writer.append([0xFF, UInt8(0xD0 + index & 7)])
+            })
+            writer.flush()
+            try checkCancellation()
+        }
+    }
+
+    /// Visits the symbols of one scan in order: `symbol` gets a Huffman
+    /// symbol of table 0 (luma) or 1 (chroma) with its value bits, `bits`
+    /// raw bits (refinement and correction bits), `restart` each restart
+    /// marker's number.
+    private func code(_ scan: JPEGProgressiveScan,
+                      symbol: (_ table: Int, _ symbol: Int, _ bits: UInt64, _ size: Int) -> Void,
+                      bits: (_ bits: UInt64, _ count: Int) -> Void, restart: (Int) -> Void) {
+        let order = JPEGEntropyEncoder.Order.shared
+        let (ss, se, al) = (scan.spectralStart, scan.spectralEnd, scan.successiveLow)
+        var predictors: [Int32] = [0, 0, 0]
+        // The end-of-band run so far, its table, and the correction bits of
+        // its blocks (refinement scans), sent after the EOBn symbol.
+        var endOfBandRun = 0
+        var runTable = 0
+        var runBits: [UInt8] = []
+        func endRun() {
+            guard endOfBandRun > 0 else { return }
+            let n = Int.bitWidth - 1 - endOfBandRun.leadingZeroBitCount
+            symbol(runTable, n << 4, UInt64(endOfBandRun & ((1 << n) - 1)), n)
+            for bit in runBits { bits(UInt64(bit), 1) }
+            endOfBandRun = 0
+            runBits.removeAll(keepingCapacity: true)
+        }
+        func extendRun(table: Int, correctionBits: [UInt8]) {
+            endOfBandRun += 1
+            runTable = table
+            runBits += correctionBits
+            if endOfBandRun == JPEGProgressiveEncoder.longestEndOfBandRun { endRun() }
+        }
+        var absolute = [Int32](repeating: 0, count: 64)
+        var blockBits: [UInt8] = []
+        func codeBlock(_ block: UnsafePointer<Int16>, component: Int) {
+            let table = component == 0 ? 0 : 1
+            if ss == 0 {
+                if scan.isRefinement {
+                    bits(UInt64((Int32(block[0]) >> Int32(al)) & 1), 1)
+                } else {
+                    let value = Int32(block[0]) >> Int32(al)     // arithmetic shift for DC (G.1.2.1)
+                    let (size, valueBits) = JPEGEntropyEncoder.magnitude(value &- predictors[component])
+                    predictors[component] = value
+                    symbol(table, size, valueBits, size)
+                }
+                return
+            }
+            if !scan.isRefinement {
+                // First AC scan (G.1.2.2): magnitudes shifted right by Al, zero
+                // runs with ZRL, blocks ending in zeros joined into EOB runs.
+                var run = 0
+                for k in ss...se {
+                    let coefficient = Int32(block[order.transposedIndex[k]])
+                    let magnitude = abs(coefficient) >> Int32(al)
+                    if magnitude == 0 { run += 1; continue }
+                    endRun()
+                    while run > 15 { symbol(table, 0xF0, 0, 0); run -= 16 }
+                    let size = 32 - magnitude.leadingZeroBitCount
+                    let valueBits = UInt64(UInt32(bitPattern: coefficient < 0 ? ~magnitude : magnitude)) & ((1 << UInt64(size)) - 1)
+                    symbol(table, run << 4 | size, valueBits, size)
+                    run = 0
+                }
+                if run > 0 { extendRun(table: table, correctionBits: []) }
+                return
+            }
+            // Refinement AC scan (G.1.2.3): coefficients becoming non-zero at
+            // bit Al are coded as run/1 symbols with a sign bit; those already
+            // non-zero get a correction bit, sent after the next symbol.
+            var lastNew = -1
+            for k in ss...se {
+                absolute[k] = abs(Int32(block[order.transposedIndex[k]])) >> Int32(al)
+                if absolute[k] == 1 { lastNew = k }
+            }
+            var run = 0
+            blockBits.removeAll(keepingCapacity: true)
+            for k in ss...se {
+                let magnitude = absolute[k]
+                if magnitude == 0 { run += 1; continue }
+                // A ZRL only before a new coefficient: past the last one the
+                // zeros join the end-of-band run. Every pending correction bit
+                // belongs to a coefficient before the 16th zero, so all go now.
+                while run > 15 && k <= lastNew {
+                    endRun()
+                    symbol(table, 0xF0, 0, 0)
+                    run -= 16
+                    for bit in blockBits { bits(UInt64(bit), 1) }
+                    blockBits.removeAll(keepingCapacity: true)
+                }
+                if magnitude > 1 { blockBits.append(UInt8(magnitude & 1)); continue }
+                endRun()
+                symbol(table, run << 4 | 1, block[order.transposedIndex[k]] < 0 ? 0 : 1, 1)
+                for bit in blockBits { bits(UInt64(bit), 1) }
+                blockBits.removeAll(keepingCapacity: true)
+                run = 0
+            }
+            if run > 0 || !blockBits.isEmpty { extendRun(table: table, correctionBits: blockBits) }
+        }
+        var restartIndex = 0
+        var unit = 0
+        func startUnit() {
+            if restartInterval > 0 && unit > 0 && unit % restartInterval == 0 {
+                endRun()
+                restart(restartIndex)
+                restartIndex += 1
+                predictors = [0, 0, 0]
+            }
+            unit += 1
+        }
+        if scan.components.count == 1 {
+            // A one-component scan visits the component's own blocks in raster
+            // order, only those covering its samples (G.1.1.1.2, A.2.2).
+            let component = scan.components[0]
+            let (h, v) = factors(component)
+            let columns = ((width * h + lumaFactors.horizontal - 1) / lumaFactors.horizontal + 7) / 8
+            let rows = ((height * v + lumaFactors.vertical - 1) / lumaFactors.vertical + 7) / 8
+            for row in 0..<rows {
+                for column in 0..<columns {
+                    startUnit()
+                    codeBlock(block(component, row: row, column: column), component: component)
+                }
+            }
+        } else {
+            for my in 0..<mcusY {
+                for mx in 0..<mcusX {
+                    startUnit()
+                    for component in scan.components {
+                        let (h, v) = factors(component)
+                        for by in 0..<v {
+                            for bx in 0..<h {
+                                codeBlock(block(component, row: my * v + by, column: mx * h + bx), component: component)
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        endRun()
+    }
+
+    /// Blocks per MCU across and down for `component`.
+    private func factors(_ component: Int) -> (Int, Int) {
+        component == 0 ? lumaFactors : (1, 1)
+    }
+
+    /// The stored block at `row`, `column` of `component`'s block grid.
+    private func block(_ component: Int, row: Int, column: Int) -> UnsafePointer<Int16> {
+        let (h, v) = factors(component)
+        let mcu = (row / v) * mcusX + column / h
+        let position = component == 0 ? (row % v) * h + column % h : layout.count - 3 + component
+        return blocks + (mcu * layout.count + position) * 64
+    }
+}
