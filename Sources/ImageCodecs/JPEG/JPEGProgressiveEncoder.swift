@@ -25,10 +25,15 @@ struct JPEGProgressiveEncoder {
     /// `checkCancellation` after each scan.
     func write(_ script: [JPEGProgressiveScan], into writer: inout JPEGBitWriter, checkCancellation: () throws -> Void) throws {
         for scan in script {
-            var counts = [[Int]](repeating: [Int](repeating: 0, count: 257), count: 2)
-            code(scan, symbol: { table, symbol, _, _ in counts[table][symbol] += 1 }, bits: { _, _ in }, restart: { _ in })
+            let counts = UnsafeMutablePointer<Int>.allocate(capacity: 2 * 257)
+            defer { counts.deallocate() }
+            counts.initialize(repeating: 0, count: 2 * 257)
+            code(scan, symbol: { table, symbol, _, _ in counts[table * 257 + symbol] += 1 }, bits: { _, _ in }, restart: { _ in })
             // A DC refinement scan has no Huffman symbols, so no tables.
-            let tables = counts.map { $0.contains { $0 > 0 } ? JPEGHuffmanEncoder.optimal(frequencies: $0) : nil }
+            let tables = (0..<2).map { table -> JPEGHuffmanEncoder? in
+                let frequencies = Array(UnsafeBufferPointer(start: counts + table * 257, count: 257))
+                return frequencies.contains { $0 > 0 } ? JPEGHuffmanEncoder.optimal(frequencies: frequencies) : nil
+            }
             for (index, table) in tables.enumerated() {
                 if let table { writer.append(JPEGEncoder.dht(table, tableClass: scan.spectralStart == 0 ? 0 : 1, index: index)) }
             }
@@ -36,12 +41,16 @@ struct JPEGProgressiveEncoder {
             for component in scan.components { sos += [UInt8(component + 1), component == 0 ? 0x00 : 0x11] }
             sos += [UInt8(scan.spectralStart), UInt8(scan.spectralEnd), UInt8(scan.successiveHigh << 4 | scan.successiveLow)]
             writer.append(sos)
-            // `code <<8 | length` per symbol, as JPEGEntropyEncoder keeps them.
-            let entries = tables.map { table in
-                (0..<256).map { symbol in table.map { $0.codes[symbol] << 8 | UInt32($0.lengths[symbol]) } ?? 0 }
+            // `code << 8 | length` per symbol of tables 0 and 1, as JPEGEntropyEncoder keeps them.
+            let entries = UnsafeMutablePointer<UInt32>.allocate(capacity: 2 * 256)
+            defer { entries.deallocate() }
+            for table in 0..<2 {
+                for symbol in 0..<256 {
+                    entries[table * 256 + symbol] = tables[table].map { $0.codes[symbol] << 8 | UInt32($0.lengths[symbol]) } ?? 0
+                }
             }
             code(scan, symbol: { table, symbol, bits, size in
-                let entry = entries[table][symbol]
+                let entry = entries[table &* 256 &+ symbol]
                 writer.write(UInt64(entry &>> 8) &<< UInt64(size) | bits, Int(entry & 0xFF) + size)
             }, bits: { bits, count in writer.write(bits, count) }, restart: { index in
                 writer.flush()
@@ -61,28 +70,33 @@ struct JPEGProgressiveEncoder {
                       bits: (_ bits: UInt64, _ count: Int) -> Void, restart: (Int) -> Void) {
         let order = JPEGEntropyEncoder.Order.shared
         let (ss, se, al) = (scan.spectralStart, scan.spectralEnd, scan.successiveLow)
+        // Zigzag positions Ss...Se as a mask.
+        let band = (se == 63 ? ~0 : (1 &<< UInt64(se + 1)) &- 1) & ~((1 &<< UInt64(ss)) &- 1) as UInt64
+        let present = Int16(1 << al), previous = Int16(1 << scan.successiveHigh)
         var predictors: [Int32] = [0, 0, 0]
         // The end-of-band run so far, its table, and the correction bits of
-        // its blocks (refinement scans), sent after the EOBn symbol.
+        // its blocks (refinement scans: at most 63 a block, sent after the EOBn symbol).
         var endOfBandRun = 0
         var runTable = 0
-        var runBits: [UInt8] = []
+        var runBits: [(bits: UInt64, count: Int)] = []
+        func writeBits(_ value: UInt64, _ count: Int) {
+            if count > 32 { bits(value &>> 32, count - 32) }
+            if count > 0 { bits(value & 0xFFFF_FFFF, min(count, 32)) }
+        }
         func endRun() {
             guard endOfBandRun > 0 else { return }
             let n = Int.bitWidth - 1 - endOfBandRun.leadingZeroBitCount
             symbol(runTable, n << 4, UInt64(endOfBandRun & ((1 << n) - 1)), n)
-            for bit in runBits { bits(UInt64(bit), 1) }
+            for chunk in runBits { writeBits(chunk.bits, chunk.count) }
             endOfBandRun = 0
             runBits.removeAll(keepingCapacity: true)
         }
-        func extendRun(table: Int, correctionBits: [UInt8]) {
+        func extendRun(table: Int, correctionBits: UInt64, count: Int) {
             endOfBandRun += 1
             runTable = table
-            runBits += correctionBits
+            if count > 0 { runBits.append((correctionBits, count)) }
             if endOfBandRun == JPEGProgressiveEncoder.longestEndOfBandRun { endRun() }
         }
-        var absolute = [Int32](repeating: 0, count: 64)
-        var blockBits: [UInt8] = []
         func codeBlock(_ block: UnsafePointer<Int16>, component: Int) {
             let table = component == 0 ? 0 : 1
             if ss == 0 {
@@ -96,37 +110,42 @@ struct JPEGProgressiveEncoder {
                 }
                 return
             }
+            // Coefficients non-zero at bit Al, visited in zigzag order; the
+            // zeros between two of them are a run.
+            var remaining = JPEGEntropyEncoder.magnitudeMask(block, atLeast: present, order) & band
+            var last = ss - 1
             if !scan.isRefinement {
                 // First AC scan (G.1.2.2): magnitudes shifted right by Al, zero
                 // runs with ZRL, blocks ending in zeros joined into EOB runs.
-                var run = 0
-                for k in ss...se {
+                while remaining != 0 {
+                    let k = remaining.trailingZeroBitCount
+                    remaining &= remaining &- 1
+                    endRun()
+                    var run = k - last - 1
+                    while run > 15 { symbol(table, 0xF0, 0, 0); run -= 16 }
                     let coefficient = Int32(block[order.transposedIndex[k]])
                     let magnitude = abs(coefficient) >> Int32(al)
-                    if magnitude == 0 { run += 1; continue }
-                    endRun()
-                    while run > 15 { symbol(table, 0xF0, 0, 0); run -= 16 }
                     let size = 32 - magnitude.leadingZeroBitCount
                     let valueBits = UInt64(UInt32(bitPattern: coefficient < 0 ? ~magnitude : magnitude)) & ((1 << UInt64(size)) - 1)
                     symbol(table, run << 4 | size, valueBits, size)
-                    run = 0
+                    last = k
                 }
-                if run > 0 { extendRun(table: table, correctionBits: []) }
+                if last < se { extendRun(table: table, correctionBits: 0, count: 0) }
                 return
             }
             // Refinement AC scan (G.1.2.3): coefficients becoming non-zero at
             // bit Al are coded as run/1 symbols with a sign bit; those already
-            // non-zero get a correction bit, sent after the next symbol.
-            var lastNew = -1
-            for k in ss...se {
-                absolute[k] = abs(Int32(block[order.transposedIndex[k]])) >> Int32(al)
-                if absolute[k] == 1 { lastNew = k }
-            }
+            // non-zero (at bit Ah) get a correction bit, sent after the next symbol.
+            let older = JPEGEntropyEncoder.magnitudeMask(block, atLeast: previous, order) & band
+            let fresh = remaining & ~older
+            let lastNew = fresh == 0 ? -1 : 63 - fresh.leadingZeroBitCount
             var run = 0
-            blockBits.removeAll(keepingCapacity: true)
-            for k in ss...se {
-                let magnitude = absolute[k]
-                if magnitude == 0 { run += 1; continue }
+            var pending: UInt64 = 0, pendingCount = 0
+            while remaining != 0 {
+                let k = remaining.trailingZeroBitCount
+                remaining &= remaining &- 1
+                run += k - last - 1
+                last = k
                 // A ZRL only before a new coefficient: past the last one the
                 // zeros join the end-of-band run. Every pending correction bit
                 // belongs to a coefficient before the 16th zero, so all go now.
@@ -134,17 +153,23 @@ struct JPEGProgressiveEncoder {
                     endRun()
                     symbol(table, 0xF0, 0, 0)
                     run -= 16
-                    for bit in blockBits { bits(UInt64(bit), 1) }
-                    blockBits.removeAll(keepingCapacity: true)
+                    writeBits(pending, pendingCount)
+                    pending = 0; pendingCount = 0
                 }
-                if magnitude > 1 { blockBits.append(UInt8(magnitude & 1)); continue }
+                let coefficient = block[order.transposedIndex[k]]
+                if older & (1 &<< UInt64(k)) != 0 {
+                    pending = pending << 1 | UInt64((Int32(abs(coefficient)) >> Int32(al)) & 1)
+                    pendingCount += 1
+                    continue
+                }
                 endRun()
-                symbol(table, run << 4 | 1, block[order.transposedIndex[k]] < 0 ? 0 : 1, 1)
-                for bit in blockBits { bits(UInt64(bit), 1) }
-                blockBits.removeAll(keepingCapacity: true)
+                symbol(table, run << 4 | 1, coefficient < 0 ? 0 : 1, 1)
+                writeBits(pending, pendingCount)
+                pending = 0; pendingCount = 0
                 run = 0
             }
-            if run > 0 || !blockBits.isEmpty { extendRun(table: table, correctionBits: blockBits) }
+            run += se - last
+            if run > 0 || pendingCount > 0 { extendRun(table: table, correctionBits: pending, count: pendingCount) }
         }
         var restartIndex = 0
         var unit = 0
