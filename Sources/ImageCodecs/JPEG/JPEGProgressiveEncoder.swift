@@ -28,7 +28,8 @@ struct JPEGProgressiveEncoder {
             let counts = UnsafeMutablePointer<Int>.allocate(capacity: 2 * 257)
             defer { counts.deallocate() }
             counts.initialize(repeating: 0, count: 2 * 257)
-            code(scan, symbol: { table, symbol, _, _ in counts[table * 257 + symbol] += 1 }, bits: { _, _ in }, restart: { _ in })
+            var counter = SymbolCounter(counts: counts)
+            code(scan, into: &counter)
             // A DC refinement scan has no Huffman symbols, so no tables.
             let tables = (0..<2).map { table -> JPEGHuffmanEncoder? in
                 let frequencies = Array(UnsafeBufferPointer(start: counts + table * 257, count: 257))
@@ -49,25 +50,53 @@ struct JPEGProgressiveEncoder {
                     entries[table * 256 + symbol] = tables[table].map { $0.codes[symbol] << 8 | UInt32($0.lengths[symbol]) } ?? 0
                 }
             }
-            code(scan, symbol: { table, symbol, bits, size in
-                let entry = entries[table &* 256 &+ symbol]
-                writer.write(UInt64(entry &>> 8) &<< UInt64(size) | bits, Int(entry & 0xFF) + size)
-            }, bits: { bits, count in writer.write(bits, count) }, restart: { index in
-                writer.flush()
-                writer.append([0xFF, UInt8(0xD0 + index & 7)])
-            })
+            withUnsafeMutablePointer(to: &writer) { writer in
+                var output = ScanWriter(writer: writer, entries: entries)
+                code(scan, into: &output)
+            }
             writer.flush()
             try checkCancellation()
         }
     }
 
-    /// Visits the symbols of one scan in order: `symbol` gets a Huffman
-    /// symbol of table 0 (luma) or 1 (chroma) with its value bits, `bits`
-    /// raw bits (refinement and correction bits), `restart` each restart
-    /// marker's number.
-    private func code(_ scan: JPEGProgressiveScan,
-                      symbol: (_ table: Int, _ symbol: Int, _ bits: UInt64, _ size: Int) -> Void,
-                      bits: (_ bits: UInt64, _ count: Int) -> Void, restart: (Int) -> Void) {
+    /// Where a scan's symbols go: counted for its tables, then written. A
+    /// generic parameter, not closures, so each pass is compiled for its output
+    /// (the counting pass computes no value bits).
+    private protocol Output {
+        /// A Huffman symbol of table 0 (luma) or 1 (chroma) and its `size` value bits.
+        mutating func symbol(_ table: Int, _ symbol: Int, _ bits: UInt64, _ size: Int)
+        /// Raw bits: refinement and correction bits (1 ≤ count ≤ 32).
+        mutating func bits(_ bits: UInt64, _ count: Int)
+        /// Restart marker `index` (mod 8) before the next unit.
+        mutating func restart(_ index: Int)
+    }
+
+    /// The first pass: symbol counts, 257 per table (the last for the reserved code).
+    private struct SymbolCounter: Output {
+        let counts: UnsafeMutablePointer<Int>
+        @inline(__always) func symbol(_ table: Int, _ symbol: Int, _ bits: UInt64, _ size: Int) { counts[table &* 257 &+ symbol] += 1 }
+        @inline(__always) func bits(_ bits: UInt64, _ count: Int) {}
+        @inline(__always) func restart(_ index: Int) {}
+    }
+
+    /// The second pass: codes and bits into the file.
+    private struct ScanWriter: Output {
+        let writer: UnsafeMutablePointer<JPEGBitWriter>
+        /// `code << 8 | length` per symbol of tables 0 and 1.
+        let entries: UnsafeMutablePointer<UInt32>
+        @inline(__always) func symbol(_ table: Int, _ symbol: Int, _ bits: UInt64, _ size: Int) {
+            let entry = entries[table &* 256 &+ symbol]
+            writer.pointee.write(UInt64(entry &>> 8) &<< UInt64(size) | bits, Int(entry & 0xFF) + size)
+        }
+        @inline(__always) func bits(_ bits: UInt64, _ count: Int) { writer.pointee.write(bits, count) }
+        func restart(_ index: Int) {
+            writer.pointee.flush()
+            writer.pointee.append([0xFF, UInt8(0xD0 + index & 7)])
+        }
+    }
+
+    /// Sends the symbols and bits of one scan, in order, to `output`.
+    private func code<O: Output>(_ scan: JPEGProgressiveScan, into output: inout O) {
         let order = JPEGEntropyEncoder.Order.shared
         let (ss, se, al) = (scan.spectralStart, scan.spectralEnd, scan.successiveLow)
         // Zigzag positions Ss...Se as a mask.
@@ -80,13 +109,13 @@ struct JPEGProgressiveEncoder {
         var runTable = 0
         var runBits: [(bits: UInt64, count: Int)] = []
         func writeBits(_ value: UInt64, _ count: Int) {
-            if count > 32 { bits(value &>> 32, count - 32) }
-            if count > 0 { bits(value & 0xFFFF_FFFF, min(count, 32)) }
+            if count > 32 { output.bits(value &>> 32, count - 32) }
+            if count > 0 { output.bits(value & 0xFFFF_FFFF, min(count, 32)) }
         }
         func endRun() {
             guard endOfBandRun > 0 else { return }
             let n = Int.bitWidth - 1 - endOfBandRun.leadingZeroBitCount
-            symbol(runTable, n << 4, UInt64(endOfBandRun & ((1 << n) - 1)), n)
+            output.symbol(runTable, n << 4, UInt64(endOfBandRun & ((1 << n) - 1)), n)
             for chunk in runBits { writeBits(chunk.bits, chunk.count) }
             endOfBandRun = 0
             runBits.removeAll(keepingCapacity: true)
@@ -101,12 +130,12 @@ struct JPEGProgressiveEncoder {
             let table = component == 0 ? 0 : 1
             if ss == 0 {
                 if scan.isRefinement {
-                    bits(UInt64((Int32(block[0]) >> Int32(al)) & 1), 1)
+                    output.bits(UInt64((Int32(block[0]) >> Int32(al)) & 1), 1)
                 } else {
                     let value = Int32(block[0]) >> Int32(al)     // arithmetic shift for DC (G.1.2.1)
                     let (size, valueBits) = JPEGEntropyEncoder.magnitude(value &- predictors[component])
                     predictors[component] = value
-                    symbol(table, size, valueBits, size)
+                    output.symbol(table, size, valueBits, size)
                 }
                 return
             }
@@ -122,12 +151,12 @@ struct JPEGProgressiveEncoder {
                     remaining &= remaining &- 1
                     endRun()
                     var run = k - last - 1
-                    while run > 15 { symbol(table, 0xF0, 0, 0); run -= 16 }
+                    while run > 15 { output.symbol(table, 0xF0, 0, 0); run -= 16 }
                     let coefficient = Int32(block[order.transposedIndex[k]])
                     let magnitude = abs(coefficient) >> Int32(al)
                     let size = 32 - magnitude.leadingZeroBitCount
                     let valueBits = UInt64(UInt32(bitPattern: coefficient < 0 ? ~magnitude : magnitude)) & ((1 << UInt64(size)) - 1)
-                    symbol(table, run << 4 | size, valueBits, size)
+                    output.symbol(table, run << 4 | size, valueBits, size)
                     last = k
                 }
                 if last < se { extendRun(table: table, correctionBits: 0, count: 0) }
@@ -151,7 +180,7 @@ struct JPEGProgressiveEncoder {
                 // belongs to a coefficient before the 16th zero, so all go now.
                 while run > 15 && k <= lastNew {
                     endRun()
-                    symbol(table, 0xF0, 0, 0)
+                    output.symbol(table, 0xF0, 0, 0)
                     run -= 16
                     writeBits(pending, pendingCount)
                     pending = 0; pendingCount = 0
@@ -163,7 +192,7 @@ struct JPEGProgressiveEncoder {
                     continue
                 }
                 endRun()
-                symbol(table, run << 4 | 1, coefficient < 0 ? 0 : 1, 1)
+                output.symbol(table, run << 4 | 1, coefficient < 0 ? 0 : 1, 1)
                 writeBits(pending, pendingCount)
                 pending = 0; pendingCount = 0
                 run = 0
@@ -176,7 +205,7 @@ struct JPEGProgressiveEncoder {
         func startUnit() {
             if restartInterval > 0 && unit > 0 && unit % restartInterval == 0 {
                 endRun()
-                restart(restartIndex)
+                output.restart(restartIndex)
                 restartIndex += 1
                 predictors = [0, 0, 0]
             }
