@@ -109,18 +109,22 @@ final class JPEGProgressiveEncoderTests: XCTestCase {
         XCTAssertLessThan(data.count, baseline.count)
         XCTAssertLessThan(data.count, optimized.count)
         print("testorig.jpg q90 4:2:0: baseline \(baseline.count) B, optimised \(optimized.count) B, progressive \(data.count) B")
-        let ours = try JPEGDecoder().decode(data)
         var files = [data]
         for subsampling in [JPEGEncoder.Subsampling.yuv422, .yuv444] {
             files.append(try JPEGEncoder(quality: 90, subsampling: subsampling, progressive: true).encode(image))
         }
         files.append(try JPEGEncoder(quality: 90, grayscale: true, progressive: true).encode(image))
         files.append(try JPEGEncoder(quality: 90, restartInterval: 3, progressive: true).encode(image))
+        // Noise at q100 and q50: long zero runs among refined coefficients (ZRLs
+        // carrying correction bits) and end-of-band runs in every band.
+        let noise = try noisyBitmap(width: 45, height: 37)
+        files.append(try JPEGEncoder(quality: 100, subsampling: .yuv444, progressive: true).encode(noise))
+        files.append(try JPEGEncoder(quality: 50, progressive: true).encode(noise))
         let decodes = try IndependentDecoder.pillowDecodeJPEG(files)
         for (index, pillow) in decodes.enumerated() {
             let reference = try XCTUnwrap(pillow, "Pillow refused progressive file \(index)")
-            let mine = index == 0 ? ours : try JPEGDecoder().decode(files[index])
-            XCTAssertEqual([reference.width, reference.height], [227, 149])
+            let mine = try JPEGDecoder().decode(files[index])
+            XCTAssertEqual([reference.width, reference.height], [mine.width, mine.height])
             XCTAssertGreaterThan(JPEGTestSupport.psnr(reference.bitmap, mine), 45, "file \(index)")
         }
     }
