@@ -19,6 +19,24 @@ enum JPEGTestSupport {
     }
 
 
+    /// PSNR of `b` against `a` over RGB, or (`gray`) of `b`'s one channel against `a`'s BT.601 luma.
+    static func psnr(_ a: Bitmap, _ b: Bitmap, gray: Bool = false) -> Double {
+        var squared = 0.0, n = 0.0
+        for i in 0..<(a.width * a.height) {
+            let luma = { (p: [UInt8]) in 0.299 * Double(p[i * 4]) + 0.587 * Double(p[i * 4 + 1]) + 0.114 * Double(p[i * 4 + 2]) }
+            if gray {
+                let d = luma(a.pixels) - Double(b.pixels[i * 4])
+                squared += d * d; n += 1
+            } else {
+                for c in 0..<3 {
+                    let d = Double(a.pixels[i * 4 + c]) - Double(b.pixels[i * 4 + c])
+                    squared += d * d; n += 1
+                }
+            }
+        }
+        return squared == 0 ? .infinity : 10 * log10(255 * 255 / (squared / n))
+    }
+
     /// A smooth 45×37 test picture with an edge, so both DCT energy and colour are exercised.
     static func syntheticBitmap() throws -> Bitmap {
         var pixels = [UInt8]()

@@ -7,18 +7,19 @@ import Raster
 public enum ImageEncoder {
     /// `bitmap` as one complete file. JPEG has no alpha channel: a bitmap
     /// with translucent pixels is composited onto `background` first (PNG
-    /// keeps them). `quality` (1…100, clamped) applies to JPEG only.
+    /// keeps them). `quality` (1…100, clamped) and `progressive` (a
+    /// progressive JPEG, see `JPEGEncoder.progressive`) apply to JPEG only.
     /// `checkCancellation` is polled as the encoder goes; whatever it throws
     /// ends the encode. Throws `ImageCodecError` for a bitmap the format
     /// cannot store (empty, or larger than its limits).
     public static func encode(_ bitmap: Bitmap, format: ImageFormat, quality: Int = JPEGEncoder.defaultQuality,
-                              background: RGBA = .white, checkCancellation: () throws -> Void = {}) throws -> Data {
+                              background: RGBA = .white, progressive: Bool = false, checkCancellation: () throws -> Void = {}) throws -> Data {
         switch format {
         case .png:
             return try PNGEncoder().encode(bitmap, checkCancellation: checkCancellation)
         case .jpeg:
             let opaque = bitmap.isOpaque ? bitmap : bitmap.flattened(onto: background)
-            return try JPEGEncoder(quality: quality).encode(opaque, checkCancellation: checkCancellation)
+            return try JPEGEncoder(quality: quality, progressive: progressive).encode(opaque, checkCancellation: checkCancellation)
         }
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import Raster
 
-/// Writes baseline JPEG files: IJG-scaled standard quantisation tables,
+/// Writes baseline or progressive JPEG files: IJG-scaled standard quantisation tables,
 /// a vectorised floating-point forward DCT, 4:2:0, 4:2:2 or 4:4:4 chroma, optional grayscale,
 /// optional optimised Huffman tables and restart intervals, and an optional ICC profile.
 ///
@@ -42,6 +42,12 @@ public struct JPEGEncoder: ImageEncoding {
     /// every 65,519 bytes); nil or empty embeds none. At most 255 segments
     /// (16,707,345 bytes) fit; a larger profile makes `encode` throw.
     public var iccProfile: Data?
+    /// Writes a progressive file (SOF2) in libjpeg's simple progression (the
+    /// scans of `jpeg_simple_progression`: DC, then AC bands, with successive
+    /// approximation), each scan with Huffman tables optimised for it, so
+    /// `optimizeHuffman` is implied. The pixels decoded are those of the
+    /// baseline file at the same settings; the file is usually smaller.
+    public var progressive: Bool
 
     /// Always `.jpeg`.
     public var format: ImageFormat { .jpeg }
@@ -51,13 +57,14 @@ public struct JPEGEncoder: ImageEncoding {
 
     /// An encoder; `quality` is clamped to 1...100 and `restartInterval` to 0...65535.
     public init(quality: Int = JPEGEncoder.defaultQuality, subsampling: Subsampling = .yuv420, optimizeHuffman: Bool = false,
-                restartInterval: Int = 0, grayscale: Bool = false, iccProfile: Data? = nil) {
+                restartInterval: Int = 0, grayscale: Bool = false, iccProfile: Data? = nil, progressive: Bool = false) {
         self.quality = min(max(quality, 1), 100)
         self.subsampling = subsampling
         self.optimizeHuffman = optimizeHuffman
         self.restartInterval = min(max(restartInterval, 0), 65535)
         self.grayscale = grayscale
         self.iccProfile = iccProfile
+        self.progressive = progressive
     }
 
     /// Luma blocks per MCU across and down: the luma sampling factors.
@@ -105,7 +112,20 @@ public struct JPEGEncoder: ImageEncoding {
         var writer = JPEGBitWriter(reserving: bitmap.width * bitmap.height / 3 + 4096)
         try bitmap.pixels.withUnsafeBufferPointer { pixels in
             let source = pixels.baseAddress!
-            if optimizeHuffman {
+            if progressive {
+                // Every scan visits the whole image: keep all blocks, then write the scans.
+                let all = UnsafeMutablePointer<Int16>.allocate(capacity: rowCoefficients * mcusY)
+                defer { all.deallocate() }
+                for row in 0..<mcusY {
+                    transformer.transform(mcuRow: row, of: source, into: all + row * rowCoefficients)
+                    try checkCancellation()
+                }
+                writeFrame(bitmap, luma: luma, chroma: chroma, into: &writer)
+                let scans = JPEGProgressiveEncoder(blocks: all, width: bitmap.width, height: bitmap.height, mcusX: mcusX, mcusY: mcusY,
+                                                   lumaFactors: (fh, fv), layout: layout, restartInterval: restartInterval)
+                try scans.write(JPEGProgressiveScan.simpleProgression(grayscale: grayscale), into: &writer,
+                                checkCancellation: checkCancellation)
+            } else if optimizeHuffman {
                 // Two passes over stored coefficients: count symbols, then code them
                 // with tables made for these counts.
                 let all = UnsafeMutablePointer<Int16>.allocate(capacity: rowCoefficients * mcusY)
@@ -118,13 +138,15 @@ public struct JPEGEncoder: ImageEncoding {
                                                            restartInterval: restartInterval)
                 let tables = (dc: counts.dc.prefix(grayscale ? 1 : 2).map { JPEGHuffmanEncoder.optimal(frequencies: $0) },
                               ac: counts.ac.prefix(grayscale ? 1 : 2).map { JPEGHuffmanEncoder.optimal(frequencies: $0) })
-                writeHeaders(bitmap, luma: luma, chroma: chroma, dc: tables.dc, ac: tables.ac, into: &writer)
+                writeFrame(bitmap, luma: luma, chroma: chroma, into: &writer)
+                writeBaselineScanHeader(dc: tables.dc, ac: tables.ac, into: &writer)
                 var coder = JPEGEntropyEncoder(dc: tables.dc, ac: tables.ac, restartInterval: restartInterval)
                 coder.encode(all, mcuCount: mcusX * mcusY, layout: layout, into: &writer)
             } else {
                 // One pass: each MCU row is transformed and coded while its blocks are in cache.
                 let tables = JPEGEncoder.standardTables(grayscale: grayscale)
-                writeHeaders(bitmap, luma: luma, chroma: chroma, dc: tables.dc, ac: tables.ac, into: &writer)
+                writeFrame(bitmap, luma: luma, chroma: chroma, into: &writer)
+                writeBaselineScanHeader(dc: tables.dc, ac: tables.ac, into: &writer)
                 var coder = JPEGEntropyEncoder(dc: tables.dc, ac: tables.ac, restartInterval: restartInterval)
                 let blocks = UnsafeMutablePointer<Int16>.allocate(capacity: rowCoefficients)
                 defer { blocks.deallocate() }
@@ -151,9 +173,8 @@ public struct JPEGEncoder: ImageEncoding {
         return (dc, ac)
     }
 
-    /// SOI, JFIF, ICC profile (APP2), DQT, SOF0, DHT, DRI and SOS: everything before the entropy-coded data.
-    private func writeHeaders(_ bitmap: Bitmap, luma: [Int], chroma: [Int], dc: [JPEGHuffmanEncoder],
-                              ac: [JPEGHuffmanEncoder], into writer: inout JPEGBitWriter) {
+    /// SOI, JFIF, ICC profile (APP2), DQT, SOF0 or SOF2 and DRI: everything before the first scan's tables.
+    private func writeFrame(_ bitmap: Bitmap, luma: [Int], chroma: [Int], into writer: inout JPEGBitWriter) {
         let componentCount = grayscale ? 1 : 3
         let (fh, fv) = samplingFactors
         writer.append([0xFF, 0xD8])
@@ -161,17 +182,22 @@ public struct JPEGEncoder: ImageEncoding {
         if let iccProfile, !iccProfile.isEmpty { writeICCProfile([UInt8](iccProfile), into: &writer) }
         writer.append([0xFF, 0xDB, 0, UInt8(2 + 65 * (grayscale ? 1 : 2)), 0] + luma.map { UInt8($0) })
         if !grayscale { writer.append([1] + chroma.map { UInt8($0) }) }
-        var sof: [UInt8] = [0xFF, 0xC0, 0, UInt8(8 + 3 * componentCount), 8,
+        var sof: [UInt8] = [0xFF, progressive ? 0xC2 : 0xC0, 0, UInt8(8 + 3 * componentCount), 8,
                             UInt8(bitmap.height >> 8), UInt8(bitmap.height & 255),
                             UInt8(bitmap.width >> 8), UInt8(bitmap.width & 255), UInt8(componentCount)]
         sof += [1, UInt8(fh << 4 | fv), 0]
         if !grayscale { sof += [2, 0x11, 1, 3, 0x11, 1] }
         writer.append(sof)
-        for (index, table) in dc.enumerated() { writer.append(JPEGEncoder.dht(table, tableClass: 0, index: index)) }
-        for (index, table) in ac.enumerated() { writer.append(JPEGEncoder.dht(table, tableClass: 1, index: index)) }
         if restartInterval > 0 {
             writer.append([0xFF, 0xDD, 0, 4, UInt8(restartInterval >> 8), UInt8(restartInterval & 255)])
         }
+    }
+
+    /// DHT and SOS of the one scan of a baseline file.
+    private func writeBaselineScanHeader(dc: [JPEGHuffmanEncoder], ac: [JPEGHuffmanEncoder], into writer: inout JPEGBitWriter) {
+        let componentCount = grayscale ? 1 : 3
+        for (index, table) in dc.enumerated() { writer.append(JPEGEncoder.dht(table, tableClass: 0, index: index)) }
+        for (index, table) in ac.enumerated() { writer.append(JPEGEncoder.dht(table, tableClass: 1, index: index)) }
         var sos: [UInt8] = [0xFF, 0xDA, 0, UInt8(6 + 2 * componentCount), UInt8(componentCount), 1, 0x00]
         if !grayscale { sos += [2, 0x11, 3, 0x11] }
         sos += [0, 63, 0]

@@ -158,7 +158,7 @@ struct JPEGEntropyEncoder: ~Copyable {
     /// JPEG's category (bit count) of `value` and its value bits: the low bits
     /// of `value`, or of `value − 1` when negative (ones' complement).
     @inline(__always)
-    private static func magnitude(_ value: Int32) -> (size: Int, bits: UInt64) {
+    static func magnitude(_ value: Int32) -> (size: Int, bits: UInt64) {
         let sign = value &>> 31
         let size = 32 - ((value ^ sign) &- sign).leadingZeroBitCount
         let bits = UInt64(truncatingIfNeeded: UInt32(bitPattern: value &+ sign)) & ((1 &<< UInt64(size)) &- 1)
@@ -168,13 +168,31 @@ struct JPEGEntropyEncoder: ~Copyable {
     /// Bit k set when zigzag coefficient k of the transposed block is nonzero.
     @inline(__always)
     static func nonzeroMask(_ block: UnsafePointer<Int16>, _ order: Order) -> UInt64 {
+        zigzagMask(block, order) { v in
+            // 1 in each nonzero lane (v | −v has its sign bit set exactly when v ≠ 0).
+            SIMD16<UInt8>(truncatingIfNeeded: ((v | (0 &- v)) &>> 15) & 1)
+        }
+    }
+
+    /// Bit k set when zigzag coefficient k of the transposed block has a
+    /// magnitude of at least `threshold` (progressive scans: 1 << Al).
+    @inline(__always)
+    static func magnitudeMask(_ block: UnsafePointer<Int16>, atLeast threshold: Int16, _ order: Order) -> UInt64 {
+        let limit = SIMD16<Int16>(repeating: threshold)
+        return zigzagMask(block, order) { v in
+            let sign = v &>> 15
+            return SIMD16<UInt8>(truncatingIfNeeded: SIMD16<Int16>(repeating: 0).replacing(with: 1, where: ((v ^ sign) &- sign) .>= limit))
+        }
+    }
+
+    /// The zigzag-order mask of the lanes `flags` marks (0 or 1 in each of 16
+    /// transposed coefficients from a group of them).
+    @inline(__always)
+    private static func zigzagMask(_ block: UnsafePointer<Int16>, _ order: Order, _ flags: (SIMD16<Int16>) -> SIMD16<UInt8>) -> UInt64 {
         let raw = UnsafeRawPointer(block)
         var mask: UInt64 = 0
         for group in 0..<4 {
-            let v = raw.loadUnaligned(fromByteOffset: group * 32, as: SIMD16<Int16>.self)
-            // 1 in each nonzero lane (v | −v has its sign bit set exactly when v ≠ 0).
-            let flags = SIMD16<UInt8>(truncatingIfNeeded: ((v | (0 &- v)) &>> 15) & 1)
-            let words = unsafeBitCast(flags, to: SIMD2<UInt64>.self)
+            let words = unsafeBitCast(flags(raw.loadUnaligned(fromByteOffset: group * 32, as: SIMD16<Int16>.self)), to: SIMD2<UInt64>.self)
             // Gathers the low bit of each of eight bytes into one byte (no carries:
             // every partial product lands on its own bit).
             let low = (words[0] &* 0x0102_0408_1020_4080) &>> 56
