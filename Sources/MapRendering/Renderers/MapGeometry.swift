@@ -40,7 +40,7 @@ public struct MapGeometry: Sendable {
             byClass[country.colorClass, default: Path()].append(countryPath)
         }
         countriesByClass = byClass.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
-        for line in basemap.coastlines {
+        for (line, bounds) in zip(basemap.coastlines, basemap.coastlineBounds) where viewport.mayShow(bounds) {
             for copy in viewport.project(line) { coastlines.append(Path(polyline: copy)) }
         }
         for lake in basemap.lakes where viewport.mayShow(lake.bounds) {
