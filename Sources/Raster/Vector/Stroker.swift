@@ -31,12 +31,14 @@ enum Stroker {
                 if i == 0 { a = Point(a.x - dx * hw, a.y - dy * hw) }
                 if i == segmentCount - 1 { b = Point(b.x + dx * hw, b.y + dy * hw) }
             }
+            // Wound positively as written (the normal is d turned a quarter one
+            // way, the corners go round the other), so no area test per quad.
             let nx = -dy * hw, ny = dx * hw
-            pieces.append(Point(a.x + nx, a.y + ny))
-            pieces.append(Point(b.x + nx, b.y + ny))
-            pieces.append(Point(b.x - nx, b.y - ny))
             pieces.append(Point(a.x - nx, a.y - ny))
-            pieces.closeRing(positive: true)
+            pieces.append(Point(b.x - nx, b.y - ny))
+            pieces.append(Point(b.x + nx, b.y + ny))
+            pieces.append(Point(a.x + nx, a.y + ny))
+            pieces.closeRing()
         }
         // Joins at interior vertices (all vertices when closed).
         let joinRange = closed ? 0..<points.count : 1..<(points.count - 1)
