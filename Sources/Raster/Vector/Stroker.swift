@@ -58,8 +58,13 @@ enum Stroker {
                 arc.appendWedge(at: v, from: p1, to: p2, around: (d1x - d2x, d1y - d2y),
                                 angle: atan2(abs(cross), dot), to: &pieces)
             case .bevel:
-                pieces.append(v); pieces.append(p1); pieces.append(p2)
-                pieces.closeRing(positive: true)
+                // Twice its signed area is (p1 − v) × (p2 − v) = hw² · cross: wound by the turn's sign.
+                if cross > 0 {
+                    pieces.append(v); pieces.append(p1); pieces.append(p2)
+                } else {
+                    pieces.append(p2); pieces.append(p1); pieces.append(v)
+                }
+                pieces.closeRing()
             case .miter:
                 let ratio = (2 / max(1e-12, 1 + dot)).squareRoot()
                 pieces.append(v); pieces.append(p1)
