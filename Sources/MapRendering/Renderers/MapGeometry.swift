@@ -31,8 +31,9 @@ public struct MapGeometry: Sendable {
             for polygon in country.polygons {
                 for (ringIndex, ring) in polygon.enumerated() {
                     for copy in viewport.project(ring) {
-                        countryPath.append(Path(polygon: copy))
-                        borders.append(Path(polygon: copy))
+                        let path = Path(polygon: copy)
+                        countryPath.append(path)
+                        borders.append(path)
                         if ringIndex == 0 { land.append(Path(polygon: Path.counterClockwise(copy))) }
                     }
                 }
