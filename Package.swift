@@ -32,7 +32,7 @@ let package = Package(
         ),
         .testTarget(name: "RasterTests", dependencies: ["Raster"], exclude: ["Fixtures"]),
         .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs"], exclude: ["Fixtures"]),
-        .testTarget(name: "MapRenderingTests", dependencies: ["MapRendering"], exclude: ["Fixtures"]),
+        .testTarget(name: "MapRenderingTests", dependencies: ["MapRendering", "ImageCodecs"], exclude: ["Fixtures"]),
         .testTarget(name: "URLSchemeKitTests", dependencies: ["URLSchemeKit"], exclude: ["Fixtures", "Hostile"]),
     ]
 )

@@ -1,4 +1,6 @@
 import XCTest
+import Foundation
+import ImageCodecs
 import Raster
 @testable import MapRendering
 
@@ -78,6 +80,31 @@ final class BasemapRendererTests: XCTestCase {
                                          paths: [MapPath(points: points, color: color, width: 3)])
         let bitmap = try renderer.render(options)
         XCTAssertGreaterThan(stride(from: 0, to: bitmap.pixels.count, by: 4).filter { RGBA(bitmap.pixels[$0], bitmap.pixels[$0 + 1], bitmap.pixels[$0 + 2]) == color }.count, 500)
+    }
+
+    /// The README's zoom-5 Europe view (cut to 400×240 to stay quick in debug
+    /// builds) looks as it did before the speed work on strokes and culling:
+    /// every channel of every pixel within 2 levels of the stored picture.
+    func testTheZoom5EuropeMapMatchesItsStoredPicture() throws {
+        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/Pictures/europe-zoom5-400x240.png")
+        let expected = try PNGDecoder().decode(Data(contentsOf: fixture))
+        let options = MapSnapshotOptions(camera: .zoom(center: GeoCoordinate(latitude: 52, longitude: 20), zoom: 5), width: 400, height: 240, scale: 1)
+        let bitmap = try renderer.render(options)
+        XCTAssertEqual(bitmap.width, expected.width)
+        XCTAssertEqual(bitmap.height, expected.height)
+        var worst = 0, differing = 0
+        for y in 0..<min(bitmap.height, expected.height) {
+            for x in 0..<min(bitmap.width, expected.width) {
+                let p = bitmap[x, y], q = expected[x, y]
+                let red = abs(Int(p.r) - Int(q.r)), green = abs(Int(p.g) - Int(q.g))
+                let blue = abs(Int(p.b) - Int(q.b)), alpha = abs(Int(p.a) - Int(q.a))
+                let difference = max(red, green, blue, alpha)
+                worst = max(worst, difference)
+                if difference > 0 { differing += 1 }
+            }
+        }
+        XCTAssertLessThanOrEqual(worst, 2, "\(differing) pixels differ")
     }
 
     func testInvalidOptionsAndCancellationAreErrors() {

@@ -37,6 +37,46 @@ final class StrokeTests: XCTestCase {
         XCTAssertEqual(try area(square, StrokeStyle(width: 2, join: .miter)), 32 * 32 - 28 * 28, accuracy: 1)
     }
 
+    /// Strokes leave out the segments that cannot reach the canvas. Random
+    /// polylines wandering far off a small canvas draw the same pixels there
+    /// as on a canvas big enough to hold all of them (nothing left out), for
+    /// every join and cap, thin and wide, open and closed.
+    func testSegmentsOffTheCanvasAreLeftOutWithoutChangingThePixels() throws {
+        var seed: UInt64 = 0x2545_F491_4F6C_DD1D
+        func random(_ range: ClosedRange<Double>) -> Double {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return range.lowerBound + Double(seed >> 11) / Double(1 << 53) * (range.upperBound - range.lowerBound)
+        }
+        let (width, height, margin) = (40, 28, 140)
+        let styles = [StrokeStyle(width: 0.5, join: .bevel, cap: .butt), StrokeStyle(width: 1.5, join: .round, cap: .round),
+                      StrokeStyle(width: 6, join: .miter, cap: .square, miterLimit: 4), StrokeStyle(width: 9, join: .round, cap: .square)]
+        for trial in 0..<16 {
+            // Far points, and points just outside the edges, whose strokes reach in.
+            let points = (0..<14).map { i in
+                i % 2 == 0 ? Point(random(-120...160), random(-120...150)) : Point(random(-7...47), random(-7...35))
+            }
+            let path = trial % 3 == 0 ? Path(polygon: points) : Path(polyline: points)
+            let moved = trial % 3 == 0 ? Path(polygon: points.map { Point($0.x + Double(margin), $0.y + Double(margin)) })
+                : Path(polyline: points.map { Point($0.x + Double(margin), $0.y + Double(margin)) })
+            for style in styles {
+                var small = try Canvas(width: width, height: height, background: .white)
+                try small.stroke(path, color: RGBA(30, 60, 200), style: style)
+                var whole = try Canvas(width: width + 2 * margin + 40, height: height + 2 * margin + 40, background: .white)
+                try whole.stroke(moved, color: RGBA(30, 60, 200), style: style)
+                let (a, b) = (small.bitmap, whole.bitmap)
+                var worst = 0
+                for y in 0..<height {
+                    for x in 0..<width {
+                        let p = a[x, y], q = b[x + margin, y + margin]
+                        let red = abs(Int(p.r) - Int(q.r)), green = abs(Int(p.g) - Int(q.g)), blue = abs(Int(p.b) - Int(q.b))
+                        worst = max(worst, red, green, blue)
+                    }
+                }
+                XCTAssertLessThanOrEqual(worst, 1, "trial \(trial), width \(style.width), \(style.join)")
+            }
+        }
+    }
+
     func testBadStylesAndDegenerateInput() throws {
         var canvas = try Canvas(width: 8, height: 8)
         let line = Path(polyline: [Point(0, 0), Point(5, 5)])

@@ -88,15 +88,20 @@ public struct DeflateEncoder: Sendable {
         var literalFrequencies = [UInt32](repeating: 0, count: 286)
         var distanceFrequencies = [UInt32](repeating: 0, count: 30)
         var extraBits = 0
+        // The tables as locals: a global read in the loop costs a lazy-initialisation check per token.
+        let lengthSymbol = DeflateTables.lengthSymbol, lengthExtra = DeflateTables.lengthExtra
+        let distanceSmall = DeflateTables.distanceSymbolSmall, distanceLarge = DeflateTables.distanceSymbolLarge
+        let distanceExtra = DeflateTables.distanceExtra
         for token in tokens.items {
             if token < 256 {
                 literalFrequencies[Int(token)] += 1
             } else {
                 let length = Int(token >> 16), distance = Int(token & 0xFFFF) + 1
-                let l = Int(DeflateTables.lengthSymbol[length]), d = DeflateTables.distanceSymbol(distance)
+                let l = Int(lengthSymbol[length])
+                let d = distance <= 256 ? Int(distanceSmall[distance - 1]) : Int(distanceLarge[(distance - 1) >> 7])
                 literalFrequencies[257 + l] += 1
                 distanceFrequencies[d] += 1
-                extraBits += Int(DeflateTables.lengthExtra[l]) + Int(DeflateTables.distanceExtra[d])
+                extraBits += Int(lengthExtra[l]) + Int(distanceExtra[d])
             }
         }
         literalFrequencies[256] = 1

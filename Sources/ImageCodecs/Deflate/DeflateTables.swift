@@ -25,11 +25,6 @@ enum DeflateTables {
     static let distanceSymbolSmall: [UInt8] = (1...256).map { symbol(forDistance: $0) }
     static let distanceSymbolLarge: [UInt8] = (0..<256).map { symbol(forDistance: ($0 << 7) + 1) }
 
-    @inline(__always)
-    static func distanceSymbol(_ distance: Int) -> Int {
-        distance <= 256 ? Int(distanceSymbolSmall[distance - 1]) : Int(distanceSymbolLarge[(distance - 1) >> 7])
-    }
-
     private static func symbol(forDistance distance: Int) -> UInt8 {
         var code = 29
         while Int(distanceBase[code]) > distance { code -= 1 }

@@ -43,6 +43,8 @@ public struct Basemap: Sendable {
     public let countries: [Country]
     /// Coastline polylines.
     public let coastlines: [[GeoCoordinate]]
+    /// The box around each of `coastlines`, for culling.
+    let coastlineBounds: [GeoBounds?]
     /// Lakes large enough to show at this detail (Natural Earth 1:10m, simplified).
     public let lakes: [Lake]
     /// First-level administrative boundaries as polylines (only at `.high` detail).
@@ -72,6 +74,7 @@ public struct Basemap: Sendable {
         self.detail = detail
         self.countries = countries
         self.coastlines = coastlines
+        coastlineBounds = coastlines.map { GeoBounds($0) }
         self.lakes = lakes
         self.regionBorders = regionBorders
         regionBorderBounds = regionBorders.map { GeoBounds($0) }

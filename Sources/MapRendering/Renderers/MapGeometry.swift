@@ -31,8 +31,9 @@ public struct MapGeometry: Sendable {
             for polygon in country.polygons {
                 for (ringIndex, ring) in polygon.enumerated() {
                     for copy in viewport.project(ring) {
-                        countryPath.append(Path(polygon: copy))
-                        borders.append(Path(polygon: copy))
+                        let path = Path(polygon: copy)
+                        countryPath.append(path)
+                        borders.append(path)
                         if ringIndex == 0 { land.append(Path(polygon: Path.counterClockwise(copy))) }
                     }
                 }
@@ -40,7 +41,7 @@ public struct MapGeometry: Sendable {
             byClass[country.colorClass, default: Path()].append(countryPath)
         }
         countriesByClass = byClass.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
-        for line in basemap.coastlines {
+        for (line, bounds) in zip(basemap.coastlines, basemap.coastlineBounds) where viewport.mayShow(bounds) {
             for copy in viewport.project(line) { coastlines.append(Path(polyline: copy)) }
         }
         for lake in basemap.lakes where viewport.mayShow(lake.bounds) {

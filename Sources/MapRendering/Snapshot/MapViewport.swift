@@ -50,8 +50,9 @@ public struct MapViewport: Sendable, Equatable {
     /// The output pixel of `coordinate` taking its longitude as it is (no wrapping):
     /// project a whole shape this way, then draw it at each of `copyOffsets`.
     public func unwrappedPixel(for coordinate: GeoCoordinate) -> (x: Double, y: Double) {
-        let w = WebMercator.project(latitude: coordinate.latitude, longitude: coordinate.longitude, zoom: zoom)
-        return (w.x * scale - centerX + Double(pixelWidth) / 2, w.y * scale - centerY + Double(pixelHeight) / 2)
+        // The world's size in output pixels is stored: no 2^zoom per point.
+        (WebMercator.unitX(longitude: coordinate.longitude) * worldPixelWidth - centerX + Double(pixelWidth) / 2,
+         WebMercator.unitY(latitude: coordinate.latitude) * worldPixelWidth - centerY + Double(pixelHeight) / 2)
     }
 
     /// The horizontal shifts (whole multiples of `worldPixelWidth`) at which a shape

@@ -215,10 +215,16 @@ extension Canvas {
         guard style.miterLimit.isFinite, style.miterLimit >= 1 else {
             throw RasterError.invalidArgument("miter limit \(style.miterLimit) must be finite and at least 1")
         }
+        // Segments that cannot reach the canvas are left out. How far a stroke
+        // reaches from a vertex: a miter tip up to the limit × half the width, a
+        // square cap's corner √2 ×; plus a pixel of margin for antialiasing.
+        let reach = style.width / 2 * max(1.5, style.join == .miter ? style.miterLimit : 1) + 1
         var pieces = PolygonList()
         for path in paths {
             for subpath in try path.flattened() {
-                Stroker.appendOutlines(of: subpath.points, closed: subpath.closed, style: style, to: &pieces)
+                let runs = StrokeCulling.visibleRuns(of: subpath.points, closed: subpath.closed, minX: -reach, minY: -reach,
+                                                     maxX: Double(width) + reach, maxY: Double(height) + reach, limit: Canvas.coordinateLimit)
+                for run in runs { Stroker.appendOutlines(of: run.points, closed: run.closed, style: style, to: &pieces) }
             }
         }
         try fill(pieces, color: color, rule: .nonZero)

@@ -31,12 +31,14 @@ enum Stroker {
                 if i == 0 { a = Point(a.x - dx * hw, a.y - dy * hw) }
                 if i == segmentCount - 1 { b = Point(b.x + dx * hw, b.y + dy * hw) }
             }
+            // Wound positively as written (the normal is d turned a quarter one
+            // way, the corners go round the other), so no area test per quad.
             let nx = -dy * hw, ny = dx * hw
-            pieces.append(Point(a.x + nx, a.y + ny))
-            pieces.append(Point(b.x + nx, b.y + ny))
-            pieces.append(Point(b.x - nx, b.y - ny))
             pieces.append(Point(a.x - nx, a.y - ny))
-            pieces.closeRing(positive: true)
+            pieces.append(Point(b.x - nx, b.y - ny))
+            pieces.append(Point(b.x + nx, b.y + ny))
+            pieces.append(Point(a.x + nx, a.y + ny))
+            pieces.closeRing()
         }
         // Joins at interior vertices (all vertices when closed).
         let joinRange = closed ? 0..<points.count : 1..<(points.count - 1)
@@ -56,8 +58,13 @@ enum Stroker {
                 arc.appendWedge(at: v, from: p1, to: p2, around: (d1x - d2x, d1y - d2y),
                                 angle: atan2(abs(cross), dot), to: &pieces)
             case .bevel:
-                pieces.append(v); pieces.append(p1); pieces.append(p2)
-                pieces.closeRing(positive: true)
+                // Twice its signed area is (p1 − v) × (p2 − v) = hw² · cross: wound by the turn's sign.
+                if cross > 0 {
+                    pieces.append(v); pieces.append(p1); pieces.append(p2)
+                } else {
+                    pieces.append(p2); pieces.append(p1); pieces.append(v)
+                }
+                pieces.closeRing()
             case .miter:
                 let ratio = (2 / max(1e-12, 1 + dot)).squareRoot()
                 pieces.append(v); pieces.append(p1)
