@@ -11,16 +11,18 @@ import Foundation
 ///
 /// Memory: the float image is 16 bytes a pixel, four times the bitmap (a
 /// 64 MP photo would need 1 GiB). So the image is blurred in horizontal
-/// bands of at most `bandBytes` of floats, each read with a margin of
-/// `3 × (l + 1)` rows on either side: a band's edge rows clamp (as the image's
-/// edges do), and after three passes that error reaches exactly that far, so
-/// the rows a band keeps are those of a whole-image blur. Short images, and
-/// radii so large that the margins would dwarf the band, take one band.
+/// bands, each read with a margin of `3 × (l + 1)` rows on either side: a
+/// band's edge rows clamp (as the image's edges do), and after three passes
+/// that error reaches exactly that far, so the rows a band keeps are those of
+/// a whole-image blur. A band's floats take `bandBytes`, but a band keeps at
+/// least four margins of rows, so re-reading margins costs at most half again
+/// the passes' work (a large radius on a wide image takes more memory rather
+/// than twice the time). Short images take one band.
 enum GaussianBlur {
     typealias Pixel = SIMD4<Float>
 
-    /// Float storage a band may take (32 MiB: 2 MP of pixels).
-    static let bandBytes = 32 << 20
+    /// Float storage a band takes unless its margins need more (64 MiB: 4 MP of pixels).
+    static let bandBytes = 64 << 20
 
     /// `bitmap` blurred with standard deviation `radius`. `checkCancellation`
     /// runs before each band; whatever it throws ends the blur.
@@ -31,8 +33,8 @@ enum GaussianBlur {
         let w = bitmap.width, h = bitmap.height
         let box = boxRadius(sigma: radius, passes: 3)
         let margin = 3 * (Int(box) + 1)
-        // Rows a band keeps; at least the two margins, so overlap at most doubles the work.
-        let keep = max(2 * margin, maximumBandRows ?? bandBytes / (MemoryLayout<Pixel>.stride * w) - 2 * margin)
+        // Rows a band keeps: at least four margins, so the margins add at most half again.
+        let keep = maximumBandRows ?? max(4 * margin, bandBytes / (MemoryLayout<Pixel>.stride * w) - 2 * margin)
         let source = bitmap.pixels
         var out = [UInt8](repeating: 0, count: source.count)
         let bandCapacity = min(h, keep + 2 * margin)
