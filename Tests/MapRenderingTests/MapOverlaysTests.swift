@@ -29,11 +29,11 @@ final class MapOverlaysTests: XCTestCase {
         XCTAssertEqual(MapOverlays.pieces(of: path, nearLongitude: 180).map { $0.map(\.longitude) }, [[170, 190, 200]])
     }
 
-    func testCancellationIsCheckedBetweenPathsAndCopies() {
+    func testCancellationIsCheckedBetweenPathsAndCopies() throws {
         struct Stop: Error {}
         let paths = (0..<10).map { i in MapPath(points: [GeoCoordinate(latitude: Double(i), longitude: 0), GeoCoordinate(latitude: Double(i), longitude: 10)]) }
         let options = MapSnapshotOptions(camera: .zoom(center: GeoCoordinate(latitude: 0, longitude: 5), zoom: 3), width: 64, height: 64, paths: paths)
-        var canvas = Canvas(try! Bitmap(width: 64, height: 64, fill: .white))
+        var canvas = Canvas(try Bitmap(width: 64, height: 64, fill: .white))
         var calls = 0
         XCTAssertThrowsError(try MapOverlays.draw(options, viewport: MapViewport(options: options), on: &canvas) {
             calls += 1

@@ -174,6 +174,19 @@ final class TileBudgetTests: XCTestCase {
         }
     }
 
+    /// The view every test loads: four zoom-1 tiles from the "budgettiles" source.
+    private static let view = "map://?latitude=0&longitude=0&zoom=1&width=512&height=512&tiles=budgettiles"
+
+    /// Registers `server`'s tiles (under `path`) as "budgettiles" and installs
+    /// the default budget changed by `change`.
+    private func install(_ server: LoopbackFileServer, path: String = "", budget change: (inout ResourceBudget) -> Void) {
+        MapTileSources.register("budgettiles", TileSource(loader: HTTPTileLoader(template: server.url(path + "/{z}/{x}/{y}.png"), userAgent: "t"),
+                                                         attribution: "t"))
+        var budget = ResourceBudget()
+        change(&budget)
+        ResourceBudget.current = budget
+    }
+
     private func serve(tileBytes: Int) throws -> LoopbackFileServer {
         let root = try makeTemporaryDirectory()
         for (x, y) in [(0, 0), (0, 1), (1, 0), (1, 1)] {
@@ -188,11 +201,8 @@ final class TileBudgetTests: XCTestCase {
 
     func testAViewNeedingMoreTilesThanTheBudgetIsRefusedBeforeFetching() async throws {
         let server = try serve(tileBytes: 0)
-        MapTileSources.register("budgettiles", TileSource(loader: HTTPTileLoader(template: server.url("/{z}/{x}/{y}.png"), userAgent: "t"), attribution: "t"))
-        var budget = ResourceBudget()
-        budget.tiles = 3
-        ResourceBudget.current = budget
-        let error = await loadError("map://?latitude=0&longitude=0&zoom=1&width=512&height=512&tiles=budgettiles")
+        install(server) { $0.tiles = 3 }
+        let error = await loadError(Self.view)
         XCTAssertEqual(error?.code, .badURL)
         XCTAssertTrue(error?.localizedDescription.hasSuffix("parameter 'tiles' needs 4 tiles for this view; at most 3 may be fetched (ResourceBudget.tiles): make the map smaller or zoom out") == true,
                       error?.localizedDescription ?? "")
@@ -201,11 +211,8 @@ final class TileBudgetTests: XCTestCase {
 
     func testATileLargerThanTheBudgetIsRefused() async throws {
         let server = try serve(tileBytes: 300_000)
-        MapTileSources.register("budgettiles", TileSource(loader: HTTPTileLoader(template: server.url("/{z}/{x}/{y}.png"), userAgent: "t"), attribution: "t"))
-        var budget = ResourceBudget()
-        budget.tileBytes = 100_000
-        ResourceBudget.current = budget
-        let error = await loadError("map://?latitude=0&longitude=0&zoom=1&width=512&height=512&tiles=budgettiles")
+        install(server) { $0.tileBytes = 100_000 }
+        let error = await loadError(Self.view)
         XCTAssertEqual(error?.code, .resourceUnavailable)
         XCTAssertTrue(error?.localizedDescription.contains("sends 300000 bytes; at most 100000 are accepted (ResourceBudget.tileBytes)") == true,
                       error?.localizedDescription ?? "")
@@ -213,12 +220,9 @@ final class TileBudgetTests: XCTestCase {
 
     func testTilesAreFetchedTogetherUnderTheRenderDeadline() async throws {
         let server = try serve(tileBytes: 0)
-        MapTileSources.register("budgettiles", TileSource(loader: HTTPTileLoader(template: server.url("/slow/{z}/{x}/{y}.png"), userAgent: "t"), attribution: "t"))
-        var budget = ResourceBudget()
-        budget.renderDeadline = 0.5
-        ResourceBudget.current = budget
+        install(server, path: "/slow") { $0.renderDeadline = 0.5 }
         let start = Date()
-        let error = await loadError("map://?latitude=0&longitude=0&zoom=1&width=512&height=512&tiles=budgettiles")
+        let error = await loadError(Self.view)
         XCTAssertEqual(error?.code, .timedOut, error?.localizedDescription ?? "")
         XCTAssertLessThan(Date().timeIntervalSince(start), 2, "one deadline for all tiles (each tile's own time-out is 15 s)")
         // All four were asked for at once, not one after another.

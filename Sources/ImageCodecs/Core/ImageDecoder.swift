@@ -24,6 +24,10 @@ public enum ImageDecoder {
         /// result may be larger than this. Nil decodes at full size. For a
         /// result that must fit a box, pass the fitted size, not the box.
         public var targetSize: (width: Int, height: Int)?
+        /// The scale a JPEG is decoded at, for a caller that has chosen it
+        /// already (it then need not read the header first to state a target
+        /// size); it wins over `targetSize`. Nil lets `targetSize` choose.
+        public var jpegScale: JPEGScale?
         /// The largest width × height accepted, checked before any pixels are allocated.
         public var maximumPixelCount: Int
         /// The most scans a JPEG may have (`JPEGDecoder.maximumScanCount`).
@@ -31,10 +35,11 @@ public enum ImageDecoder {
 
         /// Options; the defaults decode upright, at full size, under the decoders' default limits.
         public init(appliesOrientation: Bool = true, targetSize: (width: Int, height: Int)? = nil,
-                    maximumPixelCount: Int = defaultMaximumPixelCount,
+                    jpegScale: JPEGScale? = nil, maximumPixelCount: Int = defaultMaximumPixelCount,
                     maximumScanCount: Int = JPEGDecoder.defaultMaximumScanCount) {
             self.appliesOrientation = appliesOrientation
             self.targetSize = targetSize
+            self.jpegScale = jpegScale
             self.maximumPixelCount = maximumPixelCount
             self.maximumScanCount = maximumScanCount
         }
@@ -54,7 +59,8 @@ public enum ImageDecoder {
         case .jpeg:
             let decoder = JPEGDecoder(maximumPixelCount: options.maximumPixelCount, maximumScanCount: options.maximumScanCount)
             info = try decoder.readInfo(data)
-            scale = options.targetSize.map { jpegScale(for: info, covering: $0, upright: options.appliesOrientation) } ?? .full
+            scale = options.jpegScale
+                ?? options.targetSize.map { jpegScale(for: info, covering: $0, upright: options.appliesOrientation) } ?? .full
             stored = try decoder.decodeImage(data, scale: scale, checkCancellation: checkCancellation).bitmap
         case .png:
             (stored, info) = try PNGDecoder(maximumPixelCount: options.maximumPixelCount).decodeImage(data)

@@ -52,12 +52,9 @@ public final class AssetImageSource: Sendable {
             return try cache.image(for: id, maximumReduction: reduction, cancellation: cancellation) { reduction in
                 let data = try store.data(for: id)
                 try cancellation?.check()
-                // Ask for the photo at 1/reduction of its upright size; the decoder
-                // picks that JPEG scale (a PNG decodes at full size).
-                var options = ImageDecoder.Options(maximumPixelCount: budget.decodedPixels, maximumScanCount: budget.jpegScans)
-                let info = try ImageDecoder.readInfo(data, options: options)
-                let scale = JPEGScale(rawValue: reduction) ?? .full
-                options.targetSize = (scale.scaled(info.uprightWidth), scale.scaled(info.uprightHeight))
+                // A JPEG at 1/reduction of its size; a PNG decodes at full size.
+                let options = ImageDecoder.Options(jpegScale: JPEGScale(rawValue: reduction) ?? .full,
+                                                   maximumPixelCount: budget.decodedPixels, maximumScanCount: budget.jpegScans)
                 let decoded = try ImageDecoder.decode(data, options: options) { try cancellation?.check() }
                 return .init(bitmap: decoded.bitmap, reduction: decoded.scale.rawValue)
             }

@@ -62,10 +62,10 @@ public final class FileAssetStore: AssetStore {
     /// only one coefficient per block.
     @Sendable public static func checkImage(_ data: Data) throws -> ImageInfo {
         let budget = ResourceBudget.current
-        let options = ImageDecoder.Options(appliesOrientation: false, targetSize: (1, 1),
+        let options = ImageDecoder.Options(appliesOrientation: false, jpegScale: .eighth,
                                            maximumPixelCount: budget.decodedPixels, maximumScanCount: budget.jpegScans)
         let info = try ImageDecoder.readInfo(data, options: options)
-        if info.format == .jpeg { _ = try ImageDecoder.decode(data, options: options) }  // a 1×1 target: 1/8 scale
+        if info.format == .jpeg { _ = try ImageDecoder.decode(data, options: options) }
         return info
     }
 
