@@ -165,6 +165,36 @@ final class HTTPCacheURLProtocolTests: XCTestCase {
         XCTAssertFalse(bytes.contains { $0.range(of: Data("private".utf8)) != nil }, "no file holds the body")
     }
 
+    /// Cookies belong to the user's session: what the origin sets lands in that
+    /// session's cookie storage, goes back with its later requests, and never
+    /// with another session's, though both forward through one HTTPCache. A
+    /// redirect's cookie is kept too.
+    func testCookiesStayWithTheSessionThatReceivedThem() async throws {
+        try origin.route("/login", headers: ["Cache-Control": "no-store", "Set-Cookie": "session=alice; Path=/"], body: "welcome")
+        try origin.route("/hop", status: 302, headers: ["Location": "/login", "Set-Cookie": "hop=1; Path=/"])
+        try origin.route("/whoami", headers: ["Cache-Control": "no-store"], echoHeader: "Cookie")
+        let cache = makeCache()
+        let alice = makeSession(cache), bob = makeSession(cache)
+        let jar = try XCTUnwrap(alice.configuration.httpCookieStorage)
+        let welcome = try await load(alice, "/hop").body
+        XCTAssertEqual(welcome, "welcome")
+        let names = (jar.cookies(for: origin.url("/")) ?? []).map { "\($0.name)=\($0.value)" }.sorted()
+        XCTAssertEqual(names, ["hop=1", "session=alice"], "the origin's cookies are in the session's own storage")
+        let aliceCookies = try await load(alice, "/whoami").body
+        XCTAssertTrue(aliceCookies.contains("session=alice") && aliceCookies.contains("hop=1"), aliceCookies)
+        let bobCookies = try await load(bob, "/whoami").body
+        XCTAssertEqual(bobCookies, "(none)", "another session sends none of them")
+        // A session that sends no cookies sends none, though its storage holds some.
+        let quiet = URLSessionConfiguration.ephemeral
+        quiet.httpShouldSetCookies = false
+        quiet.httpCookieStorage = jar
+        quiet.installURLSchemeKit(cache: ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 0), httpCache: cache)
+        let quietSession = URLSession(configuration: quiet)
+        defer { quietSession.invalidateAndCancel() }
+        let quietCookies = try await load(quietSession, "/whoami").body
+        XCTAssertEqual(quietCookies, "(none)")
+    }
+
     func testVaryKeepsAVariantPerRequestHeaderValue() async throws {
         try origin.route("/vary", headers: ["Cache-Control": "max-age=3600", "Vary": "X-Theme"], echoHeader: "X-Theme")
         let session = makeSession(makeCache())

@@ -24,15 +24,18 @@ struct HTTPCacheLoad: Sendable {
     let request: URLRequest
     /// The request's URL.
     let url: URL
+    /// The user's session's cookies, sent and stored by the forwarder.
+    let cookies: SessionCookies?
     let cancellation: RenderCancellation
     let finish: @Sendable (ClientChannel.Outcome) -> Void
 
     /// A load of `request`; nil when it has no URL.
-    init?(cache: HTTPCache, request: URLRequest, cancellation: RenderCancellation,
+    init?(cache: HTTPCache, request: URLRequest, cookies: SessionCookies?, cancellation: RenderCancellation,
           finish: @escaping @Sendable (ClientChannel.Outcome) -> Void) {
         guard let url = request.url else { return nil }
         self.cache = cache
         self.request = request
+        self.cookies = cookies
         self.url = url
         self.cancellation = cancellation
         self.finish = finish
@@ -98,7 +101,7 @@ struct HTTPCacheLoad: Sendable {
             if let etag { outgoing.setValue(etag, forHTTPHeaderField: "If-None-Match") }
             if let lastModified { outgoing.setValue(lastModified, forHTTPHeaderField: "If-Modified-Since") }
         }
-        cache.forwarder.forward(outgoing, cancellation: cancellation) { result in
+        cache.forwarder.forward(outgoing, cookies: cookies, cancellation: cancellation) { result in
             let now = cache.clock()
             switch result {
             case let .failure(error):
@@ -178,7 +181,7 @@ struct HTTPCacheLoad: Sendable {
     /// `Content-Location` (same origin only) is invalidated (RFC 9111 §4.4).
     private func forwardUnsafe() {
         let method = self.method
-        cache.forwarder.forward(request, cancellation: cancellation) { result in
+        cache.forwarder.forward(request, cookies: cookies, cancellation: cancellation) { result in
             switch result {
             case let .failure(error):
                 finish(.failed(URLErrors.converting(error, url: url)))
@@ -203,7 +206,7 @@ struct HTTPCacheLoad: Sendable {
     private func revalidateInBackground(_ entry: HTTPCacheEntry) {
         guard let key = CacheKey(resource: url), let host = url.host,
               cache.revalidating.withLock({ $0.insert(key).inserted }) else { return }
-        let background = HTTPCacheLoad(cache: cache, request: request, cancellation: RenderCancellation()) { _ in
+        let background = HTTPCacheLoad(cache: cache, request: request, cookies: cookies, cancellation: RenderCancellation()) { _ in
             _ = cache.revalidating.withLock { $0.remove(key) }
         }
         background?.forward(.stale, validating: entry.hasValidators ? entry : nil, fallback: nil, host: host)

@@ -10,7 +10,8 @@ import FoundationNetworking
 /// `HTTPCacheURLProtocol` (a property set with `URLProtocol.setProperty` is lost
 /// on Linux, so a marked request could not be told apart). The inner session
 /// follows redirects itself (`wasRedirectedTo` is fatal on Linux) and keeps no
-/// cache of its own. Bodies are collected in memory up to `maximumBodySize`; a
+/// cache and no cookies of its own: the cookies are the user's session's
+/// (`SessionCookies`), sent and stored per load, redirects included. Bodies are collected in memory up to `maximumBodySize`; a
 /// larger one is cancelled as soon as its length is known or reached.
 ///
 /// Threads: `forward` must not be called on the outer session's work queue
@@ -39,6 +40,8 @@ final class HTTPForwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable
         var responseTime: Date?
         var completion: Completion
         var failure: URLError?
+        var cookies: SessionCookies?
+        var mainDocumentURL: URL?
     }
 
     let maximumBodySize: Int
@@ -56,20 +59,28 @@ final class HTTPForwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable
         let configuration = URLSessionConfiguration.ephemeral
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        // Shared by every session using the cache: a jar here would mix their cookies.
+        configuration.httpCookieStorage = nil
+        configuration.httpShouldSetCookies = false
+        configuration.httpCookieAcceptPolicy = .never
         configuration.protocolClasses = (configuration.protocolClasses ?? []).filter { $0 != HTTPCacheURLProtocol.self }
         session = URLSession(configuration: configuration, delegate: self, delegateQueue: nil)
     }
 
-    /// Sends `request`; `completion` runs once, on a concurrent queue of the
-    /// forwarder's (a cancelled request completes with `.cancelled`). Never
-    /// call this on a URLSession's work queue (from `startLoading()`).
-    func forward(_ request: URLRequest, cancellation: RenderCancellation?, completion: @escaping Completion) {
+    /// Sends `request` with `cookies`, the user's session's, and stores there
+    /// what the origin sets; `completion` runs once, on a concurrent queue of
+    /// the forwarder's (a cancelled request completes with `.cancelled`).
+    /// Never call this on a URLSession's work queue (from `startLoading()`).
+    func forward(_ request: URLRequest, cookies: SessionCookies?, cancellation: RenderCancellation?, completion: @escaping Completion) {
         var outgoing = request
+        cookies?.addCookies(to: &outgoing)
         outgoing.cachePolicy = .reloadIgnoringLocalCacheData
         // Set explicitly: the inner session honours a request's time-out only when it was set on that request.
         outgoing.timeoutInterval = request.timeoutInterval
         let task = session.dataTask(with: outgoing)
-        loads.withLock { $0[task.taskIdentifier] = Load(requestTime: clock(), completion: completion) }
+        loads.withLock {
+            $0[task.taskIdentifier] = Load(requestTime: clock(), completion: completion, cookies: cookies, mainDocumentURL: request.mainDocumentURL)
+        }
         cancellation?.onCancel { Self.controlQueue.async { task.cancel() } }
         task.resume()
     }
@@ -79,14 +90,33 @@ final class HTTPForwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
                     completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
         let now = clock()
-        let tooLarge = loads.withLock { loads -> Bool in
+        let (tooLarge, cookies, mainDocumentURL) = loads.withLock { loads -> (Bool, SessionCookies?, URL?) in
+            let cookies = loads[dataTask.taskIdentifier]?.cookies, mainDocumentURL = loads[dataTask.taskIdentifier]?.mainDocumentURL
             loads[dataTask.taskIdentifier]?.response = response as? HTTPURLResponse
             loads[dataTask.taskIdentifier]?.responseTime = now
-            guard response.expectedContentLength > Int64(maximumBodySize) else { return false }
+            guard response.expectedContentLength > Int64(maximumBodySize) else { return (false, cookies, mainDocumentURL) }
             loads[dataTask.taskIdentifier]?.failure = tooLargeError(response.url, length: Int(response.expectedContentLength))
-            return true
+            return (true, cookies, mainDocumentURL)
+        }
+        if let http = response as? HTTPURLResponse {
+            cookies?.store(from: http, for: dataTask.currentRequest?.url, mainDocumentURL: mainDocumentURL)
         }
         completionHandler(tooLarge ? .cancel : .allow)
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                    newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
+        let (cookies, mainDocumentURL) = loads.withLock { ($0[task.taskIdentifier]?.cookies, $0[task.taskIdentifier]?.mainDocumentURL) }
+        var next = request
+        if let cookies {
+            cookies.store(from: response, for: task.currentRequest?.url, mainDocumentURL: mainDocumentURL)
+            // The cookies of the new URL, not those copied from the old one (which may be another host's).
+            if cookies.sends, next.httpShouldHandleCookies {
+                next.setValue(nil, forHTTPHeaderField: "Cookie")
+                cookies.addCookies(to: &next)
+            }
+        }
+        completionHandler(next)
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
