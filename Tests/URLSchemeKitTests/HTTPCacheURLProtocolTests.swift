@@ -407,6 +407,32 @@ final class HTTPCacheURLProtocolTests: XCTestCase {
         XCTAssertEqual(response.url?.path, "/new-place")
     }
 
+    /// An origin asking for credentials: the load fails at once with
+    /// `.userAuthenticationRequired` naming the challenge. Passed on as a 401,
+    /// Linux's session would start authenticating by itself and never complete
+    /// the load (`PlatformTrapTests`); the inner session's own handling would
+    /// hang the same way. A 401 without a challenge is an ordinary answer.
+    func testAChallengeFailsAtOnceNamingIt() async throws {
+        try origin.route("/private", status: 401, headers: ["WWW-Authenticate": "Basic realm=\"photos\""], body: "who are you")
+        try origin.route("/plain401", status: 401, body: "no")
+        let session = makeSession(makeCache())
+        // A completion handler and an expectation, not `data(for:)`: were the load to hang, the test must not.
+        let failed = expectation(description: "the load fails")
+        let error = Mutex<URLError?>(nil)
+        let task = session.dataTask(with: origin.url("/private")) { _, _, failure in
+            error.withLock { $0 = failure as? URLError }
+            failed.fulfill()
+        }
+        task.resume()
+        await fulfillment(of: [failed], timeout: 5)
+        task.cancel()
+        let failure = try XCTUnwrap(error.withLock { $0 })
+        XCTAssertEqual(failure.code, .userAuthenticationRequired)
+        XCTAssertTrue(failure.localizedDescription.contains("Basic realm=\"photos\""), failure.localizedDescription)
+        let plain = try await load(session, "/plain401")
+        XCTAssertEqual([String(plain.status), plain.body], ["401", "no"])
+    }
+
     func testAResponseOverTheBodyLimitFailsNamingTheLimit() async throws {
         try origin.route("/big", bodySize: 300_000)
         var configuration = HTTPCache.Configuration()

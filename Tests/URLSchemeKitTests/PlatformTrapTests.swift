@@ -160,6 +160,27 @@ final class PlatformTrapTests: XCTestCase {
         XCTAssertTrue(child.output.contains("redirect"), child.output.suffix(300).description)
     }
 
+    /// Trap 16: a `401` with a scheme the session supports (Basic) and no
+    /// credential: the default handling suspends the task and never completes
+    /// it, and the time-out never fires. Any origin can hang a load this way,
+    /// which is why `HTTPForwarder` answers challenges itself and passes the
+    /// `401` on. (With a scheme it does not know, the load completes.)
+    func testDefaultHandlingOfABasicChallengeNeverCompletes() async throws {
+        let origin = try OriginServer(test: self)
+        try origin.route("/private", status: 401, headers: ["WWW-Authenticate": "Basic realm=\"photos\""], body: "who are you")
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.invalidateAndCancel() }
+        let completed = Mutex(false)
+        var request = URLRequest(url: origin.url("/private"))
+        request.timeoutInterval = 1
+        let task = session.dataTask(with: request) { _, _, _ in completed.withLock { $0 = true } }
+        task.resume()
+        try await Task.sleep(nanoseconds: 3_000_000_000)
+        XCTAssertFalse(completed.withLock { $0 }, "the platform now completes a challenged load: HTTPForwarder's workaround may go")
+        XCTAssertEqual(try origin.count("/private"), 1, "the origin answered; the session sits on the answer")
+        task.cancel()
+    }
+
     /// A protocol that starts another task from inside `startLoading()`, as a
     /// caching proxy forwarding on the spot would.
     final class NestingURLProtocol: URLProtocol {

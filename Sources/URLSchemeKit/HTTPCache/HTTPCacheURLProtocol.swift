@@ -44,14 +44,14 @@ public final class HTTPCacheURLProtocol: URLProtocol {
         let configuration = session?.configuration
         guard let load = HTTPCacheLoad(cache: HTTPCache.installed(in: configuration), request: Self.outgoing(request, configuration),
                                        cookies: SessionCookies(configuration),
-                                       cancellation: cancellation, finish: { outcome in channel.deliver(outcome, on: workQueue) })
+                                       cancellation: cancellation, finish: { outcome in channel.deliver(Self.deliverable(outcome), on: workQueue) })
         else {
             channel.deliver(.failed(URLErrors.make(.badURL, "the request has no URL", url: nil)))
             return
         }
         // A fresh hit in memory is answered here and now, on this queue (no hop).
         if let hit = load.answerFromMemory() {
-            channel.deliver(hit)
+            channel.deliver(Self.deliverable(hit))
             return
         }
         Self.loadQueue.async { load.run() }
@@ -59,6 +59,26 @@ public final class HTTPCacheURLProtocol: URLProtocol {
 
     public override func stopLoading() {
         loadingState.stop()
+    }
+
+    /// `outcome`, or the error a challenge becomes. Given a `401` with a
+    /// `WWW-Authenticate` challenge, Linux's session starts authenticating by
+    /// itself: for Basic or Digest without a credential it never completes the
+    /// load, and the time-out never fires (trap 16); for a scheme it does not
+    /// know, a delegate that offers a credential makes it crash. So on Linux the
+    /// `401` is reported as `URLError(.userAuthenticationRequired)` naming the
+    /// challenge; send an `Authorization` header to get past it.
+    static func deliverable(_ outcome: ClientChannel.Outcome) -> ClientChannel.Outcome {
+        #if canImport(FoundationNetworking)
+        guard case let .loaded(response, _) = outcome, let http = response as? HTTPURLResponse, http.statusCode == 401,
+              let challenge = http.value(forHTTPHeaderField: "WWW-Authenticate"), !challenge.isEmpty else { return outcome }
+        let url = http.url?.absoluteString ?? "the origin"
+        return .failed(URLErrors.make(.userAuthenticationRequired,
+            "\(url) answered 401 asking for credentials (WWW-Authenticate: \(challenge)); send them in an Authorization header "
+            + "(Linux's URLSession never completes a load that reports this challenge)", url: http.url))
+        #else
+        return outcome
+        #endif
     }
 
     /// The request as the origin should see it: the session's additional

@@ -11,7 +11,9 @@ import FoundationNetworking
 /// on Linux, so a marked request could not be told apart). The inner session
 /// follows redirects itself (`wasRedirectedTo` is fatal on Linux) and keeps no
 /// cache and no cookies of its own: the cookies are the user's session's
-/// (`SessionCookies`), sent and stored per load, redirects included. Bodies are collected in memory up to `maximumBodySize`; a
+/// (`SessionCookies`), sent and stored per load, redirects included. An
+/// authentication challenge comes back as the `401` it is (Linux's default
+/// handling of one never completes the load). Bodies are collected in memory up to `maximumBodySize`; a
 /// larger one is cancelled as soon as its length is known or reached.
 ///
 /// Threads: `forward` must not be called on the outer session's work queue
@@ -42,6 +44,8 @@ final class HTTPForwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable
         var failure: URLError?
         var cookies: SessionCookies?
         var mainDocumentURL: URL?
+        /// Set when the origin asked for credentials: the cancellation that follows is its 401, not a failure.
+        var challenged = false
     }
 
     let maximumBodySize: Int
@@ -104,6 +108,17 @@ final class HTTPForwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable
         completionHandler(tooLarge ? .cancel : .allow)
     }
 
+    /// The origin wants credentials. The user's session's delegate and
+    /// credential storage are not reachable from here, and Linux's default
+    /// handling suspends the task for good (trap 16): so the challenge is
+    /// cancelled, and the 401 already received, headers and body, becomes the
+    /// answer (`HTTPCacheURLProtocol.deliverable` decides what the client sees).
+    func urlSession(_ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+                    completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {
+loads.withLock { $0[task.taskIdentifier]?.challenged = true }
+        completionHandler(.cancelAuthenticationChallenge, nil)
+    }
+
     func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
                     newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
         let (cookies, mainDocumentURL) = loads.withLock { ($0[task.taskIdentifier]?.cookies, $0[task.taskIdentifier]?.mainDocumentURL) }
@@ -140,7 +155,7 @@ final class HTTPForwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable
         let result: Result<Answer, URLError>
         if let failure = load.failure {
             result = .failure(failure)
-        } else if let error {
+        } else if let error, !(load.challenged && load.response != nil) {
             result = .failure(error as? URLError ?? URLError(.unknown, userInfo: [NSUnderlyingErrorKey: error as NSError]))
         } else if let response = load.response ?? task.response as? HTTPURLResponse {
             result = .success(Answer(response: response, body: load.body, requestTime: load.requestTime,
@@ -150,7 +165,7 @@ final class HTTPForwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable
         }
         // Off the inner session's serial delegate queue: what follows stores to disk,
         // and every other forwarded request's callbacks wait behind that queue.
-        Self.completionQueue.async { load.completion(result) }
+Self.completionQueue.async { load.completion(result) }
     }
 
     private func tooLargeError(_ url: URL?, length: Int) -> URLError {
