@@ -58,18 +58,106 @@ struct HairlineRasterizer {
         while top < height {
             let rows = min(bandRows, height - top)
             mask.rows = rows
+            // Storage is taken once per band, not once per pixel (no uniqueness checks in the walk).
+            mask.cells.withUnsafeMutableBufferPointer { cells in
+            mask.rowFirst.withUnsafeMutableBufferPointer { rowFirst in
+            mask.rowLast.withUnsafeMutableBufferPointer { rowLast in
             segments.withUnsafeBufferPointer { s in
+                let plotter = Plotter(cells: cells.baseAddress!, rowFirst: rowFirst.baseAddress!, rowLast: rowLast.baseAddress!,
+                                      width: width, rows: rows)
                 var i = 0
                 while i < s.count {
                     let (x0, y0, x1, y1) = (s[i], s[i + 1], s[i + 2], s[i + 3])
                     i += 4
                     // Segments wholly above or below the band (plus the thickness margin) add nothing here.
                     if max(y0, y1) < Double(top) - 1 || min(y0, y1) > Double(top + rows) + 1 { continue }
-                    mask.addSegment(x0, y0 - Double(top), x1, y1 - Double(top), lineWidth: lineWidth)
+                    plotter.addSegment(x0, y0 - Double(top), x1, y1 - Double(top), lineWidth: lineWidth)
                 }
+            }
+            }
+            }
             }
             mask.sweep(into: &pixels, firstRow: top, canvasWidth: width, source: source)
             top += rows
+        }
+    }
+
+    /// Adds segments' areas to a band's coverage cells, through pointers valid for one band.
+    private struct Plotter {
+        let cells: UnsafeMutablePointer<Float>
+        let rowFirst: UnsafeMutablePointer<Int>
+        let rowLast: UnsafeMutablePointer<Int>
+        let width: Int
+        let rows: Int
+
+        /// Adds the area of the segment (band coordinates) of thickness `lineWidth` to the cells it crosses.
+        func addSegment(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, lineWidth: Double) {
+            let dx = x1 - x0, dy = y1 - y0
+            if abs(dx) >= abs(dy) {
+                // Mostly horizontal: walk columns; the cross-section is vertical.
+                let (ax, ay, bx) = dx > 0 ? (x0, y0, x1) : (x1, y1, x0)
+                let slope = dy / dx
+                Plotter.walk(from: ax, to: bx, crossAt: { ay + slope * ($0 - ax) }, thickness: lineWidth * (1 + slope * slope).squareRoot(),
+                             along: width, across: rows) { along, across, value in add(value, column: along, row: across) }
+            } else {
+                // Mostly vertical: walk rows; the cross-section is horizontal.
+                let (ay, ax, by) = dy > 0 ? (y0, x0, y1) : (y1, x1, y0)
+                let slope = dx / dy
+                Plotter.walk(from: ay, to: by, crossAt: { ax + slope * ($0 - ay) }, thickness: lineWidth * (1 + slope * slope).squareRoot(),
+                             along: rows, across: width) { along, across, value in add(value, column: across, row: along) }
+            }
+        }
+
+        /// Walks the major axis from `start` to `end` (start < end) a pixel at a
+        /// time, inside `0..<along`; at each step the stroke covers the interval
+        /// of `thickness` centred on `crossAt(middle of the step)` across it.
+        @inline(__always)
+        private static func walk(from start: Double, to end: Double, crossAt: (Double) -> Double, thickness: Double,
+                                 along: Int, across: Int, plot: (Int, Int, Float) -> Void) {
+            let first = max(0, start), last = min(Double(along), end)
+            guard first < last else { return }
+            let half = thickness / 2
+            var step = Int(first)                       // first ≥ 0: truncation is floor
+            let stepEnd = min(along, ceiling(last))
+            while step < stepEnd {
+                let lo = max(first, Double(step)), hi = min(last, Double(step + 1))
+                let length = hi - lo
+                let centre = crossAt((lo + hi) / 2)
+                let a = centre - half, b = centre + half
+                // Only the cells of the band: far above or below, nothing to add.
+                if b > 0 && a < Double(across) {
+                    var cell = max(0, floor(a))
+                    let cellEnd = min(across, ceiling(b))
+                    while cell < cellEnd {
+                        let overlap = min(b, Double(cell + 1)) - max(a, Double(cell))
+                        if overlap > 0 { plot(step, cell, Float(length * overlap)) }
+                        cell += 1
+                    }
+                }
+                step += 1
+            }
+        }
+
+        /// ⌊v⌋ and ⌈v⌉ by truncation and a compare: `rounded(.down)` and `.up` are
+        /// libm calls on the baseline x86-64 target, two per pixel step here.
+        /// (|v| stays within the ±1e12 coordinate limit, so the conversion is safe.)
+        @inline(__always)
+        private static func floor(_ v: Double) -> Int {
+            let whole = Int(v)
+            return Double(whole) > v ? whole - 1 : whole
+        }
+
+        @inline(__always)
+        private static func ceiling(_ v: Double) -> Int {
+            let whole = Int(v)
+            return Double(whole) < v ? whole + 1 : whole
+        }
+
+        @inline(__always)
+        private func add(_ value: Float, column: Int, row: Int) {
+            cells[row * width + column] += value
+            rowFirst[row] = min(rowFirst[row], column)
+            rowLast[row] = max(rowLast[row], column)
         }
     }
 
@@ -87,61 +175,6 @@ struct HairlineRasterizer {
             cells = [Float](repeating: 0, count: width * rows)
             rowFirst = [Int](repeating: Int.max, count: rows)
             rowLast = [Int](repeating: -1, count: rows)
-        }
-
-        /// Adds the area of the segment (band coordinates) of thickness `lineWidth` to the cells it crosses.
-        mutating func addSegment(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, lineWidth: Double) {
-            let dx = x1 - x0, dy = y1 - y0
-            if abs(dx) >= abs(dy) {
-                // Mostly horizontal: walk columns; the cross-section is vertical.
-                let (ax, ay, bx) = dx > 0 ? (x0, y0, x1) : (x1, y1, x0)
-                let slope = dy / dx
-                CoverageMask.walk(from: ax, to: bx, crossAt: { ay + slope * ($0 - ax) }, thickness: lineWidth * (1 + slope * slope).squareRoot(),
-                                  along: width, across: rows) { along, across, value in add(value, column: along, row: across) }
-            } else {
-                // Mostly vertical: walk rows; the cross-section is horizontal.
-                let (ay, ax, by) = dy > 0 ? (y0, x0, y1) : (y1, x1, y0)
-                let slope = dx / dy
-                CoverageMask.walk(from: ay, to: by, crossAt: { ax + slope * ($0 - ay) }, thickness: lineWidth * (1 + slope * slope).squareRoot(),
-                                  along: rows, across: width) { along, across, value in add(value, column: across, row: along) }
-            }
-        }
-
-        /// Walks the major axis from `start` to `end` (start < end) a pixel at a
-        /// time, inside `0..<along`; at each step the stroke covers the interval
-        /// of `thickness` centred on `crossAt(middle of the step)` across it.
-        @inline(__always)
-        private static func walk(from start: Double, to end: Double, crossAt: (Double) -> Double, thickness: Double,
-                                   along: Int, across: Int, plot: (Int, Int, Float) -> Void) {
-            let first = max(0, start), last = min(Double(along), end)
-            guard first < last else { return }
-            let half = thickness / 2
-            var step = Int(first)                       // first ≥ 0: truncation is floor
-            let stepEnd = min(along, Int(last.rounded(.up)))
-            while step < stepEnd {
-                let lo = max(first, Double(step)), hi = min(last, Double(step + 1))
-                let length = hi - lo
-                let centre = crossAt((lo + hi) / 2)
-                let a = centre - half, b = centre + half
-                // Only the cells of the band: far above or below, nothing to add.
-                if b > 0 && a < Double(across) {
-                    var cell = max(0, Int(a.rounded(.down)))
-                    let cellEnd = min(across, Int(b.rounded(.up)))
-                    while cell < cellEnd {
-                        let overlap = min(b, Double(cell + 1)) - max(a, Double(cell))
-                        if overlap > 0 { plot(step, cell, Float(length * overlap)) }
-                        cell += 1
-                    }
-                }
-                step += 1
-            }
-        }
-
-        @inline(__always)
-        private mutating func add(_ value: Float, column: Int, row: Int) {
-            cells[row * width + column] += value
-            rowFirst[row] = min(rowFirst[row], column)
-            rowLast[row] = max(rowLast[row], column)
         }
 
         /// Blends every touched cell into the band's rows of `pixels`, clamping
