@@ -28,6 +28,36 @@ struct JPEGBitReader {
     /// Fills the buffer to at least 57 bits.
     @inline(__always)
     mutating func refill() throws {
+        if JPEGBitReader.refillWhole(bytes, &position, &buffer, &bitCount) { return }
+        try refillBytewise()
+    }
+
+    /// The common case of `refill` on plain values, so hot loops can keep the
+    /// reader's state in registers: when the next eight bytes lie inside the
+    /// data and none is 0xFF (no stuffing, no marker), takes as many of them
+    /// as fit whole (at least 57 bits then buffered) in one load. Returns
+    /// false, changing nothing, when the checked byte-by-byte path is needed.
+    @inline(__always)
+    static func refillWhole(_ bytes: UnsafeBufferPointer<UInt8>, _ position: inout Int,
+                            _ buffer: inout UInt64, _ bitCount: inout Int) -> Bool {
+        guard position >= 0, position &+ 8 <= bytes.count, let base = bytes.baseAddress else { return false }
+        let word = UInt64(bigEndian: UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self))
+        // A byte of `word` is 0xFF exactly when the same byte of ~word is zero
+        // (the classic "has a zero byte" test on ~word).
+        guard (~word &- 0x0101_0101_0101_0101) & word & 0x8080_8080_8080_8080 == 0 else { return false }
+        let taken = (64 &- bitCount) &>> 3     // whole bytes that fit: 1...8 for bitCount 0...56
+        guard taken > 0 else { return true }
+        let bits = 8 &* taken
+        buffer |= (word &>> UInt64(64 &- bits)) &<< UInt64(64 &- bitCount &- bits)
+        position &+= taken
+        bitCount &+= bits
+        return true
+    }
+
+    /// `refill` one byte at a time: unstuffs FF 00, stops at a marker and
+    /// counts the zero padding fed past it.
+    @inline(never)
+    mutating func refillBytewise() throws {
         while bitCount <= 56 {
             var byte: UInt8 = 0
             if position < bytes.count {
@@ -69,6 +99,16 @@ struct JPEGBitReader {
         buffer <<= UInt64(length)
         bitCount -= length
         return symbol
+    }
+
+    /// The symbol whose code is at the top of `buffer` (at least 16 bits
+    /// buffered) and its code length. Static, so callers keep their reader's
+    /// state in registers.
+    @inline(__always)
+    static func symbol(_ buffer: UInt64, _ table: JPEGHuffmanTable.Lookup) throws -> (symbol: Int, length: Int) {
+        let entry = Int(table.fast[Int(buffer &>> UInt64(64 - JPEGHuffmanTable.lookupBits))])
+        if entry != 0 { return (entry & 0xFF, entry >> 8) }
+        return try decodeLong(buffer, table)
     }
 
     /// A code longer than the lookahead table: the symbol and code length at

@@ -177,48 +177,106 @@ struct JPEGScanDecoder {
             guard s <= 16 else { throw JPEGError.corruptScan("DC difference of \(s) bits") }
             diff = try reader.receiveExtend(s)
         }
-        // Keep the predictor in a sane range so hostile data cannot overflow it.
-        c.predictor = (c.predictor &+ diff) & 0xFFFF_FFFF
-        if c.predictor >= 0x8000_0000 { c.predictor -= 0x1_0000_0000 }
+        c.predictor = JPEGScanDecoder.predict(c.predictor, diff)
         return c.predictor
     }
 
+    /// The DC predictor after adding `diff`, kept in a sane (32-bit) range so
+    /// hostile data cannot overflow it.
+    @inline(__always)
+    private static func predict(_ predictor: Int, _ diff: Int) -> Int {
+        let sum = (predictor &+ diff) & 0xFFFF_FFFF
+        return sum >= 0x8000_0000 ? sum - 0x1_0000_0000 : sum
+    }
+
+    /// One baseline block: the DC difference, then the AC coefficients.
+    ///
+    /// The reader's buffer, bit count and position live in locals for the
+    /// whole block and go back to `reader` only around the rare checked calls
+    /// (byte-by-byte refill), so the loop-carried bit buffer stays in a
+    /// register rather than in memory behind an inout access.
     private mutating func decodeBaseline(_ c: inout Target, _ block: UnsafeMutablePointer<Int16>) throws {
-        block[0] = Int16(truncatingIfNeeded: try decodeDC(&c))
+        let bytes = reader.bytes
+        var buffer = reader.buffer, bitCount = reader.bitCount, position = reader.position
+        defer { reader.buffer = buffer; reader.bitCount = bitCount; reader.position = position }
+        /// Ensures at least 16 bits are buffered (57 after any refill).
+        @inline(__always) func fill() throws {
+            if bitCount < 16 && !JPEGBitReader.refillWhole(bytes, &position, &buffer, &bitCount) {
+                reader.buffer = buffer; reader.bitCount = bitCount; reader.position = position
+                try reader.refillBytewise()
+                buffer = reader.buffer; bitCount = reader.bitCount; position = reader.position
+            }
+        }
+        /// Consumes `count` (1...16) bits, refilling first when fewer are
+        /// buffered, and sign-extends them (JPEG's EXTEND).
+        @inline(__always) func extend(_ count: Int) throws -> Int {
+            if bitCount < count {
+                reader.buffer = buffer; reader.bitCount = bitCount; reader.position = position
+                try reader.refill()
+                buffer = reader.buffer; bitCount = reader.bitCount; position = reader.position
+            }
+            let value = Int(buffer &>> UInt64(64 &- count))
+            buffer &<<= UInt64(count)
+            bitCount &-= count
+            return value < (1 &<< (count &- 1)) ? value &- (1 &<< count) &+ 1 : value
+        }
+
+        // DC: a difference in one lookup when its code and bits fit the table.
+        let dcTable = c.dcTable!
+        try fill()
+        let dcPacked = dcTable.fastValue[Int(buffer &>> UInt64(64 - JPEGHuffmanTable.lookupBits))]
+        let diff: Int
+        // Run 0 (a difference) or 0xFF (symbol 0: no difference); other runs
+        // only occur in corrupt DC tables and take the checked path below.
+        let dcRun = (dcPacked >> 8) & 0xFF
+        if dcPacked != 0 && (dcRun == 0 || dcRun == 0xFF) {
+            let length = Int(dcPacked & 0xFF)
+            buffer &<<= UInt64(length)
+            bitCount &-= length
+            diff = Int(dcPacked >> 16)
+        } else {
+            let (s, length) = try JPEGBitReader.symbol(buffer, dcTable)
+            buffer &<<= UInt64(length)
+            bitCount &-= length
+            guard s <= 16 else { throw JPEGError.corruptScan("DC difference of \(s) bits") }
+            diff = s == 0 ? 0 : try extend(s)
+        }
+        c.predictor = JPEGScanDecoder.predict(c.predictor, diff)
+        block[0] = Int16(truncatingIfNeeded: c.predictor)
+
         let ac = c.acTable!
         let fastValue = ac.fastValue
         // DC-only storage keeps one coefficient per block: AC values are decoded
         // (the bit stream must be read) but written to a scratch block.
         let zigzag = self.zigzag, target = c.perBlock == 64 ? block : scratch
-        // A local copy of the reader stays in registers through the block.
-        var bits = reader
-        defer { reader = bits }
         var k = 1
         while k < 64 {
+            try fill()
             // Fast path: symbol and extra bits in one lookup.
-            if bits.bitCount < 16 { try bits.refill() }
-            let packed = fastValue[Int(bits.buffer >> UInt64(64 - JPEGHuffmanTable.lookupBits))]
+            let packed = fastValue[Int(buffer &>> UInt64(64 - JPEGHuffmanTable.lookupBits))]
             if packed != 0 {
                 let length = Int(packed & 0xFF)
-                bits.buffer <<= UInt64(length)
-                bits.bitCount -= length
+                buffer &<<= UInt64(length)
+                bitCount &-= length
                 if packed & 0xFF00 == 0xFF00 { break }  // end of block
-                k += Int((packed >> 8) & 0xFF)
+                k &+= Int((packed >> 8) & 0xFF)
                 target[zigzag[min(k, 79)]] = Int16(truncatingIfNeeded: packed >> 16)
-                k += 1
+                k &+= 1
                 continue
             }
-            let rs = try bits.decode(ac)
+            let (rs, length) = try JPEGBitReader.symbol(buffer, ac)
+            buffer &<<= UInt64(length)
+            bitCount &-= length
             let r = rs >> 4, s = rs & 15
             if s == 0 {
                 if r != 15 { break }
-                k += 16
+                k &+= 16
                 continue
             }
-            k += r
-            let value = try bits.receiveExtend(s)
+            k &+= r
+            let value = try extend(s)
             target[zigzag[min(k, 79)]] = Int16(truncatingIfNeeded: value)
-            k += 1
+            k &+= 1
         }
         guard k <= 64 else { throw JPEGError.corruptScan("AC coefficients run past the end of a block") }
     }
