@@ -20,6 +20,19 @@ struct JPEGBitReader {
     /// lookahead needs 8 bytes; beyond 64 the decoder is inventing data.
     static let maximumPadding = 64
 
+    /// The part of the reader a hot loop keeps in registers.
+    struct State {
+        var buffer: UInt64
+        var bitCount: Int
+        var position: Int
+    }
+
+    /// The buffer, bit count and position as one value.
+    var state: State {
+        get { State(buffer: buffer, bitCount: bitCount, position: position) }
+        set { buffer = newValue.buffer; bitCount = newValue.bitCount; position = newValue.position }
+    }
+
     init(bytes: UnsafeBufferPointer<UInt8>, position: Int) {
         self.bytes = bytes
         self.position = position

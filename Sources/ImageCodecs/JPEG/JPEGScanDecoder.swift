@@ -96,22 +96,35 @@ struct JPEGScanDecoder {
         let interval = parser.restartInterval
         let streaming = renderer != nil
         var targets = components.map(Target.init)
+        // Baseline scans read through this copy of the reader's state, kept in
+        // registers across blocks; `reader` is brought up to date around
+        // restarts and at the end. Other scans use `reader` itself.
+        let baseline = kind == .baseline
+        var bits = reader.state
         try targets.withUnsafeMutableBufferPointer { targets in
+            defer { if baseline { reader.state = bits } }
             var restartIndex = 0
             var unit = 0
+            // Counters rather than divisions per unit: the unit's column and
+            // row, and the units left in the restart interval.
+            var ux = 0, uy = 0
+            var untilRestart = interval
             while unit < total && !skip {
-                if interval > 0 && unit > 0 && unit % interval == 0 {
+                if interval > 0 && untilRestart == 0 {
+                    if baseline { reader.state = bits }
+                    defer { if baseline { bits = reader.state } }
                     try reader.restart(expected: restartIndex)
                     restartIndex += 1
                     endOfBandRun = 0
                     for i in targets.indices { targets[i].predictor = 0 }
+                    untilRestart = interval
                 }
-                let ux = unit % unitsX, uy = unit / unitsX
+                untilRestart -= 1
                 // Streamed buffers hold only the current unit row.
                 let bufferRow = streaming ? 0 : uy
                 if single {
                     let t = targets[0]
-                    try decodeBlock(kind, &targets[0], t.coefficients + (bufferRow * t.blocksPerLine + ux) * t.perBlock)
+                    try decodeBlock(kind, &targets[0], t.coefficients + (bufferRow * t.blocksPerLine + ux) * t.perBlock, &bits)
                 } else {
                     for i in targets.indices {
                         let t = targets[i]
@@ -119,15 +132,19 @@ struct JPEGScanDecoder {
                             let row = bufferRow * t.verticalSampling + by
                             for bx in 0..<t.horizontalSampling {
                                 let column = ux * t.horizontalSampling + bx
-                                try decodeBlock(kind, &targets[i], t.coefficients + (row * t.blocksPerLine + column) * t.perBlock)
+                                try decodeBlock(kind, &targets[i], t.coefficients + (row * t.blocksPerLine + column) * t.perBlock,
+                                                &bits)
                             }
                         }
                     }
                 }
                 unit += 1
-                if ux == unitsX - 1 {
+                ux += 1
+                if ux == unitsX {
                     renderer?.consumeBand(uy)
                     try parser.checkCancellation()
+                    ux = 0
+                    uy += 1
                 }
             }
         }
@@ -147,9 +164,10 @@ struct JPEGScanDecoder {
     }
 
     @inline(__always)
-    private mutating func decodeBlock(_ kind: Kind, _ c: inout Target, _ block: UnsafeMutablePointer<Int16>) throws {
+    private mutating func decodeBlock(_ kind: Kind, _ c: inout Target, _ block: UnsafeMutablePointer<Int16>,
+                                      _ bits: inout JPEGBitReader.State) throws {
         switch kind {
-        case .baseline: try decodeBaseline(&c, block)
+        case .baseline: try decodeBaseline(&c, block, &bits)
         case .dcFirst: try decodeDCFirst(&c, block)
         case .dcRefine:
             if try reader.bit() != 0 { block[0] |= Int16(truncatingIfNeeded: 1 << successiveLow) }
@@ -191,14 +209,16 @@ struct JPEGScanDecoder {
 
     /// One baseline block: the DC difference, then the AC coefficients.
     ///
-    /// The reader's buffer, bit count and position live in locals for the
-    /// whole block and go back to `reader` only around the rare checked calls
-    /// (byte-by-byte refill), so the loop-carried bit buffer stays in a
-    /// register rather than in memory behind an inout access.
-    private mutating func decodeBaseline(_ c: inout Target, _ block: UnsafeMutablePointer<Int16>) throws {
+    /// Reads through `bits`, the reader's buffer, bit count and position as
+    /// plain values (the scan loop's copy, in registers), going back to
+    /// `reader` only around the rare checked calls (byte-by-byte refill), so
+    /// the loop-carried bit buffer never sits in memory behind an inout access.
+    @inline(__always)
+    private mutating func decodeBaseline(_ c: inout Target, _ block: UnsafeMutablePointer<Int16>,
+                                         _ bits: inout JPEGBitReader.State) throws {
         let bytes = reader.bytes
-        var buffer = reader.buffer, bitCount = reader.bitCount, position = reader.position
-        defer { reader.buffer = buffer; reader.bitCount = bitCount; reader.position = position }
+        var buffer = bits.buffer, bitCount = bits.bitCount, position = bits.position
+        defer { bits = JPEGBitReader.State(buffer: buffer, bitCount: bitCount, position: position) }
         /// Ensures at least 16 bits are buffered (57 after any refill).
         @inline(__always) func fill() throws {
             if bitCount < 16 && !JPEGBitReader.refillWhole(bytes, &position, &buffer, &bitCount) {
