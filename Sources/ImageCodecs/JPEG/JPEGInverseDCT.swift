@@ -107,6 +107,78 @@ enum JPEGInverseDCT {
         rows(workspace, output, stride)
     }
 
+    /// `fillMultipliers`' 64 floats (`table`) each repeated four times, the
+    /// table `transformFour` multiplies whole vectors by. `wide` holds 256 floats.
+    static func fillWideMultipliers(_ table: UnsafePointer<Float>, into wide: UnsafeMutablePointer<Float>) {
+        for i in 0..<64 { (wide + 4 * i).update(repeating: table[i], count: 4) }
+    }
+
+    /// Transforms four blocks side by side at once (the blocks at `input`,
+    /// `input + perBlock`, …; their samples at `output`, 8 bytes apart), as
+    /// `transform` would one by one, with one block per vector lane: both
+    /// 1-D passes are then plain lane-wise arithmetic with no transpose in
+    /// between, and the only shuffles are integer interleaves that gather the
+    /// coefficients and the 32-bit unpacks that lay out the output rows.
+    /// `wide` comes from `fillWideMultipliers`; `workspace` holds 256 floats.
+    @inline(__always)
+    static func transformFour(_ input: UnsafePointer<Int16>, perBlock: Int, _ wide: UnsafePointer<Float>,
+                              _ output: UnsafeMutablePointer<UInt8>, _ stride: Int,
+                              _ workspace: UnsafeMutablePointer<Float>) {
+        typealias Row = SIMD8<Int16>
+        let raw = UnsafeRawPointer(input), t = UnsafeRawPointer(wide)
+        let w = UnsafeMutableRawPointer(workspace)
+        @inline(__always) func row(_ block: Int, _ v: Int) -> Row {
+            raw.loadUnaligned(fromByteOffset: (block * perBlock + v * 8) * 2, as: Row.self)
+        }
+        @inline(__always) func low16(_ a: Row, _ b: Row) -> Row { Row(a[0], b[0], a[1], b[1], a[2], b[2], a[3], b[3]) }
+        @inline(__always) func high16(_ a: Row, _ b: Row) -> Row { Row(a[4], b[4], a[5], b[5], a[6], b[6], a[7], b[7]) }
+        @inline(__always) func low32(_ a: Row, _ b: Row) -> Row { Row(a[0], a[1], b[0], b[1], a[2], a[3], b[2], b[3]) }
+        @inline(__always) func high32(_ a: Row, _ b: Row) -> Row { Row(a[4], a[5], b[4], b[5], a[6], a[7], b[6], b[7]) }
+        // Lanes 0...3 or 4...7 of an interleaved row as floats: one coefficient of the four blocks.
+        @inline(__always) func first(_ a: Row) -> Quad { Quad(SIMD4<Int32>(Int32(a[0]), Int32(a[1]), Int32(a[2]), Int32(a[3]))) }
+        @inline(__always) func second(_ a: Row) -> Quad { Quad(SIMD4<Int32>(Int32(a[4]), Int32(a[5]), Int32(a[6]), Int32(a[7]))) }
+        // Slot i (= v·8 + u) of the workspace: one coefficient or intermediate value of the four blocks.
+        @inline(__always) func put(_ i: Int, _ q: Quad) { w.storeBytes(of: q, toByteOffset: i * 16, as: Quad.self) }
+        @inline(__always) func get(_ i: Int) -> Quad { w.load(fromByteOffset: i * 16, as: Quad.self) }
+        @inline(__always) func dequantised(_ i: Int, _ q: Quad) { put(i, q * t.loadUnaligned(fromByteOffset: i * 16, as: Quad.self)) }
+        for v in 0..<8 {
+            let a = row(0, v), b = row(1, v), c = row(2, v), d = row(3, v)
+            let ab0 = low16(a, b), ab1 = high16(a, b), cd0 = low16(c, d), cd1 = high16(c, d)
+            // Columns 0-1, 2-3, 4-5, 6-7 of row v, each as blocks 0...3.
+            let u01 = low32(ab0, cd0), u23 = high32(ab0, cd0), u45 = low32(ab1, cd1), u67 = high32(ab1, cd1)
+            dequantised(v * 8, first(u01)); dequantised(v * 8 + 1, second(u01))
+            dequantised(v * 8 + 2, first(u23)); dequantised(v * 8 + 3, second(u23))
+            dequantised(v * 8 + 4, first(u45)); dequantised(v * 8 + 5, second(u45))
+            dequantised(v * 8 + 6, first(u67)); dequantised(v * 8 + 7, second(u67))
+        }
+        // Pass 1, down each column u.
+        for u in 0..<8 {
+            let x = butterfly(get(u), get(8 + u), get(16 + u), get(24 + u), get(32 + u), get(40 + u), get(48 + u), get(56 + u))
+            put(u, x.0); put(8 + u, x.1); put(16 + u, x.2); put(24 + u, x.3)
+            put(32 + u, x.4); put(40 + u, x.5); put(48 + u, x.6); put(56 + u, x.7)
+        }
+        // Pass 2, along each row y, then each block's eight bytes of the row.
+        for y in 0..<8 {
+            let i = y * 8
+            let x = butterfly(get(i), get(i + 1), get(i + 2), get(i + 3), get(i + 4), get(i + 5), get(i + 6), get(i + 7))
+            // Lane b: block b's bytes 0...3 (left) and 4...7 (right) of the row.
+            let left = samples(x.0) | samples(x.1) &<< 8 | samples(x.2) &<< 16 | samples(x.3) &<< 24
+            let right = samples(x.4) | samples(x.5) &<< 8 | samples(x.6) &<< 16 | samples(x.7) &<< 24
+            storeRow(left, right, output + y * stride)
+        }
+    }
+
+    /// Writes four blocks' row from `transformFour`: lane b of `left` and
+    /// `right` holds block b's bytes 0...3 and 4...7. Out of line on purpose:
+    /// when LLVM sees the lanes picked apart it pushes the shuffles back
+    /// through the arithmetic and scalarises the second pass.
+    @inline(never)
+    private static func storeRow(_ left: SIMD4<Int32>, _ right: SIMD4<Int32>, _ output: UnsafeMutablePointer<UInt8>) {
+        let out = UnsafeMutableRawPointer(output)
+        out.storeBytes(of: SIMD4<Int32>(left[0], right[0], left[1], right[1]), as: SIMD4<Int32>.self)
+        out.storeBytes(of: SIMD4<Int32>(left[2], right[2], left[3], right[3]), toByteOffset: 16, as: SIMD4<Int32>.self)
+    }
+
     /// Pass 2 over the pass-1 result in `workspace` (8×8 floats, row-major).
     ///
     /// Kept out of line on purpose: the transpose between the passes is a

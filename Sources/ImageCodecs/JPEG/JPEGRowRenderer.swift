@@ -51,12 +51,17 @@ final class JPEGRowRenderer {
     /// True once a scan has streamed its bands here.
     private(set) var streamed = false
     private var rgba: [UInt8]
-    /// Dequantisation multipliers, 64 floats per component.
+    /// Dequantisation multipliers, `multiplierStride` floats per component:
+    /// the 64 of the component's IDCT, then (full-size IDCT) the same repeated
+    /// four times for `JPEGInverseDCT.transformFour`.
     private let multipliers: UnsafeMutablePointer<Float>
     /// The reduced-IDCT bases for 1, 2, 4 and 8 samples per side (`basis(_:)`),
     /// and the full IDCT's workspace.
     private let bases: UnsafeMutablePointer<Float>
     private let workspace: UnsafeMutablePointer<Float>
+    /// Floats of `multipliers` per component.
+    private static let multiplierStride = 64 + 256
+
     /// Per component: the upsampled output row, and the upsampler's column sums.
     private var rowBuffers: [UnsafeMutablePointer<UInt8>] = []
     private var columnSums: [UnsafeMutablePointer<Int16>] = []
@@ -94,9 +99,9 @@ final class JPEGRowRenderer {
         // Every byte is written before the bitmap is returned: `finish` converts
         // every row, and a failed decode throws the array away.
         rgba = [UInt8](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
-        multipliers = .allocate(capacity: 64 * components.count)
+        multipliers = .allocate(capacity: JPEGRowRenderer.multiplierStride * components.count)
         bases = .allocate(capacity: 4 * 64)
-        workspace = .allocate(capacity: 64)
+        workspace = .allocate(capacity: 256)
         for size in [1, 2, 4, 8] { JPEGInverseDCT.fillReducedBasis(size: size, into: basis(size)) }
     }
 
@@ -124,10 +129,12 @@ final class JPEGRowRenderer {
             guard let quant = parser.quantizationTables[c.quantizationTableIndex] else {
                 throw JPEGError.invalidSegment("component \(c.id) uses an undefined quantisation table")
             }
-            let table = multipliers + 64 * index
+            let table = multipliers + JPEGRowRenderer.multiplierStride * index
             quant.withUnsafeBufferPointer { q in
                 switch transforms[index] {
-                case .full: JPEGInverseDCT.fillMultipliers(q.baseAddress!, into: table)
+                case .full:
+                    JPEGInverseDCT.fillMultipliers(q.baseAddress!, into: table)
+                    JPEGInverseDCT.fillWideMultipliers(table, into: table + 64)
                 case .half: JPEGInverseDCT.fillHalfWeights(q.baseAddress!, into: table)
                 case .quarter: JPEGInverseDCT.fillQuarterWeights(q.baseAddress!, basis(2), into: table)
                 case .dc, .reduced: for i in 0..<64 { table[i] = Float(q[i]) }
@@ -164,7 +171,7 @@ final class JPEGRowRenderer {
             let perBlock = c.coefficientsPerBlock
             let base = streamed ? coefficients : coefficients + band * blocks * c.blocksPerLine * perBlock
             let plane = planes[index]
-            let table = multipliers + 64 * index
+            let table = multipliers + JPEGRowRenderer.multiplierStride * index
             let firstBlockRow = band * blocks
             let blockHeight = blockHeights[index]
             for i in 0..<max(0, min(blocks, c.blocksPerColumn - firstBlockRow)) {
@@ -185,8 +192,25 @@ final class JPEGRowRenderer {
                               _ out: UnsafeMutablePointer<UInt8>, _ stride: Int) {
         switch transform {
         case .full:
-            for bx in 0..<count {
+            var bx = 0
+            while bx + 4 <= count {
+                let block = input + bx * perBlock
+                // Four at once unless at most one needs a real IDCT (flat
+                // blocks cost one store per row on their own).
+                var flat = 0
+                for i in 0..<4 where JPEGInverseDCT.isDCOnly(block + i * perBlock) { flat += 1 }
+                if flat < 3 {
+                    JPEGInverseDCT.transformFour(block, perBlock: perBlock, table + 64, out + bx * 8, stride, workspace)
+                } else {
+                    for i in 0..<4 {
+                        JPEGInverseDCT.transform(block + i * perBlock, table, out + (bx + i) * 8, stride, workspace)
+                    }
+                }
+                bx += 4
+            }
+            while bx < count {
                 JPEGInverseDCT.transform(input + bx * perBlock, table, out + bx * 8, stride, workspace)
+                bx += 1
             }
         case .half:
             for bx in 0..<count {
