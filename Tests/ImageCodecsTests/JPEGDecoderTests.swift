@@ -39,6 +39,71 @@ final class JPEGDecoderTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(value, 45, "\(name): PSNR \(value) dB", file: file, line: line)
     }
 
+    /// Four blocks transformed at once (one per vector lane) give exactly the
+    /// samples the one-block IDCT gives, for random sparse and dense blocks,
+    /// flat ones among them, and hostile extremes (clamped, no trap).
+    func testFourBlockIDCTMatchesTheOneBlockIDCT() {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next(_ range: Int) -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int(state >> 33) % range
+        }
+        let quant: [Int32] = (0..<64).map { Int32($0 == 0 ? 8 : 1 + $0 % 11) }
+        let table = UnsafeMutablePointer<Float>.allocate(capacity: 64), wide = UnsafeMutablePointer<Float>.allocate(capacity: 256)
+        let workspace = UnsafeMutablePointer<Float>.allocate(capacity: 256)
+        defer { table.deallocate(); wide.deallocate(); workspace.deallocate() }
+        quant.withUnsafeBufferPointer { JPEGInverseDCT.fillMultipliers($0.baseAddress!, into: table) }
+        JPEGInverseDCT.fillWideMultipliers(table, into: wide)
+        for round in 0..<300 {
+            var blocks = [Int16](repeating: 0, count: 4 * 64)
+            for b in 0..<4 {
+                let kind = next(4)  // flat, sparse, dense, extreme
+                blocks[b * 64] = Int16(next(2000) - 1000)
+                let count = kind == 0 ? 0 : (kind == 1 ? 1 + next(6) : 64)
+                for _ in 0..<count {
+                    blocks[b * 64 + next(64)] = kind == 3 ? (next(2) == 0 ? .max : .min) : Int16(next(300) - 150)
+                }
+            }
+            var one = [UInt8](repeating: 0, count: 32 * 8), four = [UInt8](repeating: 0, count: 32 * 8)
+            blocks.withUnsafeBufferPointer { input in
+                let base = input.baseAddress!
+                one.withUnsafeMutableBufferPointer { out in
+                    for b in 0..<4 { JPEGInverseDCT.transform(base + b * 64, table, out.baseAddress! + b * 8, 32, workspace) }
+                }
+                JPEGInverseDCT.transformFour(base, perBlock: 64, wide, &four, 32, workspace)
+            }
+            XCTAssertEqual(one, four, "round \(round)")
+        }
+    }
+
+    /// The eight-bytes-at-once refill reads the same bits as the checked
+    /// byte-by-byte one, across stuffed FF 00 pairs and up to a marker.
+    func testWholeByteRefillReadsWhatTheBytewiseRefillReads() throws {
+        var state: UInt64 = 0x0123_4567_89AB_CDEF
+        func next(_ range: Int) -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int(state >> 33) % range
+        }
+        var bytes: [UInt8] = []
+        for _ in 0..<400 {
+            let byte = UInt8(next(256))
+            bytes.append(byte)
+            if byte == 0xFF { bytes.append(0) }
+            if next(40) == 0 { bytes += [0xFF, 0x00] }
+        }
+        bytes += [0xFF, 0xD9]
+        try bytes.withUnsafeBufferPointer { buffer in
+            var fast = JPEGBitReader(bytes: buffer, position: 0), slow = JPEGBitReader(bytes: buffer, position: 0)
+            for _ in 0..<400 {
+                let count = 1 + next(16)
+                if fast.bitCount < count { try fast.refill() }
+                if slow.bitCount < count { try slow.refillBytewise() }
+                XCTAssertEqual(try fast.bits(count), try slow.bits(count))
+            }
+            XCTAssertEqual(fast.position, slow.position)
+        }
+    }
+
     func testSampling444() throws { try assertMatchesReference("s444") }
     func testSampling422() throws { try assertMatchesReference("s422") }
     func testSampling420() throws { try assertMatchesReference("s420") }
