@@ -70,7 +70,10 @@ final class JPEGDecoderTests: XCTestCase {
                 one.withUnsafeMutableBufferPointer { out in
                     for b in 0..<4 { JPEGInverseDCT.transform(base + b * 64, table, out.baseAddress! + b * 8, 32, workspace) }
                 }
-                JPEGInverseDCT.transformFour(base, perBlock: 64, wide, &four, 32, workspace)
+                four.withUnsafeMutableBufferPointer { out in
+                    let inputs = (0..<4).map { base + $0 * 64 }, outputs = (0..<4).map { out.baseAddress! + $0 * 8 }
+                    JPEGInverseDCT.transformFour(inputs, wide, outputs, 32, workspace)
+                }
             }
             XCTAssertEqual(one, four, "round \(round)")
         }

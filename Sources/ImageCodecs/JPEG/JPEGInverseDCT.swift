@@ -113,23 +113,23 @@ enum JPEGInverseDCT {
         for i in 0..<64 { (wide + 4 * i).update(repeating: table[i], count: 4) }
     }
 
-    /// Transforms four blocks side by side at once (the blocks at `input`,
-    /// `input + perBlock`, …; their samples at `output`, 8 bytes apart), as
-    /// `transform` would one by one, with one block per vector lane: both
-    /// 1-D passes are then plain lane-wise arithmetic with no transpose in
-    /// between, and the only shuffles are integer interleaves that gather the
-    /// coefficients and the 32-bit unpacks that lay out the output rows.
+    /// Transforms four blocks at once (coefficients at `inputs[0...3]`,
+    /// samples to `outputs[0...3]`, rows `stride` bytes apart), as `transform`
+    /// would one by one, with one block per vector lane: both 1-D passes are
+    /// then plain lane-wise arithmetic with no transpose in between, and the
+    /// only shuffles are integer interleaves that gather the coefficients and
+    /// the 32-bit unpacks that lay out the output rows. The same block may
+    /// appear more than once (its samples are then written more than once).
     /// `wide` comes from `fillWideMultipliers`; `workspace` holds 256 floats.
     @inline(__always)
-    static func transformFour(_ input: UnsafePointer<Int16>, perBlock: Int, _ wide: UnsafePointer<Float>,
-                              _ output: UnsafeMutablePointer<UInt8>, _ stride: Int,
+    static func transformFour(_ inputs: UnsafePointer<UnsafePointer<Int16>>, _ wide: UnsafePointer<Float>,
+                              _ outputs: UnsafePointer<UnsafeMutablePointer<UInt8>>, _ stride: Int,
                               _ workspace: UnsafeMutablePointer<Float>) {
         typealias Row = SIMD8<Int16>
-        let raw = UnsafeRawPointer(input), t = UnsafeRawPointer(wide)
+        let t = UnsafeRawPointer(wide)
         let w = UnsafeMutableRawPointer(workspace)
-        @inline(__always) func row(_ block: Int, _ v: Int) -> Row {
-            raw.loadUnaligned(fromByteOffset: (block * perBlock + v * 8) * 2, as: Row.self)
-        }
+        let block0 = UnsafeRawPointer(inputs[0]), block1 = UnsafeRawPointer(inputs[1])
+        let block2 = UnsafeRawPointer(inputs[2]), block3 = UnsafeRawPointer(inputs[3])
         @inline(__always) func low16(_ a: Row, _ b: Row) -> Row { Row(a[0], b[0], a[1], b[1], a[2], b[2], a[3], b[3]) }
         @inline(__always) func high16(_ a: Row, _ b: Row) -> Row { Row(a[4], b[4], a[5], b[5], a[6], b[6], a[7], b[7]) }
         @inline(__always) func low32(_ a: Row, _ b: Row) -> Row { Row(a[0], a[1], b[0], b[1], a[2], a[3], b[2], b[3]) }
@@ -142,7 +142,10 @@ enum JPEGInverseDCT {
         @inline(__always) func get(_ i: Int) -> Quad { w.load(fromByteOffset: i * 16, as: Quad.self) }
         @inline(__always) func dequantised(_ i: Int, _ q: Quad) { put(i, q * t.loadUnaligned(fromByteOffset: i * 16, as: Quad.self)) }
         for v in 0..<8 {
-            let a = row(0, v), b = row(1, v), c = row(2, v), d = row(3, v)
+            let a = block0.loadUnaligned(fromByteOffset: v * 16, as: Row.self)
+            let b = block1.loadUnaligned(fromByteOffset: v * 16, as: Row.self)
+            let c = block2.loadUnaligned(fromByteOffset: v * 16, as: Row.self)
+            let d = block3.loadUnaligned(fromByteOffset: v * 16, as: Row.self)
             let ab0 = low16(a, b), ab1 = high16(a, b), cd0 = low16(c, d), cd1 = high16(c, d)
             // Columns 0-1, 2-3, 4-5, 6-7 of row v, each as blocks 0...3.
             let u01 = low32(ab0, cd0), u23 = high32(ab0, cd0), u45 = low32(ab1, cd1), u67 = high32(ab1, cd1)
@@ -164,19 +167,23 @@ enum JPEGInverseDCT {
             // Lane b: block b's bytes 0...3 (left) and 4...7 (right) of the row.
             let left = samples(x.0) | samples(x.1) &<< 8 | samples(x.2) &<< 16 | samples(x.3) &<< 24
             let right = samples(x.4) | samples(x.5) &<< 8 | samples(x.6) &<< 16 | samples(x.7) &<< 24
-            storeRow(left, right, output + y * stride)
+            storeRow(left, right, outputs, y * stride)
         }
     }
 
-    /// Writes four blocks' row from `transformFour`: lane b of `left` and
-    /// `right` holds block b's bytes 0...3 and 4...7. Out of line on purpose:
-    /// when LLVM sees the lanes picked apart it pushes the shuffles back
-    /// through the arithmetic and scalarises the second pass.
+    /// Writes row `offset / stride` of four blocks from `transformFour`: lane
+    /// b of `left` and `right` holds block b's bytes 0...3 and 4...7. Out of
+    /// line on purpose: when LLVM sees the lanes picked apart it pushes the
+    /// shuffles back through the arithmetic and scalarises the second pass.
     @inline(never)
-    private static func storeRow(_ left: SIMD4<Int32>, _ right: SIMD4<Int32>, _ output: UnsafeMutablePointer<UInt8>) {
-        let out = UnsafeMutableRawPointer(output)
-        out.storeBytes(of: SIMD4<Int32>(left[0], right[0], left[1], right[1]), as: SIMD4<Int32>.self)
-        out.storeBytes(of: SIMD4<Int32>(left[2], right[2], left[3], right[3]), toByteOffset: 16, as: SIMD4<Int32>.self)
+    private static func storeRow(_ left: SIMD4<Int32>, _ right: SIMD4<Int32>,
+                                 _ outputs: UnsafePointer<UnsafeMutablePointer<UInt8>>, _ offset: Int) {
+        let first = unsafeBitCast(SIMD4<Int32>(left[0], right[0], left[1], right[1]), to: SIMD2<UInt64>.self)
+        let second = unsafeBitCast(SIMD4<Int32>(left[2], right[2], left[3], right[3]), to: SIMD2<UInt64>.self)
+        UnsafeMutableRawPointer(outputs[0] + offset).storeBytes(of: first[0], as: UInt64.self)
+        UnsafeMutableRawPointer(outputs[1] + offset).storeBytes(of: first[1], as: UInt64.self)
+        UnsafeMutableRawPointer(outputs[2] + offset).storeBytes(of: second[0], as: UInt64.self)
+        UnsafeMutableRawPointer(outputs[3] + offset).storeBytes(of: second[1], as: UInt64.self)
     }
 
     /// Pass 2 over the pass-1 result in `workspace` (8×8 floats, row-major).

@@ -59,6 +59,11 @@ final class JPEGRowRenderer {
     /// and the full IDCT's workspace.
     private let bases: UnsafeMutablePointer<Float>
     private let workspace: UnsafeMutablePointer<Float>
+    /// The blocks `transformRow` has gathered for `JPEGInverseDCT.transformFour`:
+    /// four coefficient pointers and four sample pointers.
+    private let batchInputs: UnsafeMutablePointer<UnsafePointer<Int16>>
+    private let batchOutputs: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>>
+
     /// Floats of `multipliers` per component.
     private static let multiplierStride = 64 + 256
 
@@ -102,6 +107,8 @@ final class JPEGRowRenderer {
         multipliers = .allocate(capacity: JPEGRowRenderer.multiplierStride * components.count)
         bases = .allocate(capacity: 4 * 64)
         workspace = .allocate(capacity: 256)
+        batchInputs = .allocate(capacity: 4)
+        batchOutputs = .allocate(capacity: 4)
         for size in [1, 2, 4, 8] { JPEGInverseDCT.fillReducedBasis(size: size, into: basis(size)) }
     }
 
@@ -117,6 +124,8 @@ final class JPEGRowRenderer {
         multipliers.deallocate()
         bases.deallocate()
         workspace.deallocate()
+        batchInputs.deallocate()
+        batchOutputs.deallocate()
     }
 
     /// Prepares to receive bands of `bandBlocks[i]` block rows for component i,
@@ -192,25 +201,29 @@ final class JPEGRowRenderer {
                               _ out: UnsafeMutablePointer<UInt8>, _ stride: Int) {
         switch transform {
         case .full:
-            var bx = 0
-            while bx + 4 <= count {
+            // Flat blocks are filled on the spot; the others go four at a time
+            // through `transformFour`, the last few padded with repeats.
+            var batched = 0
+            for bx in 0..<count {
                 let block = input + bx * perBlock
-                // Four at once unless at most one needs a real IDCT (flat
-                // blocks cost one store per row on their own).
-                var flat = 0
-                for i in 0..<4 where JPEGInverseDCT.isDCOnly(block + i * perBlock) { flat += 1 }
-                if flat < 3 {
-                    JPEGInverseDCT.transformFour(block, perBlock: perBlock, table + 64, out + bx * 8, stride, workspace)
-                } else {
-                    for i in 0..<4 {
-                        JPEGInverseDCT.transform(block + i * perBlock, table, out + (bx + i) * 8, stride, workspace)
-                    }
+                if JPEGInverseDCT.isDCOnly(block) {
+                    JPEGInverseDCT.transform(block, table, out + bx * 8, stride, workspace)
+                    continue
                 }
-                bx += 4
+                batchInputs[batched] = UnsafePointer(block)
+                batchOutputs[batched] = out + bx * 8
+                batched += 1
+                if batched == 4 {
+                    JPEGInverseDCT.transformFour(batchInputs, table + 64, batchOutputs, stride, workspace)
+                    batched = 0
+                }
             }
-            while bx < count {
-                JPEGInverseDCT.transform(input + bx * perBlock, table, out + bx * 8, stride, workspace)
-                bx += 1
+            if batched > 0 {
+                for i in batched..<4 {
+                    batchInputs[i] = batchInputs[batched - 1]
+                    batchOutputs[i] = batchOutputs[batched - 1]
+                }
+                JPEGInverseDCT.transformFour(batchInputs, table + 64, batchOutputs, stride, workspace)
             }
         case .half:
             for bx in 0..<count {
