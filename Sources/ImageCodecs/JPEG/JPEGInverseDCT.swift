@@ -3,8 +3,8 @@ import Foundation
 /// The inverse DCT, fused with dequantisation, level shift and clamping.
 ///
 /// Full-size blocks use the floating-point AAN algorithm (the IJG library's
-/// "float" IDCT) on `SIMD4<Float>` lanes: one vector holds half a row of the
-/// block, so each 1-D pass transforms four columns (or rows) at once. Float is
+/// "float" IDCT) on `SIMD4<Float>` lanes, four blocks at a time with one block
+/// per lane (`transformFour`), so neither pass needs a transpose. Float is
 /// used rather than the 32-bit "islow" integer maths because the baseline
 /// x86-64 target has no packed 32-bit multiply (SSE2 emulates it), while
 /// packed float multiplies and adds are native; AAN also needs 5 multiplies
@@ -74,37 +74,13 @@ enum JPEGInverseDCT {
         return any == 0
     }
 
-    /// Transforms one block of coefficients (natural order) to 8×8 samples at
-    /// `output`, rows `stride` bytes apart. `table` comes from `fillMultipliers`;
-    /// `workspace` holds 64 floats.
+    /// A block whose AC coefficients are all zero (`isDCOnly`) as its flat
+    /// 8×8 samples at `output`, rows `stride` bytes apart; `table` comes from
+    /// `fillMultipliers`.
     @inline(__always)
-    static func transform(_ input: UnsafePointer<Int16>, _ table: UnsafePointer<Float>,
-                          _ output: UnsafeMutablePointer<UInt8>, _ stride: Int,
-                          _ workspace: UnsafeMutablePointer<Float>) {
-        if isDCOnly(input) {
-            fill(output, stride, rows: 8, columns: 8, value: Float(input[0]) * table[0])
-            return
-        }
-        let t = UnsafeRawPointer(table)
-        // Dequantised coefficients, row r's columns 0...3 (left) and 4...7 (right).
-        @inline(__always) func left(_ r: Int) -> Quad {
-            quad(input + r * 8) * t.loadUnaligned(fromByteOffset: r * 32, as: Quad.self)
-        }
-        @inline(__always) func right(_ r: Int) -> Quad {
-            quad(input + r * 8 + 4) * t.loadUnaligned(fromByteOffset: r * 32 + 16, as: Quad.self)
-        }
-        // Pass 1: the vectors are rows, so a 1-D IDCT across them transforms
-        // four columns at once (twice: columns 0...3, then 4...7).
-        let l = butterfly(left(0), left(1), left(2), left(3), left(4), left(5), left(6), left(7))
-        let r = butterfly(right(0), right(1), right(2), right(3), right(4), right(5), right(6), right(7))
-        let w = UnsafeMutableRawPointer(workspace)
-        @inline(__always) func put(_ y: Int, _ left: Quad, _ right: Quad) {
-            w.storeBytes(of: left, toByteOffset: y * 32, as: Quad.self)
-            w.storeBytes(of: right, toByteOffset: y * 32 + 16, as: Quad.self)
-        }
-        put(0, l.0, r.0); put(1, l.1, r.1); put(2, l.2, r.2); put(3, l.3, r.3)
-        put(4, l.4, r.4); put(5, l.5, r.5); put(6, l.6, r.6); put(7, l.7, r.7)
-        rows(workspace, output, stride)
+    static func transformFlat(_ input: UnsafePointer<Int16>, _ table: UnsafePointer<Float>,
+                              _ output: UnsafeMutablePointer<UInt8>, _ stride: Int) {
+        fill(output, stride, rows: 8, columns: 8, value: Float(input[0]) * table[0])
     }
 
     /// `fillMultipliers`' 64 floats (`table`) each repeated four times, the
@@ -184,43 +160,6 @@ enum JPEGInverseDCT {
         UnsafeMutableRawPointer(outputs[1] + offset).storeBytes(of: first[1], as: UInt64.self)
         UnsafeMutableRawPointer(outputs[2] + offset).storeBytes(of: second[0], as: UInt64.self)
         UnsafeMutableRawPointer(outputs[3] + offset).storeBytes(of: second[1], as: UInt64.self)
-    }
-
-    /// Pass 2 over the pass-1 result in `workspace` (8×8 floats, row-major).
-    ///
-    /// Kept out of line on purpose: the transpose between the passes is a
-    /// gather from memory. When LLVM can see the vectors behind a transpose
-    /// (computed or loaded) it folds the shuffles into the arithmetic and
-    /// scalarises much of it (a block measured 2× slower than scalar code).
-    @inline(never)
-    private static func rows(_ workspace: UnsafeMutablePointer<Float>, _ output: UnsafeMutablePointer<UInt8>, _ stride: Int) {
-        let w = workspace
-        // Column u of rows 0...3 (top) or 4...7 (bottom), gathered from memory.
-        @inline(__always) func top(_ u: Int) -> Quad { Quad(w[u], w[8 + u], w[16 + u], w[24 + u]) }
-        @inline(__always) func bottom(_ u: Int) -> Quad { Quad(w[32 + u], w[40 + u], w[48 + u], w[56 + u]) }
-        // Result vector x holds output column x, lanes = rows.
-        store(butterfly(top(0), top(1), top(2), top(3), top(4), top(5), top(6), top(7)), output, stride)
-        store(butterfly(bottom(0), bottom(1), bottom(2), bottom(3), bottom(4), bottom(5), bottom(6), bottom(7)),
-              output + 4 * stride, stride)
-    }
-
-    /// Writes four rows whose samples are the lanes of the eight column vectors
-    /// `x`: four columns' bytes are packed per 32-bit lane, so each row takes
-    /// two 32-bit stores.
-    @inline(__always)
-    private static func store(_ x: (Quad, Quad, Quad, Quad, Quad, Quad, Quad, Quad),
-                              _ output: UnsafeMutablePointer<UInt8>, _ stride: Int) {
-        let left = samples(x.0) | samples(x.1) &<< 8 | samples(x.2) &<< 16 | samples(x.3) &<< 24
-        let right = samples(x.4) | samples(x.5) &<< 8 | samples(x.6) &<< 16 | samples(x.7) &<< 24
-        // Interleave the halves so each row's eight bytes are one 64-bit lane,
-        // stored whole. (Extracting 32-bit lanes one by one instead lets LLVM
-        // push the extraction back through the arithmetic and scalarise it.)
-        let rows01 = unsafeBitCast(SIMD4<Int32>(left[0], right[0], left[1], right[1]), to: SIMD2<UInt64>.self)
-        let rows23 = unsafeBitCast(SIMD4<Int32>(left[2], right[2], left[3], right[3]), to: SIMD2<UInt64>.self)
-        UnsafeMutableRawPointer(output).storeBytes(of: rows01[0], as: UInt64.self)
-        UnsafeMutableRawPointer(output + stride).storeBytes(of: rows01[1], as: UInt64.self)
-        UnsafeMutableRawPointer(output + 2 * stride).storeBytes(of: rows23[0], as: UInt64.self)
-        UnsafeMutableRawPointer(output + 3 * stride).storeBytes(of: rows23[1], as: UInt64.self)
     }
 
     /// Transforms one block to `rows`×`columns` samples (each 1, 2, 4 or 8):
@@ -432,13 +371,6 @@ enum JPEGInverseDCT {
         let integers = SIMD8<Int32>(Int32(p[0]), Int32(p[1]), Int32(p[2]), Int32(p[3]),
                                     Int32(p[4]), Int32(p[5]), Int32(p[6]), Int32(p[7]))
         return unsafeBitCast(integers &+ magicBits, to: Lanes.self) - magic
-    }
-
-    /// Four coefficients as floats, the same way.
-    @inline(__always)
-    private static func quad(_ p: UnsafePointer<Int16>) -> Quad {
-        let integers = SIMD4<Int32>(Int32(p[0]), Int32(p[1]), Int32(p[2]), Int32(p[3]))
-        return unsafeBitCast(integers &+ magicBits, to: Quad.self) - magic
     }
 
     /// The 8-point 1-D AAN IDCT on four lanes at once; inputs already carry

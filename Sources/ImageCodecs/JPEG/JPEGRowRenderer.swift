@@ -17,7 +17,8 @@ import Raster
 final class JPEGRowRenderer {
     /// How a component's blocks become samples at the render scale.
     private enum BlockTransform {
-        /// 8×8: the AAN float IDCT (`JPEGInverseDCT.transform`).
+        /// 8×8: the AAN float IDCT on four blocks at once (`JPEGInverseDCT.transformFour`),
+        /// flat blocks filled (`JPEGInverseDCT.transformFlat`).
         case full
         /// 4×4: `JPEGInverseDCT.transformHalf`.
         case half
@@ -56,7 +57,7 @@ final class JPEGRowRenderer {
     /// four times for `JPEGInverseDCT.transformFour`.
     private let multipliers: UnsafeMutablePointer<Float>
     /// The reduced-IDCT bases for 1, 2, 4 and 8 samples per side (`basis(_:)`),
-    /// and the full IDCT's workspace.
+    /// and the four-block IDCT's workspace (256 floats).
     private let bases: UnsafeMutablePointer<Float>
     private let workspace: UnsafeMutablePointer<Float>
     /// The blocks `transformRow` has gathered for `JPEGInverseDCT.transformFour`:
@@ -207,7 +208,7 @@ final class JPEGRowRenderer {
             for bx in 0..<count {
                 let block = input + bx * perBlock
                 if JPEGInverseDCT.isDCOnly(block) {
-                    JPEGInverseDCT.transform(block, table, out + bx * 8, stride, workspace)
+                    JPEGInverseDCT.transformFlat(block, table, out + bx * 8, stride)
                     continue
                 }
                 batchInputs[batched] = UnsafePointer(block)
