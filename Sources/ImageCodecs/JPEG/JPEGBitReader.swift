@@ -38,7 +38,8 @@ struct JPEGBitReader {
         self.position = position
     }
 
-    /// Fills the buffer to at least 57 bits.
+    /// Fills the buffer to at least 16 bits (to 57 or more unless an 0xFF
+    /// byte is near), what every reader of at most 16 bits at a time needs.
     @inline(__always)
     mutating func refill() throws {
         if JPEGBitReader.refillWhole(bytes, &position, &buffer, &bitCount) { return }
@@ -47,18 +48,26 @@ struct JPEGBitReader {
 
     /// The common case of `refill` on plain values, so hot loops can keep the
     /// reader's state in registers: when the next eight bytes lie inside the
-    /// data and none is 0xFF (no stuffing, no marker), takes as many of them
-    /// as fit whole (at least 57 bits then buffered) in one load. Returns
-    /// false, changing nothing, when the checked byte-by-byte path is needed.
+    /// data, takes as many of them as fit whole (at least 57 bits then
+    /// buffered) in one load, or, when one is 0xFF (stuffing or a marker),
+    /// the bytes before it if that leaves at least 16 bits buffered (what
+    /// every caller needs at most). Returns false, changing nothing, when the
+    /// checked byte-by-byte path is needed.
     @inline(__always)
     static func refillWhole(_ bytes: UnsafeBufferPointer<UInt8>, _ position: inout Int,
                             _ buffer: inout UInt64, _ bitCount: inout Int) -> Bool {
         guard position >= 0, position &+ 8 <= bytes.count, let base = bytes.baseAddress else { return false }
         let word = UInt64(bigEndian: UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self))
-        // A byte of `word` is 0xFF exactly when the same byte of ~word is zero
-        // (the classic "has a zero byte" test on ~word).
-        guard (~word &- 0x0101_0101_0101_0101) & word & 0x8080_8080_8080_8080 == 0 else { return false }
-        let taken = (64 &- bitCount) &>> 3     // whole bytes that fit: 1...8 for bitCount 0...56
+        var taken = (64 &- bitCount) &>> 3     // whole bytes that fit: 1...8 for bitCount 0...56
+        // Flags the bytes of `word` that are 0xFF (the classic "has a zero
+        // byte" test on ~word). A borrow can also flag the byte just before a
+        // true one, never one before the first true one: the bytes before the
+        // first flag never hold 0xFF.
+        let marks = (~word &- 0x0101_0101_0101_0101) & word & 0x8080_8080_8080_8080
+        if marks != 0 {
+            taken = min(taken, marks.leadingZeroBitCount &>> 3)
+            guard bitCount &+ 8 &* taken >= 16 else { return false }
+        }
         guard taken > 0 else { return true }
         let bits = 8 &* taken
         buffer |= (word &>> UInt64(64 &- bits)) &<< UInt64(64 &- bitCount &- bits)

@@ -219,7 +219,7 @@ struct JPEGScanDecoder {
         let bytes = reader.bytes
         var buffer = bits.buffer, bitCount = bits.bitCount, position = bits.position
         defer { bits = JPEGBitReader.State(buffer: buffer, bitCount: bitCount, position: position) }
-        /// Ensures at least 16 bits are buffered (57 after any refill).
+        /// Ensures at least 16 bits are buffered.
         @inline(__always) func fill() throws {
             if bitCount < 16 && !JPEGBitReader.refillWhole(bytes, &position, &buffer, &bitCount) {
                 reader.buffer = buffer; reader.bitCount = bitCount; reader.position = position
