@@ -305,12 +305,19 @@ enum JPEGInverseDCT {
             fill(output, stride, rows: 2, columns: 2, value: Float(input[0]) * weights[0])
             return
         }
-        @inline(__always) func g(_ v: Int, _ u: Int) -> Float { Float(input[v * 8 + u]) * weights[v * 8 + u] }
-        @inline(__always) func oddColumns(_ v: Int) -> Float { (g(v, 1) + g(v, 3)) + (g(v, 5) + g(v, 7)) }
-        let evenEven = g(0, 0)
-        let evenOdd = oddColumns(0)
-        let oddEven = (g(1, 0) + g(3, 0)) + (g(5, 0) + g(7, 0))
-        let oddOdd = (oddColumns(1) + oddColumns(3)) + (oddColumns(5) + oddColumns(7))
+        // Whole weighted rows (the weights of even columns other than 0 are
+        // zero, so a row's sum less its column 0 is its odd columns' sum).
+        let t = UnsafeRawPointer(weights)
+        @inline(__always) func row(_ v: Int) -> Lanes {
+            lanes(input + v * 8) * t.loadUnaligned(fromByteOffset: v * 32, as: Lanes.self)
+        }
+        @inline(__always) func sum(_ r: Lanes) -> Float {
+            let q = r.lowHalf + r.highHalf
+            return (q[0] + q[1]) + (q[2] + q[3])
+        }
+        let even = row(0), odd = (row(1) + row(3)) + (row(5) + row(7))
+        let evenEven = even[0], evenOdd = sum(even) - even[0]
+        let oddEven = odd[0], oddOdd = sum(odd) - odd[0]
         let top = evenEven + oddEven, bottom = evenEven - oddEven
         let topOdd = evenOdd + oddOdd, bottomOdd = evenOdd - oddOdd
         output[0] = UInt8(truncatingIfNeeded: clampedSample(top + topOdd))
