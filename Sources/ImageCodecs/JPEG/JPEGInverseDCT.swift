@@ -90,8 +90,8 @@ enum JPEGInverseDCT {
     }
 
     /// Transforms four blocks at once (coefficients at `inputs[0...3]`,
-    /// samples to `outputs[0...3]`, rows `stride` bytes apart), as `transform`
-    /// would one by one, with one block per vector lane: both 1-D passes are
+    /// samples to `outputs[0...3]`, rows `stride` bytes apart) with the AAN
+    /// butterflies, one block per vector lane: both 1-D passes are
     /// then plain lane-wise arithmetic with no transpose in between, and the
     /// only shuffles are integer interleaves that gather the coefficients and
     /// the 32-bit unpacks that lay out the output rows. The same block may
