@@ -250,9 +250,8 @@ struct JPEGScanDecoder {
         // only occur in corrupt DC tables and take the checked path below.
         let dcRun = (dcPacked >> 8) & 0xFF
         if dcPacked != 0 && (dcRun == 0 || dcRun == 0xFF) {
-            let length = Int(dcPacked & 0xFF)
-            buffer &<<= UInt64(length)
-            bitCount &-= length
+            buffer &<<= UInt64(truncatingIfNeeded: dcPacked)   // by its low byte, as below
+            bitCount &-= Int(dcPacked & 0xFF)
             diff = Int(dcPacked >> 16)
         } else {
             let (s, length) = try JPEGBitReader.symbol(buffer, dcTable)
@@ -275,9 +274,11 @@ struct JPEGScanDecoder {
             // Fast path: symbol and extra bits in one lookup.
             let packed = fastValue[Int(buffer &>> UInt64(64 - JPEGHuffmanTable.lookupBits))]
             if packed != 0 {
-                let length = Int(packed & 0xFF)
-                buffer &<<= UInt64(length)
-                bitCount &-= length
+                // The length is the entry's low byte (at most 26): a masking
+                // shift by the whole entry shifts by it, with no extraction
+                // on the loop's critical path (load → shift → next load).
+                buffer &<<= UInt64(truncatingIfNeeded: packed)
+                bitCount &-= Int(packed & 0xFF)
                 if packed & 0xFF00 == 0xFF00 { break }  // end of block
                 k &+= Int((packed >> 8) & 0xFF)
                 target[zigzag[min(k, 79)]] = Int16(truncatingIfNeeded: packed >> 16)
