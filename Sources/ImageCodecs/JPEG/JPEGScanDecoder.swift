@@ -268,6 +268,10 @@ struct JPEGScanDecoder {
         // DC-only storage keeps one coefficient per block: AC values are decoded
         // (the bit stream must be read) but written to a scratch block.
         let zigzag = self.zigzag, target = c.perBlock == 64 ? block : scratch
+        // k < 64 at the top of each pass and runs are at most 15, so a
+        // coefficient's index is at most 78: inside `zigzag`'s 80 entries,
+        // whose last 16 send corrupt overruns to a harmless slot (and the
+        // block is refused after the loop).
         var k = 1
         while k < 64 {
             try fill()
@@ -281,7 +285,7 @@ struct JPEGScanDecoder {
                 bitCount &-= Int(packed & 0xFF)
                 if packed & 0xFF00 == 0xFF00 { break }  // end of block
                 k &+= Int((packed >> 8) & 0xFF)
-                target[zigzag[min(k, 79)]] = Int16(truncatingIfNeeded: packed >> 16)
+                target[zigzag[k]] = Int16(truncatingIfNeeded: packed >> 16)
                 k &+= 1
                 continue
             }
@@ -296,7 +300,7 @@ struct JPEGScanDecoder {
             }
             k &+= r
             let value = try extend(s)
-            target[zigzag[min(k, 79)]] = Int16(truncatingIfNeeded: value)
+            target[zigzag[k]] = Int16(truncatingIfNeeded: value)
             k &+= 1
         }
         guard k <= 64 else { throw JPEGError.corruptScan("AC coefficients run past the end of a block") }
