@@ -39,6 +39,102 @@ final class JPEGDecoderTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(value, 45, "\(name): PSNR \(value) dB", file: file, line: line)
     }
 
+    /// The four-block IDCT (one block per vector lane) gives the IDCT's
+    /// definition, computed in double precision, within one level per sample
+    /// for random sparse and dense blocks, a block repeated in the batch, and
+    /// flat blocks through `transformFlat`; hostile extremes are clamped
+    /// without trapping.
+    func testFourBlockIDCTMatchesTheDefinition() {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next(_ range: Int) -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int(state >> 33) % range
+        }
+        let quant: [Int32] = (0..<64).map { Int32($0 == 0 ? 8 : 1 + $0 % 11) }
+        let table = UnsafeMutablePointer<Float>.allocate(capacity: 64), wide = UnsafeMutablePointer<Float>.allocate(capacity: 256)
+        let workspace = UnsafeMutablePointer<Float>.allocate(capacity: 256)
+        defer { table.deallocate(); wide.deallocate(); workspace.deallocate() }
+        quant.withUnsafeBufferPointer { JPEGInverseDCT.fillMultipliers($0.baseAddress!, into: table) }
+        JPEGInverseDCT.fillWideMultipliers(table, into: wide)
+        /// Sample (y, x) of `block` by the IDCT's definition, level-shifted, rounded and clamped.
+        func definition(_ block: ArraySlice<Int16>, _ y: Int, _ x: Int) -> Int {
+            var sum = 0.0
+            for v in 0..<8 {
+                for u in 0..<8 {
+                    let coefficient = Double(block[block.startIndex + v * 8 + u]) * Double(quant[v * 8 + u])
+                    let cu = u == 0 ? 1 / 2.0.squareRoot() : 1, cv = v == 0 ? 1 / 2.0.squareRoot() : 1
+                    sum += cu * cv * coefficient * cos(Double((2 * x + 1) * u) * .pi / 16) * cos(Double((2 * y + 1) * v) * .pi / 16)
+                }
+            }
+            return min(255, max(0, Int((sum / 4 + 128).rounded())))
+        }
+        var worst = 0
+        for _ in 0..<200 {
+            var blocks = [Int16](repeating: 0, count: 4 * 64)
+            var extreme = false
+            for b in 0..<4 {
+                let kind = next(5)  // flat, sparse, dense, extreme, copy of block 0
+                if kind == 4 && b > 0 {
+                    for k in 0..<64 { blocks[b * 64 + k] = blocks[k] }
+                    continue
+                }
+                blocks[b * 64] = Int16(next(2000) - 1000)
+                let count = kind == 0 ? 0 : (kind == 1 ? 1 + next(6) : 64)
+                for _ in 0..<count {
+                    blocks[b * 64 + next(64)] = kind == 3 ? (next(2) == 0 ? .max : .min) : Int16(next(300) - 150)
+                }
+                extreme = extreme || kind == 3
+            }
+            var samples = [UInt8](repeating: 0, count: 32 * 8)
+            blocks.withUnsafeBufferPointer { input in
+                samples.withUnsafeMutableBufferPointer { out in
+                    let inputs = (0..<4).map { input.baseAddress! + $0 * 64 }
+                    let outputs = (0..<4).map { out.baseAddress! + $0 * 8 }
+                    JPEGInverseDCT.transformFour(inputs, wide, outputs, 32, workspace)
+                    if JPEGInverseDCT.isDCOnly(inputs[0]) {
+                        JPEGInverseDCT.transformFlat(inputs[0], table, outputs[0], 32)
+                    }
+                }
+            }
+            // Extreme blocks only have to come back clamped (they cannot trap).
+            if extreme { continue }
+            for b in 0..<4 {
+                let block = blocks[(b * 64)..<(b * 64 + 64)]
+                for y in 0..<8 {
+                    for x in 0..<8 { worst = max(worst, abs(Int(samples[y * 32 + b * 8 + x]) - definition(block, y, x))) }
+                }
+            }
+        }
+        XCTAssertLessThanOrEqual(worst, 1)
+    }
+
+    /// The eight-bytes-at-once refill reads the same bits as the checked
+    /// byte-by-byte one, across stuffed FF 00 pairs and up to a marker.
+    func testWholeByteRefillReadsWhatTheBytewiseRefillReads() throws {
+        var state: UInt64 = 0x0123_4567_89AB_CDEF
+        func next(_ range: Int) -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int(state >> 33) % range
+        }
+        var bytes: [UInt8] = []
+        for _ in 0..<400 {
+            let byte = UInt8(next(256))
+            bytes.append(byte)
+            if byte == 0xFF { bytes.append(0) }
+            if next(40) == 0 { bytes += [0xFF, 0x00] }
+        }
+        bytes += [0xFF, 0xD9]
+        try bytes.withUnsafeBufferPointer { buffer in
+            var fast = JPEGBitReader(bytes: buffer, position: 0), slow = JPEGBitReader(bytes: buffer, position: 0)
+            for _ in 0..<400 {
+                let count = 1 + next(16)
+                if fast.bitCount < count { try fast.refill() }
+                if slow.bitCount < count { try slow.refillBytewise() }
+                XCTAssertEqual(try fast.bits(count), try slow.bits(count))
+            }
+        }
+    }
+
     func testSampling444() throws { try assertMatchesReference("s444") }
     func testSampling422() throws { try assertMatchesReference("s422") }
     func testSampling420() throws { try assertMatchesReference("s420") }

@@ -20,14 +20,66 @@ struct JPEGBitReader {
     /// lookahead needs 8 bytes; beyond 64 the decoder is inventing data.
     static let maximumPadding = 64
 
+    /// The part of the reader a hot loop keeps in registers.
+    struct State {
+        var buffer: UInt64
+        var bitCount: Int
+        var position: Int
+    }
+
+    /// The buffer, bit count and position as one value.
+    var state: State {
+        get { State(buffer: buffer, bitCount: bitCount, position: position) }
+        set { buffer = newValue.buffer; bitCount = newValue.bitCount; position = newValue.position }
+    }
+
     init(bytes: UnsafeBufferPointer<UInt8>, position: Int) {
         self.bytes = bytes
         self.position = position
     }
 
-    /// Fills the buffer to at least 57 bits.
+    /// Fills the buffer to at least 16 bits (to 57 or more unless an 0xFF
+    /// byte is near), what every reader of at most 16 bits at a time needs.
     @inline(__always)
     mutating func refill() throws {
+        if JPEGBitReader.refillWhole(bytes, &position, &buffer, &bitCount) { return }
+        try refillBytewise()
+    }
+
+    /// The common case of `refill` on plain values, so hot loops can keep the
+    /// reader's state in registers: when the next eight bytes lie inside the
+    /// data, takes as many of them as fit whole (at least 57 bits then
+    /// buffered) in one load, or, when one is 0xFF (stuffing or a marker),
+    /// the bytes before it if that leaves at least 16 bits buffered (what
+    /// every caller needs at most). Returns false, changing nothing, when the
+    /// checked byte-by-byte path is needed.
+    @inline(__always)
+    static func refillWhole(_ bytes: UnsafeBufferPointer<UInt8>, _ position: inout Int,
+                            _ buffer: inout UInt64, _ bitCount: inout Int) -> Bool {
+        guard position >= 0, position &+ 8 <= bytes.count, let base = bytes.baseAddress else { return false }
+        let word = UInt64(bigEndian: UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self))
+        var taken = (64 &- bitCount) &>> 3     // whole bytes that fit: 1...8 for bitCount 0...56
+        // Flags the bytes of `word` that are 0xFF (the classic "has a zero
+        // byte" test on ~word). A borrow can also flag the byte just before a
+        // true one, never one before the first true one: the bytes before the
+        // first flag never hold 0xFF.
+        let marks = (~word &- 0x0101_0101_0101_0101) & word & 0x8080_8080_8080_8080
+        if marks != 0 {
+            taken = min(taken, marks.leadingZeroBitCount &>> 3)
+            guard bitCount &+ 8 &* taken >= 16 else { return false }
+        }
+        guard taken > 0 else { return true }
+        let bits = 8 &* taken
+        buffer |= (word &>> UInt64(64 &- bits)) &<< UInt64(64 &- bitCount &- bits)
+        position &+= taken
+        bitCount &+= bits
+        return true
+    }
+
+    /// `refill` one byte at a time: unstuffs FF 00, stops at a marker and
+    /// counts the zero padding fed past it.
+    @inline(never)
+    mutating func refillBytewise() throws {
         while bitCount <= 56 {
             var byte: UInt8 = 0
             if position < bytes.count {
@@ -69,6 +121,16 @@ struct JPEGBitReader {
         buffer <<= UInt64(length)
         bitCount -= length
         return symbol
+    }
+
+    /// The symbol whose code is at the top of `buffer` (at least 16 bits
+    /// buffered) and its code length. Static, so callers keep their reader's
+    /// state in registers.
+    @inline(__always)
+    static func symbol(_ buffer: UInt64, _ table: JPEGHuffmanTable.Lookup) throws -> (symbol: Int, length: Int) {
+        let entry = Int(table.fast[Int(buffer &>> UInt64(64 - JPEGHuffmanTable.lookupBits))])
+        if entry != 0 { return (entry & 0xFF, entry >> 8) }
+        return try decodeLong(buffer, table)
     }
 
     /// A code longer than the lookahead table: the symbol and code length at

@@ -3,8 +3,8 @@ import Foundation
 /// The inverse DCT, fused with dequantisation, level shift and clamping.
 ///
 /// Full-size blocks use the floating-point AAN algorithm (the IJG library's
-/// "float" IDCT) on `SIMD4<Float>` lanes: one vector holds half a row of the
-/// block, so each 1-D pass transforms four columns (or rows) at once. Float is
+/// "float" IDCT) on `SIMD4<Float>` lanes, four blocks at a time with one block
+/// per lane (`transformFour`), so neither pass needs a transpose. Float is
 /// used rather than the 32-bit "islow" integer maths because the baseline
 /// x86-64 target has no packed 32-bit multiply (SSE2 emulates it), while
 /// packed float multiplies and adds are native; AAN also needs 5 multiplies
@@ -74,74 +74,92 @@ enum JPEGInverseDCT {
         return any == 0
     }
 
-    /// Transforms one block of coefficients (natural order) to 8×8 samples at
-    /// `output`, rows `stride` bytes apart. `table` comes from `fillMultipliers`;
-    /// `workspace` holds 64 floats.
+    /// A block whose AC coefficients are all zero (`isDCOnly`) as its flat
+    /// 8×8 samples at `output`, rows `stride` bytes apart; `table` comes from
+    /// `fillMultipliers`.
     @inline(__always)
-    static func transform(_ input: UnsafePointer<Int16>, _ table: UnsafePointer<Float>,
-                          _ output: UnsafeMutablePointer<UInt8>, _ stride: Int,
-                          _ workspace: UnsafeMutablePointer<Float>) {
-        if isDCOnly(input) {
-            fill(output, stride, rows: 8, columns: 8, value: Float(input[0]) * table[0])
-            return
-        }
-        let t = UnsafeRawPointer(table)
-        // Dequantised coefficients, row r's columns 0...3 (left) and 4...7 (right).
-        @inline(__always) func left(_ r: Int) -> Quad {
-            quad(input + r * 8) * t.loadUnaligned(fromByteOffset: r * 32, as: Quad.self)
-        }
-        @inline(__always) func right(_ r: Int) -> Quad {
-            quad(input + r * 8 + 4) * t.loadUnaligned(fromByteOffset: r * 32 + 16, as: Quad.self)
-        }
-        // Pass 1: the vectors are rows, so a 1-D IDCT across them transforms
-        // four columns at once (twice: columns 0...3, then 4...7).
-        let l = butterfly(left(0), left(1), left(2), left(3), left(4), left(5), left(6), left(7))
-        let r = butterfly(right(0), right(1), right(2), right(3), right(4), right(5), right(6), right(7))
-        let w = UnsafeMutableRawPointer(workspace)
-        @inline(__always) func put(_ y: Int, _ left: Quad, _ right: Quad) {
-            w.storeBytes(of: left, toByteOffset: y * 32, as: Quad.self)
-            w.storeBytes(of: right, toByteOffset: y * 32 + 16, as: Quad.self)
-        }
-        put(0, l.0, r.0); put(1, l.1, r.1); put(2, l.2, r.2); put(3, l.3, r.3)
-        put(4, l.4, r.4); put(5, l.5, r.5); put(6, l.6, r.6); put(7, l.7, r.7)
-        rows(workspace, output, stride)
-    }
-
-    /// Pass 2 over the pass-1 result in `workspace` (8×8 floats, row-major).
-    ///
-    /// Kept out of line on purpose: the transpose between the passes is a
-    /// gather from memory. When LLVM can see the vectors behind a transpose
-    /// (computed or loaded) it folds the shuffles into the arithmetic and
-    /// scalarises much of it (a block measured 2× slower than scalar code).
-    @inline(never)
-    private static func rows(_ workspace: UnsafeMutablePointer<Float>, _ output: UnsafeMutablePointer<UInt8>, _ stride: Int) {
-        let w = workspace
-        // Column u of rows 0...3 (top) or 4...7 (bottom), gathered from memory.
-        @inline(__always) func top(_ u: Int) -> Quad { Quad(w[u], w[8 + u], w[16 + u], w[24 + u]) }
-        @inline(__always) func bottom(_ u: Int) -> Quad { Quad(w[32 + u], w[40 + u], w[48 + u], w[56 + u]) }
-        // Result vector x holds output column x, lanes = rows.
-        store(butterfly(top(0), top(1), top(2), top(3), top(4), top(5), top(6), top(7)), output, stride)
-        store(butterfly(bottom(0), bottom(1), bottom(2), bottom(3), bottom(4), bottom(5), bottom(6), bottom(7)),
-              output + 4 * stride, stride)
-    }
-
-    /// Writes four rows whose samples are the lanes of the eight column vectors
-    /// `x`: four columns' bytes are packed per 32-bit lane, so each row takes
-    /// two 32-bit stores.
-    @inline(__always)
-    private static func store(_ x: (Quad, Quad, Quad, Quad, Quad, Quad, Quad, Quad),
+    static func transformFlat(_ input: UnsafePointer<Int16>, _ table: UnsafePointer<Float>,
                               _ output: UnsafeMutablePointer<UInt8>, _ stride: Int) {
-        let left = samples(x.0) | samples(x.1) &<< 8 | samples(x.2) &<< 16 | samples(x.3) &<< 24
-        let right = samples(x.4) | samples(x.5) &<< 8 | samples(x.6) &<< 16 | samples(x.7) &<< 24
-        // Interleave the halves so each row's eight bytes are one 64-bit lane,
-        // stored whole. (Extracting 32-bit lanes one by one instead lets LLVM
-        // push the extraction back through the arithmetic and scalarise it.)
-        let rows01 = unsafeBitCast(SIMD4<Int32>(left[0], right[0], left[1], right[1]), to: SIMD2<UInt64>.self)
-        let rows23 = unsafeBitCast(SIMD4<Int32>(left[2], right[2], left[3], right[3]), to: SIMD2<UInt64>.self)
-        UnsafeMutableRawPointer(output).storeBytes(of: rows01[0], as: UInt64.self)
-        UnsafeMutableRawPointer(output + stride).storeBytes(of: rows01[1], as: UInt64.self)
-        UnsafeMutableRawPointer(output + 2 * stride).storeBytes(of: rows23[0], as: UInt64.self)
-        UnsafeMutableRawPointer(output + 3 * stride).storeBytes(of: rows23[1], as: UInt64.self)
+        fill(output, stride, rows: 8, columns: 8, value: Float(input[0]) * table[0])
+    }
+
+    /// `fillMultipliers`' 64 floats (`table`) each repeated four times, the
+    /// table `transformFour` multiplies whole vectors by. `wide` holds 256 floats.
+    static func fillWideMultipliers(_ table: UnsafePointer<Float>, into wide: UnsafeMutablePointer<Float>) {
+        for i in 0..<64 { (wide + 4 * i).update(repeating: table[i], count: 4) }
+    }
+
+    /// Transforms four blocks at once (coefficients at `inputs[0...3]`,
+    /// samples to `outputs[0...3]`, rows `stride` bytes apart) with the AAN
+    /// butterflies, one block per vector lane: both 1-D passes are
+    /// then plain lane-wise arithmetic with no transpose in between, and the
+    /// only shuffles are integer interleaves that gather the coefficients and
+    /// the 32-bit unpacks that lay out the output rows. The same block may
+    /// appear more than once (its samples are then written more than once).
+    /// `wide` comes from `fillWideMultipliers`; `workspace` holds 256 floats.
+    @inline(__always)
+    static func transformFour(_ inputs: UnsafePointer<UnsafePointer<Int16>>, _ wide: UnsafePointer<Float>,
+                              _ outputs: UnsafePointer<UnsafeMutablePointer<UInt8>>, _ stride: Int,
+                              _ workspace: UnsafeMutablePointer<Float>) {
+        typealias Row = SIMD8<Int16>
+        let t = UnsafeRawPointer(wide)
+        let w = UnsafeMutableRawPointer(workspace)
+        let block0 = UnsafeRawPointer(inputs[0]), block1 = UnsafeRawPointer(inputs[1])
+        let block2 = UnsafeRawPointer(inputs[2]), block3 = UnsafeRawPointer(inputs[3])
+        @inline(__always) func low16(_ a: Row, _ b: Row) -> Row { Row(a[0], b[0], a[1], b[1], a[2], b[2], a[3], b[3]) }
+        @inline(__always) func high16(_ a: Row, _ b: Row) -> Row { Row(a[4], b[4], a[5], b[5], a[6], b[6], a[7], b[7]) }
+        @inline(__always) func low32(_ a: Row, _ b: Row) -> Row { Row(a[0], a[1], b[0], b[1], a[2], a[3], b[2], b[3]) }
+        @inline(__always) func high32(_ a: Row, _ b: Row) -> Row { Row(a[4], a[5], b[4], b[5], a[6], a[7], b[6], b[7]) }
+        // Lanes 0...3 or 4...7 of an interleaved row as floats: one coefficient of the four blocks.
+        @inline(__always) func first(_ a: Row) -> Quad { Quad(SIMD4<Int32>(Int32(a[0]), Int32(a[1]), Int32(a[2]), Int32(a[3]))) }
+        @inline(__always) func second(_ a: Row) -> Quad { Quad(SIMD4<Int32>(Int32(a[4]), Int32(a[5]), Int32(a[6]), Int32(a[7]))) }
+        // Slot i (= v·8 + u) of the workspace: one coefficient or intermediate value of the four blocks.
+        @inline(__always) func put(_ i: Int, _ q: Quad) { w.storeBytes(of: q, toByteOffset: i * 16, as: Quad.self) }
+        @inline(__always) func get(_ i: Int) -> Quad { w.load(fromByteOffset: i * 16, as: Quad.self) }
+        @inline(__always) func dequantised(_ i: Int, _ q: Quad) { put(i, q * t.loadUnaligned(fromByteOffset: i * 16, as: Quad.self)) }
+        for v in 0..<8 {
+            let a = block0.loadUnaligned(fromByteOffset: v * 16, as: Row.self)
+            let b = block1.loadUnaligned(fromByteOffset: v * 16, as: Row.self)
+            let c = block2.loadUnaligned(fromByteOffset: v * 16, as: Row.self)
+            let d = block3.loadUnaligned(fromByteOffset: v * 16, as: Row.self)
+            let ab0 = low16(a, b), ab1 = high16(a, b), cd0 = low16(c, d), cd1 = high16(c, d)
+            // Columns 0-1, 2-3, 4-5, 6-7 of row v, each as blocks 0...3.
+            let u01 = low32(ab0, cd0), u23 = high32(ab0, cd0), u45 = low32(ab1, cd1), u67 = high32(ab1, cd1)
+            dequantised(v * 8, first(u01)); dequantised(v * 8 + 1, second(u01))
+            dequantised(v * 8 + 2, first(u23)); dequantised(v * 8 + 3, second(u23))
+            dequantised(v * 8 + 4, first(u45)); dequantised(v * 8 + 5, second(u45))
+            dequantised(v * 8 + 6, first(u67)); dequantised(v * 8 + 7, second(u67))
+        }
+        // Pass 1, down each column u.
+        for u in 0..<8 {
+            let x = butterfly(get(u), get(8 + u), get(16 + u), get(24 + u), get(32 + u), get(40 + u), get(48 + u), get(56 + u))
+            put(u, x.0); put(8 + u, x.1); put(16 + u, x.2); put(24 + u, x.3)
+            put(32 + u, x.4); put(40 + u, x.5); put(48 + u, x.6); put(56 + u, x.7)
+        }
+        // Pass 2, along each row y, then each block's eight bytes of the row.
+        for y in 0..<8 {
+            let i = y * 8
+            let x = butterfly(get(i), get(i + 1), get(i + 2), get(i + 3), get(i + 4), get(i + 5), get(i + 6), get(i + 7))
+            // Lane b: block b's bytes 0...3 (left) and 4...7 (right) of the row.
+            let left = samples(x.0) | samples(x.1) &<< 8 | samples(x.2) &<< 16 | samples(x.3) &<< 24
+            let right = samples(x.4) | samples(x.5) &<< 8 | samples(x.6) &<< 16 | samples(x.7) &<< 24
+            storeRow(left, right, outputs, y * stride)
+        }
+    }
+
+    /// Writes row `offset / stride` of four blocks from `transformFour`: lane
+    /// b of `left` and `right` holds block b's bytes 0...3 and 4...7. Out of
+    /// line on purpose: when LLVM sees the lanes picked apart it pushes the
+    /// shuffles back through the arithmetic and scalarises the second pass.
+    @inline(never)
+    private static func storeRow(_ left: SIMD4<Int32>, _ right: SIMD4<Int32>,
+                                 _ outputs: UnsafePointer<UnsafeMutablePointer<UInt8>>, _ offset: Int) {
+        let first = unsafeBitCast(SIMD4<Int32>(left[0], right[0], left[1], right[1]), to: SIMD2<UInt64>.self)
+        let second = unsafeBitCast(SIMD4<Int32>(left[2], right[2], left[3], right[3]), to: SIMD2<UInt64>.self)
+        UnsafeMutableRawPointer(outputs[0] + offset).storeBytes(of: first[0], as: UInt64.self)
+        UnsafeMutableRawPointer(outputs[1] + offset).storeBytes(of: first[1], as: UInt64.self)
+        UnsafeMutableRawPointer(outputs[2] + offset).storeBytes(of: second[0], as: UInt64.self)
+        UnsafeMutableRawPointer(outputs[3] + offset).storeBytes(of: second[1], as: UInt64.self)
     }
 
     /// Transforms one block to `rows`×`columns` samples (each 1, 2, 4 or 8):
@@ -282,12 +300,24 @@ enum JPEGInverseDCT {
     @inline(__always)
     static func transformQuarter(_ input: UnsafePointer<Int16>, _ weights: UnsafePointer<Float>,
                                  _ output: UnsafeMutablePointer<UInt8>, _ stride: Int) {
-        @inline(__always) func g(_ v: Int, _ u: Int) -> Float { Float(input[v * 8 + u]) * weights[v * 8 + u] }
-        @inline(__always) func oddColumns(_ v: Int) -> Float { (g(v, 1) + g(v, 3)) + (g(v, 5) + g(v, 7)) }
-        let evenEven = g(0, 0)
-        let evenOdd = oddColumns(0)
-        let oddEven = (g(1, 0) + g(3, 0)) + (g(5, 0) + g(7, 0))
-        let oddOdd = (oddColumns(1) + oddColumns(3)) + (oddColumns(5) + oddColumns(7))
+        if isDCOnly(input) {
+            // Most blocks of flat areas: sixteen word tests instead of 25 products.
+            fill(output, stride, rows: 2, columns: 2, value: Float(input[0]) * weights[0])
+            return
+        }
+        // Whole weighted rows (the weights of even columns other than 0 are
+        // zero, so a row's sum less its column 0 is its odd columns' sum).
+        let t = UnsafeRawPointer(weights)
+        @inline(__always) func row(_ v: Int) -> Lanes {
+            lanes(input + v * 8) * t.loadUnaligned(fromByteOffset: v * 32, as: Lanes.self)
+        }
+        @inline(__always) func sum(_ r: Lanes) -> Float {
+            let q = r.lowHalf + r.highHalf
+            return (q[0] + q[1]) + (q[2] + q[3])
+        }
+        let even = row(0), odd = (row(1) + row(3)) + (row(5) + row(7))
+        let evenEven = even[0], evenOdd = sum(even) - even[0]
+        let oddEven = odd[0], oddOdd = sum(odd) - odd[0]
         let top = evenEven + oddEven, bottom = evenEven - oddEven
         let topOdd = evenOdd + oddOdd, bottomOdd = evenOdd - oddOdd
         output[0] = UInt8(truncatingIfNeeded: clampedSample(top + topOdd))
@@ -312,6 +342,12 @@ enum JPEGInverseDCT {
     @inline(__always)
     private static func fill(_ output: UnsafeMutablePointer<UInt8>, _ stride: Int, rows: Int, columns: Int, value: Float) {
         let sample = UInt8(truncatingIfNeeded: clampedSample(value))
+        if columns == 8 {
+            // Whole 64-bit stores (`update(repeating:)` becomes a memset call).
+            let word = UInt64(sample) &* 0x0101_0101_0101_0101
+            for y in 0..<rows { UnsafeMutableRawPointer(output + y * stride).storeBytes(of: word, as: UInt64.self) }
+            return
+        }
         for y in 0..<rows {
             (output + y * stride).update(repeating: sample, count: columns)
         }
@@ -342,13 +378,6 @@ enum JPEGInverseDCT {
         let integers = SIMD8<Int32>(Int32(p[0]), Int32(p[1]), Int32(p[2]), Int32(p[3]),
                                     Int32(p[4]), Int32(p[5]), Int32(p[6]), Int32(p[7]))
         return unsafeBitCast(integers &+ magicBits, to: Lanes.self) - magic
-    }
-
-    /// Four coefficients as floats, the same way.
-    @inline(__always)
-    private static func quad(_ p: UnsafePointer<Int16>) -> Quad {
-        let integers = SIMD4<Int32>(Int32(p[0]), Int32(p[1]), Int32(p[2]), Int32(p[3]))
-        return unsafeBitCast(integers &+ magicBits, to: Quad.self) - magic
     }
 
     /// The 8-point 1-D AAN IDCT on four lanes at once; inputs already carry

@@ -17,7 +17,8 @@ import Raster
 final class JPEGRowRenderer {
     /// How a component's blocks become samples at the render scale.
     private enum BlockTransform {
-        /// 8×8: the AAN float IDCT (`JPEGInverseDCT.transform`).
+        /// 8×8: the AAN float IDCT on four blocks at once (`JPEGInverseDCT.transformFour`),
+        /// flat blocks filled (`JPEGInverseDCT.transformFlat`).
         case full
         /// 4×4: `JPEGInverseDCT.transformHalf`.
         case half
@@ -51,12 +52,22 @@ final class JPEGRowRenderer {
     /// True once a scan has streamed its bands here.
     private(set) var streamed = false
     private var rgba: [UInt8]
-    /// Dequantisation multipliers, 64 floats per component.
+    /// Dequantisation multipliers, `multiplierStride` floats per component:
+    /// the 64 of the component's IDCT, then (full-size IDCT) the same repeated
+    /// four times for `JPEGInverseDCT.transformFour`.
     private let multipliers: UnsafeMutablePointer<Float>
     /// The reduced-IDCT bases for 1, 2, 4 and 8 samples per side (`basis(_:)`),
-    /// and the full IDCT's workspace.
+    /// and the four-block IDCT's workspace (256 floats).
     private let bases: UnsafeMutablePointer<Float>
     private let workspace: UnsafeMutablePointer<Float>
+    /// The blocks `transformRow` has gathered for `JPEGInverseDCT.transformFour`:
+    /// four coefficient pointers and four sample pointers.
+    private let batchInputs: UnsafeMutablePointer<UnsafePointer<Int16>>
+    private let batchOutputs: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>>
+
+    /// Floats of `multipliers` per component.
+    private static let multiplierStride = 64 + 256
+
     /// Per component: the upsampled output row, and the upsampler's column sums.
     private var rowBuffers: [UnsafeMutablePointer<UInt8>] = []
     private var columnSums: [UnsafeMutablePointer<Int16>] = []
@@ -94,9 +105,11 @@ final class JPEGRowRenderer {
         // Every byte is written before the bitmap is returned: `finish` converts
         // every row, and a failed decode throws the array away.
         rgba = [UInt8](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
-        multipliers = .allocate(capacity: 64 * components.count)
+        multipliers = .allocate(capacity: JPEGRowRenderer.multiplierStride * components.count)
         bases = .allocate(capacity: 4 * 64)
-        workspace = .allocate(capacity: 64)
+        workspace = .allocate(capacity: 256)
+        batchInputs = .allocate(capacity: 4)
+        batchOutputs = .allocate(capacity: 4)
         for size in [1, 2, 4, 8] { JPEGInverseDCT.fillReducedBasis(size: size, into: basis(size)) }
     }
 
@@ -112,6 +125,8 @@ final class JPEGRowRenderer {
         multipliers.deallocate()
         bases.deallocate()
         workspace.deallocate()
+        batchInputs.deallocate()
+        batchOutputs.deallocate()
     }
 
     /// Prepares to receive bands of `bandBlocks[i]` block rows for component i,
@@ -124,10 +139,12 @@ final class JPEGRowRenderer {
             guard let quant = parser.quantizationTables[c.quantizationTableIndex] else {
                 throw JPEGError.invalidSegment("component \(c.id) uses an undefined quantisation table")
             }
-            let table = multipliers + 64 * index
+            let table = multipliers + JPEGRowRenderer.multiplierStride * index
             quant.withUnsafeBufferPointer { q in
                 switch transforms[index] {
-                case .full: JPEGInverseDCT.fillMultipliers(q.baseAddress!, into: table)
+                case .full:
+                    JPEGInverseDCT.fillMultipliers(q.baseAddress!, into: table)
+                    JPEGInverseDCT.fillWideMultipliers(table, into: table + 64)
                 case .half: JPEGInverseDCT.fillHalfWeights(q.baseAddress!, into: table)
                 case .quarter: JPEGInverseDCT.fillQuarterWeights(q.baseAddress!, basis(2), into: table)
                 case .dc, .reduced: for i in 0..<64 { table[i] = Float(q[i]) }
@@ -164,7 +181,7 @@ final class JPEGRowRenderer {
             let perBlock = c.coefficientsPerBlock
             let base = streamed ? coefficients : coefficients + band * blocks * c.blocksPerLine * perBlock
             let plane = planes[index]
-            let table = multipliers + 64 * index
+            let table = multipliers + JPEGRowRenderer.multiplierStride * index
             let firstBlockRow = band * blocks
             let blockHeight = blockHeights[index]
             for i in 0..<max(0, min(blocks, c.blocksPerColumn - firstBlockRow)) {
@@ -185,8 +202,29 @@ final class JPEGRowRenderer {
                               _ out: UnsafeMutablePointer<UInt8>, _ stride: Int) {
         switch transform {
         case .full:
+            // Flat blocks are filled on the spot; the others go four at a time
+            // through `transformFour`, the last few padded with repeats.
+            var batched = 0
             for bx in 0..<count {
-                JPEGInverseDCT.transform(input + bx * perBlock, table, out + bx * 8, stride, workspace)
+                let block = input + bx * perBlock
+                if JPEGInverseDCT.isDCOnly(block) {
+                    JPEGInverseDCT.transformFlat(block, table, out + bx * 8, stride)
+                    continue
+                }
+                batchInputs[batched] = UnsafePointer(block)
+                batchOutputs[batched] = out + bx * 8
+                batched += 1
+                if batched == 4 {
+                    JPEGInverseDCT.transformFour(batchInputs, table + 64, batchOutputs, stride, workspace)
+                    batched = 0
+                }
+            }
+            if batched > 0 {
+                for i in batched..<4 {
+                    batchInputs[i] = batchInputs[batched - 1]
+                    batchOutputs[i] = batchOutputs[batched - 1]
+                }
+                JPEGInverseDCT.transformFour(batchInputs, table + 64, batchOutputs, stride, workspace)
             }
         case .half:
             for bx in 0..<count {

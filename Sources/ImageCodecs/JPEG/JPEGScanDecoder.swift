@@ -96,22 +96,35 @@ struct JPEGScanDecoder {
         let interval = parser.restartInterval
         let streaming = renderer != nil
         var targets = components.map(Target.init)
+        // Baseline scans read through this copy of the reader's state, kept in
+        // registers across blocks; `reader` is brought up to date around
+        // restarts and at the end. Other scans use `reader` itself.
+        let baseline = kind == .baseline
+        var bits = reader.state
         try targets.withUnsafeMutableBufferPointer { targets in
+            defer { if baseline { reader.state = bits } }
             var restartIndex = 0
             var unit = 0
+            // Counters rather than divisions per unit: the unit's column and
+            // row, and the units left in the restart interval.
+            var ux = 0, uy = 0
+            var untilRestart = interval
             while unit < total && !skip {
-                if interval > 0 && unit > 0 && unit % interval == 0 {
+                if interval > 0 && untilRestart == 0 {
+                    if baseline { reader.state = bits }
+                    defer { if baseline { bits = reader.state } }
                     try reader.restart(expected: restartIndex)
                     restartIndex += 1
                     endOfBandRun = 0
                     for i in targets.indices { targets[i].predictor = 0 }
+                    untilRestart = interval
                 }
-                let ux = unit % unitsX, uy = unit / unitsX
+                untilRestart -= 1
                 // Streamed buffers hold only the current unit row.
                 let bufferRow = streaming ? 0 : uy
                 if single {
                     let t = targets[0]
-                    try decodeBlock(kind, &targets[0], t.coefficients + (bufferRow * t.blocksPerLine + ux) * t.perBlock)
+                    try decodeBlock(kind, &targets[0], t.coefficients + (bufferRow * t.blocksPerLine + ux) * t.perBlock, &bits)
                 } else {
                     for i in targets.indices {
                         let t = targets[i]
@@ -119,15 +132,19 @@ struct JPEGScanDecoder {
                             let row = bufferRow * t.verticalSampling + by
                             for bx in 0..<t.horizontalSampling {
                                 let column = ux * t.horizontalSampling + bx
-                                try decodeBlock(kind, &targets[i], t.coefficients + (row * t.blocksPerLine + column) * t.perBlock)
+                                try decodeBlock(kind, &targets[i], t.coefficients + (row * t.blocksPerLine + column) * t.perBlock,
+                                                &bits)
                             }
                         }
                     }
                 }
                 unit += 1
-                if ux == unitsX - 1 {
+                ux += 1
+                if ux == unitsX {
                     renderer?.consumeBand(uy)
                     try parser.checkCancellation()
+                    ux = 0
+                    uy += 1
                 }
             }
         }
@@ -147,9 +164,10 @@ struct JPEGScanDecoder {
     }
 
     @inline(__always)
-    private mutating func decodeBlock(_ kind: Kind, _ c: inout Target, _ block: UnsafeMutablePointer<Int16>) throws {
+    private mutating func decodeBlock(_ kind: Kind, _ c: inout Target, _ block: UnsafeMutablePointer<Int16>,
+                                      _ bits: inout JPEGBitReader.State) throws {
         switch kind {
-        case .baseline: try decodeBaseline(&c, block)
+        case .baseline: try decodeBaseline(&c, block, &bits)
         case .dcFirst: try decodeDCFirst(&c, block)
         case .dcRefine:
             if try reader.bit() != 0 { block[0] |= Int16(truncatingIfNeeded: 1 << successiveLow) }
@@ -177,48 +195,113 @@ struct JPEGScanDecoder {
             guard s <= 16 else { throw JPEGError.corruptScan("DC difference of \(s) bits") }
             diff = try reader.receiveExtend(s)
         }
-        // Keep the predictor in a sane range so hostile data cannot overflow it.
-        c.predictor = (c.predictor &+ diff) & 0xFFFF_FFFF
-        if c.predictor >= 0x8000_0000 { c.predictor -= 0x1_0000_0000 }
+        c.predictor = JPEGScanDecoder.predict(c.predictor, diff)
         return c.predictor
     }
 
-    private mutating func decodeBaseline(_ c: inout Target, _ block: UnsafeMutablePointer<Int16>) throws {
-        block[0] = Int16(truncatingIfNeeded: try decodeDC(&c))
+    /// The DC predictor after adding `diff`, kept in a sane (32-bit) range so
+    /// hostile data cannot overflow it.
+    @inline(__always)
+    private static func predict(_ predictor: Int, _ diff: Int) -> Int {
+        let sum = (predictor &+ diff) & 0xFFFF_FFFF
+        return sum >= 0x8000_0000 ? sum - 0x1_0000_0000 : sum
+    }
+
+    /// One baseline block: the DC difference, then the AC coefficients.
+    ///
+    /// Reads through `bits`, the reader's buffer, bit count and position as
+    /// plain values (the scan loop's copy, in registers), going back to
+    /// `reader` only around the rare checked calls (byte-by-byte refill), so
+    /// the loop-carried bit buffer never sits in memory behind an inout access.
+    @inline(__always)
+    private mutating func decodeBaseline(_ c: inout Target, _ block: UnsafeMutablePointer<Int16>,
+                                         _ bits: inout JPEGBitReader.State) throws {
+        let bytes = reader.bytes
+        var buffer = bits.buffer, bitCount = bits.bitCount, position = bits.position
+        defer { bits = JPEGBitReader.State(buffer: buffer, bitCount: bitCount, position: position) }
+        /// Ensures at least 16 bits are buffered.
+        @inline(__always) func fill() throws {
+            if bitCount < 16 && !JPEGBitReader.refillWhole(bytes, &position, &buffer, &bitCount) {
+                reader.buffer = buffer; reader.bitCount = bitCount; reader.position = position
+                try reader.refillBytewise()
+                buffer = reader.buffer; bitCount = reader.bitCount; position = reader.position
+            }
+        }
+        /// Consumes `count` (1...16) bits, refilling first when fewer are
+        /// buffered, and sign-extends them (JPEG's EXTEND).
+        @inline(__always) func extend(_ count: Int) throws -> Int {
+            if bitCount < count {
+                reader.buffer = buffer; reader.bitCount = bitCount; reader.position = position
+                try reader.refill()
+                buffer = reader.buffer; bitCount = reader.bitCount; position = reader.position
+            }
+            let value = Int(buffer &>> UInt64(64 &- count))
+            buffer &<<= UInt64(count)
+            bitCount &-= count
+            return value < (1 &<< (count &- 1)) ? value &- (1 &<< count) &+ 1 : value
+        }
+
+        // DC: a difference in one lookup when its code and bits fit the table.
+        let dcTable = c.dcTable!
+        try fill()
+        let dcPacked = dcTable.fastValue[Int(buffer &>> UInt64(64 - JPEGHuffmanTable.lookupBits))]
+        let diff: Int
+        // Run 0 (a difference) or 0xFF (symbol 0: no difference); other runs
+        // only occur in corrupt DC tables and take the checked path below.
+        let dcRun = (dcPacked >> 8) & 0xFF
+        if dcPacked != 0 && (dcRun == 0 || dcRun == 0xFF) {
+            buffer &<<= UInt64(truncatingIfNeeded: dcPacked)   // by its low byte, as below
+            bitCount &-= Int(dcPacked & 0xFF)
+            diff = Int(dcPacked >> 16)
+        } else {
+            let (s, length) = try JPEGBitReader.symbol(buffer, dcTable)
+            buffer &<<= UInt64(length)
+            bitCount &-= length
+            guard s <= 16 else { throw JPEGError.corruptScan("DC difference of \(s) bits") }
+            diff = s == 0 ? 0 : try extend(s)
+        }
+        c.predictor = JPEGScanDecoder.predict(c.predictor, diff)
+        block[0] = Int16(truncatingIfNeeded: c.predictor)
+
         let ac = c.acTable!
         let fastValue = ac.fastValue
         // DC-only storage keeps one coefficient per block: AC values are decoded
         // (the bit stream must be read) but written to a scratch block.
         let zigzag = self.zigzag, target = c.perBlock == 64 ? block : scratch
-        // A local copy of the reader stays in registers through the block.
-        var bits = reader
-        defer { reader = bits }
+        // k < 64 at the top of each pass and runs are at most 15, so a
+        // coefficient's index is at most 78: inside `zigzag`'s 80 entries,
+        // whose last 16 send corrupt overruns to a harmless slot (and the
+        // block is refused after the loop).
         var k = 1
         while k < 64 {
+            try fill()
             // Fast path: symbol and extra bits in one lookup.
-            if bits.bitCount < 16 { try bits.refill() }
-            let packed = fastValue[Int(bits.buffer >> UInt64(64 - JPEGHuffmanTable.lookupBits))]
+            let packed = fastValue[Int(buffer &>> UInt64(64 - JPEGHuffmanTable.lookupBits))]
             if packed != 0 {
-                let length = Int(packed & 0xFF)
-                bits.buffer <<= UInt64(length)
-                bits.bitCount -= length
+                // The length is the entry's low byte (at most 26): a masking
+                // shift by the whole entry shifts by it, with no extraction
+                // on the loop's critical path (load → shift → next load).
+                buffer &<<= UInt64(truncatingIfNeeded: packed)
+                bitCount &-= Int(packed & 0xFF)
                 if packed & 0xFF00 == 0xFF00 { break }  // end of block
-                k += Int((packed >> 8) & 0xFF)
-                target[zigzag[min(k, 79)]] = Int16(truncatingIfNeeded: packed >> 16)
-                k += 1
+                k &+= Int((packed >> 8) & 0xFF)
+                target[zigzag[k]] = Int16(truncatingIfNeeded: packed >> 16)
+                k &+= 1
                 continue
             }
-            let rs = try bits.decode(ac)
+            let (rs, length) = try JPEGBitReader.symbol(buffer, ac)
+            buffer &<<= UInt64(length)
+            bitCount &-= length
             let r = rs >> 4, s = rs & 15
             if s == 0 {
                 if r != 15 { break }
-                k += 16
+                k &+= 16
                 continue
             }
-            k += r
-            let value = try bits.receiveExtend(s)
-            target[zigzag[min(k, 79)]] = Int16(truncatingIfNeeded: value)
-            k += 1
+            k &+= r
+            let value = try extend(s)
+            target[zigzag[k]] = Int16(truncatingIfNeeded: value)
+            k &+= 1
         }
         guard k <= 64 else { throw JPEGError.corruptScan("AC coefficients run past the end of a block") }
     }
