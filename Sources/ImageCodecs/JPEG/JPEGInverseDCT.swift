@@ -361,7 +361,7 @@ enum JPEGInverseDCT {
         return v < 0 ? 0 : (v > 255 ? 255 : v)
     }
 
-    /// Eight lanes of `value` + 128, rounded and clamped to 0...255, with
+    /// Four lanes of `value` + 128, rounded and clamped to 0...255, with
     /// arithmetic and bit operations only (no generic SIMD min/max calls).
     @inline(__always)
     private static func samples(_ value: Quad) -> SIMD4<Int32> {
