@@ -66,8 +66,10 @@ public struct DeflateEncoder: Sendable {
         return writer.bytes
     }
 
-    /// The most bytes deflate data of `count` input bytes takes: stored blocks
-    /// (5 bytes per 65,535) when nothing compresses, blocks are never larger.
+    /// The capacity to start with: about what stored blocks (5 bytes per
+    /// 65,535) take when nothing compresses, since no block is larger than its
+    /// stored copy. Pages never written cost nothing; blocks reserve what they
+    /// need before writing, so this is a hint, not a limit.
     private static func bound(_ count: Int) -> Int {
         count + 5 * (count / 65_535 + 2) + 64
     }
