@@ -41,6 +41,25 @@ final class DeflateEncoderTests: XCTestCase {
         }
     }
 
+    /// Many small inputs over two- to four-letter alphabets: matches everywhere,
+    /// ending at every distance from the end, lazy look-ahead chains, tables
+    /// sized for inputs of every length up to 1,500 bytes.
+    func testRandomSmallInputsRoundTripAtEveryMatchingLevel() throws {
+        var random = UInt64(0xDEF1_A7E5)
+        func next(_ bound: Int) -> Int {
+            random ^= random << 13; random ^= random >> 7; random ^= random << 17
+            return Int(random % UInt64(bound))
+        }
+        for trial in 0..<120 {
+            let alphabet = 2 + next(3)
+            let input = (0..<next(1_500)).map { _ in UInt8(next(alphabet)) }
+            for level in [1, 4, 6, 9] {
+                let stream = DeflateEncoder(level: level).zlibCompress(input)
+                XCTAssertEqual(try Inflater.zlibDecompress(stream, limit: input.count), input, "trial \(trial) at level \(level)")
+            }
+        }
+    }
+
     /// A guard against a matcher that misses matches (sizes 1.3× zlib's and up);
     /// the 1.01× goal is checked on the benchmark photo (`urlscheme-bench png`).
     func testImageAndTextDataCompressAboutAsWellAsZlib() throws {

@@ -34,17 +34,20 @@ struct LZ77Matcher {
 
     static let windowSize = 32_768  // a literal, not `1 << 15`: an expression makes a lazily initialised global checked on every read
     static let maximumMatch = 258
-    /// Table sizes: with fewer bits, collisions of different 4-byte keys make
-    /// the chains longer (measured: 15 bits, 12 % slower on the benchmark photo).
-    private static let chainHashBits = 16
-    private static let shortHashBits = 16
+    /// Hash bits for large inputs: with fewer, collisions of different 4-byte
+    /// keys make the chains longer (measured: 15 bits, 12 % slower on the
+    /// benchmark photo). Smaller inputs get smaller tables, about two slots per
+    /// byte, so a small image does not pay for clearing 640 KiB of tables.
+    private static let maximumHashBits = 16
+    private static let minimumHashBits = 10
 
     private let input: UnsafePointer<UInt8>
     private let count: Int
     private let effort: Effort
     /// Owns the tables below, which are copied out of it so the loop reads no class fields.
-    private let tables = HashTables(chainHashSize: 1 << LZ77Matcher.chainHashBits, shortHashSize: 1 << LZ77Matcher.shortHashBits,
-                                    windowSize: LZ77Matcher.windowSize)
+    private let tables: HashTables
+    /// 32 minus the hash bits: the shift that keeps a product's top bits.
+    private let hashShift: UInt32
     private let chainHead: UnsafeMutablePointer<Int32>
     private let previous: UnsafeMutablePointer<Int32>
     private let shortHead: UnsafeMutablePointer<Int32>
@@ -55,6 +58,10 @@ struct LZ77Matcher {
         self.input = input
         self.count = count
         self.effort = effort
+        let bits = min(Self.maximumHashBits, max(Self.minimumHashBits, Int.bitWidth - count.leadingZeroBitCount + 1))
+        hashShift = UInt32(32 - bits)
+        // Chain links are indexed by position modulo the window: an input shorter than it needs one per byte.
+        tables = HashTables(hashSize: 1 << bits, links: min(count, Self.windowSize))
         chainHead = tables.chainHead
         previous = tables.previous
         shortHead = tables.shortHead
@@ -145,23 +152,23 @@ struct LZ77Matcher {
     }
 
     @inline(__always)
-    private static func chainHash(_ word: UInt32) -> Int {
-        Int(truncatingIfNeeded: (word &* 0x1E35_A7BD) &>> UInt32(32 - chainHashBits))
+    private func chainHash(_ word: UInt32) -> Int {
+        Int(truncatingIfNeeded: (word &* 0x1E35_A7BD) &>> hashShift)
     }
 
     @inline(__always)
-    private static func shortHash(_ word: UInt32) -> Int {
-        Int(truncatingIfNeeded: ((word & 0xFF_FFFF) &* 0x9E37_79B1) &>> UInt32(32 - shortHashBits))
+    private func shortHash(_ word: UInt32) -> Int {
+        Int(truncatingIfNeeded: ((word & 0xFF_FFFF) &* 0x9E37_79B1) &>> hashShift)
     }
 
     /// Indexes position `pos` (which has four bytes) in both tables.
     @inline(__always)
     private func insert(_ pos: Int) {
         let word = load32(input + pos)
-        let key = Self.chainHash(word)
+        let key = chainHash(word)
         previous[pos & (Self.windowSize - 1)] = chainHead[key]
         chainHead[key] = Int32(truncatingIfNeeded: pos)
-        shortHead[Self.shortHash(word)] = Int32(truncatingIfNeeded: pos)
+        shortHead[shortHash(word)] = Int32(truncatingIfNeeded: pos)
     }
 
     /// Indexes `pos` (which has four bytes), then returns the longest match there
@@ -171,7 +178,7 @@ struct LZ77Matcher {
     private func search(_ pos: Int, longerThan atLeast: Int, chain: Int, end: Int) -> (Int, Int) {
         let here = input + pos
         let word = load32(here)
-        let key = Self.chainHash(word), shortKey = Self.shortHash(word)
+        let key = chainHash(word), shortKey = shortHash(word)
         var candidate = Int(chainHead[key])
         previous[pos & (Self.windowSize - 1)] = Int32(truncatingIfNeeded: candidate)
         chainHead[key] = Int32(truncatingIfNeeded: pos)
@@ -225,8 +232,10 @@ struct LZ77Matcher {
 }
 
 /// The matcher's hash tables, in memory it owns (raw buffers, so the hot loop
-/// indexes them without bounds or copy-on-write checks; every index is masked
-/// to its buffer's size). Positions are stored as Int32, -1 for none.
+/// indexes them without bounds or copy-on-write checks; every index is a hash
+/// masked to the table's size, or a position masked to the window, which for an
+/// input shorter than the window is below its length). Positions are stored as
+/// Int32, -1 for none.
 private final class HashTables {
     /// Latest position per four-byte hash.
     let chainHead: UnsafeMutablePointer<Int32>
@@ -235,13 +244,13 @@ private final class HashTables {
     /// Latest position per three-byte hash.
     let shortHead: UnsafeMutablePointer<Int32>
 
-    init(chainHashSize: Int, shortHashSize: Int, windowSize: Int) {
-        chainHead = .allocate(capacity: chainHashSize)
-        chainHead.initialize(repeating: -1, count: chainHashSize)
-        previous = .allocate(capacity: windowSize)
-        previous.initialize(repeating: -1, count: windowSize)
-        shortHead = .allocate(capacity: shortHashSize)
-        shortHead.initialize(repeating: -1, count: shortHashSize)
+    init(hashSize: Int, links: Int) {
+        chainHead = .allocate(capacity: hashSize)
+        chainHead.initialize(repeating: -1, count: hashSize)
+        previous = .allocate(capacity: links)
+        previous.initialize(repeating: -1, count: links)
+        shortHead = .allocate(capacity: hashSize)
+        shortHead.initialize(repeating: -1, count: hashSize)
     }
 
     deinit {
