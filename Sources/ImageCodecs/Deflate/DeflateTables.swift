@@ -20,17 +20,6 @@ enum DeflateTables {
         return table
     }()
 
-    /// Distance symbol for distance d: `distanceSymbolSmall[d - 1]` when d ≤ 256,
-    /// else `distanceSymbolLarge[(d - 1) >> 7]`.
-    static let distanceSymbolSmall: [UInt8] = (1...256).map { symbol(forDistance: $0) }
-    static let distanceSymbolLarge: [UInt8] = (0..<256).map { symbol(forDistance: ($0 << 7) + 1) }
-
-    private static func symbol(forDistance distance: Int) -> UInt8 {
-        var code = 29
-        while Int(distanceBase[code]) > distance { code -= 1 }
-        return UInt8(code)
-    }
-
     /// The fixed Huffman code's lengths (§3.2.6).
     static let fixedLiteralLengths: [UInt8] = (0..<288).map { $0 < 144 ? 8 : $0 < 256 ? 9 : $0 < 280 ? 7 : 8 }
     static let fixedDistanceLengths = [UInt8](repeating: 5, count: 30)

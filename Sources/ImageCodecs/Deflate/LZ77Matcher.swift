@@ -1,6 +1,18 @@
-/// Finds LZ77 matches for deflate: a 32 KiB window indexed by hash chains of
-/// 3-byte prefixes, greedy at low levels and lazy (one byte of look-ahead, as
-/// zlib's `deflate_slow`) at higher ones.
+/// Finds LZ77 matches for deflate over a 32 KiB window: greedy at low levels,
+/// lazy (one byte of look-ahead, as zlib's `deflate_slow`) at higher ones.
+///
+/// Matches of 4 bytes or more are found through hash chains keyed by the first
+/// four bytes, so a chain holds only positions that can give such a match (with
+/// three-byte keys, image data with a constant alpha byte fills every chain
+/// with candidates that fail on the fourth byte, and searching them was most
+/// of zlib-style matching's time). Three-byte matches come from a second table
+/// holding only the latest position per key. Candidates are rejected by
+/// comparing four bytes at once: the first four, and the four ending where a
+/// candidate must be longer than the best so far.
+///
+/// Positions are kept as Int32. Past 2 GiB of input they wrap and become
+/// candidates that are too far away or negative (none): matching stops finding
+/// anything, but every match is still checked byte by byte within the window.
 struct LZ77Matcher {
     /// Search effort for one compression level.
     struct Effort {
@@ -10,7 +22,10 @@ struct LZ77Matcher {
         var nice: Int
         /// Below this length, also try a match one byte later (0: greedy).
         var lazy: Int
-        /// Greedy levels index every position inside a match only when it is at
+        /// When the match to improve on is this long already, the look-ahead
+        /// search tries a quarter of `chain` (zlib's `good_length`).
+        var good: Int = LZ77Matcher.maximumMatch
+        /// Every position inside a match is indexed only when the match is at
         /// most this long (like zlib's `max_insert_length`), else only its last
         /// `insertLimit`: long runs in flat images then cost a few hashes per
         /// match, not one per byte.
@@ -18,121 +33,175 @@ struct LZ77Matcher {
     }
 
     static let windowSize = 32_768  // a literal, not `1 << 15`: an expression makes a lazily initialised global checked on every read
-    private static let hashBits = 15
-    private static let minimumMatch = 3
     static let maximumMatch = 258
+    /// Hash bits for large inputs: with fewer, collisions of different 4-byte
+    /// keys make the chains longer (measured: 15 bits, 12 % slower on the
+    /// benchmark photo). Smaller inputs get smaller tables, about two slots per
+    /// byte, so a small image does not pay for clearing 640 KiB of tables.
+    private static let maximumHashBits = 16
+    private static let minimumHashBits = 10
 
     private let input: UnsafePointer<UInt8>
     private let count: Int
     private let effort: Effort
-    private let chains = HashChains(hashSize: 1 << LZ77Matcher.hashBits, windowSize: LZ77Matcher.windowSize)
-    /// Next position to look at.
+    /// Owns the tables below, which are copied out of it so the loop reads no class fields.
+    private let tables: HashTables
+    /// 32 minus the hash bits: the shift that keeps a product's top bits.
+    private let hashShift: UInt32
+    private let chainHead: UnsafeMutablePointer<Int32>
+    private let previous: UnsafeMutablePointer<Int32>
+    private let shortHead: UnsafeMutablePointer<Int32>
+    /// Next position to look at; every byte before it is covered by emitted tokens.
     private var position = 0
-    /// Bytes covered by tokens emitted so far.
-    private var emitted = 0
-    /// Lazy state: a match found at `position - 1` not yet emitted.
-    private var pendingLength = 0
-    private var pendingDistance = 0
-    private var hasPending = false
 
     init(input: UnsafePointer<UInt8>, count: Int, effort: Effort) {
         self.input = input
         self.count = count
         self.effort = effort
+        let bits = min(Self.maximumHashBits, max(Self.minimumHashBits, Int.bitWidth - count.leadingZeroBitCount + 1))
+        hashShift = UInt32(32 - bits)
+        // Chain links are indexed by position modulo the window: an input shorter than it needs one per byte.
+        tables = HashTables(hashSize: 1 << bits, links: min(count, Self.windowSize))
+        chainHead = tables.chainHead
+        previous = tables.previous
+        shortHead = tables.shortHead
     }
 
     /// True once every input byte is covered by an emitted token.
-    var isFinished: Bool { emitted == count }
+    var isFinished: Bool { position == count }
 
-    /// Appends up to about `limit` tokens; returns how many input bytes they cover.
+    /// Appends tokens until there are at least `limit` (or the input ends);
+    /// returns how many input bytes they cover.
     mutating func fill(_ tokens: inout TokenBuffer, limit: Int) -> Int {
-        let start = emitted
+        let start = position
+        let end = count
+        // Positions from here on have fewer than four bytes left: they are neither hashed nor searched.
+        let hashEnd = end - 3
         let lazy = effort.lazy > 0
-        let head = chains.head, previous = chains.previous
-        do {
-            var pos = position
-            let end = count
-            while pos < end && tokens.items.count < limit {
-                var length = 0, distance = 0
-                if pos + Self.minimumMatch <= end {
-                    let candidate = insert(pos, head: head, previous: previous)
-                    if !lazy || !hasPending || pendingLength < effort.lazy {
-                        (length, distance) = longestMatch(at: pos, candidate: Int(candidate), atLeast: hasPending ? pendingLength : Self.minimumMatch - 1, previous: previous)
-                    }
-                }
-                if !lazy {
-                    if length >= Self.minimumMatch {
-                        tokens.items.append(UInt32(length) << 16 | UInt32(distance - 1))
-                        // A long match indexes only its last positions, so the next search still finds this run.
-                        let from = length <= effort.insertLimit ? pos + 1 : pos + length - effort.insertLimit
-                        for p in from..<max(from, min(pos + length, end - Self.minimumMatch + 1)) {
-                            _ = insert(p, head: head, previous: previous)
-                        }
-                        pos += length
-                    } else {
-                        tokens.items.append(UInt32(input[pos]))
-                        pos += 1
-                    }
-                    emitted = pos
-                } else if hasPending && pendingLength >= Self.minimumMatch && length <= pendingLength {
-                    // The match that started one byte earlier is at least as good: take it.
-                    tokens.items.append(UInt32(pendingLength) << 16 | UInt32(pendingDistance - 1))
-                    let matchEnd = pos - 1 + pendingLength
-                    let from = pendingLength <= effort.insertLimit ? pos + 1 : max(pos + 1, matchEnd - effort.insertLimit)
-                    for p in from..<max(from, min(matchEnd, end - Self.minimumMatch + 1)) {
-                        _ = insert(p, head: head, previous: previous)
-                    }
-                    pos = matchEnd
-                    emitted = pos
-                    hasPending = false
-                    pendingLength = 0
-                } else {
-                    if hasPending {
-                        tokens.items.append(UInt32(input[pos - 1]))
-                        emitted = pos
-                    }
-                    hasPending = true
-                    pendingLength = length
-                    pendingDistance = distance
-                    pos += 1
-                }
-            }
-            if pos >= end && hasPending {
-                tokens.items.append(UInt32(input[end - 1]))
-                emitted = end
-                hasPending = false
-            }
-            position = pos
+        let items = tokens.items, literalCounts = tokens.literalCounts
+        let lengthCounts = tokens.lengthCounts, distanceCounts = tokens.distanceCounts
+        var tokenCount = tokens.count
+        var pos = position
+
+        @inline(__always) func literal(_ at: Int) {
+            let byte = input[at]
+            items[tokenCount] = UInt32(byte)
+            tokenCount &+= 1
+            literalCounts[Int(byte)] &+= 1
         }
-        return emitted - start
+        @inline(__always) func match(_ length: Int, _ distance: Int) {
+            items[tokenCount] = UInt32(truncatingIfNeeded: length &<< 16 | (distance &- 1))
+            tokenCount &+= 1
+            lengthCounts[length] &+= 1
+            distanceCounts[TokenBuffer.distanceSymbol(distance)] &+= 1
+        }
+        /// Indexes the positions of `from..<matchEnd` a match covers (all of them,
+        /// or its last `insertLimit` when long), stopping where hashing stops.
+        @inline(__always) func skip(_ from: Int, _ matchEnd: Int, _ length: Int) {
+            var p = length <= effort.insertLimit ? from : max(from, matchEnd - effort.insertLimit)
+            let stop = min(matchEnd, hashEnd)
+            while p < stop {
+                insert(p)
+                p &+= 1
+            }
+        }
+
+        while pos < end && tokenCount < limit {
+            guard pos < hashEnd else {
+                literal(pos)
+                pos += 1
+                continue
+            }
+            var (length, distance) = search(pos, longerThan: 2, chain: effort.chain, end: end)
+            if length == 0 {
+                literal(pos)
+                pos += 1
+                continue
+            }
+            // Lazy evaluation: while the match one byte later is longer, emit a literal and move on.
+            // `pos + 1` is indexed already when a look-ahead search there found nothing better.
+            var indexed = pos + 1
+            if lazy && length < effort.lazy && length < effort.nice {
+                while pos + 1 < hashEnd {
+                    let chain = length >= effort.good ? effort.chain >> 2 : effort.chain
+                    let (next, nextDistance) = search(pos + 1, longerThan: length, chain: max(chain, 1), end: end)
+                    guard next > 0 else {
+                        indexed = pos + 2
+                        break
+                    }
+                    literal(pos)
+                    pos += 1
+                    indexed = pos + 1
+                    length = next
+                    distance = nextDistance
+                    if length >= effort.lazy || length >= effort.nice { break }
+                }
+            }
+            match(length, distance)
+            skip(indexed, pos + length, length)
+            pos += length
+        }
+        tokens.count = tokenCount
+        position = pos
+        return pos - start
     }
 
-    /// Records `pos` under its hash; returns the previous position with that hash.
     @inline(__always)
-    private func insert(_ pos: Int, head: UnsafeMutablePointer<Int32>, previous: UnsafeMutablePointer<Int32>) -> Int32 {
-        let key = UInt32(input[pos]) | UInt32(input[pos + 1]) << 8 | UInt32(input[pos + 2]) << 16
-        let hash = Int((key &* 0x9E37_79B1) >> (32 - UInt32(Self.hashBits)))
-        let candidate = head[hash]
-        previous[pos & (Self.windowSize - 1)] = candidate
-        head[hash] = Int32(pos)
-        return candidate
+    private func load32(_ p: UnsafePointer<UInt8>) -> UInt32 {
+        UInt32(littleEndian: UnsafeRawPointer(p).loadUnaligned(as: UInt32.self))
     }
 
-    /// The longest match for `pos` longer than `atLeast`, following the chain from `candidate`.
     @inline(__always)
-    private func longestMatch(at pos: Int, candidate start: Int, atLeast: Int, previous: UnsafeMutablePointer<Int32>) -> (Int, Int) {
-        let limit = min(Self.maximumMatch, count - pos)
-        var best = atLeast, bestDistance = 0
-        guard best < limit else { return (0, 0) }
-        var candidate = start
-        var chain = effort.chain
+    private func chainHash(_ word: UInt32) -> Int {
+        Int(truncatingIfNeeded: (word &* 0x1E35_A7BD) &>> hashShift)
+    }
+
+    @inline(__always)
+    private func shortHash(_ word: UInt32) -> Int {
+        Int(truncatingIfNeeded: ((word & 0xFF_FFFF) &* 0x9E37_79B1) &>> hashShift)
+    }
+
+    /// Indexes position `pos` (which has four bytes) in both tables.
+    @inline(__always)
+    private func insert(_ pos: Int) {
+        let word = load32(input + pos)
+        let key = chainHash(word)
+        previous[pos & (Self.windowSize - 1)] = chainHead[key]
+        chainHead[key] = Int32(truncatingIfNeeded: pos)
+        shortHead[shortHash(word)] = Int32(truncatingIfNeeded: pos)
+    }
+
+    /// Indexes `pos` (which has four bytes), then returns the longest match there
+    /// longer than `atLeast` bytes, trying at most `chain` chained positions;
+    /// (0, 0) when there is none.
+    @inline(__always)
+    private func search(_ pos: Int, longerThan atLeast: Int, chain: Int, end: Int) -> (Int, Int) {
         let here = input + pos
-        while candidate >= 0 && chain > 0 {
+        let word = load32(here)
+        let key = chainHash(word), shortKey = shortHash(word)
+        var candidate = Int(chainHead[key])
+        previous[pos & (Self.windowSize - 1)] = Int32(truncatingIfNeeded: candidate)
+        chainHead[key] = Int32(truncatingIfNeeded: pos)
+        let shortCandidate = Int(shortHead[shortKey])
+        shortHead[shortKey] = Int32(truncatingIfNeeded: pos)
+
+        let limit = min(Self.maximumMatch, end - pos)
+        var best = atLeast, bestDistance = 0
+        if best < 3 && shortCandidate >= 0 && pos - shortCandidate <= Self.windowSize
+            && (load32(input + shortCandidate) ^ word) & 0xFF_FFFF == 0 {
+            best = 3
+            bestDistance = pos - shortCandidate
+        }
+        guard best < limit else { return (0, 0) }
+        var left = chain
+        while candidate >= 0 && left > 0 {
             let distance = pos - candidate
-            guard distance > 0 && distance <= Self.windowSize else { break }
+            guard distance <= Self.windowSize else { break }
             let there = input + candidate
-            if there[best] == here[best] && there[0] == here[0] && there[1] == here[1] {
-                let length = Self.matchLength(here, there, limit: limit)
+            // The four bytes ending at index `best` must agree for a longer match, and so must the first four.
+            let probe = max(best, 3) - 3
+            if load32(there + probe) == load32(here + probe) && load32(there) == word {
+                let length = 4 + Self.matchLength(here + 4, there + 4, limit: limit - 4)
                 if length > best {
                     best = length
                     bestDistance = distance
@@ -142,7 +211,7 @@ struct LZ77Matcher {
             let next = Int(previous[candidate & (Self.windowSize - 1)])
             guard next < candidate else { break }  // a slot reused by a newer position
             candidate = next
-            chain -= 1
+            left -= 1
         }
         return bestDistance == 0 ? (0, 0) : (best, bestDistance)
     }
@@ -154,7 +223,7 @@ struct LZ77Matcher {
         while length + 8 <= limit {
             let x = UnsafeRawPointer(a + length).loadUnaligned(as: UInt64.self)
             let y = UnsafeRawPointer(b + length).loadUnaligned(as: UInt64.self)
-            if x != y { return length + (x ^ y).trailingZeroBitCount / 8 }
+            if x != y { return length + (UInt64(littleEndian: x) ^ UInt64(littleEndian: y)).trailingZeroBitCount / 8 }
             length += 8
         }
         while length < limit && a[length] == b[length] { length += 1 }
@@ -162,26 +231,31 @@ struct LZ77Matcher {
     }
 }
 
-/// The hash heads and per-position chain links, in memory the matcher owns
-/// (raw buffers, so the hot loop indexes them without bounds checks or
-/// copy-on-write checks; every index is masked to the buffer's size).
-private final class HashChains {
-    let head: UnsafeMutablePointer<Int32>
+/// The matcher's hash tables, in memory it owns (raw buffers, so the hot loop
+/// indexes them without bounds or copy-on-write checks; every index is a hash
+/// masked to the table's size, or a position masked to the window, which for an
+/// input shorter than the window is below its length). Positions are stored as
+/// Int32, -1 for none.
+private final class HashTables {
+    /// Latest position per four-byte hash.
+    let chainHead: UnsafeMutablePointer<Int32>
+    /// Per position (modulo the window), the previous one with the same four-byte hash.
     let previous: UnsafeMutablePointer<Int32>
-    private let hashSize: Int
-    private let windowSize: Int
+    /// Latest position per three-byte hash.
+    let shortHead: UnsafeMutablePointer<Int32>
 
-    init(hashSize: Int, windowSize: Int) {
-        self.hashSize = hashSize
-        self.windowSize = windowSize
-        head = .allocate(capacity: hashSize)
-        head.initialize(repeating: -1, count: hashSize)
-        previous = .allocate(capacity: windowSize)
-        previous.initialize(repeating: -1, count: windowSize)
+    init(hashSize: Int, links: Int) {
+        chainHead = .allocate(capacity: hashSize)
+        chainHead.initialize(repeating: -1, count: hashSize)
+        previous = .allocate(capacity: links)
+        previous.initialize(repeating: -1, count: links)
+        shortHead = .allocate(capacity: hashSize)
+        shortHead.initialize(repeating: -1, count: hashSize)
     }
 
     deinit {
-        head.deallocate()
+        chainHead.deallocate()
         previous.deallocate()
+        shortHead.deallocate()
     }
 }

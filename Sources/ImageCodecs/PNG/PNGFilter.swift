@@ -1,26 +1,34 @@
 /// PNG row filters (PNG spec §9): each row is stored as differences from its
 /// neighbours, chosen per row to make the bytes more compressible.
 enum PNGFilter {
-    /// Filters every row of `raw` (rows of `rowBytes`, `bpp` bytes per pixel)
-    /// into `output`, each row prefixed by its filter type. Per row the filter
-    /// with the smallest sum of absolute signed differences wins (the heuristic
-    /// libpng and most encoders use), estimated on a sample of the row. All five
-    /// are scored in one vectorised pass; only the winner is written.
-    static func filterRows(_ raw: UnsafePointer<UInt8>, rows: Int, rowBytes: Int, bpp: Int, into output: UnsafeMutablePointer<UInt8>,
+    /// Filters `rows` rows of `rowBytes` bytes (`bpp` bytes per pixel) into
+    /// `output`, each row prefixed by its filter type; `packRow(y, buffer)` writes
+    /// row y's bytes into a buffer of `rowBytes` bytes (plus 8 of slack a packer
+    /// may overwrite), so only two rows, the current one and the one above, are
+    /// ever held unfiltered. Per row the filter with the smallest sum of absolute
+    /// signed differences wins (the heuristic libpng and most encoders use),
+    /// estimated on a sample of the row. All five are scored in one vectorised
+    /// pass; only the winner is written.
+    static func filterRows(rows: Int, rowBytes: Int, bpp: Int, into output: UnsafeMutablePointer<UInt8>,
+                           packRow: (_ y: Int, _ into: UnsafeMutablePointer<UInt8>) -> Void,
                            checkCancellation: () throws -> Void) rethrows {
-        let zero = UnsafeMutablePointer<UInt8>.allocate(capacity: rowBytes)
-        zero.initialize(repeating: 0, count: rowBytes)
-        defer { zero.deallocate() }
+        let stride = rowBytes + 8
+        // Row buffers: one of zeros (the row above the first), then two used in turn.
+        let buffers = UnsafeMutablePointer<UInt8>.allocate(capacity: 3 * stride)
+        buffers.initialize(repeating: 0, count: 3 * stride)
+        defer { buffers.deallocate() }
+        var up = UnsafePointer(buffers)
         for y in 0..<rows {
             if y % 256 == 255 { try checkCancellation() }
-            let row = raw + y * rowBytes
-            let up = y > 0 ? raw + (y - 1) * rowBytes : UnsafePointer(zero)
+            let row = buffers + (1 + y % 2) * stride
+            packRow(y, row)
             let scores = score(row, up, rowBytes, bpp)
             var best = 0
             for filter in 1...4 where scores[filter] < scores[best] { best = filter }
             let destination = output + y * (rowBytes + 1)
             destination[0] = UInt8(best)
             apply(row, up, rowBytes, bpp, filter: best, into: destination + 1)
+            up = UnsafePointer(row)
         }
     }
 
