@@ -38,30 +38,46 @@ enum JPEGForwardDCT {
     /// block: entry u·8+v is horizontal frequency `u`, vertical `v`. The Huffman
     /// coder reads it in zigzag order through `zigzagFromTransposed`, visiting
     /// only the nonzero coefficients, so no reordering pass is needed here.
-    /// `divisors` points at 8 vectors (`Divisors.vectors`).
+    /// `divisors` points at 8 vectors (`Divisors.vectors`); `scratch` holds 16
+    /// vectors between the passes.
+    ///
+    /// The block is worked on in 4-lane halves, and the vertical pass's output
+    /// goes through `scratch`: eight 4-lane vectors and a pass's temporaries
+    /// fit the sixteen SSE registers, where the whole block held at once spilled.
     @inline(__always)
-    static func transformAndQuantize(_ samples: UnsafePointer<Float>, stride: Int,
-                                     divisors: UnsafePointer<SIMD8<Float>>, into output: UnsafeMutablePointer<Int16>) {
-        // The block as two 4-lane halves (columns 0–3 and 4–7): eight 4-lane
-        // vectors and the pass's temporaries fit the sixteen SSE registers, where
-        // 8-lane vectors spilled to the stack.
-        var left = load(samples, stride: stride, column: 0)
-        var right = load(samples, stride: stride, column: 4)
-        pass(&left)
-        pass(&right)
-        transpose(&left, &right)
-        pass(&left)
-        pass(&right)
-        let out = UnsafeMutableRawPointer(output)
-        let d = UnsafeRawPointer(divisors)
-        func quantized(_ u: Int, _ low: SIMD4<Float>, _ high: SIMD4<Float>) {
-            let scale = d.load(fromByteOffset: u * 32, as: SIMD8<Float>.self)
-            out.storeBytes(of: quantize(SIMD8(lowHalf: low, highHalf: high) * scale), toByteOffset: u * 16, as: SIMD8<Int16>.self)
+    static func transformAndQuantize(_ samples: UnsafePointer<Float>, stride: Int, divisors: UnsafePointer<SIMD8<Float>>,
+                                     scratch: UnsafeMutablePointer<SIMD4<Float>>, into output: UnsafeMutablePointer<Int16>) {
+        // Vertical pass: vector r is row r, lanes are four columns; out come
+        // vertical frequencies v, stored as scratch[half·8 + v].
+        for half in 0..<2 {
+            var rows = load(samples, stride: stride, column: 4 * half)
+            pass(&rows)
+            let out = scratch + 8 * half
+            out[0] = rows.0; out[1] = rows.1; out[2] = rows.2; out[3] = rows.3
+            out[4] = rows.4; out[5] = rows.5; out[6] = rows.6; out[7] = rows.7
         }
-        quantized(0, left.0, right.0); quantized(1, left.1, right.1)
-        quantized(2, left.2, right.2); quantized(3, left.3, right.3)
-        quantized(4, left.4, right.4); quantized(5, left.5, right.5)
-        quantized(6, left.6, right.6); quantized(7, left.7, right.7)
+        // Horizontal pass, four vertical frequencies at a time: transposing the
+        // two 4×4 quadrants of those frequencies gives vector x = column x.
+        let raw = UnsafeMutableRawPointer(output), d = UnsafeRawPointer(divisors)
+        for quarter in 0..<2 {
+            let left = scratch + 4 * quarter, right = scratch + 8 + 4 * quarter
+            let a = transpose4(left[0], left[1], left[2], left[3])
+            let b = transpose4(right[0], right[1], right[2], right[3])
+            var columns: Half = (a.0, a.1, a.2, a.3, b.0, b.1, b.2, b.3)
+            pass(&columns)
+            // Vector u holds frequency u for these four v: coefficients u·8 + 4·quarter ..< +4.
+            func quantized(_ u: Int, _ v: SIMD4<Float>, _ w: SIMD4<Float>) {
+                let scale0 = d.load(fromByteOffset: u * 32 + quarter * 16, as: SIMD4<Float>.self)
+                let scale1 = d.load(fromByteOffset: (u + 1) * 32 + quarter * 16, as: SIMD4<Float>.self)
+                let pair = quantize(SIMD8(lowHalf: v * scale0, highHalf: w * scale1))
+                raw.storeBytes(of: pair.lowHalf, toByteOffset: u * 16 + quarter * 8, as: SIMD4<Int16>.self)
+                raw.storeBytes(of: pair.highHalf, toByteOffset: (u + 1) * 16 + quarter * 8, as: SIMD4<Int16>.self)
+            }
+            quantized(0, columns.0, columns.1)
+            quantized(2, columns.2, columns.3)
+            quantized(4, columns.4, columns.5)
+            quantized(6, columns.6, columns.7)
+        }
     }
 
     /// Eight rows of four samples from `column`.
@@ -104,20 +120,6 @@ enum JPEGForwardDCT {
         d.3 = z13 - z2
         d.1 = z11 + z4
         d.7 = z11 - z4
-    }
-
-    /// Transposes the 8×8 block held as left (columns 0–3) and right (4–7)
-    /// halves: each 4×4 quadrant is transposed in place, and the off-diagonal
-    /// quadrants trade places.
-    @inline(__always)
-    private static func transpose(_ left: inout Half, _ right: inout Half) {
-        let topLeft = transpose4(left.0, left.1, left.2, left.3)
-        let bottomLeft = transpose4(left.4, left.5, left.6, left.7)
-        let topRight = transpose4(right.0, right.1, right.2, right.3)
-        let bottomRight = transpose4(right.4, right.5, right.6, right.7)
-        left = (topLeft.0, topLeft.1, topLeft.2, topLeft.3, topRight.0, topRight.1, topRight.2, topRight.3)
-        right = (bottomLeft.0, bottomLeft.1, bottomLeft.2, bottomLeft.3,
-                 bottomRight.0, bottomRight.1, bottomRight.2, bottomRight.3)
     }
 
     /// A 4×4 transpose: interleave the rows pairwise, then join the halves (the

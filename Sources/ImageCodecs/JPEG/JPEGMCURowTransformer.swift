@@ -13,6 +13,8 @@ final class JPEGMCURowTransformer {
     private let bands: JPEGSampleBands
     /// Luma divisors (8 vectors), then chroma divisors (8 vectors).
     private let divisors: UnsafeMutablePointer<SIMD8<Float>>
+    /// The forward DCT's vectors between its two passes.
+    private let scratch: UnsafeMutablePointer<SIMD4<Float>>
 
     /// `luma` and `chroma` are quantisation tables in zigzag order.
     init(width: Int, height: Int, mcusX: Int, horizontalFactor: Int, verticalFactor: Int, grayscale: Bool,
@@ -25,6 +27,7 @@ final class JPEGMCURowTransformer {
         self.layout = layout
         bands = JPEGSampleBands(paddedWidth: mcusX * 8 * horizontalFactor, horizontalFactor: horizontalFactor,
                                 verticalFactor: verticalFactor, grayscale: grayscale)
+        scratch = .allocate(capacity: 16)
         divisors = .allocate(capacity: 16)
         divisors.initialize(from: JPEGForwardDCT.Divisors(zigzagTable: luma).vectors
                                 + JPEGForwardDCT.Divisors(zigzagTable: chroma).vectors, count: 16)
@@ -32,6 +35,7 @@ final class JPEGMCURowTransformer {
 
     deinit {
         divisors.deallocate()
+        scratch.deallocate()
     }
 
     /// Writes the `mcusX × layout.count` blocks of MCU row `mcuRow` to `output`.
@@ -52,7 +56,7 @@ final class JPEGMCURowTransformer {
                     samples = UnsafePointer((component == 1 ? bands.cb : bands.cr) + mcu * 8)
                 }
                 JPEGForwardDCT.transformAndQuantize(samples, stride: stride, divisors: divisors + (component == 0 ? 0 : 8),
-                                                    into: block)
+                                                    scratch: scratch, into: block)
                 block += 64
             }
         }
