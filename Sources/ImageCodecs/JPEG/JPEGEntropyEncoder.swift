@@ -40,11 +40,26 @@ struct JPEGEntropyEncoder: ~Copyable {
     private struct Codes {
         /// `code << 8 | length`, indexed by symbol (length 0: no code).
         let entries: UnsafeMutablePointer<UInt32>
+        /// For AC values −16...15 (most of them): the symbol's code and the
+        /// value's bits already joined, `(code << size | bits) << 5 | total length`,
+        /// indexed by `run << 5 | (value + 16)`, so such a coefficient costs one
+        /// lookup instead of a category, a mask and a join.
+        let small: UnsafeMutablePointer<UInt32>
 
         init(_ table: JPEGHuffmanEncoder) {
             entries = .allocate(capacity: 256)
             for symbol in 0..<256 {
                 entries[symbol] = table.codes[symbol] << 8 | UInt32(table.lengths[symbol])
+            }
+            small = .allocate(capacity: 16 * 32)
+            small.initialize(repeating: 0, count: 16 * 32)
+            for run in 0..<16 {
+                for value in -16...15 where value != 0 {
+                    let (size, bits) = JPEGEntropyEncoder.magnitude(Int32(value))
+                    let entry = entries[run << 4 | size]
+                    let joined = UInt32(entry >> 8) << UInt32(size) | UInt32(bits)
+                    small[run << 5 | (value + 16)] = joined << 5 | (entry & 0xFF + UInt32(size))
+                }
             }
         }
     }
@@ -61,7 +76,10 @@ struct JPEGEntropyEncoder: ~Copyable {
     }
 
     deinit {
-        for table in dcCodes + acCodes { table.entries.deallocate() }
+        for table in dcCodes + acCodes {
+            table.entries.deallocate()
+            table.small.deallocate()
+        }
     }
 
     /// Codes `mcuCount` MCUs of blocks (64 coefficients each) laid out per MCU
@@ -73,9 +91,10 @@ struct JPEGEntropyEncoder: ~Copyable {
             writer.flush()
             writer.append([0xFF, UInt8(0xD0 + index & 7)])
         }, { block, table, difference in
-            let dc = dcCodes[table].entries, ac = acCodes[table].entries
+            let dc = dcCodes[table].entries, ac = acCodes[table].entries, small = acCodes[table].small
             writer.withCursor(room: JPEGBitWriter.blockRoom) { cursor in
-                JPEGEntropyEncoder.encodeBlock(block, dcDifference: difference, dc: dc, ac: ac, zigzag: zigzag, into: &cursor)
+                JPEGEntropyEncoder.encodeBlock(block, dcDifference: difference, dc: dc, ac: ac, small: small, zigzag: zigzag,
+                                               into: &cursor)
             }
         })
     }
@@ -86,7 +105,7 @@ struct JPEGEntropyEncoder: ~Copyable {
     /// of zeros into one count-trailing-zeros.
     @inline(__always)
     private static func encodeBlock(_ block: UnsafePointer<Int16>, dcDifference: Int32, dc: UnsafePointer<UInt32>,
-                                    ac: UnsafePointer<UInt32>, zigzag: UnsafePointer<UInt8>,
+                                    ac: UnsafePointer<UInt32>, small: UnsafePointer<UInt32>, zigzag: UnsafePointer<UInt8>,
                                     into cursor: inout JPEGBitWriter.Cursor) {
         @inline(__always)
         func put(_ entry: UInt32, _ size: Int, _ bits: UInt64) {
@@ -103,8 +122,15 @@ struct JPEGEntropyEncoder: ~Copyable {
                 put(ac[0xF0], 0, 0)                               // ZRL: sixteen zeros
                 run &-= 16
             }
-            let (size, bits) = magnitude(Int32(block[Int(zigzag[k])]))
-            put(ac[run &<< 4 | size], size, bits)
+            let value = Int32(block[Int(zigzag[k])])
+            let offset = UInt32(bitPattern: value &+ 16)
+            if offset < 32 {
+                let entry = small[run &<< 5 | Int(offset)]
+                cursor.write(UInt64(entry &>> 5), Int(entry & 31))
+            } else {
+                let (size, bits) = magnitude(value)
+                put(ac[run &<< 4 | size], size, bits)
+            }
             last = k
             remaining &= remaining &- 1
         }

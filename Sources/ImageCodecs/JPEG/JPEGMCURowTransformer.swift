@@ -15,6 +15,8 @@ final class JPEGMCURowTransformer {
     private let divisors: UnsafeMutablePointer<SIMD8<Float>>
     /// The forward DCT's vectors between its two passes.
     private let scratch: UnsafeMutablePointer<SIMD4<Float>>
+    /// One per block of an MCU, in `layout` order.
+    private let sources: UnsafeMutablePointer<BlockSource>
 
     /// `luma` and `chroma` are quantisation tables in zigzag order.
     init(width: Int, height: Int, mcusX: Int, horizontalFactor: Int, verticalFactor: Int, grayscale: Bool,
@@ -31,34 +33,49 @@ final class JPEGMCURowTransformer {
         divisors = .allocate(capacity: 16)
         divisors.initialize(from: JPEGForwardDCT.Divisors(zigzagTable: luma).vectors
                                 + JPEGForwardDCT.Divisors(zigzagTable: chroma).vectors, count: 16)
+        sources = .allocate(capacity: layout.count)
+        for (position, component) in layout.enumerated() {
+            let source: BlockSource
+            if component == 0 {
+                let bx = position % horizontalFactor, by = position / horizontalFactor
+                source = BlockSource(samples: UnsafePointer(bands.luma + by * 8 * bands.lumaStride + bx * 8),
+                                     step: 8 * horizontalFactor, stride: bands.lumaStride, divisors: divisors)
+            } else {
+                source = BlockSource(samples: UnsafePointer(component == 1 ? bands.cb : bands.cr), step: 8,
+                                     stride: bands.chromaStride, divisors: divisors + 8)
+            }
+            (sources + position).initialize(to: source)
+        }
     }
 
     deinit {
         divisors.deallocate()
         scratch.deallocate()
+        sources.deallocate()
     }
 
     /// Writes the `mcusX × layout.count` blocks of MCU row `mcuRow` to `output`.
     func transform(mcuRow: Int, of pixels: UnsafePointer<UInt8>, into output: UnsafeMutablePointer<Int16>) {
         bands.fill(mcuRow: mcuRow, from: pixels, width: width, height: height)
-        let factor = horizontalFactor
+        let sources = self.sources, count = layout.count
         var block = output
         for mcu in 0..<mcusX {
-            for (position, component) in layout.enumerated() {
-                let samples: UnsafePointer<Float>
-                let stride: Int
-                if component == 0 {
-                    let bx = mcu * factor + position % factor, by = position / factor
-                    stride = bands.lumaStride
-                    samples = UnsafePointer(bands.luma + by * 8 * stride + bx * 8)
-                } else {
-                    stride = bands.chromaStride
-                    samples = UnsafePointer((component == 1 ? bands.cb : bands.cr) + mcu * 8)
-                }
-                JPEGForwardDCT.transformAndQuantize(samples, stride: stride, divisors: divisors + (component == 0 ? 0 : 8),
-                                                    scratch: scratch, into: block)
+            for position in 0..<count {
+                let source = sources[position]
+                JPEGForwardDCT.transformAndQuantize(source.samples + mcu &* source.step, stride: source.stride,
+                                                    divisors: source.divisors, scratch: scratch, into: block)
                 block += 64
             }
         }
+    }
+
+    /// Where the block at one position of an MCU comes from: its samples in
+    /// the first MCU, how far the next MCU's are, and its divisors (worked
+    /// out once, so the block loop does no division).
+    private struct BlockSource {
+        var samples: UnsafePointer<Float>
+        var step: Int
+        var stride: Int
+        var divisors: UnsafePointer<SIMD8<Float>>
     }
 }
