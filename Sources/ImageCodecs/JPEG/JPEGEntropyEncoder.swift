@@ -51,14 +51,14 @@ struct JPEGEntropyEncoder: ~Copyable {
             for symbol in 0..<256 {
                 entries[symbol] = table.codes[symbol] << 8 | UInt32(table.lengths[symbol])
             }
-            small = .allocate(capacity: 16 * 32)
-            small.initialize(repeating: 0, count: 16 * 32)
+            small = .allocate(capacity: 16 * 128)
+            small.initialize(repeating: 0, count: 16 * 128)
             for run in 0..<16 {
-                for value in -16...15 where value != 0 {
+                for value in -64...63 where value != 0 {
                     let (size, bits) = JPEGEntropyEncoder.magnitude(Int32(value))
                     let entry = entries[run << 4 | size]
                     let joined = UInt32(entry >> 8) << UInt32(size) | UInt32(bits)
-                    small[run << 5 | (value + 16)] = joined << 5 | (entry & 0xFF + UInt32(size))
+                    small[run << 7 | (value + 64)] = joined << 5 | (entry & 0xFF + UInt32(size))
                 }
             }
         }
@@ -123,9 +123,9 @@ struct JPEGEntropyEncoder: ~Copyable {
                 run &-= 16
             }
             let value = Int32(block[Int(zigzag[k])])
-            let offset = UInt32(bitPattern: value &+ 16)
-            if offset < 32 {
-                let entry = small[run &<< 5 | Int(offset)]
+            let offset = UInt32(bitPattern: value &+ 64)
+            if offset < 128 {
+                let entry = small[run &<< 7 | Int(offset)]
                 cursor.write(UInt64(entry &>> 5), Int(entry & 31))
             } else {
                 let (size, bits) = magnitude(value)

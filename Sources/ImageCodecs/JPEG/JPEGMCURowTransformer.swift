@@ -11,10 +11,8 @@ final class JPEGMCURowTransformer {
     private let verticalFactor: Int
     private let layout: [Int]
     private let bands: JPEGSampleBands
-    /// Luma divisors (8 vectors), then chroma divisors (8 vectors).
-    private let divisors: UnsafeMutablePointer<SIMD8<Float>>
-    /// The forward DCT's vectors between its two passes.
-    private let scratch: UnsafeMutablePointer<SIMD4<Float>>
+    /// The luma quantizer's 16 vectors, then the chroma quantizer's.
+    private let quantizers: UnsafeMutablePointer<SIMD8<UInt16>>
     /// One per block of an MCU, in `layout` order.
     private let sources: UnsafeMutablePointer<BlockSource>
 
@@ -29,28 +27,26 @@ final class JPEGMCURowTransformer {
         self.layout = layout
         bands = JPEGSampleBands(paddedWidth: mcusX * 8 * horizontalFactor, horizontalFactor: horizontalFactor,
                                 verticalFactor: verticalFactor, grayscale: grayscale)
-        scratch = .allocate(capacity: 16)
-        divisors = .allocate(capacity: 16)
-        divisors.initialize(from: JPEGForwardDCT.Divisors(zigzagTable: luma).vectors
-                                + JPEGForwardDCT.Divisors(zigzagTable: chroma).vectors, count: 16)
+        quantizers = .allocate(capacity: 32)
+        quantizers.initialize(from: JPEGForwardDCT.Quantizer(zigzagTable: luma).vectors
+                                  + JPEGForwardDCT.Quantizer(zigzagTable: chroma).vectors, count: 32)
         sources = .allocate(capacity: layout.count)
         for (position, component) in layout.enumerated() {
             let source: BlockSource
             if component == 0 {
                 let bx = position % horizontalFactor, by = position / horizontalFactor
                 source = BlockSource(samples: UnsafePointer(bands.luma + by * 8 * bands.lumaStride + bx * 8),
-                                     step: 8 * horizontalFactor, stride: bands.lumaStride, divisors: divisors)
+                                     step: 8 * horizontalFactor, stride: bands.lumaStride, quantizer: quantizers)
             } else {
                 source = BlockSource(samples: UnsafePointer(component == 1 ? bands.cb : bands.cr), step: 8,
-                                     stride: bands.chromaStride, divisors: divisors + 8)
+                                     stride: bands.chromaStride, quantizer: quantizers + 16)
             }
             (sources + position).initialize(to: source)
         }
     }
 
     deinit {
-        divisors.deallocate()
-        scratch.deallocate()
+        quantizers.deallocate()
         sources.deallocate()
     }
 
@@ -63,19 +59,19 @@ final class JPEGMCURowTransformer {
             for position in 0..<count {
                 let source = sources[position]
                 JPEGForwardDCT.transformAndQuantize(source.samples + mcu &* source.step, stride: source.stride,
-                                                    divisors: source.divisors, scratch: scratch, into: block)
+                                                    quantizer: source.quantizer, into: block)
                 block += 64
             }
         }
     }
 
     /// Where the block at one position of an MCU comes from: its samples in
-    /// the first MCU, how far the next MCU's are, and its divisors (worked
+    /// the first MCU, how far the next MCU's are, and its quantizer (worked
     /// out once, so the block loop does no division).
     private struct BlockSource {
-        var samples: UnsafePointer<Float>
+        var samples: UnsafePointer<Int16>
         var step: Int
         var stride: Int
-        var divisors: UnsafePointer<SIMD8<Float>>
+        var quantizer: UnsafePointer<SIMD8<UInt16>>
     }
 }

@@ -1,13 +1,18 @@
 import Raster
 
 /// The encoder's input, one MCU row at a time: level-shifted Y (and Cb, Cr)
-/// samples as `Float`, converted from RGBA with the JFIF (BT.601 full-range)
-/// matrix, padded to whole MCUs by replicating the last column and row.
+/// samples, converted from RGBA with the JFIF (BT.601 full-range) matrix,
+/// padded to whole MCUs by replicating the last column and row.
+///
+/// Samples are `Int16` at twice their value (rounded to halves: a bit finer
+/// than the 8-bit samples libjpeg transforms), the scale `JPEGForwardDCT`
+/// expects. Each run of eight samples is stored in the order 0, 4, 1, 5, 2,
+/// 6, 3, 7: that is how two 4-lane halves pack into one 8-lane vector in three
+/// instructions, and the transform, lane-parallel across columns, only needs
+/// to know which lane holds which column.
 ///
 /// Only one MCU row (8 or 16 pixel rows) is held, so the samples the forward
 /// DCT reads are still in cache, and no image-sized intermediate is allocated.
-/// Samples stay unrounded floats: rounding them to 8 bits first, as libjpeg
-/// does, would only add error before the DCT.
 /// For 4:2:0 the chroma of each 2×2 pixel group is computed once from the
 /// group's mean RGB (the matrix is linear, so this equals averaging the
 /// converted chroma, and it converts a quarter of the pixels); for 4:2:2,
@@ -22,10 +27,10 @@ struct JPEGSampleBands: ~Copyable {
     let verticalFactor: Int
     let grayscale: Bool
     /// `8 × verticalFactor` rows of `lumaStride` samples.
-    let luma: UnsafeMutablePointer<Float>
+    let luma: UnsafeMutablePointer<Int16>
     /// 8 rows of `chromaStride` samples each (unused when grayscale).
-    let cb: UnsafeMutablePointer<Float>
-    let cr: UnsafeMutablePointer<Float>
+    let cb: UnsafeMutablePointer<Int16>
+    let cr: UnsafeMutablePointer<Int16>
     /// Pixels per vector step: 16 when chroma is halved across (8 chroma samples from pairs), else 8.
     private var step: Int { 8 * horizontalFactor }
     /// Edge pixels copied with replication, so the last step reads whole vectors.
@@ -125,9 +130,14 @@ struct JPEGSampleBands: ~Copyable {
         store(JPEGSampleBands.redDifference(r, g, b), cr + chroma)
     }
 
+    /// Rounds eight samples (already doubled) to integers and stores them as
+    /// `Int16` in the order 0, 4, 1, 5, 2, 6, 3, 7.
     @inline(__always)
-    private func store(_ v: SIMD8<Float>, _ p: UnsafeMutablePointer<Float>) {
-        UnsafeMutableRawPointer(p).storeBytes(of: v, as: SIMD8<Float>.self)
+    private func store(_ v: SIMD8<Float>, _ p: UnsafeMutablePointer<Int16>) {
+        // Adding 1.5·2²³ rounds to an integer held in the low mantissa bits; the
+        // low 16 bits are then the sample in two's complement (|v| < 2¹⁵).
+        let bits = unsafeBitCast(v + 12_582_912, to: SIMD8<UInt32>.self)
+        UnsafeMutableRawPointer(p).storeBytes(of: (bits.lowHalf & 0xFFFF) | (bits.highHalf &<< 16), as: SIMD4<UInt32>.self)
     }
 
     /// The R, G and B of eight RGBA pixels as float lanes.
@@ -144,18 +154,21 @@ struct JPEGSampleBands: ~Copyable {
         return both.evenHalf + both.oddHalf
     }
 
+    /// Twice the level-shifted luma.
     @inline(__always)
     private static func luma(_ r: SIMD8<Float>, _ g: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> {
-        0.299 * r + 0.587 * g + 0.114 * b - 128
+        0.598 * r + 1.174 * g + 0.228 * b - 256
     }
 
+    /// Twice Cb (level-shifted: no +128).
     @inline(__always)
     private static func blueDifference(_ r: SIMD8<Float>, _ g: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> {
-        -0.168_736 * r - 0.331_264 * g + 0.5 * b
+        -0.337_472 * r - 0.662_528 * g + b
     }
 
+    /// Twice Cr (level-shifted: no +128).
     @inline(__always)
     private static func redDifference(_ r: SIMD8<Float>, _ g: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> {
-        0.5 * r - 0.418_688 * g - 0.081_312 * b
+        r - 0.837_376 * g - 0.162_624 * b
     }
 }
