@@ -92,8 +92,8 @@ struct JPEGSampleBands: ~Copyable {
             let (r, g, b) = JPEGSampleBands.channels(rowA)
             store(JPEGSampleBands.luma(r, g, b), luma + band * lumaStride + x)
             if !grayscale {
-                store(JPEGSampleBands.blueDifference(r, g, b), cb + band * chromaStride + x)
-                store(JPEGSampleBands.redDifference(r, g, b), cr + band * chromaStride + x)
+                store(JPEGSampleBands.blueDifference(r, g, b, scale: 1), cb + band * chromaStride + x)
+                store(JPEGSampleBands.redDifference(r, g, b, scale: 1), cr + band * chromaStride + x)
             }
             return
         }
@@ -104,13 +104,13 @@ struct JPEGSampleBands: ~Copyable {
             store(JPEGSampleBands.luma(r0, g0, b0), row)
             store(JPEGSampleBands.luma(r1, g1, b1), row + 8)
             if !grayscale {
-                // Means of horizontal pairs (even + odd lanes).
-                let r = JPEGSampleBands.pairSums(r0, r1) * 0.5
-                let g = JPEGSampleBands.pairSums(g0, g1) * 0.5
-                let b = JPEGSampleBands.pairSums(b0, b1) * 0.5
+                // Means of horizontal pairs (even + odd lanes; the ½ is in the matrix).
+                let r = JPEGSampleBands.pairSums(r0, r1)
+                let g = JPEGSampleBands.pairSums(g0, g1)
+                let b = JPEGSampleBands.pairSums(b0, b1)
                 let chroma = band * chromaStride + x / 2
-                store(JPEGSampleBands.blueDifference(r, g, b), cb + chroma)
-                store(JPEGSampleBands.redDifference(r, g, b), cr + chroma)
+                store(JPEGSampleBands.blueDifference(r, g, b, scale: 0.5), cb + chroma)
+                store(JPEGSampleBands.redDifference(r, g, b, scale: 0.5), cr + chroma)
             }
             return
         }
@@ -121,22 +121,26 @@ struct JPEGSampleBands: ~Copyable {
         store(JPEGSampleBands.luma(r1, g1, b1), top + 8)
         store(JPEGSampleBands.luma(r2, g2, b2), bottom)
         store(JPEGSampleBands.luma(r3, g3, b3), bottom + 8)
-        // 2×2 means: vertical sums, then neighbouring columns (even + odd lanes).
-        let r = JPEGSampleBands.pairSums(r0 + r2, r1 + r3) * 0.25
-        let g = JPEGSampleBands.pairSums(g0 + g2, g1 + g3) * 0.25
-        let b = JPEGSampleBands.pairSums(b0 + b2, b1 + b3) * 0.25
+        // 2×2 means: vertical sums, then neighbouring columns (even + odd lanes;
+        // the ¼ is in the matrix).
+        let r = JPEGSampleBands.pairSums(r0 + r2, r1 + r3)
+        let g = JPEGSampleBands.pairSums(g0 + g2, g1 + g3)
+        let b = JPEGSampleBands.pairSums(b0 + b2, b1 + b3)
         let chroma = (band / 2) * chromaStride + x / 2
-        store(JPEGSampleBands.blueDifference(r, g, b), cb + chroma)
-        store(JPEGSampleBands.redDifference(r, g, b), cr + chroma)
+        store(JPEGSampleBands.blueDifference(r, g, b, scale: 0.25), cb + chroma)
+        store(JPEGSampleBands.redDifference(r, g, b, scale: 0.25), cr + chroma)
     }
 
-    /// Rounds eight samples (already doubled) to integers and stores them as
-    /// `Int16` in the order 0, 4, 1, 5, 2, 6, 3, 7.
+    /// 1.5·2²³: added to a sample (|v| < 2¹⁵), it rounds it to an integer
+    /// held in the low mantissa bits, whose low 16 bits are then the sample in
+    /// two's complement. The matrices below add it as their constant term.
+    private static let rounding: Float = 12_582_912
+
+    /// Stores eight samples (doubled, plus `rounding`) as `Int16` in the order
+    /// 0, 4, 1, 5, 2, 6, 3, 7.
     @inline(__always)
     private func store(_ v: SIMD8<Float>, _ p: UnsafeMutablePointer<Int16>) {
-        // Adding 1.5·2²³ rounds to an integer held in the low mantissa bits; the
-        // low 16 bits are then the sample in two's complement (|v| < 2¹⁵).
-        let bits = unsafeBitCast(v + 12_582_912, to: SIMD8<UInt32>.self)
+        let bits = unsafeBitCast(v, to: SIMD8<UInt32>.self)
         UnsafeMutableRawPointer(p).storeBytes(of: (bits.lowHalf & 0xFFFF) | (bits.highHalf &<< 16), as: SIMD4<UInt32>.self)
     }
 
@@ -154,21 +158,22 @@ struct JPEGSampleBands: ~Copyable {
         return both.evenHalf + both.oddHalf
     }
 
-    /// Twice the level-shifted luma.
+    /// Twice the level-shifted luma, plus `rounding`.
     @inline(__always)
     private static func luma(_ r: SIMD8<Float>, _ g: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> {
-        0.598 * r + 1.174 * g + 0.228 * b - 256
+        0.598 * r + 1.174 * g + 0.228 * b + (rounding - 256)
     }
 
-    /// Twice Cb (level-shifted: no +128).
+    /// Twice Cb (level-shifted: no +128) of `scale` times the given RGB (the
+    /// mean of summed pixels), plus `rounding`.
     @inline(__always)
-    private static func blueDifference(_ r: SIMD8<Float>, _ g: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> {
-        -0.337_472 * r - 0.662_528 * g + b
+    private static func blueDifference(_ r: SIMD8<Float>, _ g: SIMD8<Float>, _ b: SIMD8<Float>, scale: Float) -> SIMD8<Float> {
+        (-0.337_472 * scale) * r + (-0.662_528 * scale) * g + scale * b + rounding
     }
 
-    /// Twice Cr (level-shifted: no +128).
+    /// Twice Cr (level-shifted: no +128) of `scale` times the given RGB, plus `rounding`.
     @inline(__always)
-    private static func redDifference(_ r: SIMD8<Float>, _ g: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> {
-        r - 0.837_376 * g - 0.162_624 * b
+    private static func redDifference(_ r: SIMD8<Float>, _ g: SIMD8<Float>, _ b: SIMD8<Float>, scale: Float) -> SIMD8<Float> {
+        scale * r + (-0.837_376 * scale) * g + (-0.162_624 * scale) * b + rounding
     }
 }
