@@ -231,7 +231,7 @@ struct JPEGEntropyEncoder: ~Copyable {
     static func nonzeroMask(_ block: UnsafePointer<Int16>, _ order: Order) -> UInt64 {
         zigzagMask(block, order) { v in
             // 1 in each nonzero lane (v | −v has its sign bit set exactly when v ≠ 0).
-            SIMD16<UInt8>(truncatingIfNeeded: ((v | (0 &- v)) &>> 15) & 1)
+            narrow(((v | (0 &- v)) &>> 15) & 1)
         }
     }
 
@@ -239,11 +239,25 @@ struct JPEGEntropyEncoder: ~Copyable {
     /// magnitude of at least `threshold` (progressive scans: 1 << Al).
     @inline(__always)
     static func magnitudeMask(_ block: UnsafePointer<Int16>, atLeast threshold: Int16, _ order: Order) -> UInt64 {
-        let limit = SIMD16<Int16>(repeating: threshold)
+        let limit = SIMD16<Int16>(repeating: threshold &- 1)
         return zigzagMask(block, order) { v in
             let sign = v &>> 15
-            return SIMD16<UInt8>(truncatingIfNeeded: SIMD16<Int16>(repeating: 0).replacing(with: 1, where: ((v ^ sign) &- sign) .>= limit))
+            // 1 in each lane whose magnitude exceeds `limit` (the difference is then negative).
+            return narrow(((limit &- ((v ^ sign) &- sign)) &>> 15) & 1)
         }
+    }
+
+    /// The low bytes of sixteen lanes (each 0 or 1), lane by lane: the generic
+    /// SIMD narrowing initialiser is a call on this toolchain where it is not
+    /// inlined; this form becomes one pack.
+    @inline(__always)
+    private static func narrow(_ v: SIMD16<Int16>) -> SIMD16<UInt8> {
+        SIMD16<UInt8>(UInt8(truncatingIfNeeded: v[0]), UInt8(truncatingIfNeeded: v[1]), UInt8(truncatingIfNeeded: v[2]),
+                      UInt8(truncatingIfNeeded: v[3]), UInt8(truncatingIfNeeded: v[4]), UInt8(truncatingIfNeeded: v[5]),
+                      UInt8(truncatingIfNeeded: v[6]), UInt8(truncatingIfNeeded: v[7]), UInt8(truncatingIfNeeded: v[8]),
+                      UInt8(truncatingIfNeeded: v[9]), UInt8(truncatingIfNeeded: v[10]), UInt8(truncatingIfNeeded: v[11]),
+                      UInt8(truncatingIfNeeded: v[12]), UInt8(truncatingIfNeeded: v[13]), UInt8(truncatingIfNeeded: v[14]),
+                      UInt8(truncatingIfNeeded: v[15]))
     }
 
     /// The zigzag-order mask of the lanes `flags` marks (0 or 1 in each of 16

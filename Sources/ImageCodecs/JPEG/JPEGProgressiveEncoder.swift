@@ -24,12 +24,24 @@ struct JPEGProgressiveEncoder {
     /// Writes DHT, SOS and the coded data of each scan of `script`, calling
     /// `checkCancellation` after each scan.
     func write(_ script: [JPEGProgressiveScan], into writer: inout JPEGBitWriter, checkCancellation: () throws -> Void) throws {
+        // Every scan visits a block twice (counting, then writing) and most
+        // scans need its mask at 1, 2 or 4: found once here instead.
+        let blockCount = mcusX * mcusY * layout.count
+        let masks = UnsafeMutablePointer<UInt64>.allocate(capacity: blockCount * JPEGProgressiveEncoder.storedMasks)
+        defer { masks.deallocate() }
+        let order = JPEGEntropyEncoder.Order.shared
+        for index in 0..<blockCount {
+            for al in 0..<JPEGProgressiveEncoder.storedMasks {
+                masks[index * JPEGProgressiveEncoder.storedMasks + al] =
+                    JPEGEntropyEncoder.magnitudeMask(blocks + index * 64, atLeast: Int16(1 << al), order)
+            }
+        }
         for scan in script {
             let counts = UnsafeMutablePointer<Int>.allocate(capacity: 2 * 257)
             defer { counts.deallocate() }
             counts.initialize(repeating: 0, count: 2 * 257)
             var counter = SymbolCounter(counts: counts)
-            code(scan, into: &counter)
+            code(scan, masks: masks, into: &counter)
             // A DC refinement scan has no Huffman symbols, so no tables.
             let tables = (0..<2).map { table -> JPEGHuffmanEncoder? in
                 let frequencies = Array(UnsafeBufferPointer(start: counts + table * 257, count: 257))
@@ -52,7 +64,7 @@ struct JPEGProgressiveEncoder {
             }
             withUnsafeMutablePointer(to: &writer) { writer in
                 var output = ScanWriter(writer: writer, entries: entries)
-                code(scan, into: &output)
+                code(scan, masks: masks, into: &output)
             }
             writer.flush()
             try checkCancellation()
@@ -95,13 +107,17 @@ struct JPEGProgressiveEncoder {
         }
     }
 
-    /// Sends the symbols and bits of one scan, in order, to `output`.
-    private func code<O: Output>(_ scan: JPEGProgressiveScan, into output: inout O) {
+    /// Magnitude masks kept per block: at least 1, 2 and 4 (successive
+    /// approximation bits 0, 1 and 2, all the simple progression uses).
+    static let storedMasks = 3
+
+    /// Sends the symbols and bits of one scan, in order, to `output`. `masks`
+    /// holds `storedMasks` magnitude masks per block (`magnitudeMask` at 1, 2, 4…).
+    private func code<O: Output>(_ scan: JPEGProgressiveScan, masks: UnsafePointer<UInt64>, into output: inout O) {
         let order = JPEGEntropyEncoder.Order.shared
         let (ss, se, al) = (scan.spectralStart, scan.spectralEnd, scan.successiveLow)
         // Zigzag positions Ss...Se as a mask.
         let band = (se == 63 ? ~0 : (1 &<< UInt64(se + 1)) &- 1) & ~((1 &<< UInt64(ss)) &- 1) as UInt64
-        let present = Int16(1 << al), previous = Int16(1 << scan.successiveHigh)
         var predictors: [Int32] = [0, 0, 0]
         // The end-of-band run so far, its table, and the correction bits of
         // its blocks (refinement scans: at most 63 a block, sent after the EOBn symbol).
@@ -126,6 +142,12 @@ struct JPEGProgressiveEncoder {
             if count > 0 { runBits.append((correctionBits, count)) }
             if endOfBandRun == JPEGProgressiveEncoder.longestEndOfBandRun { endRun() }
         }
+        /// Bit k set when zigzag coefficient k of `block` has a magnitude of at least 2^`bit`.
+        func magnitudes(_ block: UnsafePointer<Int16>, atLeastBit bit: Int) -> UInt64 {
+            bit < JPEGProgressiveEncoder.storedMasks
+                ? masks[(block - blocks) / 64 * JPEGProgressiveEncoder.storedMasks + bit]
+                : JPEGEntropyEncoder.magnitudeMask(block, atLeast: Int16(1 << bit), order)
+        }
         func codeBlock(_ block: UnsafePointer<Int16>, component: Int) {
             let table = component == 0 ? 0 : 1
             if ss == 0 {
@@ -141,7 +163,7 @@ struct JPEGProgressiveEncoder {
             }
             // Coefficients non-zero at bit Al, visited in zigzag order; the
             // zeros between two of them are a run.
-            var remaining = JPEGEntropyEncoder.magnitudeMask(block, atLeast: present, order) & band
+            var remaining = magnitudes(block, atLeastBit: al) & band
             var last = ss - 1
             if !scan.isRefinement {
                 // First AC scan (G.1.2.2): magnitudes shifted right by Al, zero
@@ -165,7 +187,7 @@ struct JPEGProgressiveEncoder {
             // Refinement AC scan (G.1.2.3): coefficients becoming non-zero at
             // bit Al are coded as run/1 symbols with a sign bit; those already
             // non-zero (at bit Ah) get a correction bit, sent after the next symbol.
-            let older = JPEGEntropyEncoder.magnitudeMask(block, atLeast: previous, order) & band
+            let older = magnitudes(block, atLeastBit: scan.successiveHigh) & band
             let fresh = remaining & ~older
             let lastNew = fresh == 0 ? -1 : 63 - fresh.leadingZeroBitCount
             var run = 0
