@@ -20,7 +20,8 @@ enum JPEGForwardDCT {
     /// One quantisation table in the transform's output layout (vector `u` =
     /// horizontal frequency, lane `v` = vertical frequency): for each
     /// coefficient its step `s` in transform units (q · 16 · its AAN scale),
-    /// rounded, and 2¹⁶ / `s`. Eight rounding vectors, then eight reciprocals.
+    /// rounded, and 2¹⁶ / `s`. Eight rounding vectors, eight reciprocals, then
+    /// the four rotation constants of the first pass (`Constants`).
     struct Quantizer {
         var vectors: [SIMD8<UInt16>]
 
@@ -43,7 +44,8 @@ enum JPEGForwardDCT {
                 steps.append(step)
                 reciprocals.append(reciprocal)
             }
-            vectors = steps + reciprocals
+            let constants = JPEGForwardDCT.standard
+            vectors = steps + reciprocals + [constants.0, constants.1, constants.2, constants.3].map { SIMD8(truncatingIfNeeded: $0) }
         }
     }
 
@@ -53,6 +55,13 @@ enum JPEGForwardDCT {
 
     typealias Row = SIMD8<Int16>
     typealias Block = (Row, Row, Row, Row, Row, Row, Row, Row)
+
+    /// The pass's multipliers ×2¹⁵: c4 = 0.707106781, c6 = 0.382683433,
+    /// c2 − c6 = 0.541196100 and c2 + c6 − 1 = 0.306562965.
+    typealias Constants = (Row, Row, Row, Row)
+
+    /// The constants as literals.
+    static let standard: Constants = (Row(repeating: 23_170), Row(repeating: 12_540), Row(repeating: 17_734), Row(repeating: 10_045))
 
     /// Transforms the 8×8 samples at `samples` (rows `stride` samples apart, as
     /// `JPEGSampleBands` stores them) and writes the quantised coefficients as a
@@ -68,11 +77,17 @@ enum JPEGForwardDCT {
         // Vertical pass: vector r is row r, lanes are the columns (in the bands'
         // order 0, 4, 1, 5, 2, 6, 3, 7). Inputs are at most ±256.
         var d: Block = (row(0), row(1), row(2), row(3), row(4), row(5), row(6), row(7))
-        pass(&d, multiply: firstPassProduct)
+        // The first pass reads its constants from memory: as literals, the
+        // optimiser folds the operand's pre-shift into them, and products
+        // that no longer fit 16 bits take six instructions instead of one.
+        let stored = UnsafeRawPointer(quantizer + 16)
+        pass(&d, constants: (stored.load(as: Row.self), stored.load(fromByteOffset: 16, as: Row.self),
+                             stored.load(fromByteOffset: 32, as: Row.self), stored.load(fromByteOffset: 48, as: Row.self)),
+             multiply: firstPassProduct)
         // Transposed, vector i holds column 0, 4, 1, 5, 2, 6, 3, 7 (lanes: vertical frequencies).
         let t = transpose(d)
         var columns: Block = (t.0, t.2, t.4, t.6, t.1, t.3, t.5, t.7)
-        pass(&columns, multiply: secondPassProduct)
+        pass(&columns, constants: standard, multiply: secondPassProduct)
         let q = UnsafeRawPointer(quantizer), out = UnsafeMutableRawPointer(output)
         @inline(__always) func store(_ u: Int, _ y: Row) {
             out.storeBytes(of: quantize(y, step: q.load(fromByteOffset: u * 16, as: SIMD8<UInt16>.self),
@@ -87,22 +102,22 @@ enum JPEGForwardDCT {
     /// With inputs within ±m, every multiplied operand is within ±8m (sums of
     /// eight inputs with signs), and the outputs within ±10.06m.
     @inline(__always)
-    private static func pass(_ d: inout Block, multiply: (Row, Int16) -> Row) {
+    private static func pass(_ d: inout Block, constants c: Constants, multiply: (Row, Row) -> Row) {
         let tmp0 = d.0 &+ d.7, tmp7 = d.0 &- d.7, tmp1 = d.1 &+ d.6, tmp6 = d.1 &- d.6
         let tmp2 = d.2 &+ d.5, tmp5 = d.2 &- d.5, tmp3 = d.3 &+ d.4, tmp4 = d.3 &- d.4
         // Even part.
         let tmp10 = tmp0 &+ tmp3, tmp13 = tmp0 &- tmp3, tmp11 = tmp1 &+ tmp2, tmp12 = tmp1 &- tmp2
         d.0 = tmp10 &+ tmp11
         d.4 = tmp10 &- tmp11
-        let z1 = multiply(tmp12 &+ tmp13, 23_170)                  // c4 = 0.707106781
+        let z1 = multiply(tmp12 &+ tmp13, c.0)                     // c4
         d.2 = tmp13 &+ z1
         d.6 = tmp13 &- z1
         // Odd part (the rotator arranged to need no negations).
         let odd10 = tmp4 &+ tmp5, odd11 = tmp5 &+ tmp6, odd12 = tmp6 &+ tmp7
-        let z5 = multiply(odd10 &- odd12, 12_540)                  // c6 = 0.382683433
-        let z2 = multiply(odd10, 17_734) &+ z5                     // c2 − c6 = 0.541196100
-        let z4 = odd12 &+ multiply(odd12, 10_045) &+ z5            // c2 + c6 = 1 + 0.306562965
-        let z3 = multiply(odd11, 23_170)                           // c4
+        let z5 = multiply(odd10 &- odd12, c.1)                     // c6
+        let z2 = multiply(odd10, c.2) &+ z5                        // c2 − c6
+        let z4 = odd12 &+ multiply(odd12, c.3) &+ z5               // c2 + c6
+        let z3 = multiply(odd11, c.0)                              // c4
         let z11 = tmp7 &+ z3, z13 = tmp7 &- z3
         d.5 = z13 &+ z2
         d.3 = z13 &- z2
@@ -114,7 +129,7 @@ enum JPEGForwardDCT {
     /// pass: inputs ±256, so operands ±2048): the high half of 4v × constant is
     /// twice the product, whose low bit rounds.
     @inline(__always)
-    private static func firstPassProduct(_ v: Row, _ constant: Int16) -> Row {
+    private static func firstPassProduct(_ v: Row, _ constant: Row) -> Row {
         (highProduct(v &<< 2, constant) &+ 1) &>> 1
     }
 
@@ -122,7 +137,7 @@ enum JPEGForwardDCT {
     /// within ±2,576, operands ±20,608): the high half of v × constant is half
     /// the product, rounded down; doubled and made odd, it is centred on it.
     @inline(__always)
-    private static func secondPassProduct(_ v: Row, _ constant: Int16) -> Row {
+    private static func secondPassProduct(_ v: Row, _ constant: Row) -> Row {
         (highProduct(v, constant) &<< 1) | 1
     }
 
@@ -130,10 +145,12 @@ enum JPEGForwardDCT {
     /// narrowed lane by lane: the generic SIMD conversions are calls on this
     /// toolchain, the lane-wise form is matched to the instruction.
     @inline(__always)
-    private static func highProduct(_ v: Row, _ constant: Int16) -> Row {
+    private static func highProduct(_ v: Row, _ c: Row) -> Row {
         let wide = SIMD8<Int32>(Int32(v[0]), Int32(v[1]), Int32(v[2]), Int32(v[3]),
                                 Int32(v[4]), Int32(v[5]), Int32(v[6]), Int32(v[7]))
-        let p = (wide &* Int32(constant)) &>> 16
+        let factor = SIMD8<Int32>(Int32(c[0]), Int32(c[1]), Int32(c[2]), Int32(c[3]),
+                                  Int32(c[4]), Int32(c[5]), Int32(c[6]), Int32(c[7]))
+        let p = (wide &* factor) &>> 16
         return Row(Int16(truncatingIfNeeded: p[0]), Int16(truncatingIfNeeded: p[1]), Int16(truncatingIfNeeded: p[2]),
                    Int16(truncatingIfNeeded: p[3]), Int16(truncatingIfNeeded: p[4]), Int16(truncatingIfNeeded: p[5]),
                    Int16(truncatingIfNeeded: p[6]), Int16(truncatingIfNeeded: p[7]))

@@ -11,7 +11,7 @@ final class JPEGMCURowTransformer {
     private let verticalFactor: Int
     private let layout: [Int]
     private let bands: JPEGSampleBands
-    /// The luma quantizer's 16 vectors, then the chroma quantizer's.
+    /// The luma quantizer's vectors, then the chroma quantizer's.
     private let quantizers: UnsafeMutablePointer<SIMD8<UInt16>>
     /// One per block of an MCU, in `layout` order.
     private let sources: UnsafeMutablePointer<BlockSource>
@@ -27,9 +27,9 @@ final class JPEGMCURowTransformer {
         self.layout = layout
         bands = JPEGSampleBands(paddedWidth: mcusX * 8 * horizontalFactor, horizontalFactor: horizontalFactor,
                                 verticalFactor: verticalFactor, grayscale: grayscale)
-        quantizers = .allocate(capacity: 32)
-        quantizers.initialize(from: JPEGForwardDCT.Quantizer(zigzagTable: luma).vectors
-                                  + JPEGForwardDCT.Quantizer(zigzagTable: chroma).vectors, count: 32)
+        let (lumaQuantizer, chromaQuantizer) = (JPEGForwardDCT.Quantizer(zigzagTable: luma), JPEGForwardDCT.Quantizer(zigzagTable: chroma))
+        quantizers = .allocate(capacity: lumaQuantizer.vectors.count * 2)
+        quantizers.initialize(from: lumaQuantizer.vectors + chromaQuantizer.vectors, count: lumaQuantizer.vectors.count * 2)
         sources = .allocate(capacity: layout.count)
         for (position, component) in layout.enumerated() {
             let source: BlockSource
@@ -39,7 +39,7 @@ final class JPEGMCURowTransformer {
                                      step: 8 * horizontalFactor, stride: bands.lumaStride, quantizer: quantizers)
             } else {
                 source = BlockSource(samples: UnsafePointer(component == 1 ? bands.cb : bands.cr), step: 8,
-                                     stride: bands.chromaStride, quantizer: quantizers + 16)
+                                     stride: bands.chromaStride, quantizer: quantizers + lumaQuantizer.vectors.count)
             }
             (sources + position).initialize(to: source)
         }
