@@ -63,13 +63,13 @@ struct JPEGBitWriter: ~Copyable {
                 UnsafeMutableRawPointer(output).storeBytes(of: word.bigEndian, as: UInt64.self)
                 output += 8
             } else {
-                writeStuffed(word)
+                writeStuffed(word, bytes: 8)
             }
         }
 
-        /// The eight bytes of `word`, a zero after each FF.
-        private mutating func writeStuffed(_ word: UInt64) {
-            var shift: UInt64 = 64
+        /// The low `bytes` bytes of `word`, most significant first, a zero after each FF.
+        private mutating func writeStuffed(_ word: UInt64, bytes: Int) {
+            var shift = UInt64(bytes * 8)
             while shift > 0 {
                 shift &-= 8
                 let byte = UInt8(truncatingIfNeeded: word &>> shift)
@@ -84,15 +84,7 @@ struct JPEGBitWriter: ~Copyable {
             let pending = 64 &- free
             guard pending > 0 else { return }
             let padded = (pending &+ 7) & ~7
-            let word = (buffer &<< UInt64(padded &- pending)) | ((1 &<< UInt64(padded &- pending)) &- 1)
-            var shift = padded
-            while shift > 0 {
-                shift &-= 8
-                let byte = UInt8(truncatingIfNeeded: word &>> UInt64(shift))
-                output.pointee = byte
-                output += 1
-                if byte == 0xFF { output.pointee = 0; output += 1 }
-            }
+            writeStuffed((buffer &<< UInt64(padded &- pending)) | ((1 &<< UInt64(padded &- pending)) &- 1), bytes: padded / 8)
             buffer = 0
             free = 64
         }
