@@ -40,9 +40,9 @@ struct JPEGEntropyEncoder: ~Copyable {
     private struct Codes {
         /// `code << 8 | length`, indexed by symbol (length 0: no code).
         let entries: UnsafeMutablePointer<UInt32>
-        /// For AC values −16...15 (most of them): the symbol's code and the
+        /// For AC values −64...63 (most of them): the symbol's code and the
         /// value's bits already joined, `(code << size | bits) << 5 | total length`,
-        /// indexed by `run << 5 | (value + 16)`, so such a coefficient costs one
+        /// indexed by `run << 7 | (value + 64)`, so such a coefficient costs one
         /// lookup instead of a category, a mask and a join.
         let small: UnsafeMutablePointer<UInt32>
 
