@@ -66,13 +66,13 @@ final class JPEGEntropyEncoderTests: XCTestCase {
     }
 
     /// Baseline coding of random blocks against a symbol-by-symbol reference:
-    /// values around every category edge (the joined-code table covers
-    /// −16...15, the rest take the general path), long zero runs (ZRLs), and
-    /// blocks ending in a nonzero coefficient (no EOB).
+    /// values around every category edge and both ends of the joined-code
+    /// table (−64...63; the rest take the general path), long zero runs
+    /// (ZRLs), and blocks ending in a nonzero coefficient (no EOB).
     func testBaselineBlocksMatchASymbolBySymbolReference() {
         let dc = JPEGHuffmanEncoder(counts: JPEGStandardTables.dcLuminanceCounts, symbols: JPEGStandardTables.dcLuminanceSymbols)
         let ac = JPEGHuffmanEncoder(counts: JPEGStandardTables.acLuminanceCounts, symbols: JPEGStandardTables.acLuminanceSymbols)
-        let edges: [Int16] = [-1023, -512, -17, -16, -15, -8, -2, -1, 1, 2, 7, 8, 15, 16, 17, 31, 32, 1023]
+        let edges: [Int16] = [-1023, -512, -65, -64, -63, -17, -16, -15, -8, -2, -1, 1, 2, 7, 8, 15, 16, 17, 31, 32, 63, 64, 1023]
         var generator = SystemRandomNumberGenerator()
         var blocks: [Int16] = []
         for trial in 0..<300 {
@@ -81,7 +81,7 @@ final class JPEGEntropyEncoderTests: XCTestCase {
             for k in 0..<64 where Int.random(in: 0..<density, using: &generator) == 0 {
                 block[k] = edges.randomElement(using: &generator)!
             }
-            if trial % 5 == 0 { block[JPEGEntropyEncoder.Order.shared.transposedIndex[63]] = -16 }
+            if trial % 5 == 0 { block[JPEGEntropyEncoder.Order.shared.transposedIndex[63]] = -64 }
             blocks += block
         }
         var writes: [(UInt64, Int)] = []
