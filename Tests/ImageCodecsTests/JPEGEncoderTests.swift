@@ -15,6 +15,32 @@ final class JPEGEncoderTests: XCTestCase {
         return (try JPEGDecoder().decode(data), data)
     }
 
+    /// The 16-bit forward DCT must not overflow on any samples: each 8×8 block
+    /// holds the extreme pattern of one frequency pair (0 or 255 as the signs
+    /// of its cosines, the input that drives that coefficient furthest), in
+    /// gray (luma extremes) and in opposed red and blue (chroma extremes). At
+    /// quality 100 every block must come back nearly exact; a wrapped
+    /// coefficient would ruin its block.
+    func testExtremeBlocksRoundTripAtQuality100() throws {
+        func extreme(_ k: Int, _ i: Int) -> Bool { cos(Double((2 * i + 1) * k) * .pi / 16) >= 0 }
+        for opposed in [false, true] {
+            var pixels = [UInt8](repeating: 255, count: 64 * 64 * 4)
+            for y in 0..<64 {
+                for x in 0..<64 {
+                    let high = extreme(y / 8, y % 8) == extreme(x / 8, x % 8)
+                    let value: UInt8 = high ? 255 : 0
+                    let p = (y * 64 + x) * 4
+                    pixels[p] = value
+                    pixels[p + 1] = opposed ? 0 : value
+                    pixels[p + 2] = opposed ? 255 - value : value
+                }
+            }
+            let bitmap = try Bitmap(width: 64, height: 64, rgba: pixels)
+            let decoded = try JPEGDecoder().decode(JPEGEncoder(quality: 100, subsampling: .yuv444).encode(bitmap))
+            XCTAssertGreaterThan(psnr(bitmap, decoded), 40, opposed ? "red against blue" : "gray")
+        }
+    }
+
     func testQuality90RoundTripsIn420And444() throws {
         for subsampling in [JPEGEncoder.Subsampling.yuv420, .yuv444] {
             let (decoded, _) = try roundTrip(JPEGEncoder(quality: 90, subsampling: subsampling))

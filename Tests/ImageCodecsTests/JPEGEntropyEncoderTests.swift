@@ -64,4 +64,56 @@ final class JPEGEntropyEncoderTests: XCTestCase {
             XCTAssertEqual(mask, expected)
         }
     }
+
+    /// Baseline coding of random blocks against a symbol-by-symbol reference:
+    /// values around every category edge and both ends of the joined-code
+    /// table (−64...63; the rest take the general path), long zero runs
+    /// (ZRLs), and blocks ending in a nonzero coefficient (no EOB).
+    func testBaselineBlocksMatchASymbolBySymbolReference() {
+        let dc = JPEGHuffmanEncoder(counts: JPEGStandardTables.dcLuminanceCounts, symbols: JPEGStandardTables.dcLuminanceSymbols)
+        let ac = JPEGHuffmanEncoder(counts: JPEGStandardTables.acLuminanceCounts, symbols: JPEGStandardTables.acLuminanceSymbols)
+        let edges: [Int16] = [-1023, -512, -65, -64, -63, -17, -16, -15, -8, -2, -1, 1, 2, 7, 8, 15, 16, 17, 31, 32, 63, 64, 1023]
+        var generator = SystemRandomNumberGenerator()
+        var blocks: [Int16] = []
+        for trial in 0..<300 {
+            var block = [Int16](repeating: 0, count: 64)
+            let density = [2, 8, 30][trial % 3]
+            for k in 0..<64 where Int.random(in: 0..<density, using: &generator) == 0 {
+                block[k] = edges.randomElement(using: &generator)!
+            }
+            if trial % 5 == 0 { block[JPEGEntropyEncoder.Order.shared.transposedIndex[63]] = -64 }
+            blocks += block
+        }
+        var writes: [(UInt64, Int)] = []
+        func symbol(_ table: JPEGHuffmanEncoder, _ symbol: Int, _ value: Int32, _ size: Int) {
+            writes.append((UInt64(table.codes[symbol]), Int(table.lengths[symbol])))
+            if size > 0 { writes.append((UInt64(UInt32(bitPattern: value < 0 ? value - 1 : value)) & ((1 << UInt64(size)) - 1), size)) }
+        }
+        var predictor: Int32 = 0
+        for start in stride(from: 0, to: blocks.count, by: 64) {
+            let zigzag = (0..<64).map { Int32(blocks[start + JPEGEntropyEncoder.Order.shared.transposedIndex[$0]]) }
+            let difference = zigzag[0] - predictor
+            predictor = zigzag[0]
+            let dcSize = difference == 0 ? 0 : 32 - abs(difference).leadingZeroBitCount
+            symbol(dc, dcSize, difference, dcSize)
+            var run = 0
+            for k in 1..<64 {
+                if zigzag[k] == 0 { run += 1; continue }
+                while run >= 16 { symbol(ac, 0xF0, 0, 0); run -= 16 }
+                let size = 32 - abs(zigzag[k]).leadingZeroBitCount
+                symbol(ac, run << 4 | size, zigzag[k], size)
+                run = 0
+            }
+            if run > 0 { symbol(ac, 0, 0, 0) }
+        }
+        var writer = JPEGBitWriter(reserving: 1)
+        var coder = JPEGEntropyEncoder(dc: [dc], ac: [ac], restartInterval: 0)
+        blocks.withUnsafeBufferPointer { coder.encode($0.baseAddress!, mcuCount: 300, layout: [0], into: &writer) }
+        writer.flush()
+        let coded = [UInt8](writer.data), expected = reference(writes)
+        let firstDifference = zip(coded, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+            ?? min(coded.count, expected.count)
+        XCTAssertEqual(coded.count, expected.count)
+        XCTAssertEqual(firstDifference, min(coded.count, expected.count), "the coded bytes first differ at byte \(firstDifference)")
+    }
 }

@@ -2,7 +2,7 @@ import Foundation
 import Raster
 
 /// Writes baseline or progressive JPEG files: IJG-scaled standard quantisation tables,
-/// a vectorised floating-point forward DCT, 4:2:0, 4:2:2 or 4:4:4 chroma, optional grayscale,
+/// a vectorised 16-bit forward DCT, 4:2:0, 4:2:2 or 4:4:4 chroma, optional grayscale,
 /// optional optimised Huffman tables and restart intervals, and an optional ICC profile.
 ///
 /// Alpha is ignored (JPEG has none): pixels are encoded as if opaque.

@@ -12,6 +12,8 @@ struct JPEGEntropyEncoder: ~Copyable {
         static let shared = Order()
         /// Entry k: the transposed index of zigzag coefficient k.
         let transposedIndex: UnsafeMutablePointer<Int>
+        /// The same as bytes (a quarter of the cache lines, for the hot loop).
+        let transposedOffset: UnsafeMutablePointer<UInt8>
         /// Eight tables of 256: table j maps byte j of a transposed-order mask to
         /// the same coefficients' bits in zigzag order.
         let maskBytes: UnsafeMutablePointer<UInt64>
@@ -19,6 +21,8 @@ struct JPEGEntropyEncoder: ~Copyable {
         private init() {
             transposedIndex = .allocate(capacity: 64)
             transposedIndex.initialize(from: JPEGForwardDCT.zigzagFromTransposed, count: 64)
+            transposedOffset = .allocate(capacity: 64)
+            transposedOffset.initialize(from: JPEGForwardDCT.zigzagFromTransposed.map { UInt8($0) }, count: 64)
             var zigzagOf = [Int](repeating: 0, count: 64)
             for k in 0..<64 { zigzagOf[transposedIndex[k]] = k }
             maskBytes = .allocate(capacity: 8 * 256)
@@ -36,11 +40,26 @@ struct JPEGEntropyEncoder: ~Copyable {
     private struct Codes {
         /// `code << 8 | length`, indexed by symbol (length 0: no code).
         let entries: UnsafeMutablePointer<UInt32>
+        /// For AC values −64...63 (most of them): the symbol's code and the
+        /// value's bits already joined, `(code << size | bits) << 5 | total length`,
+        /// indexed by `run << 7 | (value + 64)`, so such a coefficient costs one
+        /// lookup instead of a category, a mask and a join.
+        let small: UnsafeMutablePointer<UInt32>
 
         init(_ table: JPEGHuffmanEncoder) {
             entries = .allocate(capacity: 256)
             for symbol in 0..<256 {
                 entries[symbol] = table.codes[symbol] << 8 | UInt32(table.lengths[symbol])
+            }
+            small = .allocate(capacity: 16 * 128)
+            small.initialize(repeating: 0, count: 16 * 128)
+            for run in 0..<16 {
+                for value in -64...63 where value != 0 {
+                    let (size, bits) = JPEGEntropyEncoder.magnitude(Int32(value))
+                    let entry = entries[run << 4 | size]
+                    let joined = UInt32(entry >> 8) << UInt32(size) | UInt32(bits)
+                    small[run << 7 | (value + 64)] = joined << 5 | (entry & 0xFF + UInt32(size))
+                }
             }
         }
     }
@@ -57,23 +76,65 @@ struct JPEGEntropyEncoder: ~Copyable {
     }
 
     deinit {
-        for table in dcCodes + acCodes { table.entries.deallocate() }
+        for table in dcCodes + acCodes {
+            table.entries.deallocate()
+            table.small.deallocate()
+        }
     }
 
     /// Codes `mcuCount` MCUs of blocks (64 coefficients each) laid out per MCU
     /// as `layout` says (the component of each block), continuing the scan.
     mutating func encode(_ blocks: UnsafePointer<Int16>, mcuCount: Int, layout: [Int], into writer: inout JPEGBitWriter) {
         let (dcCodes, acCodes) = (self.dcCodes, self.acCodes)
+        let zigzag = Order.shared.transposedOffset
         position.forEachBlock(blocks, mcuCount: mcuCount, layout: layout, atRestart: { index in
             writer.flush()
             writer.append([0xFF, UInt8(0xD0 + index & 7)])
         }, { block, table, difference in
-            let dc = dcCodes[table].entries, ac = acCodes[table].entries
-            JPEGEntropyEncoder.forEachSymbol(block, dcDifference: difference) { isAC, symbol, size, bits in
-                let entry = (isAC ? ac : dc)[symbol]
-                writer.write(UInt64(entry &>> 8) &<< UInt64(size) | bits, Int(entry & 0xFF) + size)
+            let dc = dcCodes[table].entries, ac = acCodes[table].entries, small = acCodes[table].small
+            writer.withCursor(room: JPEGBitWriter.blockRoom) { cursor in
+                JPEGEntropyEncoder.encodeBlock(block, dcDifference: difference, dc: dc, ac: ac, small: small, zigzag: zigzag,
+                                               into: &cursor)
             }
         })
+    }
+
+    /// Writes one block's symbols: the DC difference's category and bits, then
+    /// each AC run/category (ZRLs for runs past 15) with its bits, and an EOB
+    /// unless the last coefficient is nonzero. The nonzero mask turns each run
+    /// of zeros into one count-trailing-zeros.
+    @inline(__always)
+    private static func encodeBlock(_ block: UnsafePointer<Int16>, dcDifference: Int32, dc: UnsafePointer<UInt32>,
+                                    ac: UnsafePointer<UInt32>, small: UnsafePointer<UInt32>, zigzag: UnsafePointer<UInt8>,
+                                    into cursor: inout JPEGBitWriter.Cursor) {
+        @inline(__always)
+        func put(_ entry: UInt32, _ size: Int, _ bits: UInt64) {
+            cursor.write(UInt64(entry &>> 8) &<< UInt64(truncatingIfNeeded: size) | bits, Int(entry & 0xFF) &+ size)
+        }
+        let (size, bits) = magnitude(dcDifference)
+        put(dc[size], size, bits)
+        var remaining = nonzeroMask(block, Order.shared) & ~1
+        var last = 0
+        while remaining != 0 {
+            let k = remaining.trailingZeroBitCount
+            var run = k &- last &- 1
+            while run >= 16 {
+                put(ac[0xF0], 0, 0)                               // ZRL: sixteen zeros
+                run &-= 16
+            }
+            let value = Int32(block[Int(zigzag[k])])
+            let offset = UInt32(bitPattern: value &+ 64)
+            if offset < 128 {
+                let entry = small[run &<< 7 | Int(offset)]
+                cursor.write(UInt64(entry &>> 5), Int(entry & 31))
+            } else {
+                let (size, bits) = magnitude(value)
+                put(ac[run &<< 4 | size], size, bits)
+            }
+            last = k
+            remaining &= remaining &- 1
+        }
+        if last != 63 { put(ac[0], 0, 0) }                         // EOB
     }
 
     /// Symbol counts of a whole scan, for optimised tables: 257 per table
@@ -170,7 +231,7 @@ struct JPEGEntropyEncoder: ~Copyable {
     static func nonzeroMask(_ block: UnsafePointer<Int16>, _ order: Order) -> UInt64 {
         zigzagMask(block, order) { v in
             // 1 in each nonzero lane (v | −v has its sign bit set exactly when v ≠ 0).
-            SIMD16<UInt8>(truncatingIfNeeded: ((v | (0 &- v)) &>> 15) & 1)
+            narrow(((v | (0 &- v)) &>> 15) & 1)
         }
     }
 
@@ -178,11 +239,25 @@ struct JPEGEntropyEncoder: ~Copyable {
     /// magnitude of at least `threshold` (progressive scans: 1 << Al).
     @inline(__always)
     static func magnitudeMask(_ block: UnsafePointer<Int16>, atLeast threshold: Int16, _ order: Order) -> UInt64 {
-        let limit = SIMD16<Int16>(repeating: threshold)
+        let limit = SIMD16<Int16>(repeating: threshold &- 1)
         return zigzagMask(block, order) { v in
             let sign = v &>> 15
-            return SIMD16<UInt8>(truncatingIfNeeded: SIMD16<Int16>(repeating: 0).replacing(with: 1, where: ((v ^ sign) &- sign) .>= limit))
+            // 1 in each lane whose magnitude exceeds `limit` (the difference is then negative).
+            return narrow(((limit &- ((v ^ sign) &- sign)) &>> 15) & 1)
         }
+    }
+
+    /// The low bytes of sixteen lanes (each 0 or 1), lane by lane: the generic
+    /// SIMD narrowing initialiser is a call on this toolchain where it is not
+    /// inlined; this form becomes one pack.
+    @inline(__always)
+    private static func narrow(_ v: SIMD16<Int16>) -> SIMD16<UInt8> {
+        SIMD16<UInt8>(UInt8(truncatingIfNeeded: v[0]), UInt8(truncatingIfNeeded: v[1]), UInt8(truncatingIfNeeded: v[2]),
+                      UInt8(truncatingIfNeeded: v[3]), UInt8(truncatingIfNeeded: v[4]), UInt8(truncatingIfNeeded: v[5]),
+                      UInt8(truncatingIfNeeded: v[6]), UInt8(truncatingIfNeeded: v[7]), UInt8(truncatingIfNeeded: v[8]),
+                      UInt8(truncatingIfNeeded: v[9]), UInt8(truncatingIfNeeded: v[10]), UInt8(truncatingIfNeeded: v[11]),
+                      UInt8(truncatingIfNeeded: v[12]), UInt8(truncatingIfNeeded: v[13]), UInt8(truncatingIfNeeded: v[14]),
+                      UInt8(truncatingIfNeeded: v[15]))
     }
 
     /// The zigzag-order mask of the lanes `flags` marks (0 or 1 in each of 16

@@ -11,8 +11,10 @@ final class JPEGMCURowTransformer {
     private let verticalFactor: Int
     private let layout: [Int]
     private let bands: JPEGSampleBands
-    /// Luma divisors (8 vectors), then chroma divisors (8 vectors).
-    private let divisors: UnsafeMutablePointer<SIMD8<Float>>
+    /// The luma quantizer's vectors, then the chroma quantizer's.
+    private let quantizers: UnsafeMutablePointer<SIMD8<UInt16>>
+    /// One per block of an MCU, in `layout` order.
+    private let sources: UnsafeMutablePointer<BlockSource>
 
     /// `luma` and `chroma` are quantisation tables in zigzag order.
     init(width: Int, height: Int, mcusX: Int, horizontalFactor: Int, verticalFactor: Int, grayscale: Bool,
@@ -25,36 +27,51 @@ final class JPEGMCURowTransformer {
         self.layout = layout
         bands = JPEGSampleBands(paddedWidth: mcusX * 8 * horizontalFactor, horizontalFactor: horizontalFactor,
                                 verticalFactor: verticalFactor, grayscale: grayscale)
-        divisors = .allocate(capacity: 16)
-        divisors.initialize(from: JPEGForwardDCT.Divisors(zigzagTable: luma).vectors
-                                + JPEGForwardDCT.Divisors(zigzagTable: chroma).vectors, count: 16)
+        let (lumaQuantizer, chromaQuantizer) = (JPEGForwardDCT.Quantizer(zigzagTable: luma), JPEGForwardDCT.Quantizer(zigzagTable: chroma))
+        quantizers = .allocate(capacity: lumaQuantizer.vectors.count * 2)
+        quantizers.initialize(from: lumaQuantizer.vectors + chromaQuantizer.vectors, count: lumaQuantizer.vectors.count * 2)
+        sources = .allocate(capacity: layout.count)
+        for (position, component) in layout.enumerated() {
+            let source: BlockSource
+            if component == 0 {
+                let bx = position % horizontalFactor, by = position / horizontalFactor
+                source = BlockSource(samples: UnsafePointer(bands.luma + by * 8 * bands.lumaStride + bx * 8),
+                                     step: 8 * horizontalFactor, stride: bands.lumaStride, quantizer: quantizers)
+            } else {
+                source = BlockSource(samples: UnsafePointer(component == 1 ? bands.cb : bands.cr), step: 8,
+                                     stride: bands.chromaStride, quantizer: quantizers + lumaQuantizer.vectors.count)
+            }
+            (sources + position).initialize(to: source)
+        }
     }
 
     deinit {
-        divisors.deallocate()
+        quantizers.deallocate()
+        sources.deallocate()
     }
 
     /// Writes the `mcusX × layout.count` blocks of MCU row `mcuRow` to `output`.
     func transform(mcuRow: Int, of pixels: UnsafePointer<UInt8>, into output: UnsafeMutablePointer<Int16>) {
         bands.fill(mcuRow: mcuRow, from: pixels, width: width, height: height)
-        let factor = horizontalFactor
+        let sources = self.sources, count = layout.count
         var block = output
         for mcu in 0..<mcusX {
-            for (position, component) in layout.enumerated() {
-                let samples: UnsafePointer<Float>
-                let stride: Int
-                if component == 0 {
-                    let bx = mcu * factor + position % factor, by = position / factor
-                    stride = bands.lumaStride
-                    samples = UnsafePointer(bands.luma + by * 8 * stride + bx * 8)
-                } else {
-                    stride = bands.chromaStride
-                    samples = UnsafePointer((component == 1 ? bands.cb : bands.cr) + mcu * 8)
-                }
-                JPEGForwardDCT.transformAndQuantize(samples, stride: stride, divisors: divisors + (component == 0 ? 0 : 8),
-                                                    into: block)
+            for position in 0..<count {
+                let source = sources[position]
+                JPEGForwardDCT.transformAndQuantize(source.samples + mcu &* source.step, stride: source.stride,
+                                                    quantizer: source.quantizer, into: block)
                 block += 64
             }
         }
+    }
+
+    /// Where the block at one position of an MCU comes from: its samples in
+    /// the first MCU, how far the next MCU's are, and its quantizer (worked
+    /// out once, so the block loop does no division).
+    private struct BlockSource {
+        var samples: UnsafePointer<Int16>
+        var step: Int
+        var stride: Int
+        var quantizer: UnsafePointer<SIMD8<UInt16>>
     }
 }

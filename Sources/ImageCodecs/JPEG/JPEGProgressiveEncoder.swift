@@ -1,8 +1,9 @@
 /// Writes the scans of a progressive JPEG (ITU T.81 Annex G) from a whole
 /// image's quantised blocks, each scan with Huffman tables made for it.
 ///
-/// Every scan is coded twice: once to count its symbols, once to write them
-/// with the optimal tables for those counts (a DHT segment before each SOS).
+/// Each scan's symbols are listed and counted in one visit of its blocks,
+/// then written from the list with the optimal tables for those counts (a
+/// DHT segment before each SOS).
 /// Blocks come as `JPEGEncoder` stores them: per MCU, the luma blocks row by
 /// row then Cb and Cr, each transposed as `JPEGForwardDCT` writes it.
 struct JPEGProgressiveEncoder {
@@ -24,12 +25,23 @@ struct JPEGProgressiveEncoder {
     /// Writes DHT, SOS and the coded data of each scan of `script`, calling
     /// `checkCancellation` after each scan.
     func write(_ script: [JPEGProgressiveScan], into writer: inout JPEGBitWriter, checkCancellation: () throws -> Void) throws {
+        // Most scans need a block's magnitude mask at 1, 2 or 4: found once here.
+        let blockCount = mcusX * mcusY * layout.count
+        let masks = UnsafeMutablePointer<UInt64>.allocate(capacity: blockCount * JPEGProgressiveEncoder.storedMasks)
+        defer { masks.deallocate() }
+        let order = JPEGEntropyEncoder.Order.shared
+        for index in 0..<blockCount {
+            for al in 0..<JPEGProgressiveEncoder.storedMasks {
+                masks[index * JPEGProgressiveEncoder.storedMasks + al] =
+                    JPEGEntropyEncoder.magnitudeMask(blocks + index * 64, atLeast: Int16(1 << al), order)
+            }
+        }
+        var record = ScanRecord(capacity: blockCount * 10)
+        defer { record.deallocate() }
         for scan in script {
-            let counts = UnsafeMutablePointer<Int>.allocate(capacity: 2 * 257)
-            defer { counts.deallocate() }
-            counts.initialize(repeating: 0, count: 2 * 257)
-            var counter = SymbolCounter(counts: counts)
-            code(scan, into: &counter)
+            record.reset()
+            code(scan, masks: masks, into: &record)
+            let counts = record.counts
             // A DC refinement scan has no Huffman symbols, so no tables.
             let tables = (0..<2).map { table -> JPEGHuffmanEncoder? in
                 let frequencies = Array(UnsafeBufferPointer(start: counts + table * 257, count: 257))
@@ -50,58 +62,116 @@ struct JPEGProgressiveEncoder {
                     entries[table * 256 + symbol] = tables[table].map { $0.codes[symbol] << 8 | UInt32($0.lengths[symbol]) } ?? 0
                 }
             }
-            withUnsafeMutablePointer(to: &writer) { writer in
-                var output = ScanWriter(writer: writer, entries: entries)
-                code(scan, into: &output)
-            }
+            record.replay(into: &writer, entries: entries)
             writer.flush()
             try checkCancellation()
         }
     }
 
-    /// Where a scan's symbols go: counted for its tables, then written. A
-    /// generic parameter, not closures, so each pass is compiled for its output
-    /// (the counting pass computes no value bits).
-    private protocol Output {
+    /// A scan's symbols and raw bits in order, counted as they are listed:
+    /// the scan is written from this list with the tables its counts give,
+    /// instead of visiting the blocks (most of them out of cache) again.
+    ///
+    /// Each event is 32 bits: value bits (at most 16) in the high half; then
+    /// the kind (bits 14–15: 0 symbol, 1 raw bits, 2 restart), the table
+    /// (bit 13), the symbol (bits 5–12) and the bit count (bits 0–4). Half a
+    /// word per event halves the fresh pages the list touches, which cost
+    /// more than the writing they save when the list is twice as large.
+    private struct ScanRecord {
+        /// Symbol counts, 257 per table (the last for the reserved code).
+        let counts = UnsafeMutablePointer<Int>.allocate(capacity: 2 * 257)
+        private(set) var events: UnsafeMutablePointer<UInt32>
+        private(set) var count = 0
+        private var capacity: Int
+
+        /// A list with room for `capacity` events (ten a block covers the
+        /// largest scan of the simple progression on photographs).
+        init(capacity: Int) {
+            self.capacity = max(capacity, 1024)
+            events = .allocate(capacity: self.capacity)
+        }
+
+        /// Empties the list and the counts for the next scan.
+        mutating func reset() {
+            counts.initialize(repeating: 0, count: 2 * 257)
+            count = 0
+        }
+
+        func deallocate() {
+            counts.deallocate()
+            events.deallocate()
+        }
+
         /// A Huffman symbol of table 0 (luma) or 1 (chroma) and its `size` value bits.
-        mutating func symbol(_ table: Int, _ symbol: Int, _ bits: UInt64, _ size: Int)
-        /// Raw bits: refinement and correction bits (1 ≤ count ≤ 32).
-        mutating func bits(_ bits: UInt64, _ count: Int)
+        @inline(__always)
+        mutating func symbol(_ table: Int, _ symbol: Int, _ bits: UInt64, _ size: Int) {
+            counts[table &* 257 &+ symbol] += 1
+            append(UInt32(truncatingIfNeeded: bits &<< 16 | UInt64(truncatingIfNeeded: table &<< 13 | symbol &<< 5 | size)))
+        }
+
+        /// Raw bits: refinement and correction bits (1 ≤ count ≤ 32), in events of at most 16.
+        @inline(__always)
+        mutating func bits(_ bits: UInt64, _ count: Int) {
+            if count > 16 {
+                append(UInt32(truncatingIfNeeded: (bits &>> UInt64(count &- 16)) &<< 16 | 1 << 14 | 16))
+                append(UInt32(truncatingIfNeeded: (bits & ((1 &<< UInt64(count &- 16)) &- 1)) &<< 16 | 1 << 14
+                              | UInt64(truncatingIfNeeded: count &- 16)))
+            } else {
+                append(UInt32(truncatingIfNeeded: bits &<< 16 | 1 << 14 | UInt64(truncatingIfNeeded: count)))
+            }
+        }
+
         /// Restart marker `index` (mod 8) before the next unit.
-        mutating func restart(_ index: Int)
-    }
-
-    /// The first pass: symbol counts, 257 per table (the last for the reserved code).
-    private struct SymbolCounter: Output {
-        let counts: UnsafeMutablePointer<Int>
-        @inline(__always) func symbol(_ table: Int, _ symbol: Int, _ bits: UInt64, _ size: Int) { counts[table &* 257 &+ symbol] += 1 }
-        @inline(__always) func bits(_ bits: UInt64, _ count: Int) {}
-        @inline(__always) func restart(_ index: Int) {}
-    }
-
-    /// The second pass: codes and bits into the file.
-    private struct ScanWriter: Output {
-        let writer: UnsafeMutablePointer<JPEGBitWriter>
-        /// `code << 8 | length` per symbol of tables 0 and 1.
-        let entries: UnsafeMutablePointer<UInt32>
-        @inline(__always) func symbol(_ table: Int, _ symbol: Int, _ bits: UInt64, _ size: Int) {
-            let entry = entries[table &* 256 &+ symbol]
-            writer.pointee.write(UInt64(entry &>> 8) &<< UInt64(size) | bits, Int(entry & 0xFF) + size)
+        mutating func restart(_ index: Int) {
+            append(UInt32(2 << 14 | index & 7))
         }
-        @inline(__always) func bits(_ bits: UInt64, _ count: Int) { writer.pointee.write(bits, count) }
-        func restart(_ index: Int) {
-            writer.pointee.flush()
-            writer.pointee.append([0xFF, UInt8(0xD0 + index & 7)])
+
+        @inline(__always)
+        private mutating func append(_ event: UInt32) {
+            if count == capacity { grow() }
+            events[count] = event
+            count &+= 1
+        }
+
+        private mutating func grow() {
+            let larger = UnsafeMutablePointer<UInt32>.allocate(capacity: capacity * 2)
+            larger.moveInitialize(from: events, count: count)
+            events.deallocate()
+            events = larger
+            capacity *= 2
+        }
+
+        /// Writes the listed events with `entries` (`code << 8 | length` per
+        /// symbol of tables 0 and 1).
+        func replay(into writer: inout JPEGBitWriter, entries: UnsafePointer<UInt32>) {
+            for index in 0..<count {
+                let event = events[index]
+                let low = Int(truncatingIfNeeded: event & 0xFFFF), value = UInt64(event &>> 16)
+                switch low &>> 14 {
+                case 0:
+                    let entry = entries[(low &>> 5) & 0x1FF], size = low & 31
+                    writer.write(UInt64(entry &>> 8) &<< UInt64(size) | value, Int(entry & 0xFF) &+ size)
+                case 1:
+                    writer.write(value, low & 31)
+                default:
+                    writer.flush()
+                    writer.append([0xFF, UInt8(0xD0 + low & 7)])
+                }
+            }
         }
     }
 
-    /// Sends the symbols and bits of one scan, in order, to `output`.
-    private func code<O: Output>(_ scan: JPEGProgressiveScan, into output: inout O) {
+    /// Magnitude masks kept per block: at least 1, 2 and 4 (successive
+    /// approximation bits 0, 1 and 2, all the simple progression uses).
+    static let storedMasks = 3
+
+    /// Lists the symbols and bits of one scan, in order, in `output`. `masks`
+    /// holds `storedMasks` magnitude masks per block (`magnitudeMask` at 1, 2, 4…).
+    private func code(_ scan: JPEGProgressiveScan, masks: UnsafePointer<UInt64>, into output: inout ScanRecord) {
         let order = JPEGEntropyEncoder.Order.shared
         let (ss, se, al) = (scan.spectralStart, scan.spectralEnd, scan.successiveLow)
         // Zigzag positions Ss...Se as a mask.
         let band = (se == 63 ? ~0 : (1 &<< UInt64(se + 1)) &- 1) & ~((1 &<< UInt64(ss)) &- 1) as UInt64
-        let present = Int16(1 << al), previous = Int16(1 << scan.successiveHigh)
         var predictors: [Int32] = [0, 0, 0]
         // The end-of-band run so far, its table, and the correction bits of
         // its blocks (refinement scans: at most 63 a block, sent after the EOBn symbol).
@@ -126,6 +196,12 @@ struct JPEGProgressiveEncoder {
             if count > 0 { runBits.append((correctionBits, count)) }
             if endOfBandRun == JPEGProgressiveEncoder.longestEndOfBandRun { endRun() }
         }
+        /// Bit k set when zigzag coefficient k of `block` has a magnitude of at least 2^`bit`.
+        func magnitudes(_ block: UnsafePointer<Int16>, atLeastBit bit: Int) -> UInt64 {
+            bit < JPEGProgressiveEncoder.storedMasks
+                ? masks[(block - blocks) / 64 * JPEGProgressiveEncoder.storedMasks + bit]
+                : JPEGEntropyEncoder.magnitudeMask(block, atLeast: Int16(1 << bit), order)
+        }
         func codeBlock(_ block: UnsafePointer<Int16>, component: Int) {
             let table = component == 0 ? 0 : 1
             if ss == 0 {
@@ -141,7 +217,7 @@ struct JPEGProgressiveEncoder {
             }
             // Coefficients non-zero at bit Al, visited in zigzag order; the
             // zeros between two of them are a run.
-            var remaining = JPEGEntropyEncoder.magnitudeMask(block, atLeast: present, order) & band
+            var remaining = magnitudes(block, atLeastBit: al) & band
             var last = ss - 1
             if !scan.isRefinement {
                 // First AC scan (G.1.2.2): magnitudes shifted right by Al, zero
@@ -165,7 +241,7 @@ struct JPEGProgressiveEncoder {
             // Refinement AC scan (G.1.2.3): coefficients becoming non-zero at
             // bit Al are coded as run/1 symbols with a sign bit; those already
             // non-zero (at bit Ah) get a correction bit, sent after the next symbol.
-            let older = JPEGEntropyEncoder.magnitudeMask(block, atLeast: previous, order) & band
+            let older = magnitudes(block, atLeastBit: scan.successiveHigh) & band
             let fresh = remaining & ~older
             let lastNew = fresh == 0 ? -1 : 63 - fresh.leadingZeroBitCount
             var run = 0

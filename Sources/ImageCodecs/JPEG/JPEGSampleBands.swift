@@ -1,13 +1,18 @@
 import Raster
 
 /// The encoder's input, one MCU row at a time: level-shifted Y (and Cb, Cr)
-/// samples as `Float`, converted from RGBA with the JFIF (BT.601 full-range)
-/// matrix, padded to whole MCUs by replicating the last column and row.
+/// samples, converted from RGBA with the JFIF (BT.601 full-range) matrix,
+/// padded to whole MCUs by replicating the last column and row.
+///
+/// Samples are `Int16` at twice their value (rounded to halves: a bit finer
+/// than the 8-bit samples libjpeg transforms), the scale `JPEGForwardDCT`
+/// expects. Each run of eight samples is stored in the order 0, 4, 1, 5, 2,
+/// 6, 3, 7: that is how two 4-lane halves pack into one 8-lane vector in three
+/// instructions, and the transform, lane-parallel across columns, only needs
+/// to know which lane holds which column.
 ///
 /// Only one MCU row (8 or 16 pixel rows) is held, so the samples the forward
 /// DCT reads are still in cache, and no image-sized intermediate is allocated.
-/// Samples stay unrounded floats: rounding them to 8 bits first, as libjpeg
-/// does, would only add error before the DCT.
 /// For 4:2:0 the chroma of each 2×2 pixel group is computed once from the
 /// group's mean RGB (the matrix is linear, so this equals averaging the
 /// converted chroma, and it converts a quarter of the pixels); for 4:2:2,
@@ -22,10 +27,10 @@ struct JPEGSampleBands: ~Copyable {
     let verticalFactor: Int
     let grayscale: Bool
     /// `8 × verticalFactor` rows of `lumaStride` samples.
-    let luma: UnsafeMutablePointer<Float>
+    let luma: UnsafeMutablePointer<Int16>
     /// 8 rows of `chromaStride` samples each (unused when grayscale).
-    let cb: UnsafeMutablePointer<Float>
-    let cr: UnsafeMutablePointer<Float>
+    let cb: UnsafeMutablePointer<Int16>
+    let cr: UnsafeMutablePointer<Int16>
     /// Pixels per vector step: 16 when chroma is halved across (8 chroma samples from pairs), else 8.
     private var step: Int { 8 * horizontalFactor }
     /// Edge pixels copied with replication, so the last step reads whole vectors.
@@ -87,8 +92,8 @@ struct JPEGSampleBands: ~Copyable {
             let (r, g, b) = JPEGSampleBands.channels(rowA)
             store(JPEGSampleBands.luma(r, g, b), luma + band * lumaStride + x)
             if !grayscale {
-                store(JPEGSampleBands.blueDifference(r, g, b), cb + band * chromaStride + x)
-                store(JPEGSampleBands.redDifference(r, g, b), cr + band * chromaStride + x)
+                store(JPEGSampleBands.blueDifference(r, g, b, scale: 1), cb + band * chromaStride + x)
+                store(JPEGSampleBands.redDifference(r, g, b, scale: 1), cr + band * chromaStride + x)
             }
             return
         }
@@ -99,13 +104,13 @@ struct JPEGSampleBands: ~Copyable {
             store(JPEGSampleBands.luma(r0, g0, b0), row)
             store(JPEGSampleBands.luma(r1, g1, b1), row + 8)
             if !grayscale {
-                // Means of horizontal pairs (even + odd lanes).
-                let r = JPEGSampleBands.pairSums(r0, r1) * 0.5
-                let g = JPEGSampleBands.pairSums(g0, g1) * 0.5
-                let b = JPEGSampleBands.pairSums(b0, b1) * 0.5
+                // Means of horizontal pairs (even + odd lanes; the ½ is in the matrix).
+                let r = JPEGSampleBands.pairSums(r0, r1)
+                let g = JPEGSampleBands.pairSums(g0, g1)
+                let b = JPEGSampleBands.pairSums(b0, b1)
                 let chroma = band * chromaStride + x / 2
-                store(JPEGSampleBands.blueDifference(r, g, b), cb + chroma)
-                store(JPEGSampleBands.redDifference(r, g, b), cr + chroma)
+                store(JPEGSampleBands.blueDifference(r, g, b, scale: 0.5), cb + chroma)
+                store(JPEGSampleBands.redDifference(r, g, b, scale: 0.5), cr + chroma)
             }
             return
         }
@@ -116,18 +121,27 @@ struct JPEGSampleBands: ~Copyable {
         store(JPEGSampleBands.luma(r1, g1, b1), top + 8)
         store(JPEGSampleBands.luma(r2, g2, b2), bottom)
         store(JPEGSampleBands.luma(r3, g3, b3), bottom + 8)
-        // 2×2 means: vertical sums, then neighbouring columns (even + odd lanes).
-        let r = JPEGSampleBands.pairSums(r0 + r2, r1 + r3) * 0.25
-        let g = JPEGSampleBands.pairSums(g0 + g2, g1 + g3) * 0.25
-        let b = JPEGSampleBands.pairSums(b0 + b2, b1 + b3) * 0.25
+        // 2×2 means: vertical sums, then neighbouring columns (even + odd lanes;
+        // the ¼ is in the matrix).
+        let r = JPEGSampleBands.pairSums(r0 + r2, r1 + r3)
+        let g = JPEGSampleBands.pairSums(g0 + g2, g1 + g3)
+        let b = JPEGSampleBands.pairSums(b0 + b2, b1 + b3)
         let chroma = (band / 2) * chromaStride + x / 2
-        store(JPEGSampleBands.blueDifference(r, g, b), cb + chroma)
-        store(JPEGSampleBands.redDifference(r, g, b), cr + chroma)
+        store(JPEGSampleBands.blueDifference(r, g, b, scale: 0.25), cb + chroma)
+        store(JPEGSampleBands.redDifference(r, g, b, scale: 0.25), cr + chroma)
     }
 
+    /// 1.5·2²³: added to a sample (|v| < 2¹⁵), it rounds it to an integer
+    /// held in the low mantissa bits, whose low 16 bits are then the sample in
+    /// two's complement. The matrices below add it as their constant term.
+    private static let rounding: Float = 12_582_912
+
+    /// Stores eight samples (doubled, plus `rounding`) as `Int16` in the order
+    /// 0, 4, 1, 5, 2, 6, 3, 7.
     @inline(__always)
-    private func store(_ v: SIMD8<Float>, _ p: UnsafeMutablePointer<Float>) {
-        UnsafeMutableRawPointer(p).storeBytes(of: v, as: SIMD8<Float>.self)
+    private func store(_ v: SIMD8<Float>, _ p: UnsafeMutablePointer<Int16>) {
+        let bits = unsafeBitCast(v, to: SIMD8<UInt32>.self)
+        UnsafeMutableRawPointer(p).storeBytes(of: (bits.lowHalf & 0xFFFF) | (bits.highHalf &<< 16), as: SIMD4<UInt32>.self)
     }
 
     /// The R, G and B of eight RGBA pixels as float lanes.
@@ -144,18 +158,22 @@ struct JPEGSampleBands: ~Copyable {
         return both.evenHalf + both.oddHalf
     }
 
+    /// Twice the level-shifted luma, plus `rounding`.
     @inline(__always)
     private static func luma(_ r: SIMD8<Float>, _ g: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> {
-        0.299 * r + 0.587 * g + 0.114 * b - 128
+        0.598 * r + 1.174 * g + 0.228 * b + (rounding - 256)
     }
 
+    /// Twice Cb (level-shifted: no +128) of `scale` times the given RGB (the
+    /// mean of summed pixels), plus `rounding`.
     @inline(__always)
-    private static func blueDifference(_ r: SIMD8<Float>, _ g: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> {
-        -0.168_736 * r - 0.331_264 * g + 0.5 * b
+    private static func blueDifference(_ r: SIMD8<Float>, _ g: SIMD8<Float>, _ b: SIMD8<Float>, scale: Float) -> SIMD8<Float> {
+        (-0.337_472 * scale) * r + (-0.662_528 * scale) * g + scale * b + rounding
     }
 
+    /// Twice Cr (level-shifted: no +128) of `scale` times the given RGB, plus `rounding`.
     @inline(__always)
-    private static func redDifference(_ r: SIMD8<Float>, _ g: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> {
-        0.5 * r - 0.418_688 * g - 0.081_312 * b
+    private static func redDifference(_ r: SIMD8<Float>, _ g: SIMD8<Float>, _ b: SIMD8<Float>, scale: Float) -> SIMD8<Float> {
+        scale * r + (-0.837_376 * scale) * g + (-0.162_624 * scale) * b + rounding
     }
 }
