@@ -25,12 +25,12 @@ struct InflateBitReader {
     }
 
     /// Fills `buffer` to 56–63 valid bits with one unaligned 8-byte load at
-    /// `offset`, which the caller has checked is at least 8 bytes from the end.
+    /// `next`, which the caller has checked is at least 8 bytes from the end.
     @inline(__always)
-    static func refillFast(_ buffer: inout UInt64, _ count: inout Int, _ offset: inout Int, _ base: UnsafePointer<UInt8>) {
-        let word = UInt64(littleEndian: UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self))
+    static func refillFast(_ buffer: inout UInt64, _ count: inout Int, _ next: inout UnsafePointer<UInt8>) {
+        let word = UInt64(littleEndian: UnsafeRawPointer(next).loadUnaligned(as: UInt64.self))
         buffer |= word &<< UInt64(truncatingIfNeeded: count)
-        offset &+= (63 &- count) &>> 3
+        next += (63 &- count) &>> 3
         count |= 56
     }
 
@@ -39,7 +39,9 @@ struct InflateBitReader {
     mutating func ensure(_ bits: Int) throws {
         guard count < bits else { return }
         if offset + 8 <= bytes.count, let base = bytes.baseAddress {
-            Self.refillFast(&buffer, &count, &offset, base)
+            var next = base + offset
+            Self.refillFast(&buffer, &count, &next)
+            offset = next - base
             return
         }
         while count < bits {

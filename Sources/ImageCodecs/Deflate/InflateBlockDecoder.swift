@@ -5,19 +5,18 @@
 ///
 /// The fast loop follows libdeflate's design: a 64-bit bit buffer refilled
 /// with one unaligned 8-byte load, table entries that carry a symbol's meaning
-/// and its bit counts at once (`InflateHuffman`, which also pairs short
-/// literals), up to three literal entries per refill, the next entry looked up
-/// before the refill so the two overlap, and match copies a word at a time.
+/// and its bit counts at once (`InflateHuffman`), up to three literals per
+/// refill, the next entry looked up before the refill so the two overlap, and
+/// match copies a word at a time.
 /// Every distance is still checked against the output written so far, so a
 /// hostile stream fails with `InflateError` the same way on both paths.
 enum InflateBlockDecoder {
     /// Input bytes the fast loop keeps in hand: one step refills at most
     /// twice, each loading 8 bytes at most 7 past the previous one.
     static let inputMargin = 16
-    /// Output bytes the fast loop keeps in hand: two literal entries of up to
-    /// 2 bytes, then a match of 258 written in whole words (up to 7 bytes past
-    /// its end); or three literal entries, each storing 2 bytes.
-    static let outputMargin = 4 + 258 + 8
+    /// Output bytes the fast loop keeps in hand: two literals, then a match of
+    /// 258 written in whole words (up to 7 bytes past its end).
+    static let outputMargin = 2 + 258 + 8
 
     static let literalMask = UInt64(1 << InflateHuffman.Kind.literalLength.primaryBits) - 1
     static let distanceMask = UInt64(1 << InflateHuffman.Kind.distance.primaryBits) - 1
@@ -37,8 +36,7 @@ enum InflateBlockDecoder {
                     let entry = InflateHuffman.lookup(literals, primaryMask: literalMask, reader.buffer)
                     if entry & InflateHuffman.literalFlag != 0 {
                         reader.consume(Int(entry & 0xFF))
-                        try output.append(UInt8(truncatingIfNeeded: entry >> 8))
-                        if entry >> 24 & 3 == 2 { try output.append(UInt8(truncatingIfNeeded: entry >> 16)) }
+                        try output.append(UInt8(truncatingIfNeeded: entry >> 16))
                         continue
                     }
                     if entry & InflateHuffman.endOfBlockFlag != 0 {
@@ -64,15 +62,16 @@ enum InflateBlockDecoder {
     private static func fastLoop(_ reader: inout InflateBitReader, _ literals: UnsafePointer<UInt32>, _ distances: UnsafePointer<UInt32>,
                                  _ output: inout InflateOutput) throws -> Bool {
         // Everything the loop touches in locals, so it stays in registers.
-        var buffer = reader.buffer, count = reader.count, offset = reader.offset
-        let input = reader.bytes.baseAddress!, inputEnd = reader.bytes.count &- inputMargin
+        var buffer = reader.buffer, count = reader.count
+        let input = reader.bytes.baseAddress!, inputEnd = input + (reader.bytes.count - inputMargin)
+        var next = input + reader.offset
         let start = output.storage
         var out = start + output.count
         let outEnd = out + (output.room - outputMargin)
         defer {
             reader.buffer = buffer
             reader.count = count
-            reader.offset = offset
+            reader.offset = next - input
             output.commit(upTo: out - start)
         }
         /// Consumes an entry's bits.
@@ -80,32 +79,32 @@ enum InflateBlockDecoder {
             buffer &>>= UInt64(entry & 0xFF)
             count &-= Int(entry & 0xFF)
         }
-        /// Writes a literal entry's one or two bytes (always storing two).
+        /// Writes a literal entry's byte.
         @inline(__always) func store(_ entry: UInt32) {
-            UnsafeMutableRawPointer(out).storeBytes(of: UInt16(truncatingIfNeeded: entry >> 8).littleEndian, as: UInt16.self)
-            out += Int(truncatingIfNeeded: entry >> 24 & 3)
+            out.pointee = UInt8(truncatingIfNeeded: entry >> 16)
+            out += 1
         }
         /// The primary literal/length entry for the next bits, which must hold
         /// at least its index bits (so it can be looked up before a refill).
-        @inline(__always) func next() -> UInt32 {
+        @inline(__always) func lookAhead() -> UInt32 {
             literals[Int(truncatingIfNeeded: buffer & literalMask)]
         }
-        InflateBitReader.refillFast(&buffer, &count, &offset, input)
-        var entry = next()
-        while offset <= inputEnd && out <= outEnd {
-            // 56 bits in hand after the refill: three literal entries of at
-            // most 15 bits, leaving the 11 the next lookup needs; or two and a
-            // length code with its extra bits (at most 20).
-            InflateBitReader.refillFast(&buffer, &count, &offset, input)
+        InflateBitReader.refillFast(&buffer, &count, &next)
+        var entry = lookAhead()
+        while next <= inputEnd && out <= outEnd {
+            // 56 bits in hand after the refill: three literals of at most 15
+            // bits, leaving the 11 the next lookup needs; or two and a length
+            // code with its extra bits (at most 20).
+            InflateBitReader.refillFast(&buffer, &count, &next)
             if entry & InflateHuffman.literalFlag != 0 {
                 consume(entry); store(entry)
-                entry = next()
+                entry = lookAhead()
                 if entry & InflateHuffman.literalFlag != 0 {
                     consume(entry); store(entry)
-                    entry = next()
+                    entry = lookAhead()
                     if entry & InflateHuffman.literalFlag != 0 {
                         consume(entry); store(entry)
-                        entry = next()
+                        entry = lookAhead()
                         continue
                     }
                 }
@@ -115,7 +114,7 @@ enum InflateBlockDecoder {
                     entry = InflateHuffman.lookup(literals, primaryMask: literalMask, buffer)
                     if entry & InflateHuffman.literalFlag != 0 {
                         consume(entry); store(entry)
-                        entry = next()
+                        entry = lookAhead()
                         continue
                     }
                 }
@@ -128,12 +127,12 @@ enum InflateBlockDecoder {
             let length = InflateHuffman.value(entry, buffer)
             consume(entry)
             // A distance code with its extra bits takes up to 28 bits.
-            InflateBitReader.refillFast(&buffer, &count, &offset, input)
+            InflateBitReader.refillFast(&buffer, &count, &next)
             let match = InflateHuffman.lookup(distances, primaryMask: distanceMask, buffer)
             if match & InflateHuffman.invalidFlag != 0 { throw InflateHuffman.invalidSymbolError(match, name: "distance") }
             let dist = InflateHuffman.value(match, buffer)
             consume(match)
-            entry = next()
+            entry = lookAhead()
             guard dist <= out - start else {
                 throw InflateError.corrupt("distance \(dist) reaches before the start of the output (\(out - start) bytes)")
             }

@@ -5,16 +5,9 @@
 /// with its extra-bit count, end of block, a reserved symbol) and how many
 /// bits to consume, so no second table is read per symbol.
 ///
-/// Entry layout, literals (bit 31 set):
+/// Entry layout:
 ///
-///     bits 24–25   how many literals: 1, or 2 when a second literal's code
-///                  fits in the primary index bits after the first
-///     bits 16–23   the second literal
-///     bits 8–15    the (first) literal
-///     bits 0–7     bits to consume
-///
-/// every other entry (bit 31 clear):
-///
+///     bit 31       literal: bits 16–23 hold the byte
 ///     bits 16–30   value: length or distance base, code-length symbol,
 ///                  reserved symbol, or a subtable's offset
 ///     bit 15       link to a subtable
@@ -24,9 +17,7 @@
 ///     bits 0–7     bits to consume, code and extra bits (a link: `primaryBits`)
 ///
 /// Subtable entries hold the full code length, so an entry is always applied
-/// to the bit buffer as it was before the lookup. Decoding two literals with
-/// one lookup halves the serial chain (lookup, shift, lookup) that bounds a
-/// literal-heavy stream, such as a photo's pixels.
+/// to the bit buffer as it was before the lookup.
 struct InflateHuffman {
     /// What a table's symbols mean.
     enum Kind {
@@ -53,8 +44,7 @@ struct InflateHuffman {
     static let linkFlag: UInt32 = 1 << 15
     static let endOfBlockFlag: UInt32 = 1 << 14
     static let invalidFlag: UInt32 = 1 << 13
-    /// Any entry that is neither a literal nor a plain length or distance
-    /// (meaningful only once the literal flag is known to be clear).
+    /// Any entry that is neither a literal nor a plain length or distance.
     static let exceptionalFlags: UInt32 = linkFlag | endOfBlockFlag | invalidFlag
     /// The value of an invalid entry that no code reaches (incomplete code sets).
     static let noCode: UInt32 = 0x7FFF
@@ -64,32 +54,56 @@ struct InflateHuffman {
     let primaryBits: Int
 
     /// Builds the table, refusing over-subscribed code sets and incomplete ones
-    /// (but for the one-code case RFC 1951 permits for distances).
+    /// (but for the one-code case RFC 1951 permits for distances). A dynamic
+    /// block builds two, so this works in stack scratch space and fills the
+    /// table through a pointer.
     init(lengths: ArraySlice<UInt8>, kind: Kind, name: String) throws {
-        var counts = [Int](repeating: 0, count: 16)
-        for length in lengths { counts[Int(length)] += 1 }
-        counts[0] = 0
-        var left = 1
-        for length in 1...15 {
-            left = left * 2 - counts[length]
-            if left < 0 { throw InflateError.corrupt("\(name) code lengths are over-subscribed") }
-        }
-        let used = counts.reduce(0, +)
-        if left > 0 && used > 1 { throw InflateError.corrupt("\(name) code lengths are incomplete") }
-
-        // Symbols in canonical order: by code length, then by symbol.
-        var offsets = [Int](repeating: 0, count: 16)
-        for length in 1..<15 { offsets[length + 1] = offsets[length] + counts[length] }
-        var sorted = [Int](repeating: 0, count: used)
-        for (symbol, length) in zip(lengths.indices, lengths) where length > 0 {
-            sorted[offsets[Int(length)]] = symbol - lengths.startIndex
-            offsets[Int(length)] += 1
-        }
-
         let primaryBits = kind.primaryBits, primarySize = 1 << primaryBits
-        let empty = Self.invalidFlag | Self.noCode << 16
-        var entries = [UInt32](repeating: empty, count: primarySize)
-        var remaining = counts  // codes of each length not yet placed: sizes the subtables
+        self.primaryBits = primaryBits
+        entries = try withUnsafeTemporaryAllocation(of: Int.self, capacity: 32 + lengths.count) { scratch in
+            // counts[0...15], then offsets[16...31], then the symbols in canonical order.
+            let counts = scratch.baseAddress!, offsets = counts + 16, sorted = counts + 32
+            counts.initialize(repeating: 0, count: 32)
+            for length in lengths { counts[Int(length)] += 1 }
+            counts[0] = 0
+            var left = 1
+            for length in 1...15 {
+                left = left * 2 - counts[length]
+                if left < 0 { throw InflateError.corrupt("\(name) code lengths are over-subscribed") }
+            }
+            var used = 0, long = 0
+            for length in 1...15 {
+                used += counts[length]
+                if length > primaryBits { long += counts[length] }
+            }
+            if left > 0 && used > 1 { throw InflateError.corrupt("\(name) code lengths are incomplete") }
+            // Symbols in canonical order: by code length, then by symbol.
+            for length in 1..<15 { offsets[length + 1] = offsets[length] + counts[length] }
+            var symbol = 0
+            for length in lengths {
+                if length > 0 {
+                    sorted[offsets[Int(length)]] = symbol
+                    offsets[Int(length)] += 1
+                }
+                symbol += 1
+            }
+            // Each long code needs at most one subtable of at most 2^(15 − primaryBits) entries.
+            let bound = primarySize + long << (15 - primaryBits)
+            return [UInt32](unsafeUninitializedCapacity: bound) { table, initialized in
+                initialized = Self.fill(table.baseAddress!, counts: counts, sorted: sorted, primaryBits: primaryBits, kind: kind)
+            }
+        }
+    }
+
+    /// Writes the primary table and the subtables; returns the entries used.
+    /// `counts` is consumed (it counts the codes of each length not yet placed,
+    /// which sizes the subtables).
+    private static func fill(_ table: UnsafeMutablePointer<UInt32>, counts: UnsafeMutablePointer<Int>, sorted: UnsafePointer<Int>,
+                             primaryBits: Int, kind: Kind) -> Int {
+        let primarySize = 1 << primaryBits
+        let empty = invalidFlag | noCode << 16
+        table.initialize(repeating: empty, count: primarySize)
+        var size = primarySize
         var code = 0, next = 0
         var subtablePrefix = -1, subtableStart = 0, subtableBits = 0
         for length in 1...15 {
@@ -101,7 +115,7 @@ struct InflateHuffman {
                     // Every primary slot whose low `length` bits are this code.
                     var slot = reversed
                     while slot < primarySize {
-                        entries[slot] = entry
+                        table[slot] = entry
                         slot += 1 << length
                     }
                 } else {
@@ -112,60 +126,38 @@ struct InflateHuffman {
                         // needs as many index bits as the longest of them has
                         // beyond `primaryBits` (zlib's inflate_table sizing).
                         subtableBits = length - primaryBits
-                        var free = (1 << subtableBits) - remaining[length]
+                        var free = (1 << subtableBits) - counts[length]
                         while free > 0 && primaryBits + subtableBits < 15 {
                             subtableBits += 1
-                            free = free * 2 - remaining[primaryBits + subtableBits]
+                            free = free * 2 - counts[primaryBits + subtableBits]
                         }
                         subtablePrefix = prefix
-                        subtableStart = entries.count
-                        entries.append(contentsOf: repeatElement(empty, count: 1 << subtableBits))
-                        entries[prefix] = Self.linkFlag | UInt32(subtableStart) << 16 | UInt32(subtableBits) << 8 | UInt32(primaryBits)
+                        subtableStart = size
+                        (table + size).initialize(repeating: empty, count: 1 << subtableBits)
+                        size += 1 << subtableBits
+                        table[prefix] = linkFlag | UInt32(subtableStart) << 16 | UInt32(subtableBits) << 8 | UInt32(primaryBits)
                     }
                     var slot = reversed >> primaryBits
                     while slot < 1 << subtableBits {
-                        entries[subtableStart + slot] = entry
+                        table[subtableStart + slot] = entry
                         slot += 1 << (length - primaryBits)
                     }
                 }
-                remaining[length] -= 1
+                counts[length] -= 1
                 code += 1
             }
             code <<= 1
         }
-        if kind == .literalLength { Self.pairLiterals(&entries, primaryBits: primaryBits) }
-        self.entries = entries
-        self.primaryBits = primaryBits
-    }
-
-    /// Makes each primary literal entry whose code leaves room for a second
-    /// literal's whole code in the index bits a two-literal entry. Slots are
-    /// visited from the top: the second code's slot, `index >> firstLength`,
-    /// is lower, so it still holds a single literal when read.
-    private static func pairLiterals(_ entries: inout [UInt32], primaryBits: Int) {
-        entries.withUnsafeMutableBufferPointer { table in
-            var index = (1 << primaryBits) - 1
-            while index >= 0 {
-                let first = table[index]
-                let firstLength = first & 0xFF
-                if first & literalFlag != 0 && firstLength < primaryBits {
-                    let second = table[index >> firstLength]
-                    let total = firstLength + (second & 0xFF)
-                    if second & literalFlag != 0 && total <= primaryBits {
-                        table[index] = literalFlag | 2 << 24 | (second & 0xFF00) << 8 | (first & 0xFF00) | total
-                    }
-                }
-                index -= 1
-            }
-        }
+        return size
     }
 
     /// The entry for `symbol` with a code of `codeLength` bits.
+    @inline(__always)
     private static func entry(symbol: Int, codeLength: Int, kind: Kind) -> UInt32 {
         let length = UInt32(codeLength)
         switch kind {
         case .literalLength:
-            if symbol < 256 { return literalFlag | 1 << 24 | UInt32(symbol) << 8 | length }
+            if symbol < 256 { return literalFlag | UInt32(symbol) << 16 | length << 8 | length }
             if symbol == 256 { return endOfBlockFlag | length << 8 | length }
             if symbol > 285 { return invalidFlag | UInt32(symbol) << 16 | length << 8 | length }
             let index = symbol - 257
@@ -184,7 +176,7 @@ struct InflateHuffman {
     @inline(__always)
     static func lookup(_ table: UnsafePointer<UInt32>, primaryMask: UInt64, _ bits: UInt64) -> UInt32 {
         let entry = table[Int(truncatingIfNeeded: bits & primaryMask)]
-        guard entry & (literalFlag | linkFlag) == linkFlag else { return entry }
+        guard entry & linkFlag != 0 else { return entry }
         let index = (bits &>> UInt64(entry & 0xFF)) & ((1 &<< UInt64(entry >> 8 & 0xF)) &- 1)
         return table[Int(truncatingIfNeeded: entry >> 16) &+ Int(truncatingIfNeeded: index)]
     }
