@@ -102,46 +102,49 @@ struct InflateHuffman {
                              primaryBits: Int, kind: Kind) -> Int {
         let primarySize = 1 << primaryBits
         let empty = invalidFlag | noCode << 16
-        table.initialize(repeating: empty, count: primarySize)
-        var size = primarySize
         var code = 0, next = 0
+        // Short codes, libdeflate's way: with the codes of each length placed
+        // in the first 2^length slots (one slot each), doubling the table
+        // repeats every code into all the slots that end in its bits.
+        table.initialize(repeating: empty, count: 2)
+        for length in 1...primaryBits {
+            if length > 1 { (table + (1 << (length - 1))).initialize(from: table, count: 1 << (length - 1)) }
+            for _ in 0..<counts[length] {
+                table[Int(HuffmanCode.reverse(UInt16(code), length))] = Self.entry(symbol: sorted[next], codeLength: length, kind: kind)
+                next += 1
+                code += 1
+            }
+            code <<= 1
+        }
+        var size = primarySize
         var subtablePrefix = -1, subtableStart = 0, subtableBits = 0
-        for length in 1...15 {
+        for length in primaryBits + 1..<16 {
             for _ in 0..<counts[length] {
                 let entry = Self.entry(symbol: sorted[next], codeLength: length, kind: kind)
                 next += 1
                 let reversed = Int(HuffmanCode.reverse(UInt16(code), length))
-                if length <= primaryBits {
-                    // Every primary slot whose low `length` bits are this code.
-                    var slot = reversed
-                    while slot < primarySize {
-                        table[slot] = entry
-                        slot += 1 << length
+                let prefix = reversed & (primarySize - 1)
+                if prefix != subtablePrefix {
+                    // A new subtable for the codes that share these first
+                    // bits: canonical order places them together, and it
+                    // needs as many index bits as the longest of them has
+                    // beyond `primaryBits` (zlib's inflate_table sizing).
+                    subtableBits = length - primaryBits
+                    var free = (1 << subtableBits) - counts[length]
+                    while free > 0 && primaryBits + subtableBits < 15 {
+                        subtableBits += 1
+                        free = free * 2 - counts[primaryBits + subtableBits]
                     }
-                } else {
-                    let prefix = reversed & (primarySize - 1)
-                    if prefix != subtablePrefix {
-                        // A new subtable for the codes that share these first
-                        // bits: canonical order places them together, and it
-                        // needs as many index bits as the longest of them has
-                        // beyond `primaryBits` (zlib's inflate_table sizing).
-                        subtableBits = length - primaryBits
-                        var free = (1 << subtableBits) - counts[length]
-                        while free > 0 && primaryBits + subtableBits < 15 {
-                            subtableBits += 1
-                            free = free * 2 - counts[primaryBits + subtableBits]
-                        }
-                        subtablePrefix = prefix
-                        subtableStart = size
-                        (table + size).initialize(repeating: empty, count: 1 << subtableBits)
-                        size += 1 << subtableBits
-                        table[prefix] = linkFlag | UInt32(subtableStart) << 16 | UInt32(subtableBits) << 8 | UInt32(primaryBits)
-                    }
-                    var slot = reversed >> primaryBits
-                    while slot < 1 << subtableBits {
-                        table[subtableStart + slot] = entry
-                        slot += 1 << (length - primaryBits)
-                    }
+                    subtablePrefix = prefix
+                    subtableStart = size
+                    (table + size).initialize(repeating: empty, count: 1 << subtableBits)
+                    size += 1 << subtableBits
+                    table[prefix] = linkFlag | UInt32(subtableStart) << 16 | UInt32(subtableBits) << 8 | UInt32(primaryBits)
+                }
+                var slot = reversed >> primaryBits
+                while slot < 1 << subtableBits {
+                    table[subtableStart + slot] = entry
+                    slot += 1 << (length - primaryBits)
                 }
                 counts[length] -= 1
                 code += 1
