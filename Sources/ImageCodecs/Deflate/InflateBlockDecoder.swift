@@ -5,7 +5,7 @@
 ///
 /// The fast loop follows libdeflate's design: a 64-bit bit buffer refilled
 /// with one unaligned 8-byte load, table entries that carry a symbol's meaning
-/// and its bit counts at once (`InflateHuffman`), up to three literals per
+/// and its bit counts at once (`InflateHuffman`), up to two literals per
 /// refill, the next entry looked up before the refill so the two overlap, and
 /// match copies a word at a time.
 /// Every distance is still checked against the output written so far, so a
@@ -14,9 +14,9 @@ enum InflateBlockDecoder {
     /// Input bytes the fast loop keeps in hand: one step refills at most
     /// twice, each loading 8 bytes at most 7 past the previous one.
     static let inputMargin = 16
-    /// Output bytes the fast loop keeps in hand: two literals, then a match of
+    /// Output bytes the fast loop keeps in hand: a literal, then a match of
     /// 258 written in whole words (up to 7 bytes past its end).
-    static let outputMargin = 2 + 258 + 8
+    static let outputMargin = 1 + 258 + 8
 
     static let literalMask = UInt64(1 << InflateHuffman.Kind.literalLength.primaryBits) - 1
     static let distanceMask = UInt64(1 << InflateHuffman.Kind.distance.primaryBits) - 1
@@ -92,9 +92,10 @@ enum InflateBlockDecoder {
         InflateBitReader.refillFast(&buffer, &count, &next)
         var entry = lookAhead()
         while next <= inputEnd && out <= outEnd {
-            // 56 bits in hand after the refill: three literals of at most 15
-            // bits, leaving the 11 the next lookup needs; or two and a length
-            // code with its extra bits (at most 20).
+            // 56 bits in hand after the refill: two literals of at most 15
+            // bits, or one and a length code with its extra bits (at most 20).
+            // (A third literal per refill measured no faster: the
+            // literal-or-match branch, not the refill, is what costs.)
             InflateBitReader.refillFast(&buffer, &count, &next)
             if entry & InflateHuffman.literalFlag != 0 {
                 consume(entry); store(entry)
@@ -102,11 +103,7 @@ enum InflateBlockDecoder {
                 if entry & InflateHuffman.literalFlag != 0 {
                     consume(entry); store(entry)
                     entry = lookAhead()
-                    if entry & InflateHuffman.literalFlag != 0 {
-                        consume(entry); store(entry)
-                        entry = lookAhead()
-                        continue
-                    }
+                    continue
                 }
             }
             if entry & InflateHuffman.exceptionalFlags != 0 {

@@ -189,7 +189,7 @@ struct InflateHuffman {
     @inline(__always)
     static func value(_ entry: UInt32, _ bits: UInt64) -> Int {
         let extra = (bits & ((1 &<< UInt64(entry & 0xFF)) &- 1)) &>> UInt64(entry >> 8 & 0xF)
-        return Int(truncatingIfNeeded: entry >> 16 & 0x7FFF) &+ Int(truncatingIfNeeded: extra)
+        return Int(truncatingIfNeeded: entry >> 16) &+ Int(truncatingIfNeeded: extra)
     }
 
     /// Why an invalid entry cannot be decoded.
