@@ -26,11 +26,13 @@ struct InflateBitReader {
 
     /// Fills `buffer` to 56–63 valid bits with one unaligned 8-byte load at
     /// `next`, which the caller has checked is at least 8 bytes from the end.
+    /// Only the low 6 bits of `count` are read, so the fast loop may subtract
+    /// whole table entries from it (see `InflateBlockDecoder`).
     @inline(__always)
     static func refillFast(_ buffer: inout UInt64, _ count: inout Int, _ next: inout UnsafePointer<UInt8>) {
         let word = UInt64(littleEndian: UnsafeRawPointer(next).loadUnaligned(as: UInt64.self))
-        buffer |= word &<< UInt64(truncatingIfNeeded: count)
-        next += (63 &- count) &>> 3
+        buffer |= word &<< UInt64(truncatingIfNeeded: count & 63)
+        next += (~count & 63) &>> 3  // 63 − count: the whole bytes that fit
         count |= 56
     }
 

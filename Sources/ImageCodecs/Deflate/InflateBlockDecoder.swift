@@ -70,14 +70,18 @@ enum InflateBlockDecoder {
         let outEnd = out + (output.room - outputMargin)
         defer {
             reader.buffer = buffer
-            reader.count = count
+            reader.count = count & 63
             reader.offset = next - input
             output.commit(upTo: out - start)
         }
-        /// Consumes an entry's bits.
+        /// Consumes an entry's bits. libdeflate's trick: the shift reads only
+        /// the low 6 bits of the entry (its bit count, at most 28), and the
+        /// whole entry is subtracted from `count`, whose low 6 bits stay the
+        /// true count (never negative, below 64); the bits above are left as
+        /// garbage rather than masked off at every symbol.
         @inline(__always) func consume(_ entry: UInt32) {
-            buffer &>>= UInt64(entry & 0xFF)
-            count &-= Int(entry & 0xFF)
+            buffer &>>= UInt64(entry)
+            count &-= Int(entry)
         }
         /// Writes a literal entry's byte.
         @inline(__always) func store(_ entry: UInt32) {
