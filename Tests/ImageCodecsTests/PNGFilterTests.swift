@@ -39,4 +39,36 @@ final class PNGFilterTests: XCTestCase {
             XCTAssertEqual(ours, referenceScores(row, up, bpp: bpp), "\(count) bytes, bpp \(bpp)")
         }
     }
+
+    /// Unfiltering against the spec's byte-at-a-time definition (§9.2), for
+    /// every filter type and the pixel widths of every colour type and depth,
+    /// including the register-held left bytes of 3- and 4-byte pixels.
+    func testUnfilterMatchesTheSpecDefinition() {
+        var state: UInt64 = 0x9E37
+        func next() -> UInt8 {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return UInt8(truncatingIfNeeded: state >> 56)
+        }
+        for bpp in [1, 2, 3, 4, 6, 8] {
+            for count in [1, 2, 3, 4, 5, 7, 8, 12, 13, 96, 97] {
+                let up = (0..<count).map { _ in next() }, filtered = (0..<count).map { _ in next() }
+                for type in UInt8(0)...4 {
+                    var expected = filtered
+                    for i in 0..<count {
+                        let a = i >= bpp ? Int(expected[i - bpp]) : 0, b = Int(up[i]), c = i >= bpp ? Int(up[i - bpp]) : 0
+                        let p = a + b - c, pa = abs(p - a), pb = abs(p - b), pc = abs(p - c)
+                        let predictor = [0, a, b, (a + b) / 2, pa <= pb && pa <= pc ? a : pb <= pc ? b : c][Int(type)]
+                        expected[i] = expected[i] &+ UInt8(predictor)
+                    }
+                    var row = filtered
+                    row.withUnsafeMutableBufferPointer { r in
+                        up.withUnsafeBufferPointer { u in
+                            PNGPixelExpander.unfilter(r.baseAddress!, previous: u.baseAddress!, count: count, stride: bpp, type: type)
+                        }
+                    }
+                    XCTAssertEqual(row, expected, "filter \(type), bpp \(bpp), \(count) bytes")
+                }
+            }
+        }
+    }
 }

@@ -1,5 +1,7 @@
 /// CRC-32 (ISO 3309, the polynomial of PNG chunks, gzip and zip), computed
-/// slicing-by-8: eight table lookups per 8 bytes instead of one per byte.
+/// slicing-by-16: sixteen independent table lookups per 16 bytes (two word
+/// loads), so the chain from one CRC value to the next is one lookup and an
+/// XOR tree per 16 bytes rather than per 8 or per byte.
 public struct CRC32: Sendable {
     /// The checksum of everything fed so far.
     public private(set) var value: UInt32 = 0
@@ -26,15 +28,20 @@ public struct CRC32: Sendable {
         var crc = ~value
         var i = 0
         let count = buffer.count
-        Self.tables.withUnsafeBufferPointer { t in
-            while i + 8 <= count {
-                let low = crc ^ (UInt32(base[i]) | UInt32(base[i + 1]) << 8 | UInt32(base[i + 2]) << 16 | UInt32(base[i + 3]) << 24)
-                let high = UInt32(base[i + 4]) | UInt32(base[i + 5]) << 8 | UInt32(base[i + 6]) << 16 | UInt32(base[i + 7]) << 24
-                crc = t[7 * 256 + Int(low & 0xFF)] ^ t[6 * 256 + Int((low >> 8) & 0xFF)]
-                    ^ t[5 * 256 + Int((low >> 16) & 0xFF)] ^ t[4 * 256 + Int(low >> 24)]
-                    ^ t[3 * 256 + Int(high & 0xFF)] ^ t[2 * 256 + Int((high >> 8) & 0xFF)]
-                    ^ t[1 * 256 + Int((high >> 16) & 0xFF)] ^ t[Int(high >> 24)]
-                i += 8
+        Self.tables.withUnsafeBufferPointer { tables in
+            let t = tables.baseAddress!
+            @inline(__always) func lookup(_ table: Int, _ word: UInt64, _ byte: UInt64) -> UInt32 {
+                t[table &* 256 &+ Int(truncatingIfNeeded: (word &>> (byte &* 8)) & 0xFF)]
+            }
+            while i + 16 <= count {
+                let low = UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)) ^ UInt64(crc)
+                let high = UInt64(littleEndian: UnsafeRawPointer(base + i + 8).loadUnaligned(as: UInt64.self))
+                // Byte k of the 16 still has 15 − k bytes to pass through: table 15 − k.
+                crc = lookup(15, low, 0) ^ lookup(14, low, 1) ^ lookup(13, low, 2) ^ lookup(12, low, 3)
+                    ^ lookup(11, low, 4) ^ lookup(10, low, 5) ^ lookup(9, low, 6) ^ lookup(8, low, 7)
+                    ^ lookup(7, high, 0) ^ lookup(6, high, 1) ^ lookup(5, high, 2) ^ lookup(4, high, 3)
+                    ^ lookup(3, high, 4) ^ lookup(2, high, 5) ^ lookup(1, high, 6) ^ lookup(0, high, 7)
+                i += 16
             }
             while i < count {
                 crc = t[Int((crc ^ UInt32(base[i])) & 0xFF)] ^ (crc >> 8)
@@ -44,15 +51,15 @@ public struct CRC32: Sendable {
         value = ~crc
     }
 
-    /// Eight 256-entry tables: table k advances a byte through k further zero bytes.
+    /// Sixteen 256-entry tables: table k advances a byte through k further zero bytes.
     private static let tables: [UInt32] = {
-        var tables = [UInt32](repeating: 0, count: 8 * 256)
+        var tables = [UInt32](repeating: 0, count: 16 * 256)
         for n in 0..<256 {
             var c = UInt32(n)
             for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
             tables[n] = c
         }
-        for k in 1..<8 {
+        for k in 1..<16 {
             for n in 0..<256 {
                 let previous = tables[(k - 1) * 256 + n]
                 tables[k * 256 + n] = tables[Int(previous & 0xFF)] ^ (previous >> 8)

@@ -2,11 +2,20 @@
 /// accumulator. Past the end it feeds zero bits (so a lookahead near the end
 /// is harmless) but counts what was consumed, so a stream that really needed
 /// them is reported as truncated instead of decoded from padding.
+///
+/// The block decoder's fast loop works on copies of `offset`, `buffer` and
+/// `count` and refills with `refillFast` while 8 bytes remain to be loaded.
 struct InflateBitReader {
-    private let bytes: UnsafeBufferPointer<UInt8>
-    private var offset = 0
-    private var buffer: UInt64 = 0
-    private var count = 0
+    let bytes: UnsafeBufferPointer<UInt8>
+    /// The next byte to feed into `buffer` (past `bytes.count` once zeros are fed).
+    var offset = 0
+    /// The buffered bits, next bit lowest. Bits at and above `count` may hold
+    /// the low bits of the byte at `offset` (a word refill loads whole bytes
+    /// but counts only those that fit); feeding that byte again ORs in the
+    /// same bits, so they never corrupt anything.
+    var buffer: UInt64 = 0
+    /// How many bits of `buffer` are valid (0–63).
+    var count = 0
     /// Bits consumed from the start of the input: every byte fed (real or
     /// past-the-end zero) minus the bits still buffered.
     var consumedBits: Int { offset * 8 - count }
@@ -15,17 +24,26 @@ struct InflateBitReader {
         self.bytes = bytes
     }
 
+    /// Fills `buffer` to 56–63 valid bits with one unaligned 8-byte load at
+    /// `next`, which the caller has checked is at least 8 bytes from the end.
+    /// Only the low 6 bits of `count` are read, so the fast loop may subtract
+    /// whole table entries from it (see `InflateBlockDecoder`).
+    @inline(__always)
+    static func refillFast(_ buffer: inout UInt64, _ count: inout Int, _ next: inout UnsafePointer<UInt8>) {
+        let word = UInt64(littleEndian: UnsafeRawPointer(next).loadUnaligned(as: UInt64.self))
+        buffer |= word &<< UInt64(truncatingIfNeeded: count & 63)
+        next += (~count & 63) &>> 3  // 63 − count: the whole bytes that fit
+        count |= 56
+    }
+
     /// Makes at least `bits` (≤ 56) bits available. Throws once far past the end.
     @inline(__always)
     mutating func ensure(_ bits: Int) throws {
         guard count < bits else { return }
         if offset + 8 <= bytes.count, let base = bytes.baseAddress {
-            // Fast refill: as many whole bytes as fit in the 64-bit buffer, in one load.
-            let word = UInt64(littleEndian: UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self))
-            buffer |= word << UInt64(count)
-            let taken = (63 - count) >> 3
-            offset += taken
-            count += taken * 8
+            var next = base + offset
+            Self.refillFast(&buffer, &count, &next)
+            offset = next - base
             return
         }
         while count < bits {

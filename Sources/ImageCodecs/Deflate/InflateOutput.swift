@@ -8,14 +8,11 @@ struct InflateOutput {
     /// Whether `storage` is ours to free (false while writing into the caller's buffer).
     private(set) var ownsStorage: Bool
 
-    /// Bytes allocated past `capacity`, so match copies may write whole 8-byte words.
-    static let slack = 16
-
     /// The first capacity for an output expected to be `expected` bytes.
     static func initialCapacity(expected: Int, limit: Int) -> Int { max(64, min(expected, limit)) }
 
-    /// Writes into `buffer` (which has `slack` bytes past `capacity`) until it is
-    /// full, then into storage of its own.
+    /// Writes into `buffer` (`capacity` bytes) until it is full, then into
+    /// storage of its own.
     init(writingInto buffer: UnsafeMutablePointer<UInt8>, capacity: Int, limit: Int) {
         self.limit = limit
         self.capacity = capacity
@@ -36,7 +33,7 @@ struct InflateOutput {
         guard extra <= limit - count else { throw InflateError.outputLimitExceeded(limit: limit) }
         if count + extra > capacity {
             let newCapacity = min(limit, max(count + extra, capacity * 2))
-            let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity + Self.slack)
+            let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
             grown.update(from: storage, count: count)
             deallocate()
             storage = grown
@@ -49,14 +46,14 @@ struct InflateOutput {
     @inline(__always)
     var room: Int { capacity - count }
 
-    /// Appends a byte; the caller has checked `room`.
+    /// Takes as output the bytes the block decoder's fast loop wrote straight
+    /// into `storage` from `count` up to `newCount` (≤ capacity).
     @inline(__always)
-    mutating func appendUnchecked(_ byte: UInt8) {
-        storage[count] = byte
-        count += 1
+    mutating func commit(upTo newCount: Int) {
+        assert(newCount >= count && newCount <= capacity)
+        count = newCount
     }
 
-    @inline(__always)
     mutating func append(_ byte: UInt8) throws {
         try reserve(1)
         storage[count] = byte
@@ -69,31 +66,15 @@ struct InflateOutput {
         count += bytes.count
     }
 
-    /// Copies `length` bytes from `distance` back (the regions may overlap: byte by byte).
-    @inline(__always)
+    /// Copies `length` bytes from `distance` back, byte by byte (the regions
+    /// may overlap). The block decoder's careful path, near the end of the output.
     mutating func copyMatch(distance: Int, length: Int) throws {
         guard distance >= 1, distance <= count else {
             throw InflateError.corrupt("distance \(distance) reaches before the start of the output (\(count) bytes)")
         }
         try reserve(length)
-        copyMatchUnchecked(distance: distance, length: length)
-    }
-
-    /// `copyMatch` when the caller has checked `room` and `1...count` holds `distance`.
-    @inline(__always)
-    mutating func copyMatchUnchecked(distance: Int, length: Int) {
         let destination = storage + count, source = destination - distance
-        if distance >= 8 {
-            // Word copies: each reads bytes at least 8 behind what it writes, so
-            // overlapping matches still repeat correctly; up to 7 bytes spill into the slack.
-            var i = 0
-            while i < length {
-                UnsafeMutableRawPointer(destination + i).storeBytes(of: UnsafeRawPointer(source + i).loadUnaligned(as: UInt64.self), as: UInt64.self)
-                i += 8
-            }
-        } else {
-            for i in 0..<length { destination[i] = source[i] }
-        }
+        for i in 0..<length { destination[i] = source[i] }
         count += length
     }
 }

@@ -45,7 +45,7 @@ public enum Inflater {
         let capacity = InflateOutput.initialCapacity(expected: expectedSize > 0 ? expectedSize : input.count * 4, limit: limit)
         var grown: [UInt8]?
         var bytesRead = 0
-        let direct = try [UInt8](unsafeUninitializedCapacity: capacity + InflateOutput.slack) { buffer, initialized in
+        let direct = try [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
             initialized = 0
             var output = InflateOutput(writingInto: buffer.baseAddress!, capacity: capacity, limit: limit)
             defer { output.deallocate() }
@@ -64,10 +64,10 @@ public enum Inflater {
                     _ = try reader.bits(32)
                     try reader.copyBytes(length, into: &output)
                 case 1:
-                    try decodeBlock(&reader, literal: FixedCodes.literal, distance: FixedCodes.distance, into: &output)
+                    try InflateBlockDecoder.decode(&reader, literal: FixedCodes.literal, distance: FixedCodes.distance, into: &output)
                 case 2:
                     let (literal, distance) = try readDynamicCodes(&reader)
-                    try decodeBlock(&reader, literal: literal, distance: distance, into: &output)
+                    try InflateBlockDecoder.decode(&reader, literal: literal, distance: distance, into: &output)
                 default:
                     throw InflateError.corrupt("block type 3 is reserved")
                 }
@@ -88,11 +88,11 @@ public enum Inflater {
         }
         var codeLengthLengths = [UInt8](repeating: 0, count: 19)
         for i in 0..<codeLengthCount { codeLengthLengths[DeflateTables.codeLengthOrder[i]] = UInt8(try reader.bits(3)) }
-        let codeLengthCode = try InflateHuffman(lengths: codeLengthLengths[...], name: "code-length")
+        let codeLengthCode = try InflateHuffman(lengths: codeLengthLengths[...], kind: .codeLength, name: "code-length")
         var lengths = [UInt8](repeating: 0, count: literalCount + distanceCount)
         var i = 0
         while i < lengths.count {
-            let symbol = try codeLengthCode.decode(&reader)
+            let symbol = try codeLengthCode.decodeCodeLength(&reader)
             switch symbol {
             case 0...15:
                 lengths[i] = UInt8(symbol)
@@ -110,73 +110,14 @@ public enum Inflater {
             }
         }
         guard lengths[256] > 0 else { throw InflateError.corrupt("the end-of-block symbol has no code") }
-        return (try InflateHuffman(lengths: lengths[0..<literalCount], name: "literal/length"),
-                try InflateHuffman(lengths: lengths[literalCount...], name: "distance"))
-    }
-
-    @inline(__always)
-    private static func decodeBlock(_ reader: inout InflateBitReader, literal: InflateHuffman, distance: InflateHuffman, into output: inout InflateOutput) throws {
-        // Locals for everything the loop touches (reader and output in registers,
-        // tables as raw pointers, no lazy-global checks).
-        var bits = reader, out = output
-        defer { reader = bits; output = out }
-        let lengthBase = DeflateTables.lengthBase, lengthExtra = DeflateTables.lengthExtra
-        let distanceBase = DeflateTables.distanceBase, distanceExtra = DeflateTables.distanceExtra
-        try literal.primary.withUnsafeBufferPointer { literalTable in
-            try distance.primary.withUnsafeBufferPointer { distanceTable in
-                let literalPrimary = literalTable.baseAddress!, distancePrimary = distanceTable.baseAddress!
-                let mask = UInt32(1 << InflateHuffman.primaryBits) - 1
-                /// One symbol: a primary-table hit, else the table's long-code walk.
-                @inline(__always) func decode(_ primary: UnsafePointer<UInt16>, _ code: InflateHuffman) throws -> Int {
-                    let entry = primary[Int(bits.peek(32) & mask)]
-                    guard entry != 0 else { return try code.decodeBuffered(&bits) }
-                    bits.consume(Int(entry & 15))
-                    return Int(entry >> 4)
-                }
-                while true {
-                    // 48 bits cover a length code, its extra bits, a distance code and its extra bits,
-                    // or three literals.
-                    try bits.ensure(48)
-                    let symbol = try decode(literalPrimary, literal)
-                    // Room for three literals or the longest match: the common case writes unchecked.
-                    let roomy = out.room >= 258
-                    if symbol < 256 {
-                        guard roomy else { try out.append(UInt8(symbol)); continue }
-                        out.appendUnchecked(UInt8(symbol))
-                        // Two more literals fit in the 48 bits ensured (each code ≤ 15 bits).
-                        for _ in 0..<2 {
-                            let entry = literalPrimary[Int(bits.peek(32) & mask)]
-                            guard entry != 0, entry >> 4 < 256 else { break }
-                            bits.consume(Int(entry & 15))
-                            out.appendUnchecked(UInt8(truncatingIfNeeded: entry >> 4))
-                        }
-                        continue
-                    }
-                    if symbol == 256 { return }
-                    let index = symbol - 257
-                    guard index < 29 else { throw InflateError.corrupt("length symbol \(symbol) is invalid") }
-                    let lengthBits = Int(lengthExtra[index])
-                    let length = Int(lengthBase[index]) + Int(bits.peek(lengthBits))
-                    bits.consume(lengthBits)
-                    let d = try decode(distancePrimary, distance)
-                    guard d < 30 else { throw InflateError.corrupt("distance symbol \(d) is invalid") }
-                    let distanceBits = Int(distanceExtra[d])
-                    let dist = Int(distanceBase[d]) + Int(bits.peek(distanceBits))
-                    bits.consume(distanceBits)
-                    if roomy && dist <= out.count {
-                        out.copyMatchUnchecked(distance: dist, length: length)
-                    } else {
-                        try out.copyMatch(distance: dist, length: length)
-                    }
-                }
-            }
-        }
+        return (try InflateHuffman(lengths: lengths[0..<literalCount], kind: .literalLength, name: "literal/length"),
+                try InflateHuffman(lengths: lengths[literalCount...], kind: .distance, name: "distance"))
     }
 }
 
 /// The fixed Huffman tables of RFC 1951 §3.2.6, built once.
 private enum FixedCodes {
     // Both sets of lengths are complete codes, so building them cannot fail.
-    static let literal = (try? InflateHuffman(lengths: DeflateTables.fixedLiteralLengths[...], name: "fixed literal"))!
-    static let distance = (try? InflateHuffman(lengths: [UInt8](repeating: 5, count: 32)[...], name: "fixed distance"))!
+    static let literal = (try? InflateHuffman(lengths: DeflateTables.fixedLiteralLengths[...], kind: .literalLength, name: "fixed literal"))!
+    static let distance = (try? InflateHuffman(lengths: [UInt8](repeating: 5, count: 32)[...], kind: .distance, name: "fixed distance"))!
 }

@@ -88,7 +88,7 @@ public struct PNGDecoder: ImageDecoding {
 
         var palette: [RGBA] = []
         var transparency: [UInt8]?
-        var compressed: [UInt8] = []
+        var imageData: [UnsafeBufferPointer<UInt8>] = []
         var sawImageData = false, imageDataEnded = false, sawEnd = false
         var orientation: ImageOrientation?
         while let chunk = try chunks.next() {
@@ -119,7 +119,7 @@ public struct PNGDecoder: ImageDecoding {
             case "IDAT":
                 guard !imageDataEnded else { throw PNGError.invalid("IDAT chunks are not consecutive") }
                 sawImageData = true
-                compressed.append(contentsOf: chunk.data)
+                imageData.append(chunk.data)
             case "IEND":
                 sawEnd = true
             case "eXIf":
@@ -135,24 +135,40 @@ public struct PNGDecoder: ImageDecoding {
         if header.colorType == 3 && palette.isEmpty { throw PNGError.invalid("a palette image without a PLTE chunk") }
 
         let expected = header.imageDataSize
-        let filtered: [UInt8]
+        var filtered: [UInt8]
         do {
-            filtered = try compressed.withUnsafeBufferPointer { try Inflater.decodeZlib($0, expectedSize: expected, limit: expected) }
+            filtered = try Self.inflate(imageData, expectedSize: expected)
         } catch let error as InflateError {
             throw PNGError.corruptImageData(error.description)
         }
         guard filtered.count == expected else {
             throw PNGError.corruptImageData("\(filtered.count) bytes of rows, expected \(expected)")
         }
-        var output = [UInt8](repeating: 0, count: pixels * 4)
-        try filtered.withUnsafeBufferPointer { source in
-            try output.withUnsafeMutableBufferPointer { destination in
-                try PNGPixelExpander(header: header, palette: palette, transparency: transparency)
-                    .expand(source, into: destination.baseAddress!)
-            }
+        // Every pixel is written: the one pass of a plain image covers them all,
+        // as do Adam7's seven together, so only an interlaced image's output
+        // (whose passes a tiny image may leave empty) starts zeroed, to be sure.
+        let expander = PNGPixelExpander(header: header, palette: palette, transparency: transparency)
+        let output = try [UInt8](unsafeUninitializedCapacity: pixels * 4) { destination, initialized in
+            if header.interlaced { destination.initialize(repeating: 0) }
+            try filtered.withUnsafeMutableBufferPointer { try expander.expand($0, into: destination.baseAddress!) }
+            initialized = pixels * 4
         }
         let info = ImageInfo(format: .png, width: header.width, height: header.height, orientation: orientation ?? .up,
                              hasAlpha: header.colorType == 4 || header.colorType == 6 || transparency != nil)
         return (try Bitmap(width: header.width, height: header.height, rgba: output), info)
+    }
+
+    /// Inflates the image data, read from a lone IDAT chunk where it is, or
+    /// from the chunks joined into one buffer of the exact size.
+    private static func inflate(_ chunks: [UnsafeBufferPointer<UInt8>], expectedSize: Int) throws -> [UInt8] {
+        if chunks.count == 1 { return try Inflater.decodeZlib(chunks[0], expectedSize: expectedSize, limit: expectedSize) }
+        let total = chunks.reduce(0) { $0 + $1.count }
+        let joined = [UInt8](unsafeUninitializedCapacity: total) { buffer, initialized in
+            for chunk in chunks where chunk.count > 0 {
+                (buffer.baseAddress! + initialized).initialize(from: chunk.baseAddress!, count: chunk.count)
+                initialized += chunk.count
+            }
+        }
+        return try joined.withUnsafeBufferPointer { try Inflater.decodeZlib($0, expectedSize: expectedSize, limit: expectedSize) }
     }
 }

@@ -7,15 +7,17 @@ struct PNGPixelExpander {
     let palette: [RGBA]
     let transparency: [UInt8]?
 
-    func expand(_ data: UnsafeBufferPointer<UInt8>, into output: UnsafeMutablePointer<UInt8>) throws {
+    /// Unfilters `data` (every pass's rows, each behind its filter-type byte)
+    /// in place, so each row's reference is the row before it, already
+    /// unfiltered, with no copies; and writes every pixel into `output`.
+    func expand(_ data: UnsafeMutableBufferPointer<UInt8>, into output: UnsafeMutablePointer<UInt8>) throws {
         let maxRow = header.rowBytes(width: header.width)
-        let current = UnsafeMutablePointer<UInt8>.allocate(capacity: maxRow)
-        let previous = UnsafeMutablePointer<UInt8>.allocate(capacity: maxRow)
+        let zeros = UnsafeMutablePointer<UInt8>.allocate(capacity: maxRow)
+        zeros.initialize(repeating: 0, count: maxRow)
         // Palette lookups with transparency folded in; indices past the palette read as opaque black.
         let lookup = UnsafeMutablePointer<UInt8>.allocate(capacity: 256 * 4)
         defer {
-            current.deallocate()
-            previous.deallocate()
+            zeros.deallocate()
             lookup.deallocate()
         }
         for i in 0..<256 {
@@ -24,22 +26,23 @@ struct PNGPixelExpander {
             lookup[4 * i] = color.r; lookup[4 * i + 1] = color.g; lookup[4 * i + 2] = color.b; lookup[4 * i + 3] = alpha
         }
         let key = colorKey()
+        let base = data.baseAddress!
         var offset = 0
         for (number, pass) in header.passes.enumerated() where pass.width > 0 && pass.height > 0 {
             let rowBytes = header.rowBytes(width: pass.width)
-            previous.initialize(repeating: 0, count: rowBytes)
+            var previous = UnsafePointer(zeros)
             for row in 0..<pass.height {
                 let filter = data[offset]
                 guard filter <= 4 else {
                     throw PNGError.invalid("row \(row) of pass \(number + 1) uses filter type \(filter); allowed: 0–4")
                 }
-                current.update(from: data.baseAddress! + offset + 1, count: rowBytes)
+                let current = base + offset + 1
                 offset += 1 + rowBytes
                 Self.unfilter(current, previous: previous, count: rowBytes, stride: header.filterStride, type: filter)
                 let y = pass.y + row * pass.dy
                 writeRow(current, width: pass.width, into: output + (y * header.width + pass.x) * 4, step: pass.dx * 4,
                          palette: lookup, key: key)
-                previous.update(from: current, count: rowBytes)
+                previous = UnsafePointer(current)
             }
         }
     }
@@ -56,16 +59,24 @@ struct PNGPixelExpander {
         let depth = header.bitDepth
         var o = out
         switch (header.colorType, depth) {
+        case (6, 8) where step == 4:
+            o.update(from: row, count: 4 * width)
         case (6, 8):
             for x in 0..<width {
-                o[0] = row[4 * x]; o[1] = row[4 * x + 1]; o[2] = row[4 * x + 2]; o[3] = row[4 * x + 3]
+                UnsafeMutableRawPointer(o).storeBytes(of: UnsafeRawPointer(row + 4 * x).loadUnaligned(as: UInt32.self), as: UInt32.self)
                 o += step
             }
         case (2, 8) where key == nil:
-            for x in 0..<width {
-                o[0] = row[3 * x]; o[1] = row[3 * x + 1]; o[2] = row[3 * x + 2]; o[3] = 255
+            // A pixel's 3 bytes and the next one's first as one word, its top
+            // byte replaced by an opaque alpha; the last pixel byte by byte.
+            let opaque = UInt32(0xFF00_0000).littleEndian, colour = UInt32(0x00FF_FFFF).littleEndian
+            for x in 0..<width - 1 {
+                let word = UnsafeRawPointer(row + 3 * x).loadUnaligned(as: UInt32.self)
+                UnsafeMutableRawPointer(o).storeBytes(of: word & colour | opaque, as: UInt32.self)
                 o += step
             }
+            let last = row + 3 * (width - 1)
+            o[0] = last[0]; o[1] = last[1]; o[2] = last[2]; o[3] = 255
         case (3, _):
             for x in 0..<width {
                 let index = Int(sample(row, x, depth))
@@ -125,25 +136,58 @@ struct PNGPixelExpander {
     @inline(__always)
     private func high(_ value: Int) -> UInt8 { header.bitDepth == 16 ? UInt8(value >> 8) : UInt8(value) }
 
-    /// Reverses one row's filter in place (PNG spec §9.2).
-    static func unfilter(_ row: UnsafeMutablePointer<UInt8>, previous: UnsafeMutablePointer<UInt8>, count: Int, stride bpp: Int, type: UInt8) {
+    /// Reverses one row's filter in place (PNG spec §9.2); `previous` is the
+    /// row above, already unfiltered (zeros for a pass's first row).
+    static func unfilter(_ row: UnsafeMutablePointer<UInt8>, previous: UnsafePointer<UInt8>, count: Int, stride bpp: Int, type: UInt8) {
+        let head = min(bpp, count)
         switch type {
         case 1:
-            for i in bpp..<max(bpp, count) { row[i] = row[i] &+ row[i - bpp] }
+            reconstruct(row, previous, count, bpp) { a, _, _ in a }
         case 2:
-            for i in 0..<count { row[i] = row[i] &+ previous[i] }
+            for i in 0..<count { row[i] &+= previous[i] }
         case 3:
-            for i in 0..<count {
-                let left = i >= bpp ? Int(row[i - bpp]) : 0
-                row[i] = row[i] &+ UInt8((left + Int(previous[i])) >> 1)
-            }
+            for i in 0..<head { row[i] &+= previous[i] >> 1 }
+            reconstruct(row, previous, count, bpp) { a, b, _ in UInt8(truncatingIfNeeded: (UInt16(a) &+ UInt16(b)) >> 1) }
         case 4:
-            for i in 0..<count {
-                let a = i >= bpp ? Int(row[i - bpp]) : 0, b = Int(previous[i]), c = i >= bpp ? Int(previous[i - bpp]) : 0
-                row[i] = row[i] &+ UInt8(PNGFilter.paeth(a, b, c))
-            }
+            for i in 0..<head { row[i] &+= previous[i] }  // the Paeth predictor of (0, b, 0) is b
+            reconstruct(row, previous, count, bpp) { a, b, c in UInt8(truncatingIfNeeded: PNGFilter.paeth(Int(a), Int(b), Int(c))) }
         default:
             break
+        }
+    }
+
+    /// `row[i] += predict(left, above, upper left)` for every byte after the
+    /// first pixel (whose left neighbours are zero: the caller has done it).
+    /// The left byte of each channel comes from a register rather than from the
+    /// byte just stored for 3- and 4-byte pixels, which would wait on
+    /// store-to-load forwarding at every step of the chain.
+    @inline(__always)
+    private static func reconstruct(_ row: UnsafeMutablePointer<UInt8>, _ previous: UnsafePointer<UInt8>, _ count: Int, _ bpp: Int,
+                                    _ predict: (UInt8, UInt8, UInt8) -> UInt8) {
+        var i = bpp
+        if bpp == 3 && count >= 3 {
+            var (a0, a1, a2) = (row[0], row[1], row[2]), (c0, c1, c2) = (previous[0], previous[1], previous[2])
+            while i + 3 <= count {
+                let (b0, b1, b2) = (previous[i], previous[i + 1], previous[i + 2])
+                a0 = row[i] &+ predict(a0, b0, c0); a1 = row[i + 1] &+ predict(a1, b1, c1); a2 = row[i + 2] &+ predict(a2, b2, c2)
+                row[i] = a0; row[i + 1] = a1; row[i + 2] = a2
+                (c0, c1, c2) = (b0, b1, b2)
+                i += 3
+            }
+        } else if bpp == 4 && count >= 4 {
+            var (a0, a1, a2, a3) = (row[0], row[1], row[2], row[3]), (c0, c1, c2, c3) = (previous[0], previous[1], previous[2], previous[3])
+            while i + 4 <= count {
+                let (b0, b1, b2, b3) = (previous[i], previous[i + 1], previous[i + 2], previous[i + 3])
+                a0 = row[i] &+ predict(a0, b0, c0); a1 = row[i + 1] &+ predict(a1, b1, c1)
+                a2 = row[i + 2] &+ predict(a2, b2, c2); a3 = row[i + 3] &+ predict(a3, b3, c3)
+                row[i] = a0; row[i + 1] = a1; row[i + 2] = a2; row[i + 3] = a3
+                (c0, c1, c2, c3) = (b0, b1, b2, b3)
+                i += 4
+            }
+        }
+        while i < count {
+            row[i] &+= predict(row[i - bpp], previous[i], previous[i - bpp])
+            i += 1
         }
     }
 }
