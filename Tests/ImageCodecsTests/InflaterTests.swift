@@ -124,7 +124,7 @@ final class InflaterTests: XCTestCase {
         for kind in [InflateHuffman.Kind.codeLength, .distance] {
             let table = try InflateHuffman(lengths: lengths[...], kind: kind, name: "test")
             XCTAssertGreaterThan(table.entries.count, 1 << table.primaryBits, "\(kind) has subtables")
-            try table.entries.withUnsafeBufferPointer { entries in
+            table.entries.withUnsafeBufferPointer { entries in
                 for symbol in 0..<16 {
                     // Canonical codes: symbol s < 15 is s ones then a zero; 15 is fifteen ones.
                     // Deflate sends a code's first bit first, so it sits lowest; above it, noise.
