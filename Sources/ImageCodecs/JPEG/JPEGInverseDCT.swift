@@ -101,34 +101,39 @@ enum JPEGInverseDCT {
     static func transformFour(_ inputs: UnsafePointer<UnsafePointer<Int16>>, _ wide: UnsafePointer<Float>,
                               _ outputs: UnsafePointer<UnsafeMutablePointer<UInt8>>, _ stride: Int,
                               _ workspace: UnsafeMutablePointer<Float>) {
-        typealias Row = SIMD8<Int16>
+        typealias Words = SIMD4<Int32>
         let t = UnsafeRawPointer(wide)
         let w = UnsafeMutableRawPointer(workspace)
         let block0 = UnsafeRawPointer(inputs[0]), block1 = UnsafeRawPointer(inputs[1])
         let block2 = UnsafeRawPointer(inputs[2]), block3 = UnsafeRawPointer(inputs[3])
-        @inline(__always) func low16(_ a: Row, _ b: Row) -> Row { Row(a[0], b[0], a[1], b[1], a[2], b[2], a[3], b[3]) }
-        @inline(__always) func high16(_ a: Row, _ b: Row) -> Row { Row(a[4], b[4], a[5], b[5], a[6], b[6], a[7], b[7]) }
-        @inline(__always) func low32(_ a: Row, _ b: Row) -> Row { Row(a[0], a[1], b[0], b[1], a[2], a[3], b[2], b[3]) }
-        @inline(__always) func high32(_ a: Row, _ b: Row) -> Row { Row(a[4], a[5], b[4], b[5], a[6], a[7], b[6], b[7]) }
-        // Lanes 0...3 or 4...7 of an interleaved row as floats: one coefficient of the four blocks.
-        @inline(__always) func first(_ a: Row) -> Quad { Quad(SIMD4<Int32>(Int32(a[0]), Int32(a[1]), Int32(a[2]), Int32(a[3]))) }
-        @inline(__always) func second(_ a: Row) -> Quad { Quad(SIMD4<Int32>(Int32(a[4]), Int32(a[5]), Int32(a[6]), Int32(a[7]))) }
+        // A row of eight coefficients read as four 32-bit words (two
+        // coefficients each, the even one in the low half): shifts split it
+        // into its even and odd columns as 32-bit lanes, with no shuffles.
+        @inline(__always) func evens(_ x: Words) -> Words { (x &<< 16) &>> 16 }
+        @inline(__always) func odds(_ x: Words) -> Words { x &>> 16 }
+        // The 4×4 transpose of four such halves (one per block): vector j
+        // holds column j of the half for blocks 0...3.
+        @inline(__always) func transpose(_ p: Words, _ q: Words, _ r: Words, _ s: Words) -> (Words, Words, Words, Words) {
+            let pq0 = Words(p[0], q[0], p[1], q[1]), pq1 = Words(p[2], q[2], p[3], q[3])
+            let rs0 = Words(r[0], s[0], r[1], s[1]), rs1 = Words(r[2], s[2], r[3], s[3])
+            return (Words(pq0[0], pq0[1], rs0[0], rs0[1]), Words(pq0[2], pq0[3], rs0[2], rs0[3]),
+                    Words(pq1[0], pq1[1], rs1[0], rs1[1]), Words(pq1[2], pq1[3], rs1[2], rs1[3]))
+        }
         // Slot i (= v·8 + u) of the workspace: one coefficient or intermediate value of the four blocks.
         @inline(__always) func put(_ i: Int, _ q: Quad) { w.storeBytes(of: q, toByteOffset: i * 16, as: Quad.self) }
         @inline(__always) func get(_ i: Int) -> Quad { w.load(fromByteOffset: i * 16, as: Quad.self) }
-        @inline(__always) func dequantised(_ i: Int, _ q: Quad) { put(i, q * t.loadUnaligned(fromByteOffset: i * 16, as: Quad.self)) }
+        @inline(__always) func dequantised(_ i: Int, _ q: Words) { put(i, Quad(q) * t.loadUnaligned(fromByteOffset: i * 16, as: Quad.self)) }
         for v in 0..<8 {
-            let a = block0.loadUnaligned(fromByteOffset: v * 16, as: Row.self)
-            let b = block1.loadUnaligned(fromByteOffset: v * 16, as: Row.self)
-            let c = block2.loadUnaligned(fromByteOffset: v * 16, as: Row.self)
-            let d = block3.loadUnaligned(fromByteOffset: v * 16, as: Row.self)
-            let ab0 = low16(a, b), ab1 = high16(a, b), cd0 = low16(c, d), cd1 = high16(c, d)
-            // Columns 0-1, 2-3, 4-5, 6-7 of row v, each as blocks 0...3.
-            let u01 = low32(ab0, cd0), u23 = high32(ab0, cd0), u45 = low32(ab1, cd1), u67 = high32(ab1, cd1)
-            dequantised(v * 8, first(u01)); dequantised(v * 8 + 1, second(u01))
-            dequantised(v * 8 + 2, first(u23)); dequantised(v * 8 + 3, second(u23))
-            dequantised(v * 8 + 4, first(u45)); dequantised(v * 8 + 5, second(u45))
-            dequantised(v * 8 + 6, first(u67)); dequantised(v * 8 + 7, second(u67))
+            let a = block0.loadUnaligned(fromByteOffset: v * 16, as: Words.self)
+            let b = block1.loadUnaligned(fromByteOffset: v * 16, as: Words.self)
+            let c = block2.loadUnaligned(fromByteOffset: v * 16, as: Words.self)
+            let d = block3.loadUnaligned(fromByteOffset: v * 16, as: Words.self)
+            let even = transpose(evens(a), evens(b), evens(c), evens(d))
+            let odd = transpose(odds(a), odds(b), odds(c), odds(d))
+            dequantised(v * 8, even.0); dequantised(v * 8 + 1, odd.0)
+            dequantised(v * 8 + 2, even.1); dequantised(v * 8 + 3, odd.1)
+            dequantised(v * 8 + 4, even.2); dequantised(v * 8 + 5, odd.2)
+            dequantised(v * 8 + 6, even.3); dequantised(v * 8 + 7, odd.3)
         }
         // Pass 1, down each column u.
         for u in 0..<8 {

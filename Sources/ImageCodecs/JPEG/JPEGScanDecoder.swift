@@ -273,20 +273,50 @@ struct JPEGScanDecoder {
         // whose last 16 send corrupt overruns to a harmless slot (and the
         // block is refused after the loop).
         var k = 1
+        try fill()
+        // The next lookup's index, always the top bits of `buffer`; at the
+        // top of each pass at least 16 bits are buffered.
+        var peek = Int(buffer &>> UInt64(64 - JPEGHuffmanTable.lookupBits))
+        // Loads of eight bytes from `position` stay inside the data below this.
+        let loadLimit = bytes.count &- 8
         while k < 64 {
-            try fill()
             // Fast path: symbol and extra bits in one lookup.
-            let packed = fastValue[Int(buffer &>> UInt64(64 - JPEGHuffmanTable.lookupBits))]
+            let packed = fastValue[peek]
             if packed != 0 {
                 // The length is the entry's low byte (at most 26): a masking
                 // shift by the whole entry shifts by it, with no extraction
                 // on the loop's critical path (load → shift → next load).
-                buffer &<<= UInt64(truncatingIfNeeded: packed)
+                let shifted = buffer &<< UInt64(truncatingIfNeeded: packed)
                 bitCount &-= Int(packed & 0xFF)
-                if packed & 0xFF00 == 0xFF00 { break }  // end of block
+                if packed & 0xFF00 == 0xFF00 { buffer = shifted; break }  // end of block
                 k &+= Int((packed >> 8) & 0xFF)
                 target[zigzag[k]] = Int16(truncatingIfNeeded: packed >> 16)
                 k &+= 1
+                // Top up every pass, without a branch on the bit count, when
+                // the next eight bytes hold no 0xFF: the new bits are ORed in
+                // below the valid ones while the next index comes from the
+                // bits already there, so the refill stays off the
+                // load → shift → load chain. Bits past `bitCount` may then
+                // be set, always to the data's own next bits, which every
+                // later refill ORs in again unchanged.
+                buffer = shifted
+                if position >= 0 && position <= loadLimit, let base = bytes.baseAddress {
+                    let word = UInt64(bigEndian: UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self))
+                    if (~word &- 0x0101_0101_0101_0101) & word & 0x8080_8080_8080_8080 == 0 {
+                        if bitCount >= JPEGHuffmanTable.lookupBits {
+                            peek = Int(shifted &>> UInt64(64 - JPEGHuffmanTable.lookupBits))
+                            buffer |= word &>> UInt64(bitCount)
+                        } else {
+                            buffer |= word &>> UInt64(bitCount)
+                            peek = Int(buffer &>> UInt64(64 - JPEGHuffmanTable.lookupBits))
+                        }
+                        position &+= (63 &- bitCount) &>> 3
+                        bitCount |= 56
+                        continue
+                    }
+                }
+                try fill()
+                peek = Int(buffer &>> UInt64(64 - JPEGHuffmanTable.lookupBits))
                 continue
             }
             let (rs, length) = try JPEGBitReader.symbol(buffer, ac)
@@ -296,12 +326,16 @@ struct JPEGScanDecoder {
             if s == 0 {
                 if r != 15 { break }
                 k &+= 16
+                try fill()
+                peek = Int(buffer &>> UInt64(64 - JPEGHuffmanTable.lookupBits))
                 continue
             }
             k &+= r
             let value = try extend(s)
             target[zigzag[k]] = Int16(truncatingIfNeeded: value)
             k &+= 1
+            try fill()
+            peek = Int(buffer &>> UInt64(64 - JPEGHuffmanTable.lookupBits))
         }
         guard k <= 64 else { throw JPEGError.corruptScan("AC coefficients run past the end of a block") }
     }
