@@ -97,7 +97,21 @@ struct HairlineRasterizer {
                 // Mostly horizontal: walk columns; the cross-section is vertical.
                 let (ax, ay, bx) = dx > 0 ? (x0, y0, x1) : (x1, y1, x0)
                 let slope = dy / dx
-                Plotter.walk(from: ax, to: bx, crossAt: { ay + slope * ($0 - ax) }, thickness: lineWidth * (1 + slope * slope).squareRoot(),
+                let thickness = lineWidth * (1 + slope * slope).squareRoot()
+                // Only the columns where the line is near this band's rows: a line
+                // crossing a tall canvas would otherwise walk its whole width once
+                // per band. Two pixels of margin beyond the half thickness: a
+                // column cut here adds nothing to the band either way.
+                var (from, to) = (ax, bx)
+                let margin = thickness / 2 + 2
+                if slope == 0 {
+                    if ay < -margin || ay > Double(rows) + margin { return }
+                } else {
+                    let enter = ax + (-margin - ay) / slope, leave = ax + (Double(rows) + margin - ay) / slope
+                    from = max(from, min(enter, leave))
+                    to = min(to, max(enter, leave))
+                }
+                Plotter.walk(from: from, to: to, crossAt: { ay + slope * ($0 - ax) }, thickness: thickness,
                              along: width, across: rows) { along, across, value in add(value, column: along, row: across) }
             } else {
                 // Mostly vertical: walk rows; the cross-section is horizontal.
