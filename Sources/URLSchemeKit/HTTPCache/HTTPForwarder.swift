@@ -13,8 +13,9 @@ import FoundationNetworking
 /// cache and no cookies of its own: the cookies are the user's session's
 /// (`SessionCookies`), sent and stored per load, redirects included. An
 /// authentication challenge comes back as the `401` it is (Linux's default
-/// handling of one never completes the load). Bodies are collected in memory up to `maximumBodySize`; a
-/// larger one is cancelled as soon as its length is known or reached.
+/// handling of one never completes the load). Bodies are collected in memory
+/// up to `maximumBodySize`; a larger one is cancelled as soon as its length is
+/// known or reached.
 ///
 /// Threads: `forward` must not be called on the outer session's work queue
 /// (creating a task from inside `startLoading()` deadlocks there), and
@@ -94,16 +95,15 @@ final class HTTPForwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
                     completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
         let now = clock()
-        let (tooLarge, cookies, mainDocumentURL) = loads.withLock { loads -> (Bool, SessionCookies?, URL?) in
-            let cookies = loads[dataTask.taskIdentifier]?.cookies, mainDocumentURL = loads[dataTask.taskIdentifier]?.mainDocumentURL
+        let (tooLarge, load) = loads.withLock { loads -> (Bool, Load?) in
             loads[dataTask.taskIdentifier]?.response = response as? HTTPURLResponse
             loads[dataTask.taskIdentifier]?.responseTime = now
-            guard response.expectedContentLength > Int64(maximumBodySize) else { return (false, cookies, mainDocumentURL) }
+            guard response.expectedContentLength > Int64(maximumBodySize) else { return (false, loads[dataTask.taskIdentifier]) }
             loads[dataTask.taskIdentifier]?.failure = tooLargeError(response.url, length: Int(response.expectedContentLength))
-            return (true, cookies, mainDocumentURL)
+            return (true, loads[dataTask.taskIdentifier])
         }
         if let http = response as? HTTPURLResponse {
-            cookies?.store(from: http, for: dataTask.currentRequest?.url, mainDocumentURL: mainDocumentURL)
+            load?.cookies?.store(from: http, for: dataTask.currentRequest?.url, mainDocumentURL: load?.mainDocumentURL)
         }
         completionHandler(tooLarge ? .cancel : .allow)
     }
@@ -115,16 +115,16 @@ final class HTTPForwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable
     /// answer (`HTTPCacheURLProtocol.deliverable` decides what the client sees).
     func urlSession(_ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
                     completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {
-loads.withLock { $0[task.taskIdentifier]?.challenged = true }
+        loads.withLock { $0[task.taskIdentifier]?.challenged = true }
         completionHandler(.cancelAuthenticationChallenge, nil)
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
                     newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
-        let (cookies, mainDocumentURL) = loads.withLock { ($0[task.taskIdentifier]?.cookies, $0[task.taskIdentifier]?.mainDocumentURL) }
+        let load = loads.withLock { $0[task.taskIdentifier] }
         var next = request
-        if let cookies {
-            cookies.store(from: response, for: task.currentRequest?.url, mainDocumentURL: mainDocumentURL)
+        if let cookies = load?.cookies {
+            cookies.store(from: response, for: task.currentRequest?.url, mainDocumentURL: load?.mainDocumentURL)
             // The cookies of the new URL, not those copied from the old one (which may be another host's).
             if cookies.sends, next.httpShouldHandleCookies {
                 next.setValue(nil, forHTTPHeaderField: "Cookie")
