@@ -97,7 +97,7 @@ enum JPEGColorConverter {
     enum Model { case gray, ycbcr, rgb, cmyk, ycck }
 
     /// Writes `count` RGBA pixels from full-resolution component rows (each `count` samples).
-    static func convert(_ model: Model, _ planes: [UnsafeMutablePointer<UInt8>], count: Int,
+    static func convert(_ model: Model, _ planes: UnsafeBufferPointer<UnsafeMutablePointer<UInt8>>, count: Int,
                         into rgba: UnsafeMutablePointer<UInt8>) {
         switch model {
         case .gray:

@@ -71,8 +71,6 @@ final class JPEGRowRenderer {
     /// Per component: the upsampled output row, and the upsampler's column sums.
     private var rowBuffers: [UnsafeMutablePointer<UInt8>] = []
     private var columnSums: [UnsafeMutablePointer<Int16>] = []
-    /// The rows `JPEGColorConverter.convert` reads, one per component.
-    private var rows: [UnsafeMutablePointer<UInt8>] = []
 
     /// Sizes the output for `parser`'s frame (read, not yet decoded) at `scale`.
     init(_ parser: JPEGParser, scale: JPEGScale) throws {
@@ -166,7 +164,6 @@ final class JPEGRowRenderer {
             planes.append(plane)
             rowBuffers.append(.allocate(capacity: width))
             columnSums.append(.allocate(capacity: plane.width + 2))
-            rows.append(rowBuffers[index])
         }
     }
 
@@ -269,25 +266,34 @@ final class JPEGRowRenderer {
     /// Converts output rows, in order, while every component holds the sample
     /// rows they read.
     private func convertReadyRows() {
-        let width = self.width
+        let width = self.width, height = self.height, model = self.model
+        // Local copies: the row loop then touches no stored property (each
+        // access to one costs an exclusivity check, and to an array a retain).
+        let planes = self.planes, rowsWritten = self.rowsWritten
+        let rowBuffers = self.rowBuffers, columnSums = self.columnSums
+        // The rows `JPEGColorConverter.convert` reads, one per component.
+        var rows = rowBuffers
+        var y = nextRow
+        defer { nextRow = y }
         rgba.withUnsafeMutableBufferPointer { buffer in
             let out = buffer.baseAddress!
-            while nextRow < height {
-                let y = nextRow
-                for (index, plane) in planes.enumerated() where plane.lastRowRead(forOutputRow: y) >= rowsWritten[index] {
-                    return
-                }
-                for (index, plane) in planes.enumerated() {
-                    if plane.horizontalFactor == 1 && plane.verticalFactor == 1 {
-                        rows[index] = plane.row(min(y, plane.height - 1))
-                    } else {
-                        JPEGColorConverter.upsampleRow(plane, y: y, width: width, into: rowBuffers[index],
-                                                       columnSums: columnSums[index] + 1)
-                        rows[index] = rowBuffers[index]
+            rows.withUnsafeMutableBufferPointer { rows in
+                while y < height {
+                    for index in planes.indices where planes[index].lastRowRead(forOutputRow: y) >= rowsWritten[index] {
+                        return
                     }
+                    for (index, plane) in planes.enumerated() {
+                        if plane.horizontalFactor == 1 && plane.verticalFactor == 1 {
+                            rows[index] = plane.row(min(y, plane.height - 1))
+                        } else {
+                            JPEGColorConverter.upsampleRow(plane, y: y, width: width, into: rowBuffers[index],
+                                                           columnSums: columnSums[index] + 1)
+                            rows[index] = rowBuffers[index]
+                        }
+                    }
+                    JPEGColorConverter.convert(model, UnsafeBufferPointer(rows), count: width, into: out + y * width * 4)
+                    y += 1
                 }
-                JPEGColorConverter.convert(model, rows, count: width, into: out + y * width * 4)
-                nextRow += 1
             }
         }
     }

@@ -96,55 +96,64 @@ struct JPEGScanDecoder {
         let interval = parser.restartInterval
         let streaming = renderer != nil
         var targets = components.map(Target.init)
+        // The blocks of one unit in scan order, each as its component and its
+        // place: a loop over these, rather than over components and sampling
+        // factors, keeps the per-block work (mostly tiny on flat images) to
+        // one multiply-add.
+        var slots: [BlockSlot] = []
+        for (index, t) in targets.enumerated() {
+            let rows = single ? 1 : t.verticalSampling, columns = single ? 1 : t.horizontalSampling
+            for by in 0..<rows {
+                for bx in 0..<columns {
+                    slots.append(BlockSlot(target: index, first: t.coefficients + (by * t.blocksPerLine + bx) * t.perBlock,
+                                           columnStep: columns * t.perBlock, rowStep: rows * t.blocksPerLine * t.perBlock))
+                }
+            }
+        }
         // Baseline scans read through this copy of the reader's state, kept in
         // registers across blocks; `reader` is brought up to date around
         // restarts and at the end. Other scans use `reader` itself.
         let baseline = kind == .baseline
         var bits = reader.state
         try targets.withUnsafeMutableBufferPointer { targets in
-            defer { if baseline { reader.state = bits } }
-            var restartIndex = 0
-            var unit = 0
-            // Counters rather than divisions per unit: the unit's column and
-            // row, and the units left in the restart interval.
-            var ux = 0, uy = 0
-            var untilRestart = interval
-            while unit < total && !skip {
-                if interval > 0 && untilRestart == 0 {
-                    if baseline { reader.state = bits }
-                    defer { if baseline { bits = reader.state } }
-                    try reader.restart(expected: restartIndex)
-                    restartIndex += 1
-                    endOfBandRun = 0
-                    for i in targets.indices { targets[i].predictor = 0 }
-                    untilRestart = interval
-                }
-                untilRestart -= 1
-                // Streamed buffers hold only the current unit row.
-                let bufferRow = streaming ? 0 : uy
-                if single {
-                    let t = targets[0]
-                    try decodeBlock(kind, &targets[0], t.coefficients + (bufferRow * t.blocksPerLine + ux) * t.perBlock, &bits)
-                } else {
-                    for i in targets.indices {
-                        let t = targets[i]
-                        for by in 0..<t.verticalSampling {
-                            let row = bufferRow * t.verticalSampling + by
-                            for bx in 0..<t.horizontalSampling {
-                                let column = ux * t.horizontalSampling + bx
-                                try decodeBlock(kind, &targets[i], t.coefficients + (row * t.blocksPerLine + column) * t.perBlock,
-                                                &bits)
-                            }
+            try slots.withUnsafeBufferPointer { slots in
+                defer { if baseline { reader.state = bits } }
+                var restartIndex = 0
+                var unit = 0
+                // Counters rather than divisions per unit: the unit's column and
+                // row, and the units left in the restart interval.
+                var ux = 0, uy = 0
+                var untilRestart = interval
+                while unit < total && !skip {
+                    if interval > 0 && untilRestart == 0 {
+                        if baseline { reader.state = bits }
+                        defer { if baseline { bits = reader.state } }
+                        try reader.restart(expected: restartIndex)
+                        restartIndex += 1
+                        endOfBandRun = 0
+                        for i in targets.indices { targets[i].predictor = 0 }
+                        untilRestart = interval
+                    }
+                    untilRestart -= 1
+                    // Streamed buffers hold only the current unit row.
+                    let bufferRow = streaming ? 0 : uy
+                    if baseline {
+                        for slot in slots {
+                            try decodeBaseline(&targets[slot.target], slot.block(column: ux, row: bufferRow), &bits)
+                        }
+                    } else {
+                        for slot in slots {
+                            try decodeBlock(kind, &targets[slot.target], slot.block(column: ux, row: bufferRow))
                         }
                     }
-                }
-                unit += 1
-                ux += 1
-                if ux == unitsX {
-                    renderer?.consumeBand(uy)
-                    try parser.checkCancellation()
-                    ux = 0
-                    uy += 1
+                    unit += 1
+                    ux += 1
+                    if ux == unitsX {
+                        renderer?.consumeBand(uy)
+                        try parser.checkCancellation()
+                        ux = 0
+                        uy += 1
+                    }
                 }
             }
         }
@@ -163,11 +172,24 @@ struct JPEGScanDecoder {
         if p + 1 >= bytes.count && !skip { try reader.checkNoPaddingUsed() }
     }
 
-    @inline(__always)
-    private mutating func decodeBlock(_ kind: Kind, _ c: inout Target, _ block: UnsafeMutablePointer<Int16>,
-                                      _ bits: inout JPEGBitReader.State) throws {
+    /// One block of a unit: where its coefficients start in unit (0, 0) and
+    /// how far they move per unit across and per unit row down.
+    private struct BlockSlot {
+        let target: Int
+        let first: UnsafeMutablePointer<Int16>
+        let columnStep: Int
+        let rowStep: Int
+
+        @inline(__always)
+        func block(column: Int, row: Int) -> UnsafeMutablePointer<Int16> {
+            first + (column &* columnStep &+ row &* rowStep)
+        }
+    }
+
+    /// One block of a progressive scan.
+    private mutating func decodeBlock(_ kind: Kind, _ c: inout Target, _ block: UnsafeMutablePointer<Int16>) throws {
         switch kind {
-        case .baseline: try decodeBaseline(&c, block, &bits)
+        case .baseline: preconditionFailure("baseline blocks go through decodeBaseline")
         case .dcFirst: try decodeDCFirst(&c, block)
         case .dcRefine:
             if try reader.bit() != 0 { block[0] |= Int16(truncatingIfNeeded: 1 << successiveLow) }
