@@ -299,8 +299,11 @@ struct JPEGScanDecoder {
         // The next lookup's index, always the top bits of `buffer`; at the
         // top of each pass at least 16 bits are buffered.
         var peek = Int(buffer &>> UInt64(64 - JPEGHuffmanTable.lookupBits))
-        // Loads of eight bytes from `position` stay inside the data below this.
-        let loadLimit = bytes.count &- 8
+        // Loads of eight bytes from `position` stay inside the data when
+        // `position` is below this: one unsigned compare, which also rules
+        // out a negative position, and no optional base address in the loop.
+        let loadEnd = UInt(max(0, bytes.count &- 7))
+        guard let base = UnsafeRawPointer(bytes.baseAddress) else { throw JPEGError.truncated("entropy-coded scan data") }
         while k < 64 {
             // Fast path: symbol and extra bits in one lookup.
             let packed = fastValue[peek]
@@ -322,8 +325,8 @@ struct JPEGScanDecoder {
                 // be set, always to the data's own next bits, which every
                 // later refill ORs in again unchanged.
                 buffer = shifted
-                if position >= 0 && position <= loadLimit, let base = bytes.baseAddress {
-                    let word = UInt64(bigEndian: UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self))
+                if UInt(bitPattern: position) < loadEnd {
+                    let word = UInt64(bigEndian: base.loadUnaligned(fromByteOffset: position, as: UInt64.self))
                     if (~word &- 0x0101_0101_0101_0101) & word & 0x8080_8080_8080_8080 == 0 {
                         if bitCount >= JPEGHuffmanTable.lookupBits {
                             peek = Int(shifted &>> UInt64(64 - JPEGHuffmanTable.lookupBits))
