@@ -221,12 +221,11 @@ struct JPEGScanDecoder {
         return c.predictor
     }
 
-    /// The DC predictor after adding `diff`, kept in a sane (32-bit) range so
-    /// hostile data cannot overflow it.
+    /// The DC predictor after adding `diff`, wrapped to 32 bits so hostile
+    /// data cannot overflow it.
     @inline(__always)
     private static func predict(_ predictor: Int, _ diff: Int) -> Int {
-        let sum = (predictor &+ diff) & 0xFFFF_FFFF
-        return sum >= 0x8000_0000 ? sum - 0x1_0000_0000 : sum
+        Int(Int32(truncatingIfNeeded: predictor &+ diff))
     }
 
     /// One baseline block: the DC difference, then the AC coefficients.
