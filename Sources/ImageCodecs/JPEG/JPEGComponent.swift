@@ -21,6 +21,9 @@ final class JPEGComponent {
     var sampleWidth = 0
     var sampleHeight = 0
     var coefficients: UnsafeMutablePointer<Int16>?
+    /// A streamed scan's note, per block of its band, of the blocks it found
+    /// flat (no AC coefficient), so the IDCT need not test their 63 zeros.
+    var flatBlocks: UnsafeMutablePointer<Bool>?
     /// 64, or 1 when only the DC coefficient of each block is kept.
     var coefficientsPerBlock = 64
     var dcTable: JPEGHuffmanTable?
@@ -49,9 +52,17 @@ final class JPEGComponent {
         pointer.initialize(repeating: 0, count: count)
         coefficients?.deallocate()
         coefficients = pointer
+        flatBlocks?.deallocate()
+        flatBlocks = nil
+        if blockRows != nil {
+            let blocks = count / coefficientsPerBlock
+            flatBlocks = .allocate(capacity: blocks)
+            flatBlocks!.initialize(repeating: false, count: blocks)
+        }
     }
 
     deinit {
         coefficients?.deallocate()
+        flatBlocks?.deallocate()
     }
 }

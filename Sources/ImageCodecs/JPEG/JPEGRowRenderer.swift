@@ -184,7 +184,9 @@ final class JPEGRowRenderer {
             for i in 0..<max(0, min(blocks, c.blocksPerColumn - firstBlockRow)) {
                 let out = plane.row((firstBlockRow + i) * blockHeight)
                 let input = base + i * c.blocksPerLine * perBlock
-                transformRow(transforms[index], input, perBlock: perBlock, count: c.blocksPerLine, table, out, plane.stride)
+                let flat = streamed ? c.flatBlocks.map { $0 + i * c.blocksPerLine } : nil
+                transformRow(transforms[index], input, perBlock: perBlock, count: c.blocksPerLine, flat: flat, table, out,
+                             plane.stride)
             }
             if streamed { base.update(repeating: 0, count: blocks * c.blocksPerLine * perBlock) }
             rowsWritten[index] = min((firstBlockRow + blocks) * blockHeight, plane.height)
@@ -192,10 +194,11 @@ final class JPEGRowRenderer {
         convertReadyRows()
     }
 
-    /// One row of `count` blocks into samples.
+    /// One row of `count` blocks into samples. `flat`, when the scan decoder
+    /// noted them, says which blocks have no AC coefficient.
     @inline(__always)
     private func transformRow(_ transform: BlockTransform, _ input: UnsafeMutablePointer<Int16>, perBlock: Int, count: Int,
-                              _ table: UnsafeMutablePointer<Float>,
+                              flat: UnsafeMutablePointer<Bool>?, _ table: UnsafeMutablePointer<Float>,
                               _ out: UnsafeMutablePointer<UInt8>, _ stride: Int) {
         switch transform {
         case .full:
@@ -204,7 +207,7 @@ final class JPEGRowRenderer {
             var batched = 0
             for bx in 0..<count {
                 let block = input + bx * perBlock
-                if JPEGInverseDCT.isDCOnly(block) {
+                if flat?[bx] ?? JPEGInverseDCT.isDCOnly(block) {
                     JPEGInverseDCT.transformFlat(block, table, out + bx * 8, stride)
                     continue
                 }

@@ -46,6 +46,7 @@ struct JPEGScanDecoder {
         let dcTable: JPEGHuffmanTable.Lookup?
         let acTable: JPEGHuffmanTable.Lookup?
         let coefficients: UnsafeMutablePointer<Int16>
+        let flatBlocks: UnsafeMutablePointer<Bool>?
         let perBlock: Int
         let blocksPerLine: Int
         let horizontalSampling: Int
@@ -56,6 +57,7 @@ struct JPEGScanDecoder {
             dcTable = c.dcTable?.lookup
             acTable = c.acTable?.lookup
             coefficients = c.coefficients!
+            flatBlocks = c.flatBlocks
             perBlock = c.coefficientsPerBlock
             blocksPerLine = c.blocksPerLine
             horizontalSampling = c.horizontalSampling
@@ -105,8 +107,8 @@ struct JPEGScanDecoder {
             let rows = single ? 1 : t.verticalSampling, columns = single ? 1 : t.horizontalSampling
             for by in 0..<rows {
                 for bx in 0..<columns {
-                    slots.append(BlockSlot(target: index, first: t.coefficients + (by * t.blocksPerLine + bx) * t.perBlock,
-                                           columnStep: columns * t.perBlock, rowStep: rows * t.blocksPerLine * t.perBlock))
+                    slots.append(BlockSlot(target: index, first: by * t.blocksPerLine + bx,
+                                           columnStep: columns, rowStep: rows * t.blocksPerLine))
                 }
             }
         }
@@ -139,11 +141,16 @@ struct JPEGScanDecoder {
                     let bufferRow = streaming ? 0 : uy
                     if baseline {
                         for slot in slots {
-                            try decodeBaseline(&targets[slot.target], slot.block(column: ux, row: bufferRow), &bits)
+                            let index = slot.block(column: ux, row: bufferRow)
+                            let t = targets[slot.target]
+                            try decodeBaseline(&targets[slot.target], t.coefficients + index &* t.perBlock,
+                                               t.flatBlocks.map { $0 + index }, &bits)
                         }
                     } else {
                         for slot in slots {
-                            try decodeBlock(kind, &targets[slot.target], slot.block(column: ux, row: bufferRow))
+                            let t = targets[slot.target]
+                            try decodeBlock(kind, &targets[slot.target],
+                                            t.coefficients + slot.block(column: ux, row: bufferRow) &* t.perBlock)
                         }
                     }
                     unit += 1
@@ -172,17 +179,18 @@ struct JPEGScanDecoder {
         if p + 1 >= bytes.count && !skip { try reader.checkNoPaddingUsed() }
     }
 
-    /// One block of a unit: where its coefficients start in unit (0, 0) and
-    /// how far they move per unit across and per unit row down.
+    /// One block of a unit: its index among its component's blocks in unit
+    /// (0, 0), and how far that moves per unit across and per unit row down.
     private struct BlockSlot {
         let target: Int
-        let first: UnsafeMutablePointer<Int16>
+        let first: Int
         let columnStep: Int
         let rowStep: Int
 
+        /// The block's index in the unit at `column`, `row`.
         @inline(__always)
-        func block(column: Int, row: Int) -> UnsafeMutablePointer<Int16> {
-            first + (column &* columnStep &+ row &* rowStep)
+        func block(column: Int, row: Int) -> Int {
+            first &+ column &* columnStep &+ row &* rowStep
         }
     }
 
@@ -228,7 +236,8 @@ struct JPEGScanDecoder {
         Int(Int32(truncatingIfNeeded: predictor &+ diff))
     }
 
-    /// One baseline block: the DC difference, then the AC coefficients.
+    /// One baseline block: the DC difference, then the AC coefficients; in
+    /// `flat` (streamed scans) whether there were none.
     ///
     /// Reads through `bits`, the reader's buffer, bit count and position as
     /// plain values (the scan loop's copy, in registers), going back to
@@ -236,7 +245,7 @@ struct JPEGScanDecoder {
     /// the loop-carried bit buffer never sits in memory behind an inout access.
     @inline(__always)
     private mutating func decodeBaseline(_ c: inout Target, _ block: UnsafeMutablePointer<Int16>,
-                                         _ bits: inout JPEGBitReader.State) throws {
+                                         _ flat: UnsafeMutablePointer<Bool>?, _ bits: inout JPEGBitReader.State) throws {
         let bytes = reader.bytes
         var buffer = bits.buffer, bitCount = bits.bitCount, position = bits.position
         defer { bits = JPEGBitReader.State(buffer: buffer, bitCount: bitCount, position: position) }
@@ -362,6 +371,8 @@ struct JPEGScanDecoder {
             peek = Int(buffer &>> UInt64(64 - JPEGHuffmanTable.lookupBits))
         }
         guard k <= 64 else { throw JPEGError.corruptScan("AC coefficients run past the end of a block") }
+        // The AC loop ends at k = 1 only at an end of block before any coefficient.
+        flat?.pointee = k == 1
     }
 
     private mutating func decodeDCFirst(_ c: inout Target, _ block: UnsafeMutablePointer<Int16>) throws {
