@@ -104,6 +104,28 @@ final class DeflateEncoderTests: XCTestCase {
         XCTAssertLessThan(DeflateEncoder(level: 9).zlibCompress(text).count, DeflateEncoder(level: 1).zlibCompress(text).count + 1)
     }
 
+    /// Levels 7–9 search harder than 6, so on an RGBA photo (smooth colour,
+    /// texture and a little noise, as a camera gives) none of them may come
+    /// out larger than level 6, nor one level larger than the one below it.
+    func testHigherLevelsNeverCompressAPhotoWorse() {
+        var random = UInt64(0x5EED)
+        var photo: [UInt8] = []
+        for y in 0..<128 {
+            for x in 0..<256 {
+                random ^= random << 13; random ^= random >> 7; random ^= random << 17
+                let noise = Int(random % 13) - 6
+                let field = 0.5 + 0.25 * sin(6.1 * Double(x) / 256 + 2.3 * Double(y) / 128)
+                let texture = 0.06 * sin(Double(x) * 0.37 + 3 * sin(Double(y) * 0.11)) * cos(Double(y) * 0.29)
+                let base = Int(255 * (field + texture))
+                photo += [base + noise, base * 4 / 5 + noise, 255 - base * 7 / 10 + noise, 255].map { UInt8(max(0, min(255, $0))) }
+            }
+        }
+        let sizes = (6...9).map { DeflateEncoder(level: $0).zlibCompress(photo).count }
+        for (level, pair) in zip(7...9, zip(sizes, sizes.dropFirst())) {
+            XCTAssertLessThanOrEqual(pair.1, pair.0, "level \(level) against level \(level - 1): sizes from 6 on are \(sizes)")
+        }
+    }
+
     func testChecksumsMatchKnownValues() {
         XCTAssertEqual(CRC32.checksum(Array("123456789".utf8)), 0xCBF4_3926)
         XCTAssertEqual(CRC32.checksum([UInt8]()), 0)
