@@ -36,7 +36,9 @@ struct JPEGScanDecoder {
         scratch = .allocate(capacity: 64)
     }
 
-    private enum Kind { case baseline, dcFirst, dcRefine, acFirst, acRefine }
+    /// What a progressive scan codes (ITU T.81 G.1.2): the DC coefficients or
+    /// an AC band, as a first pass or a refinement of one more bit.
+    private enum ProgressiveKind { case dcFirst, dcRefine, acFirst, acRefine }
 
     /// What decoding a block needs from its component, as plain values and
     /// pointers so the hot loop does no reference counting (the parser keeps
@@ -67,22 +69,26 @@ struct JPEGScanDecoder {
 
     mutating func decode() throws {
         defer { zigzag.deallocate(); scratch.deallocate() }
-        let kind: Kind
+        // nil: a baseline (sequential) scan.
+        let progressive: ProgressiveKind?
         if !parser.isProgressive {
-            kind = .baseline
+            progressive = nil
         } else if spectralStart == 0 {
-            kind = successiveHigh == 0 ? .dcFirst : .dcRefine
+            progressive = successiveHigh == 0 ? .dcFirst : .dcRefine
         } else {
-            kind = successiveHigh == 0 ? .acFirst : .acRefine
+            progressive = successiveHigh == 0 ? .acFirst : .acRefine
         }
+        // Baseline scans code both; progressive ones one or the other.
+        let codesDC = progressive == nil || progressive == .dcFirst || progressive == .dcRefine
+        let codesAC = progressive == nil || progressive == .acFirst || progressive == .acRefine
         for c in components {
-            if (kind == .baseline || kind == .dcFirst) && c.dcTable == nil {
+            if (progressive == nil || progressive == .dcFirst) && c.dcTable == nil {
                 throw JPEGError.invalidSegment("scan uses an undefined DC Huffman table")
             }
-            if (kind == .baseline || kind == .acFirst || kind == .acRefine) && c.acTable == nil {
+            if codesAC && c.acTable == nil {
                 throw JPEGError.invalidSegment("scan uses an undefined AC Huffman table")
             }
-            if kind == .baseline || kind == .dcFirst || kind == .dcRefine {
+            if codesDC {
                 guard parser.quantizationTables[c.quantizationTableIndex] != nil else {
                     throw JPEGError.invalidSegment("component \(c.id) uses an undefined quantisation table")
                 }
@@ -90,7 +96,7 @@ struct JPEGScanDecoder {
         }
         // A component kept DC-only (1/8 scale) needs nothing from progressive
         // AC scans: skip straight to the marker after their data.
-        let skip = components.allSatisfy { $0.coefficientsPerBlock == 1 } && (kind == .acFirst || kind == .acRefine)
+        let skip = components.allSatisfy { $0.coefficientsPerBlock == 1 } && progressive != nil && codesAC
         let single = components.count == 1
         let unitsX = single ? components[0].usedBlocksPerLine : parser.mcusX
         let unitsY = single ? components[0].usedBlocksPerColumn : parser.mcusY
@@ -115,7 +121,7 @@ struct JPEGScanDecoder {
         // Baseline scans read through this copy of the reader's state, kept in
         // registers across blocks; `reader` is brought up to date around
         // restarts and at the end. Other scans use `reader` itself.
-        let baseline = kind == .baseline
+        let baseline = progressive == nil
         var bits = reader.state
         try targets.withUnsafeMutableBufferPointer { targets in
             try slots.withUnsafeBufferPointer { slots in
@@ -139,18 +145,18 @@ struct JPEGScanDecoder {
                     untilRestart -= 1
                     // Streamed buffers hold only the current unit row.
                     let bufferRow = streaming ? 0 : uy
-                    if baseline {
+                    if let progressive {
+                        for slot in slots {
+                            let t = targets[slot.target]
+                            try decodeBlock(progressive, &targets[slot.target],
+                                            t.coefficients + slot.block(column: ux, row: bufferRow) &* t.perBlock)
+                        }
+                    } else {
                         for slot in slots {
                             let index = slot.block(column: ux, row: bufferRow)
                             let t = targets[slot.target]
                             try decodeBaseline(&targets[slot.target], t.coefficients + index &* t.perBlock,
                                                t.flatBlocks.map { $0 + index }, &bits)
-                        }
-                    } else {
-                        for slot in slots {
-                            let t = targets[slot.target]
-                            try decodeBlock(kind, &targets[slot.target],
-                                            t.coefficients + slot.block(column: ux, row: bufferRow) &* t.perBlock)
                         }
                     }
                     unit += 1
@@ -195,9 +201,8 @@ struct JPEGScanDecoder {
     }
 
     /// One block of a progressive scan.
-    private mutating func decodeBlock(_ kind: Kind, _ c: inout Target, _ block: UnsafeMutablePointer<Int16>) throws {
+    private mutating func decodeBlock(_ kind: ProgressiveKind, _ c: inout Target, _ block: UnsafeMutablePointer<Int16>) throws {
         switch kind {
-        case .baseline: preconditionFailure("baseline blocks go through decodeBaseline")
         case .dcFirst: try decodeDCFirst(&c, block)
         case .dcRefine:
             if try reader.bit() != 0 { block[0] |= Int16(truncatingIfNeeded: 1 << successiveLow) }
