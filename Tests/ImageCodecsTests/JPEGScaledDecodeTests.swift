@@ -105,8 +105,8 @@ final class JPEGScaledDecodeTests: XCTestCase {
             for _ in 0..<(1 + next(20)) { block[next(64)] = Int16(next(200) - 100) }
             var general = [UInt8](repeating: 0, count: 16), folded = [UInt8](repeating: 0, count: 16)
             block.withUnsafeBufferPointer { input in
-                JPEGInverseDCT.transformReduced(input.baseAddress!, plain, basis, rows: 4, basis, columns: 4, &general, 4)
-                JPEGInverseDCT.transformHalf(input.baseAddress!, weights, &folded, 4)
+                JPEGInverseDCT.transformReduced(input.baseAddress!, flat: nil, plain, basis, rows: 4, basis, columns: 4, &general, 4)
+                JPEGInverseDCT.transformHalf(input.baseAddress!, flat: nil, weights, &folded, 4)
             }
             for i in 0..<16 { worst = max(worst, abs(Int(general[i]) - Int(folded[i]))) }
         }

@@ -170,13 +170,14 @@ enum JPEGInverseDCT {
     /// Transforms one block to `rows`×`columns` samples (each 1, 2, 4 or 8):
     /// the box averages of the full-size result. `quant` is the plain
     /// quantisation table (as floats); `verticalBasis` and `horizontalBasis`
-    /// come from `fillReducedBasis(size:)` for `rows` and `columns`.
+    /// come from `fillReducedBasis(size:)` for `rows` and `columns`. `flat`
+    /// says whether the block has no AC coefficient, when the caller knows (nil: test it).
     @inline(__always)
-    static func transformReduced(_ input: UnsafePointer<Int16>, _ quant: UnsafePointer<Float>,
+    static func transformReduced(_ input: UnsafePointer<Int16>, flat: Bool?, _ quant: UnsafePointer<Float>,
                                  _ verticalBasis: UnsafePointer<Float>, rows size: Int,
                                  _ horizontalBasis: UnsafePointer<Float>, columns: Int,
                                  _ output: UnsafeMutablePointer<UInt8>, _ stride: Int) {
-        if isDCOnly(input) {
+        if flat ?? isDCOnly(input) {
             // The DC basis entry is 1/(2√2) in both directions: the mean is DC/8.
             fill(output, stride, rows: size, columns: columns, value: Float(input[0]) * quant[0] * 0.125)
             return
@@ -227,10 +228,14 @@ enum JPEGInverseDCT {
     /// result, as `transformReduced` with 4 rows and columns computes them, in
     /// far fewer operations): the 8×8 coefficients fold to 4×4 (see
     /// `fillHalfWeights`), then a 4-point IDCT runs down the columns and
-    /// along the rows.
+    /// along the rows. `flat` as for `transformReduced`.
     @inline(__always)
-    static func transformHalf(_ input: UnsafePointer<Int16>, _ weights: UnsafePointer<Float>,
+    static func transformHalf(_ input: UnsafePointer<Int16>, flat: Bool?, _ weights: UnsafePointer<Float>,
                               _ output: UnsafeMutablePointer<UInt8>, _ stride: Int) {
+        if flat == true {
+            fill(output, stride, rows: 4, columns: 4, value: Float(input[0]) * weights[0])
+            return
+        }
         // Which rows hold non-zero coefficients: most blocks have none in the
         // lower half (rows 4...7), whose folding can then be skipped.
         let words = UnsafeRawPointer(input)
@@ -301,11 +306,11 @@ enum JPEGInverseDCT {
     /// Transforms one block to 2×2 samples (the 1/4-scale decode): only the
     /// 25 coefficients whose row and column are 0 or odd matter. Output
     /// sample (i, j) adds them with the sign (−1)^(v·i + u·j), since the
-    /// second box's basis values mirror the first's.
+    /// second box's basis values mirror the first's. `flat` as for `transformReduced`.
     @inline(__always)
-    static func transformQuarter(_ input: UnsafePointer<Int16>, _ weights: UnsafePointer<Float>,
+    static func transformQuarter(_ input: UnsafePointer<Int16>, flat: Bool?, _ weights: UnsafePointer<Float>,
                                  _ output: UnsafeMutablePointer<UInt8>, _ stride: Int) {
-        if isDCOnly(input) {
+        if flat ?? isDCOnly(input) {
             // Most blocks of flat areas: sixteen word tests instead of 25 products.
             fill(output, stride, rows: 2, columns: 2, value: Float(input[0]) * weights[0])
             return

@@ -228,16 +228,16 @@ final class JPEGRowRenderer {
             }
         case .half:
             for bx in 0..<count {
-                JPEGInverseDCT.transformHalf(input + bx * perBlock, table, out + bx * 4, stride)
+                JPEGInverseDCT.transformHalf(input + bx * perBlock, flat: flat?[bx], table, out + bx * 4, stride)
             }
         case .quarter:
             for bx in 0..<count {
-                JPEGInverseDCT.transformQuarter(input + bx * perBlock, table, out + bx * 2, stride)
+                JPEGInverseDCT.transformQuarter(input + bx * perBlock, flat: flat?[bx], table, out + bx * 2, stride)
             }
         case .reduced(let rows, let columns):
             let verticalBasis = basis(rows), horizontalBasis = basis(columns)
             for bx in 0..<count {
-                JPEGInverseDCT.transformReduced(input + bx * perBlock, table, verticalBasis, rows: rows,
+                JPEGInverseDCT.transformReduced(input + bx * perBlock, flat: flat?[bx], table, verticalBasis, rows: rows,
                                                 horizontalBasis, columns: columns, out + bx * columns, stride)
             }
         case .dc:
