@@ -5,7 +5,8 @@
 /// Coefficients live in a manually allocated buffer (natural order,
 /// `coefficientsPerBlock` per block: 64, or 1 when only DC is kept, for a
 /// component whose blocks become one sample at 1/8 scale) so the scan decoder
-/// writes them without bounds or CoW checks; the class owns and frees it.
+/// writes them without bounds or CoW checks; so does a streamed scan's note of
+/// flat blocks. The class owns and frees both.
 final class JPEGComponent {
     let id: Int
     let horizontalSampling: Int
@@ -47,17 +48,17 @@ final class JPEGComponent {
         blocksPerLine = mcusX * horizontalSampling
         blocksPerColumn = mcusY * verticalSampling
         coefficientsPerBlock = dcOnly ? 1 : 64
-        let count = blocksPerLine * min(blockRows ?? blocksPerColumn, blocksPerColumn) * coefficientsPerBlock
-        let pointer = UnsafeMutablePointer<Int16>.allocate(capacity: count)
-        pointer.initialize(repeating: 0, count: count)
+        let blocks = blocksPerLine * min(blockRows ?? blocksPerColumn, blocksPerColumn)
+        let pointer = UnsafeMutablePointer<Int16>.allocate(capacity: blocks * coefficientsPerBlock)
+        pointer.initialize(repeating: 0, count: blocks * coefficientsPerBlock)
         coefficients?.deallocate()
         coefficients = pointer
         flatBlocks?.deallocate()
         flatBlocks = nil
         if blockRows != nil {
-            let blocks = count / coefficientsPerBlock
-            flatBlocks = .allocate(capacity: blocks)
-            flatBlocks!.initialize(repeating: false, count: blocks)
+            let flags = UnsafeMutablePointer<Bool>.allocate(capacity: blocks)
+            flags.initialize(repeating: false, count: blocks)
+            flatBlocks = flags
         }
     }
 
