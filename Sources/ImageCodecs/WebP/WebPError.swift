@@ -1,0 +1,57 @@
+/// Why a WebP file could not be read. Descriptions say what is wrong and where.
+///
+/// Public so a caller can tell the faults apart in `ImageCodecError.detail`;
+/// no public method throws it bare.
+public enum WebPError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The first twelve bytes are not `RIFF`, a size and `WEBP`.
+    case notWebP
+    /// The file ends inside a chunk or a bitstream; the message says where.
+    case truncated(String)
+    /// The RIFF container breaks the format's rules (chunk sizes, `VP8X`
+    /// flags and canvas, chunk order, a frame outside the canvas).
+    case invalidContainer(String)
+    /// The lossless (`VP8L`) bitstream is damaged: a header field, a prefix
+    /// code, a transform or a backward reference the format forbids.
+    case invalidLossless(String)
+    /// The `ALPH` chunk is damaged (its header, or raw data shorter than the image).
+    case invalidAlpha(String)
+    /// A feature this decoder does not read; the message names it.
+    case unsupported(String)
+    /// width × height (of the canvas or a frame) is above the decoder's
+    /// `maximumPixelCount`; checked before any allocation.
+    case tooManyPixels(width: Int, height: Int, limit: Int)
+    /// An animation has more frames than the decoder's frame limit.
+    case tooManyFrames(limit: Int)
+
+    /// What is wrong with the file, for logs and `URLError` descriptions.
+    public var description: String {
+        switch self {
+        case .notWebP:
+            return "not a WebP file: the RIFF/WEBP header is missing"
+        case let .truncated(where_):
+            return "WebP file is truncated: \(where_)"
+        case let .invalidContainer(message):
+            return "invalid WebP container: \(message)"
+        case let .invalidLossless(message):
+            return "invalid WebP lossless bitstream: \(message)"
+        case let .invalidAlpha(message):
+            return "invalid WebP alpha (ALPH) data: \(message)"
+        case let .unsupported(message):
+            return "unsupported WebP feature: \(message)"
+        case let .tooManyPixels(width, height, limit):
+            return "WebP image is \(width)×\(height) = \(width * height) pixels, above the limit of \(limit)"
+        case let .tooManyFrames(limit):
+            return "WebP animation has more than \(limit) frames"
+        }
+    }
+
+    /// The `ImageCodecError.Kind` this error is reported as.
+    public var kind: ImageCodecError.Kind {
+        switch self {
+        case .truncated: return .truncated
+        case .notWebP, .unsupported: return .unsupported
+        case .invalidContainer, .invalidLossless, .invalidAlpha: return .corrupt
+        case .tooManyPixels, .tooManyFrames: return .tooLarge
+        }
+    }
+}
