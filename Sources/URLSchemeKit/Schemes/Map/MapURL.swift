@@ -51,12 +51,16 @@ public struct MapURL: SchemeURL {
     public var tiles: String?
 
     /// A URL for `options`. Throws `URLParameterError` naming the option (as a
-    /// URL parameter) that `MapSnapshotOptions.validate()` rejects.
+    /// URL parameter) that `MapSnapshotOptions.validate()` rejects, or `format`
+    /// when it is one the encoders cannot write (GIF, WebP).
     public init(options: MapSnapshotOptions, format: ImageFormat = .png, quality: Int = MapURL.defaultQuality, tiles: String? = nil) throws {
         do {
             try options.validate()
         } catch let error as MapOptionError {
             throw URLParameterError(parameter: error.option, reason: error.reason)
+        }
+        guard format.isEncodable else {
+            throw URLParameterError(parameter: "format", reason: "must be one of png, jpeg, got '\(format.rawValue)'")
         }
         self.options = options
         self.format = format
