@@ -1,6 +1,6 @@
 /// Why an image could not be decoded or encoded: the one error every public
 /// codec entry point throws (`ImageDecoder`, `ImageEncoder`, `AnimatedImage`,
-/// `JPEGDecoder`, `JPEGEncoder`, `PNGDecoder`, `PNGEncoder`, `GIFDecoder`,
+/// `JPEGDecoder`, `JPEGEncoder`, `PNGDecoder`, `PNGEncoder`, `GIFDecoder`, `WebPDecoder`,
 /// `Inflater`), whatever the format.
 ///
 /// Match on `kind`, which stays the same across formats and versions:
@@ -9,7 +9,7 @@
 ///     catch let error as ImageCodecError where error.kind == .truncated { … }
 ///
 /// `detail` keeps the format's own error (`JPEGError`, `PNGError`,
-/// `GIFError`, `InflateError`, `AnimationError`) for logs and for callers that need to tell, say, the
+/// `GIFError`, `WebPError`, `InflateError`, `AnimationError`) for logs and for callers that need to tell, say, the
 /// pixel limit from the scan limit. Those enums stay public for that reason,
 /// but no public method throws them bare, so a `catch` clause never has to
 /// list one per format. Errors thrown by a caller's `checkCancellation`
@@ -39,6 +39,8 @@ public struct ImageCodecError: Error, Equatable, Sendable, CustomStringConvertib
         case png(PNGError)
         /// From the GIF decoder.
         case gif(GIFError)
+        /// From the WebP decoder.
+        case webp(WebPError)
         /// From `Inflater` used on its own (a PNG's inflate errors arrive as `.png`).
         case deflate(InflateError)
         /// An animation over `ImageDecoder.Options`' frame limits, whatever its format.
@@ -72,6 +74,11 @@ public struct ImageCodecError: Error, Equatable, Sendable, CustomStringConvertib
     /// A GIF decoder error, classified.
     public init(_ error: GIFError) {
         self.init(kind: error.kind, detail: .gif(error), message: error.description)
+    }
+
+    /// A WebP decoder error, classified.
+    public init(_ error: WebPError) {
+        self.init(kind: error.kind, detail: .webp(error), message: error.description)
     }
 
     /// An animation limit error, classified (always `.tooLarge`).
@@ -117,6 +124,8 @@ public struct ImageCodecError: Error, Equatable, Sendable, CustomStringConvertib
         } catch let error as PNGError {
             throw ImageCodecError(error)
         } catch let error as GIFError {
+            throw ImageCodecError(error)
+        } catch let error as WebPError {
             throw ImageCodecError(error)
         } catch let error as InflateError {
             throw ImageCodecError(error)

@@ -74,6 +74,7 @@ public enum ImageDecoder {
         let format = try sniff(data)
         try checkCancellation()
         let stored: Bitmap, info: ImageInfo, scale: JPEGScale
+        var iccProfile: Data?
         switch format {
         case .jpeg:
             let decoder = JPEGDecoder(maximumPixelCount: options.maximumPixelCount, maximumScanCount: options.maximumScanCount)
@@ -87,11 +88,13 @@ public enum ImageDecoder {
         case .gif:
             throw notDecoded(.gif)
         case .webp:
-            throw notDecoded(.webp)
+            (stored, info, iccProfile) = try webPDecoder(options).decodeImage(data, checkCancellation: checkCancellation)
+            scale = .full
         }
         try checkCancellation()
         let bitmap = options.appliesOrientation ? try stored.upright(from: info.orientation) : stored
-        return DecodedImage(bitmap: bitmap, info: info, scale: scale, isUpright: options.appliesOrientation || info.orientation == .up)
+        return DecodedImage(bitmap: bitmap, info: info, scale: scale, isUpright: options.appliesOrientation || info.orientation == .up,
+                            iccProfile: iccProfile)
     }
 
     /// What the file's header says (format, stored size, orientation, alpha),
@@ -106,7 +109,7 @@ public enum ImageDecoder {
         case .gif:
             throw notDecoded(.gif)
         case .webp:
-            throw notDecoded(.webp)
+            return try webPDecoder(options).readInfo(data)
         }
     }
 
@@ -125,9 +128,14 @@ public enum ImageDecoder {
         case .gif:
             throw notDecoded(.gif)
         case .webp:
-            throw notDecoded(.webp)
+            decoder = try webPDecoder(options).animationDecoder(data)
         }
         return AnimatedImage(decoder, options: options)
+    }
+
+    /// The WebP decoder under `options`' limits.
+    private static func webPDecoder(_ options: Options) -> WebPDecoder {
+        WebPDecoder(maximumPixelCount: options.maximumPixelCount, maximumFrameCount: options.maximumFrameCount)
     }
 
     /// The format `data` starts with, or the error naming its first bytes.

@@ -146,11 +146,16 @@ struct WebPContainer {
                 picture = firstFrame.picture
             } else {
                 picture = try Self.picture(in: top, bytes, inside: "the file")
-                let size = try Self.pictureSize(bytes, picture)
-                guard size.width == width && size.height == height else {
-                    throw WebPError.invalidContainer("the image is \(size.width)×\(size.height) but VP8X says the canvas is \(width)×\(height)")
+                if picture.isLossless {
+                    let header = try VP8LDecoder.readHeader(UnsafeRawBufferPointer(rebasing: bytes[picture.bitstream]))
+                    guard header.width == width && header.height == height else {
+                        throw WebPError.invalidContainer("the image is \(header.width)×\(header.height) but VP8X says the canvas is \(width)×\(height)")
+                    }
+                    hasAlpha = hasAlpha || header.hasAlpha
+                } else {
+                    // A lossy picture's size is checked against the canvas when it is decoded.
+                    hasAlpha = hasAlpha || picture.alpha != nil
                 }
-                hasAlpha = hasAlpha || size.hasAlpha
             }
         default:
             throw WebPError.invalidContainer("the first chunk is \(Self.name(first.tag)), not VP8, VP8L or VP8X")
