@@ -39,7 +39,8 @@ final class WebPDecoderTests: XCTestCase {
     func testEveryLosslessVectorDecodesExactlyAsDwebp() throws {
         var checked = 0
         for expected in try Self.expectations() where Self.isLossless(expected.name) {
-            let image = try ImageDecoder.decode(Self.data(expected.name))
+            // dwebp leaves the EXIF orientation alone; so does this comparison.
+            let image = try ImageDecoder.decode(Self.data(expected.name), options: .init(appliesOrientation: false))
             XCTAssertEqual(image.info.format, .webp)
             XCTAssertEqual(image.bitmap.width, expected.width, expected.name)
             XCTAssertEqual(image.bitmap.height, expected.height, expected.name)
@@ -71,6 +72,20 @@ final class WebPDecoderTests: XCTestCase {
     func testReadInfoGivesTheCanvasWithoutDecoding() throws {
         let info = try ImageDecoder.readInfo(Self.data("lossless_vec_1_0.webp"))
         XCTAssertEqual(info, ImageInfo(format: .webp, width: 16, height: 16, hasAlpha: true))
+    }
+
+    func testTheExifOrientationIsAppliedAndTheICCProfileCarried() throws {
+        // meta_exif_icc.webp is lossless_vec_2_0.webp with EXIF orientation 6
+        // and an ICC profile added by webpmux (Scripts/make_webp_fixtures.py).
+        let data = try Self.data("meta_exif_icc.webp")
+        let info = try ImageDecoder.readInfo(data)
+        XCTAssertEqual(info.orientation, .right)
+        let stored = try ImageDecoder.decode(Self.data("lossless_vec_2_0.webp")).bitmap
+        let image = try ImageDecoder.decode(data)
+        XCTAssertEqual(image.bitmap, try stored.upright(from: .right))
+        XCTAssertTrue(image.isUpright)
+        XCTAssertEqual(image.iccProfile, try Self.data("meta_icc.icc"))
+        XCTAssertNil(try ImageDecoder.decode(Self.data("lossless_vec_2_0.webp")).iccProfile)
     }
 
     func testAFileCutShortIsTruncated() throws {

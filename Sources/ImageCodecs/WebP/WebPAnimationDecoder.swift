@@ -119,7 +119,7 @@ struct WebPAnimationDecoder: AnimationFrameDecoding {
         let scale = (1 << 24) / alpha
         var result = alpha << 24
         for shift: UInt32 in [0, 8, 16] {
-            let channel = ((source >> shift & 0xFF) * sourceAlpha + (destination >> shift & 0xFF) * destinationFactor) * scale >> 24
+            let channel = (((source >> shift & 0xFF) * sourceAlpha + (destination >> shift & 0xFF) * destinationFactor) * scale) >> 24
             result |= (channel & 0xFF) << shift
         }
         return result
