@@ -54,6 +54,17 @@ struct VP8LDecoder {
             throw WebPError.tooManyPixels(width: width, height: height, limit: maximumPixelCount)
         }
         var reader = VP8LBitReader(bytes)
+        do {
+            return try decodeImageStream(&reader, width: width, height: height, pixels: pixels, checkCancellation: checkCancellation)
+        } catch let error as WebPError where reader.isPastEnd {
+            // Whatever broke was read from the zeros past the end: the data is cut short.
+            if case .truncated = error { throw error }
+            throw WebPError.truncated("the VP8L bitstream ends early")
+        }
+    }
+
+    private func decodeImageStream(_ reader: inout VP8LBitReader, width: Int, height: Int, pixels: Int,
+                                   checkCancellation: () throws -> Void) throws -> [UInt32] {
         let transforms = try readTransforms(width: width, height: height, from: &reader)
         var codedWidth = width
         for transform in transforms {
