@@ -69,6 +69,18 @@ final class WebPDecoderTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(checked, 15)
     }
 
+    func testEveryLossyFileWithAlphaDecodesExactlyAsDwebp() throws {
+        // The VP8 decoder's colour (dwebp's fancy upsampling) with the ALPH plane.
+        var checked = 0
+        for expected in try Self.expectations() where !Self.isLossless(expected.name) {
+            let image = try ImageDecoder.decode(Self.data(expected.name))
+            XCTAssertTrue(image.info.hasAlpha, expected.name)
+            XCTAssertEqual(Self.fnv1a64(image.bitmap.pixels), expected.rgba, "\(expected.name): pixels differ from dwebp's")
+            checked += 1
+        }
+        XCTAssertGreaterThanOrEqual(checked, 15)
+    }
+
     func testReadInfoGivesTheCanvasWithoutDecoding() throws {
         let info = try ImageDecoder.readInfo(Self.data("lossless_vec_1_0.webp"))
         XCTAssertEqual(info, ImageInfo(format: .webp, width: 16, height: 16, hasAlpha: true))

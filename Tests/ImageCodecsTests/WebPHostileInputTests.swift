@@ -202,10 +202,28 @@ final class WebPHostileInputTests: XCTestCase {
         }
     }
 
-    func testALossyFileIsUnsupportedForNow() throws {
-        XCTAssertThrowsError(try ImageDecoder.decode(WebPDecoderTests.data("lossy_alpha1.webp"))) {
-            XCTAssertEqual($0.codecErrorKind, .unsupported)
+    func testDamagedLossyPicturesAndAlphaPlanesFailCleanly() throws {
+        let original = [UInt8](try WebPDecoderTests.data("lossy_alpha4.webp"))
+        let alph = try XCTUnwrap(findChunk("ALPH", in: original)), vp8 = try XCTUnwrap(findChunk("VP8 ", in: original))
+        // The ALPH header's reserved bits set.
+        var reserved = original
+        reserved[alph + 8] |= 0xC0
+        assertFails(Data(reserved), .corrupt, containing: "reserved values")
+        // The VP8 chunk cut short, its size and the RIFF size kept consistent.
+        let vp8Size = Int(original[vp8 + 4]) | Int(original[vp8 + 5]) << 8 | Int(original[vp8 + 6]) << 16
+        var cut = Array(original[0..<vp8 + 8 + vp8Size / 2])
+        cut.replaceSubrange(vp8 + 4..<vp8 + 8, with: Self.le32(vp8Size / 2))
+        cut.replaceSubrange(4..<8, with: Self.le32(cut.count - 8))
+        XCTAssertThrowsError(try ImageDecoder.decode(Data(cut))) { error in
+            XCTAssertEqual(error.codecErrorKind, .truncated)
+            guard case .webp(.lossy(.truncated))? = (error as? ImageCodecError)?.detail else { return XCTFail("\(error)") }
         }
+        // Raw alpha shorter than the image.
+        let plane: [UInt8] = [0] + [UInt8](repeating: 7, count: 10)
+        let vp8Chunk = Array(original[vp8 + 8..<vp8 + 8 + vp8Size])
+        let canvas = Array(original[20 + 4..<20 + 10])
+        assertFails(Self.riff([("VP8X", [0x10, 0, 0, 0] + canvas), ("ALPH", plane), ("VP8 ", vp8Chunk)]), .truncated,
+                    containing: "raw alpha needs")
     }
 
     private func findChunk(_ tag: String, in bytes: [UInt8]) -> Int? {

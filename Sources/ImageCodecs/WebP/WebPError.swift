@@ -15,8 +15,8 @@ public enum WebPError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidLossless(String)
     /// The `ALPH` chunk is damaged (its header, or raw data shorter than the image).
     case invalidAlpha(String)
-    /// A feature this decoder does not read; the message names it.
-    case unsupported(String)
+    /// The lossy (`VP8 `) bitstream could not be decoded; the `VP8Error` says why.
+    case lossy(VP8Error)
     /// width × height (of the canvas or a frame) is above the decoder's
     /// `maximumPixelCount`; checked before any allocation.
     case tooManyPixels(width: Int, height: Int, limit: Int)
@@ -36,8 +36,8 @@ public enum WebPError: Error, Equatable, Sendable, CustomStringConvertible {
             return "invalid WebP lossless bitstream: \(message)"
         case let .invalidAlpha(message):
             return "invalid WebP alpha (ALPH) data: \(message)"
-        case let .unsupported(message):
-            return "unsupported WebP feature: \(message)"
+        case let .lossy(error):
+            return "WebP lossy image: \(error.description)"
         case let .tooManyPixels(width, height, limit):
             return "WebP image is \(width)×\(height) = \(width * height) pixels, above the limit of \(limit)"
         case let .tooManyFrames(limit):
@@ -49,7 +49,8 @@ public enum WebPError: Error, Equatable, Sendable, CustomStringConvertible {
     public var kind: ImageCodecError.Kind {
         switch self {
         case .truncated: return .truncated
-        case .notWebP, .unsupported: return .unsupported
+        case let .lossy(error): return error.kind
+        case .notWebP: return .unsupported
         case .invalidContainer, .invalidLossless, .invalidAlpha: return .corrupt
         case .tooManyPixels, .tooManyFrames: return .tooLarge
         }

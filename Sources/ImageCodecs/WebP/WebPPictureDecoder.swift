@@ -40,14 +40,25 @@ struct WebPPictureDecoder {
         return try Bitmap(width: width, height: height, rgba: rgba)
     }
 
-    // MARK: Lossy VP8: the one place it is refused until the VP8 decoder lands.
-
     /// The size in a `VP8 ` chunk's frame header.
     static func lossySize(_ chunk: UnsafeRawBufferPointer) throws -> (width: Int, height: Int) {
-        throw WebPError.unsupported("lossy VP8 not yet decoded")
+        do {
+            return try VP8Decoder(maximumPixelCount: Int.max).readSize(chunk)
+        } catch let error as VP8Error {
+            throw WebPError.lossy(error)
+        }
     }
 
+    /// A `VP8 ` chunk's picture in RGBA (alpha 255), converted as dwebp does by default.
     private func decodeLossy(_ chunk: UnsafeRawBufferPointer, width: Int, height: Int, checkCancellation: () throws -> Void) throws -> Bitmap {
-        throw WebPError.unsupported("lossy VP8 not yet decoded")
+        do {
+            let picture = try VP8Decoder(maximumPixelCount: maximumPixelCount).decode(chunk, checkCancellation: checkCancellation)
+            guard picture.width == width && picture.height == height else {
+                throw WebPError.invalidContainer("the VP8 image is \(picture.width)×\(picture.height), its frame or canvas \(width)×\(height)")
+            }
+            return try picture.rgbaBitmap()
+        } catch let error as VP8Error {
+            throw WebPError.lossy(error)
+        }
     }
 }
