@@ -85,7 +85,8 @@ public enum ImageDecoder {
             (stored, info) = try PNGDecoder(maximumPixelCount: options.maximumPixelCount).decodeImage(data)
             scale = .full
         case .gif:
-            throw notDecoded(.gif)
+            (stored, info) = try GIFDecoder(maximumPixelCount: options.maximumPixelCount).decodeImage(data)
+            scale = .full
         case .webp:
             throw notDecoded(.webp)
         }
@@ -104,7 +105,7 @@ public enum ImageDecoder {
         case .jpeg:
             return try JPEGDecoder(maximumPixelCount: options.maximumPixelCount, maximumScanCount: options.maximumScanCount).readInfo(data)
         case .gif:
-            throw notDecoded(.gif)
+            return try GIFDecoder(maximumPixelCount: options.maximumPixelCount).readInfo(data)
         case .webp:
             throw notDecoded(.webp)
         }
@@ -123,7 +124,7 @@ public enum ImageDecoder {
         case .png, .jpeg:
             decoder = try StillFrameDecoder(data, options: options)
         case .gif:
-            throw notDecoded(.gif)
+            decoder = try GIFDecoder(maximumPixelCount: options.maximumPixelCount).frames(data)
         case .webp:
             throw notDecoded(.webp)
         }
