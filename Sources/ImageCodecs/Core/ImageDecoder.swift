@@ -2,8 +2,8 @@ import Foundation
 import Raster
 
 /// The one entry point for decoding an image: the format is sniffed from the
-/// bytes (PNG, JPEG, GIF), the EXIF orientation applied (a JPEG's APP1, a PNG's
-/// `eXIf`), and a JPEG wanted smaller than it is decoded at 1/2, 1/4 or 1/8
+/// bytes (PNG, JPEG, GIF, WebP), the EXIF orientation applied (a JPEG's APP1,
+/// a PNG's `eXIf`, a WebP's `EXIF`), and a JPEG wanted smaller than it is decoded at 1/2, 1/4 or 1/8
 /// scale instead of in full. An animation decodes to its first frame here;
 /// `animation(_:options:)` gives every frame, one at a time.
 ///
@@ -63,7 +63,7 @@ public enum ImageDecoder {
         }
     }
 
-    /// Decodes a whole PNG, JPEG or GIF file (an animation's first frame,
+    /// Decodes a whole PNG, JPEG, GIF or WebP file (an animation's first frame,
     /// composited as `animation` gives it). Throws `ImageCodecError` for bytes
     /// that are no supported image or are damaged, cut short or over the
     /// limits, and whatever `checkCancellation` throws: it is called before
@@ -86,7 +86,8 @@ public enum ImageDecoder {
             (stored, info) = try PNGDecoder(maximumPixelCount: options.maximumPixelCount).decodeImage(data)
             scale = .full
         case .gif:
-            throw notDecoded(.gif)
+            (stored, info) = try GIFDecoder(maximumPixelCount: options.maximumPixelCount).decodeImage(data)
+            scale = .full
         case .webp:
             (stored, info, iccProfile) = try webPDecoder(options).decodeImage(data, checkCancellation: checkCancellation)
             scale = .full
@@ -107,15 +108,15 @@ public enum ImageDecoder {
         case .jpeg:
             return try JPEGDecoder(maximumPixelCount: options.maximumPixelCount, maximumScanCount: options.maximumScanCount).readInfo(data)
         case .gif:
-            throw notDecoded(.gif)
+            return try GIFDecoder(maximumPixelCount: options.maximumPixelCount).readInfo(data)
         case .webp:
             return try webPDecoder(options).readInfo(data)
         }
     }
 
     /// The file's frames, decoded one at a time as `AnimatedImage.nextFrame`
-    /// is called: every frame of an animated GIF, or a still image (PNG,
-    /// JPEG, a GIF of one frame) as one frame. The header is read now, and the
+    /// is called: every frame of an animated GIF or WebP, or a still image
+    /// (PNG, JPEG, a GIF of one frame, a still WebP) as one frame. The header is read now, and the
     /// canvas checked against `options.maximumPixelCount` before anything is
     /// allocated; `options.maximumFrameCount` and `maximumAnimationPixelCount`
     /// bound the rest. `targetSize` and `jpegScale` are not used: every frame
@@ -126,7 +127,7 @@ public enum ImageDecoder {
         case .png, .jpeg:
             decoder = try StillFrameDecoder(data, options: options)
         case .gif:
-            throw notDecoded(.gif)
+            decoder = try GIFDecoder(maximumPixelCount: options.maximumPixelCount).frames(data)
         case .webp:
             decoder = try webPDecoder(options).animationDecoder(data)
         }
@@ -143,12 +144,6 @@ public enum ImageDecoder {
         let head = data.prefix(ImageFormat.sniffedByteCount)
         guard let format = ImageFormat(sniffing: head) else { throw ImageCodecError.unrecognized(head) }
         return format
-    }
-
-    /// A format recognised but whose decoder is not built yet.
-    static func notDecoded(_ format: ImageFormat) -> ImageCodecError {
-        ImageCodecError(kind: .unsupported, detail: .unrecognizedFormat,
-                        message: "\(format.rawValue.uppercased()) is recognised but not decoded yet")
     }
 
     /// The JPEG scale whose output for the image `info` describes is the
