@@ -81,6 +81,24 @@ final class WebPDecoderTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(checked, 15)
     }
 
+    func testSimpleLossyFilesDecodeThroughImageDecoderAsDwebp() throws {
+        // The VP8 fixtures (simple RIFF + "VP8 " files) through the container
+        // and ImageDecoder: RGB equal to dwebp -ppm's MD5, alpha 255.
+        let folder = VP8TestSupport.fixtures
+        let expected = try VP8TestSupport.checksums(folder.appendingPathComponent("checksums.md5"))
+        var checked = 0
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() where name.hasSuffix(".webp") {
+            let data = try Data(contentsOf: folder.appendingPathComponent(name))
+            let image = try ImageDecoder.decode(data)
+            XCTAssertEqual(try ImageDecoder.readInfo(data), image.info)
+            XCTAssertFalse(image.info.hasAlpha)
+            XCTAssertTrue(image.bitmap.isOpaque)
+            XCTAssertEqual(MD5.hex(VP8TestSupport.ppm(image.bitmap)), expected[name + ".ppm"], name)
+            checked += 1
+        }
+        XCTAssertGreaterThanOrEqual(checked, 20)
+    }
+
     func testReadInfoGivesTheCanvasWithoutDecoding() throws {
         let info = try ImageDecoder.readInfo(Self.data("lossless_vec_1_0.webp"))
         XCTAssertEqual(info, ImageInfo(format: .webp, width: 16, height: 16, hasAlpha: true))
