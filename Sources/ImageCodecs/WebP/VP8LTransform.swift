@@ -68,53 +68,29 @@ enum VP8LTransform {
     static func select(left: UInt32, top: UInt32, topLeft: UInt32) -> UInt32 {
         // Distance of each neighbour from the gradient estimate L + T − TL:
         // |T − TL| summed over channels for L, |L − TL| for T.
-        var toLeft = 0, toTop = 0
-        for shift: UInt32 in [0, 8, 16, 24] {
-            let l = channel(left, shift), t = channel(top, shift), tl = channel(topLeft, shift)
-            toLeft += abs(t - tl)
-            toTop += abs(l - tl)
+        @inline(__always) func distance(_ a: UInt32, _ b: UInt32, _ shift: UInt32) -> Int {
+            abs(channel(a, shift) - channel(b, shift))
         }
+        let toLeft = distance(top, topLeft, 0) + distance(top, topLeft, 8) + distance(top, topLeft, 16) + distance(top, topLeft, 24)
+        let toTop = distance(left, topLeft, 0) + distance(left, topLeft, 8) + distance(left, topLeft, 16) + distance(left, topLeft, 24)
         return toLeft < toTop ? left : top
     }
 
     @inline(__always)
     static func clampAddSubtractFull(_ a: UInt32, _ b: UInt32, _ c: UInt32) -> UInt32 {
-        var result: UInt32 = 0
-        for shift: UInt32 in [0, 8, 16, 24] {
-            result |= clamp(channel(a, shift) + channel(b, shift) - channel(c, shift)) << shift
+        @inline(__always) func one(_ shift: UInt32) -> UInt32 {
+            clamp(channel(a, shift) + channel(b, shift) - channel(c, shift)) << shift
         }
-        return result
+        return one(0) | one(8) | one(16) | one(24)
     }
 
     @inline(__always)
     static func clampAddSubtractHalf(_ a: UInt32, _ b: UInt32) -> UInt32 {
-        var result: UInt32 = 0
-        for shift: UInt32 in [0, 8, 16, 24] {
+        @inline(__always) func one(_ shift: UInt32) -> UInt32 {
             let x = channel(a, shift)
-            result |= clamp(x + (x - channel(b, shift)) / 2) << shift
+            return clamp(x + (x - channel(b, shift)) / 2) << shift
         }
-        return result
-    }
-
-    /// The prediction of mode `mode` (0…15; 14 and 15 predict black as libwebp does).
-    @inline(__always)
-    static func predict(_ mode: UInt32, left: UInt32, top: UInt32, topRight: UInt32, topLeft: UInt32) -> UInt32 {
-        switch mode {
-        case 1: return left
-        case 2: return top
-        case 3: return topRight
-        case 4: return topLeft
-        case 5: return average(average(left, topRight), top)
-        case 6: return average(left, topLeft)
-        case 7: return average(left, top)
-        case 8: return average(topLeft, top)
-        case 9: return average(top, topRight)
-        case 10: return average(average(left, topLeft), average(top, topRight))
-        case 11: return select(left: left, top: top, topLeft: topLeft)
-        case 12: return clampAddSubtractFull(left, top, topLeft)
-        case 13: return clampAddSubtractHalf(average(left, top), topLeft)
-        default: return black
-        }
+        return one(0) | one(8) | one(16) | one(24)
     }
 
     private static func invertPredictor(_ data: UnsafeMutablePointer<UInt32>, width: Int, height: Int, bits: Int, modes: UnsafePointer<UInt32>) {
@@ -126,19 +102,42 @@ enum VP8LTransform {
         for x in 1..<max(width, 1) { data[x] = add(data[x], data[x - 1]) }
         let blocksPerRow = (width + (1 << bits) - 1) >> bits
         for y in 1..<max(height, 1) {
-            let row = data + y * width, above = row - width
+            let row = data + y * width, above = UnsafePointer(row - width)
             row[0] = add(row[0], above[0])
             let modeRow = modes + (y >> bits) * blocksPerRow
             var x = 1
             while x < width {
-                let mode = (modeRow[x >> bits] >> 8) & 0xF
                 let end = min(width, ((x >> bits) + 1) << bits)
-                while x < end {
-                    let prediction = predict(mode, left: row[x - 1], top: above[x], topRight: above[x + 1], topLeft: above[x - 1])
-                    row[x] = add(row[x], prediction)
-                    x += 1
+                // One mode per block: the switch is outside the pixel loop.
+                switch (modeRow[x >> bits] >> 8) & 0xF {
+                case 1: predictRun(row, above, x, end) { left, _, _, _ in left }
+                case 2: predictRun(row, above, x, end) { _, top, _, _ in top }
+                case 3: predictRun(row, above, x, end) { _, _, topRight, _ in topRight }
+                case 4: predictRun(row, above, x, end) { _, _, _, topLeft in topLeft }
+                case 5: predictRun(row, above, x, end) { left, top, topRight, _ in average(average(left, topRight), top) }
+                case 6: predictRun(row, above, x, end) { left, _, _, topLeft in average(left, topLeft) }
+                case 7: predictRun(row, above, x, end) { left, top, _, _ in average(left, top) }
+                case 8: predictRun(row, above, x, end) { _, top, _, topLeft in average(topLeft, top) }
+                case 9: predictRun(row, above, x, end) { _, top, topRight, _ in average(top, topRight) }
+                case 10: predictRun(row, above, x, end) { left, top, topRight, topLeft in average(average(left, topLeft), average(top, topRight)) }
+                case 11: predictRun(row, above, x, end) { left, top, _, topLeft in select(left: left, top: top, topLeft: topLeft) }
+                case 12: predictRun(row, above, x, end) { left, top, _, topLeft in clampAddSubtractFull(left, top, topLeft) }
+                case 13: predictRun(row, above, x, end) { left, top, _, topLeft in clampAddSubtractHalf(average(left, top), topLeft) }
+                default: predictRun(row, above, x, end) { _, _, _, _ in black }
                 }
+                x = end
             }
+        }
+    }
+
+    /// Adds `predict(left, top, topRight, topLeft)` to each pixel of `row` in `start..<end`.
+    @inline(__always)
+    private static func predictRun(_ row: UnsafeMutablePointer<UInt32>, _ above: UnsafePointer<UInt32>, _ start: Int, _ end: Int,
+                                   _ predict: (UInt32, UInt32, UInt32, UInt32) -> UInt32) {
+        var left = row[start - 1]
+        for x in start..<end {
+            left = add(row[x], predict(left, above[x], above[x + 1], above[x - 1]))
+            row[x] = left
         }
     }
 
