@@ -32,7 +32,7 @@ struct VP8LBitReader {
             // The bytes loaded beyond the ones counted land where the next
             // refill will OR the very same bytes again, so they do no harm.
             let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: position, as: UInt64.self))
-            window |= word &<< UInt64(available)
+            window |= word &<< UInt64(truncatingIfNeeded: available)
             let taken = (63 &- available) &>> 3
             position &+= taken
             available &+= taken &<< 3
@@ -44,7 +44,7 @@ struct VP8LBitReader {
     private mutating func refillNearEnd() {
         while available <= 56 {
             if position < bytes.count {
-                window |= UInt64(bytes[position]) &<< UInt64(available)
+                window |= UInt64(bytes[position]) &<< UInt64(truncatingIfNeeded: available)
                 position += 1
             } else {
                 padding += 8
@@ -56,7 +56,7 @@ struct VP8LBitReader {
     /// Drops `count` bits (at most the bits available after a refill).
     @inline(__always)
     mutating func consume(_ count: Int) {
-        window &>>= UInt64(count)
+        window &>>= UInt64(truncatingIfNeeded: count)
         available &-= count
     }
 
@@ -64,7 +64,7 @@ struct VP8LBitReader {
     @inline(__always)
     mutating func read(_ count: Int) -> Int {
         refill()
-        let value = Int(truncatingIfNeeded: window & ((1 &<< UInt64(count)) &- 1))
+        let value = Int(truncatingIfNeeded: window & ((1 &<< UInt64(truncatingIfNeeded: count)) &- 1))
         consume(count)
         return value
     }

@@ -37,51 +37,50 @@ struct VP8LDecoder {
         return Header(width: Int(bits & 0x3FFF) + 1, height: Int((bits >> 14) & 0x3FFF) + 1, hasAlpha: (bits >> 28) & 1 == 1)
     }
 
-    /// Decodes a whole `VP8L` chunk payload: header and image.
-    func decode(_ chunk: UnsafeRawBufferPointer, checkCancellation: () throws -> Void) throws -> (header: Header, argb: [UInt32]) {
-        let header = try Self.readHeader(chunk)
-        let argb = try decodeImageStream(UnsafeRawBufferPointer(rebasing: chunk[5...]), width: header.width, height: header.height,
-                                         checkCancellation: checkCancellation)
-        return (header, argb)
+    /// Throws unless `width` × `height` is within `maximumPixelCount`; returns the pixel count.
+    func checkSize(width: Int, height: Int) throws -> Int {
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        guard !overflow, pixels <= maximumPixelCount else {
+            throw WebPError.tooManyPixels(width: width, height: height, limit: maximumPixelCount)
+        }
+        return pixels
     }
 
     /// Decodes an image stream without the header, its size given (how an
     /// `ALPH` chunk stores its alpha plane, in the green channel).
     func decodeImageStream(_ bytes: UnsafeRawBufferPointer, width: Int, height: Int,
                            checkCancellation: () throws -> Void) throws -> [UInt32] {
-        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
-        guard !overflow, pixels <= maximumPixelCount else {
-            throw WebPError.tooManyPixels(width: width, height: height, limit: maximumPixelCount)
-        }
-        var reader = VP8LBitReader(bytes)
-        do {
-            return try decodeImageStream(&reader, width: width, height: height, pixels: pixels, checkCancellation: checkCancellation)
-        } catch let error as WebPError where reader.isPastEnd {
-            // Whatever broke was read from the zeros past the end: the data is cut short.
-            if case .truncated = error { throw error }
-            throw WebPError.truncated("the VP8L bitstream ends early")
+        let pixels = try checkSize(width: width, height: height)
+        return try [UInt32](unsafeUninitializedCapacity: pixels) { buffer, initialized in
+            try decodeImageStream(bytes, width: width, height: height, into: buffer.baseAddress!, checkCancellation: checkCancellation)
+            initialized = pixels
         }
     }
 
-    private func decodeImageStream(_ reader: inout VP8LBitReader, width: Int, height: Int, pixels: Int,
-                                   checkCancellation: () throws -> Void) throws -> [UInt32] {
-        let transforms = try readTransforms(width: width, height: height, from: &reader)
-        var codedWidth = width
-        for transform in transforms {
-            if case let .colorIndexing(bits, _, _) = transform { codedWidth = VP8LTransform.codedWidth(codedWidth, bundlingBits: bits) }
-        }
-        var argb = [UInt32](repeating: 0, count: pixels)
-        try argb.withUnsafeMutableBufferPointer { buffer in
-            try decodeCodedImage(into: buffer.baseAddress!, width: codedWidth, height: height, mayUseMetaCodes: true,
+    /// Decodes an image stream into `output`, `width` × `height` words the
+    /// caller has sized after `checkSize`: every word is written unless it throws.
+    func decodeImageStream(_ bytes: UnsafeRawBufferPointer, width: Int, height: Int, into output: UnsafeMutablePointer<UInt32>,
+                           checkCancellation: () throws -> Void) throws {
+        var reader = VP8LBitReader(bytes)
+        do {
+            let transforms = try readTransforms(width: width, height: height, from: &reader)
+            var codedWidth = width
+            for transform in transforms {
+                if case let .colorIndexing(bits, _, _) = transform { codedWidth = VP8LTransform.codedWidth(codedWidth, bundlingBits: bits) }
+            }
+            try decodeCodedImage(into: output, width: codedWidth, height: height, mayUseMetaCodes: true,
                                  from: &reader, checkCancellation: checkCancellation)
             try checkCancellation()
             var currentWidth = codedWidth
             for transform in transforms.reversed() {
                 if case let .colorIndexing(_, fullWidth, _) = transform { currentWidth = fullWidth }
-                transform.invert(buffer.baseAddress!, width: currentWidth, height: height)
+                transform.invert(output, width: currentWidth, height: height)
             }
+        } catch let error as WebPError where reader.isPastEnd {
+            // Whatever broke was read from the zeros past the end: the data is cut short.
+            if case .truncated = error { throw error }
+            throw WebPError.truncated("the VP8L bitstream ends early")
         }
-        return argb
     }
 
     /// The transforms in the order they were read (to be undone in reverse).
@@ -216,7 +215,10 @@ struct VP8LDecoder {
                                      entries: UnsafePointer<UInt32>, codes: UnsafePointer<VP8LPrefixCodes.Code>,
                                      groupImage: UnsafeBufferPointer<UInt32>, groupBits: Int,
                                      cache: UnsafeMutablePointer<UInt32>, cacheBits: Int,
-                                     from reader: inout VP8LBitReader, checkCancellation: () throws -> Void) throws {
+                                     from source: inout VP8LBitReader, checkCancellation: () throws -> Void) throws {
+        // A local copy the optimiser can keep in registers (an inout one stays in memory).
+        var reader = source
+        defer { source = reader }
         let total = width * height
         let hasGroups = !groupImage.isEmpty
         let groupMask = hasGroups ? (1 << groupBits) - 1 : -1

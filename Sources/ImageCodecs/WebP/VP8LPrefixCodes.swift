@@ -14,10 +14,15 @@
 /// bits), so every entry of every table decodes to a symbol: the hot loop
 /// needs no invalid-code test, and a table can never be indexed past its end.
 struct VP8LPrefixCodes {
-    /// Where one code's table starts and how many bits index its root.
+    /// Where one code's table starts, and the mask of the bits that index its root.
     struct Code {
         var offset: Int32
-        var rootBits: Int32
+        var rootMask: UInt32
+
+        init(offset: Int, rootBits: Int) {
+            self.offset = Int32(offset)
+            rootMask = UInt32(1 << rootBits) - 1
+        }
     }
 
     static let linkFlag: UInt32 = 1 << 15
@@ -109,7 +114,7 @@ struct VP8LPrefixCodes {
         if used == 1 {
             // One symbol: it takes no bits at all.
             if keep { entries.append(UInt32(only) << 16) }
-            return Code(offset: Int32(start), rootBits: 0)
+            return Code(offset: start, rootBits: 0)
         }
         var left = 1
         for length in 1...15 {
@@ -117,7 +122,7 @@ struct VP8LPrefixCodes {
             if left < 0 { throw WebPError.invalidLossless("a prefix code's lengths are over-subscribed") }
         }
         if left != 0 { throw WebPError.invalidLossless("a prefix code's lengths are incomplete") }
-        guard keep else { return Code(offset: Int32(start), rootBits: 0) }
+        guard keep else { return Code(offset: start, rootBits: 0) }
 
         let rootBits = min(maximumLength, maximumRootBits), rootSize = 1 << rootBits
         // Symbols in canonical order: by length, then by symbol.
@@ -178,21 +183,21 @@ struct VP8LPrefixCodes {
                 code <<= 1
             }
         }
-        return Code(offset: Int32(start), rootBits: Int32(rootBits))
+        return Code(offset: start, rootBits: rootBits)
     }
 
     /// The next symbol of `code`, whose table is in `entries`.
     @inline(__always)
     static func decode(_ entries: UnsafePointer<UInt32>, _ code: Code, _ reader: inout VP8LBitReader) -> Int {
         reader.refill()
-        let table = entries + Int(code.offset)
-        var entry = table[Int(truncatingIfNeeded: reader.window & ((1 &<< UInt64(code.rootBits)) &- 1))]
+        let table = entries + Int(truncatingIfNeeded: code.offset)
+        var entry = table[Int(truncatingIfNeeded: reader.window & UInt64(code.rootMask))]
         if entry & linkFlag != 0 {
-            reader.consume(Int(entry & 0xFF))
-            let index = reader.window & ((1 &<< UInt64(entry >> 8 & 0xF)) &- 1)
-            entry = table[Int(entry >> 16) &+ Int(truncatingIfNeeded: index)]
+            reader.consume(Int(truncatingIfNeeded: entry & 0xFF))
+            let index = reader.window & ((1 &<< UInt64(truncatingIfNeeded: entry >> 8 & 0xF)) &- 1)
+            entry = table[Int(truncatingIfNeeded: entry >> 16) &+ Int(truncatingIfNeeded: index)]
         }
-        reader.consume(Int(entry & 0xFF))
-        return Int(entry >> 16)
+        reader.consume(Int(truncatingIfNeeded: entry & 0xFF))
+        return Int(truncatingIfNeeded: entry >> 16)
     }
 }

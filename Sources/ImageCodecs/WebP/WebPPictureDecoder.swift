@@ -19,23 +19,25 @@ struct WebPPictureDecoder {
             }
             return bitmap
         }
-        let (header, argb) = try VP8LDecoder(maximumPixelCount: maximumPixelCount).decode(chunk, checkCancellation: checkCancellation)
+        let header = try VP8LDecoder.readHeader(chunk)
         guard header.width == width && header.height == height else {
             throw WebPError.invalidContainer("the VP8L image is \(header.width)×\(header.height), its frame or canvas \(width)×\(height)")
         }
-        return try Self.bitmap(argb: argb, width: width, height: height)
-    }
-
-    /// ARGB words to RGBA bytes.
-    static func bitmap(argb: [UInt32], width: Int, height: Int) throws -> Bitmap {
-        let rgba = [UInt8](unsafeUninitializedCapacity: argb.count * 4) { buffer, initialized in
+        let decoder = VP8LDecoder(maximumPixelCount: maximumPixelCount)
+        let pixels = try decoder.checkSize(width: width, height: height)
+        // Decoded as ARGB words into the bitmap's own bytes, then turned to RGBA in place.
+        let rgba = try [UInt8](unsafeUninitializedCapacity: pixels * 4) { buffer, initialized in
             let raw = UnsafeMutableRawPointer(buffer.baseAddress!)
-            for (i, pixel) in argb.enumerated() {
-                // ARGB to RGBA in memory: little-endian words of A B G R order.
-                let rgbaWord = (pixel & 0xFF00_FF00) | (pixel >> 16 & 0xFF) | (pixel & 0xFF) << 16
-                raw.storeBytes(of: rgbaWord.littleEndian, toByteOffset: i * 4, as: UInt32.self)
+            let words = raw.bindMemory(to: UInt32.self, capacity: pixels)
+            try decoder.decodeImageStream(UnsafeRawBufferPointer(rebasing: chunk[5...]), width: width, height: height, into: words,
+                                          checkCancellation: checkCancellation)
+            for i in 0..<pixels {
+                let pixel = words[i]
+                // ARGB to R, G, B, A in memory: the little-endian word A B G R.
+                words[i] = ((pixel & 0xFF00_FF00) | (pixel >> 16 & 0xFF) | (pixel & 0xFF) << 16).littleEndian
             }
-            initialized = argb.count * 4
+            raw.bindMemory(to: UInt8.self, capacity: pixels * 4)
+            initialized = pixels * 4
         }
         return try Bitmap(width: width, height: height, rgba: rgba)
     }
