@@ -13,5 +13,6 @@ enum BenchmarkSuites {
         HTTPBenchmarks(),
         ScrollBenchmarks(),
         WebPLosslessBenchmarks(),
+        WebPAnimatedBenchmarks(),
     ]
 }

@@ -20,4 +20,12 @@ enum Stopwatch {
         samples.sort()
         return samples[samples.count / 2]
     }
+
+    /// The process's peak resident set so far (`getrusage`, kilobytes on Linux),
+    /// for rows that report memory as growth over the peak before them.
+    static func peakResidentBytes() -> Int {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return Int(usage.ru_maxrss) * 1024
+    }
 }
