@@ -22,8 +22,10 @@ struct WebPAnimationDecoder: AnimationFrameDecoding {
     private let container: WebPContainer
     private let pictures: WebPPictureDecoder
     private var next = 0
-    /// The canvas after the previous frame and its disposal; nil before the first.
-    private var disposed: Bitmap?
+    /// The last frame returned, its disposal still to do (done when the next
+    /// frame is drawn, by which time the caller has often let its copy go, so
+    /// the canvas is changed in place rather than copied); nil before the first.
+    private var canvas: Bitmap?
     private var previousWasKeyFrame = false
 
     init(data: Data, container: WebPContainer, info: ImageInfo, maximumPixelCount: Int) {
@@ -55,38 +57,56 @@ struct WebPAnimationDecoder: AnimationFrameDecoding {
         let hasAlpha = try data.withUnsafeBytes { bytes in try WebPContainer.pictureSize(bytes, frame.picture).hasAlpha }
         let previous = next > 0 ? container.frames[next - 1] : nil
         let isKeyFrame = isKey(frame, hasAlpha: hasAlpha, previous: previous)
-        var canvas = try isKeyFrame || disposed == nil ? Bitmap(width: info.width, height: info.height) : disposed!
+        var canvas = try self.canvas ?? Bitmap(width: info.width, height: info.height)
+        self.canvas = nil  // so the only other reference is the caller's, if it kept the last frame
+        if isKeyFrame {
+            // Drawn on transparent; a frame covering the canvas writes every pixel anyway.
+            if !covers(frame) { canvas.pixels.withUnsafeMutableBytes { _ = $0.initializeMemory(as: UInt8.self, repeating: 0) } }
+        } else if let previous, previous.disposesToBackground {
+            clear(previous, in: &canvas)
+        }
         let blends = previous != nil && frame.blends && !isKeyFrame
-        canvas.pixels.withUnsafeMutableBytes { canvasBytes in
+        // Cleared by the previous frame's disposal: there libwebp keeps the new pixel as decoded.
+        let cleared = previous.flatMap { $0.disposesToBackground ? $0 : nil }
+        let canvasWidth = info.width
+        canvas.pixels.withUnsafeMutableBytes { target in
             picture.pixels.withUnsafeBytes { source in
-                (disposed?.pixels ?? []).withUnsafeBytes { before in
-                    for row in 0..<frame.height {
-                        let y = frame.y + row
-                        for column in 0..<frame.width {
-                            let x = frame.x + column
-                            var pixel = source.load(fromByteOffset: (row * frame.width + column) * 4, as: UInt32.self)
-                            if blends && pixel >> 24 != 0xFF && !clearedBefore(x: x, y: y, previous: previous!) {
-                                pixel = Self.blend(pixel, over: before.load(fromByteOffset: (y * info.width + x) * 4, as: UInt32.self))
-                            }
-                            canvasBytes.storeBytes(of: pixel, toByteOffset: (y * info.width + x) * 4, as: UInt32.self)
+                for row in 0..<frame.height {
+                    let y = frame.y + row
+                    let targetRow = target.baseAddress! + (y * canvasWidth + frame.x) * 4
+                    let sourceRow = source.baseAddress! + row * frame.width * 4
+                    guard blends else {
+                        targetRow.copyMemory(from: sourceRow, byteCount: frame.width * 4)
+                        continue
+                    }
+                    var keep = 0..<0
+                    if let cleared, y >= cleared.y && y < cleared.y + cleared.height {
+                        keep = cleared.x - frame.x..<cleared.x + cleared.width - frame.x
+                    }
+                    for column in 0..<frame.width {
+                        var pixel = sourceRow.load(fromByteOffset: column * 4, as: UInt32.self)
+                        if pixel >> 24 != 0xFF && !keep.contains(column) {
+                            pixel = Self.blend(pixel, over: targetRow.load(fromByteOffset: column * 4, as: UInt32.self))
                         }
+                        targetRow.storeBytes(of: pixel, toByteOffset: column * 4, as: UInt32.self)
                     }
                 }
             }
         }
-        var afterDisposal = canvas
-        if frame.disposesToBackground {
-            afterDisposal.pixels.withUnsafeMutableBytes { bytes in
-                for y in frame.y..<frame.y + frame.height {
-                    let start = (y * info.width + frame.x) * 4
-                    bytes[start..<start + frame.width * 4].initializeMemory(as: UInt8.self, repeating: 0)
-                }
-            }
-        }
-        disposed = afterDisposal
+        self.canvas = canvas
         previousWasKeyFrame = isKeyFrame
         next += 1
         return (canvas, frame.duration)
+    }
+
+    /// Clears `frame`'s rectangle to transparent (disposal to background).
+    private func clear(_ frame: WebPContainer.Frame, in canvas: inout Bitmap) {
+        let width = info.width
+        canvas.pixels.withUnsafeMutableBytes { bytes in
+            for y in frame.y..<frame.y + frame.height {
+                (bytes.baseAddress! + (y * width + frame.x) * 4).initializeMemory(as: UInt8.self, repeating: 0, count: frame.width * 4)
+            }
+        }
     }
 
     /// libwebp's key frame: one drawn on a transparent canvas, because it
@@ -99,14 +119,6 @@ struct WebPAnimationDecoder: AnimationFrameDecoding {
 
     private func covers(_ frame: WebPContainer.Frame) -> Bool {
         frame.width == info.width && frame.height == info.height
-    }
-
-    /// Whether (x, y) lies in the rectangle the previous frame cleared: there
-    /// the pixel is transparent before blending and libwebp keeps the new one as decoded.
-    @inline(__always)
-    private func clearedBefore(x: Int, y: Int, previous: WebPContainer.Frame) -> Bool {
-        previous.disposesToBackground && x >= previous.x && x < previous.x + previous.width
-            && y >= previous.y && y < previous.y + previous.height
     }
 
     /// `source` over `destination`, RGBA words with straight alpha, in
