@@ -64,24 +64,50 @@ enum VP8LTransform {
     @inline(__always)
     private static func channel(_ pixel: UInt32, _ shift: UInt32) -> Int { Int((pixel >> shift) & 0xFF) }
 
+    /// The four channels of a pixel in the four 16-bit lanes of a word, so
+    /// that sums and differences of channels cannot carry into each other.
+    @inline(__always)
+    private static func lanes(_ pixel: UInt32) -> UInt64 {
+        var x = UInt64(pixel)
+        x = (x | x << 16) & 0x0000_FFFF_0000_FFFF
+        return (x | x << 8) & 0x00FF_00FF_00FF_00FF
+    }
+
+    /// The four lanes, each at most 255, packed back into a pixel.
+    @inline(__always)
+    private static func packed(_ lanes: UInt64) -> UInt32 {
+        let x = (lanes | lanes >> 8) & 0x0000_FFFF_0000_FFFF
+        return UInt32(truncatingIfNeeded: x | x >> 16)
+    }
+
+    private static let laneOnes: UInt64 = 0x0001_0001_0001_0001
+
+    /// The sum over channels of |a − b|, `a` and `b` in lanes.
+    @inline(__always)
+    private static func absoluteDifferenceSum(_ a: UInt64, _ b: UInt64) -> UInt64 {
+        let biased = a + 0x0100 &* laneOnes - b              // a − b + 256: 1…511 in each lane
+        let negative = ((biased >> 8) & laneOnes) ^ laneOnes  // 1 where a < b
+        let magnitude = ((biased & (0x00FF &* laneOnes)) ^ (negative &* 0xFF)) + negative
+        return (magnitude &* laneOnes) >> 48
+    }
+
     @inline(__always)
     static func select(left: UInt32, top: UInt32, topLeft: UInt32) -> UInt32 {
         // Distance of each neighbour from the gradient estimate L + T − TL:
         // |T − TL| summed over channels for L, |L − TL| for T.
-        @inline(__always) func distance(_ a: UInt32, _ b: UInt32, _ shift: UInt32) -> Int {
-            abs(channel(a, shift) - channel(b, shift))
-        }
-        let toLeft = distance(top, topLeft, 0) + distance(top, topLeft, 8) + distance(top, topLeft, 16) + distance(top, topLeft, 24)
-        let toTop = distance(left, topLeft, 0) + distance(left, topLeft, 8) + distance(left, topLeft, 16) + distance(left, topLeft, 24)
+        let topLeftLanes = lanes(topLeft)
+        let toLeft = absoluteDifferenceSum(lanes(top), topLeftLanes)
+        let toTop = absoluteDifferenceSum(lanes(left), topLeftLanes)
         return toLeft < toTop ? left : top
     }
 
     @inline(__always)
     static func clampAddSubtractFull(_ a: UInt32, _ b: UInt32, _ c: UInt32) -> UInt32 {
-        @inline(__always) func one(_ shift: UInt32) -> UInt32 {
-            clamp(channel(a, shift) + channel(b, shift) - channel(c, shift)) << shift
-        }
-        return one(0) | one(8) | one(16) | one(24)
+        // a + b − c + 256 is 1…766 in each lane: under 256 clamps to 0, 512 and over to 255.
+        let biased = lanes(a) + lanes(b) + 0x0100 &* laneOnes - lanes(c)
+        let high = (biased >> 8) & (3 &* laneOnes)
+        let over = (high >> 1) & laneOnes, inRangeOrOver = (high | high >> 1) & laneOnes
+        return packed((biased & (inRangeOrOver &* 0xFF)) | (over &* 0xFF))
     }
 
     @inline(__always)
