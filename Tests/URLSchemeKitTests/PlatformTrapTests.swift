@@ -241,4 +241,21 @@ final class PlatformTrapTests: XCTestCase {
         let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
         return (finished ? process.terminationReason : nil, output)
     }
+    /// Trap 15's second half: the platform's HTTP protocol adds `User-Agent`
+    /// and `Accept-Language` to a request without them. The HTTP cache writes
+    /// the same values into what it forwards (`PlatformRequestHeaders`), so
+    /// `Vary` compares what is really sent; if this fails, the platform's
+    /// values changed and those must follow.
+    func testThePlatformAddsTheAgentAndLanguageTheCacheExpects() async throws {
+        let origin = try OriginServer(test: self)
+        try origin.route("/agent", headers: ["Cache-Control": "no-store"], echoHeader: "User-Agent")
+        try origin.route("/language", headers: ["Cache-Control": "no-store"], echoHeader: "Accept-Language")
+        let plain = URLSession(configuration: .ephemeral)
+        defer { plain.invalidateAndCancel() }
+        let expected = Dictionary(uniqueKeysWithValues: PlatformRequestHeaders.defaults.map { ($0.name, $0.value) })
+        let (agent, _) = try await plain.data(from: origin.url("/agent"))
+        XCTAssertEqual(String(decoding: agent, as: UTF8.self), expected["User-Agent"])
+        let (language, _) = try await plain.data(from: origin.url("/language"))
+        XCTAssertEqual(String(decoding: language, as: UTF8.self), expected["Accept-Language"] ?? "(none)")
+    }
 }

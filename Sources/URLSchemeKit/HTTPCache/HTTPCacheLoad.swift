@@ -20,8 +20,14 @@ import FoundationNetworking
 ///                                                                                          └─ unreachable ─► back-off; stored or error
 struct HTTPCacheLoad: Sendable {
     let cache: HTTPCache
-    /// The request as the origin should see it (the session's extra headers merged in).
+    /// The request as the origin will see it: the session's extra headers, its
+    /// cookies and the fields the platform would add merged in, so that the
+    /// partition and `Vary` are judged on what is really sent.
     let request: URLRequest
+    /// The partition the request's credentials name (nil: the shared one).
+    let partition: String?
+    /// Stored redirects followed so far to get here.
+    let hops: Int
     /// The request's URL.
     let url: URL
     /// The user's session's cookies, sent and stored by the forwarder.
@@ -30,11 +36,16 @@ struct HTTPCacheLoad: Sendable {
     let finish: @Sendable (ClientChannel.Outcome) -> Void
 
     /// A load of `request`; nil when it has no URL.
-    init?(cache: HTTPCache, request: URLRequest, cookies: SessionCookies?, cancellation: RenderCancellation,
+    init?(cache: HTTPCache, request: URLRequest, cookies: SessionCookies?, cancellation: RenderCancellation, hops: Int = 0,
           finish: @escaping @Sendable (ClientChannel.Outcome) -> Void) {
         guard let url = request.url else { return nil }
+        var request = request
+        cookies?.addCookies(to: &request)
+        PlatformRequestHeaders.addMissing(to: &request)
         self.cache = cache
         self.request = request
+        self.partition = cache.partition(for: request)
+        self.hops = hops
         self.cookies = cookies
         self.url = url
         self.cancellation = cancellation
@@ -52,8 +63,8 @@ struct HTTPCacheLoad: Sendable {
     /// hit held in memory, or nil when the load needs `run()` (disk, network).
     func answerFromMemory() -> ClientChannel.Outcome? {
         guard method == "GET" || method == "HEAD" else { return nil }
-        let (entry, varyMiss) = cache.lookup(request, memoryOnly: true)
-        guard let entry,
+        let (entry, varyMiss) = cache.lookup(request, partition: partition, memoryOnly: true)
+        guard let entry, RedirectedRequest.target(of: entry) == nil,
               case let .serve(served, status) = HTTPCachePolicy.decide(request, entry: entry, varyMiss: varyMiss, now: cache.clock())
         else { return nil }
         return answer(from: served, status)
@@ -70,10 +81,14 @@ struct HTTPCacheLoad: Sendable {
             return
         }
         let now = cache.clock()
-        let (entry, varyMiss) = cache.lookup(request)
+        let (entry, varyMiss) = cache.lookup(request, partition: partition)
         switch HTTPCachePolicy.decide(request, entry: entry, varyMiss: varyMiss, now: now) {
         case let .serve(entry, status):
-            serve(entry, status)
+            if let target = RedirectedRequest.target(of: entry), hops < Self.maximumStoredHops {
+                follow(to: target)
+            } else {
+                serve(entry, status)
+            }
         case let .serveAndRevalidate(entry, status):
             serve(entry, status)
             revalidateInBackground(entry)
@@ -90,6 +105,18 @@ struct HTTPCacheLoad: Sendable {
             // A client's own condition is passed on as it is; ours would replace it.
             forward(reason, validating: HTTPCachePolicy.isConditional(request) ? nil : validating, fallback: fallback, host: host)
         }
+    }
+
+    /// Stored redirects followed in a row before the load goes to the origin
+    /// (which then follows the rest itself).
+    static let maximumStoredHops = 10
+
+    /// Follows a stored redirect through the cache: the client is told only the
+    /// final answer (reporting a redirect is fatal on Linux: trap 8), whose URL
+    /// says where it came from.
+    private func follow(to target: URL) {
+        let next = RedirectedRequest.next(after: request, to: target, cookies: cookies)
+        HTTPCacheLoad(cache: cache, request: next, cookies: cookies, cancellation: cancellation, hops: hops + 1, finish: finish)?.run()
     }
 
     // MARK: Forwarding
@@ -139,11 +166,14 @@ struct HTTPCacheLoad: Sendable {
                                    requestTime: answer.requestTime, responseTime: answer.responseTime)
         var cacheStatus = CacheStatus(forward: reason, forwardStatus: status)
         if method == "GET" {
-            var stored = entry
-            stored.varyValues = HTTPCacheEntry.values(of: entry.varyNames, in: request)
-            if HTTPCachePolicy.isStorable(stored, request: request) {
-                cache.store(stored, for: request)
-                cacheStatus.stored = true
+            // Under the URL and fields last sent, not the first request's: after a
+            // redirect to another host, its cookies decide the partition and Vary.
+            cacheStatus.stored = cache.store(entry, for: answer.request)
+            for hop in answer.redirects where hop.response.url.map({ CacheKey(resource: $0) }) != nil {
+                let hopEntry = HTTPCacheEntry(url: hop.response.url ?? url, statusCode: hop.response.statusCode,
+                                              headers: Self.storableHeaders(hop.response, bodyLength: 0), body: Data(),
+                                              requestTime: hop.requestTime, responseTime: hop.responseTime)
+                cache.store(hopEntry, for: hop.request)
             }
         } else if status == 200, var stored = fallback, Self.validatorsAgree(headers, stored.headers), stored.hasValidators {
             // A HEAD response freshens the stored GET response it describes (RFC 9111 §4.3.5).
@@ -204,9 +234,9 @@ struct HTTPCacheLoad: Sendable {
 
     /// Refreshes a stale entry without anyone waiting (`stale-while-revalidate`), once at a time per URL.
     private func revalidateInBackground(_ entry: HTTPCacheEntry) {
-        guard let key = CacheKey(resource: url), let host = url.host,
+        guard let key = CacheKey(resource: url).map({ key in partition.map { key.variant($0) } ?? key }), let host = url.host,
               cache.revalidating.withLock({ $0.insert(key).inserted }) else { return }
-        let background = HTTPCacheLoad(cache: cache, request: request, cookies: cookies, cancellation: RenderCancellation()) { _ in
+        let background = HTTPCacheLoad(cache: cache, request: request, cookies: cookies, cancellation: RenderCancellation(), hops: hops) { _ in
             _ = cache.revalidating.withLock { $0.remove(key) }
         }
         background?.forward(.stale, validating: entry.hasValidators ? entry : nil, fallback: nil, host: host)
@@ -256,7 +286,7 @@ struct HTTPCacheLoad: Sendable {
     /// directive forbids serving it stale, even disconnected).
     private func servesOffline(_ entry: HTTPCacheEntry, now: Date) -> Bool {
         let control = entry.cacheControl
-        if control.noCache || control.mustRevalidate, !cache.configuration.offlineOverridesRevalidation { return false }
+        if control.noCache || entry.requiresRevalidation, !cache.configuration.offlineOverridesRevalidation { return false }
         guard let limit = cache.configuration.maximumOfflineAge else { return true }
         return entry.currentAge(at: now) <= limit
     }

@@ -32,6 +32,12 @@ final class HTTPForwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable
         var body: Data
         var requestTime: Date
         var responseTime: Date
+        /// The request as it was last sent (the final hop's URL, cookies and
+        /// fields): what the answer is stored under and its `Vary` selected by.
+        var request: URLRequest
+        /// The redirects followed on the way, first first (each hop's own
+        /// request, response and times, body none).
+        var redirects: [Answer] = []
     }
 
     typealias Completion = @Sendable (Result<Answer, URLError>) -> Void
@@ -45,6 +51,9 @@ final class HTTPForwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable
         var failure: URLError?
         var cookies: SessionCookies?
         var mainDocumentURL: URL?
+        /// The request sent last (the first one, then each redirect's).
+        var sent: URLRequest
+        var redirects: [Answer] = []
         /// Set when the origin asked for credentials: the cancellation that follows is its 401, not a failure.
         var challenged = false
     }
@@ -84,7 +93,8 @@ final class HTTPForwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable
         outgoing.timeoutInterval = request.timeoutInterval
         let task = session.dataTask(with: outgoing)
         loads.withLock {
-            $0[task.taskIdentifier] = Load(requestTime: clock(), completion: completion, cookies: cookies, mainDocumentURL: request.mainDocumentURL)
+            $0[task.taskIdentifier] = Load(requestTime: clock(), completion: completion, cookies: cookies,
+                                           mainDocumentURL: request.mainDocumentURL, sent: outgoing)
         }
         cancellation?.onCancel { Self.controlQueue.async { task.cancel() } }
         task.resume()
@@ -119,17 +129,23 @@ final class HTTPForwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable
         completionHandler(.cancelAuthenticationChallenge, nil)
     }
 
+    /// A redirect: its cookies are stored, the next hop gets the cookies of its
+    /// own URL and, on another origin, no `Authorization`
+    /// (`RedirectedRequest`), and the hop is noted so the cache can store it.
     func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
                     newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
+        let now = clock()
         let load = loads.withLock { $0[task.taskIdentifier] }
-        var next = request
-        if let cookies = load?.cookies {
-            cookies.store(from: response, for: task.currentRequest?.url, mainDocumentURL: load?.mainDocumentURL)
-            // The cookies of the new URL, not those copied from the old one (which may be another host's).
-            if cookies.sends, next.httpShouldHandleCookies {
-                next.setValue(nil, forHTTPHeaderField: "Cookie")
-                cookies.addCookies(to: &next)
-            }
+        load?.cookies?.store(from: response, for: load?.sent.url, mainDocumentURL: load?.mainDocumentURL)
+        guard let load, let to = request.url else { return completionHandler(request) }
+        var next = RedirectedRequest.next(after: load.sent, to: to, cookies: load.cookies)
+        next.httpMethod = request.httpMethod
+        next.httpBody = request.httpBody
+        let hop = Answer(response: response, body: Data(), requestTime: load.redirects.last?.responseTime ?? load.requestTime,
+                         responseTime: now, request: load.sent)
+        loads.withLock {
+            $0[task.taskIdentifier]?.redirects.append(hop)
+            $0[task.taskIdentifier]?.sent = next
         }
         completionHandler(next)
     }
@@ -158,14 +174,15 @@ final class HTTPForwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable
         } else if let error, !(load.challenged && load.response != nil) {
             result = .failure(error as? URLError ?? URLError(.unknown, userInfo: [NSUnderlyingErrorKey: error as NSError]))
         } else if let response = load.response ?? task.response as? HTTPURLResponse {
-            result = .success(Answer(response: response, body: load.body, requestTime: load.requestTime,
-                                     responseTime: load.responseTime ?? clock()))
+            result = .success(Answer(response: response, body: load.body,
+                                     requestTime: load.redirects.last?.responseTime ?? load.requestTime,
+                                     responseTime: load.responseTime ?? clock(), request: load.sent, redirects: load.redirects))
         } else {
             result = .failure(URLErrors.make(.badServerResponse, "the origin sent no HTTP response", url: task.currentRequest?.url))
         }
         // Off the inner session's serial delegate queue: what follows stores to disk,
         // and every other forwarded request's callbacks wait behind that queue.
-Self.completionQueue.async { load.completion(result) }
+        Self.completionQueue.async { load.completion(result) }
     }
 
     private func tooLargeError(_ url: URL?, length: Int) -> URLError {
