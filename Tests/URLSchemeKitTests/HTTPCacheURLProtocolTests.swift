@@ -286,10 +286,11 @@ final class HTTPCacheURLProtocolTests: XCTestCase {
         origin.stop()
         try advance(86_400)
         let changes = Mutex<[String]>([])
+        let port = origin.port
         let observer = NotificationCenter.default.addObserver(forName: HTTPCache.reachabilityDidChangeNotification,
                                                               object: cache, queue: nil) { note in
-            let host = note.userInfo?["host"] as? String ?? "?", offline = note.userInfo?["isOffline"] as? Bool ?? false
-            changes.withLock { $0.append("\(host) \(offline ? "offline" : "online")") }
+            let origin = note.userInfo?["origin"] as? String ?? "?", offline = note.userInfo?["isOffline"] as? Bool ?? false
+            changes.withLock { $0.append("\(origin) \(offline ? "offline" : "online")") }
         }
         defer { NotificationCenter.default.removeObserver(observer) }
 
@@ -298,7 +299,8 @@ final class HTTPCacheURLProtocolTests: XCTestCase {
         XCTAssertEqual(answer.cacheStatus, "URLSchemeKit; fwd=stale; detail=offline")
         XCTAssertTrue(cache.isOffline(host: "127.0.0.1"))
         XCTAssertEqual(cache.offlineHosts, ["127.0.0.1"])
-        XCTAssertEqual(changes.withLock { $0 }, ["127.0.0.1 offline"])
+        XCTAssertTrue(cache.isOffline(origin.url("/page")))
+        XCTAssertEqual(changes.withLock { $0 }, ["http://127.0.0.1:\(port) offline"])
 
         await XCTAssertThrowsURLError(.cannotConnectToHost, containing: "no response for it is stored") {
             _ = try await self.load(session, "/never-seen")
@@ -550,6 +552,59 @@ final class HTTPCacheURLProtocolTests: XCTestCase {
         XCTAssertEqual(conditional.status, 304)
         XCTAssertEqual(conditional.body, "")
         XCTAssertEqual(try origin.count("/cond"), 1)
+    }
+
+    // MARK: RFC 9111 §4.3.4, §4.3.5, §4.2.4
+
+    /// A HEAD answer whose `Last-Modified` and `Content-Length` differ from the
+    /// stored GET's describes another representation: the stored one goes.
+    func testAHeadThatNoLongerDescribesTheStoredGetInvalidatesIt() async throws {
+        try origin.route("/changing", headers: ["Cache-Control": "max-age=0", "ETag": "\"v1\"",
+                                                "Last-Modified": "Mon, 02 Nov 2026 10:00:00 GMT"], body: "one")
+        let session = makeSession(makeCache())
+        _ = try await load(session, "/changing")
+        try origin.route("/changing", headers: ["Cache-Control": "max-age=0", "Last-Modified": "Tue, 24 Nov 2026 10:00:00 GMT"],
+                         body: "two, longer")
+        let head = try await load(session, "/changing", method: "HEAD")
+        XCTAssertEqual(head.status, 200)
+        await XCTAssertThrowsURLError(.resourceUnavailable) {
+            _ = try await self.load(session, "/changing", policy: .returnCacheDataDontLoad)
+        }
+    }
+
+    /// A 304 whose validator names another representation than the stored one
+    /// (here it answers a client's own `If-Modified-Since`) must not freshen it.
+    func testA304ForAnotherRepresentationDoesNotFreshenTheStoredOne() async throws {
+        try origin.route("/variant", headers: ["Cache-Control": "max-age=0", "ETag": "\"v1\""], body: "one")
+        let session = makeSession(makeCache())
+        _ = try await load(session, "/variant")
+        let modified = "Tue, 24 Nov 2026 10:00:00 GMT"
+        try origin.route("/variant", headers: ["Cache-Control": "max-age=3600", "Last-Modified": modified], body: "two")
+        let conditional = try await load(session, "/variant", headers: ["If-Modified-Since": modified])
+        XCTAssertEqual(conditional.status, 304)
+        let next = try await load(session, "/variant")
+        XCTAssertEqual(next.body, "two", "the stored v1 was not made fresh by a 304 about another representation")
+    }
+
+    /// One origin that cannot be reached says nothing of another port on the
+    /// same host: a stale copy from the answering one is revalidated, not served offline.
+    func testReachabilityIsPerOriginNotPerHost() async throws {
+        let other = try OriginServer(test: self)
+        try other.route("/gone", body: "x")
+        try origin.route("/page", headers: ["Cache-Control": "max-age=1", "ETag": "\"p\""], body: "page")
+        let cache = makeCache()
+        let session = makeSession(cache)
+        _ = try await load(session, "/page")
+        other.stop()
+        await XCTAssertThrowsURLError(.cannotConnectToHost) {
+            _ = try await session.data(from: other.url("/gone"))
+        }
+        XCTAssertTrue(cache.isOffline(other.url("/gone")))
+        XCTAssertFalse(cache.isOffline(origin.url("/page")))
+        try advance(10)
+        let page = try await load(session, "/page")
+        XCTAssertEqual(page.cacheStatus, "URLSchemeKit; fwd=stale; fwd-status=304; stored", "asked its own origin, which answers")
+        XCTAssertEqual(try origin.count("/page"), 2)
     }
 }
 

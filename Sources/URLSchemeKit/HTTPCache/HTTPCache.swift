@@ -19,8 +19,8 @@ import FoundationNetworking
 /// Entries live in an `ImageURLCache` of its own (memory and disk tiers;
 /// files written atomically and checksummed, least recently used out first),
 /// so instances and processes on one directory share what they store. The
-/// offline state of each origin host is public (`isOffline(host:)`) and
-/// changes are posted as `reachabilityDidChangeNotification`.
+/// offline state of each origin (scheme, host and port) is public
+/// (`isOffline(_:)`) and changes are posted as `reachabilityDidChangeNotification`.
 public final class HTTPCache: Sendable {
     /// Limits and offline behaviour.
     public struct Configuration: Sendable {
@@ -61,8 +61,9 @@ public final class HTTPCache: Sendable {
         public init() {}
     }
 
-    /// Posted (on no particular thread) when a host goes offline or comes back;
-    /// `object` is the cache, `userInfo` has `"host"` (String) and `"isOffline"` (Bool).
+    /// Posted (on no particular thread) when an origin goes offline or comes back;
+    /// `object` is the cache, `userInfo` has `"origin"` (String, `scheme://host:port`),
+    /// `"host"` (String) and `"isOffline"` (Bool).
     public static let reachabilityDidChangeNotification = Notification.Name("URLSchemeKit.HTTPCache.reachabilityDidChange")
 
     /// A cache for the whole process with the default configuration, under
@@ -76,7 +77,7 @@ public final class HTTPCache: Sendable {
 
     let storage: ImageURLCache
     let forwarder: HTTPForwarder
-    let reachability: HostReachability
+    let reachability: OriginReachability
     /// The time source of every age calculation (tests move it forward).
     let clock: @Sendable () -> Date
     /// Stale responses being refreshed in the background, so each is refreshed once.
@@ -102,22 +103,26 @@ public final class HTTPCache: Sendable {
         hits = HitMemo(capacity: configuration.memoryCapacity / 4)
         partitions = CachePartitions(directory: directory)
         let box = WeakBox()
-        reachability = HostReachability(initialBackoff: configuration.initialBackoff,
-                                        maximumBackoff: configuration.maximumBackoff) { host, offline in
+        reachability = OriginReachability(initialBackoff: configuration.initialBackoff,
+                                          maximumBackoff: configuration.maximumBackoff) { origin, offline in
             guard let cache = box.cache else { return }
             NotificationCenter.default.post(name: HTTPCache.reachabilityDidChangeNotification, object: cache,
-                                            userInfo: ["host": host, "isOffline": offline])
+                                            userInfo: ["origin": origin.description, "host": origin.host, "isOffline": offline])
         }
         box.cache = self
     }
 
     // MARK: Offline state
 
-    /// Whether `host` failed to answer last time and has not answered since.
-    public func isOffline(host: String) -> Bool { reachability.isOffline(host) }
+    /// Whether the origin of `url` (its scheme, host and port) failed to answer
+    /// last time and has not answered since.
+    public func isOffline(_ url: URL) -> Bool { reachability.isOffline(Origin(url)) }
 
-    /// Every host taken as offline now (lower-case).
-    public var offlineHosts: Set<String> { reachability.offlineHosts }
+    /// Whether some origin on `host` (any scheme or port) is taken as offline.
+    public func isOffline(host: String) -> Bool { offlineHosts.contains(host.lowercased()) }
+
+    /// Every host with an origin taken as offline now (lower-case).
+    public var offlineHosts: Set<String> { Set(reachability.offlineOrigins.map(\.host)) }
 
     // MARK: The store
 

@@ -13,7 +13,7 @@ import FoundationNetworking
 ///        ▼
 ///     lookup (memory, then disk; Vary) ─► decide ─┬─ serve (hit) ──────────────► answer + Age + Cache-Status
 ///                                                 ├─ serve + refresh in background (stale-while-revalidate)
-///                                                 ├─ host backing off and something stored ─► serve (offline)
+///                                                 ├─ origin backing off and something stored ─► serve (offline)
 ///                                                 └─ forward (conditional when validating) ─┬─ 304 ─► update, serve stored body
 ///                                                                                          ├─ 5xx ─► stale-if-error or pass on
 ///                                                                                          ├─ other ─► store if allowed, pass on
@@ -72,7 +72,7 @@ struct HTTPCacheLoad: Sendable {
 
     /// The whole load; call off the session's work queue (it may read the disk).
     func run() {
-        guard let host = url.host, !host.isEmpty else {
+        guard url.host?.isEmpty == false else {
             finish(.failed(URLErrors.make(.badURL, "\(url.absoluteString) has no host", url: url)))
             return
         }
@@ -98,12 +98,12 @@ struct HTTPCacheLoad: Sendable {
         case .gatewayTimeout:
             finish(.loaded(response(status: 504, headers: HTTPHeaderFields(), cacheStatus: CacheStatus(detail: "only-if-cached")), Data()))
         case let .forward(reason, validating, fallback):
-            if let fallback, cache.reachability.isBackingOff(host, at: now), servesOffline(fallback, now: now) {
+            if let fallback, cache.reachability.isBackingOff(Origin(url), at: now), servesOffline(fallback, now: now) {
                 serve(fallback, CacheStatus(forward: reason, detail: "offline"))
                 return
             }
             // A client's own condition is passed on as it is; ours would replace it.
-            forward(reason, validating: HTTPCachePolicy.isConditional(request) ? nil : validating, fallback: fallback, host: host)
+            forward(reason, validating: HTTPCachePolicy.isConditional(request) ? nil : validating, fallback: fallback)
         }
     }
 
@@ -121,7 +121,7 @@ struct HTTPCacheLoad: Sendable {
 
     // MARK: Forwarding
 
-    private func forward(_ reason: CacheStatus.Forward, validating: HTTPCacheEntry?, fallback: HTTPCacheEntry?, host: String) {
+    private func forward(_ reason: CacheStatus.Forward, validating: HTTPCacheEntry?, fallback: HTTPCacheEntry?) {
         var outgoing = request
         if let validating {
             let (etag, lastModified) = validating.validators
@@ -132,9 +132,9 @@ struct HTTPCacheLoad: Sendable {
             let now = cache.clock()
             switch result {
             case let .failure(error):
-                failed(error, reason: reason, fallback: fallback, host: host, now: now)
+                failed(error, reason: reason, fallback: fallback, now: now)
             case let .success(answer):
-                cache.reachability.recordSuccess(host)
+                cache.reachability.recordSuccess(Origin(url))
                 answered(answer, reason: reason, validating: validating, fallback: fallback, now: now)
             }
         }
@@ -144,12 +144,13 @@ struct HTTPCacheLoad: Sendable {
                           fallback: HTTPCacheEntry?, now: Date) {
         let status = answer.response.statusCode
         let headers = Self.storableHeaders(answer.response, bodyLength: method == "HEAD" ? nil : answer.body.count)
-        if status == 304, let validating, !Self.validatorsAgree(headers, validating.headers) {
+        if status == 304, let validating, !Self.notModifiedSelects(headers, validating.headers, condition: answer.request) {
             // The origin's 304 names another representation than ours: ask again, unconditionally.
-            forward(reason, validating: nil, fallback: fallback, host: url.host ?? "")
+            forward(reason, validating: nil, fallback: fallback)
             return
         }
-        if status == 304, var updated = validating ?? fallback, Self.validatorsAgree(headers, updated.headers) {
+        if status == 304, var updated = validating ?? fallback,
+           Self.notModifiedSelects(headers, updated.headers, condition: answer.request) {
             updated.update(with: headers, requestTime: answer.requestTime, responseTime: answer.responseTime)
             cache.refresh(updated, for: request)
             // Our own validation: the client gets the stored body. Its own condition: the 304 itself.
@@ -175,17 +176,22 @@ struct HTTPCacheLoad: Sendable {
                                               requestTime: hop.requestTime, responseTime: hop.responseTime)
                 cache.store(hopEntry, for: hop.request)
             }
-        } else if status == 200, var stored = fallback, Self.validatorsAgree(headers, stored.headers), stored.hasValidators {
-            // A HEAD response freshens the stored GET response it describes (RFC 9111 §4.3.5).
-            stored.update(with: headers, requestTime: answer.requestTime, responseTime: answer.responseTime)
-            cache.refresh(stored, for: request)
+        } else if status == 200, var stored = fallback {
+            // A HEAD response freshens the stored GET response it describes, and
+            // invalidates one it no longer describes (RFC 9111 §4.3.5).
+            if !Self.headDescribes(headers, stored.headers) {
+                cache.invalidate(url)
+            } else if stored.hasValidators {
+                stored.update(with: headers, requestTime: answer.requestTime, responseTime: answer.responseTime)
+                cache.refresh(stored, for: request)
+            }
         }
         finish(.loaded(response(status: status, headers: headers, cacheStatus: cacheStatus, url: entry.url), answer.body))
     }
 
-    private func failed(_ error: URLError, reason: CacheStatus.Forward, fallback: HTTPCacheEntry?, host: String, now: Date) {
+    private func failed(_ error: URLError, reason: CacheStatus.Forward, fallback: HTTPCacheEntry?, now: Date) {
         let unreachable = Self.unreachableCodes.contains(error.code)
-        if unreachable { cache.reachability.recordFailure(host, at: now) }
+        if unreachable { cache.reachability.recordFailure(Origin(url), at: now) }
         if let fallback, error.code != .cancelled {
             if unreachable, servesOffline(fallback, now: now) {
                 serve(fallback, CacheStatus(forward: reason, detail: "offline"))
@@ -222,7 +228,7 @@ struct HTTPCacheLoad: Sendable {
                     cache.invalidate(url)
                     for field in ["Location", "Content-Location"] {
                         guard let value = headers[field], let target = URL(string: value, relativeTo: url)?.absoluteURL,
-                              target.scheme == url.scheme, target.host == url.host, target.port == url.port else { continue }
+                              Origin(target) == Origin(url) else { continue }
                         cache.invalidate(target)
                     }
                 }
@@ -234,12 +240,12 @@ struct HTTPCacheLoad: Sendable {
 
     /// Refreshes a stale entry without anyone waiting (`stale-while-revalidate`), once at a time per URL.
     private func revalidateInBackground(_ entry: HTTPCacheEntry) {
-        guard let key = CacheKey(resource: url).map({ key in partition.map { key.variant($0) } ?? key }), let host = url.host,
+        guard let key = CacheKey(resource: url).map({ key in partition.map { key.variant($0) } ?? key }),
               cache.revalidating.withLock({ $0.insert(key).inserted }) else { return }
         let background = HTTPCacheLoad(cache: cache, request: request, cookies: cookies, cancellation: RenderCancellation(), hops: hops) { _ in
             _ = cache.revalidating.withLock { $0.remove(key) }
         }
-        background?.forward(.stale, validating: entry.hasValidators ? entry : nil, fallback: nil, host: host)
+        background?.forward(.stale, validating: entry.hasValidators ? entry : nil, fallback: nil)
     }
 
     // MARK: Answers
@@ -309,10 +315,29 @@ struct HTTPCacheLoad: Sendable {
         return headers
     }
 
-    /// Whether a 304 or HEAD response describes the stored one: its strong
-    /// `ETag`, when both have one, is the same.
-    static func validatorsAgree(_ new: HTTPHeaderFields, _ stored: HTTPHeaderFields) -> Bool {
-        guard let newTag = new["ETag"], let storedTag = stored["ETag"] else { return true }
-        return newTag == storedTag
+    /// Whether a 304 selects the stored response (RFC 9111 §4.3.4): by its
+    /// `ETag` when it has one, else by its `Last-Modified`; with neither, the
+    /// 304 answers the condition that was sent (`condition`, the request as
+    /// the origin saw it), so it selects the stored response that condition
+    /// named, or one that has no validator at all.
+    static func notModifiedSelects(_ new: HTTPHeaderFields, _ stored: HTTPHeaderFields, condition: URLRequest) -> Bool {
+        if let tag = new["ETag"] { return tag == stored["ETag"] }
+        if let modified = new["Last-Modified"] { return modified == stored["Last-Modified"] }
+        if let sent = condition.value(forHTTPHeaderField: "If-None-Match") {
+            guard let tag = stored["ETag"] else { return false }
+            return sent.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces) == tag }
+        }
+        if let since = condition.value(forHTTPHeaderField: "If-Modified-Since") { return stored["Last-Modified"] == since }
+        return stored["ETag"] == nil && stored["Last-Modified"] == nil
+    }
+
+    /// Whether a HEAD response still describes the stored GET response: its
+    /// `ETag`, `Last-Modified` and `Content-Length`, where both have them, are
+    /// the same (RFC 9111 §4.3.5).
+    static func headDescribes(_ head: HTTPHeaderFields, _ stored: HTTPHeaderFields) -> Bool {
+        ["ETag", "Last-Modified", "Content-Length"].allSatisfy { name in
+            guard let new = head[name], let old = stored[name] else { return true }
+            return new == old
+        }
     }
 }
