@@ -554,6 +554,22 @@ final class HTTPCacheURLProtocolTests: XCTestCase {
         XCTAssertEqual(try origin.count("/cond"), 1)
     }
 
+    /// Header fields count in the memory cost: answers with no body and 200 KB
+    /// of fields each are held within the memory capacity, and the usage says so.
+    func testHeaderBytesCountInTheMemoryBudget() async throws {
+        var headers = ["Cache-Control": "max-age=60"]
+        for index in 0..<20 { headers["X-Pad-\(index)"] = String(repeating: "h", count: 10_000) }
+        for index in 0..<24 { try origin.route("/fields-\(index)", headers: headers) }
+        var configuration = HTTPCache.Configuration()
+        configuration.memoryCapacity = 2 << 20
+        configuration.diskCapacity = 0
+        let cache = makeCache(configuration)
+        let session = makeSession(cache)
+        for index in 0..<24 { _ = try await load(session, "/fields-\(index)") }
+        XCTAssertGreaterThan(cache.currentMemoryUsage, 1 << 20, "24 answers of 200 KB of fields fill the 2 MiB budget")
+        XCTAssertLessThanOrEqual(cache.currentMemoryUsage, 2 << 20)
+    }
+
     // MARK: RFC 9111 §4.3.4, §4.3.5, §4.2.4
 
     /// A HEAD answer whose `Last-Modified` and `Content-Length` differ from the

@@ -240,8 +240,15 @@ public final class ImageURLCache: URLCache, @unchecked Sendable {
         }
     }
 
-    /// What an entry costs in memory: its body and its key.
-    private static func memoryCost(_ response: CachedURLResponse, _ key: CacheKey) -> Int {
-        response.data.count + key.rawValue.utf8.count
+    /// What an entry costs in memory: its body, its key, its header fields and
+    /// user info (an answer can carry hundreds of kilobytes of fields and no
+    /// body), and a fixed overhead for the objects that hold them.
+    static func memoryCost(_ response: CachedURLResponse, _ key: CacheKey) -> Int {
+        var cost = 256 + response.data.count + key.rawValue.utf8.count + (response.response.url?.absoluteString.utf8.count ?? 0)
+        if let http = response.response as? HTTPURLResponse {
+            for case let (name as String, value as String) in http.allHeaderFields { cost += name.utf8.count + value.utf8.count + 32 }
+        }
+        for case let (name as String, value as String) in response.userInfo ?? [:] { cost += name.utf8.count + value.utf8.count + 32 }
+        return cost
     }
 }
