@@ -435,14 +435,75 @@ final class HTTPCacheURLProtocolTests: XCTestCase {
         XCTAssertEqual([String(plain.status), plain.body], ["401", "no"])
     }
 
-    func testAResponseOverTheBodyLimitFailsNamingTheLimit() async throws {
-        try origin.route("/big", bodySize: 300_000)
+    // MARK: Bodies of any size
+
+    /// The bytes the origin sends for a route with `bodySize` (a repeating 0...255 pattern).
+    private func pattern(_ size: Int) -> Data { Data((0..<size).map { UInt8(truncatingIfNeeded: $0) }) }
+
+    private func spoolFiles() -> Int {
+        ((try? FileManager.default.contentsOfDirectory(atPath: SpooledBody.directory.path)) ?? []).count
+    }
+
+    /// Turning the cache on never makes a load fail that works without it: a
+    /// body over the stored limit loads whole, and is passed on without being stored.
+    func testABodyOverTheStoredLimitLoadsAndIsNotStored() async throws {
+        try origin.route("/big", headers: ["Cache-Control": "max-age=3600"], bodySize: 300_000)
         var configuration = HTTPCache.Configuration()
         configuration.maximumBodySize = 100_000
         let session = makeSession(makeCache(configuration))
-        await XCTAssertThrowsURLError(.dataLengthExceedsMaximum, containing: "100000 bytes") {
-            _ = try await self.load(session, "/big")
+        let first = try await load(session, "/big")
+        XCTAssertEqual(first.data, pattern(300_000))
+        XCTAssertEqual(first.cacheStatus, "URLSchemeKit; fwd=uri-miss; fwd-status=200", "not stored")
+        _ = try await load(session, "/big")
+        XCTAssertEqual(try origin.count("/big"), 2)
+    }
+
+    /// A 40 MB body (it failed at the old 32 MiB limit) loads whole with the
+    /// defaults; past the spool threshold it went through a file, which is gone.
+    func testALargeBodyLoadsWholeThroughASpoolFile() async throws {
+        let size = 40_000_000
+        try origin.route("/large", headers: ["Cache-Control": "no-store"], bodySize: size)
+        let before = spoolFiles()
+        let answer = try await load(makeSession(makeCache()), "/large", timeout: 60)
+        XCTAssertEqual(answer.data.count, size)
+        XCTAssertTrue(answer.data == pattern(size), "every byte as sent")
+        XCTAssertEqual(spoolFiles(), before, "the spool file is removed")
+    }
+
+    /// A body spooled to a file is stored when the limits allow, and answers offline from disk.
+    func testASpooledBodyIsStoredAndServedOffline() async throws {
+        let size = 3_000_000
+        try origin.route("/spooled", headers: ["Cache-Control": "max-age=60"], bodySize: size)
+        var configuration = HTTPCache.Configuration()
+        configuration.spoolThreshold = 64 << 10
+        configuration.memoryCapacity = 1 << 20   // too small for it: the hit below comes from disk
+        let session = makeSession(makeCache(configuration))
+        let first = try await load(session, "/spooled")
+        XCTAssertTrue(first.data == pattern(size))
+        XCTAssertTrue(first.cacheStatus.hasSuffix("stored"), first.cacheStatus)
+        origin.stop()
+        try advance(3_600)
+        let offline = try await load(makeSession(makeCache(configuration)), "/spooled")
+        XCTAssertTrue(offline.data == pattern(size))
+        XCTAssertEqual(offline.cacheStatus, "URLSchemeKit; fwd=stale; detail=offline")
+    }
+
+    /// An origin that never ends its body: the load fails naming the limit as
+    /// soon as it is passed, and leaves no spool file. (Eight at once are not
+    /// yet bounded: the platform queues chunks for the delegate faster than
+    /// they are taken, and does not stop the transfers in time; see
+    /// `docs/linux-url-loading.md`, trap 19.)
+    func testAnEndlessBodyEndsAtTheResponseLimit() async throws {
+        try origin.route("/endless", endless: true)
+        var configuration = HTTPCache.Configuration()
+        configuration.maximumResponseSize = 8 << 20
+        configuration.spoolThreshold = 1 << 20
+        let session = makeSession(makeCache(configuration))
+        let before = spoolFiles()
+        await XCTAssertThrowsURLError(.dataLengthExceedsMaximum, containing: "maximumResponseSize") {
+            _ = try await self.load(session, "/endless", timeout: 30)
         }
+        XCTAssertEqual(spoolFiles(), before, "no spool file is left behind")
     }
 
     func testADamagedEntryIsAMissNeverServed() async throws {

@@ -28,10 +28,18 @@ public final class HTTPCache: Sendable {
         public var memoryCapacity = 32 << 20
         /// Bytes of entry files kept on disk (0: memory only).
         public var diskCapacity = 512 << 20
-        /// The largest response body forwarded (and so stored), in bytes. A body
-        /// is held whole in memory and reported in one piece, so a larger one
-        /// fails with `URLError(.dataLengthExceedsMaximum)`.
+        /// The largest response body stored, in bytes; a larger one loads, and
+        /// is passed on without being stored.
         public var maximumBodySize = 32 << 20
+        /// The largest response body loaded at all, in bytes: a larger one (an
+        /// origin that never ends its body) fails with
+        /// `URLError(.dataLengthExceedsMaximum)` naming this limit. Past
+        /// `spoolThreshold` a body arriving goes to a file, not memory, so this
+        /// bounds disk, not memory.
+        public var maximumResponseSize = 4 << 30
+        /// Bytes of one body held in memory while it arrives; past them it goes
+        /// to a spool file under the temporary directory.
+        public var spoolThreshold = 4 << 20
         /// How old a stored response may be and still answer when the origin
         /// cannot be reached; nil: any age.
         public var maximumOfflineAge: TimeInterval?
@@ -55,7 +63,8 @@ public final class HTTPCache: Sendable {
         /// The longest back-off, in seconds.
         public var maximumBackoff: TimeInterval = 60
 
-        /// The defaults: 32 MiB in memory, 512 MiB on disk, bodies up to 32 MiB,
+        /// The defaults: 32 MiB in memory, 512 MiB on disk, bodies stored up to
+        /// 32 MiB and loaded up to 4 GiB (past 4 MiB in a spool file),
         /// offline answers of any age (not of responses that forbid it),
         /// back-off from 1 s to 60 s.
         public init() {}
@@ -99,7 +108,8 @@ public final class HTTPCache: Sendable {
         self.clock = clock
         storage = ImageURLCache(memoryCapacity: configuration.memoryCapacity, diskCapacity: configuration.diskCapacity,
                                 directory: directory)
-        forwarder = HTTPForwarder(maximumBodySize: configuration.maximumBodySize, clock: clock)
+        forwarder = HTTPForwarder(maximumResponseSize: configuration.maximumResponseSize,
+                                  spoolThreshold: configuration.spoolThreshold, clock: clock)
         hits = HitMemo(capacity: configuration.memoryCapacity / 4)
         partitions = CachePartitions(directory: directory)
         let box = WeakBox()
@@ -201,7 +211,8 @@ public final class HTTPCache: Sendable {
         entry.isShared = !configuration.isPrivate
             && (partition == nil || HTTPCachePolicy.isSharedDespiteCredentials(entry.cacheControl))
         entry.varyValues = HTTPCacheEntry.values(of: entry.varyNames, in: request, stored: partitions.storedValue)
-        guard HTTPCachePolicy.isStorable(entry, request: request), let cached = entry.cachedResponse else { return false }
+        guard entry.body.count <= configuration.maximumBodySize, HTTPCachePolicy.isStorable(entry, request: request),
+              let cached = entry.cachedResponse else { return false }
         let base = self.key(key, in: entry.isShared ? nil : partition)
         let names = entry.varyNames
         guard !names.isEmpty else {

@@ -14,8 +14,10 @@ import FoundationNetworking
 /// (`SessionCookies`), sent and stored per load, redirects included. An
 /// authentication challenge comes back as the `401` it is (Linux's default
 /// handling of one never completes the load). Bodies are collected in memory
-/// up to `maximumBodySize`; a larger one is cancelled as soon as its length is
-/// known or reached.
+/// up to `spoolThreshold` and in a spool file past it (`SpooledBody`), up to
+/// `maximumResponseSize`: a larger one is cancelled as soon as its length is
+/// known or reached, and again on every chunk that still arrives (the
+/// platform does not always honour one cancel), which is dropped.
 ///
 /// Threads: `forward` must not be called on the outer session's work queue
 /// (creating a task from inside `startLoading()` deadlocks there), and
@@ -43,7 +45,7 @@ final class HTTPForwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable
     typealias Completion = @Sendable (Result<Answer, URLError>) -> Void
 
     private struct Load {
-        var body = Data()
+        var body: SpooledBody
         var response: HTTPURLResponse?
         var requestTime: Date
         var responseTime: Date?
@@ -58,7 +60,9 @@ final class HTTPForwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable
         var challenged = false
     }
 
-    let maximumBodySize: Int
+    let maximumResponseSize: Int
+    /// Bytes of a body held in memory before it goes to a spool file.
+    let spoolThreshold: Int
     private let clock: @Sendable () -> Date
     private let loads = Mutex<[Int: Load]>([:])
     private var session: URLSession!
@@ -66,8 +70,9 @@ final class HTTPForwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable
     private static let completionQueue = DispatchQueue(label: "URLSchemeKit.HTTPForwarder.completion", qos: .userInitiated,
                                                        attributes: .concurrent)
 
-    init(maximumBodySize: Int, clock: @escaping @Sendable () -> Date) {
-        self.maximumBodySize = maximumBodySize
+    init(maximumResponseSize: Int, spoolThreshold: Int, clock: @escaping @Sendable () -> Date) {
+        self.maximumResponseSize = maximumResponseSize
+        self.spoolThreshold = spoolThreshold
         self.clock = clock
         super.init()
         let configuration = URLSessionConfiguration.ephemeral
@@ -93,7 +98,8 @@ final class HTTPForwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable
         outgoing.timeoutInterval = request.timeoutInterval
         let task = session.dataTask(with: outgoing)
         loads.withLock {
-            $0[task.taskIdentifier] = Load(requestTime: clock(), completion: completion, cookies: cookies,
+            $0[task.taskIdentifier] = Load(body: SpooledBody(memoryLimit: spoolThreshold), requestTime: clock(),
+                                           completion: completion, cookies: cookies,
                                            mainDocumentURL: request.mainDocumentURL, sent: outgoing)
         }
         cancellation?.onCancel { Self.controlQueue.async { task.cancel() } }
@@ -108,7 +114,7 @@ final class HTTPForwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable
         let (tooLarge, load) = loads.withLock { loads -> (Bool, Load?) in
             loads[dataTask.taskIdentifier]?.response = response as? HTTPURLResponse
             loads[dataTask.taskIdentifier]?.responseTime = now
-            guard response.expectedContentLength > Int64(maximumBodySize) else { return (false, loads[dataTask.taskIdentifier]) }
+            guard response.expectedContentLength > Int64(maximumResponseSize) else { return (false, loads[dataTask.taskIdentifier]) }
             loads[dataTask.taskIdentifier]?.failure = tooLargeError(response.url, length: Int(response.expectedContentLength))
             return (true, loads[dataTask.taskIdentifier])
         }
@@ -151,19 +157,30 @@ final class HTTPForwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let tooLarge = loads.withLock { loads -> Bool in
-            guard var load = loads[dataTask.taskIdentifier], load.failure == nil else { return false }
-            guard load.body.count + data.count <= maximumBodySize else {
-                load.failure = tooLargeError(dataTask.currentRequest?.url, length: load.body.count + data.count)
-                loads[dataTask.taskIdentifier] = load
-                return true
+        let (body, failed) = loads.withLock { loads -> (SpooledBody?, Load?) in
+            guard let load = loads[dataTask.taskIdentifier] else { return (nil, nil) }
+            guard load.body.count + data.count <= maximumResponseSize else {
+                var failed = loads.removeValue(forKey: dataTask.taskIdentifier)
+                failed?.failure = tooLargeError(dataTask.currentRequest?.url, length: load.body.count + data.count)
+                return (nil, failed)
             }
-            loads[dataTask.taskIdentifier] = nil   // keep the body uniquely referenced while appending
-            load.body.append(data)
-            loads[dataTask.taskIdentifier] = load
-            return false
+            return (load.body, nil)
         }
-        if tooLarge { dataTask.cancel() }
+        guard let body else {
+            // Past the limit, or ended already: cancel (again: one cancel is not
+            // always honoured, and chunks keep coming), drop the chunk, and answer
+            // now rather than when the platform stops the transfer.
+            dataTask.cancel()
+            if let failed { complete(failed, with: .failure(failed.failure ?? URLError(.dataLengthExceedsMaximum))) }
+            return
+        }
+        do {
+            try body.append(data)
+        } catch {
+            guard let load = loads.withLock({ $0.removeValue(forKey: dataTask.taskIdentifier) }) else { return }
+            dataTask.cancel()
+            complete(load, with: .failure(error as? URLError ?? URLError(.cannotWriteToFile)))
+        }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
@@ -174,20 +191,37 @@ final class HTTPForwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable
         } else if let error, !(load.challenged && load.response != nil) {
             result = .failure(error as? URLError ?? URLError(.unknown, userInfo: [NSUnderlyingErrorKey: error as NSError]))
         } else if let response = load.response ?? task.response as? HTTPURLResponse {
-            result = .success(Answer(response: response, body: load.body,
+            result = .success(Answer(response: response, body: Data(),
                                      requestTime: load.redirects.last?.responseTime ?? load.requestTime,
                                      responseTime: load.responseTime ?? clock(), request: load.sent, redirects: load.redirects))
         } else {
             result = .failure(URLErrors.make(.badServerResponse, "the origin sent no HTTP response", url: task.currentRequest?.url))
         }
+        complete(load, with: result)
+    }
+
+    /// Hands `result` (with the body read back, for a success) to the load's
+    /// completion, once, and drops what the load held.
+    private func complete(_ load: Load, with result: Result<Answer, URLError>) {
+        var outcome = result
+        if case var .success(answer) = result {
+            do {
+                answer.body = try load.body.finish()
+                outcome = .success(answer)
+            } catch {
+                outcome = .failure(error as? URLError ?? URLError(.cannotOpenFile))
+            }
+        }
+        load.body.discard()
         // Off the inner session's serial delegate queue: what follows stores to disk,
         // and every other forwarded request's callbacks wait behind that queue.
-        Self.completionQueue.async { load.completion(result) }
+        let delivered = outcome
+        Self.completionQueue.async { load.completion(delivered) }
     }
 
     private func tooLargeError(_ url: URL?, length: Int) -> URLError {
         URLErrors.make(.dataLengthExceedsMaximum,
-                       "the response body (\(length) bytes or more) exceeds the HTTP cache's limit of \(maximumBodySize) bytes "
-                       + "(HTTPCache.Configuration.maximumBodySize)", url: url)
+                       "the response body (\(length) bytes or more) exceeds the HTTP cache's limit of \(maximumResponseSize) bytes "
+                       + "(HTTPCache.Configuration.maximumResponseSize)", url: url)
     }
 }

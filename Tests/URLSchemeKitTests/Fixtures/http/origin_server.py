@@ -5,7 +5,7 @@ Routes are set by the tests:
 
   POST /__route  {"path": "/a", "status": 200, "headers": {"Cache-Control": "max-age=60"},
                   "body": "text", "body_size": 0, "echo_header": "Accept-Language",
-                  "delay": 0.0, "unsafe_status": 200, "unsafe_headers": {}}
+                  "delay": 0.0, "unsafe_status": 200, "unsafe_headers": {}, "endless": false}
   GET  /__stats?path=/a  ->  {"count": N, "methods": [...], "last_headers": {...}}
   POST /__clock  {"offset": 120}   (the Date header runs this many seconds ahead,
                                     as the tests move the cache's clock)
@@ -107,6 +107,21 @@ class Handler(BaseHTTPRequestHandler):
             not_modified = email.utils.parsedate_to_datetime(modified) <= since
         if not_modified:
             return self.reply(304, headers)
+        if route.get("endless"):
+            # A chunked body that never ends (bounded at 256 MiB, so a test gone wrong still stops).
+            self.send_response_only(route.get("status", 200))
+            for name, value in headers.items():
+                self.send_header(name, value)
+            self.send_header("Transfer-Encoding", "chunked")
+            self.end_headers()
+            chunk = bytes(range(256)) * 256
+            try:
+                for _ in range((256 << 20) // len(chunk)):
+                    self.wfile.write(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+            self.close_connection = True
+            return
         if route.get("echo_header"):
             value = self.headers.get(route["echo_header"]) or "(none)"
             # echo_map names what a value stands for, so a body can say whose it is without holding a secret.
