@@ -631,6 +631,22 @@ final class HTTPCacheURLProtocolTests: XCTestCase {
         XCTAssertLessThanOrEqual(cache.currentMemoryUsage, 2 << 20)
     }
 
+    /// The session's `timeoutIntervalForResource` bounds a forwarded load from
+    /// start to end (Linux's session does not enforce it for a protocol).
+    func testTheSessionsResourceTimeLimitEndsASlowLoad() async throws {
+        try origin.route("/slow", headers: ["Cache-Control": "no-store"], body: "late", delay: 5)
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForResource = 1
+        configuration.installURLSchemeKit(cache: ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 0), httpCache: makeCache())
+        let session = URLSession(configuration: configuration)
+        defer { session.invalidateAndCancel() }
+        let start = Date()
+        await XCTAssertThrowsURLError(.timedOut, containing: "timeoutIntervalForResource") {
+            _ = try await session.data(from: self.origin.url("/slow"))
+        }
+        XCTAssertLessThan(Date().timeIntervalSince(start), 4, "ended at the limit, not when the origin answered")
+    }
+
     // MARK: RFC 9111 §4.3.4, §4.3.5, §4.2.4
 
     /// A HEAD answer whose `Last-Modified` and `Content-Length` differ from the

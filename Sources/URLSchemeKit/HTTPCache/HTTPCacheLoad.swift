@@ -28,6 +28,10 @@ struct HTTPCacheLoad: Sendable {
     let partition: String?
     /// Stored redirects followed so far to get here.
     let hops: Int
+    /// The longest a forwarded request may take, start to end (the outer
+    /// session's `timeoutIntervalForResource`, which Linux's session does not
+    /// enforce for a custom protocol); nil: no limit of ours.
+    let timeLimit: TimeInterval?
     /// The request's URL.
     let url: URL
     /// The user's session's cookies, sent and stored by the forwarder.
@@ -37,7 +41,7 @@ struct HTTPCacheLoad: Sendable {
 
     /// A load of `request`; nil when it has no URL.
     init?(cache: HTTPCache, request: URLRequest, cookies: SessionCookies?, cancellation: RenderCancellation, hops: Int = 0,
-          finish: @escaping @Sendable (ClientChannel.Outcome) -> Void) {
+          timeLimit: TimeInterval? = nil, finish: @escaping @Sendable (ClientChannel.Outcome) -> Void) {
         guard let url = request.url else { return nil }
         var request = request
         cookies?.addCookies(to: &request)
@@ -46,6 +50,7 @@ struct HTTPCacheLoad: Sendable {
         self.request = request
         self.partition = cache.partition(for: request)
         self.hops = hops
+        self.timeLimit = timeLimit
         self.cookies = cookies
         self.url = url
         self.cancellation = cancellation
@@ -116,7 +121,8 @@ struct HTTPCacheLoad: Sendable {
     /// says where it came from.
     private func follow(to target: URL) {
         let next = RedirectedRequest.next(after: request, to: target, cookies: cookies)
-        HTTPCacheLoad(cache: cache, request: next, cookies: cookies, cancellation: cancellation, hops: hops + 1, finish: finish)?.run()
+        HTTPCacheLoad(cache: cache, request: next, cookies: cookies, cancellation: cancellation, hops: hops + 1,
+                      timeLimit: timeLimit, finish: finish)?.run()
     }
 
     // MARK: Forwarding
@@ -128,7 +134,7 @@ struct HTTPCacheLoad: Sendable {
             if let etag { outgoing.setValue(etag, forHTTPHeaderField: "If-None-Match") }
             if let lastModified { outgoing.setValue(lastModified, forHTTPHeaderField: "If-Modified-Since") }
         }
-        cache.forwarder.forward(outgoing, cookies: cookies, cancellation: cancellation) { result in
+        cache.forwarder.forward(outgoing, cookies: cookies, cancellation: cancellation, timeLimit: timeLimit) { result in
             let now = cache.clock()
             switch result {
             case let .failure(error):
@@ -217,7 +223,7 @@ struct HTTPCacheLoad: Sendable {
     /// `Content-Location` (same origin only) is invalidated (RFC 9111 §4.4).
     private func forwardUnsafe() {
         let method = self.method
-        cache.forwarder.forward(request, cookies: cookies, cancellation: cancellation) { result in
+        cache.forwarder.forward(request, cookies: cookies, cancellation: cancellation, timeLimit: timeLimit) { result in
             switch result {
             case let .failure(error):
                 finish(.failed(URLErrors.converting(error, url: url)))
@@ -242,7 +248,8 @@ struct HTTPCacheLoad: Sendable {
     private func revalidateInBackground(_ entry: HTTPCacheEntry) {
         guard let key = CacheKey(resource: url).map({ key in partition.map { key.variant($0) } ?? key }),
               cache.revalidating.withLock({ $0.insert(key).inserted }) else { return }
-        let background = HTTPCacheLoad(cache: cache, request: request, cookies: cookies, cancellation: RenderCancellation(), hops: hops) { _ in
+        let background = HTTPCacheLoad(cache: cache, request: request, cookies: cookies, cancellation: RenderCancellation(), hops: hops,
+                                       timeLimit: timeLimit) { _ in
             _ = cache.revalidating.withLock { $0.remove(key) }
         }
         background?.forward(.stale, validating: entry.hasValidators ? entry : nil, fallback: nil)

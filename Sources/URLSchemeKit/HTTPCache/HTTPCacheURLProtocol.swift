@@ -43,8 +43,8 @@ public final class HTTPCacheURLProtocol: URLProtocol {
         let (workQueue, session) = ClientChannel.internals(of: task)
         let configuration = session?.configuration
         guard let load = HTTPCacheLoad(cache: HTTPCache.installed(in: configuration), request: Self.outgoing(request, configuration),
-                                       cookies: SessionCookies(configuration),
-                                       cancellation: cancellation, finish: { outcome in channel.deliver(Self.deliverable(outcome), on: workQueue) })
+                                       cookies: SessionCookies(configuration), cancellation: cancellation,
+                                       timeLimit: configuration?.timeoutIntervalForResource, finish: { outcome in channel.deliver(Self.deliverable(outcome), on: workQueue) })
         else {
             channel.deliver(.failed(URLErrors.make(.badURL, "the request has no URL", url: nil)))
             return

@@ -58,6 +58,8 @@ final class HTTPForwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable
         var redirects: [Answer] = []
         /// Set when the origin asked for credentials: the cancellation that follows is its 401, not a failure.
         var challenged = false
+        /// Ends the load at its time limit; cancelled when it ends first.
+        var timer: TimeLimit?
     }
 
     let maximumResponseSize: Int
@@ -90,7 +92,10 @@ final class HTTPForwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable
     /// what the origin sets; `completion` runs once, on a concurrent queue of
     /// the forwarder's (a cancelled request completes with `.cancelled`).
     /// Never call this on a URLSession's work queue (from `startLoading()`).
-    func forward(_ request: URLRequest, cookies: SessionCookies?, cancellation: RenderCancellation?, completion: @escaping Completion) {
+    /// `timeLimit` bounds the whole load, redirects and body included: past
+    /// it, the load fails with `.timedOut` naming the limit.
+    func forward(_ request: URLRequest, cookies: SessionCookies?, cancellation: RenderCancellation?, timeLimit: TimeInterval? = nil,
+                 completion: @escaping Completion) {
         var outgoing = request
         cookies?.addCookies(to: &outgoing)
         outgoing.cachePolicy = .reloadIgnoringLocalCacheData
@@ -103,6 +108,10 @@ final class HTTPForwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable
                                            mainDocumentURL: request.mainDocumentURL, sent: outgoing)
         }
         cancellation?.onCancel { Self.controlQueue.async { task.cancel() } }
+        if let timeLimit, timeLimit > 0, timeLimit < Self.longestTimer {
+            let timer = TimeLimit(after: timeLimit, on: Self.controlQueue) { [weak self] in self?.expire(task, after: timeLimit) }
+            loads.withLock { $0[task.taskIdentifier]?.timer = timer }
+        }
         task.resume()
     }
 
@@ -200,9 +209,23 @@ final class HTTPForwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable
         complete(load, with: result)
     }
 
+    /// Limits beyond this (URLSession's default resource time-out is a week)
+    /// need no timer of ours.
+    private static let longestTimer: TimeInterval = 86_400
+
+    /// The load's time limit passed: it fails now, whatever the platform does with the cancel.
+    private func expire(_ task: URLSessionTask, after limit: TimeInterval) {
+        guard let load = loads.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
+        task.cancel()
+        complete(load, with: .failure(URLErrors.make(.timedOut,
+            "the load took longer than its time limit of \(limit) s (the session's timeoutIntervalForResource)",
+            url: task.originalRequest?.url)))
+    }
+
     /// Hands `result` (with the body read back, for a success) to the load's
     /// completion, once, and drops what the load held.
     private func complete(_ load: Load, with result: Result<Answer, URLError>) {
+        load.timer?.cancel()
         var outcome = result
         if case var .success(answer) = result {
             do {
@@ -215,8 +238,8 @@ final class HTTPForwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable
         load.body.discard()
         // Off the inner session's serial delegate queue: what follows stores to disk,
         // and every other forwarded request's callbacks wait behind that queue.
-        let delivered = outcome
-        Self.completionQueue.async { load.completion(delivered) }
+        let delivered = outcome, completion = load.completion
+        Self.completionQueue.async { completion(delivered) }
     }
 
     private func tooLargeError(_ url: URL?, length: Int) -> URLError {
@@ -224,4 +247,20 @@ final class HTTPForwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable
                        "the response body (\(length) bytes or more) exceeds the HTTP cache's limit of \(maximumResponseSize) bytes "
                        + "(HTTPCache.Configuration.maximumResponseSize)", url: url)
     }
+}
+
+/// A one-shot timer that ends a load, cancelled when the load ends first.
+private final class TimeLimit: @unchecked Sendable {
+    // @unchecked Sendable: a dispatch source is thread-safe (libdispatch
+    // objects may be used from any thread), and `source` is never reassigned.
+    private let source: DispatchSourceTimer
+
+    init(after seconds: TimeInterval, on queue: DispatchQueue, handler: @escaping @Sendable () -> Void) {
+        source = DispatchSource.makeTimerSource(queue: queue)
+        source.schedule(deadline: .now() + seconds)
+        source.setEventHandler(handler: handler)
+        source.resume()
+    }
+
+    func cancel() { source.cancel() }
 }
