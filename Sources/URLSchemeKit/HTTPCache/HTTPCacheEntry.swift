@@ -163,16 +163,15 @@ struct HTTPCacheEntry: Sendable {
         static let shared = "uskhttp.shared"
     }
 
-    /// Response fields never stored or replayed: a cookie the origin set for
-    /// one user's session must not reach another's (RFC 9111 §7.3 warns of it).
-    static let unstoredFields = ["Set-Cookie", "Set-Cookie2"]
+    /// Response fields a cache for many users neither stores nor replays: a
+    /// cookie the origin set for one user's session must not reach another's
+    /// (RFC 9111 §7.3 warns of it). A private cache keeps them, as the RFC
+    /// allows, for the one user it serves.
+    static let userFields = ["Set-Cookie", "Set-Cookie2"]
 
-    /// The entry as stored: without `unstoredFields`.
     var cachedResponse: CachedURLResponse? {
-        var stored = headers
-        for name in Self.unstoredFields { stored[name] = nil }
         guard let response = HTTPURLResponse(url: url, statusCode: statusCode, httpVersion: "HTTP/1.1",
-                                             headerFields: stored.dictionary) else { return nil }
+                                             headerFields: headers.dictionary) else { return nil }
         var info: [String: String] = [
             Info.requestTime: String(requestTime.timeIntervalSince1970),
             Info.responseTime: String(responseTime.timeIntervalSince1970),
