@@ -19,7 +19,7 @@ public final class PMTilesArchive: Sendable {
     /// The limits every read is held to.
     public let limits: VectorTileLimits
     private let source: any PMTilesByteSource
-    private let root: PMTilesDirectory
+    let root: PMTilesDirectory
     /// Leaf directories already read, by offset; bounded, emptied when full.
     private let leaves = Mutex([UInt64: PMTilesDirectory]())
     private static let leafCacheCount = 64
