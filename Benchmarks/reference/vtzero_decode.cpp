@@ -26,13 +26,13 @@ struct Flat {
 
 struct Handler {
     Flat& flat;
-    void points_begin(uint32_t count) { flat.part_starts.push_back(uint32_t(flat.points.size())); flat.points.reserve(flat.points.size() + count); flat.exterior.push_back(0); }
+    void points_begin(uint32_t) { flat.part_starts.push_back(uint32_t(flat.points.size())); flat.exterior.push_back(0); }
     void points_point(vtzero::point p) { flat.points.push_back(p); }
     void points_end() {}
-    void linestring_begin(uint32_t count) { flat.part_starts.push_back(uint32_t(flat.points.size())); flat.points.reserve(flat.points.size() + count); flat.exterior.push_back(0); }
+    void linestring_begin(uint32_t) { flat.part_starts.push_back(uint32_t(flat.points.size())); flat.exterior.push_back(0); }
     void linestring_point(vtzero::point p) { flat.points.push_back(p); }
     void linestring_end() {}
-    void ring_begin(uint32_t count) { flat.part_starts.push_back(uint32_t(flat.points.size())); flat.points.reserve(flat.points.size() + count); }
+    void ring_begin(uint32_t) { flat.part_starts.push_back(uint32_t(flat.points.size())); }
     void ring_point(vtzero::point p) { flat.points.push_back(p); }
     void ring_end(vtzero::ring_type type) { flat.exterior.push_back(type == vtzero::ring_type::outer); }
 };

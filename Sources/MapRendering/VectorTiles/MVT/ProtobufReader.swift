@@ -33,8 +33,20 @@ struct ProtobufReader {
 
     /// The next field's number and wire type, or nil at the end of the message.
     /// Field 0 and the group wire types (3, 4) and 6, 7 are refused.
+    @inline(__always)
     mutating func nextField() throws -> (number: UInt32, type: WireType)? {
-        guard position < end else { return nil }
+        guard let base, position < end else { return nil }
+        // Fields 1…15 with a known wire type: one byte, no checks left to make.
+        let first = base[position]
+        if first < 0x80, first >= 8, let type = WireType(rawValue: first & 7) {
+            position += 1
+            return (UInt32(first >> 3), type)
+        }
+        return try longField()
+    }
+
+    @inline(never)
+    private mutating func longField() throws -> (number: UInt32, type: WireType)? {
         let key = try varint()
         let number = key >> 3
         guard number > 0, number <= UInt64(UInt32.max >> 3) else {
@@ -69,8 +81,23 @@ struct ProtobufReader {
         }
     }
 
-    /// A varint that must fit in 32 bits (a `uint32` field).
+    /// A varint that must fit in 32 bits (a `uint32` field). One-byte values
+    /// (most geometry parameters and tag indices) are read inline; the rest,
+    /// and every error, out of line.
+    @inline(__always)
     mutating func uint32(_ field: @autoclosure () -> String) throws -> UInt32 {
+        if let base, position < end {
+            let first = base[position]
+            if first < 0x80 {
+                position += 1
+                return UInt32(first)
+            }
+        }
+        return try longUInt32(field())
+    }
+
+    @inline(never)
+    private mutating func longUInt32(_ field: @autoclosure () -> String) throws -> UInt32 {
         let value = try varint()
         guard value <= UInt64(UInt32.max) else { throw VectorTileError(.corrupt, "\(field()) is \(value), more than 32 bits") }
         return UInt32(value)

@@ -92,9 +92,8 @@ struct VectorTileDecoder {
         }
         guard extent > 0 else { throw VectorTileError(.corrupt, "layer '\(name)' has extent 0") }
 
-        var builder = VectorTileGeometryDecoder(limits: limits)
-        // Real tiles spend about 3 bytes of geometry per vertex.
-        builder.reserve(vertices: min(message.remaining / 3, budget.vertices), parts: features.count + 1)
+        // Real tiles spend about 3 bytes of layer per vertex.
+        var builder = VectorTileGeometryDecoder(limits: limits, vertices: min(message.remaining / 3, budget.vertices), parts: features.count + 1)
         var records = [VectorTileLayer.FeatureRecord]()
         records.reserveCapacity(features.count)
         var tags = [UInt32]()
@@ -175,42 +174,44 @@ struct VectorTileDecoder {
     private func decodeValue(_ message: ProtobufReader, layer: Int, index: Int) throws -> VectorTileValue {
         var reader = message
         var value: VectorTileValue?
-        let what = "layer \(layer) value \(index)"
+        // Only an error spells this out: built per value, it would cost more than the value.
+        func what() -> String { "layer \(layer) value \(index)" }
         while let field = try reader.nextField() {
-            guard value == nil else { throw VectorTileError(.corrupt, "\(what) holds more than one value") }
+            guard value == nil else { throw VectorTileError(.corrupt, "\(what()) holds more than one value") }
             switch field.number {
             case 1:
-                try expect(field.type, .lengthDelimited, "\(what) (string)")
+                try expect(field.type, .lengthDelimited, "\(what()) (string)")
                 value = .string(try reader.string())
             case 2:
-                try expect(field.type, .fixed32, "\(what) (float)")
+                try expect(field.type, .fixed32, "\(what()) (float)")
                 value = .float(Float(bitPattern: try reader.fixed32()))
             case 3:
-                try expect(field.type, .fixed64, "\(what) (double)")
+                try expect(field.type, .fixed64, "\(what()) (double)")
                 value = .double(Double(bitPattern: try reader.fixed64()))
             case 4:
-                try expect(field.type, .varint, "\(what) (int)")
+                try expect(field.type, .varint, "\(what()) (int)")
                 value = .int(Int64(bitPattern: try reader.varint()))
             case 5:
-                try expect(field.type, .varint, "\(what) (uint)")
+                try expect(field.type, .varint, "\(what()) (uint)")
                 value = .uint(try reader.varint())
             case 6:
-                try expect(field.type, .varint, "\(what) (sint)")
+                try expect(field.type, .varint, "\(what()) (sint)")
                 value = .sint(try reader.sint64())
             case 7:
-                try expect(field.type, .varint, "\(what) (bool)")
+                try expect(field.type, .varint, "\(what()) (bool)")
                 value = .bool(try reader.varint() != 0)
             default:
-                throw VectorTileError(.corrupt, "\(what) has field \(field.number), not a value type of MVT 2.1")
+                throw VectorTileError(.corrupt, "\(what()) has field \(field.number), not a value type of MVT 2.1")
             }
         }
-        guard let value else { throw VectorTileError(.corrupt, "\(what) is empty") }
+        guard let value else { throw VectorTileError(.corrupt, "\(what()) is empty") }
         return value
     }
 
-    private func expect(_ type: ProtobufReader.WireType, _ expected: ProtobufReader.WireType, _ field: String) throws {
+    @inline(__always)
+    private func expect(_ type: ProtobufReader.WireType, _ expected: ProtobufReader.WireType, _ field: @autoclosure () -> String) throws {
         guard type == expected else {
-            throw VectorTileError(.corrupt, "\(field) has wire type \(type.rawValue), expected \(expected.rawValue)")
+            throw VectorTileError(.corrupt, "\(field()) has wire type \(type.rawValue), expected \(expected.rawValue)")
         }
     }
 }

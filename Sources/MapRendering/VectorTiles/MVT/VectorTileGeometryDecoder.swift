@@ -15,22 +15,52 @@ struct VectorTileGeometryDecoder {
         case moveTo = 1, lineTo = 2, closePath = 7
     }
 
+    /// Points written through a pointer (no uniqueness or capacity check per
+    /// point; capacity is made once per command), copied into an array once.
+    private final class PointStorage {
+        var base: UnsafeMutablePointer<VectorTilePoint>
+        var count = 0
+        var capacity: Int
+
+        init(capacity: Int) {
+            self.capacity = max(16, capacity)
+            base = .allocate(capacity: self.capacity)
+        }
+
+        deinit { base.deallocate() }
+
+        @inline(__always)
+        func reserve(_ extra: Int) {
+            if extra > capacity - count { grow(extra) }
+        }
+
+        private func grow(_ extra: Int) {
+            let newCapacity = max(count + extra, capacity * 2)
+            let grown = UnsafeMutablePointer<VectorTilePoint>.allocate(capacity: newCapacity)
+            grown.initialize(from: base, count: count)
+            base.deallocate()
+            base = grown
+            capacity = newCapacity
+        }
+    }
+
     let limits: VectorTileLimits
-    private(set) var points = [VectorTilePoint]()
+    private var storage: PointStorage
     private(set) var partStarts: [UInt32] = [0]
     private(set) var partIsExterior = [Bool]()
 
-    init(limits: VectorTileLimits) {
+    /// A decoder expecting about `vertices` points in `parts` parts.
+    init(limits: VectorTileLimits, vertices: Int, parts: Int) {
         self.limits = limits
+        storage = PointStorage(capacity: vertices)
+        partStarts.reserveCapacity(parts + 1)
+        partIsExterior.reserveCapacity(parts)
     }
 
     var partCount: Int { partIsExterior.count }
 
-    mutating func reserve(vertices: Int, parts: Int) {
-        points.reserveCapacity(max(0, vertices))
-        partStarts.reserveCapacity(parts + 1)
-        partIsExterior.reserveCapacity(parts)
-    }
+    /// The points decoded so far, as an array.
+    var points: [VectorTilePoint] { Array(UnsafeBufferPointer(start: storage.base, count: storage.count)) }
 
     mutating func decode(_ geometry: ProtobufReader, type: VectorTileGeometryType, budget: inout VectorTileDecoder.Budget) throws {
         var reader = geometry
@@ -44,12 +74,12 @@ struct VectorTileGeometryDecoder {
                     throw VectorTileError(.corrupt, "point geometry has \(name(command)) with count \(count); only MoveTo with a count above 0 is allowed")
                 }
                 try readPoints(count, from: &reader, x: &x, y: &y, budget: &budget)
-                if first { endPart(exterior: false) } else { partStarts[partStarts.count - 1] = UInt32(points.count) }
+                if first { endPart(exterior: false) } else { partStarts[partStarts.count - 1] = UInt32(storage.count) }
             case .lineString, .polygon:
                 guard command == .moveTo, count == 1 else {
                     throw VectorTileError(.corrupt, "\(type == .polygon ? "a ring" : "a line") starts with \(name(command)) count \(count), not MoveTo count 1")
                 }
-                let start = points.count
+                let start = storage.count
                 try readPoints(1, from: &reader, x: &x, y: &y, budget: &budget)
                 let (lineTo, lineCount) = reader.isAtEnd ? (Command.closePath, 0) : try readCommand(&reader)
                 guard lineTo == .lineTo, lineCount > 0 else {
@@ -112,17 +142,21 @@ struct VectorTileGeometryDecoder {
             throw VectorTileError(.limitExceeded, "the tile holds more than \(limits.verticesPerTile) vertices (the limit)")
         }
         budget.vertices -= Int(count)
+        storage.reserve(Int(count))
+        var out = storage.base + storage.count
         for _ in 0..<count {
             let dx = try reader.uint32("a geometry parameter")
             let dy = try reader.uint32("a geometry parameter")
             x &+= ProtobufReader.zigZag32(dx)
             y &+= ProtobufReader.zigZag32(dy)
-            points.append(VectorTilePoint(x: x, y: y))
+            out.initialize(to: VectorTilePoint(x: x, y: y))
+            out += 1
         }
+        storage.count += Int(count)
     }
 
     private mutating func endPart(exterior: Bool) {
-        partStarts.append(UInt32(points.count))
+        partStarts.append(UInt32(storage.count))
         partIsExterior.append(exterior)
     }
 
@@ -130,8 +164,9 @@ struct VectorTileGeometryDecoder {
     /// (positive when clockwise with y down).
     private func signedDoubleArea(from start: Int) -> Double {
         var sum = 0.0
-        var previous = points[points.count - 1]
-        for i in start..<points.count {
+        let points = storage.base
+        var previous = points[storage.count - 1]
+        for i in start..<storage.count {
             let point = points[i]
             sum += Double(Int64(previous.x) * Int64(point.y) - Int64(point.x) * Int64(previous.y))
             previous = point
