@@ -4,6 +4,7 @@ MapRenderingTests' PMTilesArchiveTests to compare against:
 
 - the header and metadata, read by PyPI `pmtiles` (protomaps' Python reader);
 - tile ids of a few tiles, from `pmtiles.tile.zxy_to_tileid`;
+- every tile's layers and their feature counts, as mapbox-vector-tile reads them;
 - for the z14 tile over central Helsinki (60.170 N, 24.945 E = 14/9327/4742):
   every layer's extent and feature count, and the first features of each
   layer (type, id, properties, geometry) as PyPI `mapbox-vector-tile` decodes
@@ -34,11 +35,17 @@ def parts(geometry):
     if kind == "MultiPolygon": return [ring(r) for polygon in coordinates for r in polygon]
     raise ValueError(kind)
 
+from pmtiles.reader import all_tiles
 with open(archive, "rb") as f:
     reader = Reader(MmapSource(f))
     header = reader.header()
     metadata = reader.metadata()
     raw = reader.get(14, 9327, 4742)
+    # Every tile of the archive: its layers' feature counts.
+    every_tile = []
+    for (z, x, y), data in all_tiles(MmapSource(f)):
+        layers = mapbox_vector_tile.decode(gzip.decompress(data)) if data else {}
+        every_tile.append({"z": z, "x": x, "y": y, "layers": {name: len(layer["features"]) for name, layer in layers.items()}})
 tile = gzip.decompress(raw)
 decoded = mapbox_vector_tile.decode(tile, default_options={"y_coord_down": True})
 kinds = {"Point": 1, "MultiPoint": 1, "LineString": 2, "MultiLineString": 2, "Polygon": 3, "MultiPolygon": 3}
@@ -48,6 +55,7 @@ reference = {
                  "vector_layers": sorted(layer["id"] for layer in metadata.get("vector_layers", []))},
     "tile_ids": [[z, x, y, zxy_to_tileid(z, x, y)] for z, x, y in
                  [(0, 0, 0), (1, 1, 0), (2, 1, 3), (14, 9327, 4742), (14, 8704, 5971), (20, 123456, 654321), (31, 2**31 - 1, 2**31 - 1)]],
+    "every_tile": every_tile,
     "tile": {"z": 14, "x": 9327, "y": 4742, "stored_bytes": len(raw), "inflated_bytes": len(tile), "layers": {
         name: {"extent": layer["extent"], "feature_count": len(layer["features"]),
                "features": [{"type": kinds[f["geometry"]["type"]], "id": f.get("id"), "properties": f["properties"],

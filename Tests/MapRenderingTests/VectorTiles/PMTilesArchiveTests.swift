@@ -110,6 +110,21 @@ final class PMTilesArchiveTests: XCTestCase {
         XCTAssertGreaterThan(compared, 50)
     }
 
+    /// Every tile of the archive (all 19, zooms 0–14, some empty) decodes
+    /// with the layers and feature counts mapbox-vector-tile finds.
+    func testEveryTileMatchesMapboxVectorTileFeatureCounts() throws {
+        let archive = try PMTilesArchive(url: Self.archiveURL)
+        let tiles = try XCTUnwrap(reference()["every_tile"] as? [[String: Any]])
+        XCTAssertEqual(UInt64(tiles.count), archive.header.addressedTileCount)
+        for json in tiles {
+            let coordinate = TileCoordinate(z: json["z"] as? Int ?? -1, x: json["x"] as? Int ?? -1, y: json["y"] as? Int ?? -1)
+            let tile = try XCTUnwrap(archive.vectorTile(at: coordinate), "\(coordinate)")
+            let counts = Dictionary(uniqueKeysWithValues: tile.layers.map { ($0.name, $0.featureCount) })
+            XCTAssertEqual(counts, json["layers"] as? [String: Int], "\(coordinate)")
+            XCTAssertEqual(tile.skippedCount, 0, "\(coordinate)")
+        }
+    }
+
     func testATruncatedArchiveIsAnErrorNamingIt() throws {
         let data = try Data(contentsOf: Self.archiveURL)
         for length in [0, 100, 500, data.count / 2, data.count - 1] {
