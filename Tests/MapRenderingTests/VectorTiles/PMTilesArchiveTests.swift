@@ -9,17 +9,24 @@ import XCTest
 final class PMTilesArchiveTests: XCTestCase {
     static let tiles = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../Fixtures/tiles").standardizedFileURL
-    static let archiveURL = tiles.appendingPathComponent("helsinki-openmaptiles.pmtiles")
+    static let archiveURL = archive("openmaptiles")
     static let central = TileCoordinate(z: 14, x: 9327, y: 4742)
+    static let schemas = ["openmaptiles", "protomaps"]
 
-    private func reference() throws -> [String: Any] {
-        let data = try Data(contentsOf: Self.tiles.appendingPathComponent("helsinki-openmaptiles-reference.json"))
+    static func archive(_ schema: String) -> URL { tiles.appendingPathComponent("helsinki-\(schema).pmtiles") }
+
+    private func reference(_ schema: String = "openmaptiles") throws -> [String: Any] {
+        let data = try Data(contentsOf: Self.tiles.appendingPathComponent("helsinki-\(schema)-reference.json"))
         return try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
     }
 
     func testHeaderAndMetadataMatchThePMTilesReader() throws {
-        let archive = try PMTilesArchive(url: Self.archiveURL)
-        let expected = try XCTUnwrap(reference()["header"] as? [String: Any])
+        for schema in Self.schemas { try checkHeaderAndMetadata(schema) }
+    }
+
+    private func checkHeaderAndMetadata(_ schema: String) throws {
+        let archive = try PMTilesArchive(url: Self.archive(schema))
+        let expected = try XCTUnwrap(reference(schema)["header"] as? [String: Any])
         let header = archive.header
         XCTAssertEqual(header.rootDirectory.lowerBound, expected["root_offset"] as? UInt64)
         XCTAssertEqual(UInt64(header.rootDirectory.count), expected["root_length"] as? UInt64)
@@ -45,7 +52,7 @@ final class PMTilesArchiveTests: XCTestCase {
         XCTAssertEqual(header.centerLatitude, 60.17, accuracy: 0.01)
 
         let metadata = try archive.metadata()
-        let expectedMetadata = try XCTUnwrap(reference()["metadata"] as? [String: Any])
+        let expectedMetadata = try XCTUnwrap(reference(schema)["metadata"] as? [String: Any])
         XCTAssertEqual(metadata["name"] as? String, expectedMetadata["name"] as? String)
         XCTAssertEqual(metadata["attribution"] as? String, "© OpenStreetMap contributors")
         let layers = (metadata["vector_layers"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }.sorted()
@@ -74,14 +81,34 @@ final class PMTilesArchiveTests: XCTestCase {
     /// it: the same layers, extents and feature counts, and the first features
     /// of each layer with the same type, properties and points.
     func testTheCentralHelsinkiTileMatchesMapboxVectorTile() throws {
-        let archive = try PMTilesArchive(url: Self.archiveURL)
+        for schema in Self.schemas { try checkCentralTile(schema) }
+    }
+
+    /// Our Protomaps profile's tile over central Helsinki: streets, buildings,
+    /// water, Kaisaniemi park and the Kaisaniemi place name.
+    func testTheProtomapsTileHasTheSchemasLayersAndKinds() throws {
+        let tile = try XCTUnwrap(PMTilesArchive(url: Self.archive("protomaps")).vectorTile(at: Self.central))
+        for name in ["roads", "buildings", "water", "landuse", "places", "pois"] {
+            XCTAssertGreaterThan(tile.layer(named: name)?.featureCount ?? 0, 0, name)
+        }
+        let kinds = Set(try XCTUnwrap(tile.layer(named: "roads")).features.compactMap { $0.value(forKey: "kind")?.string })
+        XCTAssertTrue(kinds.isSuperset(of: ["major_road", "minor_road", "path", "rail"]), "\(kinds)")
+        let parks = try XCTUnwrap(tile.layer(named: "landuse")).features.filter { $0.value(forKey: "kind") == .string("park") }
+        XCTAssertTrue(parks.contains { $0.value(forKey: "name") == .string("Kaisaniemen puisto") }, "\(parks.map(\.properties))")
+        let places = try XCTUnwrap(tile.layer(named: "places")).features
+        XCTAssertTrue(places.contains { $0.value(forKey: "name") == .string("Kaisaniemi") && $0.value(forKey: "name:sv") == .string("Kajsaniemi") })
+    }
+
+    private func checkCentralTile(_ schema: String) throws {
+        let archive = try PMTilesArchive(url: Self.archive(schema))
         let tile = try XCTUnwrap(archive.vectorTile(at: Self.central))
-        let expected = try XCTUnwrap(reference()["tile"] as? [String: Any])
+        let expected = try XCTUnwrap(reference(schema)["tile"] as? [String: Any])
         XCTAssertEqual(try archive.tileData(at: Self.central)?.count, expected["inflated_bytes"] as? Int)
         let layers = try XCTUnwrap(expected["layers"] as? [String: [String: Any]])
         XCTAssertEqual(Set(tile.layers.map(\.name)), Set(layers.keys))
-        for name in ["transportation", "building", "water", "landcover"] {
-            XCTAssertGreaterThan(tile.layer(named: name)?.featureCount ?? 0, 0, name)
+        let required = schema == "openmaptiles" ? ["transportation", "building", "water", "landcover"] : ["roads", "buildings", "water", "landuse"]
+        for name in required {
+            XCTAssertGreaterThan(tile.layer(named: name)?.featureCount ?? 0, 0, "\(schema) \(name)")
         }
         var compared = 0
         for (name, json) in layers {
@@ -89,7 +116,7 @@ final class PMTilesArchiveTests: XCTestCase {
             XCTAssertEqual(Int(layer.extent), json["extent"] as? Int, name)
             XCTAssertEqual(layer.featureCount, json["feature_count"] as? Int, name)
             for (feature, jsonFeature) in zip(layer.features, json["features"] as? [[String: Any]] ?? []) {
-                let context = "\(name) feature \(feature.index)"
+                let context = "\(schema) \(name) feature \(feature.index)"
                 XCTAssertEqual(Int(feature.geometryType.rawValue), jsonFeature["type"] as? Int, context)
                 XCTAssertEqual(Int(feature.id ?? 0), jsonFeature["id"] as? Int ?? 0, context)
                 let properties = jsonFeature["properties"] as? [String: Any] ?? [:]
@@ -113,8 +140,12 @@ final class PMTilesArchiveTests: XCTestCase {
     /// Every tile of the archive (all 19, zooms 0–14, some empty) decodes
     /// with the layers and feature counts mapbox-vector-tile finds.
     func testEveryTileMatchesMapboxVectorTileFeatureCounts() throws {
-        let archive = try PMTilesArchive(url: Self.archiveURL)
-        let tiles = try XCTUnwrap(reference()["every_tile"] as? [[String: Any]])
+        for schema in Self.schemas { try checkEveryTile(schema) }
+    }
+
+    private func checkEveryTile(_ schema: String) throws {
+        let archive = try PMTilesArchive(url: Self.archive(schema))
+        let tiles = try XCTUnwrap(reference(schema)["every_tile"] as? [[String: Any]])
         XCTAssertEqual(UInt64(tiles.count), archive.header.addressedTileCount)
         for json in tiles {
             let coordinate = TileCoordinate(z: json["z"] as? Int ?? -1, x: json["x"] as? Int ?? -1, y: json["y"] as? Int ?? -1)
