@@ -19,7 +19,7 @@ public struct VectorTile: Sendable {
     /// Decodes `data`, bounded by `limits` (features and vertices per tile).
     public init(_ data: Data, limits: VectorTileLimits = .default) throws {
         self = try data.withUnsafeBytes { raw in
-            try VectorTileDecoder(limits: limits).decode(raw.bindMemory(to: UInt8.self))
+            try VectorTileDecoder(limits: limits).decode(raw.assumingMemoryBound(to: UInt8.self))
         }
     }
 
