@@ -229,10 +229,15 @@ final class PMTilesArchiveTests: XCTestCase {
         assertError(.corrupt, containing: "tile data section") { _ = try archive.archive.tileData(at: TileCoordinate(z: 0, x: 0, y: 0)) }
         archive.root = [.init(tileID: 0, offset: 1 << 40, length: 10, runLength: 0)]
         assertError(.corrupt, containing: "leaf directories section") { _ = try archive.archive.tileData(at: TileCoordinate(z: 0, x: 0, y: 0)) }
-        // A root directory claiming a billion entries in a few bytes.
+        // A root directory claiming a billion entries in 24 bytes: refused by count.
         var bytes = PMTilesTestArchive(root: [.init(tileID: 0, offset: 0, length: 1, runLength: 1)]).bytes
-        bytes.replaceSubrange(127..<128, with: [0x80, 0x94, 0xEB, 0xDC, 0x03].prefix(1))
-        XCTAssertThrowsError(try PMTilesArchive(source: PMTilesDataSource(Data(bytes))))
+        let root = PMTilesTestArchive.varint(1_000_000_000) + [UInt8](repeating: 1, count: 24)
+        bytes.replaceSubrange(127..<bytes.count, with: root)
+        bytes.replaceSubrange(16..<24, with: (0..<8).map { UInt8(truncatingIfNeeded: root.count >> (8 * $0)) })
+        for section in [32, 48, 64] { bytes.replaceSubrange(section - 8..<section, with: (0..<8).map { UInt8(truncatingIfNeeded: (127 + root.count) >> (8 * $0)) }) }
+        assertError(.corrupt, containing: "claims 1000000000 entries") { _ = try PMTilesArchive(source: PMTilesDataSource(Data(bytes))) }
+        // A tile of no zoom level is simply absent.
+        XCTAssertNil(try PMTilesArchive(url: Self.archiveURL).tileData(at: TileCoordinate(z: 40, x: 0, y: 0)))
     }
 
     func testAGzipBombStopsAtTheInflatedLimit() throws {

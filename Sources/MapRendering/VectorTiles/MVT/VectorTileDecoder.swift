@@ -33,13 +33,15 @@ struct VectorTileDecoder {
         var names = Set<String>()
         var skipped = 0
         var budget = Budget(features: limits.featuresPerTile, vertices: limits.verticesPerTile)
+        var number = 0
         while let field = try reader.nextField() {
             guard field.number == 3 else {
                 try reader.skip(field.type)  // tile extensions (fields 16…8191) carry nothing drawn
                 continue
             }
             try expect(field.type, .lengthDelimited, "tile field 3 (layer)")
-            let layer = try decodeLayer(try reader.lengthDelimited(), number: layers.count + skipped, budget: &budget, skipped: &skipped)
+            let layer = try decodeLayer(try reader.lengthDelimited(), number: number, budget: &budget, skipped: &skipped)
+            number += 1
             if names.insert(layer.name).inserted {
                 layers.append(layer)
             } else {

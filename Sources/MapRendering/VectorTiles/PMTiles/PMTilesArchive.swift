@@ -58,11 +58,13 @@ public final class PMTilesArchive: Sendable {
         return object
     }
 
-    /// The tile's bytes, decompressed; nil when the archive has no such tile.
+    /// The tile's bytes, decompressed; nil when the archive has no such tile
+    /// (or it is no tile of the world: a zoom above 31, a column past 2^z).
     public func tileData(at tile: TileCoordinate) throws -> [UInt8]? {
         let what = "tile \(tile)"
+        guard let id = try? PMTilesTileID.id(of: tile) else { return nil }
         do {
-            guard let range = try tileRange(PMTilesTileID.id(of: tile)) else { return nil }
+            guard let range = try tileRange(id) else { return nil }
             guard range.count <= limits.compressedTileBytes else {
                 throw VectorTileError(.limitExceeded, "it is \(range.count) bytes stored, over the limit of \(limits.compressedTileBytes)")
             }

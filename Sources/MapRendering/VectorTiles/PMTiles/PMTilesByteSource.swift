@@ -35,6 +35,7 @@ public final class PMTilesFileSource: PMTilesByteSource {
         guard range.upperBound <= count else {
             throw VectorTileError(.truncated, "bytes \(range) lie past the end of \(path) (\(count) bytes)")
         }
+        guard !range.isEmpty else { return [] }
         let data = try handle.withLock { handle -> Data? in
             do {
                 try handle.seek(toOffset: range.lowerBound)
