@@ -240,6 +240,14 @@ final class PMTilesArchiveTests: XCTestCase {
         XCTAssertNil(try PMTilesArchive(url: Self.archiveURL).tileData(at: TileCoordinate(z: 40, x: 0, y: 0)))
     }
 
+    func testARasterArchiveIsNotReadAsVectorTiles() throws {
+        var bytes = try [UInt8](Data(contentsOf: Self.archiveURL))
+        bytes[99] = 2  // tile type PNG
+        let archive = try PMTilesArchive(source: PMTilesDataSource(Data(bytes)))
+        assertError(.unsupported, containing: "PNG tiles") { _ = try archive.vectorTile(at: Self.central) }
+        XCTAssertNotNil(try archive.tileData(at: Self.central))
+    }
+
     func testAGzipBombStopsAtTheInflatedLimit() throws {
         let bomb = PMTilesTestArchive.gzip([UInt8](repeating: 0, count: 4 << 20))
         XCTAssertLessThan(bomb.count, 10_000)

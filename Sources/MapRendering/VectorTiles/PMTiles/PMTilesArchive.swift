@@ -75,8 +75,13 @@ public final class PMTilesArchive: Sendable {
         }
     }
 
-    /// The tile decoded as a vector tile; nil when the archive has no such tile.
+    /// The tile decoded as a vector tile; nil when the archive has no such
+    /// tile. An archive of raster tiles (tile type 2–5) is refused as unsupported.
     public func vectorTile(at tile: TileCoordinate) throws -> VectorTile? {
+        guard header.tileType <= 1 else {
+            let names = [2: "PNG", 3: "JPEG", 4: "WebP", 5: "AVIF"]
+            throw VectorTileError(.unsupported, "the archive holds \(names[Int(header.tileType)] ?? "type \(header.tileType)") tiles, not vector tiles")
+        }
         guard let bytes = try tileData(at: tile) else { return nil }
         do {
             return try bytes.withUnsafeBufferPointer { try VectorTile(bytes: $0, limits: limits) }
