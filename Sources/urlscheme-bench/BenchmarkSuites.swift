@@ -11,5 +11,6 @@ enum BenchmarkSuites {
         AssetBenchmarks(),
         HTTPBenchmarks(),
         ScrollBenchmarks(),
+        VectorTileBenchmarks(),
     ]
 }
