@@ -65,8 +65,8 @@ final class CacheTestProxy: Sendable {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = 30
-        configuration.installURLSchemeKit(cache: ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 0),
-                                          httpCache: HTTPCache(directory: directory))
+        configuration.installURLSchemeKit(URLSchemeKitEnvironment(imageCache: ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 0),
+                                                                  httpCache: HTTPCache(directory: directory)))
         session = URLSession(configuration: configuration)
     }
 

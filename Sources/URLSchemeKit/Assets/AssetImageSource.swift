@@ -36,18 +36,19 @@ public final class AssetImageSource: Sendable {
     ///
     /// Throws `URLError(.fileDoesNotExist)` for an unknown id and
     /// `URLError(.cannotDecodeContentData)` for a stored file that does not
-    /// decode or is over `ResourceBudget.current` (pixels, JPEG scans).
+    /// decode or is over `budget` (pixels, JPEG scans).
     /// `cancellation` reaches into the JPEG decoder and into waits for
     /// another request's decode of the same photo.
-    public func image(for id: String, fraction: Double = 1, cancellation: RenderCancellation? = nil) throws -> DecodedImageCache.Image {
-        try image(for: metadata(for: id), fraction: fraction, cancellation: cancellation)
+    public func image(for id: String, fraction: Double = 1, budget: ResourceBudget = ResourceBudget(),
+                      cancellation: RenderCancellation? = nil) throws -> DecodedImageCache.Image {
+        try image(for: metadata(for: id), fraction: fraction, budget: budget, cancellation: cancellation)
     }
 
-    /// `image(for:fraction:cancellation:)` for an asset whose metadata the caller already read.
-    public func image(for metadata: AssetMetadata, fraction: Double = 1, cancellation: RenderCancellation? = nil) throws -> DecodedImageCache.Image {
+    /// `image(for:fraction:budget:cancellation:)` for an asset whose metadata the caller already read.
+    public func image(for metadata: AssetMetadata, fraction: Double = 1, budget: ResourceBudget = ResourceBudget(),
+                      cancellation: RenderCancellation? = nil) throws -> DecodedImageCache.Image {
         let id = metadata.id
         let reduction = reduction(for: metadata, fraction: fraction)
-        let budget = ResourceBudget.current
         do {
             return try cache.image(for: id, maximumReduction: reduction, cancellation: cancellation) { reduction in
                 let data = try store.data(for: id)
@@ -61,6 +62,14 @@ public final class AssetImageSource: Sendable {
         } catch {
             throw Self.urlError(error, id: id)
         }
+    }
+
+    /// The environment's photos, or the error a load reports when it has no store.
+    static func of(_ context: RenderContext) throws -> AssetImageSource {
+        guard let assets = context.environment.assets else {
+            throw URLErrors.make(.resourceUnavailable, UnconfiguredAssetStore.message, url: nil)
+        }
+        return assets
     }
 
     /// The reduction `image(for:fraction:)` decodes `metadata`'s photo at:

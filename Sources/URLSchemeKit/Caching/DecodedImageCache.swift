@@ -85,6 +85,13 @@ public final class DecodedImageCache: @unchecked Sendable {  // every stored pro
         condition.unlock()
     }
 
+    /// Drops the photo of asset `id` (removed from its store).
+    func removePhoto(_ id: String) {
+        condition.lock()
+        store.removeValue(for: .photo(id))
+        condition.unlock()
+    }
+
     /// The photo `key` at a reduction of at most `maximumReduction`: the held
     /// entry when it is detailed enough, else `decode(maximumReduction)`, kept.
     /// While another thread decodes the photo, waits for it, polling

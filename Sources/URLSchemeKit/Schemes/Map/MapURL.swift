@@ -38,7 +38,7 @@ public struct MapURL: SchemeURL {
     /// The most `marker` items one URL may have.
     public static let maximumMarkers = 256
     /// The most `path` items one URL may have (their points together are
-    /// limited by `ResourceBudget.pathPoints`).
+    /// limited by the environment's `ResourceBudget.pathPoints` when the map is drawn).
     public static let maximumPaths = 64
 
     /// What to draw; valid by construction.
@@ -47,7 +47,7 @@ public struct MapURL: SchemeURL {
     public var format: ImageFormat
     /// JPEG quality 1–100 (ignored for PNG).
     public var quality: Int
-    /// The name of a registered tile source (`MapTileSources`); nil draws the embedded basemap.
+    /// The name of a tile source of the session's environment (`MapTileSources`); nil draws the embedded basemap.
     public var tiles: String?
 
     /// A URL for `options`. Throws `URLParameterError` naming the option (as a
@@ -85,11 +85,6 @@ public struct MapURL: SchemeURL {
         }
         guard paths.count <= Self.maximumPaths else {
             throw URLParameterError(parameter: "path", reason: "is given \(paths.count) times; at most \(Self.maximumPaths)")
-        }
-        let points = paths.reduce(0) { $0 + $1.points.count }
-        let pointBudget = ResourceBudget.current.pathPoints
-        guard points <= pointBudget else {
-            throw URLParameterError(parameter: "path", reason: "has \(points) points in all; at most \(pointBudget) (ResourceBudget.pathPoints)")
         }
 
         let camera: MapCamera
@@ -164,10 +159,6 @@ public struct MapURL: SchemeURL {
         let (numbers, settings) = try tokens(text, parameter: "path")
         guard numbers.count.isMultiple(of: 2), numbers.count >= 4 else {
             throw URLParameterError(parameter: "path", reason: "needs at least two 'latitude,longitude' pairs, got \(numbers.count) numbers")
-        }
-        let pointBudget = ResourceBudget.current.pathPoints
-        guard numbers.count / 2 <= pointBudget else {  // before any is parsed; all paths together are checked later
-            throw URLParameterError(parameter: "path", reason: "has \(numbers.count / 2) points in all; at most \(pointBudget) (ResourceBudget.pathPoints)")
         }
         var path = MapPath(points: try stride(from: 0, to: numbers.count, by: 2).map {
             try coordinate(numbers[$0], numbers[$0 + 1], parameter: "path")
