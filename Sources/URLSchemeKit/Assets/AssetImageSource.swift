@@ -21,22 +21,18 @@ public final class AssetImageSource: Sendable {
         self.cache = cache
     }
 
-    /// The stored facts of asset `id`. Throws the `URLError` a load reports.
+    /// The stored facts of asset `id`. Throws what the store throws (`AssetStoreError.notFound` for an unknown id).
     public func metadata(for id: String) throws -> AssetMetadata {
-        do {
-            return try store.metadata(for: id)
-        } catch {
-            throw Self.urlError(error, id: id)
-        }
+        try store.metadata(for: id)
     }
 
     /// Asset `id` upright, with each side at least `fraction` (0...1) of the
     /// upright original's: a JPEG wanted at half its size or less decodes at
     /// 1/2, 1/4 or 1/8 scale instead of decoding every pixel and resizing.
     ///
-    /// Throws `URLError(.fileDoesNotExist)` for an unknown id and
-    /// `URLError(.cannotDecodeContentData)` for a stored file that does not
-    /// decode or is over `budget` (pixels, JPEG scans).
+    /// Throws `AssetStoreError.notFound` for an unknown id and
+    /// `AssetDecodingError` for a stored file that does not decode or is over
+    /// `budget` (pixels, JPEG scans); a load reports them as `URLError`s.
     /// `cancellation` reaches into the JPEG decoder and into waits for
     /// another request's decode of the same photo.
     public func image(for id: String, fraction: Double = 1, budget: ResourceBudget = ResourceBudget(),
@@ -59,8 +55,14 @@ public final class AssetImageSource: Sendable {
                 let decoded = try ImageDecoder.decode(data, options: options) { try cancellation?.check() }
                 return .init(bitmap: decoded.bitmap, reduction: decoded.scale.rawValue)
             }
+        } catch let error as AssetStoreError {
+            throw error
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch let error as URLError {
+            throw error  // the render's deadline
         } catch {
-            throw Self.urlError(error, id: id)
+            throw AssetDecodingError(id: id, underlying: error)
         }
     }
 
@@ -74,7 +76,7 @@ public final class AssetImageSource: Sendable {
 
     /// The reduction `image(for:fraction:)` decodes `metadata`'s photo at:
     /// 1, 2, 4 or 8 for a JPEG, 1 for anything else.
-    public func reduction(for metadata: AssetMetadata, fraction: Double) -> Int {
+    func reduction(for metadata: AssetMetadata, fraction: Double) -> Int {
         metadata.format == .jpeg ? Self.reduction(for: fraction) : 1
     }
 
@@ -83,23 +85,12 @@ public final class AssetImageSource: Sendable {
         guard fraction.isFinite, fraction > 0 else { return 1 }
         return JPEGScale.allCases.map(\.rawValue).filter { 1 / Double($0) >= fraction }.max() ?? 1
     }
+}
 
-    /// The `URLError` a load reports for what a store or a decoder threw.
-    static func urlError(_ error: Error, id: String) -> Error {
-        switch error {
-        case let error as AssetStoreError:
-            switch error {
-            case .notFound:
-                return URLErrors.make(.fileDoesNotExist, error.description, url: nil, underlying: error)
-            case .invalidID:
-                return URLParameterError(parameter: "id", reason: error.description)
-            case .corrupt, .unreadableImage:
-                return URLErrors.make(.cannotDecodeContentData, error.description, url: nil, underlying: error)
-            }
-        case is URLError, is URLParameterError, is CancellationError:
-            return error
-        default:
-            return URLErrors.make(.cannotDecodeContentData, "stored asset '\(id)' does not decode: \(error)", url: nil, underlying: error)
-        }
-    }
+/// A stored photo that does not decode (or is over the budget): which asset, and why.
+struct AssetDecodingError: Error, CustomStringConvertible {
+    let id: String
+    let underlying: Error
+
+    var description: String { "stored asset '\(id)' does not decode: \(underlying)" }
 }

@@ -37,7 +37,7 @@ public final class FileAssetStore: AssetStore {
     private static let idAlphabet = Array("abcdefghijklmnopqrstuvwxyz234567")
     /// The largest asset file read or written: a camera's largest JPEG is a
     /// few tens of megabytes; a larger file is not a photo.
-    public static let maximumFileSize = 256 << 20
+    static let maximumFileSize = 256 << 20
     /// A temporary file this old is left from a crashed add, whoever made it.
     static let staleTemporaryAge: TimeInterval = 3600
 

@@ -12,7 +12,7 @@ public struct AssetRenderer: Renderer {
 
     /// The edits' and encoder's output: bump when a filter, the resampler or
     /// the encoder defaults change what a URL makes of a photo.
-    public var version: String { "asset-1" }
+    public var version: String { "asset-1 " + OutputEncoding.version }
 
     /// Reads, edits and encodes the photo `asset` names. Throws `URLError(.fileDoesNotExist)` for an unknown id, `.cannotDecodeContentData` for a stored file that does not decode, `CancellationError` once cancelled.
     public func render(_ asset: AssetURL, in context: RenderContext) throws -> RenderedImage {
@@ -58,6 +58,6 @@ public struct AssetRenderer: Renderer {
             }
         }
         try cancellation.check()
-        return try AssetEncoding.encode(image, format: asset.format, quality: asset.quality, cancellation: cancellation)
+        return try OutputEncoding.encode(image, format: asset.format ?? OutputEncoding.photoFormat(for: image), quality: asset.quality, cancellation: cancellation)
     }
 }

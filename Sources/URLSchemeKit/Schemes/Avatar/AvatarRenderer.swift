@@ -22,7 +22,7 @@ public struct AvatarRenderer: Renderer {
 
     /// The composition's output: bump when the layout, the mask, the
     /// placeholder or the encoder defaults change.
-    public var version: String { "avatar-1" }
+    public var version: String { "avatar-1 " + OutputEncoding.version }
 
     /// Composes the participants' photos into one image. Throws `URLError(.fileDoesNotExist)` when no participant exists, `.cannotDecodeContentData` when a photo does not decode.
     public func render(_ avatar: AvatarURL, in context: RenderContext) throws -> RenderedImage {
@@ -35,7 +35,7 @@ public struct AvatarRenderer: Renderer {
             let photo: Bitmap
             do {
                 photo = try self.photo(id, from: source, filling: tile, budget: context.budget, cancellation: cancellation)
-            } catch let error as URLError where error.code == .fileDoesNotExist {
+            } catch AssetStoreError.notFound {
                 missing.append(id)
                 photo = try Bitmap(width: tile.width, height: tile.height, fill: Self.placeholderColor)
             }
@@ -48,7 +48,7 @@ public struct AvatarRenderer: Renderer {
         if avatar.shape == .circle {
             canvas = try canvas.masked(by: .circle)
         }
-        return try AssetEncoding.encode(canvas, format: avatar.format ?? (avatar.shape == .circle ? .png : .jpeg), quality: avatar.quality, cancellation: cancellation)
+        return try OutputEncoding.encode(canvas, format: avatar.format ?? (avatar.shape == .circle ? .png : .jpeg), quality: avatar.quality, cancellation: cancellation)
     }
 
     /// Asset `id`, centre-cropped to `tile`'s shape and scaled to cover it

@@ -16,7 +16,7 @@ public struct MapSnapshotRenderer: Renderer {
 
     /// The basemap's drawing: bump when the embedded data, the styles, the
     /// label font or the encoder defaults change what a URL draws.
-    public var version: String { "map-1" }
+    public var version: String { "map-2 " + OutputEncoding.version }
 
     /// The map renderer for `map`: its tile source's, else the basemap's.
     func mapRenderer(for map: MapURL, in context: RenderContext) throws -> any MapRenderer {
@@ -38,16 +38,10 @@ public struct MapSnapshotRenderer: Renderer {
             throw URLParameterError(parameter: "path", reason: "has \(points) points in all; at most \(pointBudget) (ResourceBudget.pathPoints)")
         }
         let cancellation = context.cancellation
-        let bitmap: Bitmap
-        do {
-            bitmap = try mapRenderer(for: map, in: context).render(map.options, in: MapViewport(options: map.options), checkCancellation: cancellation.check)
-        } catch let error as MapOptionError {
-            throw URLParameterError(parameter: error.option, reason: error.reason)  // a view needing more tiles than the budget
-        } catch let error as MapTileError {
-            throw URLErrors.make(.resourceUnavailable, error.description, url: nil)
-        }
+        // A view needing more tiles than the budget throws MapOptionError, a
+        // tile that cannot be had MapTileError: URLErrors.converting reports them.
+        let bitmap = try mapRenderer(for: map, in: context).render(map.options, in: MapViewport(options: map.options), checkCancellation: cancellation.check)
         try cancellation.check()
-        let data = try ImageEncoder.encode(bitmap, format: map.format, quality: map.quality, checkCancellation: cancellation.check)
-        return RenderedImage(data: data, mimeType: map.format.mimeType)
+        return try OutputEncoding.encode(bitmap, format: map.format, quality: map.quality, cancellation: cancellation)
     }
 }

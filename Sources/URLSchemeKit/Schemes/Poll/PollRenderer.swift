@@ -29,7 +29,7 @@ public struct PollRenderer: Renderer {
     public init() {}
 
     /// The card's drawing: bump when the layout, palette, font or encoder defaults change.
-    public var version: String { "poll-1" }
+    public var version: String { "poll-1 " + OutputEncoding.version }
 
     /// Draws the card. Throws only when the image cannot be made or encoded (it is at most 4096 pixels wide).
     public func render(_ poll: PollURL, in context: RenderContext) throws -> RenderedImage {
@@ -58,7 +58,7 @@ public struct PollRenderer: Renderer {
             try cancellation.check()
         }
         try canvas.draw(layout.footer, at: layout.footerOrigin, color: palette.secondary)
-        return try AssetEncoding.encode(canvas.bitmap, format: poll.format ?? .png, quality: poll.quality, cancellation: cancellation)
+        return try OutputEncoding.encode(canvas.bitmap, format: poll.format ?? .png, quality: poll.quality, cancellation: cancellation)
     }
 
     /// A check mark, a stroked polyline as tall as a lower-case letter, after `line`.

@@ -41,7 +41,7 @@ public final class RenderQueue: Sendable {
     }
 
     /// Number of renders waiting for a free slot (cancelled ones included until dropped).
-    public var pendingCount: Int { state.withLock { $0.pending.count - $0.head } }
+    var pendingCount: Int { state.withLock { $0.pending.count - $0.head } }
 
     /// Queues `body`; it runs when a slot is free, unless `cancellation` fired first.
     /// Throws `URLError(.resourceUnavailable)` (and never runs `body`) when
