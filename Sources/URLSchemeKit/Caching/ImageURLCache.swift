@@ -110,7 +110,7 @@ public final class ImageURLCache: URLCache, @unchecked Sendable {
     }
 
     /// The entry stored for `key`, from memory or else from disk (then kept in memory).
-    public func cachedResponse(for key: CacheKey) -> CachedURLResponse? {
+    func cachedResponse(for key: CacheKey) -> CachedURLResponse? {
         memoryHit(key) ?? diskHit(key)
     }
 
@@ -193,7 +193,7 @@ public final class ImageURLCache: URLCache, @unchecked Sendable {
 
     /// Stores a response under `key`: in memory unless the policy is `.notAllowed`,
     /// on disk too when the policy is `.allowed` and the cache has a directory.
-    public func store(_ response: CachedURLResponse, for key: CacheKey) {
+    func store(_ response: CachedURLResponse, for key: CacheKey) {
         guard response.storagePolicy != .notAllowed else { return }
         state.withLock { state in
             _ = state.memory.insert(MemoryEntry(response: response, stored: Date()), for: key,
@@ -219,7 +219,7 @@ public final class ImageURLCache: URLCache, @unchecked Sendable {
     }
 
     /// Removes the entry for `key` from memory and disk.
-    public func removeCachedResponse(for key: CacheKey) {
+    func removeCachedResponse(for key: CacheKey) {
         state.withLock { state in
             state.memory.removeValue(for: key)
             state.disk?.remove(DiskEntryStore.fileName(for: key))

@@ -12,13 +12,13 @@ public struct RenderWork: Sendable {
     }
 
     /// Work of `version` done by `body`.
-    public init(version: String, _ body: @escaping @Sendable (RenderContext) throws -> RenderedImage) {
+    init(version: String, _ body: @escaping @Sendable (RenderContext) throws -> RenderedImage) {
         self.version = version
         self.body = body
     }
 
     /// Renders the request.
-    public func callAsFunction(_ context: RenderContext) throws -> RenderedImage {
+    func callAsFunction(_ context: RenderContext) throws -> RenderedImage {
         try body(context)
     }
 }
