@@ -93,15 +93,16 @@ extension MapCamera {
 
 extension XCTestCase {
     /// A loader over a new session with every URLSchemeKit scheme, a
-    /// memory-only URL cache, and `renderer` drawing `map://` (the real one by
-    /// default). When the test ends the loader is invalidated.
+    /// memory-only URL cache and HTTP cache (nothing under ~/.cache), and
+    /// `renderer` drawing `map://` (the real one by default). When the test
+    /// ends the loader is invalidated.
     func makeLoader(memoryCapacity: Int = 8 << 20, maximumConcurrentLoads: Int = 6,
                     urlCache: ImageURLCache? = ImageURLCache(memoryCapacity: 16 << 20, diskCapacity: 0),
                     renderer: (any Renderer<MapURL>)? = nil) -> ImageLoader {
         var renderers = SchemeRenderers()
         if let renderer { renderers.set(renderer) }
         let configuration = URLSessionConfiguration.ephemeral
-        configuration.installURLSchemeKit(URLSchemeKitEnvironment(imageCache: urlCache, renderers: renderers))
+        configuration.installURLSchemeKit(URLSchemeKitEnvironment(imageCache: urlCache, httpCache: HTTPCache(directory: nil), renderers: renderers))
         let loader = ImageLoader(configuration: .init(session: URLSession(configuration: configuration),
                                                       memoryCache: DecodedImageCache(capacity: memoryCapacity),
                                                       maximumConcurrentLoads: maximumConcurrentLoads))
