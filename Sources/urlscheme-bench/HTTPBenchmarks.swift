@@ -37,14 +37,14 @@ struct HTTPBenchmarks: BenchmarkSuite {
         let cached = URLSessionConfiguration.ephemeral
         let httpCache = HTTPCache(directory: context.workDirectory.appendingPathComponent("http-cache"),
                                   configuration: Self.cacheConfiguration)
-        cached.installURLSchemeKit(cache: ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 0), httpCache: httpCache)
+        cached.installURLSchemeKit(URLSchemeKitEnvironment(imageCache: ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 0), httpCache: httpCache))
         let cachedSession = URLSession(configuration: cached)
         defer { cachedSession.finishTasksAndInvalidate() }
         // The same protocol over a store without a directory: what a miss costs
         // before any file is written (the outer protocol plus the inner session).
         let memoryOnly = URLSessionConfiguration.ephemeral
-        memoryOnly.installURLSchemeKit(cache: ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 0),
-                                       httpCache: HTTPCache(directory: nil, configuration: Self.cacheConfiguration))
+        memoryOnly.installURLSchemeKit(URLSchemeKitEnvironment(imageCache: ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 0),
+                                                               httpCache: HTTPCache(directory: nil, configuration: Self.cacheConfiguration)))
         let memoryOnlySession = URLSession(configuration: memoryOnly)
         defer { memoryOnlySession.finishTasksAndInvalidate() }
         // One user's session: its requests carry credentials, so its entries live

@@ -12,7 +12,7 @@ import FoundationNetworking
 ///
 /// ```swift
 /// let configuration = URLSessionConfiguration.ephemeral
-/// configuration.installURLSchemeKit(httpCache: HTTPCache(directory: folder))
+/// configuration.installURLSchemeKit(URLSchemeKitEnvironment(httpCache: HTTPCache(directory: folder)))
 /// let session = URLSession(configuration: configuration)
 /// ```
 ///
@@ -277,38 +277,6 @@ public final class HTTPCache: Sendable {
 
     private static func invalidationTime(_ note: CachedURLResponse) -> Date? {
         (note.userInfo?[invalidationInfo] as? String).flatMap(Double.init).map(Date.init(timeIntervalSince1970:))
-    }
-
-    // MARK: Sessions
-
-    /// The request header through which a session's configuration names its
-    /// cache (`URLSessionConfiguration` has no other field that survives the
-    /// copy a session makes). Never sent: the protocol removes it.
-    static let sessionHeader = "X-URLSchemeKit-HTTP-Cache"
-
-    /// Caches named by session configurations; held for the process's lifetime,
-    /// like a session's `urlCache`.
-    private static let installed = Mutex<[String: HTTPCache]>([:])
-
-    /// Makes `configuration`'s sessions use this cache.
-    func install(in configuration: URLSessionConfiguration) {
-        Self.installed.withLock { $0[identifier] = self }
-        var headers = configuration.httpAdditionalHeaders ?? [:]
-        headers[Self.sessionHeader] = identifier
-        configuration.httpAdditionalHeaders = headers
-    }
-
-    /// Removes the name of a cache from `configuration` (the platform's HTTP protocol would send it).
-    static func uninstall(from configuration: URLSessionConfiguration) {
-        guard configuration.httpAdditionalHeaders?[sessionHeader] != nil else { return }
-        configuration.httpAdditionalHeaders?[sessionHeader] = nil
-    }
-
-    /// The cache a session configuration names, else `standard`.
-    static func installed(in configuration: URLSessionConfiguration?) -> HTTPCache {
-        guard let name = configuration?.httpAdditionalHeaders?[sessionHeader] as? String,
-              let cache = installed.withLock({ $0[name] }) else { return .standard }
-        return cache
     }
 }
 

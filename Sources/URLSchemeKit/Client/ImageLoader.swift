@@ -19,7 +19,7 @@ import FoundationNetworking
 /// - **Memory cache** of decoded images keyed by canonical URL and size, cost
 ///   = pixel bytes, least recently used out: a hit never touches the session.
 ///   It is a `DecodedImageCache`: pass the asset source's
-///   (`URLSchemeKitProtocols.useAssetStore(_:)`) to keep one budget for all.
+///   (`URLSchemeKitEnvironment.assets`) to keep one budget for all.
 /// - **Prefetching** at low priority; a display request for a prefetched URL
 ///   joins it and raises its priority.
 /// - **Bounded work**: at most `maximumConcurrentLoads` session tasks and

@@ -10,7 +10,7 @@ import FoundationNetworking
 /// that rendered in `startLoading()` would stall every other session. Renders
 /// run here instead, at most `maximumConcurrentRenders` at once, first in
 /// first out; a render cancelled while waiting is dropped without running.
-/// At most `ResourceBudget.pendingRenders` wait: past that, `submit` refuses
+/// At most `pendingLimit` wait (the environment's `ResourceBudget.pendingRenders`): past that, `submit` refuses
 /// the render at once, so a flood of requests costs a bounded queue and an
 /// error each, not unbounded memory and latency.
 public final class RenderQueue: Sendable {
@@ -41,14 +41,14 @@ public final class RenderQueue: Sendable {
     }
 
     /// Number of renders waiting for a free slot (cancelled ones included until dropped).
-    public var pendingCount: Int { state.withLock { $0.pending.count - $0.head } }
+    var pendingCount: Int { state.withLock { $0.pending.count - $0.head } }
 
     /// Queues `body`; it runs when a slot is free, unless `cancellation` fired first.
     /// Throws `URLError(.resourceUnavailable)` (and never runs `body`) when
-    /// `ResourceBudget.current.pendingRenders` renders are already waiting.
-    public func submit(cancellation: RenderCancellation, _ body: @escaping @Sendable () -> Void) throws {
+    /// `pendingLimit` renders are already waiting.
+    public func submit(cancellation: RenderCancellation, pendingLimit limit: Int = ResourceBudget().pendingRenders,
+                       _ body: @escaping @Sendable () -> Void) throws {
         let job = Job(cancellation: cancellation, body: body)
-        let limit = ResourceBudget.current.pendingRenders
         let startNow = try state.withLock { state -> Bool in
             guard state.running < maximumConcurrentRenders else {
                 guard state.pending.count - state.head < limit else {

@@ -10,7 +10,9 @@ public struct ImageTargetSize: Hashable, Sendable, CustomStringConvertible {
     public var width: Int
     /// Box height in pixels (1...`maximumSide`).
     public var height: Int
-    /// `.fit` keeps the aspect ratio inside the box and never enlarges;
+    /// `.fit` keeps the aspect ratio inside the box and never enlarges (a
+    /// display size: enlarging adds memory, not detail; an `asset://` URL's
+    /// `mode=fit`, which asks for pixels, does enlarge; both fit with `Bitmap.fittedSize`);
     /// `.fill` covers the box and crops the centre; `.stretch` ignores the ratio.
     public var mode: ResizeMode
 

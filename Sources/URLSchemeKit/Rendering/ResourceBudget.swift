@@ -1,6 +1,5 @@
 import Foundation
 import ImageCodecs
-import Synchronization
 
 /// The most one load may cost: what a URL from a stranger can make the
 /// process decode, allocate, draw, fetch and wait for. A load over budget
@@ -9,13 +8,15 @@ import Synchronization
 /// stored file over it, `.timedOut` for the deadline, `.resourceUnavailable`
 /// for a full render queue); it never runs to completion first.
 ///
-/// The defaults suit a server that renders URLs from strangers. An app that
-/// renders only URLs it made itself may raise them, once, at start-up:
+/// Each `URLSchemeKitEnvironment` has its own, checked when a render is
+/// planned (never while a URL is parsed: a typed URL is a pure value). The
+/// defaults suit a server that renders URLs from strangers. An app that
+/// renders only URLs it made itself may raise them:
 /// ```swift
 /// var budget = ResourceBudget()
 /// budget.renderDeadline = 120
 /// budget.filters = 64
-/// ResourceBudget.current = budget
+/// configuration.installURLSchemeKit(URLSchemeKitEnvironment(budget: budget))
 /// ```
 public struct ResourceBudget: Sendable, Equatable {
     /// Pixels (width × height) a stored photo or a map tile may have to be
@@ -34,8 +35,6 @@ public struct ResourceBudget: Sendable, Equatable {
     public var tiles = 400
     /// Tiles fetched at once for one snapshot.
     public var concurrentTileFetches = 8
-    /// Bytes accepted from a tile server for one tile.
-    public var tileBytes = 1 << 20
     /// Wall-clock seconds one render may run, from the moment it starts
     /// (time spent waiting for a render slot is not counted).
     public var renderDeadline: TimeInterval = 30
@@ -44,24 +43,4 @@ public struct ResourceBudget: Sendable, Equatable {
 
     /// The defaults, for a server that renders URLs from strangers.
     public init() {}
-
-    /// The installed budget. Not a `static let Mutex(ResourceBudget())`: built
-    /// with `-c release` (Swift 6.3), that global was initialised statically
-    /// and read back as all zeros (every limit 0); a class instance is made at run time.
-    private static let installed = Installed()
-
-    /// The budget new loads use. Set it before loading.
-    public static var current: ResourceBudget {
-        get { installed.value.withLock { $0 } }
-        set { installed.value.withLock { $0 = newValue } }
-    }
-}
-
-/// Where `ResourceBudget.current` lives.
-private final class Installed: Sendable {
-    let value: Mutex<ResourceBudget>
-
-    init() {
-        value = Mutex(ResourceBudget())
-    }
 }
