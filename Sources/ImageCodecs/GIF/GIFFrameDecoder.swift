@@ -1,3 +1,4 @@
+import Foundation
 import Raster
 
 /// A GIF's frames, one composited canvas per call: `GIFParser` finds each
@@ -37,8 +38,8 @@ struct GIFFrameDecoder: AnimationFrameDecoding {
     /// screen against `maximumPixelCount` before reading on, and the canvas
     /// (the screen enlarged to the first frame) after. Allocates nothing of
     /// the canvas's size: that waits for the first `nextFrame`.
-    init(_ bytes: [UInt8], maximumPixelCount: Int) throws {
-        parser = try GIFParser(bytes)
+    init(_ data: Data, maximumPixelCount: Int) throws {
+        parser = try GIFParser(data)
         self.maximumPixelCount = maximumPixelCount
         try Self.check(width: parser.screenWidth, height: parser.screenHeight, limit: maximumPixelCount)
         guard let first = try parser.nextImage() else { throw GIFError.invalid("the file holds no image") }
