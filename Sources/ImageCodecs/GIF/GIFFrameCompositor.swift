@@ -7,7 +7,9 @@ import Raster
 /// the frame's pixels through its palette, its transparent index leaving the
 /// canvas as it was, everything outside the canvas clipped, interlaced rows
 /// put in their places. Palette entries past the palette's end are
-/// transparent and a frame without any palette draws nothing, as in Chromium.
+/// transparent and a frame without any palette draws nothing, as in Chromium
+/// (Skia's `SkGifImageReader`); Pillow shows such indices as grey levels and
+/// gifsicle as black, so no tool agrees, and the browser is followed.
 ///
 /// It holds the canvas and, only while a frame with "restore previous"
 /// disposal is up, a copy of the part of the canvas under that frame.
