@@ -5,6 +5,7 @@ enum BenchmarkSuites {
         CacheBenchmarks(),
         PNGBenchmarks(),
         JPEGBenchmarks(),
+        GIFBenchmarks(),
         RasterBenchmarks(),
         MapBenchmarks(),
         LabelBenchmarks(),

@@ -51,7 +51,8 @@ struct HTTPBenchmarks: BenchmarkSuite {
         // in a partition of their own (a keyed hash per load to find them).
         let credentialed = URLSessionConfiguration.ephemeral
         credentialed.httpAdditionalHeaders = ["Authorization": "Bearer benchmark-user-token"]
-        credentialed.installURLSchemeKit(cache: ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 0), httpCache: httpCache)
+        credentialed.installURLSchemeKit(URLSchemeKitEnvironment(imageCache: ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 0),
+                                                                 httpCache: httpCache))
         let credentialedSession = URLSession(configuration: credentialed)
         defer { credentialedSession.finishTasksAndInvalidate() }
         let plain = URLSessionConfiguration.ephemeral

@@ -1,4 +1,5 @@
 import XCTest
+import Raster
 @testable import ImageCodecs
 
 final class ImageFormatTests: XCTestCase {
@@ -7,6 +8,47 @@ final class ImageFormatTests: XCTestCase {
         XCTAssertEqual(ImageFormat(sniffing: [0xFF, 0xD8, 0xFF, 0xE0]), .jpeg)
         XCTAssertNil(ImageFormat(sniffing: [0x89, 0x50, 0x4E]))
         XCTAssertNil(ImageFormat(sniffing: [UInt8]()))
-        XCTAssertNil(ImageFormat(sniffing: Array("GIF89a".utf8)))
+        XCTAssertEqual(ImageFormat(sniffing: Array("GIF89a".utf8)), .gif)
+        XCTAssertEqual(ImageFormat(sniffing: Array("GIF87a\u{1}\0\u{1}\0".utf8)), .gif)
+        XCTAssertNil(ImageFormat(sniffing: Array("GIF88a".utf8)))
+        XCTAssertNil(ImageFormat(sniffing: Array("GIF8".utf8)))
+    }
+
+    /// A WebP is `RIFF`, a 4-byte size (any), then `WEBP`: twelve bytes, more
+    /// than the eight that once were enough, so callers pass `sniffedByteCount`.
+    func testSniffsWebPFromTwelveBytes() {
+        let webp = Array("RIFF".utf8) + [0x24, 0x10, 0, 0] + Array("WEBPVP8 ".utf8)
+        XCTAssertEqual(ImageFormat(sniffing: webp), .webp)
+        XCTAssertEqual(ImageFormat(sniffing: webp.prefix(ImageFormat.sniffedByteCount)), .webp)
+        XCTAssertNil(ImageFormat(sniffing: webp.prefix(11)), "the WEBP tag is cut")
+        XCTAssertNil(ImageFormat(sniffing: Array("RIFF".utf8) + [0x24, 0x10, 0, 0] + Array("WAVEfmt ".utf8)), "a RIFF that is no WebP")
+        XCTAssertEqual(try ImageDecoder.sniff(Data(webp)), .webp)
+    }
+
+    func testNamesAndEncodability() {
+        XCTAssertEqual(ImageFormat.allCases.map(\.mimeType), ["image/png", "image/jpeg", "image/gif", "image/webp"])
+        XCTAssertEqual(ImageFormat.allCases.map(\.fileExtension), ["png", "jpg", "gif", "webp"])
+        XCTAssertEqual(ImageFormat.allCases.filter(\.isEncodable), [.png, .jpeg])
+        XCTAssertEqual(ImageFormat.encodable, [.png, .jpeg])
+    }
+
+    func testTheEncoderRefusesFormatsItOnlyReads() throws {
+        let bitmap = try Bitmap(width: 2, height: 2, fill: RGBA(1, 2, 3))
+        for format in [ImageFormat.gif, .webp] {
+            XCTAssertThrowsError(try ImageEncoder.encode(bitmap, format: format)) { error in
+                let codec = error as? ImageCodecError
+                XCTAssertEqual(codec?.kind, .unsupported)
+                XCTAssertEqual(codec?.detail, .notEncodable(format))
+                XCTAssertEqual(codec?.message, "\(format.rawValue.uppercased()) is read but not written: the encoders write png and jpeg")
+            }
+        }
+    }
+
+    func testUnknownBytesNameTheFormatsRead() {
+        XCTAssertThrowsError(try ImageDecoder.decode(Data("BM not an image".utf8))) { error in
+            XCTAssertEqual((error as? ImageCodecError)?.detail, .unrecognizedFormat)
+            XCTAssertEqual((error as? ImageCodecError)?.message,
+                           "the data is not PNG, JPEG, GIF or WebP: its first bytes 42 4D 20 6E 6F 74 20 61 6E 20 69 6D match no known signature")
+        }
     }
 }

@@ -225,7 +225,7 @@ final class CommandLineToolTests: XCTestCase {
             switch ImageFormat(sniffing: data) {
             case .png: bitmap = try PNGDecoder().decode(data)
             case .jpeg: bitmap = try JPEGDecoder().decode(data)
-            case nil: return XCTFail("\(source) is neither PNG nor JPEG")
+            case .gif?, .webp?, nil: return XCTFail("\(source) is neither PNG nor JPEG")
             }
             XCTAssertGreaterThan(bitmap.width * bitmap.height, 0, source)
         }

@@ -56,7 +56,7 @@ final class FileAssetStoreTests: XCTestCase {
         XCTAssertEqual(fields["format"] as? String, "jpeg")
         XCTAssertEqual(fields["orientation"] as? Int, 6)
         // A value no version wrote is a damaged header, not a guess.
-        for bad in [old.replacingOccurrences(of: "\"jpeg\"", with: "\"gif\""),
+        for bad in [old.replacingOccurrences(of: "\"jpeg\"", with: "\"tiff\""),
                     old.replacingOccurrences(of: "\"orientation\":6", with: "\"orientation\":9")] {
             XCTAssertNil(AssetFileHeader(parsing: file(bad), fileSize: file(bad).count), bad)
         }
@@ -124,7 +124,7 @@ final class FileAssetStoreDefaultReaderTests: XCTestCase {
         XCTAssertEqual(metadata.format, .png)
         XCTAssertEqual(try store.data(for: id), png)
         XCTAssertThrowsError(try store.add(Data("not an image".utf8))) { error in
-            XCTAssertEqual("\(error)", "not a readable image: the data is neither PNG nor JPEG: its first bytes 6E 6F 74 20 61 6E 20 69 match no known signature")
+            XCTAssertEqual("\(error)", "not a readable image: the data is not PNG, JPEG, GIF or WebP: its first bytes 6E 6F 74 20 61 6E 20 69 6D 61 67 65 match no known signature")
         }
     }
 }

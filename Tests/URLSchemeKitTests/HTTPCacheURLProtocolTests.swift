@@ -637,7 +637,7 @@ final class HTTPCacheURLProtocolTests: XCTestCase {
         try origin.route("/slow", headers: ["Cache-Control": "no-store"], body: "late", delay: 5)
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForResource = 1
-        configuration.installURLSchemeKit(cache: ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 0), httpCache: makeCache())
+        configuration.installURLSchemeKit(URLSchemeKitEnvironment(imageCache: ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 0), httpCache: makeCache()))
         let session = URLSession(configuration: configuration)
         defer { session.invalidateAndCancel() }
         let start = Date()

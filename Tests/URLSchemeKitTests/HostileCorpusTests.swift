@@ -41,7 +41,7 @@ final class HostileCorpusTests: XCTestCase {
 
         // Plant every file as a store that checked only headers would have taken it.
         let planter = try FileAssetStore(directory: directory) { data in
-            (try? ImageDecoder.readInfo(data)) ?? ImageInfo(format: ImageFormat(sniffing: data.prefix(8)) ?? .png, width: 1, height: 1, hasAlpha: false)
+            (try? ImageDecoder.readInfo(data)) ?? ImageInfo(format: ImageFormat(sniffing: data.prefix(ImageFormat.sniffedByteCount)) ?? .png, width: 1, height: 1, hasAlpha: false)
         }
         var ids: [String: String] = [:]
         for name in try FileManager.default.contentsOfDirectory(atPath: files.path) {

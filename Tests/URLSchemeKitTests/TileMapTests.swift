@@ -140,11 +140,11 @@ final class TileMapTests: XCTestCase {
             }
         }
 
-        try Data("GIF89a, not a tile".utf8).write(to: root.appendingPathComponent("1/0/0.jpg"))
+        try Data("BM6, not a tile".utf8).write(to: root.appendingPathComponent("1/0/0.jpg"))
         XCTAssertThrowsError(try renderer.render(options)) { error in
             guard case .undecodable(let tile, let reason)? = error as? MapTileError else { return XCTFail("\(error)") }
             XCTAssertEqual(tile, TileCoordinate(z: 1, x: 0, y: 0))
-            XCTAssertTrue(reason.contains("neither PNG nor JPEG"), reason)
+            XCTAssertTrue(reason.contains("not PNG, JPEG, GIF or WebP"), reason)
         }
     }
 }

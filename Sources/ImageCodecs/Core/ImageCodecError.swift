@@ -1,6 +1,7 @@
 /// Why an image could not be decoded or encoded: the one error every public
-/// codec entry point throws (`ImageDecoder`, `ImageEncoder`, `JPEGDecoder`,
-/// `JPEGEncoder`, `PNGDecoder`, `PNGEncoder`, `Inflater`), whatever the format.
+/// codec entry point throws (`ImageDecoder`, `ImageEncoder`, `AnimatedImage`,
+/// `JPEGDecoder`, `JPEGEncoder`, `PNGDecoder`, `PNGEncoder`, `GIFDecoder`,
+/// `Inflater`), whatever the format.
 ///
 /// Match on `kind`, which stays the same across formats and versions:
 ///
@@ -8,7 +9,7 @@
 ///     catch let error as ImageCodecError where error.kind == .truncated { … }
 ///
 /// `detail` keeps the format's own error (`JPEGError`, `PNGError`,
-/// `InflateError`) for logs and for callers that need to tell, say, the
+/// `GIFError`, `InflateError`, `AnimationError`) for logs and for callers that need to tell, say, the
 /// pixel limit from the scan limit. Those enums stay public for that reason,
 /// but no public method throws them bare, so a `catch` clause never has to
 /// list one per format. Errors thrown by a caller's `checkCancellation`
@@ -19,13 +20,14 @@ public struct ImageCodecError: Error, Equatable, Sendable, CustomStringConvertib
         /// The data ends before the image does (a download or copy cut short).
         case truncated
         /// Not a format, a coding process or an image shape the codecs handle
-        /// (a GIF, an arithmetic-coded or 12-bit JPEG, an empty bitmap to encode).
+        /// (an unknown signature, an arithmetic-coded or 12-bit JPEG, an empty
+        /// bitmap to encode, a format `ImageEncoder` cannot write).
         case unsupported
         /// The bytes claim to be the format but break its rules (a bad CRC,
         /// Huffman code, table or chunk): the file is damaged.
         case corrupt
-        /// Over a limit: the decoder's pixel or scan limit, or a size the
-        /// format cannot store. Checked before the pixels are allocated.
+        /// Over a limit: the decoder's pixel, scan or animation limits, or a
+        /// size the format cannot store. Checked before the pixels are allocated.
         case tooLarge
     }
 
@@ -35,10 +37,16 @@ public struct ImageCodecError: Error, Equatable, Sendable, CustomStringConvertib
         case jpeg(JPEGError)
         /// From the PNG decoder or encoder.
         case png(PNGError)
+        /// From the GIF decoder.
+        case gif(GIFError)
         /// From `Inflater` used on its own (a PNG's inflate errors arrive as `.png`).
         case deflate(InflateError)
+        /// An animation over `ImageDecoder.Options`' frame limits, whatever its format.
+        case animation(AnimationError)
         /// The first bytes match no format the codecs read.
         case unrecognizedFormat
+        /// `ImageEncoder` was asked for a format it only reads (GIF, WebP).
+        case notEncodable(ImageFormat)
     }
 
     /// What kind of fault this is.
@@ -61,6 +69,16 @@ public struct ImageCodecError: Error, Equatable, Sendable, CustomStringConvertib
         self.init(kind: error.kind, detail: .png(error), message: error.description)
     }
 
+    /// A GIF decoder error, classified.
+    public init(_ error: GIFError) {
+        self.init(kind: error.kind, detail: .gif(error), message: error.description)
+    }
+
+    /// An animation limit error, classified (always `.tooLarge`).
+    public init(_ error: AnimationError) {
+        self.init(kind: .tooLarge, detail: .animation(error), message: error.description)
+    }
+
     /// A deflate error, classified.
     public init(_ error: InflateError) {
         self.init(kind: error.kind, detail: .deflate(error), message: error.description)
@@ -76,10 +94,17 @@ public struct ImageCodecError: Error, Equatable, Sendable, CustomStringConvertib
 
     /// Bytes whose signature matches no supported format.
     static func unrecognized<Bytes: Collection>(_ head: Bytes) -> ImageCodecError where Bytes.Element == UInt8 {
-        let hex = head.prefix(8).map { String($0, radix: 16, uppercase: true) }.map { $0.count == 1 ? "0" + $0 : $0 }
-        let message = hex.isEmpty ? "the data is empty: no PNG or JPEG signature"
-            : "the data is neither PNG nor JPEG: its first bytes \(hex.joined(separator: " ")) match no known signature"
+        let hex = head.prefix(ImageFormat.sniffedByteCount).map { String($0, radix: 16, uppercase: true) }.map { $0.count == 1 ? "0" + $0 : $0 }
+        let message = hex.isEmpty ? "the data is empty: no PNG, JPEG, GIF or WebP signature"
+            : "the data is not PNG, JPEG, GIF or WebP: its first bytes \(hex.joined(separator: " ")) match no known signature"
         return ImageCodecError(kind: .unsupported, detail: .unrecognizedFormat, message: message)
+    }
+
+    /// `format` asked of `ImageEncoder`, which writes only `ImageFormat.encodable`.
+    static func notEncodable(_ format: ImageFormat) -> ImageCodecError {
+        let writable = ImageFormat.encodable.map(\.rawValue).joined(separator: " and ")
+        return ImageCodecError(kind: .unsupported, detail: .notEncodable(format),
+                               message: "\(format.rawValue.uppercased()) is read but not written: the encoders write \(writable)")
     }
 
     /// Runs `body`, turning the formats' own errors into `ImageCodecError`
@@ -91,7 +116,11 @@ public struct ImageCodecError: Error, Equatable, Sendable, CustomStringConvertib
             throw ImageCodecError(error)
         } catch let error as PNGError {
             throw ImageCodecError(error)
+        } catch let error as GIFError {
+            throw ImageCodecError(error)
         } catch let error as InflateError {
+            throw ImageCodecError(error)
+        } catch let error as AnimationError {
             throw ImageCodecError(error)
         }
     }

@@ -2,9 +2,10 @@ import Foundation
 import Raster
 
 /// The one entry point for decoding an image: the format is sniffed from the
-/// bytes (PNG, JPEG), the EXIF orientation applied (a JPEG's APP1, a PNG's
+/// bytes (PNG, JPEG, GIF), the EXIF orientation applied (a JPEG's APP1, a PNG's
 /// `eXIf`), and a JPEG wanted smaller than it is decoded at 1/2, 1/4 or 1/8
-/// scale instead of in full.
+/// scale instead of in full. An animation decodes to its first frame here;
+/// `animation(_:options:)` gives every frame, one at a time.
 ///
 ///     let image = try ImageDecoder.decode(data, options: .init(targetSize: (256, 256)))
 ///     image.bitmap          // upright, each side at least 256 (unless the file is smaller)
@@ -32,27 +33,45 @@ public enum ImageDecoder {
         public var maximumPixelCount: Int
         /// The most scans a JPEG may have (`JPEGDecoder.maximumScanCount`).
         public var maximumScanCount: Int
+        /// The most frames `AnimatedImage.nextFrame` returns before it throws
+        /// (default `defaultMaximumFrameCount`, 10 000).
+        public var maximumFrameCount: Int
+        /// The most pixels `AnimatedImage.nextFrame` composites in all, frames
+        /// × canvas width × height, before it throws: a bound on the work an
+        /// animation costs (default `defaultMaximumAnimationPixelCount`, 2³⁰:
+        /// 1 000 frames of 1000×1000, or 500 of 1920×1080).
+        public var maximumAnimationPixelCount: Int
+
+        /// The default `maximumFrameCount`: 10 000 frames, over 15 minutes at the 100 ms browsers give a fast frame.
+        public static let defaultMaximumFrameCount = 10_000
+        /// The default `maximumAnimationPixelCount`: 2³⁰ composited pixels.
+        public static let defaultMaximumAnimationPixelCount = 1 << 30
 
         /// Options; the defaults decode upright, at full size, under the decoders' default limits.
         public init(appliesOrientation: Bool = true, targetSize: (width: Int, height: Int)? = nil,
                     jpegScale: JPEGScale? = nil, maximumPixelCount: Int = defaultMaximumPixelCount,
-                    maximumScanCount: Int = JPEGDecoder.defaultMaximumScanCount) {
+                    maximumScanCount: Int = JPEGDecoder.defaultMaximumScanCount,
+                    maximumFrameCount: Int = defaultMaximumFrameCount,
+                    maximumAnimationPixelCount: Int = defaultMaximumAnimationPixelCount) {
             self.appliesOrientation = appliesOrientation
             self.targetSize = targetSize
             self.jpegScale = jpegScale
             self.maximumPixelCount = maximumPixelCount
             self.maximumScanCount = maximumScanCount
+            self.maximumFrameCount = maximumFrameCount
+            self.maximumAnimationPixelCount = maximumAnimationPixelCount
         }
     }
 
-    /// Decodes a whole PNG or JPEG file. Throws `ImageCodecError` for bytes
+    /// Decodes a whole PNG, JPEG or GIF file (an animation's first frame,
+    /// composited as `animation` gives it). Throws `ImageCodecError` for bytes
     /// that are no supported image or are damaged, cut short or over the
     /// limits, and whatever `checkCancellation` throws: it is called before
     /// decoding, by the JPEG decoder before each scan and row of MCUs, and
     /// before the orientation is applied.
     public static func decode(_ data: Data, options: Options = Options(),
                               checkCancellation: () throws -> Void = {}) throws -> DecodedImage {
-        guard let format = ImageFormat(sniffing: data.prefix(8)) else { throw ImageCodecError.unrecognized(data.prefix(8)) }
+        let format = try sniff(data)
         try checkCancellation()
         let stored: Bitmap, info: ImageInfo, scale: JPEGScale
         switch format {
@@ -65,6 +84,11 @@ public enum ImageDecoder {
         case .png:
             (stored, info) = try PNGDecoder(maximumPixelCount: options.maximumPixelCount).decodeImage(data)
             scale = .full
+        case .gif:
+            (stored, info) = try GIFDecoder(maximumPixelCount: options.maximumPixelCount).decodeImage(data)
+            scale = .full
+        case .webp:
+            throw notDecoded(.webp)
         }
         try checkCancellation()
         let bitmap = options.appliesOrientation ? try stored.upright(from: info.orientation) : stored
@@ -75,14 +99,49 @@ public enum ImageDecoder {
     /// without decoding its pixels. Throws `ImageCodecError` for bytes that are
     /// no supported image, or whose header is damaged or over `options`' limits.
     public static func readInfo(_ data: Data, options: Options = Options()) throws -> ImageInfo {
-        switch ImageFormat(sniffing: data.prefix(8)) {
+        switch try sniff(data) {
         case .png:
             return try PNGDecoder(maximumPixelCount: options.maximumPixelCount).readInfo(data)
         case .jpeg:
             return try JPEGDecoder(maximumPixelCount: options.maximumPixelCount, maximumScanCount: options.maximumScanCount).readInfo(data)
-        case nil:
-            throw ImageCodecError.unrecognized(data.prefix(8))
+        case .gif:
+            return try GIFDecoder(maximumPixelCount: options.maximumPixelCount).readInfo(data)
+        case .webp:
+            throw notDecoded(.webp)
         }
+    }
+
+    /// The file's frames, decoded one at a time as `AnimatedImage.nextFrame`
+    /// is called: every frame of an animated GIF, or a still image (PNG,
+    /// JPEG, a GIF of one frame) as one frame. The header is read now, and the
+    /// canvas checked against `options.maximumPixelCount` before anything is
+    /// allocated; `options.maximumFrameCount` and `maximumAnimationPixelCount`
+    /// bound the rest. `targetSize` and `jpegScale` are not used: every frame
+    /// is the canvas at full size. Throws `ImageCodecError`.
+    public static func animation(_ data: Data, options: Options = Options()) throws -> AnimatedImage {
+        let decoder: any AnimationFrameDecoding
+        switch try sniff(data) {
+        case .png, .jpeg:
+            decoder = try StillFrameDecoder(data, options: options)
+        case .gif:
+            decoder = try GIFDecoder(maximumPixelCount: options.maximumPixelCount).frames(data)
+        case .webp:
+            throw notDecoded(.webp)
+        }
+        return AnimatedImage(decoder, options: options)
+    }
+
+    /// The format `data` starts with, or the error naming its first bytes.
+    static func sniff(_ data: Data) throws -> ImageFormat {
+        let head = data.prefix(ImageFormat.sniffedByteCount)
+        guard let format = ImageFormat(sniffing: head) else { throw ImageCodecError.unrecognized(head) }
+        return format
+    }
+
+    /// A format recognised but whose decoder is not built yet.
+    static func notDecoded(_ format: ImageFormat) -> ImageCodecError {
+        ImageCodecError(kind: .unsupported, detail: .unrecognizedFormat,
+                        message: "\(format.rawValue.uppercased()) is recognised but not decoded yet")
     }
 
     /// The JPEG scale whose output for the image `info` describes is the

@@ -11,7 +11,9 @@ public enum ImageEncoder {
     /// progressive JPEG, see `JPEGEncoder.progressive`) apply to JPEG only.
     /// `checkCancellation` is polled as the encoder goes; whatever it throws
     /// ends the encode. Throws `ImageCodecError` for a bitmap the format
-    /// cannot store (empty, or larger than its limits).
+    /// cannot store (empty, or larger than its limits), and of kind
+    /// `.unsupported` (detail `.notEncodable`) for a format it only reads
+    /// (`ImageFormat.isEncodable` is false: GIF, WebP).
     public static func encode(_ bitmap: Bitmap, format: ImageFormat, quality: Int = JPEGEncoder.defaultQuality,
                               background: RGBA = .white, progressive: Bool = false, checkCancellation: () throws -> Void = {}) throws -> Data {
         switch format {
@@ -20,6 +22,8 @@ public enum ImageEncoder {
         case .jpeg:
             let opaque = bitmap.isOpaque ? bitmap : bitmap.flattened(onto: background)
             return try JPEGEncoder(quality: quality, progressive: progressive).encode(opaque, checkCancellation: checkCancellation)
+        case .gif, .webp:
+            throw ImageCodecError.notEncodable(format)
         }
     }
 }

@@ -9,7 +9,8 @@ public struct ImageInfo: Equatable, Sendable {
     public var height: Int
     /// The EXIF orientation, `.up` when the file has none.
     public var orientation: ImageOrientation
-    /// Whether the file can carry transparency (PNG with alpha or `tRNS`).
+    /// Whether the file can carry transparency (PNG with alpha or `tRNS`, a GIF
+    /// with a transparent colour or whose frames may leave the canvas uncovered).
     public var hasAlpha: Bool
 
     /// Width as the image is shown, orientation applied.

@@ -15,11 +15,11 @@ enum ImageBodyDecoder {
     /// `URLError(.cannotDecodeContentData)` naming the URL and the format.
     static func decode(_ data: Data, response: URLResponse?, url: URL, size: ImageTargetSize?,
                        maximumPixelCount: Int = defaultMaximumPixelCount) throws -> LoadedImage {
-        guard let format = ImageFormat(sniffing: data.prefix(8)) else {
+        guard let format = ImageFormat(sniffing: data.prefix(ImageFormat.sniffedByteCount)) else {
             let declared = response?.mimeType.map { "Content-Type \($0)" } ?? "no Content-Type"
-            let head = data.prefix(8).map { String(format: "%02X", $0) }.joined(separator: " ")
+            let head = data.prefix(ImageFormat.sniffedByteCount).map { String(format: "%02X", $0) }.joined(separator: " ")
             let message = "the body of \(url.absoluteString) is not an image the loader decodes (\(declared), "
-                + "\(data.count) bytes starting \(head.isEmpty ? "with nothing" : head)); PNG and JPEG are supported"
+                + "\(data.count) bytes starting \(head.isEmpty ? "with nothing" : head)); PNG, JPEG, GIF and WebP are supported"
             throw URLErrors.make(.cannotDecodeContentData, message, url: url)
         }
         do {

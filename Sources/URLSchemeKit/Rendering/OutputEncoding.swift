@@ -37,6 +37,14 @@ public enum OutputEncoding {
         }
     }
 
+    /// Throws `URLParameterError` unless the encoders can write `format` (for values built in code).
+    static func check(format: ImageFormat) throws {
+        guard format.isEncodable else {
+            let names = ImageFormat.encodable.map(\.rawValue).joined(separator: ", ")
+            throw URLParameterError(parameter: "format", reason: "must be one of \(names), got '\(format.rawValue)'")
+        }
+    }
+
     /// JPEG for an opaque image, PNG when alpha matters: the default of photo schemes.
     static func photoFormat(for image: Bitmap) -> ImageFormat {
         image.isOpaque ? .jpeg : .png

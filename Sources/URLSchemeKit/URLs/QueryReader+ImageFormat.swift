@@ -1,9 +1,17 @@
 import ImageCodecs
 
 extension QueryReader {
-    /// `png` or `jpeg` (also `jpg`), any case; nil when absent.
+    /// An output format: `png` or `jpeg` (also `jpg`), any case; nil when
+    /// absent. A format the package reads but cannot write (`gif`, `webp`)
+    /// is refused like any other word, naming the ones it can.
     public func imageFormat(_ name: String) throws -> ImageFormat? {
-        if try string(name)?.lowercased() == "jpg" { return .jpeg }
-        return try choice(name, as: ImageFormat.self)
+        guard let text = try string(name) else { return nil }
+        let word = text.lowercased()
+        if word == "jpg" { return .jpeg }
+        guard let format = ImageFormat(rawValue: word), format.isEncodable else {
+            let allowed = ImageFormat.encodable.map(\.rawValue).joined(separator: ", ")
+            throw URLParameterError(parameter: name, reason: "must be one of \(allowed), got '\(text)'")
+        }
+        return format
     }
 }

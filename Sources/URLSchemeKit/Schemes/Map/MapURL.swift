@@ -47,9 +47,11 @@ public struct MapURL: SchemeURL {
     public var tiles: String?
 
     /// A URL for `options`. Throws `URLParameterError` naming the option (as a
-    /// URL parameter) that `MapSnapshotOptions.validate()` rejects, or a quality out of range.
+    /// URL parameter) that `MapSnapshotOptions.validate()` rejects, a quality
+    /// out of range, or `format` when it is one the encoders cannot write (GIF, WebP).
     public init(options: MapSnapshotOptions, format: ImageFormat = .png, quality: Int = OutputEncoding.defaultQuality, tiles: String? = nil) throws {
         try OutputEncoding.check(quality: quality)
+        try OutputEncoding.check(format: format)
         do {
             try options.validate()
         } catch let error as MapOptionError {
