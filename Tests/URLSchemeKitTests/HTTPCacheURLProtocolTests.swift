@@ -647,6 +647,25 @@ final class HTTPCacheURLProtocolTests: XCTestCase {
         XCTAssertLessThan(Date().timeIntervalSince(start), 4, "ended at the limit, not when the origin answered")
     }
 
+    /// One cache per user, each dropped with its session: what they opened
+    /// (the inner session, its connections and their descriptors) goes with them.
+    func testCachesNoLongerReferencedCloseTheirConnections() async throws {
+        try origin.route("/user", headers: ["Cache-Control": "max-age=60"], body: "page")
+        func openDescriptors() -> Int { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? 0 }
+        let before = openDescriptors()
+        for _ in 0..<40 {
+            let configuration = URLSessionConfiguration.ephemeral
+            configuration.installURLSchemeKit(URLSchemeKitEnvironment(imageCache: ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 0),
+                                                                      httpCache: HTTPCache(directory: nil)))
+            let session = URLSession(configuration: configuration)
+            _ = try await session.data(from: origin.url("/user"))
+            session.finishTasksAndInvalidate()
+        }
+        // Invalidation completes on the sessions' own queues.
+        for _ in 0..<50 where openDescriptors() > before + 10 { try await Task.sleep(nanoseconds: 100_000_000) }
+        XCTAssertLessThanOrEqual(openDescriptors(), before + 10, "40 dropped caches hold no connections")
+    }
+
     // MARK: RFC 9111 §4.3.4, §4.3.5, §4.2.4
 
     /// A HEAD answer whose `Last-Modified` and `Content-Length` differ from the

@@ -122,6 +122,13 @@ public final class HTTPCache: Sendable {
         box.cache = self
     }
 
+    /// The inner session holds the forwarder (its delegate) until it is
+    /// invalidated: without this, every cache ever made kept its session, its
+    /// connections and their descriptors for the life of the process.
+    deinit {
+        forwarder.invalidate()
+    }
+
     // MARK: Offline state
 
     /// Whether the origin of `url` (its scheme, host and port) failed to answer

@@ -115,6 +115,14 @@ final class HTTPForwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable
         task.resume()
     }
 
+    /// Ends the inner session once its loads are done (it holds this
+    /// forwarder as its delegate until then), from a queue of the forwarder's:
+    /// the cache going away may happen on a session's work queue.
+    func invalidate() {
+        let session = self.session
+        Self.controlQueue.async { session?.finishTasksAndInvalidate() }
+    }
+
     // MARK: URLSessionDataDelegate
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
