@@ -7,7 +7,7 @@
 /// of the four chroma samples around it, computed in two rounding steps as
 /// libwebp does; the first and last rows (and columns) mirror their edge.
 enum VP8ColorConverter {
-    /// Converts the whole picture into `output` (RGBA, alpha left as it is).
+    /// Converts the whole picture into `output` (RGBA, alpha 255).
     static func convert(width: Int, height: Int,
                         luma: UnsafePointer<UInt8>, lumaStride: Int,
                         cb: UnsafePointer<UInt8>, cr: UnsafePointer<UInt8>, chromaStride: Int,
@@ -96,6 +96,7 @@ enum VP8ColorConverter {
         output[0] = clip((luma &+ ((v &* 26149) >> 8)) &- 14234)
         output[1] = clip(((luma &- ((u &* 6419) >> 8)) &- ((v &* 13320) >> 8)) &+ 8708)
         output[2] = clip((luma &+ ((u &* 33050) >> 8)) &- 17685)
+        output[3] = 255
     }
 
     /// A 6-bit fraction to 0...255, clamped.
