@@ -19,7 +19,7 @@ build_library() {  # module name, extra flags, sources...
         -emit-library -static -o "$out/lib$module.a" "$@"
 }
 build_library Raster "" $(find Sources/Raster -name '*.swift')
-build_library ImageCodecs "" $(find Sources/ImageCodecs -name '*.swift')
+build_library ImageCodecs -enable-testing $(find Sources/ImageCodecs -name '*.swift')
 # grep reads the files itself: `cat … | grep -q` under pipefail fails at random
 # when grep exits at its first match and cat dies of SIGPIPE (seen in CI).
 if grep -qE "import (URLSchemeKit|MapRendering)" $(printf 'Fuzz/%s/main.swift ' "$@"); then

@@ -1,0 +1,55 @@
+import Foundation
+
+/// MD5 (RFC 1321), only so tests can compare decoded bytes with the checksums
+/// libwebp's test data publishes for `dwebp`'s output. Not for security.
+enum MD5 {
+    private static let shifts: [UInt32] = [7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22, 7, 12, 17, 22,
+                                           5, 9, 14, 20, 5, 9, 14, 20, 5, 9, 14, 20, 5, 9, 14, 20,
+                                           4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23, 4, 11, 16, 23,
+                                           6, 10, 15, 21, 6, 10, 15, 21, 6, 10, 15, 21, 6, 10, 15, 21]
+    private static let constants: [UInt32] = (0..<64).map { i in
+        UInt32(truncatingIfNeeded: Int64(abs(sin(Double(i + 1))) * 4_294_967_296))
+    }
+
+    /// The digest of `bytes` as 32 lowercase hex digits.
+    static func hex(_ bytes: [UInt8]) -> String {
+        var message = bytes
+        let bitLength = UInt64(bytes.count) * 8
+        message.append(0x80)
+        while message.count % 64 != 56 { message.append(0) }
+        for i in 0..<8 { message.append(UInt8(truncatingIfNeeded: bitLength >> (8 * UInt64(i)))) }
+        var a0: UInt32 = 0x6745_2301, b0: UInt32 = 0xEFCD_AB89, c0: UInt32 = 0x98BA_DCFE, d0: UInt32 = 0x1032_5476
+        var words = [UInt32](repeating: 0, count: 16)
+        for chunk in stride(from: 0, to: message.count, by: 64) {
+            for i in 0..<16 {
+                let j = chunk + i * 4
+                var word: UInt32 = 0
+                for k in (0..<4).reversed() { word = word << 8 | UInt32(message[j + k]) }
+                words[i] = word
+            }
+            var a = a0, b = b0, c = c0, d = d0
+            for i in 0..<64 {
+                var f: UInt32, g: Int
+                switch i {
+                case 0..<16: f = (b & c) | (~b & d); g = i
+                case 16..<32: f = (d & b) | (~d & c); g = (5 * i + 1) % 16
+                case 32..<48: f = b ^ c ^ d; g = (3 * i + 5) % 16
+                default: f = c ^ (b | ~d); g = (7 * i) % 16
+                }
+                f = f &+ a &+ constants[i] &+ words[g]
+                a = d; d = c; c = b
+                let rotated: UInt32 = f << shifts[i] | f >> (32 - shifts[i])
+                b = b &+ rotated
+            }
+            a0 = a0 &+ a; b0 = b0 &+ b; c0 = c0 &+ c; d0 = d0 &+ d
+        }
+        var digest = ""
+        for word in [a0, b0, c0, d0] {
+            for k in 0..<4 {
+                let byte = UInt8(truncatingIfNeeded: word >> UInt32(8 * k))
+                digest += byte < 16 ? "0" + String(byte, radix: 16) : String(byte, radix: 16)
+            }
+        }
+        return digest
+    }
+}
