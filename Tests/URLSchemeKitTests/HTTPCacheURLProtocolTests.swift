@@ -666,6 +666,24 @@ final class HTTPCacheURLProtocolTests: XCTestCase {
         XCTAssertLessThanOrEqual(openDescriptors(), before + 10, "40 dropped caches hold no connections")
     }
 
+    /// One session's six slow downloads do not hold the connections another
+    /// session needs: each session has its own share of each origin, as it
+    /// would without the cache.
+    func testOneSessionsSlowLoadsDoNotStarveAnother() async throws {
+        try origin.route("/slow-download", headers: ["Cache-Control": "no-store"], body: "late", delay: 8)
+        try origin.route("/small-page", headers: ["Cache-Control": "no-store"], body: "page")
+        let cache = makeCache()
+        let sessionA = makeSession(cache), sessionB = makeSession(cache)
+        let slow = (0..<6).map { _ in sessionA.dataTask(with: origin.url("/slow-download")) }
+        slow.forEach { $0.resume() }
+        defer { slow.forEach { $0.cancel() } }
+        try await Task.sleep(nanoseconds: 500_000_000)
+        let start = Date()
+        let page = try await load(sessionB, "/small-page")
+        XCTAssertEqual(page.body, "page")
+        XCTAssertLessThan(Date().timeIntervalSince(start), 4, "B did not wait for A's downloads")
+    }
+
     // MARK: RFC 9111 §4.3.4, §4.3.5, §4.2.4
 
     /// A HEAD answer whose `Last-Modified` and `Content-Length` differ from the

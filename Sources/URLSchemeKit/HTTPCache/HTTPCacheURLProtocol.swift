@@ -46,6 +46,7 @@ public final class HTTPCacheURLProtocol: URLProtocol {
         guard let load = HTTPCacheLoad(cache: EnvironmentURLCache.environment(in: configuration)?.httpCache ?? .standard,
                                        request: Self.outgoing(request, configuration), cookies: SessionCookies(configuration),
                                        cancellation: cancellation, timeLimit: configuration?.timeoutIntervalForResource,
+                                       lane: session.map { (ObjectIdentifier($0), $0.configuration.httpMaximumConnectionsPerHost) },
                                        finish: { outcome in channel.deliver(Self.deliverable(outcome), on: workQueue) })
         else {
             channel.deliver(.failed(URLErrors.make(.badURL, "the request has no URL", url: nil)))

@@ -56,10 +56,13 @@ final class HTTPForwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable
         /// The request sent last (the first one, then each redirect's).
         var sent: URLRequest
         var redirects: [Answer] = []
+        /// The outer session's share this load holds, given back when it ends.
+        var lane: ForwardingLanes.Lane?
         /// Set when the origin asked for credentials: the cancellation that follows is its 401, not a failure.
         var challenged = false
         /// Ends the load at its time limit; cancelled when it ends first.
         var timer: TimeLimit?
+
     }
 
     let maximumResponseSize: Int
@@ -67,6 +70,8 @@ final class HTTPForwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable
     let spoolThreshold: Int
     private let clock: @Sendable () -> Date
     private let loads = Mutex<[Int: Load]>([:])
+    /// Each outer session's share of the connections to each origin.
+    private let lanes = ForwardingLanes(queue: HTTPForwarder.controlQueue)
     private var session: URLSession!
     private static let controlQueue = DispatchQueue(label: "URLSchemeKit.HTTPForwarder.cancel", attributes: .concurrent)
     private static let completionQueue = DispatchQueue(label: "URLSchemeKit.HTTPForwarder.completion", qos: .userInitiated,
@@ -85,6 +90,9 @@ final class HTTPForwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable
         configuration.httpShouldSetCookies = false
         configuration.httpCookieAcceptPolicy = .never
         configuration.protocolClasses = (configuration.protocolClasses ?? []).filter { $0 != HTTPCacheURLProtocol.self }
+        // Each outer session keeps to its own limit per host (ForwardingLanes);
+        // the shared inner session must not hold them all to six between them.
+        configuration.httpMaximumConnectionsPerHost = 4_096
         session = URLSession(configuration: configuration, delegate: self, delegateQueue: nil)
     }
 
@@ -94,8 +102,26 @@ final class HTTPForwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable
     /// Never call this on a URLSession's work queue (from `startLoading()`).
     /// `timeLimit` bounds the whole load, redirects and body included: past
     /// it, the load fails with `.timedOut` naming the limit.
+    /// `lane` names the outer session and its connection limit per origin
+    /// (`ForwardingLanes`); a load past that limit waits for one of its own
+    /// session's loads to that origin to end, not for other sessions'.
     func forward(_ request: URLRequest, cookies: SessionCookies?, cancellation: RenderCancellation?, timeLimit: TimeInterval? = nil,
-                 completion: @escaping Completion) {
+                 lane: (session: ObjectIdentifier, limit: Int)? = nil, completion: @escaping Completion) {
+        guard let lane, let url = request.url else {
+            return start(request, cookies: cookies, cancellation: cancellation, timeLimit: timeLimit, lane: nil, completion: completion)
+        }
+        let key = ForwardingLanes.Lane(session: lane.session, origin: Origin(url))
+        lanes.admit(key, limit: lane.limit) { [self] in
+            guard cancellation?.isCancelled != true else {
+                lanes.release(key)
+                return completion(.failure(URLError(.cancelled)))
+            }
+            start(request, cookies: cookies, cancellation: cancellation, timeLimit: timeLimit, lane: key, completion: completion)
+        }
+    }
+
+    private func start(_ request: URLRequest, cookies: SessionCookies?, cancellation: RenderCancellation?, timeLimit: TimeInterval?,
+                       lane: ForwardingLanes.Lane?, completion: @escaping Completion) {
         var outgoing = request
         cookies?.addCookies(to: &outgoing)
         outgoing.cachePolicy = .reloadIgnoringLocalCacheData
@@ -105,7 +131,7 @@ final class HTTPForwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable
         loads.withLock {
             $0[task.taskIdentifier] = Load(body: SpooledBody(memoryLimit: spoolThreshold), requestTime: clock(),
                                            completion: completion, cookies: cookies,
-                                           mainDocumentURL: request.mainDocumentURL, sent: outgoing)
+                                           mainDocumentURL: request.mainDocumentURL, sent: outgoing, lane: lane)
         }
         cancellation?.onCancel { Self.controlQueue.async { task.cancel() } }
         if let timeLimit, timeLimit > 0, timeLimit < Self.longestTimer {
@@ -234,6 +260,7 @@ final class HTTPForwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable
     /// completion, once, and drops what the load held.
     private func complete(_ load: Load, with result: Result<Answer, URLError>) {
         load.timer?.cancel()
+        if let lane = load.lane { lanes.release(lane) }
         var outcome = result
         if case var .success(answer) = result {
             do {
