@@ -1,0 +1,111 @@
+import Foundation
+
+/// A JSON value as the style reader walks it: decoded once by `JSONDecoder`
+/// (which tells `true` from `1`, unlike `JSONSerialization` on Linux), then
+/// compiled into typed layers and `StyleExpression`s.
+enum StyleJSON: Decodable, Sendable, Equatable {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([StyleJSON])
+    case object([String: StyleJSON])
+
+    init(from decoder: Decoder) throws {
+        if var array = try? decoder.unkeyedContainer() {
+            var elements: [StyleJSON] = []
+            if let count = array.count { elements.reserveCapacity(count) }
+            while !array.isAtEnd { elements.append(try array.decode(StyleJSON.self)) }
+            self = .array(elements)
+            return
+        }
+        if let object = try? decoder.container(keyedBy: Key.self) {
+            var members: [String: StyleJSON] = [:]
+            for key in object.allKeys { members[key.stringValue] = try object.decode(StyleJSON.self, forKey: key) }
+            self = .object(members)
+            return
+        }
+        let single = try decoder.singleValueContainer()
+        if single.decodeNil() { self = .null }
+        else if let value = try? single.decode(Bool.self) { self = .bool(value) }
+        else if let value = try? single.decode(Double.self) { self = .number(value) }
+        else { self = .string(try single.decode(String.self)) }
+    }
+
+    private struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    /// Decodes `data` after checking its size and nesting against the limits, so a
+    /// hostile document is refused before the decoder recurses into it.
+    static func decode(_ data: Data, limits: StyleLimits) throws -> StyleJSON {
+        guard data.count <= limits.maximumByteCount else {
+            throw VectorStyleError(.limitExceeded, detail: "the style is \(data.count) bytes, over the limit of \(limits.maximumByteCount)")
+        }
+        let maximumNesting = limits.maximumExpressionDepth + documentNesting
+        let deepest = nestingDepth(data, stoppingAbove: maximumNesting)
+        guard deepest <= maximumNesting else {
+            throw VectorStyleError(.limitExceeded, detail: "the style nests arrays and objects deeper than \(maximumNesting) levels (an expression may nest \(limits.maximumExpressionDepth))")
+        }
+        do {
+            return try JSONDecoder().decode(StyleJSON.self, from: data)
+        } catch {
+            throw VectorStyleError(.malformedJSON, detail: "the style is not valid JSON")
+        }
+    }
+
+    /// How deep the document itself nests around a property value: the root,
+    /// `layers`, a layer, `paint`, and a little room (sources' `tiles`, `metadata`).
+    static let documentNesting = 8
+
+    /// The deepest nesting of `[` and `{` outside strings, stopping early once
+    /// above `limit`: one pass over the bytes, no allocation.
+    static func nestingDepth(_ data: Data, stoppingAbove limit: Int) -> Int {
+        var depth = 0, deepest = 0
+        var inString = false, escaped = false
+        for byte in data {
+            if inString {
+                if escaped { escaped = false }
+                else if byte == UInt8(ascii: "\\") { escaped = true }
+                else if byte == UInt8(ascii: "\"") { inString = false }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "["), UInt8(ascii: "{"):
+                depth += 1
+                if depth > deepest {
+                    deepest = depth
+                    if deepest > limit { return deepest }
+                }
+            case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
+            default: break
+            }
+        }
+        return deepest
+    }
+
+    /// The nesting depth of this value (a scalar is 0, `[1]` is 1).
+    var depth: Int {
+        switch self {
+        case .array(let elements): return 1 + (elements.map(\.depth).max() ?? 0)
+        case .object(let members): return 1 + (members.values.map(\.depth).max() ?? 0)
+        default: return 0
+        }
+    }
+
+    /// A short description for error messages: the type and, for scalars, the value.
+    var summary: String {
+        switch self {
+        case .null: return "null"
+        case .bool(let b): return "\(b)"
+        case .number(let n): return StyleNumberFormat.string(n)
+        case .string(let s): return s.count > 40 ? "'\(s.prefix(40))…'" : "'\(s)'"
+        case .array: return "an array"
+        case .object: return "an object"
+        }
+    }
+}
