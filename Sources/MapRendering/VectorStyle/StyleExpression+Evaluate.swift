@@ -7,10 +7,15 @@ struct NoStyleFeature: StyleFeature {
     func styleValue(forKey key: String) -> StyleValue? { nil }
 }
 
+/// An expression that cannot give a value for this input (a type assertion that
+/// fails, a comparison of a number with a string): MapLibre's evaluation error.
+/// The property then takes its default and a filter rejects the feature.
+struct StyleEvaluationError: Error {}
+
 extension StyleExpression {
     /// The value at `zoom` for `feature` (nil for zoom-only expressions, which read
     /// no feature). Generic so the feature type's accessors are called directly.
-    func evaluate<Feature: StyleFeature>(zoom: Double, feature: Feature?) -> StyleValue {
+    func evaluate<Feature: StyleFeature>(zoom: Double, feature: Feature?) throws(StyleEvaluationError) -> StyleValue {
         switch self {
         case .literal(let value):
             return value
@@ -25,63 +30,71 @@ extension StyleExpression {
         case .zoom:
             return .number(zoom)
         case .not(let operand):
-            guard case .bool(let value) = operand.evaluate(zoom: zoom, feature: feature) else { return .null }
-            return .bool(!value)
+            return .bool(!(try operand.evaluateBool(zoom: zoom, feature: feature)))
         case .all(let operands):
             // Short-circuits, as MapLibre's does.
-            for operand in operands where operand.evaluate(zoom: zoom, feature: feature) != .bool(true) {
+            for operand in operands where !(try operand.evaluateBool(zoom: zoom, feature: feature)) {
                 return .bool(false)
             }
             return .bool(true)
         case .any(let operands):
-            for operand in operands where operand.evaluate(zoom: zoom, feature: feature) == .bool(true) {
+            for operand in operands where try operand.evaluateBool(zoom: zoom, feature: feature) {
                 return .bool(true)
             }
             return .bool(false)
         case .compare(let op, let lhs, let rhs):
-            return .bool(Self.compare(op, lhs.evaluate(zoom: zoom, feature: feature), rhs.evaluate(zoom: zoom, feature: feature)))
+            return .bool(try Self.compare(op, try lhs.evaluate(zoom: zoom, feature: feature), try rhs.evaluate(zoom: zoom, feature: feature)))
         case .contains(let needleExpression, let haystackExpression):
-            let needle = needleExpression.evaluate(zoom: zoom, feature: feature)
-            switch haystackExpression.evaluate(zoom: zoom, feature: feature) {
+            let needle = try needleExpression.evaluate(zoom: zoom, feature: feature)
+            switch needle {
+            case .array, .color: throw StyleEvaluationError()
+            default: break
+            }
+            switch try haystackExpression.evaluate(zoom: zoom, feature: feature) {
+            case .null: return .bool(false)
             case .array(let elements): return .bool(elements.contains(needle))
             case .string(let string):
-                guard case .string(let part) = needle else { return .bool(false) }
-                return .bool(part.isEmpty || string.contains(part))
-            default: return .null
+                // JavaScript's `indexOf` after `String(needle)`; an empty haystack is false.
+                let part = needle == .null ? "null" : Self.string(needle)
+                return .bool(!string.isEmpty && (part.isEmpty || string.contains(part)))
+            default: throw StyleEvaluationError()
             }
         case .match(let input, let branches, let outputs, let fallback):
-            let value = input.evaluate(zoom: zoom, feature: feature)
-            if let index = branches[value] { return outputs[index].evaluate(zoom: zoom, feature: feature) }
-            return fallback.evaluate(zoom: zoom, feature: feature)
+            let value = try input.evaluate(zoom: zoom, feature: feature)
+            if let index = branches[value] { return try outputs[index].evaluate(zoom: zoom, feature: feature) }
+            return try fallback.evaluate(zoom: zoom, feature: feature)
         case .cases(let branches, let fallback):
-            for branch in branches where branch.condition.evaluate(zoom: zoom, feature: feature) == .bool(true) {
-                return branch.output.evaluate(zoom: zoom, feature: feature)
+            for branch in branches where try branch.condition.evaluateBool(zoom: zoom, feature: feature) {
+                return try branch.output.evaluate(zoom: zoom, feature: feature)
             }
-            return fallback.evaluate(zoom: zoom, feature: feature)
+            return try fallback.evaluate(zoom: zoom, feature: feature)
         case .coalesce(let operands):
             for operand in operands {
-                let value = operand.evaluate(zoom: zoom, feature: feature)
+                let value = try operand.evaluate(zoom: zoom, feature: feature)
                 if value != .null { return value }
             }
             return .null
+        case .fallback(let operand, let value):
+            let result = (try? operand.evaluate(zoom: zoom, feature: feature)) ?? .null
+            return result == .null ? value : result
         case .assert(let kind, let operands):
             for operand in operands {
-                let value = operand.evaluate(zoom: zoom, feature: feature)
+                let value = try operand.evaluate(zoom: zoom, feature: feature)
                 switch (kind, value) {
-                case (.number, .number), (.string, .string), (.boolean, .bool): return value
+                case (.number, .number), (.string, .string), (.boolean, .bool), (.array, .array): return value
                 default: continue
                 }
             }
-            return .null
+            throw StyleEvaluationError()
         case .toString(let operand):
-            return .string(Self.string(operand.evaluate(zoom: zoom, feature: feature)))
+            return .string(Self.string(try operand.evaluate(zoom: zoom, feature: feature)))
         case .toNumber(let operands):
             for operand in operands {
-                if let number = Self.number(operand.evaluate(zoom: zoom, feature: feature)) { return .number(number) }
+                if let number = Self.number(try operand.evaluate(zoom: zoom, feature: feature)) { return .number(number) }
             }
-            return .null
+            throw StyleEvaluationError()
         case .toBoolean(let operand):
-            switch operand.evaluate(zoom: zoom, feature: feature) {
+            switch try operand.evaluate(zoom: zoom, feature: feature) {
             case .null: return .bool(false)
             case .bool(let b): return .bool(b)
             case .number(let n): return .bool(!(n == 0 || n.isNaN))
@@ -90,39 +103,48 @@ extension StyleExpression {
             }
         case .toColor(let operands):
             for operand in operands {
-                if let color = Self.color(operand.evaluate(zoom: zoom, feature: feature)) { return .color(color) }
+                if let color = Self.color(try operand.evaluate(zoom: zoom, feature: feature)) { return .color(color) }
             }
-            return .null
+            throw StyleEvaluationError()
         case .concat(let operands):
-            return .string(operands.map { Self.string($0.evaluate(zoom: zoom, feature: feature)) }.joined())
+            var result = ""
+            for operand in operands { result += Self.string(try operand.evaluate(zoom: zoom, feature: feature)) }
+            return .string(result)
         case .downcase(let operand):
-            guard case .string(let s) = operand.evaluate(zoom: zoom, feature: feature) else { return .null }
+            guard case .string(let s) = try operand.evaluate(zoom: zoom, feature: feature) else { throw StyleEvaluationError() }
             return .string(s.lowercased())
         case .upcase(let operand):
-            guard case .string(let s) = operand.evaluate(zoom: zoom, feature: feature) else { return .null }
+            guard case .string(let s) = try operand.evaluate(zoom: zoom, feature: feature) else { throw StyleEvaluationError() }
             return .string(s.uppercased())
         case .arithmetic(let op, let operands):
             var numbers: [Double] = []
             numbers.reserveCapacity(operands.count)
             for operand in operands {
-                guard case .number(let n) = operand.evaluate(zoom: zoom, feature: feature) else { return .null }
+                guard case .number(let n) = try operand.evaluate(zoom: zoom, feature: feature) else { throw StyleEvaluationError() }
                 numbers.append(n)
             }
-            return Self.arithmetic(op, numbers).map(StyleValue.number) ?? .null
+            guard let result = Self.arithmetic(op, numbers) else { throw StyleEvaluationError() }
+            return .number(result)
         case .step(let input, let first, let stops):
-            guard case .number(let x) = input.evaluate(zoom: zoom, feature: feature) else { return .null }
+            guard case .number(let x) = try input.evaluate(zoom: zoom, feature: feature) else { throw StyleEvaluationError() }
             // The last stop whose input is ≤ x (stops are ascending, checked at compile).
-            guard let index = Self.lastStop(atOrBelow: x, in: stops) else { return first.evaluate(zoom: zoom, feature: feature) }
-            return stops[index].output.evaluate(zoom: zoom, feature: feature)
+            guard let index = Self.lastStop(atOrBelow: x, in: stops) else { return try first.evaluate(zoom: zoom, feature: feature) }
+            return try stops[index].output.evaluate(zoom: zoom, feature: feature)
         case .interpolate(let base, let input, let stops):
-            guard case .number(let x) = input.evaluate(zoom: zoom, feature: feature) else { return .null }
-            guard let index = Self.lastStop(atOrBelow: x, in: stops) else { return stops[0].output.evaluate(zoom: zoom, feature: feature) }
-            if index == stops.count - 1 { return stops[index].output.evaluate(zoom: zoom, feature: feature) }
+            guard case .number(let x) = try input.evaluate(zoom: zoom, feature: feature) else { throw StyleEvaluationError() }
+            guard let index = Self.lastStop(atOrBelow: x, in: stops) else { return try stops[0].output.evaluate(zoom: zoom, feature: feature) }
+            if index == stops.count - 1 { return try stops[index].output.evaluate(zoom: zoom, feature: feature) }
             let lower = stops[index], upper = stops[index + 1]
             let t = Self.interpolationFactor(x, base: base, lower: lower.input, upper: upper.input)
-            return Self.interpolate(lower.output.evaluate(zoom: zoom, feature: feature),
-                                    upper.output.evaluate(zoom: zoom, feature: feature), t)
+            return Self.interpolate(try lower.output.evaluate(zoom: zoom, feature: feature),
+                                    try upper.output.evaluate(zoom: zoom, feature: feature), t)
         }
+    }
+
+    /// A condition's value: only a boolean is one.
+    func evaluateBool<Feature: StyleFeature>(zoom: Double, feature: Feature?) throws(StyleEvaluationError) -> Bool {
+        guard case .bool(let value) = try evaluate(zoom: zoom, feature: feature) else { throw StyleEvaluationError() }
+        return value
     }
 
     /// MapLibre's `exponentialInterpolation` (linear is base 1).
@@ -169,14 +191,14 @@ extension StyleExpression {
         return low == 0 ? nil : low - 1
     }
 
-    static func compare(_ op: StyleComparison, _ lhs: StyleValue, _ rhs: StyleValue) -> Bool {
+    static func compare(_ op: StyleComparison, _ lhs: StyleValue, _ rhs: StyleValue) throws(StyleEvaluationError) -> Bool {
         switch op {
         case .equal: return lhs == rhs
         case .notEqual: return lhs != rhs
         default: break
         }
         // Ordering compares two numbers or two strings; mixed types are an
-        // evaluation error in MapLibre, which a filter reads as false.
+        // evaluation error in MapLibre (a filter reads it as false).
         switch (lhs, rhs) {
         case (.number(let a), .number(let b)): return ordered(op, a, b)
         case (.string(let a), .string(let b)):
@@ -184,7 +206,7 @@ extension StyleExpression {
             let order: Int
             if a == b { order = 0 } else { order = a.utf16.lexicographicallyPrecedes(b.utf16) ? -1 : 1 }
             return ordered(op, order, 0)
-        default: return false
+        default: throw StyleEvaluationError()
         }
     }
 
@@ -200,16 +222,20 @@ extension StyleExpression {
     }
 
     static func arithmetic(_ op: StyleArithmetic, _ n: [Double]) -> Double? {
-        guard let first = n.first else { return nil }
         switch op {
         case .plus: return n.reduce(0, +)
         case .times: return n.reduce(1, *)
+        case .min: return n.min() ?? .infinity
+        case .max: return n.max() ?? -.infinity
+        default: break
+        }
+        guard let first = n.first else { return nil }
+        switch op {
+        case .plus, .times, .min, .max: return nil
         case .minus: return n.count == 1 ? -first : (n.count == 2 ? first - n[1] : nil)
         case .divide: return n.count == 2 ? first / n[1] : nil
         case .remainder: return n.count == 2 ? first.truncatingRemainder(dividingBy: n[1]) : nil
         case .power: return n.count == 2 ? pow(first, n[1]) : nil
-        case .min: return n.min()
-        case .max: return n.max()
         }
     }
 

@@ -3,9 +3,10 @@
 /// evaluated per zoom or per feature without touching JSON again.
 ///
 /// Legacy filters and legacy `{stops}` functions compile to the same nodes, the
-/// way MapLibre converts them to expressions. An evaluation error (a type
-/// mismatch, a missing number) gives `.null`; a property whose value is null falls
-/// back to its default, and a filter passes only on `true`.
+/// way MapLibre converts them to expressions. An evaluation error (a failed type
+/// assertion, a string compared with a number) is thrown as a
+/// `StyleEvaluationError`: the property falls back to its default, as a null value
+/// or a value of the wrong type does, and a filter rejects the feature.
 indirect enum StyleExpression: Sendable {
     case literal(StyleValue)
     /// `["get", key]`: a feature property, null when missing.
@@ -29,6 +30,9 @@ indirect enum StyleExpression: Sendable {
     case match(input: StyleExpression, branches: [StyleValue: Int], outputs: [StyleExpression], fallback: StyleExpression)
     case cases([StyleCaseBranch], fallback: StyleExpression)
     case coalesce([StyleExpression])
+    /// A legacy function's `default`: taken when the function's value is null or
+    /// an evaluation error (a property of the wrong type).
+    case fallback(StyleExpression, StyleValue)
     /// `number`, `string`, `boolean`: the first argument of that type, else null.
     case assert(StyleValueKind, [StyleExpression])
     case toString(StyleExpression)
@@ -49,7 +53,7 @@ indirect enum StyleExpression: Sendable {
     var children: [StyleExpression] {
         switch self {
         case .literal, .get, .has, .id, .geometryType, .zoom: return []
-        case .not(let e), .toString(let e), .toBoolean(let e), .downcase(let e), .upcase(let e): return [e]
+        case .not(let e), .fallback(let e, _), .toString(let e), .toBoolean(let e), .downcase(let e), .upcase(let e): return [e]
         case .all(let es), .any(let es), .coalesce(let es), .assert(_, let es), .toNumber(let es),
              .toColor(let es), .concat(let es), .arithmetic(_, let es): return es
         case .compare(_, let a, let b): return [a, b]
@@ -87,9 +91,10 @@ enum StyleArithmetic: String, Sendable, CaseIterable {
     case plus = "+", minus = "-", times = "*", divide = "/", remainder = "%", power = "^", min, max
 }
 
-/// The value types `number`, `string` and `boolean` assert.
+/// The value types `number`, `string` and `boolean` assert (and `array`, for
+/// legacy identity functions).
 enum StyleValueKind: String, Sendable {
-    case number, string, boolean
+    case number, string, boolean, array
 }
 
 /// One condition and its output in a `case` expression.

@@ -145,7 +145,6 @@ struct StyleExpressionCompiler {
             try arity(1...Int.max)
             return .toColor(try args.map { try sub($0) })
         case "concat":
-            try arity(1...Int.max)
             return .concat(try args.map { try sub($0) })
         case "downcase":
             try arity(1...1)
@@ -173,7 +172,11 @@ struct StyleExpressionCompiler {
                 return .compare(comparison, try sub(args[0]), try sub(args[1]))
             }
             if let arithmetic = StyleArithmetic(rawValue: op) {
-                try arity(1...Int.max)
+                switch arithmetic {
+                case .minus: try arity(1...2)
+                case .divide, .remainder, .power: try arity(2...2)
+                case .plus, .times, .min, .max: break
+                }
                 return .arithmetic(arithmetic, try args.map { try sub($0, .number) })
             }
             throw StyleCompileError.unsupported("expression operator '\(op)'")
@@ -233,10 +236,9 @@ struct StyleExpressionCompiler {
         }
         switch name {
         case "linear":
-            guard parts.count == 1 else { throw StyleCompileError.invalid("[\"linear\"] takes no arguments") }
-            return 1
+            return 1  // MapLibre ignores extra arguments here and below.
         case "exponential":
-            guard parts.count == 2, case .number(let base) = parts[1], base.isFinite, base > 0 else {
+            guard parts.count >= 2, case .number(let base) = parts[1], base.isFinite, base > 0 else {
                 throw StyleCompileError.invalid("[\"exponential\", base] needs one positive number")
             }
             return base

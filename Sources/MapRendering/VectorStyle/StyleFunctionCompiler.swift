@@ -35,7 +35,17 @@ struct StyleFunctionCompiler {
 
         if kind == "identity" {
             guard let property else { throw StyleCompileError.invalid("an identity function needs a 'property'") }
-            return withDefault(.get(property), fallback)
+            // The property must have the output's type, else the default applies.
+            let value: StyleExpression
+            switch type {
+            case .number: value = .assert(.number, [.get(property)])
+            case .string: value = .assert(.string, [.get(property)])
+            case .boolean: value = .assert(.boolean, [.get(property)])
+            case .color: value = .toColor([.get(property)])
+            case .numberArray: value = .assert(.array, [.get(property)])
+            default: value = .get(property)
+            }
+            return withDefault(value, fallback)
         }
         guard case .array(let stopList)? = members["stops"], !stopList.isEmpty else {
             throw StyleCompileError.invalid("a function needs a non-empty 'stops' array")
@@ -77,8 +87,8 @@ struct StyleFunctionCompiler {
             if let last = numeric.last, value < last.input {
                 throw StyleCompileError.invalid("function stop inputs must be ascending")
             }
-            // Equal inputs: the later stop wins, as MapLibre's evaluation finds it.
-            if let last = numeric.last, value == last.input { numeric.removeLast() }
+            // Equal inputs: the first stop wins, as in MapLibre's conversion.
+            if let last = numeric.last, value == last.input { continue }
             numeric.append(StyleStop(input: value, output: .literal(output)))
         }
         if kind == "interval" {
@@ -107,13 +117,13 @@ struct StyleFunctionCompiler {
             let inner = try curve(groups[zoom]!, input: .get(property), kind: kind, base: base)
             stops.append(StyleStop(input: zoom, output: withDefault(inner, fallback)))
         }
-        if type.isInterpolatable {
+        if kind == "exponential", type.isInterpolatable {
             return .interpolate(base: 1, input: .zoom, stops: stops)
         }
         return .step(input: .zoom, first: stops[0].output, stops: stops)
     }
 
     private func withDefault(_ expression: StyleExpression, _ fallback: StyleValue?) -> StyleExpression {
-        fallback.map { .coalesce([expression, .literal($0)]) } ?? expression
+        fallback.map { .fallback(expression, $0) } ?? expression
     }
 }

@@ -32,7 +32,7 @@ public struct StyleProperty<Value: Sendable>: Sendable {
         self.convert = convert
         let dependsOnFeature = expression.dependsOnFeature
         if !dependsOnFeature, !expression.dependsOnZoom {
-            guard let value = convert(expression.evaluate(zoom: 0, feature: NoStyleFeature?.none)) else { return nil }
+            guard let value = (try? expression.evaluate(zoom: 0, feature: NoStyleFeature?.none)).flatMap(convert) else { return nil }
             storage = .constant(value)
         } else {
             storage = .expression(expression, dependsOnFeature: dependsOnFeature)
@@ -61,7 +61,7 @@ public struct StyleProperty<Value: Sendable>: Sendable {
     /// once per layer per render, then ``value(atZoom:for:)`` per feature.
     public func atZoom(_ zoom: Double) -> StyleProperty {
         guard case .expression(let expression, false) = storage else { return self }
-        let value = convert(expression.evaluate(zoom: zoom, feature: NoStyleFeature?.none)) ?? defaultValue
+        let value = (try? expression.evaluate(zoom: zoom, feature: NoStyleFeature?.none)).flatMap(convert) ?? defaultValue
         return StyleProperty(storage: .constant(value), defaultValue: defaultValue, convert: convert)
     }
 
@@ -69,7 +69,7 @@ public struct StyleProperty<Value: Sendable>: Sendable {
     public func value<Feature: StyleFeature>(atZoom zoom: Double, for feature: Feature) -> Value {
         switch storage {
         case .constant(let value): return value
-        case .expression(let expression, _): return convert(expression.evaluate(zoom: zoom, feature: feature)) ?? defaultValue
+        case .expression(let expression, _): return (try? expression.evaluate(zoom: zoom, feature: feature)).flatMap(convert) ?? defaultValue
         }
     }
 
@@ -78,7 +78,7 @@ public struct StyleProperty<Value: Sendable>: Sendable {
     public func value(atZoom zoom: Double) -> Value {
         switch storage {
         case .constant(let value): return value
-        case .expression(let expression, _): return convert(expression.evaluate(zoom: zoom, feature: NoStyleFeature?.none)) ?? defaultValue
+        case .expression(let expression, _): return (try? expression.evaluate(zoom: zoom, feature: NoStyleFeature?.none)).flatMap(convert) ?? defaultValue
         }
     }
 }
