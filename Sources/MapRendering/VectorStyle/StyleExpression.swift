@@ -74,6 +74,24 @@ indirect enum StyleExpression: Sendable {
         }
     }
 
+    /// MapLibre's rule for property values: `["zoom"]` appears only as the input of
+    /// one `step` or `interpolate` at the top (or inside a top-level `coalesce`).
+    var zoomIsOnlyCurveInput: Bool {
+        switch self {
+        case .step(.zoom, let first, let stops):
+            return !first.dependsOnZoom && !stops.contains { $0.output.dependsOnZoom }
+        case .interpolate(_, .zoom, let stops):
+            return !stops.contains { $0.output.dependsOnZoom }
+        case .coalesce(let operands):
+            let curves = operands.filter(\.dependsOnZoom)
+            return curves.count <= 1 && curves.allSatisfy(\.zoomIsOnlyCurveInput)
+        case .fallback(let operand, _):
+            return !operand.dependsOnZoom || operand.zoomIsOnlyCurveInput
+        default:
+            return !dependsOnZoom
+        }
+    }
+
     /// True if the value can differ between zooms.
     var dependsOnZoom: Bool {
         if case .zoom = self { return true }

@@ -57,6 +57,9 @@ struct StyleLayerReader {
             default:
                 expression = try expressions.compile(json, expecting: type)
             }
+            guard expression.zoomIsOnlyCurveInput else {
+                throw StyleCompileError.invalid("\"zoom\" may only be the input of a top-level \"step\" or \"interpolate\"")
+            }
             guard let property = StyleProperty(expression: expression, defaultValue: defaultValue, convert: convert) else {
                 throw StyleCompileError.invalid("\(json.summary) is not a valid value")
             }
