@@ -39,16 +39,20 @@ enum StyleJSON: Decodable, Sendable, Equatable {
         init?(intValue: Int) { nil }
     }
 
-    /// Decodes `data` after checking its size and nesting against the limits, so a
-    /// hostile document is refused before the decoder recurses into it.
+    /// Decodes `data` after checking its size, nesting and layer count against the
+    /// limits, so a hostile document is refused before the decoder recurses into it
+    /// or builds a value per layer.
     static func decode(_ data: Data, limits: StyleLimits) throws -> StyleJSON {
         guard data.count <= limits.maximumByteCount else {
             throw VectorStyleError(.limitExceeded, detail: "the style is \(data.count) bytes, over the limit of \(limits.maximumByteCount)")
         }
         let maximumNesting = limits.maximumExpressionDepth + documentNesting
-        let deepest = nestingDepth(data, stoppingAbove: maximumNesting)
-        guard deepest <= maximumNesting else {
+        let scan = StyleDocumentScan(data, maximumNesting: maximumNesting, maximumLayerCount: limits.maximumLayerCount)
+        guard scan.deepest <= maximumNesting else {
             throw VectorStyleError(.limitExceeded, detail: "the style nests arrays and objects deeper than \(maximumNesting) levels (an expression may nest \(limits.maximumExpressionDepth))")
+        }
+        guard scan.layerCount <= limits.maximumLayerCount else {
+            throw VectorStyleError(.limitExceeded, property: "layers", detail: "the style has over \(limits.maximumLayerCount) layers, the limit")
         }
         do {
             return try JSONDecoder().decode(StyleJSON.self, from: data)
@@ -60,33 +64,6 @@ enum StyleJSON: Decodable, Sendable, Equatable {
     /// How deep the document itself nests around a property value: the root,
     /// `layers`, a layer, `paint`, and a little room (sources' `tiles`, `metadata`).
     static let documentNesting = 8
-
-    /// The deepest nesting of `[` and `{` outside strings, stopping early once
-    /// above `limit`: one pass over the bytes, no allocation.
-    static func nestingDepth(_ data: Data, stoppingAbove limit: Int) -> Int {
-        var depth = 0, deepest = 0
-        var inString = false, escaped = false
-        for byte in data {
-            if inString {
-                if escaped { escaped = false }
-                else if byte == UInt8(ascii: "\\") { escaped = true }
-                else if byte == UInt8(ascii: "\"") { inString = false }
-                continue
-            }
-            switch byte {
-            case UInt8(ascii: "\""): inString = true
-            case UInt8(ascii: "["), UInt8(ascii: "{"):
-                depth += 1
-                if depth > deepest {
-                    deepest = depth
-                    if deepest > limit { return deepest }
-                }
-            case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
-            default: break
-            }
-        }
-        return deepest
-    }
 
     /// The nesting depth of this value (a scalar is 0, `[1]` is 1).
     var depth: Int {
