@@ -24,7 +24,7 @@ public struct StyleColor: Sendable, Hashable {
 
     /// The nearest 8-bit colour, straight alpha, for drawing with `Raster`.
     public var rgba: RGBA {
-        func byte(_ v: Double) -> UInt8 { UInt8((min(max(v, 0), 1) * 255).rounded()) }
+        func byte(_ v: Double) -> UInt8 { v.isNaN ? 0 : UInt8((min(max(v, 0), 1) * 255).rounded()) }
         return RGBA(byte(red), byte(green), byte(blue), byte(alpha))
     }
 

@@ -152,8 +152,10 @@ extension StyleExpression {
         let difference = upper - lower
         let progress = x - lower
         if difference == 0 { return 0 }
-        if base == 1 { return progress / difference }
-        return (pow(base, progress) - 1) / (pow(base, difference) - 1)
+        let t = base == 1 ? progress / difference : (pow(base, progress) - 1) / (pow(base, difference) - 1)
+        // Huge stops overflow pow to ∞/∞; keep the factor a fraction so outputs
+        // stay between their stops.
+        return t.isNaN ? 0 : min(max(t, 0), 1)
     }
 
     /// Numbers, colours (straight RGBA, as MapLibre) and number arrays of one
