@@ -41,6 +41,10 @@ struct StyleLayerReader {
 
     /// The property `name` of `section` (`paint` or `layout`): its default when
     /// absent or outside the subset (with a warning), compiled otherwise.
+    /// Properties the spec marks "data-constant": their value may depend on the
+    /// zoom but not on the feature.
+    static let dataConstant: Set<String> = ["background-color", "background-opacity", "fill-antialias", "fill-translate", "symbol-placement"]
+
     mutating func property<Value: Sendable>(
         _ name: String, in section: [String: StyleJSON], _ sectionName: String, type: StyleOutputType,
         default defaultValue: Value, convert: @escaping @Sendable (StyleValue) -> Value?
@@ -56,6 +60,9 @@ struct StyleLayerReader {
                 expression = Self.tokens(text)
             default:
                 expression = try expressions.compile(json, expecting: type)
+            }
+            guard !(Self.dataConstant.contains(name) && expression.dependsOnFeature) else {
+                throw StyleCompileError.invalid("the value may not depend on the feature (the property is data-constant)")
             }
             guard expression.zoomIsOnlyCurveInput else {
                 throw StyleCompileError.invalid("\"zoom\" may only be the input of a top-level \"step\" or \"interpolate\"")

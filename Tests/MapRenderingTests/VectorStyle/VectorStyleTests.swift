@@ -104,6 +104,8 @@ final class VectorStyleTests: XCTestCase {
         assertInvalid(layer(#""paint": {"line-width": {"stops": []}}"#), layer: "L", property: "line-width")
         assertInvalid(layer(#""paint": {"line-width": {"stops": [[1, 2]], "bogus": 1}}"#), layer: "L", property: "line-width")
         assertInvalid(layer(#""layout": {"line-cap": "pointy"}"#), layer: "L", property: "line-cap")
+        assertInvalid(#"{"version": 8, "sources": {"s": {"type": "vector"}}, "layers": [{"id": "L", "type": "symbol", "source": "s", "source-layer": "t", "layout": {"symbol-placement": ["get", "p"]}}]}"#, layer: "L", property: "symbol-placement")
+        assertInvalid(#"{"version": 8, "layers": [{"id": "L", "type": "background", "paint": {"background-color": ["get", "c"]}}]}"#, layer: "L", property: "background-color")
         assertInvalid(layer(#""layout": {"visibility": "hidden"}"#), layer: "L", property: "visibility")
         assertInvalid(layer(#""minzoom": 30"#), layer: "L", property: "minzoom")
         assertInvalid(layer(#""paint": []"#), layer: "L", property: "paint")
