@@ -1,8 +1,10 @@
 /// Why an expression could not be compiled: outside the supported subset (a
-/// warning for the caller; the property keeps its default) or malformed (an error).
+/// warning for the caller; the property keeps its default), malformed, or nested
+/// deeper than the limit (errors).
 enum StyleCompileError: Error {
     case unsupported(String)
     case invalid(String)
+    case tooDeep(Int)
 }
 
 /// What a property's value must become; decides how string literals are read
@@ -20,16 +22,9 @@ struct StyleExpressionCompiler {
     /// The deepest nesting accepted, counted from the property value.
     var maximumDepth: Int
 
-    /// The operators this compiler reads; anything else is reported as unsupported.
-    static let supportedOperators: Set<String> = Set([
-        "literal", "get", "has", "id", "geometry-type", "zoom", "!", "all", "any", "in", "match", "case",
-        "coalesce", "number", "string", "boolean", "to-string", "to-number", "to-boolean", "to-color",
-        "concat", "downcase", "upcase", "step", "interpolate",
-    ]).union(StyleComparison.allCases.map(\.rawValue)).union(StyleArithmetic.allCases.map(\.rawValue))
-
     func compile(_ json: StyleJSON, expecting type: StyleOutputType, depth: Int = 0) throws -> StyleExpression {
         guard depth <= maximumDepth else {
-            throw StyleCompileError.invalid("the expression nests deeper than \(maximumDepth) levels")
+            throw StyleCompileError.tooDeep(maximumDepth)
         }
         switch json {
         case .array(let elements):

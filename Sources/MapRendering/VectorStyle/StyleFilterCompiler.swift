@@ -54,7 +54,7 @@ struct StyleFilterCompiler {
     /// MapLibre's `convertFilter`, straight to nodes.
     private func legacy(_ json: StyleJSON, depth: Int) throws -> StyleExpression {
         guard depth <= expressions.maximumDepth else {
-            throw StyleCompileError.invalid("the filter nests deeper than \(expressions.maximumDepth) levels")
+            throw StyleCompileError.tooDeep(expressions.maximumDepth)
         }
         guard case .array(let f) = json else {
             throw StyleCompileError.invalid("a legacy filter is an array, not \(json.summary)")

@@ -65,15 +65,6 @@ enum StyleJSON: Decodable, Sendable, Equatable {
     /// `layers`, a layer, `paint`, and a little room (sources' `tiles`, `metadata`).
     static let documentNesting = 8
 
-    /// The nesting depth of this value (a scalar is 0, `[1]` is 1).
-    var depth: Int {
-        switch self {
-        case .array(let elements): return 1 + (elements.map(\.depth).max() ?? 0)
-        case .object(let members): return 1 + (members.values.map(\.depth).max() ?? 0)
-        default: return 0
-        }
-    }
-
     /// A short description for error messages: the type and, for scalars, the value.
     var summary: String {
         switch self {

@@ -19,6 +19,10 @@ struct StyleLayerReader {
         VectorStyleError(.invalidValue, layer: id, property: property, detail: detail)
     }
 
+    func tooDeep(_ property: String, _ limit: Int) -> VectorStyleError {
+        VectorStyleError(.limitExceeded, layer: id, property: property, detail: "the expression nests deeper than \(limit) levels")
+    }
+
     /// The layer's `filter` (true when absent); nil if it uses something outside
     /// the subset (warned: the layer then draws nothing rather than everything).
     mutating func filter(_ json: StyleJSON?) throws -> StyleProperty<Bool>? {
@@ -36,6 +40,8 @@ struct StyleLayerReader {
             return nil
         } catch StyleCompileError.invalid(let detail) {
             throw invalid("filter", detail)
+        } catch StyleCompileError.tooDeep(let limit) {
+            throw tooDeep("filter", limit)
         }
     }
 
@@ -76,6 +82,8 @@ struct StyleLayerReader {
             return fallback
         } catch StyleCompileError.invalid(let detail) {
             throw invalid(name, detail)
+        } catch StyleCompileError.tooDeep(let limit) {
+            throw tooDeep(name, limit)
         }
     }
 

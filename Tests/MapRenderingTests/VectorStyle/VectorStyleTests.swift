@@ -155,7 +155,14 @@ final class VectorStyleTests: XCTestCase {
         XCTAssertNoThrow(try VectorStyle(json: layer(#""metadata": {"note": "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[\"[["}"#)))
         // An expression nested deeper than the limit but within the document's slack.
         let nested = String(repeating: #"["+", 1, "#, count: 40) + "1" + String(repeating: "]", count: 40)
-        XCTAssertThrowsError(try VectorStyle(json: layer(#""paint": {"line-width": "# + nested + "}"), limits: StyleLimits(maximumExpressionDepth: 36)))
+        XCTAssertThrowsError(try VectorStyle(json: layer(#""paint": {"line-width": "# + nested + "}"), limits: StyleLimits(maximumExpressionDepth: 36))) { error in
+            XCTAssertEqual(error as? VectorStyleError, VectorStyleError(.limitExceeded, layer: "L", property: "line-width", detail: "the expression nests deeper than 36 levels"))
+        }
+        let legacy = String(repeating: #"["all", "#, count: 40) + "true" + String(repeating: "]", count: 40)
+        XCTAssertThrowsError(try VectorStyle(json: layer(#""filter": "# + legacy), limits: StyleLimits(maximumExpressionDepth: 36))) { error in
+            XCTAssertEqual((error as? VectorStyleError)?.kind, .limitExceeded)
+            XCTAssertEqual((error as? VectorStyleError)?.property, "filter")
+        }
         XCTAssertNoThrow(try VectorStyle(json: layer(#""paint": {"line-width": "# + nested + "}"), limits: StyleLimits(maximumExpressionDepth: 48)))
     }
 
