@@ -13,20 +13,21 @@ struct NoStyleFeature: StyleFeature {
 struct StyleEvaluationError: Error {}
 
 extension StyleExpression {
-    /// The value at `zoom` for `feature` (nil for zoom-only expressions, which read
-    /// no feature). Generic so the feature type's accessors are called directly.
-    func evaluate<Feature: StyleFeature>(zoom: Double, feature: Feature?) throws(StyleEvaluationError) -> StyleValue {
+    /// The value at `zoom` for `feature` (`NoStyleFeature` for zoom-only
+    /// expressions, which read no feature). Generic, and the feature not optional,
+    /// so neither a wrapper nor its type metadata is made per call.
+    func evaluate<Feature: StyleFeature>(zoom: Double, feature: Feature) throws(StyleEvaluationError) -> StyleValue {
         switch self {
         case .literal(let value):
             return value
         case .get(let key):
-            return feature?.styleValue(forKey: key) ?? .null
+            return feature.styleValue(forKey: key) ?? .null
         case .has(let key):
-            return .bool(feature?.styleValue(forKey: key) != nil)
+            return .bool(feature.styleValue(forKey: key) != nil)
         case .id:
-            return feature?.featureID.map { .number(Double($0)) } ?? .null
+            return feature.featureID.map { .number(Double($0)) } ?? .null
         case .geometryType:
-            return feature.map { .string($0.styleGeometryType.styleName) } ?? .null
+            return .string(feature.styleGeometryType.styleName)
         case .zoom:
             return .number(zoom)
         case .not(let operand):
@@ -142,7 +143,7 @@ extension StyleExpression {
     }
 
     /// A condition's value: only a boolean is one.
-    func evaluateBool<Feature: StyleFeature>(zoom: Double, feature: Feature?) throws(StyleEvaluationError) -> Bool {
+    func evaluateBool<Feature: StyleFeature>(zoom: Double, feature: Feature) throws(StyleEvaluationError) -> Bool {
         guard case .bool(let value) = try evaluate(zoom: zoom, feature: feature) else { throw StyleEvaluationError() }
         return value
     }

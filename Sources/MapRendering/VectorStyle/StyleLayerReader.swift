@@ -45,12 +45,12 @@ struct StyleLayerReader {
         }
     }
 
-    /// The property `name` of `section` (`paint` or `layout`): its default when
-    /// absent or outside the subset (with a warning), compiled otherwise.
     /// Properties the spec marks "data-constant": their value may depend on the
     /// zoom but not on the feature.
     static let dataConstant: Set<String> = ["background-color", "background-opacity", "fill-antialias", "fill-translate", "symbol-placement"]
 
+    /// The property `name` of `section` (`paint` or `layout`): its default when
+    /// absent or outside the subset (with a warning), compiled otherwise.
     mutating func property<Value: Sendable>(
         _ name: String, in section: [String: StyleJSON], _ sectionName: String, type: StyleOutputType,
         default defaultValue: Value, convert: @escaping @Sendable (StyleValue) -> Value?

@@ -32,7 +32,7 @@ public struct StyleProperty<Value: Sendable>: Sendable {
         self.convert = convert
         let dependsOnFeature = expression.dependsOnFeature
         if !dependsOnFeature, !expression.dependsOnZoom {
-            guard let value = (try? expression.evaluate(zoom: 0, feature: NoStyleFeature?.none)).flatMap(convert) else { return nil }
+            guard let value = (try? expression.evaluate(zoom: 0, feature: NoStyleFeature())).flatMap(convert) else { return nil }
             storage = .constant(value)
         } else {
             storage = .expression(expression, dependsOnFeature: dependsOnFeature)
@@ -61,7 +61,7 @@ public struct StyleProperty<Value: Sendable>: Sendable {
     /// once per layer per render, then ``value(atZoom:for:)`` per feature.
     public func atZoom(_ zoom: Double) -> StyleProperty {
         guard case .expression(let expression, false) = storage else { return self }
-        let value = (try? expression.evaluate(zoom: zoom, feature: NoStyleFeature?.none)).flatMap(convert) ?? defaultValue
+        let value = resolve(expression, zoom, NoStyleFeature())
         return StyleProperty(storage: .constant(value), defaultValue: defaultValue, convert: convert)
     }
 
@@ -69,7 +69,7 @@ public struct StyleProperty<Value: Sendable>: Sendable {
     public func value<Feature: StyleFeature>(atZoom zoom: Double, for feature: Feature) -> Value {
         switch storage {
         case .constant(let value): return value
-        case .expression(let expression, _): return (try? expression.evaluate(zoom: zoom, feature: feature)).flatMap(convert) ?? defaultValue
+        case .expression(let expression, _): return resolve(expression, zoom, feature)
         }
     }
 
@@ -78,7 +78,14 @@ public struct StyleProperty<Value: Sendable>: Sendable {
     public func value(atZoom zoom: Double) -> Value {
         switch storage {
         case .constant(let value): return value
-        case .expression(let expression, _): return (try? expression.evaluate(zoom: zoom, feature: NoStyleFeature?.none)).flatMap(convert) ?? defaultValue
+        case .expression(let expression, _): return resolve(expression, zoom, NoStyleFeature())
         }
+    }
+
+    /// The expression's value converted, or the default on an evaluation error or
+    /// a value of the wrong type.
+    private func resolve<Feature: StyleFeature>(_ expression: StyleExpression, _ zoom: Double, _ feature: Feature) -> Value {
+        guard let value = try? expression.evaluate(zoom: zoom, feature: feature), let converted = convert(value) else { return defaultValue }
+        return converted
     }
 }
