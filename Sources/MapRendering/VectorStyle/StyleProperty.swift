@@ -74,7 +74,7 @@ public struct StyleProperty<Value: Sendable>: Sendable {
     }
 
     /// The value at `zoom` where no feature is at hand (a background); a
-    /// feature-dependent property reads every property as missing.
+    /// feature-dependent property sees a point with no id and no properties.
     public func value(atZoom zoom: Double) -> Value {
         switch storage {
         case .constant(let value): return value
