@@ -1,8 +1,8 @@
 import Foundation
 
-/// A JSON value as the style reader walks it: decoded once by `JSONDecoder`
-/// (which tells `true` from `1`, unlike `JSONSerialization` on Linux), then
-/// compiled into typed layers and `StyleExpression`s.
+/// A JSON value as the style reader walks it: read once by `StyleJSONParser`,
+/// then compiled into typed layers and `StyleExpression`s. (`Decodable` too, for
+/// tests that read fixtures with `JSONDecoder`.)
 enum StyleJSON: Decodable, Sendable, Equatable {
     case null
     case bool(Bool)
@@ -54,11 +54,7 @@ enum StyleJSON: Decodable, Sendable, Equatable {
         guard scan.layerCount <= limits.maximumLayerCount else {
             throw VectorStyleError(.limitExceeded, property: "layers", detail: "the style has over \(limits.maximumLayerCount) layers, the limit")
         }
-        do {
-            return try JSONDecoder().decode(StyleJSON.self, from: data)
-        } catch {
-            throw VectorStyleError(.malformedJSON, detail: "the style is not valid JSON")
-        }
+        return try StyleJSONParser.parse(data, maximumDepth: maximumNesting)
     }
 
     /// How deep the document itself nests around a property value: the root,
