@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds libFuzzer binaries for targets in Fuzz/<name>/ (main.swift holds
 # LLVMFuzzerTestOneInput): Raster and ImageCodecs (and, when a target imports
-# it, MapRendering and URLSchemeKit, with testing enabled so targets reach
+# them, MapRendering and URLSchemeKit, with testing enabled so targets reach
 # internal parsers) are compiled once with coverage instrumentation and
 # AddressSanitizer into static libraries, then linked with each entry point.
 # Output: .build-fuzz/fuzz-<name>.
@@ -22,14 +22,18 @@ build_library Raster "" $(find Sources/Raster -name '*.swift')
 build_library ImageCodecs -enable-testing $(find Sources/ImageCodecs -name '*.swift')
 # grep reads the files itself: `cat … | grep -q` under pipefail fails at random
 # when grep exits at its first match and cat dies of SIGPIPE (seen in CI).
+if grep -qE "import (URLSchemeKit|MapRendering)" $(printf 'Fuzz/%s/main.swift ' "$@"); then
+    build_library MapRendering -enable-testing $(find Sources/MapRendering -name '*.swift')
+fi
 if grep -q "import URLSchemeKit" $(printf 'Fuzz/%s/main.swift ' "$@"); then
-    build_library MapRendering "" $(find Sources/MapRendering -name '*.swift')
     build_library URLSchemeKit -enable-testing $(find Sources/URLSchemeKit -name '*.swift')
 fi
 for name in "$@"; do
     libraries=(-lImageCodecs -lRaster)
     if grep -q "import URLSchemeKit" "Fuzz/$name/main.swift"; then
         libraries=(-lURLSchemeKit -lMapRendering "${libraries[@]}" -lFoundationNetworking)
+    elif grep -q "import MapRendering" "Fuzz/$name/main.swift"; then
+        libraries=(-lMapRendering "${libraries[@]}")
     fi
     swiftc "${flags[@]}" -I "$out" -L "$out" "${libraries[@]}" "Fuzz/$name/main.swift" -o "$out/fuzz-$name"
     echo "built $out/fuzz-$name"

@@ -33,10 +33,11 @@ CONTEXT = {
     "scratch": 'let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("readme-block-\\(getpid())", isDirectory: true)',
     "session": """let session: URLSession = {
     let configuration = URLSessionConfiguration.ephemeral
-    configuration.installURLSchemeKit(cache: ImageURLCache(memoryCapacity: 16 << 20, diskCapacity: 0), httpCache: nil)
+    configuration.installURLSchemeKit(URLSchemeKitEnvironment(imageCache: ImageURLCache(memoryCapacity: 16 << 20, diskCapacity: 0), httpCache: nil))
     return URLSession(configuration: configuration)
 }()""",
     "configuration": "let configuration = URLSessionConfiguration.ephemeral",
+    "environment": "let environment = URLSchemeKitEnvironment(assets: AssetImageSource(store: try! FileAssetStore(directory: scratch)))",
     "url": 'let url = URL(string: "map://?latitude=59.935634&longitude=30.325935&width=64&height=64")!',
     "mapURL": 'let mapURL = URL(string: "map://?latitude=59.935634&longitude=30.325935&width=64&height=64")!',
     "avatarURL": 'let avatarURL = URL(string: "avatar://?id=aaaaaaaaaaaaaaaaaaaaaaaaaa&size=64")!',
@@ -57,7 +58,7 @@ let cell = Cell()""",
     "drawPNG": "func drawPNG(_ value: some Any) -> Data { (try? PNGEncoder().encode(Bitmap(width: 1, height: 1, fill: .white))) ?? Data() }",
 }
 # Names some context declarations need in turn.
-NEEDS = {name: ["scratch"] for name in ["folder", "tileCache", "photosFolder", "cacheFolder", "webCache", "pickedPhoto"]}
+NEEDS = {name: ["scratch"] for name in ["folder", "tileCache", "photosFolder", "cacheFolder", "webCache", "pickedPhoto", "environment"]}
 HEADER = """import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking

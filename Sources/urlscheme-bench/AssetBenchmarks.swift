@@ -39,16 +39,14 @@ struct AssetBenchmarks: BenchmarkSuite {
                                  detail: "ours decodes \(decodedSize) (1/8) then Lanczos; Pillow draft() then thumbnail()"))
 
         // The same through URLSession, JPEG-encoded, no URL cache: what a first load costs.
-        URLSchemeKitProtocols.useAssetStore(store)
         let url = AssetURL(id: id, width: 256).url
-        let cold = URLSessionConfiguration.ephemeral
-        cold.installURLSchemeKit(cache: ImageURLCache(memoryCapacity: 64 << 20, diskCapacity: 0), httpCache: nil)
-        cold.urlCache = nil
-        let coldSession = URLSession(configuration: cold)
-        defer { coldSession.finishTasksAndInvalidate() }
         var body = Data()
         let first = try Stopwatch.median(iterations: context.iterations) {
-            AssetURLProtocol.renderer.renderer = AssetRenderer(store: store)  // a cold decode cache each time
+            // A session of its own each time: a cold decode cache, no URL cache.
+            let cold = URLSessionConfiguration.ephemeral
+            cold.installURLSchemeKit(URLSchemeKitEnvironment(assets: AssetImageSource(store: store), imageCache: nil, httpCache: nil))
+            let coldSession = URLSession(configuration: cold)
+            defer { coldSession.finishTasksAndInvalidate() }
             body = try MapBenchmarks.load(url, coldSession)
         }
         rows.append(BenchmarkRow(name: "asset:// 256 px thumbnail, first load via URLSession", ours: first, reference: nil,
@@ -56,7 +54,7 @@ struct AssetBenchmarks: BenchmarkSuite {
 
         // Cached loads of a 640-pixel rendition against nginx serving the same bytes.
         let rendition = AssetURL(id: id, width: 640, filters: [.sepia]).url
-        rows.append(try CacheBenchmarks.cachedAgainstNginx(rendition, name: "asset://", context: context))
+        rows.append(try CacheBenchmarks.cachedAgainstNginx(rendition, name: "asset://", assets: AssetImageSource(store: store), context: context))
         return rows
     }
 }

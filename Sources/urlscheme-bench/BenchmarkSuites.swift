@@ -12,6 +12,7 @@ enum BenchmarkSuites {
         AssetBenchmarks(),
         HTTPBenchmarks(),
         ScrollBenchmarks(),
+        VectorTileBenchmarks(),
         WebPLosslessBenchmarks(),
         WebPAnimatedBenchmarks(),
     ]

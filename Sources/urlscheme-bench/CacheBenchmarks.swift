@@ -21,10 +21,11 @@ struct CacheBenchmarks: BenchmarkSuite {
         let bodies = (0..<Self.distinctURLs).map { Self.body(seed: $0) }
 
         let cache = ImageURLCache(memoryCapacity: 256 << 20, diskCapacity: 0)
-        BlobURLProtocol.bodies.renderer = BlobRenderer(bodies: bodies)
+        var renderers = SchemeRenderers()
+        renderers.set(BlobRenderer(bodies: bodies))
         let ours = URLSessionConfiguration.ephemeral
-        ours.protocolClasses = [BlobURLProtocol.self]
-        ours.urlCache = cache
+        ours.installURLSchemeKit(URLSchemeKitEnvironment(imageCache: cache, httpCache: nil, renderers: renderers),
+                                 extraProtocols: [BlobURLProtocol.self])
         let oursSession = URLSession(configuration: ours)
         // Sessions are invalidated when the suite ends: a live session's
         // connection housekeeping otherwise runs into the next suite's timings.
@@ -71,9 +72,10 @@ struct CacheBenchmarks: BenchmarkSuite {
     /// Cached loads of `url` (a scheme URL, rendered once to fill an
     /// `ImageURLCache`) against nginx on loopback serving the same bytes: the
     /// row the map and asset suites both report.
-    static func cachedAgainstNginx(_ url: URL, name: String, context: BenchmarkContext) throws -> BenchmarkRow {
+    static func cachedAgainstNginx(_ url: URL, name: String, assets: AssetImageSource? = nil, context: BenchmarkContext) throws -> BenchmarkRow {
         let cached = URLSessionConfiguration.ephemeral
-        cached.installURLSchemeKit(cache: ImageURLCache(memoryCapacity: 64 << 20, diskCapacity: 0), httpCache: nil)
+        cached.installURLSchemeKit(URLSchemeKitEnvironment(assets: assets, imageCache: ImageURLCache(memoryCapacity: 64 << 20, diskCapacity: 0),
+                                                           httpCache: nil))
         let cachedSession = URLSession(configuration: cached)
         defer { cachedSession.finishTasksAndInvalidate() }
         let body = try MapBenchmarks.load(url, cachedSession)
@@ -119,17 +121,16 @@ struct CacheBenchmarks: BenchmarkSuite {
 
 /// The benchmark's scheme: `benchblob://?id=N` answers body N.
 final class BlobURLProtocol: SchemeURLProtocol {
-    static let bodies = RendererSlot<Int>(BlobRenderer(bodies: []))
     override class var schemes: Set<String> { ["benchblob"] }
-    override func makeRenderWork() throws -> RenderWork {
+    override func makeRenderWork(in environment: URLSchemeKitEnvironment) throws -> RenderWork {
         let reader = try QueryReader(url: requestURL, knownNames: ["id"])
-        return Self.bodies.work(for: try reader.int("id", in: 0...Int(Int32.max)) ?? 0)
+        return try environment.work(for: try reader.int("id", in: 0...Int(Int32.max)) ?? 0)
     }
 }
 
 struct BlobRenderer: Renderer {
     let bodies: [Data]
-    func render(_ request: Int, cancellation: RenderCancellation) throws -> RenderedImage {
+    func render(_ request: Int, in context: RenderContext) throws -> RenderedImage {
         guard bodies.indices.contains(request) else { throw URLParameterError(parameter: "id", reason: "has no body") }
         return RenderedImage(data: bodies[request], mimeType: "application/octet-stream")
     }

@@ -65,8 +65,11 @@ final class CacheTestProxy: Sendable {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = 30
-        configuration.installURLSchemeKit(cache: ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 0),
-                                          httpCache: HTTPCache(directory: directory))
+        // The suite's CLI judges a private cache (a browser's); its shared-cache tests are a second suite.
+        var cacheConfiguration = HTTPCache.Configuration()
+        cacheConfiguration.isPrivate = true
+        configuration.installURLSchemeKit(URLSchemeKitEnvironment(imageCache: ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 0),
+                                                                  httpCache: HTTPCache(directory: directory, configuration: cacheConfiguration)))
         session = URLSession(configuration: configuration)
     }
 

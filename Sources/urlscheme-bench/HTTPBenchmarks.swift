@@ -7,7 +7,8 @@ import URLSchemeKit
 /// Issue "HTTPCacheURLProtocol": the HTTP cache in front of nginx on
 /// 127.0.0.1, against the same loads from nginx through a plain session
 /// (ephemeral, no `urlCache`, same concurrency). Rows: a fresh hit (goal ≤
-/// 0.33× nginx's time), a miss forwarded and stored on disk (≤ 1.15×), the
+/// 0.33× nginx's time), the same with credentials on every request (each
+/// user's own partition; the same goal), a miss forwarded and stored on disk (≤ 1.15×), the
 /// same miss with a memory-only store (no goal: it shows how much of the miss
 /// is the file and how much the two sessions it passes through), and a 304
 /// revalidation of a 1 MiB response (≤ 0.5× fetching it whole).
@@ -36,16 +37,24 @@ struct HTTPBenchmarks: BenchmarkSuite {
         let cached = URLSessionConfiguration.ephemeral
         let httpCache = HTTPCache(directory: context.workDirectory.appendingPathComponent("http-cache"),
                                   configuration: Self.cacheConfiguration)
-        cached.installURLSchemeKit(cache: ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 0), httpCache: httpCache)
+        cached.installURLSchemeKit(URLSchemeKitEnvironment(imageCache: ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 0), httpCache: httpCache))
         let cachedSession = URLSession(configuration: cached)
         defer { cachedSession.finishTasksAndInvalidate() }
         // The same protocol over a store without a directory: what a miss costs
         // before any file is written (the outer protocol plus the inner session).
         let memoryOnly = URLSessionConfiguration.ephemeral
-        memoryOnly.installURLSchemeKit(cache: ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 0),
-                                       httpCache: HTTPCache(directory: nil, configuration: Self.cacheConfiguration))
+        memoryOnly.installURLSchemeKit(URLSchemeKitEnvironment(imageCache: ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 0),
+                                                               httpCache: HTTPCache(directory: nil, configuration: Self.cacheConfiguration)))
         let memoryOnlySession = URLSession(configuration: memoryOnly)
         defer { memoryOnlySession.finishTasksAndInvalidate() }
+        // One user's session: its requests carry credentials, so its entries live
+        // in a partition of their own (a keyed hash per load to find them).
+        let credentialed = URLSessionConfiguration.ephemeral
+        credentialed.httpAdditionalHeaders = ["Authorization": "Bearer benchmark-user-token"]
+        credentialed.installURLSchemeKit(URLSchemeKitEnvironment(imageCache: ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 0),
+                                                                 httpCache: httpCache))
+        let credentialedSession = URLSession(configuration: credentialed)
+        defer { credentialedSession.finishTasksAndInvalidate() }
         let plain = URLSessionConfiguration.ephemeral
         plain.urlCache = nil
         let plainSession = URLSession(configuration: plain)
@@ -57,6 +66,11 @@ struct HTTPBenchmarks: BenchmarkSuite {
         let hitLoads = 2_000
         let hits = try alternate(rounds: rounds,
             ours: { try CacheBenchmarks.loadAll(freshURLs, with: cachedSession, expecting: small, count: hitLoads) },
+            reference: { try CacheBenchmarks.loadAll(freshURLs, with: plainSession, expecting: small, count: hitLoads) })
+
+        try CacheBenchmarks.loadAll(freshURLs, with: credentialedSession, expecting: small, count: small.count)
+        let partitionedHits = try alternate(rounds: rounds,
+            ours: { try CacheBenchmarks.loadAll(freshURLs, with: credentialedSession, expecting: small, count: hitLoads) },
             reference: { try CacheBenchmarks.loadAll(freshURLs, with: plainSession, expecting: small, count: hitLoads) })
 
         // Misses: every load a URL the cache has not seen (nginx ignores the query), forwarded and stored on disk.
@@ -89,6 +103,10 @@ struct HTTPBenchmarks: BenchmarkSuite {
                          ours: hits.ours / Double(hitLoads), reference: hits.reference / Double(hitLoads),
                          referenceName: "nginx on 127.0.0.1", goal: 0.33,
                          detail: String(format: "%.0f loads/s vs %.0f loads/s", Double(hitLoads) / hits.ours, Double(hitLoads) / hits.reference)),
+            BenchmarkRow(name: "http fresh hit with Authorization, 64 KiB, \(inFlight) in flight (per load)",
+                         ours: partitionedHits.ours / Double(hitLoads), reference: partitionedHits.reference / Double(hitLoads),
+                         referenceName: "nginx on 127.0.0.1", goal: 0.33,
+                         detail: "the user's own partition: a keyed hash of the credentials per load"),
             BenchmarkRow(name: "http miss forwarded and stored, 64 KiB, \(inFlight) in flight (per load)",
                          ours: misses.ours / Double(missLoads), reference: misses.reference / Double(missLoads),
                          referenceName: "plain URLSession from nginx", goal: 1.15,

@@ -52,8 +52,7 @@ struct LabelBenchmarks: BenchmarkSuite {
 
         // The README's zoom-5 map, cold, through URLSession: with labels and without.
         let configuration = URLSessionConfiguration.ephemeral
-        configuration.installURLSchemeKit(cache: ImageURLCache(memoryCapacity: 64 << 20, diskCapacity: 0))
-        configuration.urlCache = nil
+        configuration.installURLSchemeKit(URLSchemeKitEnvironment(imageCache: nil))
         let session = URLSession(configuration: configuration)
         defer { session.finishTasksAndInvalidate() }
         let labelled = URL(string: Self.europe)!, unlabelled = URL(string: Self.europe + "&labels=none")!

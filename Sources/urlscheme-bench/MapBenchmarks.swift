@@ -38,8 +38,7 @@ struct MapBenchmarks: BenchmarkSuite {
         // Whole snapshots through URLSession: cold (no cache) and cached.
         let url = try MapURL(options: options).url
         let cold = URLSessionConfiguration.ephemeral
-        cold.installURLSchemeKit(cache: ImageURLCache(memoryCapacity: 64 << 20, diskCapacity: 0), httpCache: nil)
-        cold.urlCache = nil
+        cold.installURLSchemeKit(URLSchemeKitEnvironment(imageCache: nil, httpCache: nil))
         let coldSession = URLSession(configuration: cold)
         defer { coldSession.finishTasksAndInvalidate() }
         var png = Data()

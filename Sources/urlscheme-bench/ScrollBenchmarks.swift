@@ -37,18 +37,16 @@ struct ScrollBenchmarks: BenchmarkSuite {
             ids.append(try store.add(JPEGEncoder(quality: 85).encode(photo)))
         }
         // One budget for every decoded image: the photos avatars are made of and the loader's images.
-        let source = URLSchemeKitProtocols.useAssetStore(store, decodedCapacity: ImageLoader.Configuration.defaultMemoryCapacity)
-        let maps = CountingRenderer(MapURLProtocol.renderer.renderer)
-        let avatars = CountingRenderer(AvatarURLProtocol.renderer.renderer)
-        MapURLProtocol.renderer.renderer = maps
-        AvatarURLProtocol.renderer.renderer = avatars
-        defer {
-            MapURLProtocol.renderer.renderer = maps.base
-            AvatarURLProtocol.renderer.renderer = avatars.base
-        }
+        let source = AssetImageSource(store: store, cache: DecodedImageCache(capacity: ImageLoader.Configuration.defaultMemoryCapacity))
+        let maps = CountingRenderer(MapSnapshotRenderer())
+        let avatars = CountingRenderer(AvatarRenderer())
+        var renderers = SchemeRenderers()
+        renderers.set(maps)
+        renderers.set(avatars)
 
         let configuration = URLSessionConfiguration.ephemeral
-        configuration.installURLSchemeKit(cache: ImageURLCache(memoryCapacity: 64 << 20, diskCapacity: 0))
+        configuration.installURLSchemeKit(URLSchemeKitEnvironment(assets: source, imageCache: ImageURLCache(memoryCapacity: 64 << 20, diskCapacity: 0),
+                                                                  renderers: renderers))
         let loader = ImageLoader(configuration: .init(session: URLSession(configuration: configuration), memoryCache: source.cache))
         defer { loader.invalidateAndCancel() }
 
@@ -153,12 +151,14 @@ final class CountingRenderer<Request: Sendable>: Renderer {
         self.base = base
     }
 
-    func render(_ request: Request, cancellation: RenderCancellation) throws -> RenderedImage {
+    var version: String { base.version }
+
+    func render(_ request: Request, in context: RenderContext) throws -> RenderedImage {
         started.add(1, ordering: .relaxed)
         do {
-            return try base.render(request, cancellation: cancellation)
+            return try base.render(request, in: context)
         } catch {
-            if cancellation.isCancelled { cancelled.add(1, ordering: .relaxed) }
+            if context.cancellation.isCancelled { cancelled.add(1, ordering: .relaxed) }
             throw error
         }
     }

@@ -76,6 +76,14 @@ while !arguments.isEmpty {
     }
 }
 
+/// The environment serving the photos of `store`, its answers kept in
+/// `imageCache` under a partition named for the store's directory, so that
+/// later runs on the same store find them (and runs on another never do).
+func assetEnvironment(_ store: FileAssetStore, imageCache: ImageURLCache?) -> URLSchemeKitEnvironment {
+    URLSchemeKitEnvironment(assets: AssetImageSource(store: store), imageCache: imageCache, httpCache: nil,
+                            cachePartition: "assets:" + store.directory.standardizedFileURL.path)
+}
+
 /// The asset store at `assetDirectory`, created if missing.
 @MainActor func openStore() -> FileAssetStore {
     do {
@@ -120,10 +128,11 @@ case "gallery":
     }
     exit(0)
 case "remove":
-    let store = openStore()
+    // Through the environment, so the cached renditions of the photo go with it.
+    let environment = assetEnvironment(openStore(), imageCache: .standard)
     for id in operands {
         do {
-            try store.remove(id)
+            try environment.removeAsset(id)
         } catch {
             fail("cannot remove \(id): \(error)")
         }
@@ -136,13 +145,12 @@ default:
 guard operands.count <= 1 else { fail("unexpected argument '\(operands[1])'", code: 2) }
 guard let urlText = operands.first else { fail("no URL given; try 'urlscheme --help'", code: 2) }
 guard let url = URL(string: urlText), url.scheme != nil else { fail("'\(urlText)' is not a URL", code: 2) }
-if url.scheme == AssetURL.scheme || url.scheme == AvatarURL.scheme {
-    URLSchemeKitProtocols.useAssetStore(openStore())
-}
-
+let imageCache: ImageURLCache? = useCache ? .standard : nil
+let environment = url.scheme == AssetURL.scheme || url.scheme == AvatarURL.scheme
+    ? assetEnvironment(openStore(), imageCache: imageCache)
+    : URLSchemeKitEnvironment(imageCache: imageCache, httpCache: useCache ? .standard : nil)
 let configuration = URLSessionConfiguration.ephemeral
-configuration.installURLSchemeKit(httpCache: useCache ? .standard : nil)
-if !useCache { configuration.urlCache = nil }
+configuration.installURLSchemeKit(environment)
 let session = URLSession(configuration: configuration)
 
 let start = DispatchTime.now()

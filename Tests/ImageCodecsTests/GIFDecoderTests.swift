@@ -82,6 +82,7 @@ final class GIFDecoderTests: XCTestCase {
             XCTAssertEqual(try GIFDecoder().readInfo(data), decoded.info, name)
             XCTAssertEqual([decoded.info.width, decoded.info.height], [expected.width, expected.height], name)
             XCTAssertEqual(try GIFDecoder().decode(data), decoded.bitmap, name)
+            XCTAssertEqual(try ImageDecoder.decode((Data([1, 2, 3]) + data).dropFirst(3)).bitmap, decoded.bitmap, "\(name) in a slice")
         }
         // The first frame of these covers the canvas with no transparent index in use: opaque, as stored.
         XCTAssertFalse(try ImageDecoder.readInfo(try Self.gif("still87a")).hasAlpha)

@@ -150,7 +150,7 @@ final class GIFHostileInputTests: XCTestCase {
         for name in ["disposal_previous", "interlaced", "local_palettes"] {
             let whole = try GIFDecoderTests.gif(name)
             let (_, references) = try GIFDecoderTests.expected(name)
-            var parser = try GIFParser([UInt8](whole))
+            var parser = try GIFParser(whole)
             _ = try parser.nextImage()
             let firstData = parser.position
             for length in 0..<whole.count {

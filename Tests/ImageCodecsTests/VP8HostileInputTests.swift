@@ -116,7 +116,7 @@ final class VP8HostileInputTests: XCTestCase {
 
     /// Random byte changes in real streams: each decodes or throws a VP8Error.
     func testMutatedStreamsNeverTrap() throws {
-        var generator = SystemRandomNumberGenerator.Seeded(seed: 0x5EED)
+        var generator = SplitMix64(seed: 0x5EED)
         for name in ["vp80-00-comprehensive-007.webp", "vp80-00-comprehensive-016.webp", "cwebp-strong-filter-sharpness7-63x47.webp"] {
             let original = try chunk(name)
             for _ in 0..<150 {
@@ -131,17 +131,15 @@ final class VP8HostileInputTests: XCTestCase {
     }
 }
 
-extension SystemRandomNumberGenerator {
-    /// A small deterministic generator (SplitMix64) so failures reproduce.
-    struct Seeded {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
+/// A small deterministic generator (SplitMix64) so failures reproduce.
+private struct SplitMix64 {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }

@@ -28,8 +28,8 @@ final class AssetURLProtocolTests: XCTestCase {
     /// Pillow leaves its edges aliased and ours are anti-aliased; the thumbnail decodes at 1/4 scale (box-filtered blocks where
     /// Pillow decodes everything and applies Lanczos) and must reach 28 dB.
     func testEachEditAndEveryOrientationMatchPillow() async throws {
-        let (ids, _) = try storeFixtures()
-        let session = makeSchemeSession()
+        let (ids, source) = try storeFixtures()
+        let session = makeSchemeSession(source)
         let resampled: Set = ["rotate30", "blur", "sharpen", "fit", "fill", "stretch", "height", "combined", "logo-resize", "logo-blur"]
         for item in try AssetFixtures.cases() {
             let url = "asset://?id=\(try XCTUnwrap(ids[item.source]))&\(item.query)"
@@ -44,8 +44,8 @@ final class AssetURLProtocolTests: XCTestCase {
     }
 
     func testTheDefaultFormatIsJPEGForOpaqueResultsAndPNGWhenAlphaMatters() async throws {
-        let (ids, _) = try storeFixtures()
-        let session = makeSchemeSession()
+        let (ids, source) = try storeFixtures()
+        let session = makeSchemeSession(source)
         let photo = try XCTUnwrap(ids["photo.jpg"]), logo = try XCTUnwrap(ids["logo.png"])
         let cases = [("asset://?id=\(photo)&width=40", "image/jpeg"), ("asset://?id=\(photo)&rotate=30", "image/png"),
                      ("asset://?id=\(logo)", "image/png"), ("asset://?id=\(logo)&format=jpeg&quality=70", "image/jpeg"),
@@ -59,7 +59,7 @@ final class AssetURLProtocolTests: XCTestCase {
 
     func testASecondLoadIsServedByTheCacheWithoutDecoding() async throws {
         let (ids, source) = try storeFixtures()
-        let session = makeSchemeSession()
+        let session = makeSchemeSession(source)
         let url = "asset://?id=\(try XCTUnwrap(ids["photo.jpg"]))&width=48&filter=sepia"
         let (first, _) = try await loadImage(session, url)
         XCTAssertEqual(source.cache.statistics, .init(hits: 0, decodes: 1))
@@ -75,7 +75,7 @@ final class AssetURLProtocolTests: XCTestCase {
         var big = try Bitmap(width: 512, height: 384)
         for y in 0..<384 { for x in 0..<512 { big[x, y] = RGBA(UInt8(x / 2), UInt8(y * 2 / 3), 128) } }
         let id = try store.add(JPEGEncoder(quality: 85).encode(big))
-        let session = makeSchemeSession()
+        let session = makeSchemeSession(source)
         for width in [400, 256, 100, 33] {
             let (image, _) = try await loadImage(session, "asset://?id=\(id)&width=\(width)")
             XCTAssertEqual([image.width, image.height], [width, Int((Double(width) * 0.75).rounded())])
@@ -89,8 +89,8 @@ final class AssetURLProtocolTests: XCTestCase {
     }
 
     func testEditsOnAPNGWithAlphaKeepItsTransparency() async throws {
-        let (ids, _) = try storeFixtures()
-        let (image, type) = try await loadImage(makeSchemeSession(), "asset://?id=\(try XCTUnwrap(ids["logo.png"]))&rotate=90&filter=grayscale")
+        let (ids, source) = try storeFixtures()
+        let (image, type) = try await loadImage(makeSchemeSession(source), "asset://?id=\(try XCTUnwrap(ids["logo.png"]))&rotate=90&filter=grayscale")
         XCTAssertEqual(type, "image/png")
         XCTAssertEqual(image[0, 0].a, 0)
         XCTAssertEqual(image[20, 20].a, 255)
@@ -98,8 +98,8 @@ final class AssetURLProtocolTests: XCTestCase {
     }
 
     func testUnknownMalformedAndTraversingIDsAreRefused() async throws {
-        let (store, _) = try makeAssetStore()
-        let session = makeSchemeSession()
+        let (store, source) = try makeAssetStore()
+        let session = makeSchemeSession(source)
         let unknown = await loadError(session, "asset://?id=abcdefghijklmnopqrstuvwxyz")
         XCTAssertEqual(unknown?.code, .fileDoesNotExist)
         XCTAssertTrue(unknown?.localizedDescription.contains("no asset with id 'abcdefghijklmnopqrstuvwxyz'") == true, "\(String(describing: unknown))")
@@ -134,7 +134,7 @@ final class AssetURLProtocolTests: XCTestCase {
         let lenient = try FileAssetStore(directory: store.directory, readInfo: { try ImageDecoder.readInfo($0) })
         let cut = try lenient.add(photo.prefix(photo.count / 2))
 
-        let session = makeSchemeSession()
+        let session = makeSchemeSession(source)
         for id in [damaged, truncated, cut] {
             source.cache.removeAll()
             let error = await loadError(session, "asset://?id=\(id)&width=32")
@@ -144,9 +144,9 @@ final class AssetURLProtocolTests: XCTestCase {
     }
 
     func testBadParametersNameTheParameter() async throws {
-        let (ids, _) = try storeFixtures()
+        let (ids, source) = try storeFixtures()
         let id = try XCTUnwrap(ids["photo.jpg"])
-        let session = makeSchemeSession()
+        let session = makeSchemeSession(source)
         let cases = [("crop=0.5,0.5,0,0.2", "'crop'"), ("crop=0.8,0,0.5,1", "'crop'"), ("filter=vintage", "'filter'"),
                      ("width=0", "'width'"), ("width=16000&height=16000&mode=stretch", "'width'"), ("rotate=abc", "'rotate'")]
         for (query, parameter) in cases {
@@ -157,9 +157,8 @@ final class AssetURLProtocolTests: XCTestCase {
     }
 
     func testWithoutAStoreTheErrorSaysHowToConfigureOne() async throws {
-        AssetURLProtocol.renderer.renderer = AssetRenderer(store: UnconfiguredAssetStore())
         let error = await loadError(makeSchemeSession(), "asset://?id=abcdefghijklmnopqrstuvwxyz")
         XCTAssertEqual(error?.code, .resourceUnavailable)
-        XCTAssertTrue(error?.localizedDescription.contains("useAssetStore") == true, "\(String(describing: error))")
+        XCTAssertTrue(error?.localizedDescription.contains("URLSchemeKitEnvironment(assets:") == true, "\(String(describing: error))")
     }
 }

@@ -77,11 +77,22 @@ final class AssetURLTests: XCTestCase {
 }
 
 extension AssetURLTests {
-    func testTheFilterChainIsBudgeted() {
+    /// A typed URL is a pure value: any chain parses; the environment's
+    /// budget refuses a long one when the render is planned, before any read.
+    func testTheFilterChainIsBudgetedWhenTheRenderIsPlanned() throws {
         let id = "mzxw6ytboi3tmnrz2xhlhg5qcm"
         let sixteen = [String](repeating: "invert", count: 16).joined(separator: ",")
-        XCTAssertEqual(message(AssetURL.self, "asset://?id=\(id)&filter=\(sixteen)"), "parsed")
-        XCTAssertEqual(message(AssetURL.self, "asset://?id=\(id)&filter=\(sixteen),sepia"),
-                       "parameter 'filter' chains 17 filters; at most 16 (ResourceBudget.filters)")
+        XCTAssertEqual(message(AssetURL.self, "asset://?id=\(id)&filter=\(sixteen),sepia"), "parsed")
+        let long = try AssetURL(url: XCTUnwrap(URL(string: "asset://?id=\(id)&filter=\(sixteen),sepia")))
+        let context = RenderContext(environment: URLSchemeKitEnvironment(imageCache: nil, httpCache: nil))
+        XCTAssertThrowsError(try AssetRenderer().render(long, in: context)) { error in
+            XCTAssertEqual("\(error)", "parameter 'filter' chains 17 filters; at most 16 (ResourceBudget.filters)")
+        }
+        var budget = ResourceBudget()
+        budget.filters = 32
+        let generous = RenderContext(environment: URLSchemeKitEnvironment(budget: budget, imageCache: nil, httpCache: nil))
+        XCTAssertThrowsError(try AssetRenderer().render(long, in: generous)) { error in
+            XCTAssertEqual((error as? URLError)?.code, .resourceUnavailable, "past the budget, on to the (missing) store: \(error)")
+        }
     }
 }

@@ -22,9 +22,9 @@ final class AvatarURLProtocolTests: XCTestCase {
     }
 
     func testOneToFourParticipantsAreLaidOutWithAGap() async throws {
-        let (store, _) = try makeAssetStore()
+        let (store, source) = try makeAssetStore()
         let ids = try [red, green, blue, yellow].map { try add(store, $0) }
-        let session = makeSchemeSession()
+        let session = makeSchemeSession(source)
         let size = 64, gap = AvatarLayout.gap(forSize: size)  // tiles 0..<31 and 32..<64 (gap 1)
         XCTAssertEqual(gap, 1)
 
@@ -55,35 +55,35 @@ final class AvatarURLProtocolTests: XCTestCase {
     /// A tile is centre-cropped to fill: of a wide photo in three vertical
     /// stripes, a square tile shows the middle one only.
     func testTilesAreCentreCroppedToFill() async throws {
-        let (store, _) = try makeAssetStore()
+        let (store, source) = try makeAssetStore()
         var stripes = try Bitmap(width: 90, height: 30)
         for y in 0..<30 { for x in 0..<90 { stripes[x, y] = x < 30 ? red : x < 60 ? green : blue } }
         let id = try store.add(PNGEncoder().encode(stripes))
-        let (image, _) = try await loadImage(makeSchemeSession(), "avatar://?id=\(id)&size=32&shape=square&format=png")
+        let (image, _) = try await loadImage(makeSchemeSession(source), "avatar://?id=\(id)&size=32&shape=square&format=png")
         assertColor(image, 5, 16, green)
         assertColor(image, 26, 16, green)
     }
 
     func testACircleIsAntiAliasedAndTransparentOutsideSoPNG() async throws {
-        let (store, _) = try makeAssetStore()
+        let (store, source) = try makeAssetStore()
         let id = try add(store, blue)
-        let (image, type) = try await loadImage(makeSchemeSession(), "avatar://?id=\(id)&size=100")
+        let (image, type) = try await loadImage(makeSchemeSession(source), "avatar://?id=\(id)&size=100")
         XCTAssertEqual(type, "image/png")
         XCTAssertEqual(image[0, 0].a, 0)
         XCTAssertEqual(image[99, 99].a, 0)
         assertColor(image, 50, 50, blue)
         let partial = (0..<100).map { image[$0, 50].a }.filter { $0 > 0 && $0 < 255 }
         XCTAssertFalse(partial.isEmpty, "the circle's edge should be anti-aliased")
-        let (square, squareType) = try await loadImage(makeSchemeSession(), "avatar://?id=\(id)&size=100&shape=square")
+        let (square, squareType) = try await loadImage(makeSchemeSession(source), "avatar://?id=\(id)&size=100&shape=square")
         XCTAssertEqual(squareType, "image/jpeg")
         XCTAssertTrue(square.isOpaque)
     }
 
     func testAMissingParticipantIsAGreyTileAndNoneAtAllIsAnError() async throws {
-        let (store, _) = try makeAssetStore()
+        let (store, source) = try makeAssetStore()
         let present = try add(store, red)
         let missing = "abcdefghijklmnopqrstuvwxyz"
-        let session = makeSchemeSession()
+        let session = makeSchemeSession(source)
         let (image, _) = try await loadImage(session, "avatar://?id=\(present)&id=\(missing)&size=64&shape=square&format=png")
         assertColor(image, 10, 30, red)
         assertColor(image, 50, 30, AvatarRenderer.placeholderColor)
@@ -94,9 +94,9 @@ final class AvatarURLProtocolTests: XCTestCase {
     }
 
     func testBadAvatarURLsNameTheParameter() async throws {
-        let (store, _) = try makeAssetStore()
+        let (store, source) = try makeAssetStore()
         let id = try add(store, red)
-        let session = makeSchemeSession()
+        let session = makeSchemeSession(source)
         let cases = [("avatar://?\(Array(repeating: "id=\(id)", count: 5).joined(separator: "&"))", "at most 4 participants"),
                      ("avatar://?size=64", "'id'"), ("avatar://?id=\(id)&size=8", "'size'"),
                      ("avatar://?id=\(id)&format=jpeg", "'format'"), ("avatar://?id=../x", "'id'")]
@@ -113,7 +113,7 @@ final class AvatarURLProtocolTests: XCTestCase {
         let (store, source) = try makeAssetStore()
         let photo = try JPEGEncoder(quality: 80).encode(Bitmap(width: 800, height: 600, fill: green))
         let id = try store.add(photo)
-        let session = makeSchemeSession()
+        let session = makeSchemeSession(source)
         _ = try await loadImage(session, "avatar://?id=\(id)&size=64")
         XCTAssertEqual(source.cache.totalBytes, 100 * 75 * 4, "a 64-pixel tile of an 800×600 photo decodes at 1/8")
         _ = try await loadImage(session, "asset://?id=\(id)&width=40")

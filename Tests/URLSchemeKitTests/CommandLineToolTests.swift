@@ -117,6 +117,31 @@ final class CommandLineToolTests: XCTestCase {
         XCTAssertTrue(notAnImage.stderr.hasPrefix("urlscheme: cannot add "), notAnImage.stderr)
     }
 
+    /// `urlscheme remove` reaches the disk cache another run filled: the
+    /// removed photo's renditions are not answered even offline, and an
+    /// avatar it was part of is drawn again with a grey tile.
+    func testRemovingAPhotoPurgesItsCachedRenditions() throws {
+        let assets = try makeTemporaryDirectory().path
+        let environment = ["XDG_CACHE_HOME": try makeTemporaryDirectory().path, "URLSCHEME_ASSETS": assets]
+        let added = try run(["add", AssetFixtures.directory.appendingPathComponent("photo.jpg").path], environment: environment)
+        let id = String(decoding: added.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let other = String(decoding: try run(["add", AssetFixtures.directory.appendingPathComponent("logo.png").path], environment: environment).stdout,
+                           as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let thumbnail = "asset://?id=\(id)&width=32", avatar = "avatar://?id=\(id)&id=\(other)&size=32"
+        for url in [thumbnail, avatar] {
+            XCTAssertEqual(try run(["get", url, "-o", "/dev/null"], environment: environment).status, 0)
+            let cached = try run(["get", url, "-o", "/dev/null", "--offline"], environment: environment)
+            XCTAssertEqual(cached.status, 0, "cached before the removal: \(cached.stderr)")
+        }
+        XCTAssertEqual(try run(["remove", id], environment: environment).status, 0)
+        for url in [thumbnail, avatar] {
+            let offline = try run(["get", url, "-o", "/dev/null", "--offline"], environment: environment)
+            XCTAssertEqual(offline.status, 1, "\(url) is still cached")
+            XCTAssertTrue(offline.stderr.contains("no cached response"), offline.stderr)
+        }
+        XCTAssertEqual(try run(["get", avatar, "-o", "/dev/null"], environment: environment).status, 0, "the other member is still drawn")
+    }
+
     /// `get https://…` goes through the HTTP cache: the status line shows its
     /// Cache-Status, a repeat is a hit, and with the origin gone `--offline`
     /// (and a plain load) still answer from the store.

@@ -6,7 +6,7 @@ import FoundationNetworking
 @testable import URLSchemeKit
 
 /// HTTPCacheURLProtocol driven as a user drives it: a real URLSession
-/// configured by `installURLSchemeKit(httpCache:)`, a real origin process on
+/// configured by `installURLSchemeKit(_:)`, a real origin process on
 /// 127.0.0.1 that counts its requests, a real store on disk. The cache's clock
 /// is moved forward instead of sleeping until responses go stale.
 final class HTTPCacheURLProtocolTests: XCTestCase {
@@ -42,7 +42,7 @@ final class HTTPCacheURLProtocolTests: XCTestCase {
     private func makeSession(_ cache: HTTPCache, headers: [String: String] = [:]) -> URLSession {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpAdditionalHeaders = headers
-        configuration.installURLSchemeKit(cache: ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 0), httpCache: cache)
+        configuration.installURLSchemeKit(URLSchemeKitEnvironment(imageCache: ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 0), httpCache: cache))
         let session = URLSession(configuration: configuration)
         addTeardownBlock { session.invalidateAndCancel() }
         return session
@@ -188,7 +188,7 @@ final class HTTPCacheURLProtocolTests: XCTestCase {
         let quiet = URLSessionConfiguration.ephemeral
         quiet.httpShouldSetCookies = false
         quiet.httpCookieStorage = jar
-        quiet.installURLSchemeKit(cache: ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 0), httpCache: cache)
+        quiet.installURLSchemeKit(URLSchemeKitEnvironment(imageCache: ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 0), httpCache: cache))
         let quietSession = URLSession(configuration: quiet)
         defer { quietSession.invalidateAndCancel() }
         let quietCookies = try await load(quietSession, "/whoami").body
@@ -235,8 +235,8 @@ final class HTTPCacheURLProtocolTests: XCTestCase {
     func testInstallingWithoutAnHTTPCacheLeavesHTTPToThePlatform() async throws {
         try origin.route("/plain", headers: ["Cache-Control": "max-age=60"], body: "plain")
         let configuration = URLSessionConfiguration.ephemeral
-        configuration.installURLSchemeKit(cache: ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 0), httpCache: makeCache())
-        configuration.installURLSchemeKit(cache: ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 0), httpCache: nil)
+        configuration.installURLSchemeKit(URLSchemeKitEnvironment(imageCache: ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 0), httpCache: makeCache()))
+        configuration.installURLSchemeKit(URLSchemeKitEnvironment(imageCache: ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 0), httpCache: nil))
         XCTAssertFalse(configuration.protocolClasses?.contains { $0 == HTTPCacheURLProtocol.self } ?? true)
         configuration.urlCache = nil
         let session = URLSession(configuration: configuration)
@@ -247,7 +247,7 @@ final class HTTPCacheURLProtocolTests: XCTestCase {
             XCTAssertNil(answer.headers["Cache-Status"])
         }
         XCTAssertEqual(try origin.count("/plain"), 2)
-        XCTAssertNil(try origin.stats("/plain").lastHeaders[HTTPCache.sessionHeader], "the cache's name went with it")
+        XCTAssertFalse(try origin.stats("/plain").lastHeaders.keys.contains { $0.lowercased().hasPrefix("x-urlschemekit") }, "nothing of ours is sent")
     }
 
     // MARK: URLRequest.cachePolicy
@@ -286,10 +286,11 @@ final class HTTPCacheURLProtocolTests: XCTestCase {
         origin.stop()
         try advance(86_400)
         let changes = Mutex<[String]>([])
+        let port = origin.port
         let observer = NotificationCenter.default.addObserver(forName: HTTPCache.reachabilityDidChangeNotification,
                                                               object: cache, queue: nil) { note in
-            let host = note.userInfo?["host"] as? String ?? "?", offline = note.userInfo?["isOffline"] as? Bool ?? false
-            changes.withLock { $0.append("\(host) \(offline ? "offline" : "online")") }
+            let origin = note.userInfo?["origin"] as? String ?? "?", offline = note.userInfo?["isOffline"] as? Bool ?? false
+            changes.withLock { $0.append("\(origin) \(offline ? "offline" : "online")") }
         }
         defer { NotificationCenter.default.removeObserver(observer) }
 
@@ -298,7 +299,8 @@ final class HTTPCacheURLProtocolTests: XCTestCase {
         XCTAssertEqual(answer.cacheStatus, "URLSchemeKit; fwd=stale; detail=offline")
         XCTAssertTrue(cache.isOffline(host: "127.0.0.1"))
         XCTAssertEqual(cache.offlineHosts, ["127.0.0.1"])
-        XCTAssertEqual(changes.withLock { $0 }, ["127.0.0.1 offline"])
+        XCTAssertTrue(cache.isOffline(origin.url("/page")))
+        XCTAssertEqual(changes.withLock { $0 }, ["http://127.0.0.1:\(port) offline"])
 
         await XCTAssertThrowsURLError(.cannotConnectToHost, containing: "no response for it is stored") {
             _ = try await self.load(session, "/never-seen")
@@ -386,7 +388,7 @@ final class HTTPCacheURLProtocolTests: XCTestCase {
         XCTAssertEqual(headers["X-Request"], "r")
         XCTAssertEqual(headers["X-Session"], "s", "the session's additional headers are forwarded")
         XCTAssertEqual(headers["User-Agent"], "URLSchemeKitTests/1.0")
-        XCTAssertNil(headers[HTTPCache.sessionHeader], "the header naming the cache stays inside the process")
+        XCTAssertFalse(headers.keys.contains { $0.lowercased().hasPrefix("x-urlschemekit") }, "nothing naming the cache leaves the process")
         XCTAssertEqual(try origin.count("/echo"), 1, "one forwarded request: the inner session does not loop back")
 
         var put = URLRequest(url: origin.url("/echo"))
@@ -433,14 +435,75 @@ final class HTTPCacheURLProtocolTests: XCTestCase {
         XCTAssertEqual([String(plain.status), plain.body], ["401", "no"])
     }
 
-    func testAResponseOverTheBodyLimitFailsNamingTheLimit() async throws {
-        try origin.route("/big", bodySize: 300_000)
+    // MARK: Bodies of any size
+
+    /// The bytes the origin sends for a route with `bodySize` (a repeating 0...255 pattern).
+    private func pattern(_ size: Int) -> Data { Data((0..<size).map { UInt8(truncatingIfNeeded: $0) }) }
+
+    private func spoolFiles() -> Int {
+        ((try? FileManager.default.contentsOfDirectory(atPath: SpooledBody.directory.path)) ?? []).count
+    }
+
+    /// Turning the cache on never makes a load fail that works without it: a
+    /// body over the stored limit loads whole, and is passed on without being stored.
+    func testABodyOverTheStoredLimitLoadsAndIsNotStored() async throws {
+        try origin.route("/big", headers: ["Cache-Control": "max-age=3600"], bodySize: 300_000)
         var configuration = HTTPCache.Configuration()
         configuration.maximumBodySize = 100_000
         let session = makeSession(makeCache(configuration))
-        await XCTAssertThrowsURLError(.dataLengthExceedsMaximum, containing: "100000 bytes") {
-            _ = try await self.load(session, "/big")
+        let first = try await load(session, "/big")
+        XCTAssertEqual(first.data, pattern(300_000))
+        XCTAssertEqual(first.cacheStatus, "URLSchemeKit; fwd=uri-miss; fwd-status=200", "not stored")
+        _ = try await load(session, "/big")
+        XCTAssertEqual(try origin.count("/big"), 2)
+    }
+
+    /// A 40 MB body (it failed at the old 32 MiB limit) loads whole with the
+    /// defaults; past the spool threshold it went through a file, which is gone.
+    func testALargeBodyLoadsWholeThroughASpoolFile() async throws {
+        let size = 40_000_000
+        try origin.route("/large", headers: ["Cache-Control": "no-store"], bodySize: size)
+        let before = spoolFiles()
+        let answer = try await load(makeSession(makeCache()), "/large", timeout: 60)
+        XCTAssertEqual(answer.data.count, size)
+        XCTAssertTrue(answer.data == pattern(size), "every byte as sent")
+        XCTAssertEqual(spoolFiles(), before, "the spool file is removed")
+    }
+
+    /// A body spooled to a file is stored when the limits allow, and answers offline from disk.
+    func testASpooledBodyIsStoredAndServedOffline() async throws {
+        let size = 3_000_000
+        try origin.route("/spooled", headers: ["Cache-Control": "max-age=60"], bodySize: size)
+        var configuration = HTTPCache.Configuration()
+        configuration.spoolThreshold = 64 << 10
+        configuration.memoryCapacity = 1 << 20   // too small for it: the hit below comes from disk
+        let session = makeSession(makeCache(configuration))
+        let first = try await load(session, "/spooled")
+        XCTAssertTrue(first.data == pattern(size))
+        XCTAssertTrue(first.cacheStatus.hasSuffix("stored"), first.cacheStatus)
+        origin.stop()
+        try advance(3_600)
+        let offline = try await load(makeSession(makeCache(configuration)), "/spooled")
+        XCTAssertTrue(offline.data == pattern(size))
+        XCTAssertEqual(offline.cacheStatus, "URLSchemeKit; fwd=stale; detail=offline")
+    }
+
+    /// An origin that never ends its body: the load fails naming the limit as
+    /// soon as it is passed, and leaves no spool file. (Eight at once are not
+    /// yet bounded: the platform queues chunks for the delegate faster than
+    /// they are taken, and does not stop the transfers in time; see
+    /// `docs/linux-url-loading.md`, trap 19.)
+    func testAnEndlessBodyEndsAtTheResponseLimit() async throws {
+        try origin.route("/endless", endless: true)
+        var configuration = HTTPCache.Configuration()
+        configuration.maximumResponseSize = 8 << 20
+        configuration.spoolThreshold = 1 << 20
+        let session = makeSession(makeCache(configuration))
+        let before = spoolFiles()
+        await XCTAssertThrowsURLError(.dataLengthExceedsMaximum, containing: "maximumResponseSize") {
+            _ = try await self.load(session, "/endless", timeout: 30)
         }
+        XCTAssertEqual(spoolFiles(), before, "no spool file is left behind")
     }
 
     func testADamagedEntryIsAMissNeverServed() async throws {
@@ -550,6 +613,128 @@ final class HTTPCacheURLProtocolTests: XCTestCase {
         XCTAssertEqual(conditional.status, 304)
         XCTAssertEqual(conditional.body, "")
         XCTAssertEqual(try origin.count("/cond"), 1)
+    }
+
+    /// Header fields count in the memory cost: answers with no body and 200 KB
+    /// of fields each are held within the memory capacity, and the usage says so.
+    func testHeaderBytesCountInTheMemoryBudget() async throws {
+        var headers = ["Cache-Control": "max-age=60"]
+        for index in 0..<20 { headers["X-Pad-\(index)"] = String(repeating: "h", count: 10_000) }
+        for index in 0..<24 { try origin.route("/fields-\(index)", headers: headers) }
+        var configuration = HTTPCache.Configuration()
+        configuration.memoryCapacity = 2 << 20
+        configuration.diskCapacity = 0
+        let cache = makeCache(configuration)
+        let session = makeSession(cache)
+        for index in 0..<24 { _ = try await load(session, "/fields-\(index)") }
+        XCTAssertGreaterThan(cache.currentMemoryUsage, 1 << 20, "24 answers of 200 KB of fields fill the 2 MiB budget")
+        XCTAssertLessThanOrEqual(cache.currentMemoryUsage, 2 << 20)
+    }
+
+    /// The session's `timeoutIntervalForResource` bounds a forwarded load from
+    /// start to end (Linux's session does not enforce it for a protocol).
+    func testTheSessionsResourceTimeLimitEndsASlowLoad() async throws {
+        try origin.route("/slow", headers: ["Cache-Control": "no-store"], body: "late", delay: 5)
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForResource = 1
+        configuration.installURLSchemeKit(URLSchemeKitEnvironment(imageCache: ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 0), httpCache: makeCache()))
+        let session = URLSession(configuration: configuration)
+        defer { session.invalidateAndCancel() }
+        let start = Date()
+        await XCTAssertThrowsURLError(.timedOut, containing: "timeoutIntervalForResource") {
+            _ = try await session.data(from: self.origin.url("/slow"))
+        }
+        XCTAssertLessThan(Date().timeIntervalSince(start), 4, "ended at the limit, not when the origin answered")
+    }
+
+    /// One cache per user, each dropped with its session: what they opened
+    /// (the inner session, its connections and their descriptors) goes with them.
+    func testCachesNoLongerReferencedCloseTheirConnections() async throws {
+        try origin.route("/user", headers: ["Cache-Control": "max-age=60"], body: "page")
+        func openDescriptors() -> Int { (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? 0 }
+        let before = openDescriptors()
+        for _ in 0..<40 {
+            let configuration = URLSessionConfiguration.ephemeral
+            configuration.installURLSchemeKit(URLSchemeKitEnvironment(imageCache: ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 0),
+                                                                      httpCache: HTTPCache(directory: nil)))
+            let session = URLSession(configuration: configuration)
+            _ = try await session.data(from: origin.url("/user"))
+            session.finishTasksAndInvalidate()
+        }
+        // Invalidation completes on the sessions' own queues.
+        for _ in 0..<50 where openDescriptors() > before + 10 { try await Task.sleep(nanoseconds: 100_000_000) }
+        XCTAssertLessThanOrEqual(openDescriptors(), before + 10, "40 dropped caches hold no connections")
+    }
+
+    /// One session's six slow downloads do not hold the connections another
+    /// session needs: each session has its own share of each origin, as it
+    /// would without the cache.
+    func testOneSessionsSlowLoadsDoNotStarveAnother() async throws {
+        try origin.route("/slow-download", headers: ["Cache-Control": "no-store"], body: "late", delay: 8)
+        try origin.route("/small-page", headers: ["Cache-Control": "no-store"], body: "page")
+        let cache = makeCache()
+        let sessionA = makeSession(cache), sessionB = makeSession(cache)
+        let slow = (0..<6).map { _ in sessionA.dataTask(with: origin.url("/slow-download")) }
+        slow.forEach { $0.resume() }
+        defer { slow.forEach { $0.cancel() } }
+        try await Task.sleep(nanoseconds: 500_000_000)
+        let start = Date()
+        let page = try await load(sessionB, "/small-page")
+        XCTAssertEqual(page.body, "page")
+        XCTAssertLessThan(Date().timeIntervalSince(start), 4, "B did not wait for A's downloads")
+    }
+
+    // MARK: RFC 9111 §4.3.4, §4.3.5, §4.2.4
+
+    /// A HEAD answer whose `Last-Modified` and `Content-Length` differ from the
+    /// stored GET's describes another representation: the stored one goes.
+    func testAHeadThatNoLongerDescribesTheStoredGetInvalidatesIt() async throws {
+        try origin.route("/changing", headers: ["Cache-Control": "max-age=0", "ETag": "\"v1\"",
+                                                "Last-Modified": "Mon, 02 Nov 2026 10:00:00 GMT"], body: "one")
+        let session = makeSession(makeCache())
+        _ = try await load(session, "/changing")
+        try origin.route("/changing", headers: ["Cache-Control": "max-age=0", "Last-Modified": "Tue, 24 Nov 2026 10:00:00 GMT"],
+                         body: "two, longer")
+        let head = try await load(session, "/changing", method: "HEAD")
+        XCTAssertEqual(head.status, 200)
+        await XCTAssertThrowsURLError(.resourceUnavailable) {
+            _ = try await self.load(session, "/changing", policy: .returnCacheDataDontLoad)
+        }
+    }
+
+    /// A 304 whose validator names another representation than the stored one
+    /// (here it answers a client's own `If-Modified-Since`) must not freshen it.
+    func testA304ForAnotherRepresentationDoesNotFreshenTheStoredOne() async throws {
+        try origin.route("/variant", headers: ["Cache-Control": "max-age=0", "ETag": "\"v1\""], body: "one")
+        let session = makeSession(makeCache())
+        _ = try await load(session, "/variant")
+        let modified = "Tue, 24 Nov 2026 10:00:00 GMT"
+        try origin.route("/variant", headers: ["Cache-Control": "max-age=3600", "Last-Modified": modified], body: "two")
+        let conditional = try await load(session, "/variant", headers: ["If-Modified-Since": modified])
+        XCTAssertEqual(conditional.status, 304)
+        let next = try await load(session, "/variant")
+        XCTAssertEqual(next.body, "two", "the stored v1 was not made fresh by a 304 about another representation")
+    }
+
+    /// One origin that cannot be reached says nothing of another port on the
+    /// same host: a stale copy from the answering one is revalidated, not served offline.
+    func testReachabilityIsPerOriginNotPerHost() async throws {
+        let other = try OriginServer(test: self)
+        try other.route("/gone", body: "x")
+        try origin.route("/page", headers: ["Cache-Control": "max-age=1", "ETag": "\"p\""], body: "page")
+        let cache = makeCache()
+        let session = makeSession(cache)
+        _ = try await load(session, "/page")
+        other.stop()
+        await XCTAssertThrowsURLError(.cannotConnectToHost) {
+            _ = try await session.data(from: other.url("/gone"))
+        }
+        XCTAssertTrue(cache.isOffline(other.url("/gone")))
+        XCTAssertFalse(cache.isOffline(origin.url("/page")))
+        try advance(10)
+        let page = try await load(session, "/page")
+        XCTAssertEqual(page.cacheStatus, "URLSchemeKit; fwd=stale; fwd-status=304; stored", "asked its own origin, which answers")
+        XCTAssertEqual(try origin.count("/page"), 2)
     }
 }
 

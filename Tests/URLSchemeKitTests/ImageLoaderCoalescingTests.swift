@@ -17,8 +17,7 @@ final class ImageLoaderCoalescingTests: XCTestCase {
     private func thousandRequestsWaitingOnOneRender(realMap: Bool = false) async
         -> (ColorMapRenderer, ImageLoader, [Task<LoadedImage, Error>]) {
         let renderer = ColorMapRenderer(gated: true, realMap: realMap)
-        MapURLProtocol.renderer.renderer = renderer
-        let loader = makeLoader()
+        let loader = makeLoader(renderer: renderer)
         let (url, size) = (mapURL, size)
         let requests = (0..<1_000).map { _ in Task { try await loader.image(for: url, size: size) } }
         await eventually("all requests wait on one render") {
@@ -78,8 +77,7 @@ final class ImageLoaderCoalescingTests: XCTestCase {
 
     func testDifferentSpellingsOfOneURLShareALoadAndSizesDoNot() async throws {
         let renderer = ColorMapRenderer(gated: true)
-        MapURLProtocol.renderer.renderer = renderer
-        let loader = makeLoader()
+        let loader = makeLoader(renderer: renderer)
         let first = URL(string: "map://?latitude=12&longitude=10&zoom=3&width=40&height=30")!
         let reordered = URL(string: "map://?height=30&width=40&zoom=3&longitude=10&latitude=12")!
         let small = ImageTargetSize(width: 20, height: 20)
@@ -99,8 +97,7 @@ final class ImageLoaderCoalescingTests: XCTestCase {
 
     func testAMemoryHitNeverTouchesTheSession() async throws {
         let renderer = ColorMapRenderer()
-        MapURLProtocol.renderer.renderer = renderer
-        let loader = makeLoader(urlCache: nil)
+        let loader = makeLoader(urlCache: nil, renderer: renderer)
         let url = ColorMapRenderer.url(4_200)
         let first = try await loader.image(for: url)
         let second = try await loader.image(for: url)

@@ -12,8 +12,7 @@ final class ImageLoaderTests: XCTestCase {
     /// 200 concurrent loads of distinct 1 KiB images into a 10 KiB budget: the
     /// limit holds at every delivery, and the least recently used goes first.
     func testTheMemoryLimitHoldsUnderLoadAndEvictsTheLeastRecentlyUsed() throws {
-        MapURLProtocol.renderer.renderer = ColorMapRenderer(maximumDelay: 2)
-        let loader = makeLoader(memoryCapacity: 10 << 10)
+        let loader = makeLoader(memoryCapacity: 10 << 10, renderer: ColorMapRenderer(maximumDelay: 2))
         let over = Atomic<Int>(0)
         let group = DispatchGroup()
         for id in 1...200 {
@@ -43,8 +42,7 @@ final class ImageLoaderTests: XCTestCase {
 
     func testPrefetchThenDisplayIsAMemoryHitOrAJoinNeverASecondRender() async throws {
         let renderer = ColorMapRenderer(maximumDelay: 5)
-        MapURLProtocol.renderer.renderer = renderer
-        let loader = makeLoader(urlCache: nil)
+        let loader = makeLoader(urlCache: nil, renderer: renderer)
         let size = ImageTargetSize(width: 8, height: 8)
         let urls = (1...40).map { ColorMapRenderer.url($0) }
         loader.prefetch(urls, size: size)
@@ -64,8 +62,7 @@ final class ImageLoaderTests: XCTestCase {
     /// request for the last one raises it ahead of the others.
     func testADisplayRequestRaisesAQueuedPrefetch() async throws {
         let renderer = ColorMapRenderer(gated: true)
-        MapURLProtocol.renderer.renderer = renderer
-        let loader = makeLoader(maximumConcurrentLoads: 1)
+        let loader = makeLoader(maximumConcurrentLoads: 1, renderer: renderer)
         let urls = (1...10).map { ColorMapRenderer.url($0) }
         loader.prefetch(urls)
         await eventually("the first prefetch renders") { renderer.renders.load(ordering: .relaxed) == 1 }
@@ -116,7 +113,10 @@ final class ImageLoaderTests: XCTestCase {
     }
 
     func testErrorsNameTheProblem() async throws {
-        let loader = makeLoader()
+        // map:// centred on latitude 0.01 answers HTML, 0.02 a truncated PNG, 0.03 a 16×16 PNG.
+        let png = try PNGEncoder().encode(Bitmap(width: 16, height: 16, fill: RGBA(1, 2, 3)))
+        let loader = makeLoader(renderer: FixedBodyRenderer(bodies: [1: (Data("<html>no map</html>".utf8), "text/html"),
+                                                                     2: (png.prefix(40), "image/png"), 3: (png, "image/png")]))
         let session = loader.configuration.session
 
         // The session's own error reaches the caller unchanged.
@@ -130,7 +130,6 @@ final class ImageLoaderTests: XCTestCase {
         }
 
         // A body that is no image names the URL and what came instead.
-        MapURLProtocol.renderer.renderer = FixedBodyRenderer(body: Data("<html>no map</html>".utf8), mimeType: "text/html")
         let notImage = ColorMapRenderer.url(1)
         await XCTAssertThrowsErrorAsync(try await loader.image(for: notImage)) { error in
             XCTAssertEqual((error as? URLError)?.code, .cannotDecodeContentData)
@@ -138,8 +137,6 @@ final class ImageLoaderTests: XCTestCase {
             XCTAssertTrue(message.contains(notImage.absoluteString) && message.contains("Content-Type text/html"), message)
         }
         // A truncated PNG names the URL and the format.
-        let png = try PNGEncoder().encode(Bitmap(width: 16, height: 16, fill: RGBA(1, 2, 3)))
-        MapURLProtocol.renderer.renderer = FixedBodyRenderer(body: png.prefix(40), mimeType: "image/png")
         let truncated = ColorMapRenderer.url(2)
         await XCTAssertThrowsErrorAsync(try await loader.image(for: truncated)) { error in
             XCTAssertEqual((error as? URLError)?.code, .cannotDecodeContentData)
@@ -152,7 +149,6 @@ final class ImageLoaderTests: XCTestCase {
         XCTAssertEqual(loader.memoryCache.totalBytes, 0, "failures are not cached")
 
         // An image above the loader's pixel budget is refused, naming the limit.
-        MapURLProtocol.renderer.renderer = FixedBodyRenderer(body: png, mimeType: "image/png")
         let small = ImageLoader(configuration: .init(session: session, maximumPixelCount: 100))
         await XCTAssertThrowsErrorAsync(try await small.image(for: ColorMapRenderer.url(3))) { error in
             XCTAssertEqual((error as? URLError)?.code, .cannotDecodeContentData)
@@ -166,7 +162,7 @@ final class ImageLoaderTests: XCTestCase {
     func testALoaderSharesTheAssetSourcesDecodedImageCache() async throws {
         let (store, source) = try makeAssetStore()
         let id = try store.add(AssetFixtures.data("photo.jpg"))
-        let loader = ImageLoader(configuration: .init(session: makeSchemeSession(), memoryCache: source.cache))
+        let loader = ImageLoader(configuration: .init(session: makeSchemeSession(source), memoryCache: source.cache))
         addTeardownBlock { loader.invalidateAndCancel() }
         let url = AssetURL(id: id, width: 48).url
         let image = try await loader.image(for: url)
@@ -183,8 +179,7 @@ final class ImageLoaderTests: XCTestCase {
     /// creates no task on the dead session (which would be fatal on Linux).
     func testInvalidatingCancelsEveryLoadAndLaterRequestsFail() async throws {
         let renderer = ColorMapRenderer(gated: true)
-        MapURLProtocol.renderer.renderer = renderer
-        let loader = makeLoader(maximumConcurrentLoads: 2)
+        let loader = makeLoader(maximumConcurrentLoads: 2, renderer: renderer)
         let urls = (1...6).map { ColorMapRenderer.url($0) }
         let requests = urls.map { url in Task { try await loader.image(for: url) } }
         loader.prefetch((7...12).map { ColorMapRenderer.url($0) })
@@ -214,11 +209,11 @@ final class ImageLoaderTests: XCTestCase {
     }
 }
 
-/// Answers every `map://` URL with the same body.
+/// Answers a `map://` URL centred on latitude `n`/100 with body `n`.
 struct FixedBodyRenderer: Renderer {
-    var body: Data
-    var mimeType: String
-    func render(_ request: MapURL, cancellation: RenderCancellation) throws -> RenderedImage {
-        RenderedImage(data: body, mimeType: mimeType)
+    var bodies: [Int: (data: Data, mimeType: String)]
+    func render(_ request: MapURL, in context: RenderContext) throws -> RenderedImage {
+        let body = try XCTUnwrap(bodies[Int((request.options.camera.centerLatitude * 100).rounded())])
+        return RenderedImage(data: body.data, mimeType: body.mimeType)
     }
 }

@@ -21,9 +21,8 @@ final class ImageSlotTests: XCTestCase {
     }
 
     private func reassignRandomly() throws {
-        MapURLProtocol.renderer.renderer = ColorMapRenderer(maximumDelay: 3)
         // 16×16 images are 1 KiB: the memory cache holds 64 of the 300.
-        let loader = makeLoader(memoryCapacity: 64 << 10, maximumConcurrentLoads: 8)
+        let loader = makeLoader(memoryCapacity: 64 << 10, maximumConcurrentLoads: 8, renderer: ColorMapRenderer(maximumDelay: 3))
         let delivery = DispatchQueue(label: "ImageSlotTests.delivery", attributes: .concurrent)
         let slots = (0..<50).map { _ in ImageSlot(loader: loader, queue: delivery) }
         let shown = Mutex([URL?](repeating: nil, count: 50))
@@ -68,8 +67,7 @@ final class ImageSlotTests: XCTestCase {
 
     func testResetDropsTheLoadAndAHandlerMayReloadItsOwnSlot() throws {
         let renderer = ColorMapRenderer(gated: true)
-        MapURLProtocol.renderer.renderer = renderer
-        let loader = makeLoader()
+        let loader = makeLoader(renderer: renderer)
         let slot = ImageSlot(loader: loader, queue: DispatchQueue(label: "ImageSlotTests.serial"))
         let calls = Mutex<[URL]>([])
         slot.load(ColorMapRenderer.url(1)) { _ in calls.withLock { $0.append(ColorMapRenderer.url(1)) } }

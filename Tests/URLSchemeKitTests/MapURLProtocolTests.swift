@@ -13,26 +13,23 @@ final class MapURLProtocolTests: XCTestCase {
     final class CountingMapRenderer: Renderer {
         let calls = Atomic<Int>(0)
         private let real = MapSnapshotRenderer()
-        func render(_ request: MapURL, cancellation: RenderCancellation) throws -> RenderedImage {
+        func render(_ request: MapURL, in context: RenderContext) throws -> RenderedImage {
             calls.add(1, ordering: .relaxed)
-            return try real.render(request, cancellation: cancellation)
+            return try real.render(request, in: context)
         }
     }
 
-    override func tearDown() {
-        MapURLProtocol.renderer.renderer = MapSnapshotRenderer()
-    }
-
-    private func session(_ cache: ImageURLCache) -> URLSession {
+    private func session(_ cache: ImageURLCache, renderer: (any Renderer<MapURL>)? = nil) -> URLSession {
+        var renderers = SchemeRenderers()
+        if let renderer { renderers.set(renderer) }
         let configuration = URLSessionConfiguration.ephemeral
-        configuration.installURLSchemeKit(cache: cache, httpCache: nil)
+        configuration.installURLSchemeKit(URLSchemeKitEnvironment(imageCache: cache, httpCache: nil, renderers: renderers))
         return URLSession(configuration: configuration)
     }
 
     func testASnapshotIsAPNGOfExactlyTheScaledSizeAndTheSecondLoadIsCached() async throws {
         let counter = CountingMapRenderer()
-        MapURLProtocol.renderer.renderer = counter
-        let session = session(ImageURLCache(memoryCapacity: 8 << 20, diskCapacity: 0))
+        let session = session(ImageURLCache(memoryCapacity: 8 << 20, diskCapacity: 0), renderer: counter)
         let url = URL(string: "map://?latitude=59.935634&longitude=30.325935&zoom=4&width=150&height=100&scale=2&marker=59.935634,30.325935")!
         let (data, response) = try await session.data(from: url)
         XCTAssertEqual((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type"), "image/png")

@@ -93,12 +93,22 @@ final class MapURLTests: XCTestCase {
 }
 
 extension MapURLTests {
-    func testPathPointsAreBudgetedAcrossAllPaths() throws {
+    /// A typed URL is a pure value: the points of all paths together are
+    /// held to the environment's budget when the map is drawn, before drawing.
+    func testPathPointsAreBudgetedAcrossAllPathsWhenDrawn() throws {
         let path = "path=" + (0..<5_001).map { _ in "1,2" }.joined(separator: ",")
-        XCTAssertEqual(message("map://?" + [String](repeating: path, count: 3).joined(separator: "&")), "parsed")
-        XCTAssertEqual(message("map://?" + [String](repeating: path, count: 4).joined(separator: "&")),
-                       "parameter 'path' has 20004 points in all; at most 20000 (ResourceBudget.pathPoints)")
-        let long = "path=" + (0..<20_001).map { _ in "1,2" }.joined(separator: ",")
-        XCTAssertEqual(message("map://?" + long), "parameter 'path' has 20001 points in all; at most 20000 (ResourceBudget.pathPoints)")
+        let four = try MapURL(url: XCTUnwrap(URL(string: "map://?" + [String](repeating: path, count: 4).joined(separator: "&"))))
+        let context = RenderContext(environment: URLSchemeKitEnvironment(imageCache: nil, httpCache: nil))
+        XCTAssertThrowsError(try MapSnapshotRenderer().render(four, in: context)) { error in
+            XCTAssertEqual("\(error)", "parameter 'path' has 20004 points in all; at most 20000 (ResourceBudget.pathPoints)")
+        }
+        var budget = ResourceBudget()
+        budget.pathPoints = 2
+        let small = try MapURL(url: XCTUnwrap(URL(string: "map://?path=1,2,3,4,5,6&width=32&height=32")))
+        let tight = RenderContext(environment: URLSchemeKitEnvironment(budget: budget, imageCache: nil, httpCache: nil))
+        XCTAssertThrowsError(try MapSnapshotRenderer().render(small, in: tight)) { error in
+            XCTAssertEqual("\(error)", "parameter 'path' has 3 points in all; at most 2 (ResourceBudget.pathPoints)")
+        }
+        XCTAssertNoThrow(try MapSnapshotRenderer().render(small, in: context))
     }
 }

@@ -79,12 +79,11 @@ final class PlatformTrapTests: XCTestCase {
     /// Traps 2 and 3 together, handled: with a plain URLCache the session passes
     /// a hit for another query (or for a reload); the protocol refuses both.
     func testSchemeURLProtocolRefusesWrongOrUnwantedHitsFromAPlainURLCache() async throws {
-        let renderer = PatternURLProtocol.installFreshRenderer()
         let cache = try plainCache()
         let wrong = URL(string: "pattern://h/p?seed=1")!
         let response = HTTPURLResponse(url: wrong, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: nil)!
         cache.storeCachedResponse(CachedURLResponse(response: response, data: Data("stale".utf8)), for: URLRequest(url: wrong))
-        let patternSession = session(cache, [PatternURLProtocol.self])
+        let patternSession = session(cache, [StandalonePatternURLProtocol.self])
 
         let other = URL(string: "pattern://h/p?seed=2")!
         let (data, _) = try await patternSession.data(from: other)
@@ -92,7 +91,6 @@ final class PlatformTrapTests: XCTestCase {
 
         let (reloaded, _) = try await patternSession.data(for: URLRequest(url: wrong, cachePolicy: .reloadIgnoringLocalCacheData))
         XCTAssertEqual(reloaded, PatternURL(seed: 1).expectedBytes)
-        XCTAssertEqual(renderer.renders.load(ordering: .relaxed), 2)
     }
 
     /// Not a URL-loading trap, but one the test helpers build against: a
@@ -240,5 +238,22 @@ final class PlatformTrapTests: XCTestCase {
         try handle.close()
         let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
         return (finished ? process.terminationReason : nil, output)
+    }
+    /// Trap 15's second half: the platform's HTTP protocol adds `User-Agent`
+    /// and `Accept-Language` to a request without them. The HTTP cache writes
+    /// the same values into what it forwards (`PlatformRequestHeaders`), so
+    /// `Vary` compares what is really sent; if this fails, the platform's
+    /// values changed and those must follow.
+    func testThePlatformAddsTheAgentAndLanguageTheCacheExpects() async throws {
+        let origin = try OriginServer(test: self)
+        try origin.route("/agent", headers: ["Cache-Control": "no-store"], echoHeader: "User-Agent")
+        try origin.route("/language", headers: ["Cache-Control": "no-store"], echoHeader: "Accept-Language")
+        let plain = URLSession(configuration: .ephemeral)
+        defer { plain.invalidateAndCancel() }
+        let expected = Dictionary(uniqueKeysWithValues: PlatformRequestHeaders.defaults.map { ($0.name, $0.value) })
+        let (agent, _) = try await plain.data(from: origin.url("/agent"))
+        XCTAssertEqual(String(decoding: agent, as: UTF8.self), expected["User-Agent"])
+        let (language, _) = try await plain.data(from: origin.url("/language"))
+        XCTAssertEqual(String(decoding: language, as: UTF8.self), expected["Accept-Language"] ?? "(none)")
     }
 }

@@ -20,13 +20,15 @@ extension RenderCancellationTests {
         let photo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Hostile/files/photo-64mp.jpg")
         let store = try FileAssetStore(directory: makeTemporaryDirectory())
         let id = try store.add(Data(contentsOf: photo))
-        let renderer = AssetRenderer(store: store)
+        let renderer = AssetRenderer()
         let cancellation = RenderCancellation()
+        let context = RenderContext(environment: URLSchemeKitEnvironment(assets: AssetImageSource(store: store), imageCache: nil, httpCache: nil),
+                                    cancellation: cancellation)
         let finished = DispatchSemaphore(value: 0)
         let outcome = Mutex<Error?>(nil)
         Thread {
             do {
-                _ = try renderer.render(AssetURL(id: id, format: .png), cancellation: cancellation)
+                _ = try renderer.render(AssetURL(id: id, format: .png), in: context)
             } catch {
                 outcome.withLock { $0 = error }
             }

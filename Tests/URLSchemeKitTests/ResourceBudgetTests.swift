@@ -6,28 +6,16 @@ import ImageCodecs
 import FoundationNetworking
 #endif
 
-/// Loads over `ResourceBudget` fail fast with a `URLError` naming the limit.
+/// Loads over their environment's `ResourceBudget` fail fast with a `URLError` naming the limit.
 final class ResourceBudgetTests: XCTestCase {
-    private var saved = ResourceBudget()
-
-    override func setUp() {
-        saved = ResourceBudget.current
-    }
-
-    override func tearDown() {
-        ResourceBudget.current = saved
-    }
-
-    private func setBudget(_ change: (inout ResourceBudget) -> Void) {
+    private func budget(_ change: (inout ResourceBudget) -> Void) -> ResourceBudget {
         var budget = ResourceBudget()
         change(&budget)
-        ResourceBudget.current = budget
+        return budget
     }
 
     func testARenderPastItsDeadlineFailsTimedOut() async throws {
-        _ = PatternURLProtocol.installFreshRenderer()
-        setBudget { $0.renderDeadline = 0.2 }
-        let session = makePatternSession(cache: nil)
+        let session = makePatternSession(cache: nil, budget: budget { $0.renderDeadline = 0.2 })
         let start = Date()
         do {
             _ = try await session.data(from: XCTUnwrap(URL(string: "pattern://?seed=1&size=10&delay=5000")))
@@ -40,20 +28,19 @@ final class ResourceBudgetTests: XCTestCase {
     }
 
     func testAFullRenderQueueRefusesAtOnce() throws {
-        setBudget { $0.pendingRenders = 2 }
         let queue = RenderQueue(maximumConcurrentRenders: 1)
         let release = DispatchSemaphore(value: 0)
         let ran = Atomic<Int>(0)
         let done = DispatchGroup()
         for _ in 0..<3 {
             done.enter()
-            try queue.submit(cancellation: RenderCancellation()) {
+            try queue.submit(cancellation: RenderCancellation(), pendingLimit: 2) {
                 release.wait()
                 ran.add(1, ordering: .relaxed)
                 done.leave()
             }
         }
-        XCTAssertThrowsError(try queue.submit(cancellation: RenderCancellation()) { XCTFail("a refused render ran") }) { error in
+        XCTAssertThrowsError(try queue.submit(cancellation: RenderCancellation(), pendingLimit: 2) { XCTFail("a refused render ran") }) { error in
             XCTAssertEqual((error as? URLError)?.code, .resourceUnavailable)
             XCTAssertEqual(error.localizedDescription, "too many renders are waiting (2, ResourceBudget.pendingRenders); try again later")
         }
@@ -63,10 +50,9 @@ final class ResourceBudgetTests: XCTestCase {
     }
 
     func testRotationAndOutputAreHeldToProducedPixels() async throws {
-        let (store, _) = try makeAssetStore()
+        let (store, source) = try makeAssetStore()
         let id = try store.add(AssetFixtures.data("photo.jpg"))  // 96 × 64
-        setBudget { $0.producedPixels = 64 * 96 }
-        let session = makeSchemeSession()
+        let session = makeSchemeSession(source, budget: budget { $0.producedPixels = 64 * 96 })
         let plain = try await loadImage(session, "asset://?id=\(id)").bitmap
         XCTAssertEqual(plain.width, 96)
         let rotated = await loadError(session, "asset://?id=\(id)&rotate=45")
@@ -82,10 +68,9 @@ final class ResourceBudgetTests: XCTestCase {
     }
 
     func testAPhotoOverTheDecodeBudgetIsRefusedNamingTheLimit() async throws {
-        let (store, _) = try makeAssetStore()
+        let (store, source) = try makeAssetStore()
         let id = try store.add(AssetFixtures.data("photo.jpg"))
-        setBudget { $0.decodedPixels = 1000 }
-        let error = await loadError(makeSchemeSession(), "asset://?id=\(id)&width=20")
+        let error = await loadError(makeSchemeSession(source, budget: budget { $0.decodedPixels = 1000 }), "asset://?id=\(id)&width=20")
         XCTAssertEqual(error?.code, .cannotDecodeContentData)
         XCTAssertTrue(error?.localizedDescription.contains("JPEG image 96×64 exceeds the limit of 1000 pixels") == true, error?.localizedDescription ?? "")
     }

@@ -8,8 +8,8 @@ import FoundationNetworking
 /// The shared protocol core, driven the way a user drives it: a real URLSession.
 final class SchemeURLProtocolTests: XCTestCase {
     func testALoadAnswers200WithTypeLengthAndTheRenderedBytes() async throws {
-        let renderer = PatternURLProtocol.installFreshRenderer()
-        let session = makePatternSession(cache: nil)
+        let renderer = PatternRenderer()
+        let session = makePatternSession(cache: nil, renderer: renderer)
         let pattern = PatternURL(seed: 42, size: 70_000)
         let (data, response) = try await session.data(from: pattern.url)
         let http = try XCTUnwrap(response as? HTTPURLResponse)
@@ -21,8 +21,8 @@ final class SchemeURLProtocolTests: XCTestCase {
     }
 
     func testTheSecondLoadIsAnsweredFromImageURLCacheWithoutRendering() async throws {
-        let renderer = PatternURLProtocol.installFreshRenderer()
-        let session = makePatternSession(cache: ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 0))
+        let renderer = PatternRenderer()
+        let session = makePatternSession(cache: ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 0), renderer: renderer)
         let first = try await session.data(from: URL(string: "pattern://?seed=5&label=a")!)
         let second = try await session.data(from: URL(string: "pattern://?label=a&seed=5")!)
         XCTAssertEqual(first.0, second.0)
@@ -35,19 +35,20 @@ final class SchemeURLProtocolTests: XCTestCase {
     }
 
     func testAnotherSessionAndProcessLikeInstanceShareTheDiskCache() async throws {
-        let renderer = PatternURLProtocol.installFreshRenderer()
+        let renderer = PatternRenderer()
         let directory = try makeTemporaryDirectory()
         let url = PatternURL(seed: 9, size: 4000).url
-        _ = try await makePatternSession(cache: ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 1 << 20, directory: directory)).data(from: url)
-        let fresh = makePatternSession(cache: ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 1 << 20, directory: directory))
+        _ = try await makePatternSession(cache: ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 1 << 20, directory: directory),
+                                         renderer: renderer).data(from: url)
+        let fresh = makePatternSession(cache: ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 1 << 20, directory: directory), renderer: renderer)
         let (data, _) = try await fresh.data(from: url)
         XCTAssertEqual(data, PatternURL(seed: 9, size: 4000).expectedBytes)
         XCTAssertEqual(renderer.renders.load(ordering: .relaxed), 1)
     }
 
     func testEachCachePolicy() async throws {
-        let renderer = PatternURLProtocol.installFreshRenderer()
-        let session = makePatternSession(cache: ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 0))
+        let renderer = PatternRenderer()
+        let session = makePatternSession(cache: ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 0), renderer: renderer)
         let url = PatternURL(seed: 11).url
         func load(_ policy: URLRequest.CachePolicy, _ target: URL = url) async throws -> Data {
             try await session.data(for: URLRequest(url: target, cachePolicy: policy)).0
@@ -80,8 +81,8 @@ final class SchemeURLProtocolTests: XCTestCase {
     }
 
     func testABadParameterFailsWithBadURLNamingIt() async throws {
-        let renderer = PatternURLProtocol.installFreshRenderer()
-        let session = makePatternSession(cache: nil)
+        let renderer = PatternRenderer()
+        let session = makePatternSession(cache: nil, renderer: renderer)
         for (text, expected) in [
             ("pattern://?seed=1&delay=-5", "parameter 'delay' must be a whole number from 0 to 10000, got '-5'"),
             ("pattern://?seed=1&sizee=5", "parameter 'sizee' is unknown; did you mean 'size'?"),
@@ -100,8 +101,8 @@ final class SchemeURLProtocolTests: XCTestCase {
     }
 
     func testACancelledTaskGetsCancelledAndTheRendererSeesIt() async throws {
-        let renderer = PatternURLProtocol.installFreshRenderer()
-        let session = makePatternSession(cache: ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 0))
+        let renderer = PatternRenderer()
+        let session = makePatternSession(cache: ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 0), renderer: renderer)
         let url = PatternURL(seed: 3, delay: 5_000).url
         let outcome = Mutex<Error?>(nil)
         let done = expectation(description: "completion")
@@ -121,11 +122,10 @@ final class SchemeURLProtocolTests: XCTestCase {
         }
         XCTAssertEqual(renderer.cancellationsSeen.load(ordering: .relaxed), 1)
         // Nothing was stored for a cancelled render.
-        XCTAssertNil(session.configuration.urlCache?.cachedResponse(for: URLRequest(url: url)))
+        XCTAssertEqual(session.configuration.urlCache?.currentMemoryUsage, 0)
     }
 
     func testCancellingASwiftTaskThrowsCancelled() async throws {
-        _ = PatternURLProtocol.installFreshRenderer()
         let session = makePatternSession(cache: nil)
         let load = Task { try await session.data(from: PatternURL(seed: 4, delay: 3_000).url) }
         try await Task.sleep(nanoseconds: 50_000_000)
@@ -141,14 +141,13 @@ final class SchemeURLProtocolTests: XCTestCase {
     /// Driven directly with a recording client: once stopLoading() has come,
     /// the render's result is dropped (on Linux a later client call is fatal).
     func testNothingIsReportedAfterStopLoading() throws {
-        _ = PatternURLProtocol.installFreshRenderer()
         let stoppedClient = RecordingClient()
-        let stopped = PatternURLProtocol(request: URLRequest(url: PatternURL(seed: 1, delay: 100).url), cachedResponse: nil, client: stoppedClient)
+        let stopped = StandalonePatternURLProtocol(request: URLRequest(url: PatternURL(seed: 1, delay: 100).url), cachedResponse: nil, client: stoppedClient)
         stopped.startLoading()
         stopped.stopLoading()
 
         let finishedClient = RecordingClient()
-        let finished = PatternURLProtocol(request: URLRequest(url: PatternURL(seed: 1, size: 10).url), cachedResponse: nil, client: finishedClient)
+        let finished = StandalonePatternURLProtocol(request: URLRequest(url: PatternURL(seed: 1, size: 10).url), cachedResponse: nil, client: finishedClient)
         finished.startLoading()
         Thread.sleep(forTimeInterval: 0.4)
         finished.stopLoading()
@@ -161,7 +160,6 @@ final class SchemeURLProtocolTests: XCTestCase {
     /// All sessions share one serial queue on Linux: a protocol that rendered in
     /// startLoading would hold every other session's cache hits behind it.
     func testASlowRenderInOneSessionDoesNotDelayAnotherSessionsCacheHits() async throws {
-        _ = PatternURLProtocol.installFreshRenderer()
         let cache = ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 0)
         let fast = makePatternSession(cache: cache)
         let cachedURL = PatternURL(seed: 21).url

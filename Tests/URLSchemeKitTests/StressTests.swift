@@ -32,7 +32,7 @@ final class StressTests: XCTestCase {
         for round in 0..<rounds {
             let configuration = URLSessionConfiguration.ephemeral
             let cache = HTTPCache(directory: try makeTemporaryDirectory("stress\(round)"))
-            configuration.installURLSchemeKit(cache: ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 0), httpCache: cache)
+            configuration.installURLSchemeKit(URLSchemeKitEnvironment(imageCache: ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 0), httpCache: cache))
             let session = URLSession(configuration: configuration)
             try runLoads(session: session, seed: UInt64(round + 1)) { next in
                 let i = Int(next() % UInt64(paths.count))
@@ -44,7 +44,6 @@ final class StressTests: XCTestCase {
     }
 
     private func runRound(seed: UInt64) throws {
-        PatternURLProtocol.renderer.renderer = PatternRenderer()
         let session = makePatternSession(cache: ImageURLCache(memoryCapacity: 32 << 20, diskCapacity: 0))
         try runLoads(session: session, seed: seed) { next in
             // Seeds repeat, so some loads are cache hits and some race their twin's render.

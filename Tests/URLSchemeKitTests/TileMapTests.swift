@@ -23,22 +23,20 @@ final class TileMapTests: XCTestCase {
         return root
     }
 
-    private func session() -> URLSession {
+    private func session(_ sources: MapTileSources) -> URLSession {
         let configuration = URLSessionConfiguration.ephemeral
-        configuration.installURLSchemeKit(cache: ImageURLCache(memoryCapacity: 8 << 20, diskCapacity: 0), httpCache: nil)
+        configuration.installURLSchemeKit(URLSchemeKitEnvironment(tileSources: sources, imageCache: ImageURLCache(memoryCapacity: 8 << 20, diskCapacity: 0),
+                                                                  httpCache: nil))
         return URLSession(configuration: configuration)
-    }
-
-    override func tearDown() {
-        MapTileSources.remove("testtiles")
     }
 
     func testTilesFromAnHTTPServerComposeWrapAndCarryOverlaysAndAttribution() async throws {
         let server = try LoopbackFileServer(root: try makeTiles(), test: self)
-        MapTileSources.register("testtiles", TileSource(
+        var sources = MapTileSources()
+        sources.register("testtiles", TileSource(
             loader: HTTPTileLoader(template: server.url("/{z}/{x}/{y}.png"), userAgent: "URLSchemeKitTests/1.0"),
             attribution: "Test tiles"))
-        let (data, _) = try await session().data(from: URL(string: "map://?latitude=0&longitude=0&zoom=1&width=512&height=512&tiles=testtiles&marker=40,-90,color:000000")!)
+        let (data, _) = try await session(sources).data(from: URL(string: "map://?latitude=0&longitude=0&zoom=1&width=512&height=512&tiles=testtiles&marker=40,-90,color:000000")!)
         let map = try PNGDecoder().decode(data)
         XCTAssertEqual(map[100, 100], colors[TileCoordinate(z: 1, x: 0, y: 0)])
         XCTAssertEqual(map[400, 100], colors[TileCoordinate(z: 1, x: 1, y: 0)])
@@ -55,7 +53,7 @@ final class TileMapTests: XCTestCase {
         XCTAssertEqual(Set(server.requests.map(\.path)), ["/1/0/0.png", "/1/1/0.png", "/1/0/1.png", "/1/1/1.png"])
 
         // Centred on the antimeridian: east of it comes tile x = 0 again.
-        let (wrapped, _) = try await session().data(from: URL(string: "map://?latitude=0&longitude=180&zoom=1&width=512&height=512&tiles=testtiles")!)
+        let (wrapped, _) = try await session(sources).data(from: URL(string: "map://?latitude=0&longitude=180&zoom=1&width=512&height=512&tiles=testtiles")!)
         let across = try PNGDecoder().decode(wrapped)
         XCTAssertEqual(across[100, 100], colors[TileCoordinate(z: 1, x: 1, y: 0)])
         XCTAssertEqual(across[400, 100], colors[TileCoordinate(z: 1, x: 0, y: 0)])
@@ -63,10 +61,11 @@ final class TileMapTests: XCTestCase {
 
     func testAMissingTileOrAnUnknownSourceIsAClearError() async throws {
         let server = try LoopbackFileServer(root: try makeTiles(), test: self)
-        MapTileSources.register("testtiles", TileSource(
+        var sources = MapTileSources()
+        sources.register("testtiles", TileSource(
             loader: HTTPTileLoader(template: server.url("/{z}/{x}/{y}.png"), userAgent: "URLSchemeKitTests/1.0"), attribution: "Test tiles"))
         do {
-            _ = try await session().data(from: URL(string: "map://?latitude=0&longitude=0&zoom=2&width=64&height=64&tiles=testtiles")!)
+            _ = try await session(sources).data(from: URL(string: "map://?latitude=0&longitude=0&zoom=2&width=64&height=64&tiles=testtiles")!)
             XCTFail("zoom 2 has no tiles")
         } catch let error as URLError {
             XCTAssertEqual(error.code, .resourceUnavailable)
@@ -74,7 +73,7 @@ final class TileMapTests: XCTestCase {
             XCTAssertTrue(error.localizedDescription.contains("HTTP 404"), error.localizedDescription)
         }
         do {
-            _ = try await session().data(from: URL(string: "map://?latitude=0&longitude=0&zoom=2&tiles=nosuch")!)
+            _ = try await session(sources).data(from: URL(string: "map://?latitude=0&longitude=0&zoom=2&tiles=nosuch")!)
             XCTFail("unknown source")
         } catch let error as URLError {
             XCTAssertEqual(error.code, .badURL)
@@ -153,18 +152,9 @@ final class TileMapTests: XCTestCase {
 /// A tile source costs what `ResourceBudget` allows: so many tiles, so many
 /// bytes each, fetched together under the render's deadline.
 final class TileBudgetTests: XCTestCase {
-    private var saved = ResourceBudget()
-
-    override func setUp() { saved = ResourceBudget.current }
-
-    override func tearDown() {
-        ResourceBudget.current = saved
-        MapTileSources.remove("budgettiles")
-    }
-
-    private func loadError(_ url: String) async -> URLError? {
+    private func loadError(_ url: String, in environment: URLSchemeKitEnvironment) async -> URLError? {
         let configuration = URLSessionConfiguration.ephemeral
-        configuration.installURLSchemeKit(cache: ImageURLCache(memoryCapacity: 8 << 20, diskCapacity: 0))
+        configuration.installURLSchemeKit(environment)
         do {
             _ = try await URLSession(configuration: configuration).data(from: URL(string: url)!)
             XCTFail("\(url) loaded")
@@ -177,14 +167,17 @@ final class TileBudgetTests: XCTestCase {
     /// The view every test loads: four zoom-1 tiles from the "budgettiles" source.
     private static let view = "map://?latitude=0&longitude=0&zoom=1&width=512&height=512&tiles=budgettiles"
 
-    /// Registers `server`'s tiles (under `path`) as "budgettiles" and installs
-    /// the default budget changed by `change`.
-    private func install(_ server: LoopbackFileServer, path: String = "", budget change: (inout ResourceBudget) -> Void) {
-        MapTileSources.register("budgettiles", TileSource(loader: HTTPTileLoader(template: server.url(path + "/{z}/{x}/{y}.png"), userAgent: "t"),
-                                                         attribution: "t"))
+    /// An environment with `server`'s tiles (under `path`) as "budgettiles"
+    /// (at most `tileBytes` each) and the default budget changed by `change`.
+    private func environment(_ server: LoopbackFileServer, path: String = "", tileBytes: Int = 1 << 20,
+                             budget change: (inout ResourceBudget) -> Void = { _ in }) -> URLSchemeKitEnvironment {
+        var sources = MapTileSources()
+        sources.register("budgettiles", TileSource(loader: HTTPTileLoader(template: server.url(path + "/{z}/{x}/{y}.png"), userAgent: "t",
+                                                                          maximumTileBytes: tileBytes),
+                                                   attribution: "t"))
         var budget = ResourceBudget()
         change(&budget)
-        ResourceBudget.current = budget
+        return URLSchemeKitEnvironment(budget: budget, tileSources: sources, imageCache: ImageURLCache(memoryCapacity: 8 << 20, diskCapacity: 0))
     }
 
     private func serve(tileBytes: Int) throws -> LoopbackFileServer {
@@ -201,8 +194,7 @@ final class TileBudgetTests: XCTestCase {
 
     func testAViewNeedingMoreTilesThanTheBudgetIsRefusedBeforeFetching() async throws {
         let server = try serve(tileBytes: 0)
-        install(server) { $0.tiles = 3 }
-        let error = await loadError(Self.view)
+        let error = await loadError(Self.view, in: environment(server) { $0.tiles = 3 })
         XCTAssertEqual(error?.code, .badURL)
         XCTAssertTrue(error?.localizedDescription.hasSuffix("parameter 'tiles' needs 4 tiles for this view; at most 3 may be fetched (ResourceBudget.tiles): make the map smaller or zoom out") == true,
                       error?.localizedDescription ?? "")
@@ -211,18 +203,17 @@ final class TileBudgetTests: XCTestCase {
 
     func testATileLargerThanTheBudgetIsRefused() async throws {
         let server = try serve(tileBytes: 300_000)
-        install(server) { $0.tileBytes = 100_000 }
-        let error = await loadError(Self.view)
+        let error = await loadError(Self.view, in: environment(server, tileBytes: 100_000))
         XCTAssertEqual(error?.code, .resourceUnavailable)
-        XCTAssertTrue(error?.localizedDescription.contains("sends 300000 bytes; at most 100000 are accepted (ResourceBudget.tileBytes)") == true,
+        XCTAssertTrue(error?.localizedDescription.contains("sends 300000 bytes; at most 100000 are accepted (HTTPTileLoader.maximumTileBytes)") == true,
                       error?.localizedDescription ?? "")
     }
 
     func testTilesAreFetchedTogetherUnderTheRenderDeadline() async throws {
         let server = try serve(tileBytes: 0)
-        install(server, path: "/slow") { $0.renderDeadline = 0.5 }
+        let environment = environment(server, path: "/slow") { $0.renderDeadline = 0.5 }
         let start = Date()
-        let error = await loadError(Self.view)
+        let error = await loadError(Self.view, in: environment)
         XCTAssertEqual(error?.code, .timedOut, error?.localizedDescription ?? "")
         XCTAssertLessThan(Date().timeIntervalSince(start), 2, "one deadline for all tiles (each tile's own time-out is 15 s)")
         // All four were asked for at once, not one after another.

@@ -1,4 +1,5 @@
-/// Deflate decompression (RFC 1951), raw or with zlib framing (RFC 1950):
+/// Deflate decompression (RFC 1951), raw or with zlib (RFC 1950) or gzip
+/// (RFC 1952, in `Inflater+Gzip.swift`) framing:
 /// every block type, every valid stream, and a bound on the output.
 public enum Inflater {
     /// Decompresses a zlib stream, checking its header and Adler-32. At most

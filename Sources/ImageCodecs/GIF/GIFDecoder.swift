@@ -20,7 +20,7 @@ public struct GIFDecoder: ImageDecoding {
     /// The canvas size and whether the first frame can be transparent, from
     /// the blocks up to the first image's data.
     public func readInfo(_ data: Data) throws -> ImageInfo {
-        try ImageCodecError.converting { try GIFFrameDecoder([UInt8](data), maximumPixelCount: maximumPixelCount).info }
+        try ImageCodecError.converting { try GIFFrameDecoder(data, maximumPixelCount: maximumPixelCount).info }
     }
 
     /// The first frame, composited as a browser first shows the file.
@@ -31,7 +31,7 @@ public struct GIFDecoder: ImageDecoding {
     /// The first frame and the header's facts.
     func decodeImage(_ data: Data) throws -> (bitmap: Bitmap, info: ImageInfo) {
         try ImageCodecError.converting {
-            var frames = try GIFFrameDecoder([UInt8](data), maximumPixelCount: maximumPixelCount)
+            var frames = try GIFFrameDecoder(data, maximumPixelCount: maximumPixelCount)
             guard let first = try frames.nextFrame() else { throw GIFError.invalid("the file holds no image") }
             return (first.canvas, frames.info)
         }
@@ -39,6 +39,6 @@ public struct GIFDecoder: ImageDecoding {
 
     /// The frame-by-frame decoder behind `ImageDecoder.animation`.
     func frames(_ data: Data) throws -> GIFFrameDecoder {
-        try ImageCodecError.converting { try GIFFrameDecoder([UInt8](data), maximumPixelCount: maximumPixelCount) }
+        try ImageCodecError.converting { try GIFFrameDecoder(data, maximumPixelCount: maximumPixelCount) }
     }
 }

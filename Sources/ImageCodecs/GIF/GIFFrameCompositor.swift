@@ -1,3 +1,4 @@
+import Foundation
 import Raster
 
 /// Keeps a GIF's canvas as browsers show it and draws each frame's palette
@@ -6,7 +7,9 @@ import Raster
 /// the frame's pixels through its palette, its transparent index leaving the
 /// canvas as it was, everything outside the canvas clipped, interlaced rows
 /// put in their places. Palette entries past the palette's end are
-/// transparent and a frame without any palette draws nothing, as in Chromium.
+/// transparent and a frame without any palette draws nothing, as in Chromium
+/// (Skia's `SkGifImageReader`); Pillow shows such indices as grey levels and
+/// gifsicle as black, so no tool agrees, and the browser is followed.
 ///
 /// It holds the canvas and, only while a frame with "restore previous"
 /// disposal is up, a copy of the part of the canvas under that frame.
@@ -36,7 +39,7 @@ struct GIFFrameCompositor: Sendable {
     /// `count` indices (of `frame.width` per row, in the file's row order)
     /// are in `indices`; pixels past `count` (a frame cut short) are left as
     /// they were. `paletteBytes` is the file.
-    mutating func draw(_ frame: GIFImageDescriptor, indices: UnsafeBufferPointer<UInt8>, count: Int, paletteBytes: [UInt8]) {
+    mutating func draw(_ frame: GIFImageDescriptor, indices: UnsafeBufferPointer<UInt8>, count: Int, paletteBytes: Data) {
         let rect = clipped(frame)
         // The pixels are moved out while drawn so that `dispose` and `save`
         // may change the rest of `self`; a caller still holding the last
@@ -106,7 +109,7 @@ struct GIFFrameCompositor: Sendable {
     /// 256 RGBA words for the palette's entries (little-endian, as the
     /// canvas stores them): opaque colours, 0 for the transparent index and
     /// for indices past the palette's end. 0 means "leave the pixel".
-    static func colors(_ rgb: ArraySlice<UInt8>, transparentIndex: Int?) -> [UInt32] {
+    static func colors(_ rgb: Data, transparentIndex: Int?) -> [UInt32] {
         var colors = [UInt32](repeating: 0, count: 256)
         var i = rgb.startIndex, entry = 0
         while i + 2 < rgb.endIndex && entry < 256 {

@@ -1,3 +1,4 @@
+import Foundation
 import Raster
 
 /// A GIF's frames, one composited canvas per call: `GIFParser` finds each
@@ -37,8 +38,8 @@ struct GIFFrameDecoder: AnimationFrameDecoding {
     /// screen against `maximumPixelCount` before reading on, and the canvas
     /// (the screen enlarged to the first frame) after. Allocates nothing of
     /// the canvas's size: that waits for the first `nextFrame`.
-    init(_ bytes: [UInt8], maximumPixelCount: Int) throws {
-        parser = try GIFParser(bytes)
+    init(_ data: Data, maximumPixelCount: Int) throws {
+        parser = try GIFParser(data)
         self.maximumPixelCount = maximumPixelCount
         try Self.check(width: parser.screenWidth, height: parser.screenHeight, limit: maximumPixelCount)
         guard let first = try parser.nextImage() else { throw GIFError.invalid("the file holds no image") }
@@ -81,11 +82,9 @@ struct GIFFrameDecoder: AnimationFrameDecoding {
         }
         try Self.check(width: frame.width, height: frame.height, limit: maximumPixelCount)
         if compositor == nil { compositor = try GIFFrameCompositor(width: info.width, height: info.height) }
-        guard var compositor else { return nil }
-        self.compositor = nil  // drawn in place below, without a copy of the canvas
+        guard let rect = compositor?.clipped(frame) else { return nil }
 
         let (data, isComplete) = parser.imageData()
-        let rect = compositor.clipped(frame)
         // Rows below the canvas are never shown: stop decoding at the last
         // visible row, unless interlacing spreads the rows over the image.
         let rows = frame.isInterlaced ? frame.height : min(frame.height, rect.y1 - frame.top)
@@ -100,12 +99,14 @@ struct GIFFrameDecoder: AnimationFrameDecoding {
                 }
             }
         }
+        guard var compositor else { return nil }
+        self.compositor = nil  // drawn in place, without a copy of the canvas
         indices.withUnsafeBufferPointer { indices in
             compositor.draw(frame, indices: indices, count: decoded.count, paletteBytes: parser.bytes)
         }
+        self.compositor = compositor
         if !isComplete { isFinished = true }  // the file ends inside this frame's data
         frameIndex += 1
-        self.compositor = compositor
         return (compositor.canvas, frame.delayCentiseconds.map { $0 * 10 })
     }
 }

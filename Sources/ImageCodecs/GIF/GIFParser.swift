@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a Graphic Control Extension tells the compositor to do with a frame
 /// once its delay is over, before the next frame is drawn.
 enum GIFDisposal: Equatable, Sendable {
@@ -37,8 +39,8 @@ struct GIFImageDescriptor: Equatable, Sendable {
 /// says to skip it, GIF89a calls the file corrupt; browsers show the frames
 /// read so far), and so does the trailer `;`.
 struct GIFParser: Sendable {
-    /// The whole file.
-    let bytes: [UInt8]
+    /// The whole file, indexed from 0 (not copied: the file is the caller's).
+    let bytes: Data
     /// The next byte to read.
     private(set) var position: Int
     /// The logical screen's size, as stored.
@@ -52,7 +54,9 @@ struct GIFParser: Sendable {
     private(set) var isAtEnd = false
 
     /// Reads the header, logical screen descriptor and global palette.
-    init(_ bytes: [UInt8]) throws {
+    init(_ data: Data) throws {
+        // A slice of a larger Data starts at its offset there; only then is it copied.
+        let bytes = data.startIndex == 0 ? data : Data(data)
         self.bytes = bytes
         let signature = bytes.prefix(6)
         guard "GIF87a".utf8.starts(with: signature) || "GIF89a".utf8.starts(with: signature) else { throw GIFError.notGIF }

@@ -7,14 +7,14 @@ import Foundation
 /// Every field is checked against the file it came from: a header whose
 /// length or byte count disagrees with the file's size describes a damaged
 /// (for instance truncated) file and is refused before the original is read.
-public struct AssetFileHeader: Equatable, Sendable {
+struct AssetFileHeader: Equatable, Sendable {
     /// Headers are a few hundred bytes; a larger length means a damaged file.
-    public static let maximumLength = 1 << 16
+    static let maximumLength = 1 << 16
 
     /// The stored facts, checksum included.
-    public var metadata: AssetMetadata
+    var metadata: AssetMetadata
     /// Where the original's bytes start in the file.
-    public var originalOffset: Int
+    var originalOffset: Int
 
     /// The header of a new file holding `metadata`, serialised.
     static func encode(_ metadata: AssetMetadata) throws -> Data {
@@ -27,7 +27,7 @@ public struct AssetFileHeader: Equatable, Sendable {
 
     /// The length of the JSON that follows the first 4 bytes of `prefix`;
     /// nil when `prefix` is short or names a length above `maximumLength`.
-    public static func jsonLength(_ prefix: Data) -> Int? {
+    static func jsonLength(_ prefix: Data) -> Int? {
         guard prefix.count >= 4 else { return nil }
         let length = prefix.prefix(4).enumerated().reduce(0) { $0 | Int($1.element) << (8 * $1.offset) }
         return length <= maximumLength ? length : nil
@@ -36,7 +36,7 @@ public struct AssetFileHeader: Equatable, Sendable {
     /// Parses the header at the start of `data` (the header alone, or more)
     /// of a file of `fileSize` bytes. Returns nil for anything malformed or
     /// inconsistent with the file's size.
-    public init?(parsing data: Data, fileSize: Int) {
+    init?(parsing data: Data, fileSize: Int) {
         guard let length = Self.jsonLength(data), data.count >= 4 + length,
               let metadata = try? JSONDecoder().decode(AssetMetadata.self, from: data.dropFirst(4).prefix(length)),
               metadata.byteCount >= 0, fileSize - 4 - length == metadata.byteCount else { return nil }

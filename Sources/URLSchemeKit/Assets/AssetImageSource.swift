@@ -21,33 +21,30 @@ public final class AssetImageSource: Sendable {
         self.cache = cache
     }
 
-    /// The stored facts of asset `id`. Throws the `URLError` a load reports.
+    /// The stored facts of asset `id`. Throws what the store throws (`AssetStoreError.notFound` for an unknown id).
     public func metadata(for id: String) throws -> AssetMetadata {
-        do {
-            return try store.metadata(for: id)
-        } catch {
-            throw Self.urlError(error, id: id)
-        }
+        try store.metadata(for: id)
     }
 
     /// Asset `id` upright, with each side at least `fraction` (0...1) of the
     /// upright original's: a JPEG wanted at half its size or less decodes at
     /// 1/2, 1/4 or 1/8 scale instead of decoding every pixel and resizing.
     ///
-    /// Throws `URLError(.fileDoesNotExist)` for an unknown id and
-    /// `URLError(.cannotDecodeContentData)` for a stored file that does not
-    /// decode or is over `ResourceBudget.current` (pixels, JPEG scans).
+    /// Throws `AssetStoreError.notFound` for an unknown id and
+    /// `AssetDecodingError` for a stored file that does not decode or is over
+    /// `budget` (pixels, JPEG scans); a load reports them as `URLError`s.
     /// `cancellation` reaches into the JPEG decoder and into waits for
     /// another request's decode of the same photo.
-    public func image(for id: String, fraction: Double = 1, cancellation: RenderCancellation? = nil) throws -> DecodedImageCache.Image {
-        try image(for: metadata(for: id), fraction: fraction, cancellation: cancellation)
+    public func image(for id: String, fraction: Double = 1, budget: ResourceBudget = ResourceBudget(),
+                      cancellation: RenderCancellation? = nil) throws -> DecodedImageCache.Image {
+        try image(for: metadata(for: id), fraction: fraction, budget: budget, cancellation: cancellation)
     }
 
-    /// `image(for:fraction:cancellation:)` for an asset whose metadata the caller already read.
-    public func image(for metadata: AssetMetadata, fraction: Double = 1, cancellation: RenderCancellation? = nil) throws -> DecodedImageCache.Image {
+    /// `image(for:fraction:budget:cancellation:)` for an asset whose metadata the caller already read.
+    public func image(for metadata: AssetMetadata, fraction: Double = 1, budget: ResourceBudget = ResourceBudget(),
+                      cancellation: RenderCancellation? = nil) throws -> DecodedImageCache.Image {
         let id = metadata.id
         let reduction = reduction(for: metadata, fraction: fraction)
-        let budget = ResourceBudget.current
         do {
             return try cache.image(for: id, maximumReduction: reduction, cancellation: cancellation) { reduction in
                 let data = try store.data(for: id)
@@ -58,14 +55,28 @@ public final class AssetImageSource: Sendable {
                 let decoded = try ImageDecoder.decode(data, options: options) { try cancellation?.check() }
                 return .init(bitmap: decoded.bitmap, reduction: decoded.scale.rawValue)
             }
+        } catch let error as AssetStoreError {
+            throw error
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch let error as URLError {
+            throw error  // the render's deadline
         } catch {
-            throw Self.urlError(error, id: id)
+            throw AssetDecodingError(id: id, underlying: error)
         }
+    }
+
+    /// The environment's photos, or the error a load reports when it has no store.
+    static func of(_ context: RenderContext) throws -> AssetImageSource {
+        guard let assets = context.environment.assets else {
+            throw URLErrors.make(.resourceUnavailable, UnconfiguredAssetStore.message, url: nil)
+        }
+        return assets
     }
 
     /// The reduction `image(for:fraction:)` decodes `metadata`'s photo at:
     /// 1, 2, 4 or 8 for a JPEG, 1 for anything else.
-    public func reduction(for metadata: AssetMetadata, fraction: Double) -> Int {
+    func reduction(for metadata: AssetMetadata, fraction: Double) -> Int {
         metadata.format == .jpeg ? Self.reduction(for: fraction) : 1
     }
 
@@ -74,23 +85,12 @@ public final class AssetImageSource: Sendable {
         guard fraction.isFinite, fraction > 0 else { return 1 }
         return JPEGScale.allCases.map(\.rawValue).filter { 1 / Double($0) >= fraction }.max() ?? 1
     }
+}
 
-    /// The `URLError` a load reports for what a store or a decoder threw.
-    static func urlError(_ error: Error, id: String) -> Error {
-        switch error {
-        case let error as AssetStoreError:
-            switch error {
-            case .notFound:
-                return URLErrors.make(.fileDoesNotExist, error.description, url: nil, underlying: error)
-            case .invalidID:
-                return URLParameterError(parameter: "id", reason: error.description)
-            case .corrupt, .unreadableImage:
-                return URLErrors.make(.cannotDecodeContentData, error.description, url: nil, underlying: error)
-            }
-        case is URLError, is URLParameterError, is CancellationError:
-            return error
-        default:
-            return URLErrors.make(.cannotDecodeContentData, "stored asset '\(id)' does not decode: \(error)", url: nil, underlying: error)
-        }
-    }
+/// A stored photo that does not decode (or is over the budget): which asset, and why.
+struct AssetDecodingError: Error, CustomStringConvertible {
+    let id: String
+    let underlying: Error
+
+    var description: String { "stored asset '\(id)' does not decode: \(underlying)" }
 }

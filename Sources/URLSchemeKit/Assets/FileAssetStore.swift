@@ -24,7 +24,7 @@ import Darwin
 ///   at most `maximumFileSize` bytes, and verify the size and checksum: a
 ///   damaged original is `AssetStoreError.corrupt(id)`, never served short.
 /// - Metadata is read from the image header when the asset is added (and a
-///   JPEG is decoded at 1/8 scale, under `ResourceBudget.current`, so a file
+///   JPEG is decoded at 1/8 scale, under the store's `ResourceBudget`, so a file
 ///   whose scans are over budget or broken is refused then, not at each load);
 ///   listing and planning a resize never decode pixels.
 public final class FileAssetStore: AssetStore {
@@ -37,31 +37,31 @@ public final class FileAssetStore: AssetStore {
     private static let idAlphabet = Array("abcdefghijklmnopqrstuvwxyz234567")
     /// The largest asset file read or written: a camera's largest JPEG is a
     /// few tens of megabytes; a larger file is not a photo.
-    public static let maximumFileSize = 256 << 20
+    static let maximumFileSize = 256 << 20
     /// A temporary file this old is left from a crashed add, whoever made it.
     static let staleTemporaryAge: TimeInterval = 3600
 
     /// A store in `directory` (created 0700 if missing). `readInfo` reads an
     /// image header and throws for bytes that are not a supported image; by
-    /// default `checkImage` does it with the package's own decoders.
-    /// Temporary files left by crashed adds are removed.
-    public init(directory: URL, readInfo: @escaping @Sendable (Data) throws -> ImageInfo = FileAssetStore.checkImage) throws {
+    /// default `checkImage(_:budget:)` does it with the package's own decoders,
+    /// within `budget`. Temporary files left by crashed adds are removed.
+    public init(directory: URL, budget: ResourceBudget = ResourceBudget(),
+                readInfo: (@Sendable (Data) throws -> ImageInfo)? = nil) throws {
         if !FileManager.default.fileExists(atPath: directory.path) {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])
             chmod(directory.path, 0o700)  // whatever the umask made of it
         }
         self.directory = directory
-        self.readInfo = readInfo
+        self.readInfo = readInfo ?? { try FileAssetStore.checkImage($0, budget: budget) }
         removeStaleTemporaryFiles()
     }
 
     /// What `add` checks by default: the header (size within
-    /// `ResourceBudget.decodedPixels`) and, for a JPEG, a decode at 1/8 scale,
-    /// which reads every scan (within `ResourceBudget.jpegScans`) but keeps
+    /// `budget.decodedPixels`) and, for a JPEG, a decode at 1/8 scale,
+    /// which reads every scan (within `budget.jpegScans`) but keeps
     /// only one coefficient per block.
-    @Sendable public static func checkImage(_ data: Data) throws -> ImageInfo {
-        let budget = ResourceBudget.current
+    public static func checkImage(_ data: Data, budget: ResourceBudget = ResourceBudget()) throws -> ImageInfo {
         let options = ImageDecoder.Options(appliesOrientation: false, jpegScale: .eighth,
                                            maximumPixelCount: budget.decodedPixels, maximumScanCount: budget.jpegScans)
         let info = try ImageDecoder.readInfo(data, options: options)

@@ -83,6 +83,22 @@ enum CacheEntryFile {
         }
     }
 
+    /// The key stored at the start of the entry file at `path`, read without
+    /// reading the rest (nil when the file is not an entry of this version).
+    /// For purges, which look at every file's key; what it names is checked
+    /// again by `decode` before anything is served.
+    static func storedKey(inFile path: String) -> CacheKey? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        let fixed = magic.count + 1 + 4
+        guard let head = try? handle.read(upToCount: fixed), head.count == fixed,
+              Array(head.prefix(magic.count)) == magic, head[head.startIndex + magic.count] == version else { return nil }
+        let length = head.suffix(4).reversed().reduce(0) { $0 << 8 | Int($1) }
+        guard length <= 1 << 20, let text = try? handle.read(upToCount: length), text.count == length,
+              let key = String(data: text, encoding: .utf8) else { return nil }
+        return CacheKey(rawValue: key)
+    }
+
     /// A 64-bit FNV-1a-style hash over 8-byte words: not cryptographic, but any
     /// truncation or flipped byte changes it with overwhelming probability, at
     /// several GB/s.

@@ -85,12 +85,26 @@ public final class DecodedImageCache: @unchecked Sendable {  // every stored pro
         condition.unlock()
     }
 
+    /// Drops the photo of asset `id` (removed from its store).
+    func removePhoto(_ id: String) {
+        condition.lock()
+        store.removeValue(for: .photo(id))
+        condition.unlock()
+    }
+
     /// The photo `key` at a reduction of at most `maximumReduction`: the held
     /// entry when it is detailed enough, else `decode(maximumReduction)`, kept.
-    /// While another thread decodes the photo, waits for it, polling
-    /// `cancellation` every 10 ms, and throws what that decode threw.
+    /// While another thread decodes the photo, waits for it (woken by its end
+    /// or by `cancellation`, never by a timer), and throws what that decode threw.
     func image(for key: String, maximumReduction: Int, cancellation: RenderCancellation? = nil,
                decode: (Int) throws -> Image) throws -> Image {
+        // Registered before the lock is taken: a handler of a request already
+        // cancelled runs at once, on this thread, and takes the lock itself.
+        cancellation?.onCancel { [condition] in
+            condition.lock()
+            condition.broadcast()
+            condition.unlock()
+        }
         condition.lock()
         while true {
             if case .photo(let held)? = store.value(for: .photo(key)), held.reduction <= maximumReduction {
@@ -105,7 +119,7 @@ public final class DecodedImageCache: @unchecked Sendable {  // every stored pro
                     condition.unlock()
                     try cancellation?.check()
                 }
-                _ = condition.wait(until: Date(timeIntervalSinceNow: 0.01))
+                condition.wait()
             }
             // A decode stopped by its own request's cancellation or deadline
             // says nothing about the photo: look again (and decode if need be).

@@ -110,7 +110,7 @@ public final class ImageURLCache: URLCache, @unchecked Sendable {
     }
 
     /// The entry stored for `key`, from memory or else from disk (then kept in memory).
-    public func cachedResponse(for key: CacheKey) -> CachedURLResponse? {
+    func cachedResponse(for key: CacheKey) -> CachedURLResponse? {
         memoryHit(key) ?? diskHit(key)
     }
 
@@ -122,8 +122,11 @@ public final class ImageURLCache: URLCache, @unchecked Sendable {
         for dataTask: URLSessionDataTask,
         completionHandler: @Sendable @escaping (CachedURLResponse?) -> Void
     ) {
+        // Scheme answers are stored under their environment's partition and
+        // renderer version, which only `SchemeURLProtocol` knows: it looks them
+        // up itself, so the session's lookup by URL alone is skipped for them.
         guard let request = dataTask.currentRequest, Self.readsCache(request.cachePolicy),
-              let key = CacheKey(request: request) else {
+              Self.isHTTP(request.url), let key = CacheKey(request: request) else {
             completionHandler(nil)
             return
         }
@@ -138,6 +141,11 @@ public final class ImageURLCache: URLCache, @unchecked Sendable {
         Self.diskQueue.async {
             completionHandler(self.diskHit(key))
         }
+    }
+
+    private static func isHTTP(_ url: URL?) -> Bool {
+        guard let scheme = url?.scheme?.lowercased() else { return false }
+        return scheme == "http" || scheme == "https"
     }
 
     /// Whether a request with this policy may be answered from a cache.
@@ -185,7 +193,7 @@ public final class ImageURLCache: URLCache, @unchecked Sendable {
 
     /// Stores a response under `key`: in memory unless the policy is `.notAllowed`,
     /// on disk too when the policy is `.allowed` and the cache has a directory.
-    public func store(_ response: CachedURLResponse, for key: CacheKey) {
+    func store(_ response: CachedURLResponse, for key: CacheKey) {
         guard response.storagePolicy != .notAllowed else { return }
         state.withLock { state in
             _ = state.memory.insert(MemoryEntry(response: response, stored: Date()), for: key,
@@ -211,10 +219,22 @@ public final class ImageURLCache: URLCache, @unchecked Sendable {
     }
 
     /// Removes the entry for `key` from memory and disk.
-    public func removeCachedResponse(for key: CacheKey) {
+    func removeCachedResponse(for key: CacheKey) {
         state.withLock { state in
             state.memory.removeValue(for: key)
             state.disk?.remove(DiskEntryStore.fileName(for: key))
+        }
+    }
+
+    /// Removes every entry whose key `matches`, from memory and from disk
+    /// (the disk tier is read key by key: a file's key is at its start).
+    func removeCachedResponses(whereKey matches: @Sendable (CacheKey) -> Bool) {
+        state.withLock { $0.memory.removeAll(whereKey: matches) }
+        guard let directory = state.withLock({ $0.disk?.directory }) else { return }
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        for name in names where name.hasSuffix("." + DiskEntryStore.fileExtension) {
+            guard let key = CacheEntryFile.storedKey(inFile: directory.appendingPathComponent(name).path), matches(key) else { continue }
+            state.withLock { $0.disk?.remove(name) }
         }
     }
 
@@ -240,8 +260,15 @@ public final class ImageURLCache: URLCache, @unchecked Sendable {
         }
     }
 
-    /// What an entry costs in memory: its body and its key.
-    private static func memoryCost(_ response: CachedURLResponse, _ key: CacheKey) -> Int {
-        response.data.count + key.rawValue.utf8.count
+    /// What an entry costs in memory: its body, its key, its header fields and
+    /// user info (an answer can carry hundreds of kilobytes of fields and no
+    /// body), and a fixed overhead for the objects that hold them.
+    static func memoryCost(_ response: CachedURLResponse, _ key: CacheKey) -> Int {
+        var cost = 256 + response.data.count + key.rawValue.utf8.count + (response.response.url?.absoluteString.utf8.count ?? 0)
+        if let http = response.response as? HTTPURLResponse {
+            for case let (name as String, value as String) in http.allHeaderFields { cost += name.utf8.count + value.utf8.count + 32 }
+        }
+        for case let (name as String, value as String) in response.userInfo ?? [:] { cost += name.utf8.count + value.utf8.count + 32 }
+        return cost
     }
 }

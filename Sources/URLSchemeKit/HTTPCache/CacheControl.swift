@@ -37,6 +37,8 @@ struct CacheControl: Equatable {
     var onlyIfCached: Bool { contains("only-if-cached") }
     var isPublic: Bool { contains("public") }
     var maxAge: Int? { seconds("max-age") }
+    /// `s-maxage`: a shared cache's own `max-age` (RFC 9111 §5.2.2.10).
+    var sharedMaxAge: Int? { seconds("s-maxage") }
     var minFresh: Int? { seconds("min-fresh") }
     var staleWhileRevalidate: Int? { seconds("stale-while-revalidate") }
     var staleIfError: Int? { seconds("stale-if-error") }

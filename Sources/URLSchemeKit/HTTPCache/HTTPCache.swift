@@ -12,15 +12,15 @@ import FoundationNetworking
 ///
 /// ```swift
 /// let configuration = URLSessionConfiguration.ephemeral
-/// configuration.installURLSchemeKit(httpCache: HTTPCache(directory: folder))
+/// configuration.installURLSchemeKit(URLSchemeKitEnvironment(httpCache: HTTPCache(directory: folder)))
 /// let session = URLSession(configuration: configuration)
 /// ```
 ///
 /// Entries live in an `ImageURLCache` of its own (memory and disk tiers;
 /// files written atomically and checksummed, least recently used out first),
 /// so instances and processes on one directory share what they store. The
-/// offline state of each origin host is public (`isOffline(host:)`) and
-/// changes are posted as `reachabilityDidChangeNotification`.
+/// offline state of each origin (scheme, host and port) is public
+/// (`isOffline(_:)`) and changes are posted as `reachabilityDidChangeNotification`.
 public final class HTTPCache: Sendable {
     /// Limits and offline behaviour.
     public struct Configuration: Sendable {
@@ -28,13 +28,31 @@ public final class HTTPCache: Sendable {
         public var memoryCapacity = 32 << 20
         /// Bytes of entry files kept on disk (0: memory only).
         public var diskCapacity = 512 << 20
-        /// The largest response body forwarded (and so stored), in bytes. A body
-        /// is held whole in memory and reported in one piece, so a larger one
-        /// fails with `URLError(.dataLengthExceedsMaximum)`.
+        /// The largest response body stored, in bytes; a larger one loads, and
+        /// is passed on without being stored.
         public var maximumBodySize = 32 << 20
+        /// The largest response body loaded at all, in bytes: a larger one (an
+        /// origin that never ends its body) fails with
+        /// `URLError(.dataLengthExceedsMaximum)` naming this limit. Past
+        /// `spoolThreshold` a body arriving goes to a file, not memory, so this
+        /// bounds disk, not memory.
+        public var maximumResponseSize = 4 << 30
+        /// Bytes of one body held in memory while it arrives; past them it goes
+        /// to a spool file under the temporary directory.
+        public var spoolThreshold = 4 << 20
         /// How old a stored response may be and still answer when the origin
         /// cannot be reached; nil: any age.
         public var maximumOfflineAge: TimeInterval?
+        /// Whether the cache serves one user only (an app on a device), or many
+        /// (a server fetching for its users: the default, and the safe one).
+        /// Shared: a request with credentials (`Authorization`,
+        /// `Proxy-Authorization`, `Cookie`, user info) is answered from a
+        /// partition of its own, by a keyed hash of them, and the rules of a
+        /// shared cache hold for the rest (RFC 9111 §3.5: no `private` answer is
+        /// shared, `s-maxage` counts). Private: one store for every request,
+        /// credentials or not, by the rules of a private cache, as a browser
+        /// keeps one per user profile.
+        public var isPrivate = false
         /// Whether offline answers may also use responses marked `no-cache` or
         /// `must-revalidate`, which RFC 9111 forbids serving stale even when
         /// disconnected: for an app that prefers an outdated page to none.
@@ -45,14 +63,16 @@ public final class HTTPCache: Sendable {
         /// The longest back-off, in seconds.
         public var maximumBackoff: TimeInterval = 60
 
-        /// The defaults: 32 MiB in memory, 512 MiB on disk, bodies up to 32 MiB,
+        /// The defaults: 32 MiB in memory, 512 MiB on disk, bodies stored up to
+        /// 32 MiB and loaded up to 4 GiB (past 4 MiB in a spool file),
         /// offline answers of any age (not of responses that forbid it),
         /// back-off from 1 s to 60 s.
         public init() {}
     }
 
-    /// Posted (on no particular thread) when a host goes offline or comes back;
-    /// `object` is the cache, `userInfo` has `"host"` (String) and `"isOffline"` (Bool).
+    /// Posted (on no particular thread) when an origin goes offline or comes back;
+    /// `object` is the cache, `userInfo` has `"origin"` (String, `scheme://host:port`),
+    /// `"host"` (String) and `"isOffline"` (Bool).
     public static let reachabilityDidChangeNotification = Notification.Name("URLSchemeKit.HTTPCache.reachabilityDidChange")
 
     /// A cache for the whole process with the default configuration, under
@@ -66,7 +86,7 @@ public final class HTTPCache: Sendable {
 
     let storage: ImageURLCache
     let forwarder: HTTPForwarder
-    let reachability: HostReachability
+    let reachability: OriginReachability
     /// The time source of every age calculation (tests move it forward).
     let clock: @Sendable () -> Date
     /// Stale responses being refreshed in the background, so each is refreshed once.
@@ -75,6 +95,8 @@ public final class HTTPCache: Sendable {
     let identifier = UUID().uuidString
     /// Parsed entries and their last answers, for repeated hits.
     let hits: HitMemo
+    /// Partition names and stored `Vary` values (keyed hashes).
+    let partitions: CachePartitions
 
     /// A cache storing under `directory` (created if missing; nil: in memory only).
     public convenience init(directory: URL?, configuration: Configuration = Configuration()) {
@@ -86,25 +108,38 @@ public final class HTTPCache: Sendable {
         self.clock = clock
         storage = ImageURLCache(memoryCapacity: configuration.memoryCapacity, diskCapacity: configuration.diskCapacity,
                                 directory: directory)
-        forwarder = HTTPForwarder(maximumBodySize: configuration.maximumBodySize, clock: clock)
+        forwarder = HTTPForwarder(maximumResponseSize: configuration.maximumResponseSize,
+                                  spoolThreshold: configuration.spoolThreshold, clock: clock)
         hits = HitMemo(capacity: configuration.memoryCapacity / 4)
+        partitions = CachePartitions(directory: directory)
         let box = WeakBox()
-        reachability = HostReachability(initialBackoff: configuration.initialBackoff,
-                                        maximumBackoff: configuration.maximumBackoff) { host, offline in
+        reachability = OriginReachability(initialBackoff: configuration.initialBackoff,
+                                          maximumBackoff: configuration.maximumBackoff) { origin, offline in
             guard let cache = box.cache else { return }
             NotificationCenter.default.post(name: HTTPCache.reachabilityDidChangeNotification, object: cache,
-                                            userInfo: ["host": host, "isOffline": offline])
+                                            userInfo: ["origin": origin.description, "host": origin.host, "isOffline": offline])
         }
         box.cache = self
     }
 
+    /// The inner session holds the forwarder (its delegate) until it is
+    /// invalidated: without this, every cache ever made kept its session, its
+    /// connections and their descriptors for the life of the process.
+    deinit {
+        forwarder.invalidate()
+    }
+
     // MARK: Offline state
 
-    /// Whether `host` failed to answer last time and has not answered since.
-    public func isOffline(host: String) -> Bool { reachability.isOffline(host) }
+    /// Whether the origin of `url` (its scheme, host and port) failed to answer
+    /// last time and has not answered since.
+    public func isOffline(_ url: URL) -> Bool { reachability.isOffline(Origin(url)) }
 
-    /// Every host taken as offline now (lower-case).
-    public var offlineHosts: Set<String> { reachability.offlineHosts }
+    /// Whether some origin on `host` (any scheme or port) is taken as offline.
+    public func isOffline(host: String) -> Bool { offlineHosts.contains(host.lowercased()) }
+
+    /// Every host with an origin taken as offline now (lower-case).
+    public var offlineHosts: Set<String> { Set(reachability.offlineOrigins.map(\.host)) }
 
     // MARK: The store
 
@@ -116,56 +151,104 @@ public final class HTTPCache: Sendable {
     /// Forgets every stored response, in memory and on disk.
     public func removeAllCachedResponses() { storage.removeAllCachedResponses() }
 
-    /// The stored response for `request` (any age, `Vary` honoured), as the
-    /// protocol would serve it from the store; nil when none is stored.
+    /// The stored response for `request` (any age, `Vary` and partitions
+    /// honoured), as the protocol would serve it from the store; nil when none
+    /// is stored.
     public func cachedResponse(for request: URLRequest) -> CachedURLResponse? {
-        lookup(request).entry?.cachedResponse
+        lookup(request, partition: partition(for: request)).entry?.cachedResponse
+    }
+
+    // MARK: Partitions
+
+    /// The partition `request`'s credentials name; nil for the shared one (and
+    /// always in a private cache).
+    func partition(for request: URLRequest) -> String? {
+        configuration.isPrivate ? nil : partitions.partition(for: request)
+    }
+
+    /// The key of `url`'s entries in `partition` (the URL's own key for the shared one).
+    private func key(_ key: CacheKey, in partition: String?) -> CacheKey {
+        partition.map { key.variant("partition=" + $0) } ?? key
     }
 
     /// The stored response selected for `request`, or nil; `varyMiss` when
     /// responses are stored for its URL but for other request header values.
-    func lookup(_ request: URLRequest, memoryOnly: Bool = false) -> (entry: HTTPCacheEntry?, varyMiss: Bool) {
+    /// A request with credentials sees its own `partition` (`partition(for:)`)
+    /// first, then the shared one; one without, the shared one only.
+    func lookup(_ request: URLRequest, partition: String?, memoryOnly: Bool = false) -> (entry: HTTPCacheEntry?, varyMiss: Bool) {
         guard let url = request.url, let key = CacheKey(resource: url) else { return (nil, false) }
         let read = { (key: CacheKey) -> CachedURLResponse? in
             memoryOnly ? self.storage.memoryCachedResponse(for: key) : self.storage.cachedResponse(for: key)
         }
+        guard let partition else { return lookup(request, at: key, read: read) }
+        let own = lookup(request, at: self.key(key, in: partition), read: read)
+        if let entry = own.entry {
+            // An unsafe method since it was stored invalidated it in every partition.
+            let invalidated = read(key.variant(Self.invalidationSuffix)).flatMap(Self.invalidationTime)
+            if invalidated.map({ entry.responseTime > $0 }) ?? true { return own }
+        }
+        let shared = lookup(request, at: key, read: read)
+        return (shared.entry, shared.entry == nil && (shared.varyMiss || own.varyMiss))
+    }
+
+    private func lookup(_ request: URLRequest, at key: CacheKey,
+                        read: (CacheKey) -> CachedURLResponse?) -> (entry: HTTPCacheEntry?, varyMiss: Bool) {
         guard let primary = read(key) else { return (nil, false) }
+        let stored = partitions.storedValue
         if let index = VaryIndex(primary) {
-            let values = HTTPCacheEntry.values(of: index.names, in: request)
+            let values = HTTPCacheEntry.values(of: index.names, in: request, stored: stored)
             guard let cached = read(index.key(for: key, values: values)), let entry = hits.entry(for: cached),
-                  entry.varyMatches(request) else { return (nil, true) }
+                  entry.varyMatches(request, stored: stored) else { return (nil, true) }
             return (entry, false)
         }
         guard let entry = hits.entry(for: primary) else { return (nil, false) }
-        return entry.varyMatches(request) ? (entry, false) : (nil, true)
+        return entry.varyMatches(request, stored: stored) ? (entry, false) : (nil, true)
     }
 
-    /// Stores `entry` as the answer to `request`: under the URL, or, when it
-    /// varies by request headers, as one variant beside the others.
-    func store(_ entry: HTTPCacheEntry, for request: URLRequest) {
-        guard let url = request.url, let key = CacheKey(resource: url), let cached = entry.cachedResponse else { return }
+    /// Stores `entry`, the origin's answer to `request` (the request as it was
+    /// last sent, redirects followed), when the rules allow, and says whether
+    /// it did: in the shared partition when the request had no credentials or
+    /// the answer says every user may have it, else in the request's own. A URL
+    /// with user info is never stored (its password would be written down).
+    @discardableResult
+    func store(_ entry: HTTPCacheEntry, for request: URLRequest) -> Bool {
+        guard let url = request.url, url.user == nil, entry.url.user == nil, let key = CacheKey(resource: url) else { return false }
+        let partition = partition(for: request)
+        var entry = entry
+        entry.isShared = !configuration.isPrivate
+            && (partition == nil || HTTPCachePolicy.isSharedDespiteCredentials(entry.cacheControl))
+        entry.varyValues = HTTPCacheEntry.values(of: entry.varyNames, in: request, stored: partitions.storedValue)
+        if !configuration.isPrivate { for name in HTTPCacheEntry.userFields { entry.headers[name] = nil } }
+        guard entry.body.count <= configuration.maximumBodySize, HTTPCachePolicy.isStorable(entry, request: request),
+              let cached = entry.cachedResponse else { return false }
+        let base = self.key(key, in: entry.isShared ? nil : partition)
         let names = entry.varyNames
         guard !names.isEmpty else {
-            storage.store(cached, for: key)
-            return
+            storage.store(cached, for: base)
+            return true
         }
         // Reuse the index's generation so the variants stored before stay reachable.
-        let index = storage.cachedResponse(for: key).flatMap(VaryIndex.init).flatMap { $0.names == names ? $0 : nil }
+        let index = storage.cachedResponse(for: base).flatMap(VaryIndex.init).flatMap { $0.names == names ? $0 : nil }
             ?? VaryIndex(names: names)
-        if let indexResponse = index.cachedResponse(url: url) { storage.store(indexResponse, for: key) }
-        storage.store(cached, for: index.key(for: key, values: entry.varyValues))
+        if let indexResponse = index.cachedResponse(url: url) { storage.store(indexResponse, for: base) }
+        storage.store(cached, for: index.key(for: base, values: entry.varyValues))
+        return true
     }
 
-    /// Stores `entry`, a stored response freshened by a 304 or a HEAD response
-    /// (new fields and times, the same body): at once in memory, and on disk a
-    /// moment later, once for however many refreshes come in between. Rewriting
-    /// a large body on every revalidation would cost more than the revalidation
-    /// saves; a refresh lost with the process costs one more revalidation.
+    /// Stores `entry`, a stored response (as `lookup` gave it) freshened by a
+    /// 304 or a HEAD response (new fields and times, the same body): at once in
+    /// memory, and on disk a moment later, once for however many refreshes come
+    /// in between. Rewriting a large body on every revalidation would cost more
+    /// than the revalidation saves; a refresh lost with the process costs one
+    /// more revalidation.
     func refresh(_ entry: HTTPCacheEntry, for request: URLRequest) {
+        var entry = entry
+        if !configuration.isPrivate { for name in HTTPCacheEntry.userFields { entry.headers[name] = nil } }
         guard let url = request.url, let key = CacheKey(resource: url), let cached = entry.cachedResponse else { return }
-        let selected = entry.varyNames.isEmpty ? key
-            : storage.cachedResponse(for: key).flatMap(VaryIndex.init).map { $0.key(for: key, values: entry.varyValues) }
-        guard let selected else { return store(entry, for: request) }
+        let base = self.key(key, in: entry.isShared ? nil : partition(for: request))
+        let selected = entry.varyNames.isEmpty ? base
+            : storage.cachedResponse(for: base).flatMap(VaryIndex.init).map { $0.key(for: base, values: entry.varyValues) }
+        guard let selected else { return }
         storage.store(CachedURLResponse(response: cached.response, data: cached.data, userInfo: cached.userInfo,
                                         storagePolicy: .allowedInMemoryOnly), for: selected)
         guard storage.directory != nil, pendingRefreshes.withLock({ $0.insert(selected).inserted }) else { return }
@@ -182,42 +265,25 @@ public final class HTTPCache: Sendable {
     private static let refreshQueue = DispatchQueue(label: "URLSchemeKit.HTTPCache.refresh", qos: .utility)
     static let refreshDelay: DispatchTimeInterval = .milliseconds(500)
 
-    /// Removes what is stored for `url` (every variant).
+    /// Removes what is stored for `url` in every partition: the shared entry
+    /// (every variant) at once, and the others by a note of the time, which
+    /// makes every entry stored before it a miss (partitions cannot be listed:
+    /// their names are hashes of credentials the cache does not keep).
     func invalidate(_ url: URL) {
         guard let key = CacheKey(resource: url) else { return }
         storage.removeCachedResponse(for: key)
+        guard !configuration.isPrivate,
+              let note = HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: nil) else { return }
+        storage.store(CachedURLResponse(response: note, data: Data(),
+                                        userInfo: [Self.invalidationInfo: String(clock().timeIntervalSince1970)],
+                                        storagePolicy: .allowed), for: key.variant(Self.invalidationSuffix))
     }
 
-    // MARK: Sessions
+    private static let invalidationSuffix = "invalidated"
+    private static let invalidationInfo = "uskhttp.invalidatedAt"
 
-    /// The request header through which a session's configuration names its
-    /// cache (`URLSessionConfiguration` has no other field that survives the
-    /// copy a session makes). Never sent: the protocol removes it.
-    static let sessionHeader = "X-URLSchemeKit-HTTP-Cache"
-
-    /// Caches named by session configurations; held for the process's lifetime,
-    /// like a session's `urlCache`.
-    private static let installed = Mutex<[String: HTTPCache]>([:])
-
-    /// Makes `configuration`'s sessions use this cache.
-    func install(in configuration: URLSessionConfiguration) {
-        Self.installed.withLock { $0[identifier] = self }
-        var headers = configuration.httpAdditionalHeaders ?? [:]
-        headers[Self.sessionHeader] = identifier
-        configuration.httpAdditionalHeaders = headers
-    }
-
-    /// Removes the name of a cache from `configuration` (the platform's HTTP protocol would send it).
-    static func uninstall(from configuration: URLSessionConfiguration) {
-        guard configuration.httpAdditionalHeaders?[sessionHeader] != nil else { return }
-        configuration.httpAdditionalHeaders?[sessionHeader] = nil
-    }
-
-    /// The cache a session configuration names, else `standard`.
-    static func installed(in configuration: URLSessionConfiguration?) -> HTTPCache {
-        guard let name = configuration?.httpAdditionalHeaders?[sessionHeader] as? String,
-              let cache = installed.withLock({ $0[name] }) else { return .standard }
-        return cache
+    private static func invalidationTime(_ note: CachedURLResponse) -> Date? {
+        (note.userInfo?[invalidationInfo] as? String).flatMap(Double.init).map(Date.init(timeIntervalSince1970:))
     }
 }
 

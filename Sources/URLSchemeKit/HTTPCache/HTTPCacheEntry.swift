@@ -23,9 +23,16 @@ struct HTTPCacheEntry: Sendable {
     private(set) var requestTime: Date
     /// When the response was received (`response_time`).
     private(set) var responseTime: Date
-    /// The request's values of the fields `Vary` names, by lower-cased name; a
-    /// field the request did not carry is absent.
+    /// The request's values of the fields `Vary` names, by lower-cased name, in
+    /// their stored form (the cache's keyed hash: a `Vary: Cookie` entry must not
+    /// hold the cookie); a field the request did not carry is absent.
     var varyValues: [String: String] = [:]
+    /// Whether the entry is in the shared partition, answering requests of any
+    /// user: RFC 9111's shared-cache rules then apply (`s-maxage` sets its
+    /// lifetime; `proxy-revalidate` and `s-maxage` forbid serving it stale).
+    var isShared = false {
+        didSet { derive() }
+    }
     /// Set when this entry was read from a stored object `HitMemo` knows:
     /// answers built from it can be reused while unchanged.
     var memoKey: ObjectIdentifier?
@@ -57,11 +64,19 @@ struct HTTPCacheEntry: Sendable {
         return correctedInitialAge + max(0, now.timeIntervalSince(responseTime))
     }
 
-    /// `freshness_lifetime` (§4.2.1) for a private cache: `max-age`, else
+    /// Whether a stale copy must never answer without the origin's say-so:
+    /// `must-revalidate`, and for a shared entry `proxy-revalidate` or
+    /// `s-maxage` as well (RFC 9111 §5.2.2.2, §5.2.2.8, §5.2.2.10).
+    var requiresRevalidation: Bool {
+        cacheControl.mustRevalidate || (isShared && (cacheControl.contains("proxy-revalidate") || cacheControl.sharedMaxAge != nil))
+    }
+
+    /// `freshness_lifetime` (§4.2.1): for a shared entry `s-maxage`, else `max-age`, else
     /// `Expires` − `Date` (an invalid `Expires` is in the past), else the 10 %
     /// heuristic (§4.2.2) for a response that allows one, else 0.
     private func lifetime() -> TimeInterval {
         let control = cacheControl
+        if isShared, let sharedMaxAge = control.sharedMaxAge { return TimeInterval(sharedMaxAge) }
         if let maxAge = control.maxAge { return TimeInterval(maxAge) }
         if let expires = headers["Expires"] {
             guard let expiry = HTTPDate.parse(expires) else { return 0 }
@@ -73,7 +88,9 @@ struct HTTPCacheEntry: Sendable {
     }
 
     /// Whether the explicit freshness information allows a heuristic at all.
-    var hasExplicitFreshness: Bool { cacheControl.maxAge != nil || headers["Expires"] != nil }
+    var hasExplicitFreshness: Bool {
+        cacheControl.maxAge != nil || headers["Expires"] != nil || (isShared && cacheControl.sharedMaxAge != nil)
+    }
 
     /// Remaining freshness in seconds (negative once stale).
     func timeToLive(at now: Date) -> TimeInterval { freshnessLifetime - currentAge(at: now) }
@@ -116,22 +133,25 @@ struct HTTPCacheEntry: Sendable {
         (value ?? "").split(separator: ",").map { String($0).trimmingSpaces().lowercased() }.filter { !$0.isEmpty }
     }
 
-    /// The request's values for `names`, normalised: white space around commas removed.
-    static func values(of names: [String], in request: URLRequest) -> [String: String] {
+    /// The request's values for `names`, normalised (white space around commas
+    /// removed), then put in their stored form by `stored`.
+    static func values(of names: [String], in request: URLRequest,
+                       stored: (String) -> String = { $0 }) -> [String: String] {
         var values: [String: String] = [:]
         for name in names {
             guard let value = request.value(forHTTPHeaderField: name) else { continue }
-            values[name] = value.split(separator: ",").map { String($0).trimmingSpaces() }.joined(separator: ",")
+            values[name] = stored(value.split(separator: ",").map { String($0).trimmingSpaces() }.joined(separator: ","))
         }
         return values
     }
 
     /// Whether this response may answer `request`: every field its `Vary` lists
     /// has the same value (or is absent from both); `Vary: *` never matches.
-    func varyMatches(_ request: URLRequest) -> Bool {
+    /// `stored` is the form `varyValues` were stored in.
+    func varyMatches(_ request: URLRequest, stored: (String) -> String = { $0 }) -> Bool {
         let names = varyNames
         guard !names.contains("*") else { return false }
-        return Self.values(of: names, in: request) == varyValues
+        return Self.values(of: names, in: request, stored: stored) == varyValues
     }
 
     // MARK: Storage as a CachedURLResponse
@@ -140,7 +160,14 @@ struct HTTPCacheEntry: Sendable {
         static let requestTime = "uskhttp.requestTime"
         static let responseTime = "uskhttp.responseTime"
         static let varyPrefix = "uskhttp.vary."
+        static let shared = "uskhttp.shared"
     }
+
+    /// Response fields a cache for many users neither stores nor replays: a
+    /// cookie the origin set for one user's session must not reach another's
+    /// (RFC 9111 §7.3 warns of it). A private cache keeps them, as the RFC
+    /// allows, for the one user it serves.
+    static let userFields = ["Set-Cookie", "Set-Cookie2"]
 
     var cachedResponse: CachedURLResponse? {
         guard let response = HTTPURLResponse(url: url, statusCode: statusCode, httpVersion: "HTTP/1.1",
@@ -150,6 +177,7 @@ struct HTTPCacheEntry: Sendable {
             Info.responseTime: String(responseTime.timeIntervalSince1970),
         ]
         for (name, value) in varyValues { info[Info.varyPrefix + name] = value }
+        if isShared { info[Info.shared] = "1" }
         return CachedURLResponse(response: response, data: body, userInfo: info, storagePolicy: .allowed)
     }
 
@@ -178,6 +206,8 @@ struct HTTPCacheEntry: Sendable {
         self.init(url: url, statusCode: response.statusCode, headers: HTTPHeaderFields(response), body: cached.data,
                   requestTime: Date(timeIntervalSince1970: requestTime),
                   responseTime: Date(timeIntervalSince1970: responseTime), varyValues: vary)
+        isShared = info[Info.shared] == "1"
+        derive()   // observers do not run inside an initialiser
     }
 }
 

@@ -13,15 +13,27 @@ import FoundationNetworking
 ///        ▼
 ///     lookup (memory, then disk; Vary) ─► decide ─┬─ serve (hit) ──────────────► answer + Age + Cache-Status
 ///                                                 ├─ serve + refresh in background (stale-while-revalidate)
-///                                                 ├─ host backing off and something stored ─► serve (offline)
+///                                                 ├─ origin backing off and something stored ─► serve (offline)
 ///                                                 └─ forward (conditional when validating) ─┬─ 304 ─► update, serve stored body
 ///                                                                                          ├─ 5xx ─► stale-if-error or pass on
 ///                                                                                          ├─ other ─► store if allowed, pass on
 ///                                                                                          └─ unreachable ─► back-off; stored or error
 struct HTTPCacheLoad: Sendable {
     let cache: HTTPCache
-    /// The request as the origin should see it (the session's extra headers merged in).
+    /// The request as the origin will see it: the session's extra headers, its
+    /// cookies and the fields the platform would add merged in, so that the
+    /// partition and `Vary` are judged on what is really sent.
     let request: URLRequest
+    /// The partition the request's credentials name (nil: the shared one).
+    let partition: String?
+    /// Stored redirects followed so far to get here.
+    let hops: Int
+    /// The longest a forwarded request may take, start to end (the outer
+    /// session's `timeoutIntervalForResource`, which Linux's session does not
+    /// enforce for a custom protocol); nil: no limit of ours.
+    let timeLimit: TimeInterval?
+    /// The outer session and its connection limit per origin (`ForwardingLanes`).
+    let lane: (session: ObjectIdentifier, limit: Int)?
     /// The request's URL.
     let url: URL
     /// The user's session's cookies, sent and stored by the forwarder.
@@ -30,11 +42,19 @@ struct HTTPCacheLoad: Sendable {
     let finish: @Sendable (ClientChannel.Outcome) -> Void
 
     /// A load of `request`; nil when it has no URL.
-    init?(cache: HTTPCache, request: URLRequest, cookies: SessionCookies?, cancellation: RenderCancellation,
+    init?(cache: HTTPCache, request: URLRequest, cookies: SessionCookies?, cancellation: RenderCancellation, hops: Int = 0,
+          timeLimit: TimeInterval? = nil, lane: (session: ObjectIdentifier, limit: Int)? = nil,
           finish: @escaping @Sendable (ClientChannel.Outcome) -> Void) {
         guard let url = request.url else { return nil }
+        var request = request
+        cookies?.addCookies(to: &request)
+        PlatformRequestHeaders.addMissing(to: &request)
         self.cache = cache
         self.request = request
+        self.partition = cache.partition(for: request)
+        self.hops = hops
+        self.timeLimit = timeLimit
+        self.lane = lane
         self.cookies = cookies
         self.url = url
         self.cancellation = cancellation
@@ -52,8 +72,8 @@ struct HTTPCacheLoad: Sendable {
     /// hit held in memory, or nil when the load needs `run()` (disk, network).
     func answerFromMemory() -> ClientChannel.Outcome? {
         guard method == "GET" || method == "HEAD" else { return nil }
-        let (entry, varyMiss) = cache.lookup(request, memoryOnly: true)
-        guard let entry,
+        let (entry, varyMiss) = cache.lookup(request, partition: partition, memoryOnly: true)
+        guard let entry, RedirectedRequest.target(of: entry) == nil,
               case let .serve(served, status) = HTTPCachePolicy.decide(request, entry: entry, varyMiss: varyMiss, now: cache.clock())
         else { return nil }
         return answer(from: served, status)
@@ -61,7 +81,7 @@ struct HTTPCacheLoad: Sendable {
 
     /// The whole load; call off the session's work queue (it may read the disk).
     func run() {
-        guard let host = url.host, !host.isEmpty else {
+        guard url.host?.isEmpty == false else {
             finish(.failed(URLErrors.make(.badURL, "\(url.absoluteString) has no host", url: url)))
             return
         }
@@ -70,10 +90,14 @@ struct HTTPCacheLoad: Sendable {
             return
         }
         let now = cache.clock()
-        let (entry, varyMiss) = cache.lookup(request)
+        let (entry, varyMiss) = cache.lookup(request, partition: partition)
         switch HTTPCachePolicy.decide(request, entry: entry, varyMiss: varyMiss, now: now) {
         case let .serve(entry, status):
-            serve(entry, status)
+            if let target = RedirectedRequest.target(of: entry), hops < Self.maximumStoredHops {
+                follow(to: target)
+            } else {
+                serve(entry, status)
+            }
         case let .serveAndRevalidate(entry, status):
             serve(entry, status)
             revalidateInBackground(entry)
@@ -83,31 +107,44 @@ struct HTTPCacheLoad: Sendable {
         case .gatewayTimeout:
             finish(.loaded(response(status: 504, headers: HTTPHeaderFields(), cacheStatus: CacheStatus(detail: "only-if-cached")), Data()))
         case let .forward(reason, validating, fallback):
-            if let fallback, cache.reachability.isBackingOff(host, at: now), servesOffline(fallback, now: now) {
+            if let fallback, cache.reachability.isBackingOff(Origin(url), at: now), servesOffline(fallback, now: now) {
                 serve(fallback, CacheStatus(forward: reason, detail: "offline"))
                 return
             }
             // A client's own condition is passed on as it is; ours would replace it.
-            forward(reason, validating: HTTPCachePolicy.isConditional(request) ? nil : validating, fallback: fallback, host: host)
+            forward(reason, validating: HTTPCachePolicy.isConditional(request) ? nil : validating, fallback: fallback)
         }
+    }
+
+    /// Stored redirects followed in a row before the load goes to the origin
+    /// (which then follows the rest itself).
+    static let maximumStoredHops = 10
+
+    /// Follows a stored redirect through the cache: the client is told only the
+    /// final answer (reporting a redirect is fatal on Linux: trap 8), whose URL
+    /// says where it came from.
+    private func follow(to target: URL) {
+        let next = RedirectedRequest.next(after: request, to: target, cookies: cookies)
+        HTTPCacheLoad(cache: cache, request: next, cookies: cookies, cancellation: cancellation, hops: hops + 1,
+                      timeLimit: timeLimit, lane: lane, finish: finish)?.run()
     }
 
     // MARK: Forwarding
 
-    private func forward(_ reason: CacheStatus.Forward, validating: HTTPCacheEntry?, fallback: HTTPCacheEntry?, host: String) {
+    private func forward(_ reason: CacheStatus.Forward, validating: HTTPCacheEntry?, fallback: HTTPCacheEntry?) {
         var outgoing = request
         if let validating {
             let (etag, lastModified) = validating.validators
             if let etag { outgoing.setValue(etag, forHTTPHeaderField: "If-None-Match") }
             if let lastModified { outgoing.setValue(lastModified, forHTTPHeaderField: "If-Modified-Since") }
         }
-        cache.forwarder.forward(outgoing, cookies: cookies, cancellation: cancellation) { result in
+        cache.forwarder.forward(outgoing, cookies: cookies, cancellation: cancellation, timeLimit: timeLimit, lane: lane) { result in
             let now = cache.clock()
             switch result {
             case let .failure(error):
-                failed(error, reason: reason, fallback: fallback, host: host, now: now)
+                failed(error, reason: reason, fallback: fallback, now: now)
             case let .success(answer):
-                cache.reachability.recordSuccess(host)
+                cache.reachability.recordSuccess(Origin(url))
                 answered(answer, reason: reason, validating: validating, fallback: fallback, now: now)
             }
         }
@@ -117,12 +154,13 @@ struct HTTPCacheLoad: Sendable {
                           fallback: HTTPCacheEntry?, now: Date) {
         let status = answer.response.statusCode
         let headers = Self.storableHeaders(answer.response, bodyLength: method == "HEAD" ? nil : answer.body.count)
-        if status == 304, let validating, !Self.validatorsAgree(headers, validating.headers) {
+        if status == 304, let validating, !Self.notModifiedSelects(headers, validating.headers, condition: answer.request) {
             // The origin's 304 names another representation than ours: ask again, unconditionally.
-            forward(reason, validating: nil, fallback: fallback, host: url.host ?? "")
+            forward(reason, validating: nil, fallback: fallback)
             return
         }
-        if status == 304, var updated = validating ?? fallback, Self.validatorsAgree(headers, updated.headers) {
+        if status == 304, var updated = validating ?? fallback,
+           Self.notModifiedSelects(headers, updated.headers, condition: answer.request) {
             updated.update(with: headers, requestTime: answer.requestTime, responseTime: answer.responseTime)
             cache.refresh(updated, for: request)
             // Our own validation: the client gets the stored body. Its own condition: the 304 itself.
@@ -139,23 +177,31 @@ struct HTTPCacheLoad: Sendable {
                                    requestTime: answer.requestTime, responseTime: answer.responseTime)
         var cacheStatus = CacheStatus(forward: reason, forwardStatus: status)
         if method == "GET" {
-            var stored = entry
-            stored.varyValues = HTTPCacheEntry.values(of: entry.varyNames, in: request)
-            if HTTPCachePolicy.isStorable(stored, request: request) {
-                cache.store(stored, for: request)
-                cacheStatus.stored = true
+            // Under the URL and fields last sent, not the first request's: after a
+            // redirect to another host, its cookies decide the partition and Vary.
+            cacheStatus.stored = cache.store(entry, for: answer.request)
+            for hop in answer.redirects where hop.response.url.map({ CacheKey(resource: $0) }) != nil {
+                let hopEntry = HTTPCacheEntry(url: hop.response.url ?? url, statusCode: hop.response.statusCode,
+                                              headers: Self.storableHeaders(hop.response, bodyLength: 0), body: Data(),
+                                              requestTime: hop.requestTime, responseTime: hop.responseTime)
+                cache.store(hopEntry, for: hop.request)
             }
-        } else if status == 200, var stored = fallback, Self.validatorsAgree(headers, stored.headers), stored.hasValidators {
-            // A HEAD response freshens the stored GET response it describes (RFC 9111 §4.3.5).
-            stored.update(with: headers, requestTime: answer.requestTime, responseTime: answer.responseTime)
-            cache.refresh(stored, for: request)
+        } else if status == 200, var stored = fallback {
+            // A HEAD response freshens the stored GET response it describes, and
+            // invalidates one it no longer describes (RFC 9111 §4.3.5).
+            if !Self.headDescribes(headers, stored.headers) {
+                cache.invalidate(url)
+            } else if stored.hasValidators {
+                stored.update(with: headers, requestTime: answer.requestTime, responseTime: answer.responseTime)
+                cache.refresh(stored, for: request)
+            }
         }
         finish(.loaded(response(status: status, headers: headers, cacheStatus: cacheStatus, url: entry.url), answer.body))
     }
 
-    private func failed(_ error: URLError, reason: CacheStatus.Forward, fallback: HTTPCacheEntry?, host: String, now: Date) {
+    private func failed(_ error: URLError, reason: CacheStatus.Forward, fallback: HTTPCacheEntry?, now: Date) {
         let unreachable = Self.unreachableCodes.contains(error.code)
-        if unreachable { cache.reachability.recordFailure(host, at: now) }
+        if unreachable { cache.reachability.recordFailure(Origin(url), at: now) }
         if let fallback, error.code != .cancelled {
             if unreachable, servesOffline(fallback, now: now) {
                 serve(fallback, CacheStatus(forward: reason, detail: "offline"))
@@ -181,7 +227,7 @@ struct HTTPCacheLoad: Sendable {
     /// `Content-Location` (same origin only) is invalidated (RFC 9111 §4.4).
     private func forwardUnsafe() {
         let method = self.method
-        cache.forwarder.forward(request, cookies: cookies, cancellation: cancellation) { result in
+        cache.forwarder.forward(request, cookies: cookies, cancellation: cancellation, timeLimit: timeLimit, lane: lane) { result in
             switch result {
             case let .failure(error):
                 finish(.failed(URLErrors.converting(error, url: url)))
@@ -192,7 +238,7 @@ struct HTTPCacheLoad: Sendable {
                     cache.invalidate(url)
                     for field in ["Location", "Content-Location"] {
                         guard let value = headers[field], let target = URL(string: value, relativeTo: url)?.absoluteURL,
-                              target.scheme == url.scheme, target.host == url.host, target.port == url.port else { continue }
+                              Origin(target) == Origin(url) else { continue }
                         cache.invalidate(target)
                     }
                 }
@@ -204,12 +250,13 @@ struct HTTPCacheLoad: Sendable {
 
     /// Refreshes a stale entry without anyone waiting (`stale-while-revalidate`), once at a time per URL.
     private func revalidateInBackground(_ entry: HTTPCacheEntry) {
-        guard let key = CacheKey(resource: url), let host = url.host,
+        guard let key = CacheKey(resource: url).map({ key in partition.map { key.variant($0) } ?? key }),
               cache.revalidating.withLock({ $0.insert(key).inserted }) else { return }
-        let background = HTTPCacheLoad(cache: cache, request: request, cookies: cookies, cancellation: RenderCancellation()) { _ in
+        let background = HTTPCacheLoad(cache: cache, request: request, cookies: cookies, cancellation: RenderCancellation(), hops: hops,
+                                       timeLimit: timeLimit, lane: lane) { _ in
             _ = cache.revalidating.withLock { $0.remove(key) }
         }
-        background?.forward(.stale, validating: entry.hasValidators ? entry : nil, fallback: nil, host: host)
+        background?.forward(.stale, validating: entry.hasValidators ? entry : nil, fallback: nil)
     }
 
     // MARK: Answers
@@ -256,7 +303,7 @@ struct HTTPCacheLoad: Sendable {
     /// directive forbids serving it stale, even disconnected).
     private func servesOffline(_ entry: HTTPCacheEntry, now: Date) -> Bool {
         let control = entry.cacheControl
-        if control.noCache || control.mustRevalidate, !cache.configuration.offlineOverridesRevalidation { return false }
+        if control.noCache || entry.requiresRevalidation, !cache.configuration.offlineOverridesRevalidation { return false }
         guard let limit = cache.configuration.maximumOfflineAge else { return true }
         return entry.currentAge(at: now) <= limit
     }
@@ -279,10 +326,29 @@ struct HTTPCacheLoad: Sendable {
         return headers
     }
 
-    /// Whether a 304 or HEAD response describes the stored one: its strong
-    /// `ETag`, when both have one, is the same.
-    static func validatorsAgree(_ new: HTTPHeaderFields, _ stored: HTTPHeaderFields) -> Bool {
-        guard let newTag = new["ETag"], let storedTag = stored["ETag"] else { return true }
-        return newTag == storedTag
+    /// Whether a 304 selects the stored response (RFC 9111 §4.3.4): by its
+    /// `ETag` when it has one, else by its `Last-Modified`; with neither, the
+    /// 304 answers the condition that was sent (`condition`, the request as
+    /// the origin saw it), so it selects the stored response that condition
+    /// named, or one that has no validator at all.
+    static func notModifiedSelects(_ new: HTTPHeaderFields, _ stored: HTTPHeaderFields, condition: URLRequest) -> Bool {
+        if let tag = new["ETag"] { return tag == stored["ETag"] }
+        if let modified = new["Last-Modified"] { return modified == stored["Last-Modified"] }
+        if let sent = condition.value(forHTTPHeaderField: "If-None-Match") {
+            guard let tag = stored["ETag"] else { return false }
+            return sent.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces) == tag }
+        }
+        if let since = condition.value(forHTTPHeaderField: "If-Modified-Since") { return stored["Last-Modified"] == since }
+        return stored["ETag"] == nil && stored["Last-Modified"] == nil
+    }
+
+    /// Whether a HEAD response still describes the stored GET response: its
+    /// `ETag`, `Last-Modified` and `Content-Length`, where both have them, are
+    /// the same (RFC 9111 §4.3.5).
+    static func headDescribes(_ head: HTTPHeaderFields, _ stored: HTTPHeaderFields) -> Bool {
+        ["ETag", "Last-Modified", "Content-Length"].allSatisfy { name in
+            guard let new = head[name], let old = stored[name] else { return true }
+            return new == old
+        }
     }
 }

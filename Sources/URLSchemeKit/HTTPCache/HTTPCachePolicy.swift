@@ -63,11 +63,11 @@ enum HTTPCachePolicy {
 
         // Stale (or not fresh enough for this request). must-revalidate forbids every stale answer.
         let staleness = -timeToLive
-        if timeToLive <= 0, !stored.mustRevalidate, let maxStale = control.maxStale, staleness <= TimeInterval(maxStale) {
+        if timeToLive <= 0, !entry.requiresRevalidation, let maxStale = control.maxStale, staleness <= TimeInterval(maxStale) {
             return .serve(entry, status)
         }
         if control.onlyIfCached { return .gatewayTimeout }
-        if timeToLive <= 0, !stored.mustRevalidate, let window = stored.staleWhileRevalidate,
+        if timeToLive <= 0, !entry.requiresRevalidation, let window = stored.staleWhileRevalidate,
            staleness <= TimeInterval(window) {
             var revalidating = status
             revalidating.detail = "stale-while-revalidate"
@@ -88,7 +88,11 @@ enum HTTPCachePolicy {
         return CacheControl(field)
     }
 
-    /// Whether a response to GET may be stored (RFC 9111 §3), for a private cache.
+    /// Whether a response to GET may be stored (RFC 9111 §3): in a shared
+    /// partition (`entry.isShared`), by the rules of a shared cache (§3.5:
+    /// never `private`, and an answer to a request with credentials only when
+    /// `public`, `s-maxage` or `must-revalidate` says others may have it);
+    /// otherwise by those of a private cache.
     static func isStorable(_ entry: HTTPCacheEntry, request: URLRequest) -> Bool {
         let response = entry.cacheControl
         // must-understand (RFC 9111 §5.2.2.3): no-store yields when the status code's caching rules are known here.
@@ -96,8 +100,18 @@ enum HTTPCachePolicy {
         guard !response.noStore || understood, !requestControl(request).noStore,
               (200..<600).contains(entry.statusCode), entry.statusCode != 206, entry.statusCode != 304,
               !entry.varyNames.contains("*") else { return false }
+        if entry.isShared {
+            guard !response.contains("private") else { return false }
+            if CachePartitions.hasCredentials(request), !isSharedDespiteCredentials(response) { return false }
+        }
         return entry.hasExplicitFreshness || response.isPublic || response.contains("private")
             || HTTPCacheEntry.isHeuristicallyCacheable(entry.statusCode)
+    }
+
+    /// Whether a response to a request with credentials says every user may
+    /// have it (RFC 9111 §3.5), so it goes to the shared partition.
+    static func isSharedDespiteCredentials(_ response: CacheControl) -> Bool {
+        !response.contains("private") && (response.isPublic || response.sharedMaxAge != nil || response.mustRevalidate)
     }
 
     /// Whether `stale-if-error` (RFC 5861 §4, in the response or the request)

@@ -6,9 +6,10 @@ import FoundationNetworking
 /// Caches every `http` and `https` load of a session by the HTTP rules and
 /// answers from the store when the origin cannot be reached: pages and photos
 /// seen once keep working offline. `installURLSchemeKit()` registers it with
-/// `HTTPCache.standard`; `installURLSchemeKit(httpCache:)` chooses another
-/// cache (or none). Alone: `configuration.protocolClasses = [HTTPCacheURLProtocol.self]`
-/// (then it uses `HTTPCache.standard`).
+/// the environment's `httpCache` (`HTTPCache.standard` by default; an
+/// environment without one leaves `http(s)` to the platform). Alone:
+/// `configuration.protocolClasses = [HTTPCacheURLProtocol.self]` (then it uses
+/// `HTTPCache.standard`).
 ///
 /// Every answer carries a `Cache-Status` header (RFC 9211) saying what happened,
 /// e.g. `URLSchemeKit; hit; ttl=3597`, `URLSchemeKit; fwd=stale; fwd-status=304`
@@ -42,9 +43,11 @@ public final class HTTPCacheURLProtocol: URLProtocol {
         let channel = ClientChannel(urlProtocol: self, client: client, state: loadingState)
         let (workQueue, session) = ClientChannel.internals(of: task)
         let configuration = session?.configuration
-        guard let load = HTTPCacheLoad(cache: HTTPCache.installed(in: configuration), request: Self.outgoing(request, configuration),
-                                       cookies: SessionCookies(configuration),
-                                       cancellation: cancellation, finish: { outcome in channel.deliver(Self.deliverable(outcome), on: workQueue) })
+        guard let load = HTTPCacheLoad(cache: EnvironmentURLCache.environment(in: configuration)?.httpCache ?? .standard,
+                                       request: Self.outgoing(request, configuration), cookies: SessionCookies(configuration),
+                                       cancellation: cancellation, timeLimit: configuration?.timeoutIntervalForResource,
+                                       lane: session.map { (ObjectIdentifier($0), $0.configuration.httpMaximumConnectionsPerHost) },
+                                       finish: { outcome in channel.deliver(Self.deliverable(outcome), on: workQueue) })
         else {
             channel.deliver(.failed(URLErrors.make(.badURL, "the request has no URL", url: nil)))
             return
@@ -83,14 +86,13 @@ public final class HTTPCacheURLProtocol: URLProtocol {
 
     /// The request as the origin should see it: the session's additional
     /// headers added where the request has none of its own (the inner session
-    /// has its own configuration), and never the header that names the cache.
+    /// has its own configuration).
     static func outgoing(_ request: URLRequest, _ configuration: URLSessionConfiguration?) -> URLRequest {
         var outgoing = request
         for case let (name as String, value as String) in configuration?.httpAdditionalHeaders ?? [:]
-        where name != HTTPCache.sessionHeader && outgoing.value(forHTTPHeaderField: name) == nil {
+        where outgoing.value(forHTTPHeaderField: name) == nil {
             outgoing.setValue(value, forHTTPHeaderField: name)
         }
-        outgoing.setValue(nil, forHTTPHeaderField: HTTPCache.sessionHeader)
         return outgoing
     }
 }

@@ -14,8 +14,10 @@ import FoundationNetworking
 /// (`SessionCookies`), sent and stored per load, redirects included. An
 /// authentication challenge comes back as the `401` it is (Linux's default
 /// handling of one never completes the load). Bodies are collected in memory
-/// up to `maximumBodySize`; a larger one is cancelled as soon as its length is
-/// known or reached.
+/// up to `spoolThreshold` and in a spool file past it (`SpooledBody`), up to
+/// `maximumResponseSize`: a larger one is cancelled as soon as its length is
+/// known or reached, and again on every chunk that still arrives (the
+/// platform does not always honour one cancel), which is dropped.
 ///
 /// Threads: `forward` must not be called on the outer session's work queue
 /// (creating a task from inside `startLoading()` deadlocks there), and
@@ -32,12 +34,18 @@ final class HTTPForwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable
         var body: Data
         var requestTime: Date
         var responseTime: Date
+        /// The request as it was last sent (the final hop's URL, cookies and
+        /// fields): what the answer is stored under and its `Vary` selected by.
+        var request: URLRequest
+        /// The redirects followed on the way, first first (each hop's own
+        /// request, response and times, body none).
+        var redirects: [Answer] = []
     }
 
     typealias Completion = @Sendable (Result<Answer, URLError>) -> Void
 
     private struct Load {
-        var body = Data()
+        var body: SpooledBody
         var response: HTTPURLResponse?
         var requestTime: Date
         var responseTime: Date?
@@ -45,20 +53,33 @@ final class HTTPForwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable
         var failure: URLError?
         var cookies: SessionCookies?
         var mainDocumentURL: URL?
+        /// The request sent last (the first one, then each redirect's).
+        var sent: URLRequest
+        var redirects: [Answer] = []
+        /// The outer session's share this load holds, given back when it ends.
+        var lane: ForwardingLanes.Lane?
         /// Set when the origin asked for credentials: the cancellation that follows is its 401, not a failure.
         var challenged = false
+        /// Ends the load at its time limit; cancelled when it ends first.
+        var timer: TimeLimit?
+
     }
 
-    let maximumBodySize: Int
+    let maximumResponseSize: Int
+    /// Bytes of a body held in memory before it goes to a spool file.
+    let spoolThreshold: Int
     private let clock: @Sendable () -> Date
     private let loads = Mutex<[Int: Load]>([:])
+    /// Each outer session's share of the connections to each origin.
+    private let lanes = ForwardingLanes(queue: HTTPForwarder.controlQueue)
     private var session: URLSession!
     private static let controlQueue = DispatchQueue(label: "URLSchemeKit.HTTPForwarder.cancel", attributes: .concurrent)
     private static let completionQueue = DispatchQueue(label: "URLSchemeKit.HTTPForwarder.completion", qos: .userInitiated,
                                                        attributes: .concurrent)
 
-    init(maximumBodySize: Int, clock: @escaping @Sendable () -> Date) {
-        self.maximumBodySize = maximumBodySize
+    init(maximumResponseSize: Int, spoolThreshold: Int, clock: @escaping @Sendable () -> Date) {
+        self.maximumResponseSize = maximumResponseSize
+        self.spoolThreshold = spoolThreshold
         self.clock = clock
         super.init()
         let configuration = URLSessionConfiguration.ephemeral
@@ -69,6 +90,9 @@ final class HTTPForwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable
         configuration.httpShouldSetCookies = false
         configuration.httpCookieAcceptPolicy = .never
         configuration.protocolClasses = (configuration.protocolClasses ?? []).filter { $0 != HTTPCacheURLProtocol.self }
+        // Each outer session keeps to its own limit per host (ForwardingLanes);
+        // the shared inner session must not hold them all to six between them.
+        configuration.httpMaximumConnectionsPerHost = 4_096
         session = URLSession(configuration: configuration, delegate: self, delegateQueue: nil)
     }
 
@@ -76,7 +100,28 @@ final class HTTPForwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable
     /// what the origin sets; `completion` runs once, on a concurrent queue of
     /// the forwarder's (a cancelled request completes with `.cancelled`).
     /// Never call this on a URLSession's work queue (from `startLoading()`).
-    func forward(_ request: URLRequest, cookies: SessionCookies?, cancellation: RenderCancellation?, completion: @escaping Completion) {
+    /// `timeLimit` bounds the whole load, redirects and body included: past
+    /// it, the load fails with `.timedOut` naming the limit.
+    /// `lane` names the outer session and its connection limit per origin
+    /// (`ForwardingLanes`); a load past that limit waits for one of its own
+    /// session's loads to that origin to end, not for other sessions'.
+    func forward(_ request: URLRequest, cookies: SessionCookies?, cancellation: RenderCancellation?, timeLimit: TimeInterval? = nil,
+                 lane: (session: ObjectIdentifier, limit: Int)? = nil, completion: @escaping Completion) {
+        guard let lane, let url = request.url else {
+            return start(request, cookies: cookies, cancellation: cancellation, timeLimit: timeLimit, lane: nil, completion: completion)
+        }
+        let key = ForwardingLanes.Lane(session: lane.session, origin: Origin(url))
+        lanes.admit(key, limit: lane.limit) { [self] in
+            guard cancellation?.isCancelled != true else {
+                lanes.release(key)
+                return completion(.failure(URLError(.cancelled)))
+            }
+            start(request, cookies: cookies, cancellation: cancellation, timeLimit: timeLimit, lane: key, completion: completion)
+        }
+    }
+
+    private func start(_ request: URLRequest, cookies: SessionCookies?, cancellation: RenderCancellation?, timeLimit: TimeInterval?,
+                       lane: ForwardingLanes.Lane?, completion: @escaping Completion) {
         var outgoing = request
         cookies?.addCookies(to: &outgoing)
         outgoing.cachePolicy = .reloadIgnoringLocalCacheData
@@ -84,10 +129,24 @@ final class HTTPForwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable
         outgoing.timeoutInterval = request.timeoutInterval
         let task = session.dataTask(with: outgoing)
         loads.withLock {
-            $0[task.taskIdentifier] = Load(requestTime: clock(), completion: completion, cookies: cookies, mainDocumentURL: request.mainDocumentURL)
+            $0[task.taskIdentifier] = Load(body: SpooledBody(memoryLimit: spoolThreshold), requestTime: clock(),
+                                           completion: completion, cookies: cookies,
+                                           mainDocumentURL: request.mainDocumentURL, sent: outgoing, lane: lane)
         }
         cancellation?.onCancel { Self.controlQueue.async { task.cancel() } }
+        if let timeLimit, timeLimit > 0, timeLimit < Self.longestTimer {
+            let timer = TimeLimit(after: timeLimit, on: Self.controlQueue) { [weak self] in self?.expire(task, after: timeLimit) }
+            loads.withLock { $0[task.taskIdentifier]?.timer = timer }
+        }
         task.resume()
+    }
+
+    /// Ends the inner session once its loads are done (it holds this
+    /// forwarder as its delegate until then), from a queue of the forwarder's:
+    /// the cache going away may happen on a session's work queue.
+    func invalidate() {
+        let session = self.session
+        Self.controlQueue.async { session?.finishTasksAndInvalidate() }
     }
 
     // MARK: URLSessionDataDelegate
@@ -98,7 +157,7 @@ final class HTTPForwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable
         let (tooLarge, load) = loads.withLock { loads -> (Bool, Load?) in
             loads[dataTask.taskIdentifier]?.response = response as? HTTPURLResponse
             loads[dataTask.taskIdentifier]?.responseTime = now
-            guard response.expectedContentLength > Int64(maximumBodySize) else { return (false, loads[dataTask.taskIdentifier]) }
+            guard response.expectedContentLength > Int64(maximumResponseSize) else { return (false, loads[dataTask.taskIdentifier]) }
             loads[dataTask.taskIdentifier]?.failure = tooLargeError(response.url, length: Int(response.expectedContentLength))
             return (true, loads[dataTask.taskIdentifier])
         }
@@ -119,35 +178,52 @@ final class HTTPForwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable
         completionHandler(.cancelAuthenticationChallenge, nil)
     }
 
+    /// A redirect: its cookies are stored, the next hop gets the cookies of its
+    /// own URL and, on another origin, no `Authorization`
+    /// (`RedirectedRequest`), and the hop is noted so the cache can store it.
     func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
                     newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
+        let now = clock()
         let load = loads.withLock { $0[task.taskIdentifier] }
-        var next = request
-        if let cookies = load?.cookies {
-            cookies.store(from: response, for: task.currentRequest?.url, mainDocumentURL: load?.mainDocumentURL)
-            // The cookies of the new URL, not those copied from the old one (which may be another host's).
-            if cookies.sends, next.httpShouldHandleCookies {
-                next.setValue(nil, forHTTPHeaderField: "Cookie")
-                cookies.addCookies(to: &next)
-            }
+        load?.cookies?.store(from: response, for: load?.sent.url, mainDocumentURL: load?.mainDocumentURL)
+        guard let load, let to = request.url else { return completionHandler(request) }
+        var next = RedirectedRequest.next(after: load.sent, to: to, cookies: load.cookies)
+        next.httpMethod = request.httpMethod
+        next.httpBody = request.httpBody
+        let hop = Answer(response: response, body: Data(), requestTime: load.redirects.last?.responseTime ?? load.requestTime,
+                         responseTime: now, request: load.sent)
+        loads.withLock {
+            $0[task.taskIdentifier]?.redirects.append(hop)
+            $0[task.taskIdentifier]?.sent = next
         }
         completionHandler(next)
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let tooLarge = loads.withLock { loads -> Bool in
-            guard var load = loads[dataTask.taskIdentifier], load.failure == nil else { return false }
-            guard load.body.count + data.count <= maximumBodySize else {
-                load.failure = tooLargeError(dataTask.currentRequest?.url, length: load.body.count + data.count)
-                loads[dataTask.taskIdentifier] = load
-                return true
+        let (body, failed) = loads.withLock { loads -> (SpooledBody?, Load?) in
+            guard let load = loads[dataTask.taskIdentifier] else { return (nil, nil) }
+            guard load.body.count + data.count <= maximumResponseSize else {
+                var failed = loads.removeValue(forKey: dataTask.taskIdentifier)
+                failed?.failure = tooLargeError(dataTask.currentRequest?.url, length: load.body.count + data.count)
+                return (nil, failed)
             }
-            loads[dataTask.taskIdentifier] = nil   // keep the body uniquely referenced while appending
-            load.body.append(data)
-            loads[dataTask.taskIdentifier] = load
-            return false
+            return (load.body, nil)
         }
-        if tooLarge { dataTask.cancel() }
+        guard let body else {
+            // Past the limit, or ended already: cancel (again: one cancel is not
+            // always honoured, and chunks keep coming), drop the chunk, and answer
+            // now rather than when the platform stops the transfer.
+            dataTask.cancel()
+            if let failed { complete(failed, with: .failure(failed.failure ?? URLError(.dataLengthExceedsMaximum))) }
+            return
+        }
+        do {
+            try body.append(data)
+        } catch {
+            guard let load = loads.withLock({ $0.removeValue(forKey: dataTask.taskIdentifier) }) else { return }
+            dataTask.cancel()
+            complete(load, with: .failure(error as? URLError ?? URLError(.cannotWriteToFile)))
+        }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
@@ -158,19 +234,68 @@ final class HTTPForwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable
         } else if let error, !(load.challenged && load.response != nil) {
             result = .failure(error as? URLError ?? URLError(.unknown, userInfo: [NSUnderlyingErrorKey: error as NSError]))
         } else if let response = load.response ?? task.response as? HTTPURLResponse {
-            result = .success(Answer(response: response, body: load.body, requestTime: load.requestTime,
-                                     responseTime: load.responseTime ?? clock()))
+            result = .success(Answer(response: response, body: Data(),
+                                     requestTime: load.redirects.last?.responseTime ?? load.requestTime,
+                                     responseTime: load.responseTime ?? clock(), request: load.sent, redirects: load.redirects))
         } else {
             result = .failure(URLErrors.make(.badServerResponse, "the origin sent no HTTP response", url: task.currentRequest?.url))
         }
+        complete(load, with: result)
+    }
+
+    /// Limits beyond this (URLSession's default resource time-out is a week)
+    /// need no timer of ours.
+    private static let longestTimer: TimeInterval = 86_400
+
+    /// The load's time limit passed: it fails now, whatever the platform does with the cancel.
+    private func expire(_ task: URLSessionTask, after limit: TimeInterval) {
+        guard let load = loads.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
+        task.cancel()
+        complete(load, with: .failure(URLErrors.make(.timedOut,
+            "the load took longer than its time limit of \(limit) s (the session's timeoutIntervalForResource)",
+            url: task.originalRequest?.url)))
+    }
+
+    /// Hands `result` (with the body read back, for a success) to the load's
+    /// completion, once, and drops what the load held.
+    private func complete(_ load: Load, with result: Result<Answer, URLError>) {
+        load.timer?.cancel()
+        if let lane = load.lane { lanes.release(lane) }
+        var outcome = result
+        if case var .success(answer) = result {
+            do {
+                answer.body = try load.body.finish()
+                outcome = .success(answer)
+            } catch {
+                outcome = .failure(error as? URLError ?? URLError(.cannotOpenFile))
+            }
+        }
+        load.body.discard()
         // Off the inner session's serial delegate queue: what follows stores to disk,
         // and every other forwarded request's callbacks wait behind that queue.
-Self.completionQueue.async { load.completion(result) }
+        let delivered = outcome, completion = load.completion
+        Self.completionQueue.async { completion(delivered) }
     }
 
     private func tooLargeError(_ url: URL?, length: Int) -> URLError {
         URLErrors.make(.dataLengthExceedsMaximum,
-                       "the response body (\(length) bytes or more) exceeds the HTTP cache's limit of \(maximumBodySize) bytes "
-                       + "(HTTPCache.Configuration.maximumBodySize)", url: url)
+                       "the response body (\(length) bytes or more) exceeds the HTTP cache's limit of \(maximumResponseSize) bytes "
+                       + "(HTTPCache.Configuration.maximumResponseSize)", url: url)
     }
+}
+
+/// A one-shot timer that ends a load, cancelled when the load ends first.
+private final class TimeLimit: @unchecked Sendable {
+    // @unchecked Sendable: a dispatch source is thread-safe (libdispatch
+    // objects may be used from any thread), and `source` is never reassigned.
+    private let source: DispatchSourceTimer
+
+    init(after seconds: TimeInterval, on queue: DispatchQueue, handler: @escaping @Sendable () -> Void) {
+        source = DispatchSource.makeTimerSource(queue: queue)
+        source.schedule(deadline: .now() + seconds)
+        source.setEventHandler(handler: handler)
+        source.resume()
+    }
+
+    func cancel() { source.cancel() }
 }

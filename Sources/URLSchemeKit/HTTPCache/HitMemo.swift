@@ -27,7 +27,13 @@ final class HitMemo: Sendable {
         items = Mutex(LRUStore(capacity: capacity))
     }
 
-    private static func cost(_ cached: CachedURLResponse) -> Int { cached.data.count + 256 }
+    /// The stored object's cost as the memory tier counts it (fields included),
+    /// plus the parsed entry and the last answer built from it, which hold as
+    /// many fields again.
+    private static func cost(_ cached: CachedURLResponse) -> Int {
+        let fields = ImageURLCache.memoryCost(cached, CacheKey(rawValue: "")) - cached.data.count
+        return cached.data.count + 3 * fields
+    }
 
     /// `cached` parsed (once per stored object).
     func entry(for cached: CachedURLResponse) -> HTTPCacheEntry? {

@@ -9,43 +9,46 @@ import FoundationNetworking
 ///
 /// ```swift
 /// final class PatternURLProtocol: SchemeURLProtocol {
-///     static let renderer = RendererSlot<PatternURL>(PatternRenderer())
 ///     override class var schemes: Set<String> { ["pattern"] }
-///     override func makeRenderWork() throws -> RenderWork {
-///         try Self.renderer.work(for: PatternURL(url: requestURL))
+///     override func makeRenderWork(in environment: URLSchemeKitEnvironment) throws -> RenderWork {
+///         try environment.work(for: PatternURL(url: requestURL))
 ///     }
 /// }
 /// ```
 ///
 /// Threads: `canInit` runs on the thread that resumed the task; `startLoading`
 /// and `stopLoading` run on the task's serial work queue. Per request:
-/// 1. honour `request.cachePolicy` (the Linux session never does): a cached
-///    response for the same `CacheKey` answers without rendering, unless the
-///    policy is a reload; `.returnCacheDataDontLoad` without one fails with
+/// 1. find the session's `URLSchemeKitEnvironment` (see `installURLSchemeKit(_:)`);
+/// 2. `makeRenderWork(in:)` parses the URL (strictly; errors name the
+///    parameter) and picks the environment's renderer;
+/// 3. honour `request.cachePolicy` (the Linux session never does): an answer
+///    stored for the same `CacheKey`, environment partition and renderer
+///    version answers without rendering, unless the policy is a reload
+///    (from memory at once; from disk on the render queue);
+///    `.returnCacheDataDontLoad` without one fails with
 ///    `URLError(.resourceUnavailable)`;
-/// 2. `makeRenderWork()` parses the URL (strictly; errors name the parameter);
-/// 3. the render runs on `renderQueue`, cancellable through `RenderCancellation`,
-///    which also fires when the render outlives `ResourceBudget.renderDeadline`
-///    (reported as `URLError(.timedOut)`); a full queue refuses it at once;
-/// 4. a success is stored in the session's `ImageURLCache` (the platform never
-///    stores a custom protocol's response), then answered as `HTTPURLResponse`
-///    200 with `Content-Type` and `Content-Length`; a failure as a `URLError`;
-/// 5. the client hears one outcome, on the task's work queue, never after
+/// 4. the render runs on the environment's `renderQueue`, cancellable through
+///    `RenderCancellation`, which also fires when the render outlives
+///    `ResourceBudget.renderDeadline` (reported as `URLError(.timedOut)`); a
+///    full queue refuses it at once;
+/// 5. a success is stored in the environment's `ImageURLCache`, then answered
+///    as `HTTPURLResponse` 200 with `Content-Type` and `Content-Length`; a
+///    failure as a `URLError`;
+/// 6. the client hears one outcome, on the task's work queue, never after
 ///    `stopLoading()` (see `ClientChannel`): answers known inside
-///    `startLoading()` (hits, parse errors) are reported there and then, on
-///    the queue it runs on; render results hop back to that queue.
+///    `startLoading()` (memory hits, parse errors) are reported there and
+///    then, on the queue it runs on; render results hop back to that queue.
 open class SchemeURLProtocol: URLProtocol {
     /// The schemes this class answers, lower-case. Subclasses override.
     open class var schemes: Set<String> { [] }
 
-    /// Where renders run. Defaults to the process-wide `RenderQueue.shared`.
-    open class var renderQueue: RenderQueue { .shared }
-
-    /// Parses the request into the work that renders it. Called on the
-    /// session's shared work queue, so it must only parse: no I/O, no drawing.
+    /// Parses the request into the work that renders it, with a renderer of
+    /// `environment` (`environment.work(for:)`). Called on the session's
+    /// shared work queue, so it must only parse: no I/O, no drawing, no limit
+    /// checks (those belong to the render, which sees the budget).
     /// Throw `URLParameterError` (reported as `.badURL`) or a `URLError`.
-    open func makeRenderWork() throws -> RenderWork {
-        throw URLErrors.make(.unsupportedURL, "\(Self.self) renders nothing: override makeRenderWork()", url: request.url)
+    open func makeRenderWork(in environment: URLSchemeKitEnvironment) throws -> RenderWork {
+        throw URLErrors.make(.unsupportedURL, "\(Self.self) renders nothing: override makeRenderWork(in:)", url: request.url)
     }
 
     /// The request's URL (a request without one never reaches `makeRenderWork`).
@@ -72,46 +75,65 @@ open class SchemeURLProtocol: URLProtocol {
             channel.deliver(.failed(URLErrors.make(.badURL, "the request has no URL", url: nil)))
             return
         }
-        // A hit for this very URL needs no key; a hit for another spelling must share its key.
-        if ImageURLCache.readsCache(request.cachePolicy), let cached = cachedResponse,
-           let cachedURL = cached.response.url, cachedURL == url || CacheKey(url: cachedURL) == CacheKey(url: url) {
-            // The stored response serves its own URL as it is; another spelling gets one re-addressed.
-            let response = cachedURL == url ? cached.response : Self.response(for: url, answering: cached)
-            channel.deliver(.loaded(response, cached.data))
-            return
-        }
-        guard let key = CacheKey(url: url) else {
+        guard let urlKey = CacheKey(url: url) else {
             channel.deliver(.failed(URLErrors.make(.badURL, "\(url.absoluteString) cannot be read as a URL with a scheme", url: url)))
             return
         }
-        if request.cachePolicy == .returnCacheDataDontLoad {
-            let message = "no cached response for \(url.absoluteString), and the cache policy forbids loading"
-            channel.deliver(.failed(URLErrors.make(.resourceUnavailable, message, url: url)))
+        let (workQueue, session) = ClientChannel.internals(of: task)
+        let environment = EnvironmentURLCache.environment(of: session)
+        let cache = ImageURLCache.readsCache(request.cachePolicy) ? environment.imageCache : nil
+        // A memory hit is answered before the URL is parsed: the renderer's
+        // version for this class and scheme is remembered from an earlier load
+        // (an environment's renderers never change).
+        let versionKey = "\(Self.self) \(urlKey.rawValue.prefix { $0 != ":" })"
+        let knownVersion = environment.renderVersions.withLock { $0[versionKey] }
+        if let knownVersion, let hit = cache?.memoryCachedResponse(for: Self.answerKey(urlKey, partition: environment.cachePartition, version: knownVersion)) {
+            channel.deliver(.loaded(Self.response(for: url, answering: hit), hit.data))
             return
         }
-
         let work: RenderWork
         do {
-            work = try makeRenderWork()
+            work = try makeRenderWork(in: environment)
         } catch {
             channel.deliver(.failed(URLErrors.converting(error, url: url)))
             return
         }
-        let (workQueue, session) = ClientChannel.internals(of: task)
-        let cache = session?.configuration.urlCache as? ImageURLCache
-        let deadline = ResourceBudget.current.renderDeadline
+        let key = Self.answerKey(urlKey, partition: environment.cachePartition, version: work.version)
+        if knownVersion != work.version {
+            environment.renderVersions.withLock { $0[versionKey] = work.version }
+            if let hit = cache?.memoryCachedResponse(for: key) {
+                channel.deliver(.loaded(Self.response(for: url, answering: hit), hit.data))
+                return
+            }
+        }
+        let offline = request.cachePolicy == .returnCacheDataDontLoad
+        if offline && cache?.directory == nil {
+            channel.deliver(.failed(Self.notCached(url)))
+            return
+        }
+        let deadline = environment.budget.renderDeadline
+        let context = RenderContext(environment: environment, cancellation: cancellation)
         do {
-            try Self.renderQueue.submit(cancellation: cancellation) {
+            try environment.renderQueue.submit(cancellation: cancellation, pendingLimit: environment.budget.pendingRenders) {
+                // A disk hit is read here, off the work queue every session shares.
+                if let hit = cache?.cachedResponse(for: key) {
+                    channel.deliver(.loaded(Self.response(for: url, answering: hit), hit.data), on: workQueue)
+                    return
+                }
+                if offline {
+                    channel.deliver(.failed(Self.notCached(url)), on: workQueue)
+                    return
+                }
                 // The deadline counts from here: time spent waiting for a slot is the queue's, not the render's.
                 let timer = DispatchWorkItem { cancellation.expire(deadline: deadline) }
                 DispatchQueue.global().asyncAfter(deadline: .now() + deadline, execute: timer)
                 defer { timer.cancel() }
                 do {
                     try cancellation.check()
-                    let image = try work(cancellation)
+                    let image = try work(context)
                     try cancellation.check()
                     let response = Self.response(for: url, mimeType: image.mimeType, length: image.data.count)
-                    cache?.store(CachedURLResponse(response: response, data: image.data, storagePolicy: .allowed), for: key)
+                    environment.imageCache?.store(CachedURLResponse(response: response, data: image.data, storagePolicy: .allowed), for: key)
                     channel.deliver(.loaded(response, image.data), on: workQueue)
                 } catch {
                     channel.deliver(.failed(URLErrors.converting(error, url: url)), on: workQueue)
@@ -126,6 +148,18 @@ open class SchemeURLProtocol: URLProtocol {
         loadingState.stop()
     }
 
+    /// The key a rendered answer is stored under: the URL's key (its query in
+    /// canonical order), the environment's partition and the renderer's
+    /// version, so one tenant never sees another's answer and an upgraded
+    /// renderer never serves an old picture.
+    static func answerKey(_ urlKey: CacheKey, partition: String, version: String) -> CacheKey {
+        urlKey.variant("p=" + partition + "&v=" + version)
+    }
+
+    private static func notCached(_ url: URL) -> URLError {
+        URLErrors.make(.resourceUnavailable, "no cached response for \(url.absoluteString), and the cache policy forbids loading", url: url)
+    }
+
     /// The 200 response for a rendered body.
     static func response(for url: URL, mimeType: String, length: Int) -> URLResponse {
         let headers = ["Content-Type": mimeType, "Content-Length": String(length)]
@@ -137,6 +171,7 @@ open class SchemeURLProtocol: URLProtocol {
 
     /// A cached answer re-addressed to the URL that asked (which may order its query differently).
     static func response(for url: URL, answering cached: CachedURLResponse) -> URLResponse {
+        if cached.response.url == url { return cached.response }
         let mimeType = (cached.response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type")
             ?? cached.response.mimeType ?? "application/octet-stream"
         return response(for: url, mimeType: mimeType, length: cached.data.count)

@@ -1,13 +1,14 @@
 import Foundation
+import MapRendering
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
 /// Builds the `URLError`s the protocols report: a code that fits, a
 /// description a person can act on, and the failing URL in the user info.
-public enum URLErrors {
+enum URLErrors {
     /// A `URLError` with `code`, `message` as its localized description and `url` as the failing URL.
-    public static func make(_ code: URLError.Code, _ message: String, url: URL?, underlying: Error? = nil) -> URLError {
+    static func make(_ code: URLError.Code, _ message: String, url: URL?, underlying: Error? = nil) -> URLError {
         var info: [String: Any] = [NSLocalizedDescriptionKey: message]
         if let url {
             info[NSURLErrorFailingURLErrorKey] = url
@@ -16,17 +17,38 @@ public enum URLErrors {
         return URLError(code, userInfo: info)
     }
 
-    /// Turns whatever a parser or renderer threw into the `URLError` the caller sees:
-    /// a `URLParameterError` is `.badURL`, a `CancellationError` is `.cancelled`,
-    /// a `URLError` keeps its code and description and gains the failing URL,
-    /// anything else is `.unknown` with its description.
-    public static func converting(_ error: Error, url: URL?) -> URLError {
+    /// Turns whatever a parser or renderer threw into the `URLError` the caller
+    /// sees, the one place where that happens for every scheme:
+    /// - a `URLError` keeps its code and description and gains the failing URL;
+    /// - a `URLParameterError`, a `MapOptionError` (a view over the budget) and
+    ///   an `AssetStoreError.invalidID` are `.badURL` naming the parameter;
+    /// - `AssetStoreError.notFound` is `.fileDoesNotExist`; a damaged or
+    ///   unreadable stored file and an `AssetDecodingError` are `.cannotDecodeContentData`;
+    /// - a `MapTileError` is `.resourceUnavailable` naming the tile;
+    /// - a `CancellationError` is `.cancelled`;
+    /// - anything else is `.unknown` with its description.
+    static func converting(_ error: Error, url: URL?) -> URLError {
         switch error {
         case let error as URLError:
             if error.userInfo[NSURLErrorFailingURLErrorKey] != nil { return error }
             return make(error.code, error.localizedDescription, url: url, underlying: error.userInfo[NSUnderlyingErrorKey] as? Error)
         case let error as URLParameterError:
             return make(.badURL, "bad URL \(url?.absoluteString ?? ""): \(error.description)", url: url, underlying: error)
+        case let error as MapOptionError:
+            return converting(URLParameterError(parameter: error.option, reason: error.reason), url: url)
+        case let error as AssetStoreError:
+            switch error {
+            case .notFound:
+                return make(.fileDoesNotExist, error.description, url: url, underlying: error)
+            case .invalidID:
+                return converting(URLParameterError(parameter: "id", reason: error.description), url: url)
+            case .corrupt, .unreadableImage:
+                return make(.cannotDecodeContentData, error.description, url: url, underlying: error)
+            }
+        case let error as AssetDecodingError:
+            return make(.cannotDecodeContentData, error.description, url: url, underlying: error.underlying)
+        case let error as MapTileError:
+            return make(.resourceUnavailable, error.description, url: url, underlying: error)
         case is CancellationError:
             return make(.cancelled, "cancelled", url: url)
         default:

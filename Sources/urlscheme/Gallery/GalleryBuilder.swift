@@ -46,10 +46,10 @@ struct GalleryBuilder {
         defer { try? FileManager.default.removeItem(at: storeDirectory) }
         let store = try FileAssetStore(directory: storeDirectory)
         let photo = try store.add(GalleryPhoto.testorig)
-        URLSchemeKitProtocols.useAssetStore(store, decodedCapacity: 64 << 20)
-
+        let environment = URLSchemeKitEnvironment(assets: AssetImageSource(store: store, cache: DecodedImageCache(capacity: 64 << 20)),
+                                                  imageCache: ImageURLCache(memoryCapacity: 256 << 20, diskCapacity: 0), httpCache: nil)
         let configuration = URLSessionConfiguration.ephemeral
-        configuration.installURLSchemeKit(cache: ImageURLCache(memoryCapacity: 256 << 20, diskCapacity: 0), httpCache: nil)
+        configuration.installURLSchemeKit(environment)
         let loader = ImageLoader(configuration: ImageLoader.Configuration(session: URLSession(configuration: configuration)))
 
         let participantItems = GalleryScreens.participantURLs(photo: photo)

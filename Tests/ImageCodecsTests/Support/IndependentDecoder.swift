@@ -81,6 +81,26 @@ enum IndependentDecoder {
         }
     }
 
+    /// gzip members made by python3's `gzip` module at `level`, with a file
+    /// name in the header (FNAME) so the optional header fields are exercised.
+    static func gzipCompress(_ inputs: [[UInt8]], level: Int) throws -> [[UInt8]] {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gzip-make-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for (i, input) in inputs.enumerated() { try Data(input).write(to: directory.appendingPathComponent("\(i).raw")) }
+        let script = """
+            import sys, gzip, os
+            d, n, level = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+            for i in range(n):
+                raw = open(os.path.join(d, f"{i}.raw"), "rb").read()
+                with open(os.path.join(d, f"{i}.gz"), "wb") as out:
+                    with gzip.GzipFile(filename=f"sample-{i}.bin", mode="wb", compresslevel=level, fileobj=out, mtime=0) as g:
+                        g.write(raw)
+            """
+        try runPython(script, arguments: [directory.path, String(inputs.count), String(level)])
+        return try inputs.indices.map { Array(try Data(contentsOf: directory.appendingPathComponent("\($0).gz"))) }
+    }
+
     /// Decodes JPEG files with Pillow (libjpeg-turbo) when python3 has it:
     /// for each file its pixels (opaque RGBA) and ICC profile, or nil where
     /// Pillow refuses it. Returns [] when Pillow is not installed, so callers

@@ -63,17 +63,19 @@ enum AssetFixtures {
 }
 
 extension XCTestCase {
-    /// A file store in a fresh directory that `asset://` and `avatar://` read
-    /// (through a new decoded-image cache) until the next call.
-    func makeAssetStore() throws -> (store: FileAssetStore, source: AssetImageSource) {
-        let store = try FileAssetStore(directory: makeTemporaryDirectory())
-        return (store, URLSchemeKitProtocols.useAssetStore(store))
+    /// A file store in a fresh directory, and a source of its photos (with a
+    /// new decoded-image cache) for `makeSchemeSession(_:)`.
+    func makeAssetStore(budget: ResourceBudget = ResourceBudget()) throws -> (store: FileAssetStore, source: AssetImageSource) {
+        let store = try FileAssetStore(directory: makeTemporaryDirectory(), budget: budget)
+        return (store, AssetImageSource(store: store))
     }
 
-    /// A session with every URLSchemeKit protocol and a memory-only `ImageURLCache`.
-    func makeSchemeSession() -> URLSession {
+    /// A session with every URLSchemeKit protocol, a memory-only
+    /// `ImageURLCache`, and an environment of `assets` and `budget`.
+    func makeSchemeSession(_ assets: AssetImageSource? = nil, budget: ResourceBudget = ResourceBudget()) -> URLSession {
         let configuration = URLSessionConfiguration.ephemeral
-        configuration.installURLSchemeKit(cache: ImageURLCache(memoryCapacity: 16 << 20, diskCapacity: 0), httpCache: nil)
+        configuration.installURLSchemeKit(URLSchemeKitEnvironment(assets: assets, budget: budget,
+                                                                  imageCache: ImageURLCache(memoryCapacity: 16 << 20, diskCapacity: 0), httpCache: nil))
         return URLSession(configuration: configuration)
     }
 

@@ -46,7 +46,8 @@ final class ColorMapRenderer: Renderer {
         return false
     }
 
-    func render(_ request: MapURL, cancellation: RenderCancellation) throws -> RenderedImage {
+    func render(_ request: MapURL, in context: RenderContext) throws -> RenderedImage {
+        let cancellation = context.cancellation
         renders.add(1, ordering: .relaxed)
         let latitude = request.options.camera.centerLatitude
         started.withLock { $0.append(latitude) }
@@ -62,7 +63,7 @@ final class ColorMapRenderer: Renderer {
             usleep(1000)
             waited += 1
         }
-        if let realMap { return try realMap.render(request, cancellation: cancellation) }
+        if let realMap { return try realMap.render(request, in: context) }
         let options = request.options
         let bitmap = try Bitmap(width: options.pixelWidth, height: options.pixelHeight, fill: Self.color(latitude: latitude))
         return RenderedImage(data: try PNGEncoder().encode(bitmap), mimeType: "image/png")
@@ -91,20 +92,21 @@ extension MapCamera {
 }
 
 extension XCTestCase {
-    /// A loader over a new session with every URLSchemeKit scheme and a memory-only URL cache.
-    /// When the test ends the loader is invalidated and `map://` gets its real renderer back.
+    /// A loader over a new session with every URLSchemeKit scheme, a
+    /// memory-only URL cache and HTTP cache (nothing under ~/.cache), and
+    /// `renderer` drawing `map://` (the real one by default). When the test
+    /// ends the loader is invalidated.
     func makeLoader(memoryCapacity: Int = 8 << 20, maximumConcurrentLoads: Int = 6,
-                    urlCache: ImageURLCache? = ImageURLCache(memoryCapacity: 16 << 20, diskCapacity: 0)) -> ImageLoader {
+                    urlCache: ImageURLCache? = ImageURLCache(memoryCapacity: 16 << 20, diskCapacity: 0),
+                    renderer: (any Renderer<MapURL>)? = nil) -> ImageLoader {
+        var renderers = SchemeRenderers()
+        if let renderer { renderers.set(renderer) }
         let configuration = URLSessionConfiguration.ephemeral
-        configuration.installURLSchemeKit(cache: urlCache ?? ImageURLCache(memoryCapacity: 0, diskCapacity: 0))
-        if urlCache == nil { configuration.urlCache = nil }
+        configuration.installURLSchemeKit(URLSchemeKitEnvironment(imageCache: urlCache, httpCache: HTTPCache(directory: nil), renderers: renderers))
         let loader = ImageLoader(configuration: .init(session: URLSession(configuration: configuration),
                                                       memoryCache: DecodedImageCache(capacity: memoryCapacity),
                                                       maximumConcurrentLoads: maximumConcurrentLoads))
-        addTeardownBlock {
-            loader.invalidateAndCancel()
-            MapURLProtocol.renderer.renderer = MapSnapshotRenderer()
-        }
+        addTeardownBlock { loader.invalidateAndCancel() }
         return loader
     }
 

@@ -11,6 +11,8 @@ import FoundationNetworking
 /// is how tests take the network away.
 final class OriginServer {
     let port: Int
+    /// The loopback address it listens on (127.0.0.2 and up stand for other hosts).
+    let host: String
     private let process: Process
     /// A plain session (no URLSchemeKit protocol) for the control requests.
     private let control = URLSession(configuration: .ephemeral)
@@ -18,10 +20,11 @@ final class OriginServer {
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/http/origin_server.py")
 
-    init(test: XCTestCase) throws {
+    init(test: XCTestCase, host: String = "127.0.0.1") throws {
+        self.host = host
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Self.script.path]
+        process.arguments = ["python3", Self.script.path, host]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
@@ -42,16 +45,17 @@ final class OriginServer {
         self.port = port
     }
 
-    func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)\(path)")! }
+    func url(_ path: String) -> URL { URL(string: "http://\(host):\(port)\(path)")! }
 
     /// Sets what `path` answers.
     func route(_ path: String, status: Int = 200, headers: [String: String] = [:], body: String = "",
-               bodySize: Int = 0, echoHeader: String? = nil, delay: Double = 0,
-               unsafeStatus: Int = 200, unsafeHeaders: [String: String] = [:]) throws {
+               bodySize: Int = 0, echoHeader: String? = nil, echoMap: [String: String]? = nil, delay: Double = 0,
+               unsafeStatus: Int = 200, unsafeHeaders: [String: String] = [:], endless: Bool = false) throws {
         var route: [String: Any] = ["path": path, "status": status, "headers": headers, "body": body,
                                     "body_size": bodySize, "delay": delay,
-                                    "unsafe_status": unsafeStatus, "unsafe_headers": unsafeHeaders]
+                                    "unsafe_status": unsafeStatus, "unsafe_headers": unsafeHeaders, "endless": endless]
         if let echoHeader { route["echo_header"] = echoHeader }
+        if let echoMap { route["echo_map"] = echoMap }
         var request = URLRequest(url: url("/__route"))
         request.httpMethod = "POST"
         request.httpBody = try JSONSerialization.data(withJSONObject: route)

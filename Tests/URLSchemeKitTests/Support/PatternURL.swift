@@ -47,7 +47,8 @@ final class PatternRenderer: Renderer {
     let renders = Atomic<Int>(0)
     let cancellationsSeen = Atomic<Int>(0)
 
-    func render(_ request: PatternURL, cancellation: RenderCancellation) throws -> RenderedImage {
+    func render(_ request: PatternURL, in context: RenderContext) throws -> RenderedImage {
+        let cancellation = context.cancellation
         renders.add(1, ordering: .relaxed)
         var waited = 0
         while waited < request.delay {
@@ -76,27 +77,35 @@ final class PatternRenderer: Renderer {
 
 /// The test scheme's protocol: parsing and the render call, nothing else.
 final class PatternURLProtocol: SchemeURLProtocol {
-    static let renderer = RendererSlot<PatternURL>(PatternRenderer())
-
     override class var schemes: Set<String> { [PatternURL.scheme] }
 
-    override func makeRenderWork() throws -> RenderWork {
-        try Self.renderer.work(for: PatternURL(url: requestURL))
-    }
-
-    /// Installs a fresh renderer for one test and returns it.
-    static func installFreshRenderer() -> PatternRenderer {
-        let renderer = PatternRenderer()
-        Self.renderer.renderer = renderer
-        return renderer
+    override func makeRenderWork(in environment: URLSchemeKitEnvironment) throws -> RenderWork {
+        try environment.work(for: PatternURL(url: requestURL))
     }
 }
 
-/// A session that knows the pattern scheme and uses `cache`.
-func makePatternSession(cache: URLCache?) -> URLSession {
+/// The pattern scheme drawn by a renderer of its own, whatever the session's
+/// environment: for a protocol driven without a session, or a session whose
+/// `urlCache` is not the one `installURLSchemeKit` set.
+final class StandalonePatternURLProtocol: SchemeURLProtocol {
+    override class var schemes: Set<String> { [PatternURL.scheme] }
+
+    override func makeRenderWork(in environment: URLSchemeKitEnvironment) throws -> RenderWork {
+        RenderWork(try PatternURL(url: requestURL), renderer: PatternRenderer())
+    }
+}
+
+/// A session that knows only the pattern scheme, drawn by `renderer` within
+/// `budget`, its answers kept in `cache` (under one partition, so sessions on
+/// one cache directory share them).
+func makePatternSession(cache: ImageURLCache?, renderer: PatternRenderer = PatternRenderer(),
+                        budget: ResourceBudget = ResourceBudget(), renderQueue: RenderQueue = .shared) -> URLSession {
+    var renderers = SchemeRenderers()
+    renderers.set(renderer)
     let configuration = URLSessionConfiguration.ephemeral
+    configuration.installURLSchemeKit(URLSchemeKitEnvironment(budget: budget, renderQueue: renderQueue, imageCache: cache, httpCache: nil,
+                                                              renderers: renderers, cachePartition: "pattern"))
     configuration.protocolClasses = [PatternURLProtocol.self]
-    configuration.urlCache = cache
     return URLSession(configuration: configuration)
 }
 

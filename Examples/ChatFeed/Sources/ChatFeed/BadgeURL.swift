@@ -35,7 +35,11 @@ struct BadgeURL: SchemeURL {
 
 /// Draws the badge: a filled circle with the text centred in DejaVu Sans.
 struct BadgeRenderer: Renderer {
-    func render(_ badge: BadgeURL, cancellation: RenderCancellation) throws -> RenderedImage {
+    /// Changed whenever the drawing changes, so cached badges are drawn again.
+    var version: String { "badge-1" }
+
+    func render(_ badge: BadgeURL, in context: RenderContext) throws -> RenderedImage {
+        let cancellation = context.cancellation
         let size = 48.0
         var canvas = try Canvas(width: Int(size), height: Int(size))
         try canvas.fill(polygons: [circle(center: Point(size / 2, size / 2), radius: size / 2 - 1)], color: badge.color)
@@ -56,9 +60,8 @@ struct BadgeRenderer: Renderer {
 
 /// Joins the two for URLSession.
 final class BadgeURLProtocol: SchemeURLProtocol {
-    static let renderer = RendererSlot<BadgeURL>(BadgeRenderer())
     override class var schemes: Set<String> { [BadgeURL.scheme] }
-    override func makeRenderWork() throws -> RenderWork {
-        try Self.renderer.work(for: BadgeURL(url: requestURL))
+    override func makeRenderWork(in environment: URLSchemeKitEnvironment) throws -> RenderWork {
+        try environment.work(for: BadgeURL(url: requestURL))
     }
 }

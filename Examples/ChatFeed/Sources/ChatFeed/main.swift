@@ -14,13 +14,19 @@ let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("Cha
 defer { try? FileManager.default.removeItem(at: scratch) }
 try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
 
-// 1. One configured session: every URLSchemeKit scheme, their cache, the HTTP
-//    cache, and the app's own scheme ahead of the rest.
+// 1. One configured session: every URLSchemeKit scheme and the app's own,
+//    with one environment: the photo store, the renderers (the built-in ones
+//    and the badge's), the rendered images' cache and the HTTP cache.
+let store = try FileAssetStore(directory: scratch.appendingPathComponent("assets"))
+var renderers = SchemeRenderers()
+renderers.set(BadgeRenderer())
+let environment = URLSchemeKitEnvironment(
+    assets: AssetImageSource(store: store),
+    imageCache: ImageURLCache(memoryCapacity: 32 << 20, diskCapacity: 64 << 20, directory: scratch.appendingPathComponent("images")),
+    httpCache: HTTPCache(directory: scratch.appendingPathComponent("web")),
+    renderers: renderers)
 let configuration = URLSessionConfiguration.ephemeral
-configuration.installURLSchemeKit(
-    cache: ImageURLCache(memoryCapacity: 32 << 20, diskCapacity: 64 << 20, directory: scratch.appendingPathComponent("images")),
-    httpCache: HTTPCache(directory: scratch.appendingPathComponent("web")))
-configuration.protocolClasses = [BadgeURLProtocol.self] + (configuration.protocolClasses ?? [])
+configuration.installURLSchemeKit(environment, extraProtocols: [BadgeURLProtocol.self])
 let session = URLSession(configuration: configuration)
 
 /// Loads `request` and prints one line: what came back, and from where.
@@ -47,8 +53,6 @@ try await show("map", try MapURL(options: MapSnapshotOptions(
     markers: [MapMarker(coordinate: GeoCoordinate(latitude: 59.935634, longitude: 30.325935))])).url)
 
 // 3. Photos the user picked, stored once, then shown edited by URL.
-let store = try FileAssetStore(directory: scratch.appendingPathComponent("assets"))
-URLSchemeKitProtocols.useAssetStore(store)
 var ids: [String] = []
 for (index, colour) in [RGBA(200, 80, 60), RGBA(60, 140, 200), RGBA(90, 170, 90)].enumerated() {
     let photo = try Bitmap(width: 320, height: 240, fill: colour)

@@ -65,18 +65,19 @@ struct VP8BoolDecoder {
     mutating func readBit(_ probability: UInt8) -> Bool {
         if bits < 0 { refill() }
         let split = (range &* UInt32(probability)) >> 8
-        let window = UInt32(truncatingIfNeeded: value >> UInt64(bits))
+        let window = UInt32(truncatingIfNeeded: value &>> UInt64(bits))
         let bit = window > split
         var newRange: UInt32
         if bit {
             newRange = range &- split
-            value &-= UInt64(split &+ 1) << UInt64(bits)
+            value &-= UInt64(split &+ 1) &<< UInt64(bits)
         } else {
             newRange = split &+ 1
         }
-        // Renormalise so the range is 128...255 again.
+        // Renormalise so the range is 128...255 again. (Masking shifts: the
+        // amounts are in range, and Swift's checked ones cost a branch per bit.)
         let shift = newRange.leadingZeroBitCount &- 24
-        newRange <<= UInt32(shift)
+        newRange &<<= UInt32(shift)
         bits &-= shift
         range = newRange &- 1
         return bit

@@ -65,8 +65,12 @@ struct VP8CoefficientReader {
 
     /// Reads the coefficients of the macroblock in column `x`; returns false
     /// when all are zero (its inner edges are then not loop-filtered).
-    func read(_ decoder: inout VP8BoolDecoder, column x: Int, modes: VP8MacroblockModes,
+    func read(_ partition: inout VP8BoolDecoder, column x: Int, modes: VP8MacroblockModes,
               quantizer: VP8Quantizer) -> Bool {
+        // A local copy the optimiser can keep in registers: the coefficient
+        // stores below could otherwise alias the caller's decoder.
+        var decoder = partition
+        defer { partition = decoder }
         let top = above + x * 9
         coefficients.update(repeating: 0, count: 400)
         if modes.skipsCoefficients {
@@ -131,8 +135,10 @@ struct VP8CoefficientReader {
     /// last token read (0 when the block ends at once, so "count > first"
     /// means "has a coefficient").
     @inline(__always)
-    private func readBlock(_ decoder: inout VP8BoolDecoder, plane: Int, context: Int, first: Int,
+    private func readBlock(_ partition: inout VP8BoolDecoder, plane: Int, context: Int, first: Int,
                            dc: Int32, ac: Int32, into output: UnsafeMutablePointer<Int16>) -> Int {
+        var decoder = partition  // in registers for the block, stored back once
+        defer { partition = decoder }
         let base = probabilities + plane * (8 * 3 * 11)
         var n = first
         var p = base + VP8CoefficientReader.band(n) * 33 + context * 11
@@ -194,14 +200,14 @@ struct VP8CoefficientReader {
     @inline(__always)
     private static func band(_ n: Int) -> Int {
         // 0 1 2 3 6 4 5 6 6 6 6 6 6 6 6 7 0, four bits each.
-        // Past the end (n = 16) the shift empties the word: band 0.
-        Int(truncatingIfNeeded: (0x7666_6666_6546_3210 as UInt64) >> UInt64(n * 4)) & 15
+        // Past the end (n = 16) the masked shift wraps to 0: nibble 0, band 0.
+        Int(truncatingIfNeeded: (0x7666_6666_6546_3210 as UInt64) &>> UInt64(n * 4)) & 15
     }
 
     /// The raster position of the `n`th coefficient in zigzag order.
     @inline(__always)
     private static func zigzag(_ n: Int) -> Int {
         // 0 1 4 8 5 2 3 6 9 12 13 10 7 11 14 15, four bits each.
-        Int(truncatingIfNeeded: (0xFEB7_ADC9_6325_8410 as UInt64) >> (n * 4)) & 15
+        Int(truncatingIfNeeded: (0xFEB7_ADC9_6325_8410 as UInt64) &>> UInt64(n * 4)) & 15
     }
 }

@@ -7,7 +7,7 @@
 /// of the four chroma samples around it, computed in two rounding steps as
 /// libwebp does; the first and last rows (and columns) mirror their edge.
 enum VP8ColorConverter {
-    /// Converts the whole picture into `output` (RGBA, alpha left as it is).
+    /// Converts the whole picture into `output` (RGBA, alpha 255).
     static func convert(width: Int, height: Int,
                         luma: UnsafePointer<UInt8>, lumaStride: Int,
                         cb: UnsafePointer<UInt8>, cr: UnsafePointer<UInt8>, chromaStride: Int,
@@ -92,15 +92,18 @@ enum VP8ColorConverter {
     /// libwebp's `VP8YuvToRgb`: 14-bit fixed point, results clamped to 0...255.
     @inline(__always)
     private static func store(_ y: UInt8, _ u: Int32, _ v: Int32, _ output: UnsafeMutablePointer<UInt8>) {
-        let luma = (Int32(y) &* 19077) >> 8
-        output[0] = clip((luma &+ ((v &* 26149) >> 8)) &- 14234)
-        output[1] = clip(((luma &- ((u &* 6419) >> 8)) &- ((v &* 13320) >> 8)) &+ 8708)
-        output[2] = clip((luma &+ ((u &* 33050) >> 8)) &- 17685)
+        let luma = (Int32(y) &* 19077) &>> 8
+        let red = clip((luma &+ ((v &* 26149) &>> 8)) &- 14234)
+        let green = clip(((luma &- ((u &* 6419) &>> 8)) &- ((v &* 13320) &>> 8)) &+ 8708)
+        let blue = clip((luma &+ ((u &* 33050) &>> 8)) &- 17685)
+        // One 32-bit store, bytes in memory order R, G, B, A (little-endian).
+        let pixel = red | green &<< 8 | blue &<< 16 | 0xFF00_0000
+        UnsafeMutableRawPointer(output).storeBytes(of: pixel.littleEndian, as: UInt32.self)
     }
 
     /// A 6-bit fraction to 0...255, clamped.
     @inline(__always)
-    private static func clip(_ v: Int32) -> UInt8 {
-        v & ~16383 == 0 ? UInt8(truncatingIfNeeded: v >> 6) : v < 0 ? 0 : 255
+    private static func clip(_ v: Int32) -> UInt32 {
+        v & ~16383 == 0 ? UInt32(truncatingIfNeeded: v &>> 6) : v < 0 ? 0 : 255
     }
 }

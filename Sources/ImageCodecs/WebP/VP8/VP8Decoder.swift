@@ -41,9 +41,14 @@ struct VP8Decoder {
 
         let columns = (header.width + 15) >> 4, rows = (header.height + 15) >> 4
         let lumaStride = columns * 16, chromaStride = columns * 8
-        var luma = [UInt8](repeating: 0, count: lumaStride * rows * 16)
-        var cb = [UInt8](repeating: 0, count: chromaStride * rows * 8)
-        var cr = [UInt8](repeating: 0, count: chromaStride * rows * 8)
+        // Every byte is written by the reconstructor (whole macroblocks) before
+        // anything reads it, so the planes start uninitialised.
+        func plane(_ count: Int) -> [UInt8] {
+            [UInt8](unsafeUninitializedCapacity: count) { _, initialized in initialized = count }
+        }
+        var luma = plane(lumaStride * rows * 16)
+        var cb = plane(chromaStride * rows * 8)
+        var cr = plane(chromaStride * rows * 8)
 
         var modeReader = VP8ModeReader(header: header, macroblockColumns: columns)
         let coefficientReader = VP8CoefficientReader(probabilities: header.coefficientProbabilities, macroblockColumns: columns)

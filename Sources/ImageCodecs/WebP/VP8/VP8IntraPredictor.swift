@@ -82,11 +82,13 @@ enum VP8IntraPredictor {
         case VP8IntraMode.trueMotion:
             trueMotion(pixels, size: 4, stride: stride)
         case VP8IntraMode.vertical:
-            let row = [average3(x, a, b), average3(a, b, c), average3(b, c, d), average3(c, d, top[4])]
-            for n in 0..<4 { for m in 0..<4 { set(m, n, row[m]) } }
+            let v0 = average3(x, a, b), v1 = average3(a, b, c), v2 = average3(b, c, d), v3 = average3(c, d, top[4])
+            for n in 0..<4 { set(0, n, v0); set(1, n, v1); set(2, n, v2); set(3, n, v3) }
         case VP8IntraMode.horizontal:
-            let column = [average3(x, i, j), average3(i, j, k), average3(j, k, l), average3(k, l, l)]
-            for n in 0..<4 { (pixels + n * stride).update(repeating: column[n], count: 4) }
+            pixels.update(repeating: average3(x, i, j), count: 4)
+            (pixels + stride).update(repeating: average3(i, j, k), count: 4)
+            (pixels + 2 * stride).update(repeating: average3(j, k, l), count: 4)
+            (pixels + 3 * stride).update(repeating: average3(k, l, l), count: 4)
         case VP8IntraMode.downRight:
             set(0, 3, average3(j, k, l))
             let ijk = average3(i, j, k); set(1, 3, ijk); set(0, 2, ijk)

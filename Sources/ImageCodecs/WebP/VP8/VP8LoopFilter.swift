@@ -111,6 +111,8 @@ struct VP8LoopFilter {
     // `across` steps over the edge, `along` to the next pixel on it.
 
     @inline(__always)
+    private static func absolute(_ v: Int32) -> Int32 { v < 0 ? 0 &- v : v }
+    @inline(__always)
     private static func clamp128(_ v: Int32) -> Int32 { v < -128 ? -128 : v > 127 ? 127 : v }
     @inline(__always)
     private static func clamp16(_ v: Int32) -> Int32 { v < -16 ? -16 : v > 15 ? 15 : v }
@@ -121,24 +123,24 @@ struct VP8LoopFilter {
     /// as 4·|p0 − q0| + |p1 − q1| ≤ 2·limit + 1 (the same, without the halving).
     @inline(__always)
     private static func edgeVaries(_ p1: Int32, _ p0: Int32, _ q0: Int32, _ q1: Int32, limit2: Int32) -> Bool {
-        4 * abs(p0 - q0) + abs(p1 - q1) > limit2
+        4 &* absolute(p0 &- q0) &+ absolute(p1 &- q1) > limit2
     }
 
     /// Moves p0 and q0 towards each other, using the outer taps (section 15.2, common_adjust).
     @inline(__always)
     private static func adjustTwo(_ p: UnsafeMutablePointer<UInt8>, _ step: Int, _ p1: Int32, _ p0: Int32, _ q0: Int32, _ q1: Int32) {
-        let a = 3 * (q0 - p0) + clamp128(p1 - q1)
-        let a1 = clamp16((a + 4) >> 3)
-        let a2 = clamp16((a + 3) >> 3)
-        p[-step] = pixel(p0 + a2)
-        p[0] = pixel(q0 - a1)
+        let a = 3 &* (q0 &- p0) &+ clamp128(p1 &- q1)
+        let a1 = clamp16((a &+ 4) &>> 3)
+        let a2 = clamp16((a &+ 3) &>> 3)
+        p[-step] = pixel(p0 &+ a2)
+        p[0] = pixel(q0 &- a1)
     }
 
     private static func simpleEdge(_ p: UnsafeMutablePointer<UInt8>, across step: Int, along: Int, limit: Int32) {
-        let limit2 = 2 * limit + 1
+        let limit2 = 2 &* limit &+ 1
         for i in 0..<16 {
-            let q = p + i * along
-            let p1 = Int32(q[-2 * step]), p0 = Int32(q[-step]), q0 = Int32(q[0]), q1 = Int32(q[step])
+            let q = p + i &* along
+            let p1 = Int32(q[-2 &* step]), p0 = Int32(q[-step]), q0 = Int32(q[0]), q1 = Int32(q[step])
             if !edgeVaries(p1, p0, q0, q1, limit2: limit2) { adjustTwo(q, step, p1, p0, q0, q1) }
         }
     }
@@ -147,64 +149,64 @@ struct VP8LoopFilter {
     /// differences all within `interior`.
     @inline(__always)
     private static func normalFilterApplies(_ q: UnsafeMutablePointer<UInt8>, _ step: Int, limit2: Int32, interior: Int32) -> Bool {
-        let p3 = Int32(q[-4 * step]), p2 = Int32(q[-3 * step]), p1 = Int32(q[-2 * step]), p0 = Int32(q[-step])
-        let q0 = Int32(q[0]), q1 = Int32(q[step]), q2 = Int32(q[2 * step]), q3 = Int32(q[3 * step])
+        let p3 = Int32(q[-4 &* step]), p2 = Int32(q[-3 &* step]), p1 = Int32(q[-2 &* step]), p0 = Int32(q[-step])
+        let q0 = Int32(q[0]), q1 = Int32(q[step]), q2 = Int32(q[2 &* step]), q3 = Int32(q[3 &* step])
         if edgeVaries(p1, p0, q0, q1, limit2: limit2) { return false }
-        return abs(p3 - p2) <= interior && abs(p2 - p1) <= interior && abs(p1 - p0) <= interior
-            && abs(q3 - q2) <= interior && abs(q2 - q1) <= interior && abs(q1 - q0) <= interior
+        return absolute(p3 &- p2) <= interior && absolute(p2 &- p1) <= interior && absolute(p1 &- p0) <= interior
+            && absolute(q3 &- q2) <= interior && absolute(q2 &- q1) <= interior && absolute(q1 &- q0) <= interior
     }
 
     /// High edge variance: then only p0 and q0 change.
     @inline(__always)
     private static func highVariance(_ p1: Int32, _ p0: Int32, _ q0: Int32, _ q1: Int32, _ threshold: Int32) -> Bool {
-        abs(p1 - p0) > threshold || abs(q1 - q0) > threshold
+        absolute(p1 &- p0) > threshold || absolute(q1 &- q0) > threshold
     }
 
     private static func macroblockEdge(_ p: UnsafeMutablePointer<UInt8>, across step: Int, along: Int, count: Int,
                                        limit: Int32, interior: Int32, hev: Int32) {
-        let limit2 = 2 * limit + 1
+        let limit2 = 2 &* limit &+ 1
         for i in 0..<count {
-            let q = p + i * along
+            let q = p + i &* along
             guard normalFilterApplies(q, step, limit2: limit2, interior: interior) else { continue }
-            let p2 = Int32(q[-3 * step]), p1 = Int32(q[-2 * step]), p0 = Int32(q[-step])
-            let q0 = Int32(q[0]), q1 = Int32(q[step]), q2 = Int32(q[2 * step])
+            let p2 = Int32(q[-3 &* step]), p1 = Int32(q[-2 &* step]), p0 = Int32(q[-step])
+            let q0 = Int32(q[0]), q1 = Int32(q[step]), q2 = Int32(q[2 &* step])
             if highVariance(p1, p0, q0, q1, hev) {
                 adjustTwo(q, step, p1, p0, q0, q1)
             } else {
                 // Three taps each side, weighted 27, 18 and 9 (section 15.3).
-                let a = clamp128(3 * (q0 - p0) + clamp128(p1 - q1))
-                let a1 = (27 * a + 63) >> 7
-                let a2 = (18 * a + 63) >> 7
-                let a3 = (9 * a + 63) >> 7
-                q[-3 * step] = pixel(p2 + a3)
-                q[-2 * step] = pixel(p1 + a2)
-                q[-step] = pixel(p0 + a1)
-                q[0] = pixel(q0 - a1)
-                q[step] = pixel(q1 - a2)
-                q[2 * step] = pixel(q2 - a3)
+                let a = clamp128(3 &* (q0 &- p0) &+ clamp128(p1 &- q1))
+                let a1 = (27 &* a &+ 63) &>> 7
+                let a2 = (18 &* a &+ 63) &>> 7
+                let a3 = (9 &* a &+ 63) &>> 7
+                q[-3 &* step] = pixel(p2 &+ a3)
+                q[-2 &* step] = pixel(p1 &+ a2)
+                q[-step] = pixel(p0 &+ a1)
+                q[0] = pixel(q0 &- a1)
+                q[step] = pixel(q1 &- a2)
+                q[2 &* step] = pixel(q2 &- a3)
             }
         }
     }
 
     private static func innerEdge(_ p: UnsafeMutablePointer<UInt8>, across step: Int, along: Int, count: Int,
                                   limit: Int32, interior: Int32, hev: Int32) {
-        let limit2 = 2 * limit + 1
+        let limit2 = 2 &* limit &+ 1
         for i in 0..<count {
-            let q = p + i * along
+            let q = p + i &* along
             guard normalFilterApplies(q, step, limit2: limit2, interior: interior) else { continue }
-            let p1 = Int32(q[-2 * step]), p0 = Int32(q[-step]), q0 = Int32(q[0]), q1 = Int32(q[step])
+            let p1 = Int32(q[-2 &* step]), p0 = Int32(q[-step]), q0 = Int32(q[0]), q1 = Int32(q[step])
             if highVariance(p1, p0, q0, q1, hev) {
                 adjustTwo(q, step, p1, p0, q0, q1)
             } else {
                 // No outer taps; p1 and q1 move by half as much (section 15.3, subblock_filter).
-                let a = 3 * (q0 - p0)
-                let a1 = clamp16((a + 4) >> 3)
-                let a2 = clamp16((a + 3) >> 3)
-                let a3 = (a1 + 1) >> 1
-                q[-2 * step] = pixel(p1 + a3)
-                q[-step] = pixel(p0 + a2)
-                q[0] = pixel(q0 - a1)
-                q[step] = pixel(q1 - a3)
+                let a = 3 &* (q0 &- p0)
+                let a1 = clamp16((a &+ 4) &>> 3)
+                let a2 = clamp16((a &+ 3) &>> 3)
+                let a3 = (a1 &+ 1) &>> 1
+                q[-2 &* step] = pixel(p1 &+ a3)
+                q[-step] = pixel(p0 &+ a2)
+                q[0] = pixel(q0 &- a1)
+                q[step] = pixel(q1 &- a3)
             }
         }
     }

@@ -38,7 +38,9 @@ struct VP8ModeReader {
     }
 
     /// The header of the macroblock in column `x`.
-    mutating func read(_ decoder: inout VP8BoolDecoder, column x: Int) -> VP8MacroblockModes {
+    mutating func read(_ partition: inout VP8BoolDecoder, column x: Int) -> VP8MacroblockModes {
+        var decoder = partition  // kept in registers (see VP8CoefficientReader.read)
+        defer { partition = decoder }
         var modes = VP8MacroblockModes()
         if updatesSegmentMap {
             modes.segment = !decoder.readBit(segmentProbabilities[0])

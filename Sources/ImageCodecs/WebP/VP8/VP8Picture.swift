@@ -25,8 +25,8 @@ struct VP8Picture {
     /// pixel mixes its four nearest chroma samples 9:3:3:1), then libwebp's
     /// 14-bit fixed-point BT.601 conversion (`VP8ColorConverter`).
     func rgbaBitmap() throws -> Bitmap {
-        var pixels = [UInt8](repeating: 255, count: width * height * 4)
-        pixels.withUnsafeMutableBufferPointer { output in
+        // The converter writes every byte (alpha too), so no fill first.
+        let pixels = [UInt8](unsafeUninitializedCapacity: width * height * 4) { output, initialized in
             luma.withUnsafeBufferPointer { y in
                 cb.withUnsafeBufferPointer { u in
                     cr.withUnsafeBufferPointer { v in
@@ -38,6 +38,7 @@ struct VP8Picture {
                     }
                 }
             }
+            initialized = width * height * 4
         }
         return try Bitmap(width: width, height: height, rgba: pixels)
     }

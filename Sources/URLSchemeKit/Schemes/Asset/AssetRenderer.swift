@@ -5,30 +5,30 @@ import Raster
 /// `asset://`'s renderer: reads the stored photo through an `AssetImageSource`
 /// (decoded once, at the detail the output needs), edits it in the documented
 /// order (EXIF orientation, crop, rotate, flip, filters, resize) and encodes it.
+/// The photos are the environment's (`URLSchemeKitEnvironment.assets`).
 public struct AssetRenderer: Renderer {
-    /// Where photos come from.
-    public let source: AssetImageSource
+    /// A renderer of the environment's photos.
+    public init() {}
 
-    /// A renderer over `source`; share the source with `AvatarRenderer`.
-    public init(source: AssetImageSource) {
-        self.source = source
-    }
-
-    /// A renderer over `store`, with a decoded-image cache of its own.
-    public init(store: any AssetStore) {
-        self.init(source: AssetImageSource(store: store))
-    }
+    /// The edits' and encoder's output: bump when a filter, the resampler or
+    /// the encoder defaults change what a URL makes of a photo.
+    public var version: String { "asset-1 " + OutputEncoding.version }
 
     /// Reads, edits and encodes the photo `asset` names. Throws `URLError(.fileDoesNotExist)` for an unknown id, `.cannotDecodeContentData` for a stored file that does not decode, `CancellationError` once cancelled.
-    public func render(_ asset: AssetURL, cancellation: RenderCancellation) throws -> RenderedImage {
+    public func render(_ asset: AssetURL, in context: RenderContext) throws -> RenderedImage {
+        let budget = context.budget
+        let cancellation = context.cancellation
+        guard asset.filters.count <= budget.filters else {
+            throw URLParameterError(parameter: "filter", reason: "chains \(asset.filters.count) filters; at most \(budget.filters) (ResourceBudget.filters)")
+        }
+        let source = try AssetImageSource.of(context)
         let metadata = try source.metadata(for: asset.id)
         let upright = metadata.uprightSize
-        let budget = ResourceBudget.current
         // Every size is planned and checked against the budget before a pixel is decoded.
         let geometry = try AssetGeometry(asset, uprightWidth: upright.width, uprightHeight: upright.height, maximumPixels: budget.producedPixels)
         try geometry.checkWorkingSize(reduction: source.reduction(for: metadata, fraction: geometry.detail),
                                       maximumPixels: budget.producedPixels, rotate: asset.rotate)
-        let decoded = try source.image(for: metadata, fraction: geometry.detail, cancellation: cancellation)
+        let decoded = try source.image(for: metadata, fraction: geometry.detail, budget: budget, cancellation: cancellation)
         try cancellation.check()
 
         var image = decoded.bitmap
@@ -58,6 +58,6 @@ public struct AssetRenderer: Renderer {
             }
         }
         try cancellation.check()
-        return try AssetEncoding.encode(image, format: asset.format, quality: asset.quality, cancellation: cancellation)
+        return try OutputEncoding.encode(image, format: asset.format ?? OutputEncoding.photoFormat(for: image), quality: asset.quality, cancellation: cancellation)
     }
 }

@@ -20,6 +20,9 @@ public struct AssetURL: SchemeURL {
     /// How the image meets a `width` × `height` box.
     public enum Mode: String, CaseIterable, Sendable {
         /// Scaled to fit inside the box, keeping its aspect ratio (the default).
+        /// A smaller photo is enlarged: the URL asks for those pixels. (An
+        /// `ImageTargetSize` `.fit` is a display size and never enlarges; both
+        /// fit with `Bitmap.fittedSize`.)
         case fit
         /// Scaled to cover the box, then centre-cropped to it.
         case fill
@@ -55,16 +58,13 @@ public struct AssetURL: SchemeURL {
     public var filters: [ImageEdit]
     /// nil: JPEG for opaque photos, PNG when alpha matters.
     public var format: ImageFormat?
-    /// JPEG quality 1–100.
+    /// JPEG quality (`OutputEncoding.qualityRange`).
     public var quality: Int
-
-    /// The JPEG quality when the URL gives none.
-    public static let defaultQuality = 85
 
     /// An edit of asset `id`; every parameter but `id` defaults to leaving the photo as it is.
     public init(id: String, width: Int? = nil, height: Int? = nil, mode: Mode = .fit, crop: NormalizedRect? = nil,
                 rotate: Double = 0, flip: Flip? = nil, filters: [ImageEdit] = [], format: ImageFormat? = nil,
-                quality: Int = AssetURL.defaultQuality) {
+                quality: Int = OutputEncoding.defaultQuality) {
         self.id = id
         self.width = width
         self.height = height
@@ -87,15 +87,9 @@ public struct AssetURL: SchemeURL {
         rotate = try query.double("rotate", in: -3600...3600) ?? 0
         flip = try query.choice("flip", as: Flip.self)
         filters = try query.string("filter").map { text in
-            let tokens = text.split(separator: ",", omittingEmptySubsequences: false)
-            let budget = ResourceBudget.current.filters
-            guard tokens.count <= budget else {
-                throw URLParameterError(parameter: "filter", reason: "chains \(tokens.count) filters; at most \(budget) (ResourceBudget.filters)")
-            }
-            return try tokens.map { try ImageEdit.parse($0, parameter: "filter") }
+            try text.split(separator: ",", omittingEmptySubsequences: false).map { try ImageEdit.parse($0, parameter: "filter") }
         } ?? []
-        format = try query.imageFormat("format")
-        quality = try query.int("quality", in: 1...100) ?? Self.defaultQuality
+        (format, quality) = try OutputEncoding.read(query)
         if mode != .fit, width == nil || height == nil {
             throw URLParameterError(parameter: "mode", reason: "'\(mode.rawValue)' needs both 'width' and 'height'")
         }
@@ -121,7 +115,6 @@ public struct AssetURL: SchemeURL {
         if rotate != 0 { query.add("rotate", rotate) }
         query.add("flip", flip?.rawValue)
         if !filters.isEmpty { query.add("filter", filters.map(\.token).joined(separator: ",")) }
-        query.add("format", format?.rawValue)
-        if quality != Self.defaultQuality { query.add("quality", quality) }
+        OutputEncoding.write(format: format, quality: quality, to: &query)
     }
 }

@@ -17,29 +17,25 @@ public struct AvatarRenderer: Renderer {
     /// The colour of a missing participant's tile.
     public static let placeholderColor = RGBA(196, 200, 204)
 
-    /// Where photos come from.
-    public let source: AssetImageSource
+    /// A renderer of the environment's photos (`URLSchemeKitEnvironment.assets`).
+    public init() {}
 
-    /// A renderer over `source`; share the source with `AssetRenderer`.
-    public init(source: AssetImageSource) {
-        self.source = source
-    }
-
-    /// A renderer over `store`, with a decoded-image cache of its own.
-    public init(store: any AssetStore) {
-        self.init(source: AssetImageSource(store: store))
-    }
+    /// The composition's output: bump when the layout, the mask, the
+    /// placeholder or the encoder defaults change.
+    public var version: String { "avatar-1 " + OutputEncoding.version }
 
     /// Composes the participants' photos into one image. Throws `URLError(.fileDoesNotExist)` when no participant exists, `.cannotDecodeContentData` when a photo does not decode.
-    public func render(_ avatar: AvatarURL, cancellation: RenderCancellation) throws -> RenderedImage {
+    public func render(_ avatar: AvatarURL, in context: RenderContext) throws -> RenderedImage {
+        let source = try AssetImageSource.of(context)
+        let cancellation = context.cancellation
         let layout = AvatarLayout(participants: avatar.ids.count, size: avatar.size)
         var canvas = try Bitmap(width: avatar.size, height: avatar.size)
         var missing: [String] = []
         for (id, tile) in zip(avatar.ids, layout.tiles) {
             let photo: Bitmap
             do {
-                photo = try self.photo(id, filling: tile, cancellation: cancellation)
-            } catch let error as URLError where error.code == .fileDoesNotExist {
+                photo = try self.photo(id, from: source, filling: tile, budget: context.budget, cancellation: cancellation)
+            } catch AssetStoreError.notFound {
                 missing.append(id)
                 photo = try Bitmap(width: tile.width, height: tile.height, fill: Self.placeholderColor)
             }
@@ -52,16 +48,17 @@ public struct AvatarRenderer: Renderer {
         if avatar.shape == .circle {
             canvas = try canvas.masked(by: .circle)
         }
-        return try AssetEncoding.encode(canvas, format: avatar.format ?? (avatar.shape == .circle ? .png : .jpeg), quality: avatar.quality, cancellation: cancellation)
+        return try OutputEncoding.encode(canvas, format: avatar.format ?? (avatar.shape == .circle ? .png : .jpeg), quality: avatar.quality, cancellation: cancellation)
     }
 
     /// Asset `id`, centre-cropped to `tile`'s shape and scaled to cover it
     /// (cropped first: a panorama's unused sides are never resampled).
-    private func photo(_ id: String, filling tile: PixelRect, cancellation: RenderCancellation) throws -> Bitmap {
+    private func photo(_ id: String, from source: AssetImageSource, filling tile: PixelRect, budget: ResourceBudget,
+                       cancellation: RenderCancellation) throws -> Bitmap {
         let metadata = try source.metadata(for: id)
         let upright = metadata.uprightSize
         let detail = max(Double(tile.width) / Double(upright.width), Double(tile.height) / Double(upright.height))
-        let image = try source.image(for: metadata, fraction: detail, cancellation: cancellation).bitmap
+        let image = try source.image(for: metadata, fraction: detail, budget: budget, cancellation: cancellation).bitmap
         return try image.resized(width: tile.width, height: tile.height, mode: .fill, checkCancellation: cancellation.check)
     }
 }

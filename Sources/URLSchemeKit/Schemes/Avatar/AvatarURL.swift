@@ -36,11 +36,11 @@ public struct AvatarURL: SchemeURL {
     public var shape: Shape
     /// nil: PNG for circles, JPEG for squares.
     public var format: ImageFormat?
-    /// JPEG quality, 1…100.
+    /// JPEG quality (`OutputEncoding.qualityRange`).
     public var quality: Int
 
     /// An avatar of `ids` (1–4 asset ids, in tile order).
-    public init(ids: [String], size: Int = 128, shape: Shape = .circle, format: ImageFormat? = nil, quality: Int = AssetURL.defaultQuality) {
+    public init(ids: [String], size: Int = 128, shape: Shape = .circle, format: ImageFormat? = nil, quality: Int = OutputEncoding.defaultQuality) {
         self.ids = ids
         self.size = size
         self.shape = shape
@@ -58,8 +58,7 @@ public struct AvatarURL: SchemeURL {
         self.ids = try ids.map { try AssetURL.assetID($0, parameter: "id") }
         size = try query.int("size", in: Self.sizeRange) ?? 128
         shape = try query.choice("shape", as: Shape.self) ?? .circle
-        format = try query.imageFormat("format")
-        quality = try query.int("quality", in: 1...100) ?? AssetURL.defaultQuality
+        (format, quality) = try OutputEncoding.read(query)
         if shape == .circle, format == .jpeg {
             throw URLParameterError(parameter: "format", reason: "'jpeg' cannot hold a circle's transparent corners; use png or shape=square")
         }
@@ -70,7 +69,6 @@ public struct AvatarURL: SchemeURL {
         for id in ids { query.add("id", id) }
         if size != 128 { query.add("size", size) }
         if shape != .circle { query.add("shape", shape.rawValue) }
-        query.add("format", format?.rawValue)
-        if quality != AssetURL.defaultQuality { query.add("quality", quality) }
+        OutputEncoding.write(format: format, quality: quality, to: &query)
     }
 }

@@ -4,15 +4,12 @@ import FoundationNetworking
 #endif
 
 /// Answers `avatar://` URLs with chat avatars composed from participants'
-/// photos in the asset store (see `AvatarURL`). Configure the store with
-/// `URLSchemeKitProtocols.useAssetStore(_:)`, shared with `asset://`.
+/// photos in the store of the session's environment (see `AvatarURL`), the
+/// store `asset://` reads.
 public final class AvatarURLProtocol: SchemeURLProtocol {
-    /// The renderer new `avatar://` loads use.
-    public static let renderer = RendererSlot<AvatarURL>(AvatarRenderer(store: UnconfiguredAssetStore()))
-
     public override class var schemes: Set<String> { [AvatarURL.scheme] }
 
-    public override func makeRenderWork() throws -> RenderWork {
-        try Self.renderer.work(for: AvatarURL(url: requestURL))
+    public override func makeRenderWork(in environment: URLSchemeKitEnvironment) throws -> RenderWork {
+        try environment.work(for: AvatarURL(url: requestURL))
     }
 }

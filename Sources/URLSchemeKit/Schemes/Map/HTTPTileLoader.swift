@@ -10,7 +10,7 @@ import FoundationNetworking
 /// servers refuse anonymous clients), and an `ImageURLCache` as the tile cache.
 ///
 /// A tile server is a stranger too: a response is refused as soon as it says
-/// or shows that it is larger than `ResourceBudget.current.tileBytes`, and a
+/// or shows that it is larger than `maximumTileBytes`, and a
 /// fetch gives up when its snapshot is cancelled or runs out of time.
 ///
 /// It runs on the render queue's workers, never on URLSession's shared work
@@ -21,16 +21,20 @@ public final class HTTPTileLoader: TileLoading {
     private let session: URLSession
     private let delegate = HTTPTileFetches()
     private let timeout: TimeInterval
+    /// Bytes accepted from the server for one tile.
+    public let maximumTileBytes: Int
 
     /// - Parameters:
     ///   - template: the tile URL with `{z}`, `{x}` and `{y}`.
     ///   - userAgent: sent with every request; name your app and a contact.
     ///   - cache: where fetched tiles are kept (memory only by default).
     ///   - timeout: seconds one tile may take.
+    ///   - maximumTileBytes: bytes accepted for one tile (1 MiB by default; a tile is tens of kilobytes).
     public init(template: String, userAgent: String, cache: ImageURLCache = ImageURLCache(memoryCapacity: 32 << 20, diskCapacity: 0),
-                timeout: TimeInterval = 15) {
+                timeout: TimeInterval = 15, maximumTileBytes: Int = 1 << 20) {
         self.template = template
         self.timeout = timeout
+        self.maximumTileBytes = maximumTileBytes
         let configuration = URLSessionConfiguration.ephemeral
         configuration.urlCache = cache
         configuration.httpAdditionalHeaders = ["User-Agent": userAgent]
@@ -50,7 +54,7 @@ public final class HTTPTileLoader: TileLoading {
         let text = coordinate.filling(template)
         guard let url = URL(string: text) else { throw MapTileError.unavailable(coordinate, "'\(text)' is not a URL") }
         let task = session.dataTask(with: URLRequest(url: url, cachePolicy: .returnCacheDataElseLoad))
-        let fetch = delegate.begin(task, coordinate: coordinate, limit: ResourceBudget.current.tileBytes)
+        let fetch = delegate.begin(task, coordinate: coordinate, limit: maximumTileBytes)
         task.resume()
         let giveUp = Date(timeIntervalSinceNow: timeout + 1)
         while fetch.done.wait(timeout: .now() + .milliseconds(10)) == .timedOut {
@@ -115,7 +119,7 @@ final class HTTPTileFetches: NSObject, URLSessionDataDelegate, Sendable {
             return completionHandler(.cancel)
         }
         if response.expectedContentLength > Int64(fetch.limit) {
-            fetch.fail("\(url) sends \(response.expectedContentLength) bytes; at most \(fetch.limit) are accepted (ResourceBudget.tileBytes)")
+            fetch.fail("\(url) sends \(response.expectedContentLength) bytes; at most \(fetch.limit) are accepted (HTTPTileLoader.maximumTileBytes)")
             return completionHandler(.cancel)
         }
         completionHandler(.allow)
@@ -129,7 +133,7 @@ final class HTTPTileFetches: NSObject, URLSessionDataDelegate, Sendable {
             return false
         }
         if tooLarge {
-            fetch.fail("\(dataTask.originalRequest?.url?.absoluteString ?? "the tile server") sent more than \(fetch.limit) bytes (ResourceBudget.tileBytes)")
+            fetch.fail("\(dataTask.originalRequest?.url?.absoluteString ?? "the tile server") sent more than \(fetch.limit) bytes (HTTPTileLoader.maximumTileBytes)")
             dataTask.cancel()
         }
     }

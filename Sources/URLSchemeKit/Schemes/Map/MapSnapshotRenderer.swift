@@ -8,34 +8,40 @@ import FoundationNetworking
 
 /// `map://`'s default renderer: draws the snapshot with the `MapRenderer` the
 /// URL asks for, the embedded world basemap (`BasemapRenderer`) or the tile
-/// source it names (`TileMapRenderer`), and encodes it as the URL asks.
+/// source it names in the environment (`TileMapRenderer`), and encodes it as
+/// the URL asks.
 public struct MapSnapshotRenderer: Renderer {
     /// A renderer.
     public init() {}
 
+    /// The basemap's drawing: bump when the embedded data, the styles, the
+    /// label font or the encoder defaults change what a URL draws.
+    public var version: String { "map-2 " + OutputEncoding.version }
+
     /// The map renderer for `map`: its tile source's, else the basemap's.
-    func mapRenderer(for map: MapURL) throws -> any MapRenderer {
+    func mapRenderer(for map: MapURL, in context: RenderContext) throws -> any MapRenderer {
         guard let name = map.tiles else { return BasemapRenderer() }
-        guard let source = MapTileSources.source(named: name) else {
-            let known = MapTileSources.names
+        let sources = context.environment.tileSources
+        guard let source = sources.source(named: name) else {
+            let known = sources.names
             throw URLParameterError(parameter: "tiles", reason: "names no registered tile source '\(name)'; registered: \(known.isEmpty ? "none" : known.joined(separator: ", "))")
         }
-        let budget = ResourceBudget.current
-        return TileMapRenderer(source: source, maximumTiles: budget.tiles, concurrentFetches: budget.concurrentTileFetches)
+        return TileMapRenderer(source: source, maximumTiles: context.budget.tiles, concurrentFetches: context.budget.concurrentTileFetches)
     }
 
-    /// Draws and encodes `map`; its options were validated when it was made.
-    public func render(_ map: MapURL, cancellation: RenderCancellation) throws -> RenderedImage {
-        let bitmap: Bitmap
-        do {
-            bitmap = try mapRenderer(for: map).render(map.options, in: MapViewport(options: map.options), checkCancellation: cancellation.check)
-        } catch let error as MapOptionError {
-            throw URLParameterError(parameter: error.option, reason: error.reason)  // a view needing more tiles than the budget
-        } catch let error as MapTileError {
-            throw URLErrors.make(.resourceUnavailable, error.description, url: nil)
+    /// Draws and encodes `map`; its options were validated when it was made,
+    /// its cost is checked against the environment's budget here.
+    public func render(_ map: MapURL, in context: RenderContext) throws -> RenderedImage {
+        let points = map.options.paths.reduce(0) { $0 + $1.points.count }
+        let pointBudget = context.budget.pathPoints
+        guard points <= pointBudget else {
+            throw URLParameterError(parameter: "path", reason: "has \(points) points in all; at most \(pointBudget) (ResourceBudget.pathPoints)")
         }
+        let cancellation = context.cancellation
+        // A view needing more tiles than the budget throws MapOptionError, a
+        // tile that cannot be had MapTileError: URLErrors.converting reports them.
+        let bitmap = try mapRenderer(for: map, in: context).render(map.options, in: MapViewport(options: map.options), checkCancellation: cancellation.check)
         try cancellation.check()
-        let data = try ImageEncoder.encode(bitmap, format: map.format, quality: map.quality, checkCancellation: cancellation.check)
-        return RenderedImage(data: data, mimeType: map.format.mimeType)
+        return try OutputEncoding.encode(bitmap, format: map.format, quality: map.quality, cancellation: cancellation)
     }
 }

@@ -1,35 +1,42 @@
 import MapRendering
-import Synchronization
 
-/// The tile sources `map://` URLs can name with `tiles=NAME`. Registered in
-/// code (the URL carries only the name, never a server address), read under a lock.
+/// The tile sources `map://` URLs of one environment can name with
+/// `tiles=NAME`: set in code (the URL carries only the name, never a server
+/// address), a value each `URLSchemeKitEnvironment` holds.
 ///
 /// ```swift
-/// MapTileSources.register("streets", TileSource(
+/// var sources = MapTileSources()
+/// sources.register("streets", TileSource(
 ///     loader: HTTPTileLoader(template: "https://tiles.example/{z}/{x}/{y}.png", userAgent: "MyApp/1.0 (me@example.com)"),
 ///     attribution: "© Example contributors"))
+/// let environment = URLSchemeKitEnvironment(tileSources: sources)
 /// // map://?latitude=59.93&longitude=30.32&zoom=12&tiles=streets
 /// ```
-public enum MapTileSources {
-    private static let sources = Mutex<[String: TileSource]>([:])
+public struct MapTileSources: Sendable {
+    /// Raster sources by name.
+    public private(set) var raster: [String: TileSource] = [:]
+
+    /// No sources: `map://` draws the embedded basemap only.
+    public init() {}
 
     /// Makes `source` available as `tiles=name` (letters, digits, `-`, `_`).
-    public static func register(_ name: String, _ source: TileSource) {
-        sources.withLock { $0[name] = source }
+    public mutating func register(_ name: String, _ source: TileSource) {
+        raster[name] = source
     }
 
     /// Forgets a source.
-    public static func remove(_ name: String) {
-        sources.withLock { $0[name] = nil }
+    public mutating func remove(_ name: String) {
+        raster[name] = nil
     }
 
     /// The source registered as `name`.
-    public static func source(named name: String) -> TileSource? {
-        sources.withLock { $0[name] }
+    public func source(named name: String) -> TileSource? {
+        raster[name]
     }
 
     /// Every registered name, sorted.
-    public static var names: [String] {
-        sources.withLock { $0.keys.sorted() }
-    }
+    public var names: [String] { raster.keys.sorted() }
+
+    /// True when no source is registered.
+    public var isEmpty: Bool { raster.isEmpty }
 }

@@ -31,36 +31,31 @@ public struct MapURL: SchemeURL {
         "format", "quality", "marker", "path", "style", "labels", "padding", "tiles",
     ]
 
-    /// The JPEG quality used when `format=jpeg` comes without `quality` (as the VK sample: 0.7).
-    public static let defaultQuality = 70
-    /// The JPEG qualities `quality` may have.
-    public static let qualityRange = 1...100
     /// The most `marker` items one URL may have.
     public static let maximumMarkers = 256
     /// The most `path` items one URL may have (their points together are
-    /// limited by `ResourceBudget.pathPoints`).
+    /// limited by the environment's `ResourceBudget.pathPoints` when the map is drawn).
     public static let maximumPaths = 64
 
     /// What to draw; valid by construction.
     public private(set) var options: MapSnapshotOptions
     /// PNG or JPEG.
     public var format: ImageFormat
-    /// JPEG quality 1–100 (ignored for PNG).
+    /// JPEG quality (`OutputEncoding.qualityRange`; ignored for PNG).
     public var quality: Int
-    /// The name of a registered tile source (`MapTileSources`); nil draws the embedded basemap.
+    /// The name of a tile source of the session's environment (`MapTileSources`); nil draws the embedded basemap.
     public var tiles: String?
 
     /// A URL for `options`. Throws `URLParameterError` naming the option (as a
-    /// URL parameter) that `MapSnapshotOptions.validate()` rejects, or `format`
-    /// when it is one the encoders cannot write (GIF, WebP).
-    public init(options: MapSnapshotOptions, format: ImageFormat = .png, quality: Int = MapURL.defaultQuality, tiles: String? = nil) throws {
+    /// URL parameter) that `MapSnapshotOptions.validate()` rejects, a quality
+    /// out of range, or `format` when it is one the encoders cannot write (GIF, WebP).
+    public init(options: MapSnapshotOptions, format: ImageFormat = .png, quality: Int = OutputEncoding.defaultQuality, tiles: String? = nil) throws {
+        try OutputEncoding.check(quality: quality)
+        try OutputEncoding.check(format: format)
         do {
             try options.validate()
         } catch let error as MapOptionError {
             throw URLParameterError(parameter: error.option, reason: error.reason)
-        }
-        guard format.isEncodable else {
-            throw URLParameterError(parameter: "format", reason: "must be one of png, jpeg, got '\(format.rawValue)'")
         }
         self.options = options
         self.format = format
@@ -89,11 +84,6 @@ public struct MapURL: SchemeURL {
         }
         guard paths.count <= Self.maximumPaths else {
             throw URLParameterError(parameter: "path", reason: "is given \(paths.count) times; at most \(Self.maximumPaths)")
-        }
-        let points = paths.reduce(0) { $0 + $1.points.count }
-        let pointBudget = ResourceBudget.current.pathPoints
-        guard points <= pointBudget else {
-            throw URLParameterError(parameter: "path", reason: "has \(points) points in all; at most \(pointBudget) (ResourceBudget.pathPoints)")
         }
 
         let camera: MapCamera
@@ -134,8 +124,8 @@ public struct MapURL: SchemeURL {
         if let tiles, tiles.isEmpty || !tiles.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_") }) {
             throw URLParameterError(parameter: "tiles", reason: "must name a tile source (letters, digits, '-', '_'), got '\(tiles)'")
         }
-        try self.init(options: options, format: try query.imageFormat("format") ?? .png,
-                      quality: try query.int("quality", in: Self.qualityRange) ?? Self.defaultQuality, tiles: tiles)
+        let output = try OutputEncoding.read(query)
+        try self.init(options: options, format: output.format ?? .png, quality: output.quality, tiles: tiles)
     }
 
     private static func marker(_ text: String) throws -> MapMarker {
@@ -168,10 +158,6 @@ public struct MapURL: SchemeURL {
         let (numbers, settings) = try tokens(text, parameter: "path")
         guard numbers.count.isMultiple(of: 2), numbers.count >= 4 else {
             throw URLParameterError(parameter: "path", reason: "needs at least two 'latitude,longitude' pairs, got \(numbers.count) numbers")
-        }
-        let pointBudget = ResourceBudget.current.pathPoints
-        guard numbers.count / 2 <= pointBudget else {  // before any is parsed; all paths together are checked later
-            throw URLParameterError(parameter: "path", reason: "has \(numbers.count / 2) points in all; at most \(pointBudget) (ResourceBudget.pathPoints)")
         }
         var path = MapPath(points: try stride(from: 0, to: numbers.count, by: 2).map {
             try coordinate(numbers[$0], numbers[$0 + 1], parameter: "path")
@@ -233,8 +219,7 @@ public struct MapURL: SchemeURL {
         if options.scale != MapSnapshotOptions.defaultScale { query.add("scale", options.scale) }
         if options.style != MapSnapshotOptions.defaultStyle { query.add("style", options.style.rawValue) }
         if options.labels != MapSnapshotOptions.defaultLabels { query.add("labels", options.labels.rawValue) }
-        if format != .png { query.add("format", format.rawValue) }
-        if quality != Self.defaultQuality { query.add("quality", quality) }
+        OutputEncoding.write(format: format, quality: quality, defaultFormat: .png, to: &query)
         query.add("tiles", tiles)
         for marker in options.markers {
             var tokens = [QueryWriter.format(marker.coordinate.latitude), QueryWriter.format(marker.coordinate.longitude)]

@@ -3,19 +3,15 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// Answers `map://` URLs with map snapshots (see `MapURL` for the parameters).
-///
-/// Register it through `URLSessionConfiguration.installURLSchemeKit()` or
-/// `protocolClasses`; replace the drawing with `MapURLProtocol.renderer.renderer = …`.
+/// Answers `map://` URLs with map snapshots (see `MapURL` for the parameters),
+/// drawn by the environment's renderer for `MapURL` (`MapSnapshotRenderer`
+/// unless replaced with `SchemeRenderers.set(_:)`).
 public final class MapURLProtocol: SchemeURLProtocol {
-    /// The renderer new `map://` loads use: the embedded basemap by default.
-    public static let renderer = RendererSlot<MapURL>(MapSnapshotRenderer())
-
     /// `map`.
     public override class var schemes: Set<String> { [MapURL.scheme] }
 
-    /// Parses the request's URL (strictly, options validated once here) and hands it to `renderer`.
-    public override func makeRenderWork() throws -> RenderWork {
-        try Self.renderer.work(for: MapURL(url: requestURL))
+    /// Parses the request's URL (strictly, options validated once here) and hands it to the environment's renderer.
+    public override func makeRenderWork(in environment: URLSchemeKitEnvironment) throws -> RenderWork {
+        try environment.work(for: MapURL(url: requestURL))
     }
 }

@@ -28,8 +28,12 @@ public struct PollRenderer: Renderer {
     /// A renderer drawing with the embedded DejaVu Sans.
     public init() {}
 
+    /// The card's drawing: bump when the layout, palette, font or encoder defaults change.
+    public var version: String { "poll-1 " + OutputEncoding.version }
+
     /// Draws the card. Throws only when the image cannot be made or encoded (it is at most 4096 pixels wide).
-    public func render(_ poll: PollURL, cancellation: RenderCancellation) throws -> RenderedImage {
+    public func render(_ poll: PollURL, in context: RenderContext) throws -> RenderedImage {
+        let cancellation = context.cancellation
         let layout = PollLayout(poll, font: try TrueTypeFont.dejaVuSans)
         let palette = Palette.of(poll.style)
         var canvas = try Canvas(width: layout.width, height: layout.height, background: palette.background)
@@ -54,7 +58,7 @@ public struct PollRenderer: Renderer {
             try cancellation.check()
         }
         try canvas.draw(layout.footer, at: layout.footerOrigin, color: palette.secondary)
-        return try AssetEncoding.encode(canvas.bitmap, format: poll.format ?? .png, quality: poll.quality, cancellation: cancellation)
+        return try OutputEncoding.encode(canvas.bitmap, format: poll.format ?? .png, quality: poll.quality, cancellation: cancellation)
     }
 
     /// A check mark, a stroked polyline as tall as a lower-case letter, after `line`.

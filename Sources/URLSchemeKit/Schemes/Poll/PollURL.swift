@@ -61,13 +61,13 @@ public struct PollURL: SchemeURL {
     public var style: Style
     /// nil: PNG (text stays crisp).
     public var format: ImageFormat?
-    /// JPEG quality, 1…100.
+    /// JPEG quality (`OutputEncoding.qualityRange`).
     public var quality: Int
 
     /// A poll card of `question` and `options` with their `votes` (same count).
     public init(question: String, options: [String], votes: [Int], chosen: Int? = nil, closed: Bool = false, anonymous: Bool = false,
                 width: Int = PollURL.defaultWidth, scale: Double = 1, style: Style = .light, format: ImageFormat? = nil,
-                quality: Int = AssetURL.defaultQuality) {
+                quality: Int = OutputEncoding.defaultQuality) {
         self.question = question
         self.options = options
         self.votes = votes
@@ -110,8 +110,7 @@ public struct PollURL: SchemeURL {
         width = try query.int("width", in: Self.widthRange) ?? Self.defaultWidth
         scale = try query.double("scale", in: Self.scaleRange) ?? 1
         style = try query.choice("style", as: Style.self) ?? .light
-        format = try query.imageFormat("format")
-        quality = try query.int("quality", in: 1...100) ?? AssetURL.defaultQuality
+        (format, quality) = try OutputEncoding.read(query)
     }
 
     /// Writes the query items, leaving out defaults.
@@ -125,8 +124,7 @@ public struct PollURL: SchemeURL {
         if width != Self.defaultWidth { query.add("width", width) }
         if scale != 1 { query.add("scale", scale) }
         if style != .light { query.add("style", style.rawValue) }
-        query.add("format", format?.rawValue)
-        if quality != AssetURL.defaultQuality { query.add("quality", quality) }
+        OutputEncoding.write(format: format, quality: quality, to: &query)
     }
 
     /// `text` if it has 1…`limit` characters, is not only white space and has no

@@ -6,12 +6,9 @@ import FoundationNetworking
 /// Answers `poll://` URLs with poll cards (see `PollURL`), drawn from the URL
 /// alone: no store or network is involved.
 public final class PollURLProtocol: SchemeURLProtocol {
-    /// The renderer new `poll://` loads use.
-    public static let renderer = RendererSlot<PollURL>(PollRenderer())
-
     public override class var schemes: Set<String> { [PollURL.scheme] }
 
-    public override func makeRenderWork() throws -> RenderWork {
-        try Self.renderer.work(for: PollURL(url: requestURL))
+    public override func makeRenderWork(in environment: URLSchemeKitEnvironment) throws -> RenderWork {
+        try environment.work(for: PollURL(url: requestURL))
     }
 }

@@ -1,18 +1,18 @@
-"""A scriptable HTTP origin on 127.0.0.1 for the HTTP cache tests.
+"""A scriptable HTTP origin on 127.0.0.1 (or the loopback address given) for the HTTP cache tests.
 
 Prints its port on the first line of standard output, then serves until killed.
 Routes are set by the tests:
 
   POST /__route  {"path": "/a", "status": 200, "headers": {"Cache-Control": "max-age=60"},
                   "body": "text", "body_size": 0, "echo_header": "Accept-Language",
-                  "delay": 0.0, "unsafe_status": 200, "unsafe_headers": {}}
+                  "delay": 0.0, "unsafe_status": 200, "unsafe_headers": {}, "endless": false}
   GET  /__stats?path=/a  ->  {"count": N, "methods": [...], "last_headers": {...}}
   POST /__clock  {"offset": 120}   (the Date header runs this many seconds ahead,
                                     as the tests move the cache's clock)
 
 A GET or HEAD of a route answers with its status, headers and body (body_size
 bytes of a repeating pattern when given; with echo_header, the body is that
-request header's value). A request whose If-None-Match names the route's ETag,
+request header's value, or with echo_map {value: body} what that value maps to). A request whose If-None-Match names the route's ETag,
 or whose If-Modified-Since is not before its Last-Modified, gets a 304 with the
 route's headers. Any other method answers unsafe_status with unsafe_headers.
 Every request to a route is counted, with its method and headers.
@@ -107,8 +107,27 @@ class Handler(BaseHTTPRequestHandler):
             not_modified = email.utils.parsedate_to_datetime(modified) <= since
         if not_modified:
             return self.reply(304, headers)
+        if route.get("endless"):
+            # A chunked body that never ends (bounded at 256 MiB, so a test gone wrong still stops).
+            self.send_response_only(route.get("status", 200))
+            for name, value in headers.items():
+                self.send_header(name, value)
+            self.send_header("Transfer-Encoding", "chunked")
+            self.end_headers()
+            chunk = bytes(range(256)) * 256
+            try:
+                for _ in range((256 << 20) // len(chunk)):
+                    self.wfile.write(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+            self.close_connection = True
+            return
         if route.get("echo_header"):
-            body = (self.headers.get(route["echo_header"]) or "(none)").encode()
+            value = self.headers.get(route["echo_header"]) or "(none)"
+            # echo_map names what a value stands for, so a body can say whose it is without holding a secret.
+            if route.get("echo_map") is not None:
+                value = route["echo_map"].get(value, "(other)")
+            body = value.encode()
         elif route.get("body_size"):
             size = route["body_size"]
             pattern = bytes(range(256))
@@ -120,7 +139,9 @@ class Handler(BaseHTTPRequestHandler):
     do_GET = do_HEAD = do_POST = do_PUT = do_DELETE = do_PATCH = serve
 
 
-server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+# The address to bind: 127.0.0.1 unless given (another loopback address, such
+# as 127.0.0.2, stands for another host).
+server = ThreadingHTTPServer((sys.argv[1] if len(sys.argv) > 1 else "127.0.0.1", 0), Handler)
 server.daemon_threads = True
 print(server.server_address[1], flush=True)
 server.serve_forever()

@@ -1,0 +1,45 @@
+import ImageCodecs
+
+/// How a PMTiles archive compresses its directories and metadata (internal
+/// compression) or its tiles (tile compression): header bytes 97 and 98.
+public enum PMTilesCompression: UInt8, Sendable {
+    /// Not stated (0): read as gzip when the bytes start with gzip's magic, else as stored.
+    case unknown = 0
+    /// Stored as is.
+    case none = 1
+    /// gzip (RFC 1952), inflated with ``ImageCodecs/Inflater``.
+    case gzip = 2
+    /// brotli: not read here.
+    case brotli = 3
+    /// zstd: not read here.
+    case zstd = 4
+
+    /// `bytes` decompressed, at most `limit` bytes of output; `what` names the
+    /// data in errors ("the root directory", "tile 14/9330/4742").
+    func decompress(_ bytes: [UInt8], limit: Int, what: String) throws -> [UInt8] {
+        let gzipped = self == .gzip || (self == .unknown && bytes.count >= 2 && bytes[0] == 0x1F && bytes[1] == 0x8B)
+        switch self {
+        case .brotli, .zstd:
+            throw VectorTileError(.unsupported, "\(what) is \(self == .brotli ? "brotli" : "zstd")-compressed; gzip and none are read")
+        case .none, .unknown, .gzip:
+            guard gzipped else {
+                guard bytes.count <= limit else {
+                    throw VectorTileError(.limitExceeded, "\(what) is \(bytes.count) bytes, over the limit of \(limit)")
+                }
+                return bytes
+            }
+            do {
+                return try Inflater.gzipDecompress(bytes, limit: limit)
+            } catch let error as ImageCodecError {
+                let kind: VectorTileError.Kind
+                switch error.kind {
+                case .truncated: kind = .truncated
+                case .corrupt: kind = .corrupt
+                case .unsupported: kind = .unsupported
+                case .tooLarge: kind = .limitExceeded
+                }
+                throw VectorTileError(kind, "\(what): \(error.message)")
+            }
+        }
+    }
+}

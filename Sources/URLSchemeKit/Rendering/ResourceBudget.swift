@@ -1,0 +1,46 @@
+import Foundation
+import ImageCodecs
+
+/// The most one load may cost: what a URL from a stranger can make the
+/// process decode, allocate, draw, fetch and wait for. A load over budget
+/// fails fast with a `URLError` naming the limit and its value (`.badURL`
+/// when the URL itself asks for too much, `.cannotDecodeContentData` for a
+/// stored file over it, `.timedOut` for the deadline, `.resourceUnavailable`
+/// for a full render queue); it never runs to completion first.
+///
+/// Each `URLSchemeKitEnvironment` has its own, checked when a render is
+/// planned (never while a URL is parsed: a typed URL is a pure value). The
+/// defaults suit a server that renders URLs from strangers. An app that
+/// renders only URLs it made itself may raise them:
+/// ```swift
+/// var budget = ResourceBudget()
+/// budget.renderDeadline = 120
+/// budget.filters = 64
+/// configuration.installURLSchemeKit(URLSchemeKitEnvironment(budget: budget))
+/// ```
+public struct ResourceBudget: Sendable, Equatable {
+    /// Pixels (width × height) a stored photo or a map tile may have to be
+    /// decoded at all; checked from its header before any pixel storage exists.
+    public var decodedPixels = defaultMaximumPixelCount
+    /// Pixels of a result, and of every image an edit makes on the way
+    /// (a rotated canvas, a resized copy).
+    public var producedPixels = defaultMaximumPixelCount
+    /// Scans a JPEG file may have (a progressive photo has about ten).
+    public var jpegScans = JPEGDecoder.defaultMaximumScanCount
+    /// Filters one `asset://` URL may chain.
+    public var filters = 16
+    /// Points across all the paths of one `map://` URL.
+    public var pathPoints = 20_000
+    /// Tiles one `map://` snapshot may fetch.
+    public var tiles = 400
+    /// Tiles fetched at once for one snapshot.
+    public var concurrentTileFetches = 8
+    /// Wall-clock seconds one render may run, from the moment it starts
+    /// (time spent waiting for a render slot is not counted).
+    public var renderDeadline: TimeInterval = 30
+    /// Renders that may wait for a slot on a `RenderQueue`; the next one is refused.
+    public var pendingRenders = 4096
+
+    /// The defaults, for a server that renders URLs from strangers.
+    public init() {}
+}
