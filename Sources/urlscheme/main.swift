@@ -18,7 +18,8 @@ let usage = """
             HTTPCache (both under ~/.cache/URLSchemeKit), writes the body to FILE
             (or standard output), and prints status, type, size, time and the
             Cache-Status of an http(s) answer to standard error.
-    add     Stores PNG or JPEG files in the asset store and prints each new id,
+    add     Stores PNG, JPEG, GIF or WebP files in the asset store (a GIF's or
+            WebP's first frame is what asset:// edits) and prints each new id,
             for asset://?id=ID and avatar://?id=ID.
     list    Prints every stored asset: id, format, upright size, bytes.
     remove  Deletes assets.

@@ -162,3 +162,25 @@ final class AssetURLProtocolTests: XCTestCase {
         XCTAssertTrue(error?.localizedDescription.contains("URLSchemeKitEnvironment(assets:") == true, "\(String(describing: error))")
     }
 }
+
+/// GIF and WebP photos are stored and drawn like any other: `asset://` edits
+/// the first frame, through a real session.
+final class AssetWebFormatTests: XCTestCase {
+    func testAWebPAndAnAnimatedGIFAreServedByAssetURLs() async throws {
+        let (store, source) = try makeAssetStore()
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.installURLSchemeKit(URLSchemeKitEnvironment(assets: source, imageCache: ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 0),
+                                                                  httpCache: nil))
+        let session = URLSession(configuration: configuration)
+        defer { session.invalidateAndCancel() }
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/assets")
+        for name in ["alpha_color_cache.webp", "disposal_previous.gif"] {
+            let data = try Data(contentsOf: folder.appendingPathComponent(name))
+            let expected = try ImageDecoder.decode(data).bitmap
+            let id = try store.add(data)
+            let (image, mimeType) = try await loadImage(session, "asset://?id=\(id)&format=png")
+            XCTAssertEqual(mimeType, "image/png", name)
+            XCTAssertEqual(image, expected, "\(name): the first frame, pixel for pixel")
+        }
+    }
+}
