@@ -217,3 +217,21 @@ struct FixedBodyRenderer: Renderer {
         return RenderedImage(data: body.data, mimeType: body.mimeType)
     }
 }
+
+/// What the loader asks an origin for.
+final class ImageLoaderAcceptTests: XCTestCase {
+    /// The `Accept` field names exactly what the decoders read, so a server
+    /// that negotiates never answers with a format they cannot (AVIF).
+    func testLoadsAcceptExactlyTheFormatsTheDecodersRead() async throws {
+        let origin = try OriginServer(test: self)
+        try origin.route("/negotiated", headers: ["Cache-Control": "no-store", "Content-Type": "text/plain"], body: "not an image")
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.installURLSchemeKit(URLSchemeKitEnvironment(imageCache: ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 0),
+                                                                  httpCache: nil))
+        let session = URLSession(configuration: configuration)
+        defer { session.invalidateAndCancel() }
+        let loader = ImageLoader(configuration: .init(session: session))
+        _ = try? await loader.image(for: origin.url("/negotiated"))
+        XCTAssertEqual(try origin.stats("/negotiated").lastHeaders["Accept"], "image/png,image/jpeg,image/gif,image/webp")
+    }
+}

@@ -259,6 +259,11 @@ public final class ImageLoader: Sendable {
     }
 
     /// Starts the session task of `job` (its slot in `loads` is held until the task completes).
+    /// The `Accept` field of every load: exactly the formats `ImageDecoder`
+    /// reads, so a server that negotiates (most CDNs) never sends one it
+    /// cannot (AVIF, JPEG XL).
+    static let acceptedTypes = ImageFormat.allCases.map(\.mimeType).joined(separator: ",")
+
     private func load(_ job: ImageLoadJob, release: @escaping @Sendable () -> Void) {
         guard job.beginLoading() else {
             release()
@@ -268,7 +273,9 @@ public final class ImageLoader: Sendable {
         // under, so no task is ever made on an invalidated session.
         let sessionTask = state.withLock { state -> URLSessionDataTask? in
             guard !state.invalidated else { return nil }
-            return configuration.session.dataTask(with: URLRequest(url: job.url)) { [self] data, response, error in
+            var request = URLRequest(url: job.url)
+            request.setValue(Self.acceptedTypes, forHTTPHeaderField: "Accept")
+            return configuration.session.dataTask(with: request) { [self] data, response, error in
                 release()
                 loaded(job, data: data, response: response, error: error)
             }
