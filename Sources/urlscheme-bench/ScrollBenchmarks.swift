@@ -47,8 +47,12 @@ struct ScrollBenchmarks: BenchmarkSuite {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.installURLSchemeKit(URLSchemeKitEnvironment(assets: source, imageCache: ImageURLCache(memoryCapacity: 64 << 20, diskCapacity: 0),
                                                                   renderers: renderers))
-        let loader = ImageLoader(configuration: .init(session: URLSession(configuration: configuration), memoryCache: source.cache))
-        defer { loader.invalidateAndCancel() }
+        let session = URLSession(configuration: configuration)
+        let loader = ImageLoader(configuration: .init(session: session, memoryCache: source.cache))
+        defer {
+            loader.invalidateAndCancel()
+            session.invalidateAndCancel()
+        }
 
         let rows = try (0..<Self.rowCount).map { try Row(index: $0, photoIDs: ids) }
         try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)  // reset VmHWM

@@ -197,6 +197,26 @@ final class ImageLoaderTests: XCTestCase {
         XCTAssertEqual(loader.statistics.sessionLoads, 2)
     }
 
+    /// A loader never invalidates the session it was lent: the README's
+    /// pattern (lend a session, stop the loader) used to leave the session
+    /// invalidated, and the next task on it was a fatal error on Linux.
+    func testStoppingALoaderLeavesTheLentSessionUsable() async throws {
+        var renderers = SchemeRenderers()
+        renderers.set(ColorMapRenderer())
+        let environment = URLSchemeKitEnvironment(imageCache: ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 0),
+                                                  httpCache: nil, renderers: renderers)
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.installURLSchemeKit(environment)
+        let session = URLSession(configuration: configuration)
+        defer { session.invalidateAndCancel() }
+        let loader = ImageLoader(configuration: .init(session: session))
+        _ = try await loader.image(for: ColorMapRenderer.url(1))
+        loader.invalidateAndCancel()
+        let (data, response) = try await session.data(from: ColorMapRenderer.url(2))
+        XCTAssertEqual((response as? HTTPURLResponse)?.statusCode, 200)
+        XCTAssertFalse(data.isEmpty, "the session still loads")
+    }
+
     private func load(_ loader: ImageLoader, _ url: URL) throws {
         let done = DispatchSemaphore(value: 0)
         let result = Mutex<Result<LoadedImage, Error>?>(nil)

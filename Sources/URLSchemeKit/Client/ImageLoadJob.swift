@@ -133,17 +133,22 @@ final class ImageLoadJob: Sendable {
     }
 
     /// Moves to finished and returns the waiters to deliver to (none when the
-    /// job was abandoned or had already finished).
+    /// job was abandoned or had already finished). A session task still
+    /// loading (the loader is being invalidated) is cancelled.
     func finish() -> [ImageTask] {
-        state.withLock { state in
+        let (waiters, loading) = state.withLock { state -> ([ImageTask], URLSessionTask?) in
             switch state.phase {
             case .finished, .abandoned:
-                return []
+                return ([], nil)
             case .queued, .loading, .decoding:
+                var loading: URLSessionTask?
+                if case .loading(let task) = state.phase { loading = task }
                 state.phase = .finished
                 defer { state.waiters.removeAll() }
-                return state.waiters.values.map(\.task)
+                return (state.waiters.values.map(\.task), loading)
             }
         }
+        loading?.cancel()
+        return waiters
     }
 }

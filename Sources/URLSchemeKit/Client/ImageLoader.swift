@@ -171,12 +171,15 @@ public final class ImageLoader: Sendable {
         }
     }
 
-    /// Cancels every load (each waiter gets `URLError(.cancelled)`), then
-    /// invalidates the session. Later requests fail with `.cancelled`.
+    /// Cancels every load of this loader (each waiter gets
+    /// `URLError(.cancelled)`, each session task it started is cancelled).
+    /// Later requests fail with `.cancelled`.
     ///
-    /// Use this instead of invalidating the session directly: on Linux,
-    /// creating a task on an invalidated session is a fatal error, and a
-    /// queued load would create one.
+    /// The session is not the loader's: it was lent (`Configuration.session`)
+    /// or is the process's shared default, so it stays valid for whoever else
+    /// uses it. Invalidate a session you made yourself after calling this:
+    /// on Linux, creating a task on an invalidated session is a fatal error,
+    /// and a queued load of this loader would have created one.
     public func invalidateAndCancel() {
         let jobs = state.withLock { state -> [ImageLoadJob] in
             state.invalidated = true
@@ -187,7 +190,6 @@ public final class ImageLoader: Sendable {
         for job in jobs {
             for task in job.finish() { task.finish(.failure(ImageTask.cancelledError(task.url))) }
         }
-        configuration.session.invalidateAndCancel()
     }
 
     // MARK: The shared path

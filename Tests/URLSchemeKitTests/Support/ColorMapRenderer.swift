@@ -95,7 +95,7 @@ extension XCTestCase {
     /// A loader over a new session with every URLSchemeKit scheme, a
     /// memory-only URL cache and HTTP cache (nothing under ~/.cache), and
     /// `renderer` drawing `map://` (the real one by default). When the test
-    /// ends the loader is invalidated.
+    /// ends the loader is stopped and its session invalidated.
     func makeLoader(memoryCapacity: Int = 8 << 20, maximumConcurrentLoads: Int = 6,
                     urlCache: ImageURLCache? = ImageURLCache(memoryCapacity: 16 << 20, diskCapacity: 0),
                     renderer: (any Renderer<MapURL>)? = nil) -> ImageLoader {
@@ -103,10 +103,14 @@ extension XCTestCase {
         if let renderer { renderers.set(renderer) }
         let configuration = URLSessionConfiguration.ephemeral
         configuration.installURLSchemeKit(URLSchemeKitEnvironment(imageCache: urlCache, httpCache: HTTPCache(directory: nil), renderers: renderers))
-        let loader = ImageLoader(configuration: .init(session: URLSession(configuration: configuration),
+        let session = URLSession(configuration: configuration)
+        let loader = ImageLoader(configuration: .init(session: session,
                                                       memoryCache: DecodedImageCache(capacity: memoryCapacity),
                                                       maximumConcurrentLoads: maximumConcurrentLoads))
-        addTeardownBlock { loader.invalidateAndCancel() }
+        addTeardownBlock {
+            loader.invalidateAndCancel()
+            session.invalidateAndCancel()   // the loader leaves the session it was lent to its lender
+        }
         return loader
     }
 
