@@ -684,6 +684,20 @@ final class HTTPCacheURLProtocolTests: XCTestCase {
         XCTAssertLessThan(Date().timeIntervalSince(start), 4, "B did not wait for A's downloads")
     }
 
+    /// A reload with the origin down says that a response is stored, and how
+    /// to get it, instead of claiming none is.
+    func testAReloadWithTheOriginDownSaysAResponseIsStored() async throws {
+        try origin.route("/kept", headers: ["Cache-Control": "max-age=60"], body: "kept")
+        let session = makeSession(makeCache())
+        _ = try await load(session, "/kept")
+        origin.stop()
+        await XCTAssertThrowsURLError(.cannotConnectToHost, containing: "forbids answering from the stored response") {
+            _ = try await self.load(session, "/kept", policy: .reloadIgnoringLocalCacheData)
+        }
+        let offline = try await load(session, "/kept")
+        XCTAssertEqual(offline.body, "kept")
+    }
+
     // MARK: RFC 9111 §4.3.4, §4.3.5, §4.2.4
 
     /// A HEAD answer whose `Last-Modified` and `Content-Length` differ from the

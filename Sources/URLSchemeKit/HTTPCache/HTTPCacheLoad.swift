@@ -216,9 +216,17 @@ struct HTTPCacheLoad: Sendable {
             finish(.failed(URLErrors.converting(error, url: url)))
             return
         }
-        let message = "\(url.absoluteString) could not be loaded (\(error.localizedDescription)), "
-            + (fallback == nil ? "and no response for it is stored"
-               : "and the stored response may not answer offline (older than the offline limit, or marked no-cache or must-revalidate)")
+        let why: String
+        if fallback != nil {
+            why = "and the stored response may not answer offline (older than the offline limit, or marked no-cache or must-revalidate)"
+        } else if cache.lookup(request, partition: partition).entry != nil {
+            // A reload asked for the origin alone: say so rather than claim nothing is stored.
+            why = "and the request's cache policy (\(request.cachePolicy == .reloadIgnoringLocalAndRemoteCacheData ? "reloadIgnoringLocalAndRemoteCacheData" : "reloadIgnoringLocalCacheData")) "
+                + "forbids answering from the stored response; load it with .useProtocolCachePolicy or .returnCacheDataElseLoad to get it offline"
+        } else {
+            why = "and no response for it is stored"
+        }
+        let message = "\(url.absoluteString) could not be loaded (\(error.localizedDescription)), " + why
         finish(.failed(URLErrors.make(error.code, message, url: url, underlying: error)))
     }
 
