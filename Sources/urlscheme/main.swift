@@ -85,6 +85,20 @@ func assetEnvironment(_ store: FileAssetStore, imageCache: ImageURLCache?) -> UR
                             cachePartition: "assets:" + store.directory.standardizedFileURL.path)
 }
 
+/// An error in one plain line: a file error as what went wrong ("no such
+/// file"), anything else as its own description.
+func plainDescription(_ error: Error) -> String {
+    if let cocoa = error as? CocoaError {
+        switch cocoa.code {
+        case .fileNoSuchFile, .fileReadNoSuchFile: return "no such file"
+        case .fileReadNoPermission, .fileWriteNoPermission: return "permission denied"
+        case .fileReadCorruptFile: return "the file cannot be read"
+        default: return cocoa.localizedDescription
+        }
+    }
+    return "\(error)"
+}
+
 /// The asset store at `assetDirectory`, created if missing.
 @MainActor func openStore() -> FileAssetStore {
     do {
@@ -102,7 +116,7 @@ case "add":
         do {
             print(try store.add(contentsOf: URL(fileURLWithPath: path)))
         } catch {
-            fail("cannot add \(path): \(error)")
+            fail("cannot add \(path): \(plainDescription(error))")
         }
     }
     exit(0)
@@ -145,7 +159,11 @@ default:
 
 guard operands.count <= 1 else { fail("unexpected argument '\(operands[1])'", code: 2) }
 guard let urlText = operands.first else { fail("no URL given; try 'urlscheme --help'", code: 2) }
-guard let url = URL(string: urlText), url.scheme != nil else { fail("'\(urlText)' is not a URL", code: 2) }
+guard let url = URL(string: urlText), let scheme = url.scheme?.lowercased() else { fail("'\(urlText)' is not a URL", code: 2) }
+let supportedSchemes = [MapURL.scheme, AssetURL.scheme, AvatarURL.scheme, PollURL.scheme, "http", "https", "file"]
+guard supportedSchemes.contains(scheme) else {
+    fail("unsupported URL scheme '\(scheme)': urlscheme gets " + supportedSchemes.map { $0 + "://" }.joined(separator: ", ") + " URLs", code: 2)
+}
 let imageCache: ImageURLCache? = useCache ? .standard : nil
 let environment = url.scheme == AssetURL.scheme || url.scheme == AvatarURL.scheme
     ? assetEnvironment(openStore(), imageCache: imageCache)
@@ -157,9 +175,16 @@ let session = URLSession(configuration: configuration)
 let start = DispatchTime.now()
 let result: (Data, URLResponse)
 do {
-    result = try await session.data(for: URLRequest(url: url, cachePolicy: policy))
+    if url.isFileURL {
+        // Linux's URLSession has no file protocol: read it here, typed by its content.
+        let body = try Data(contentsOf: url)
+        let type = ImageFormat(sniffing: body.prefix(ImageFormat.sniffedByteCount))?.mimeType ?? "application/octet-stream"
+        result = (body, URLResponse(url: url, mimeType: type, expectedContentLength: body.count, textEncodingName: nil))
+    } else {
+        result = try await session.data(for: URLRequest(url: url, cachePolicy: policy))
+    }
 } catch {
-    fail(error.localizedDescription)
+    fail(url.isFileURL ? "cannot read \(url.path): \(plainDescription(error))" : error.localizedDescription)
 }
 let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e6
 let (data, response) = result

@@ -72,9 +72,13 @@ final class CommandLineToolTests: XCTestCase {
 
     func testFailuresAreOneLineWithANonZeroExit() throws {
         let unsupported = try run(["get", "nosuchscheme://?a=1"])
-        XCTAssertEqual(unsupported.status, 1)
-        XCTAssertEqual(unsupported.stderr.split(separator: "\n").count, 1, unsupported.stderr)
-        XCTAssertTrue(unsupported.stderr.hasPrefix("urlscheme: "), unsupported.stderr)
+        XCTAssertEqual(unsupported.status, 2)
+        XCTAssertEqual(unsupported.stderr, "urlscheme: unsupported URL scheme 'nosuchscheme': urlscheme gets map://, asset://, "
+                       + "avatar://, poll://, http://, https://, file:// URLs\n", "names the scheme and the ones that work")
+
+        let missing = try run(["add", "no-such-photo.jpg", "--assets", try makeTemporaryDirectory().path])
+        XCTAssertEqual(missing.status, 1)
+        XCTAssertEqual(missing.stderr, "urlscheme: cannot add no-such-photo.jpg: no such file\n")
 
         let usage = try run(["get"])
         XCTAssertEqual(usage.status, 2)
@@ -83,6 +87,19 @@ final class CommandLineToolTests: XCTestCase {
         let help = try run(["--help"])
         XCTAssertEqual(help.status, 0)
         XCTAssertTrue(String(decoding: help.stdout, as: UTF8.self).contains("usage: urlscheme get URL"))
+    }
+
+    /// `file://`, which Linux's URLSession does not load, is read by the tool itself.
+    func testFileURLsAreRead() throws {
+        let file = try makeTemporaryDirectory().appendingPathComponent("hello.txt")
+        try Data("hello".utf8).write(to: file)
+        let read = try run(["get", file.absoluteString])
+        XCTAssertEqual(read.status, 0, read.stderr)
+        XCTAssertEqual(read.stdout, Data("hello".utf8))
+        XCTAssertTrue(read.stderr.hasPrefix("200 application/octet-stream 5 bytes"), read.stderr)
+        let gone = try run(["get", file.deletingLastPathComponent().appendingPathComponent("gone.txt").absoluteString])
+        XCTAssertEqual(gone.status, 1)
+        XCTAssertTrue(gone.stderr.hasSuffix("gone.txt: no such file\n"), gone.stderr)
     }
 
     /// add → get asset:// and avatar:// → list → remove, in a store directory of the test's own.
