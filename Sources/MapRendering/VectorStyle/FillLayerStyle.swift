@@ -1,0 +1,19 @@
+/// A `fill` layer's paint properties.
+public struct FillLayerStyle: Sendable {
+    /// `fill-color` (default black).
+    public var color: StyleProperty<StyleColor>
+    /// `fill-opacity`, 0…1 (default 1).
+    public var opacity: StyleProperty<Double>
+    /// `fill-outline-color`; nil (the default) outlines nothing.
+    public var outlineColor: StyleProperty<StyleColor?>
+    /// `fill-translate`, `[x, y]` in pixels, x right and y down (default `[0, 0]`).
+    public var translate: StyleProperty<[Double]>
+    /// `fill-antialias` (default true).
+    public var antialias: StyleProperty<Bool>
+
+    /// The style with zoom-only properties evaluated at `zoom`.
+    public func atZoom(_ zoom: Double) -> FillLayerStyle {
+        FillLayerStyle(color: color.atZoom(zoom), opacity: opacity.atZoom(zoom), outlineColor: outlineColor.atZoom(zoom),
+                       translate: translate.atZoom(zoom), antialias: antialias.atZoom(zoom))
+    }
+}

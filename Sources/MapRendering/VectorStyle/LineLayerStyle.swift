@@ -1,0 +1,50 @@
+/// A `line` layer's paint and layout properties.
+public struct LineLayerStyle: Sendable {
+    /// `line-color` (default black).
+    public var color: StyleProperty<StyleColor>
+    /// `line-width` in pixels, ≥ 0 (default 1).
+    public var width: StyleProperty<Double>
+    /// `line-opacity`, 0…1 (default 1).
+    public var opacity: StyleProperty<Double>
+    /// `line-gap-width`, ≥ 0 (default 0): when positive the line is drawn as two
+    /// strokes of `width` either side of a gap this wide (a casing).
+    public var gapWidth: StyleProperty<Double>
+    /// `line-dasharray`: dash and gap lengths in multiples of the line width;
+    /// empty (the default) is solid.
+    public var dashArray: StyleProperty<[Double]>
+    /// `line-offset` in pixels, to the right of the line's direction (default 0).
+    public var offset: StyleProperty<Double>
+    /// `line-cap` (default butt).
+    public var cap: StyleProperty<StyleLineCap>
+    /// `line-join` (default miter).
+    public var join: StyleProperty<StyleLineJoin>
+    /// `line-miter-limit` (default 2).
+    public var miterLimit: StyleProperty<Double>
+
+    /// The style with zoom-only properties evaluated at `zoom`.
+    public func atZoom(_ zoom: Double) -> LineLayerStyle {
+        LineLayerStyle(color: color.atZoom(zoom), width: width.atZoom(zoom), opacity: opacity.atZoom(zoom),
+                       gapWidth: gapWidth.atZoom(zoom), dashArray: dashArray.atZoom(zoom), offset: offset.atZoom(zoom),
+                       cap: cap.atZoom(zoom), join: join.atZoom(zoom), miterLimit: miterLimit.atZoom(zoom))
+    }
+}
+
+/// How a line's ends are drawn (`line-cap`).
+public enum StyleLineCap: String, Sendable {
+    /// Square at the end point (the default).
+    case butt
+    /// A half circle past the end.
+    case round
+    /// A half square past the end.
+    case square
+}
+
+/// How a line's corners are drawn (`line-join`).
+public enum StyleLineJoin: String, Sendable {
+    /// Cut off square.
+    case bevel
+    /// Rounded.
+    case round
+    /// Pointed, up to the miter limit (the default).
+    case miter
+}

@@ -1,0 +1,129 @@
+/// Reads one layer's JSON into a ``StyleLayer``: its properties compiled, what is
+/// outside the subset collected as warnings, a malformed value thrown as a
+/// ``VectorStyleError`` naming the layer and property.
+struct StyleLayerReader {
+    let id: String
+    let expressions: StyleExpressionCompiler
+    var warnings: [String] = []
+
+    init(id: String, limits: StyleLimits) {
+        self.id = id
+        expressions = StyleExpressionCompiler(maximumDepth: limits.maximumExpressionDepth)
+    }
+
+    mutating func warn(_ message: String) {
+        warnings.append("layer '\(id)': \(message)")
+    }
+
+    func invalid(_ property: String, _ detail: String) -> VectorStyleError {
+        VectorStyleError(.invalidValue, layer: id, property: property, detail: detail)
+    }
+
+    func tooDeep(_ property: String, _ limit: Int) -> VectorStyleError {
+        VectorStyleError(.limitExceeded, layer: id, property: property, detail: "the expression nests deeper than \(limit) levels")
+    }
+
+    /// The layer's `filter` (true when absent); nil if it uses something outside
+    /// the subset (warned: the layer then draws nothing rather than everything).
+    mutating func filter(_ json: StyleJSON?) throws -> StyleProperty<Bool>? {
+        let pass = StyleProperty<Bool>(constant: true, convert: Self.boolean)
+        guard let json else { return pass }
+        do {
+            let expression = try StyleFilterCompiler(expressions: expressions).compile(json)
+            // A filter's default on an evaluation error is false (MapLibre's).
+            guard let property = StyleProperty(expression: expression, defaultValue: false, convert: Self.boolean) else {
+                throw invalid("filter", "the filter is not a boolean")
+            }
+            return property
+        } catch StyleCompileError.unsupported(let what) {
+            warn("filter: \(what) is not supported; the layer is not drawn")
+            return nil
+        } catch StyleCompileError.invalid(let detail) {
+            throw invalid("filter", detail)
+        } catch StyleCompileError.tooDeep(let limit) {
+            throw tooDeep("filter", limit)
+        }
+    }
+
+    /// Properties the spec marks "data-constant": their value may depend on the
+    /// zoom but not on the feature.
+    static let dataConstant: Set<String> = ["background-color", "background-opacity", "fill-antialias", "fill-translate", "symbol-placement"]
+
+    /// The property `name` of `section` (`paint` or `layout`): its default when
+    /// absent or outside the subset (with a warning), compiled otherwise.
+    mutating func property<Value: Sendable>(
+        _ name: String, in section: [String: StyleJSON], _ sectionName: String, type: StyleOutputType,
+        default defaultValue: Value, convert: @escaping @Sendable (StyleValue) -> Value?
+    ) throws -> StyleProperty<Value> {
+        let fallback = StyleProperty(constant: defaultValue, convert: convert)
+        guard let json = section[name] else { return fallback }
+        do {
+            let expression: StyleExpression
+            switch json {
+            case .object(let members):
+                expression = try StyleFunctionCompiler(expressions: expressions).compile(members, expecting: type)
+            case .string(let text) where name == "text-field":
+                expression = Self.tokens(text)
+            default:
+                expression = try expressions.compile(json, expecting: type)
+            }
+            guard !(Self.dataConstant.contains(name) && expression.dependsOnFeature) else {
+                throw StyleCompileError.invalid("the value may not depend on the feature (the property is data-constant)")
+            }
+            guard expression.zoomIsOnlyCurveInput else {
+                throw StyleCompileError.invalid("\"zoom\" may only be the input of a top-level \"step\" or \"interpolate\"")
+            }
+            guard let property = StyleProperty(expression: expression, defaultValue: defaultValue, convert: convert) else {
+                throw StyleCompileError.invalid("\(json.summary) is not a valid value")
+            }
+            return property
+        } catch StyleCompileError.unsupported(let what) {
+            warn("\(sectionName) property '\(name)': \(what) is not supported")
+            return fallback
+        } catch StyleCompileError.invalid(let detail) {
+            throw invalid(name, detail)
+        } catch StyleCompileError.tooDeep(let limit) {
+            throw tooDeep(name, limit)
+        }
+    }
+
+    /// A `text-field` string: `{key}` tokens become the property's value as a
+    /// string (empty when missing), as MapLibre's `convertTokenString`.
+    static func tokens(_ text: String) -> StyleExpression {
+        guard text.contains("{") else { return .literal(.string(text)) }
+        var parts: [StyleExpression] = []
+        var rest = text[...]
+        while let open = rest.firstIndex(of: "{"),
+              let close = rest[open...].firstIndex(of: "}") {
+            if open > rest.startIndex { parts.append(.literal(.string(String(rest[..<open])))) }
+            let key = String(rest[rest.index(after: open)..<close])
+            parts.append(.toString(.get(key)))
+            rest = rest[rest.index(after: close)...]
+        }
+        if !rest.isEmpty { parts.append(.literal(.string(String(rest)))) }
+        return parts.count == 1 ? parts[0] : .concat(parts)
+    }
+
+    // Conversions from an evaluated value to a property's type; nil is a wrong type.
+
+    static let boolean: @Sendable (StyleValue) -> Bool? = { if case .bool(let b) = $0 { return b } else { return nil } }
+    static let color: @Sendable (StyleValue) -> StyleColor? = { StyleExpression.color($0) }
+    static let optionalColor: @Sendable (StyleValue) -> StyleColor?? = { StyleExpression.color($0).map { .some($0) } }
+    static let number: @Sendable (StyleValue) -> Double? = { if case .number(let n) = $0, n.isFinite { return n } else { return nil } }
+    static let length: @Sendable (StyleValue) -> Double? = { if case .number(let n) = $0, n.isFinite, n >= 0 { return n } else { return nil } }
+    static let opacity: @Sendable (StyleValue) -> Double? = { if case .number(let n) = $0, n >= 0, n <= 1 { return n } else { return nil } }
+    static let text: @Sendable (StyleValue) -> String? = { $0 == .null ? nil : StyleExpression.string($0) }
+    static let offset: @Sendable (StyleValue) -> [Double]? = { value in
+        guard case .array(let elements) = value, elements.count == 2 else { return nil }
+        let numbers = elements.compactMap(number)
+        return numbers.count == 2 ? numbers : nil
+    }
+    static let dashes: @Sendable (StyleValue) -> [Double]? = { value in
+        guard case .array(let elements) = value else { return nil }
+        let numbers = elements.compactMap(length)
+        return numbers.count == elements.count ? numbers : nil
+    }
+    static func enumeration<E: RawRepresentable & Sendable>(_: E.Type) -> @Sendable (StyleValue) -> E? where E.RawValue == String {
+        { if case .string(let s) = $0 { return E(rawValue: s) } else { return nil } }
+    }
+}

@@ -1,0 +1,219 @@
+/// Reads a decoded style document: top-level keys, sources, then each layer
+/// through a `StyleLayerReader`. Limits are checked before the work they bound.
+struct VectorStyleReader {
+    let limits: StyleLimits
+    private var warnings: [String] = []
+    private var warned: Set<String> = []
+
+    init(limits: StyleLimits) {
+        self.limits = limits
+    }
+
+    /// Top-level keys read and deliberately ignored: the camera comes from the
+    /// URL, glyphs from our one font, metadata means nothing to drawing.
+    static let ignoredKeys: Set<String> = ["version", "name", "sources", "layers", "metadata", "glyphs", "center", "zoom", "bearing", "pitch", "transition"]
+
+    private mutating func warn(_ message: String) {
+        if warned.insert(message).inserted { warnings.append(message) }
+    }
+
+    mutating func read(_ json: StyleJSON) throws -> VectorStyle {
+        guard case .object(let root) = json else {
+            throw VectorStyleError(.malformedJSON, detail: "a style is a JSON object, not \(json.summary)")
+        }
+        if let version = root["version"], version != .number(8) {
+            throw VectorStyleError(.invalidValue, property: "version", detail: "the style version is \(version.summary), not 8")
+        }
+        var name: String?
+        if case .string(let text)? = root["name"] { name = text }
+        for key in root.keys.sorted() where !Self.ignoredKeys.contains(key) {
+            warn("style property '\(key)' is not supported")
+        }
+        let (sources, otherSources) = try readSources(root["sources"])
+        guard case .array(let layerList)? = root["layers"] else {
+            throw VectorStyleError(.invalidValue, property: "layers", detail: "a style needs a 'layers' array")
+        }
+        guard layerList.count <= limits.maximumLayerCount else {
+            throw VectorStyleError(.limitExceeded, property: "layers", detail: "the style has \(layerList.count) layers, over the limit of \(limits.maximumLayerCount)")
+        }
+        var layers: [StyleLayer] = []
+        var ids: Set<String> = []
+        for (index, layerJSON) in layerList.enumerated() {
+            guard case .object(let members) = layerJSON, case .string(let id)? = members["id"] else {
+                throw VectorStyleError(.invalidValue, property: "layers", detail: "layer \(index) is not an object with a string 'id'")
+            }
+            guard ids.insert(id).inserted else {
+                throw VectorStyleError(.invalidValue, layer: id, property: "id", detail: "the id is used by an earlier layer")
+            }
+            var reader = StyleLayerReader(id: id, limits: limits)
+            let layer = try readLayer(members, reader: &reader, sources: sources, otherSources: otherSources)
+            reader.warnings.forEach { warn($0) }
+            if let layer { layers.append(layer) }
+        }
+        return VectorStyle(name: name, sources: sources, layers: layers, warnings: warnings)
+    }
+
+    /// The vector sources, and the names of sources of other types (warned).
+    private mutating func readSources(_ json: StyleJSON?) throws -> ([String: VectorStyleSource], Set<String>) {
+        guard let json else { return ([:], []) }
+        guard case .object(let members) = json else {
+            throw VectorStyleError(.invalidValue, property: "sources", detail: "'sources' is an object, not \(json.summary)")
+        }
+        var sources: [String: VectorStyleSource] = [:]
+        var others: Set<String> = []
+        for (name, value) in members.sorted(by: { $0.key < $1.key }) {
+            guard case .object(let source) = value, case .string(let type)? = source["type"] else {
+                throw VectorStyleError(.invalidValue, property: "sources", detail: "source '\(name)' is not an object with a string 'type'")
+            }
+            guard type == "vector" else {
+                warn("source '\(name)': source type '\(type)' is not supported")
+                others.insert(name)
+                continue
+            }
+            func string(_ key: String) throws -> String? {
+                guard let value = source[key] else { return nil }
+                guard case .string(let text) = value else {
+                    throw VectorStyleError(.invalidValue, property: "sources", detail: "source '\(name)': '\(key)' is a string, not \(value.summary)")
+                }
+                return text
+            }
+            func zoom(_ key: String) throws -> Int? {
+                guard let value = source[key] else { return nil }
+                guard case .number(let z) = value, z >= 0, z <= 30, z == z.rounded() else {
+                    throw VectorStyleError(.invalidValue, property: "sources", detail: "source '\(name)': '\(key)' is a zoom 0–30, not \(value.summary)")
+                }
+                return Int(z)
+            }
+            var tiles: [String] = []
+            if let list = source["tiles"] {
+                guard case .array(let elements) = list else {
+                    throw VectorStyleError(.invalidValue, property: "sources", detail: "source '\(name)': 'tiles' is an array of strings")
+                }
+                for element in elements {
+                    guard case .string(let template) = element else {
+                        throw VectorStyleError(.invalidValue, property: "sources", detail: "source '\(name)': 'tiles' is an array of strings")
+                    }
+                    tiles.append(template)
+                }
+            }
+            sources[name] = VectorStyleSource(name: name, url: try string("url"), tiles: tiles, minimumZoom: try zoom("minzoom"),
+                                              maximumZoom: try zoom("maxzoom"), attribution: try string("attribution"))
+        }
+        return (sources, others)
+    }
+
+    static let layerKeys: Set<String> = ["id", "type", "source", "source-layer", "minzoom", "maxzoom", "filter", "layout", "paint", "metadata"]
+    static let supportedTypes: Set<String> = ["background", "fill", "line", "symbol"]
+
+    private mutating func readLayer(_ members: [String: StyleJSON], reader: inout StyleLayerReader,
+                                    sources: [String: VectorStyleSource], otherSources: Set<String>) throws -> StyleLayer? {
+        guard case .string(let type)? = members["type"] else {
+            throw reader.invalid("type", "a layer needs a string 'type'")
+        }
+        guard Self.supportedTypes.contains(type) else {
+            reader.warn("layer type '\(type)' is not supported")
+            return nil
+        }
+        for key in members.keys.sorted() where !Self.layerKeys.contains(key) {
+            reader.warn("layer property '\(key)' is not supported")
+        }
+        var source: String?, sourceLayer: String?
+        if type != "background" {
+            guard case .string(let name)? = members["source"] else { throw reader.invalid("source", "a \(type) layer needs a string 'source'") }
+            if otherSources.contains(name) {
+                reader.warn("source '\(name)' is not a vector source; the layer is not drawn")
+                return nil
+            }
+            guard sources[name] != nil else { throw reader.invalid("source", "source '\(name)' is not declared in 'sources'") }
+            guard case .string(let layerName)? = members["source-layer"] else {
+                throw reader.invalid("source-layer", "a \(type) layer of a vector source needs a string 'source-layer'")
+            }
+            source = name
+            sourceLayer = layerName
+        }
+        func zoom(_ key: String, _ fallback: Double) throws -> Double {
+            guard let value = members[key] else { return fallback }
+            guard case .number(let z) = value, z >= 0, z <= 24 else { throw reader.invalid(key, "a zoom is a number 0–24, not \(value.summary)") }
+            return z
+        }
+        let minimumZoom = try zoom("minzoom", 0), maximumZoom = try zoom("maxzoom", 24)
+        let layout = try section("layout", members, reader)
+        let paint = try section("paint", members, reader)
+
+        var isVisible = true
+        if let visibility = layout["visibility"] {
+            guard visibility == .string("visible") || visibility == .string("none") else {
+                throw reader.invalid("visibility", "visibility is 'visible' or 'none', not \(visibility.summary)")
+            }
+            isVisible = visibility == .string("visible")
+        }
+        let supported = Self.supportedProperties[type]!
+        for key in layout.keys.sorted() where !supported.layout.contains(key) && key != "visibility" {
+            reader.warn("layout property '\(key)' is not supported")
+        }
+        for key in paint.keys.sorted() where !supported.paint.contains(key) && !key.hasSuffix("-transition") {
+            reader.warn("paint property '\(key)' is not supported")
+        }
+        guard let filter = try reader.filter(members["filter"]) else { return nil }
+
+        let kind: StyleLayer.Kind
+        typealias R = StyleLayerReader
+        switch type {
+        case "background":
+            kind = .background(BackgroundLayerStyle(
+                color: try reader.property("background-color", in: paint, "paint", type: .color, default: StyleColor(red: 0, green: 0, blue: 0), convert: R.color),
+                opacity: try reader.property("background-opacity", in: paint, "paint", type: .number, default: 1, convert: R.opacity)))
+        case "fill":
+            kind = .fill(FillLayerStyle(
+                color: try reader.property("fill-color", in: paint, "paint", type: .color, default: StyleColor(red: 0, green: 0, blue: 0), convert: R.color),
+                opacity: try reader.property("fill-opacity", in: paint, "paint", type: .number, default: 1, convert: R.opacity),
+                outlineColor: try reader.property("fill-outline-color", in: paint, "paint", type: .color, default: nil, convert: R.optionalColor),
+                translate: try reader.property("fill-translate", in: paint, "paint", type: .numberArray, default: [0, 0], convert: R.offset),
+                antialias: try reader.property("fill-antialias", in: paint, "paint", type: .boolean, default: true, convert: R.boolean)))
+        case "line":
+            kind = .line(LineLayerStyle(
+                color: try reader.property("line-color", in: paint, "paint", type: .color, default: StyleColor(red: 0, green: 0, blue: 0), convert: R.color),
+                width: try reader.property("line-width", in: paint, "paint", type: .number, default: 1, convert: R.length),
+                opacity: try reader.property("line-opacity", in: paint, "paint", type: .number, default: 1, convert: R.opacity),
+                gapWidth: try reader.property("line-gap-width", in: paint, "paint", type: .number, default: 0, convert: R.length),
+                dashArray: try reader.property("line-dasharray", in: paint, "paint", type: .numberArray, default: [], convert: R.dashes),
+                offset: try reader.property("line-offset", in: paint, "paint", type: .number, default: 0, convert: R.number),
+                cap: try reader.property("line-cap", in: layout, "layout", type: .enumeration, default: .butt, convert: R.enumeration(StyleLineCap.self)),
+                join: try reader.property("line-join", in: layout, "layout", type: .enumeration, default: .miter, convert: R.enumeration(StyleLineJoin.self)),
+                miterLimit: try reader.property("line-miter-limit", in: layout, "layout", type: .number, default: 2, convert: R.length)))
+        default:
+            var layout = layout
+            if let placement = layout["symbol-placement"], placement == .string("line-center") {
+                reader.warn("layout property 'symbol-placement': 'line-center' is not supported; labels are placed along the line")
+                layout["symbol-placement"] = .string("line")
+            }
+            kind = .symbol(SymbolLayerStyle(
+                textField: try reader.property("text-field", in: layout, "layout", type: .string, default: "", convert: R.text),
+                textSize: try reader.property("text-size", in: layout, "layout", type: .number, default: 16, convert: R.length),
+                placement: try reader.property("symbol-placement", in: layout, "layout", type: .enumeration, default: .point, convert: R.enumeration(StyleSymbolPlacement.self)),
+                textColor: try reader.property("text-color", in: paint, "paint", type: .color, default: StyleColor(red: 0, green: 0, blue: 0), convert: R.color),
+                haloColor: try reader.property("text-halo-color", in: paint, "paint", type: .color, default: StyleColor(red: 0, green: 0, blue: 0, alpha: 0), convert: R.color),
+                haloWidth: try reader.property("text-halo-width", in: paint, "paint", type: .number, default: 0, convert: R.length),
+                textOpacity: try reader.property("text-opacity", in: paint, "paint", type: .number, default: 1, convert: R.opacity)))
+        }
+        return StyleLayer(id: reader.id, source: source, sourceLayer: sourceLayer, minimumZoom: minimumZoom, maximumZoom: maximumZoom,
+                          isVisible: isVisible, filter: filter, kind: kind)
+    }
+
+    private func section(_ key: String, _ members: [String: StyleJSON], _ reader: StyleLayerReader) throws -> [String: StyleJSON] {
+        guard let value = members[key] else { return [:] }
+        guard case .object(let section) = value else { throw reader.invalid(key, "'\(key)' is an object, not \(value.summary)") }
+        return section
+    }
+
+    /// The paint and layout properties read per layer type; `text-font` is read and
+    /// ignored (there is one font), `*-transition` is meaningless for a still map.
+    static let supportedProperties: [String: (layout: Set<String>, paint: Set<String>)] = [
+        "background": ([], ["background-color", "background-opacity"]),
+        "fill": ([], ["fill-color", "fill-opacity", "fill-outline-color", "fill-translate", "fill-antialias"]),
+        "line": (["line-cap", "line-join", "line-miter-limit"],
+                 ["line-color", "line-width", "line-opacity", "line-gap-width", "line-dasharray", "line-offset"]),
+        "symbol": (["text-field", "text-size", "symbol-placement", "text-font"],
+                   ["text-color", "text-halo-color", "text-halo-width", "text-opacity"]),
+    ]
+}

@@ -1,0 +1,16 @@
+/// A `vector` source of a style: its name and what the style says about where its
+/// tiles come from (the renderer may bind another archive to the name).
+public struct VectorStyleSource: Sendable, Equatable {
+    /// The source's key in the style's `sources`.
+    public var name: String
+    /// Its `url` (a TileJSON or `pmtiles://` URL), if given.
+    public var url: String?
+    /// Its `tiles` URL templates, if given.
+    public var tiles: [String]
+    /// Its `minzoom`, if given.
+    public var minimumZoom: Int?
+    /// Its `maxzoom`, if given: tiles past it are drawn over-zoomed.
+    public var maximumZoom: Int?
+    /// Its `attribution` text, if given.
+    public var attribution: String?
+}

@@ -1,0 +1,205 @@
+import Foundation
+import XCTest
+@testable import MapRendering
+import Raster
+
+/// Reading whole styles: layers and sources, warnings for what is outside the
+/// subset, errors that name the layer and property, hostile documents.
+final class VectorStyleTests: XCTestCase {
+    func testReadsLayersAndVectorSources() throws {
+        let style = try VectorStyle(json: """
+            {"version": 8, "name": "Test", "center": [24.9, 60.2], "zoom": 12, "glyphs": "https://example.com/{fontstack}/{range}.pbf",
+             "sources": {"omt": {"type": "vector", "url": "pmtiles://x.pmtiles", "maxzoom": 14, "attribution": "© OSM"},
+                         "hills": {"type": "raster", "tiles": ["https://example.com/{z}/{x}/{y}.png"]}},
+             "layers": [
+               {"id": "bg", "type": "background", "paint": {"background-color": "#eee", "background-opacity": 0.5}},
+               {"id": "water", "type": "fill", "source": "omt", "source-layer": "water", "minzoom": 2, "maxzoom": 16,
+                "paint": {"fill-color": "#aad3df", "fill-outline-color": "#000", "fill-translate": [1, -2], "fill-color-transition": {"duration": 0}}},
+               {"id": "roads", "type": "line", "source": "omt", "source-layer": "transportation", "layout": {"visibility": "none"}},
+               {"id": "relief", "type": "raster", "source": "hills"}
+             ]}
+            """)
+        XCTAssertEqual(style.name, "Test")
+        XCTAssertEqual(style.sources, ["omt": VectorStyleSource(name: "omt", url: "pmtiles://x.pmtiles", tiles: [], minimumZoom: nil, maximumZoom: 14, attribution: "© OSM")])
+        XCTAssertEqual(style.layers.map(\.id), ["bg", "water", "roads"])
+        XCTAssertEqual(style.warnings, [
+            "source 'hills': source type 'raster' is not supported",
+            "layer 'relief': layer type 'raster' is not supported",
+        ])
+        let water = style.layers[1]
+        XCTAssertEqual(water.source, "omt")
+        XCTAssertEqual(water.sourceLayer, "water")
+        XCTAssertTrue(water.isShown(atZoom: 2))
+        XCTAssertFalse(water.isShown(atZoom: 16))
+        XCTAssertFalse(water.isShown(atZoom: 1.9))
+        XCTAssertFalse(style.layers[2].isShown(atZoom: 10))
+        guard case .fill(let fill) = water.kind, case .background(let background) = style.layers[0].kind else { return XCTFail("kinds") }
+        XCTAssertEqual(fill.outlineColor.constantValue, .some(StyleColor(red: 0, green: 0, blue: 0)))
+        XCTAssertEqual(fill.translate.constantValue, [1, -2])
+        XCTAssertEqual(fill.antialias.constantValue, true)
+        XCTAssertEqual(background.opacity.constantValue, 0.5)
+        XCTAssertEqual(background.color.constantValue?.rgba, RGBA(238, 238, 238))
+    }
+
+    func testWarnsOncePerUnsupportedPropertyByName() throws {
+        let style = try VectorStyle(json: """
+            {"version": 8, "sprite": "https://example.com/sprite", "sources": {"s": {"type": "vector"}},
+             "layers": [
+               {"id": "roads", "type": "line", "source": "s", "source-layer": "t",
+                "paint": {"line-pattern": "dots", "line-blur": 1, "line-width": ["*", 2, ["get", "lanes"]], "line-color": ["to-rgba", "red"]},
+                "layout": {"line-round-limit": 1.05}},
+               {"id": "labels", "type": "symbol", "source": "s", "source-layer": "t",
+                "layout": {"text-field": ["format", ["get", "name"], {}], "icon-image": "x", "symbol-placement": "line-center"},
+                "paint": {"text-halo-blur": 1}},
+               {"id": "3d", "type": "fill-extrusion", "source": "s", "source-layer": "b"},
+               {"id": "roads2", "type": "line", "source": "s", "source-layer": "t", "paint": {"line-pattern": "dots"}},
+               {"id": "roads2b", "type": "line", "source": "s", "source-layer": "t", "ref": "roads"}
+             ]}
+            """)
+        XCTAssertEqual(style.warnings, [
+            "style property 'sprite' is not supported",
+            "layer 'roads': layout property 'line-round-limit' is not supported",
+            "layer 'roads': paint property 'line-blur' is not supported",
+            "layer 'roads': paint property 'line-pattern' is not supported",
+            "layer 'roads': paint property 'line-color': expression operator 'to-rgba' is not supported",
+            "layer 'labels': layout property 'icon-image' is not supported",
+            "layer 'labels': paint property 'text-halo-blur' is not supported",
+            "layer 'labels': layout property 'symbol-placement': 'line-center' is not supported; labels are placed along the line",
+            "layer 'labels': layout property 'text-field': expression operator 'format' is not supported",
+            "layer '3d': layer type 'fill-extrusion' is not supported",
+            "layer 'roads2': paint property 'line-pattern' is not supported",
+            "layer 'roads2b': layer property 'ref' is not supported",
+        ])
+        // The unsupported value keeps its default; the supported ones are read.
+        guard case .line(let roads) = style.layers[0].kind else { return XCTFail("roads") }
+        XCTAssertEqual(roads.color.constantValue, StyleColor(red: 0, green: 0, blue: 0))
+        XCTAssertEqual(roads.width.value(atZoom: 10, for: MockStyleFeature(properties: ["lanes": .number(3)])), 6)
+        XCTAssertEqual(style.layers.map(\.id), ["roads", "labels", "roads2", "roads2b"])
+    }
+
+    private func assertInvalid(_ json: String, layer: String?, property: String?, _ kind: VectorStyleError.Kind = .invalidValue,
+                               file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertThrowsError(try VectorStyle(json: json), file: file, line: line) { error in
+            guard let error = error as? VectorStyleError else { return XCTFail("\(error)", file: file, line: line) }
+            XCTAssertEqual(error.kind, kind, "\(error)", file: file, line: line)
+            XCTAssertEqual(error.layer, layer, "\(error)", file: file, line: line)
+            XCTAssertEqual(error.property, property, "\(error)", file: file, line: line)
+        }
+    }
+
+    private func layer(_ body: String) -> String {
+        #"{"version": 8, "sources": {"s": {"type": "vector"}}, "layers": [{"id": "L", "type": "line", "source": "s", "source-layer": "t", "#
+            + body + "}]}"
+    }
+
+    func testMalformedValuesNameLayerAndProperty() {
+        assertInvalid(layer(#""paint": {"line-width": "wide"}"#), layer: "L", property: "line-width")
+        assertInvalid(layer(#""paint": {"line-width": -1}"#), layer: "L", property: "line-width")
+        assertInvalid(layer(#""paint": {"line-opacity": 1.5}"#), layer: "L", property: "line-opacity")
+        assertInvalid(layer(#""paint": {"line-color": "not a colour"}"#), layer: "L", property: "line-color")
+        assertInvalid(layer(#""paint": {"line-color": ["match", ["get", "c"], "a", "red", "bluish"]}"#), layer: "L", property: "line-color")
+        assertInvalid(layer(#""paint": {"line-dasharray": [1, "x"]}"#), layer: "L", property: "line-dasharray")
+        assertInvalid(layer(#""paint": {"line-width": ["interpolate", ["linear"], ["zoom"], 10, 1, 5, 2]}"#), layer: "L", property: "line-width")
+        assertInvalid(layer(#""paint": {"line-width": ["+", 1, ["interpolate", ["linear"], ["zoom"], 10, 1, 15, 2]]}"#), layer: "L", property: "line-width")
+        assertInvalid(layer(#""paint": {"line-width": {"stops": []}}"#), layer: "L", property: "line-width")
+        assertInvalid(layer(#""paint": {"line-width": {"stops": [[1, 2]], "bogus": 1}}"#), layer: "L", property: "line-width")
+        assertInvalid(layer(#""layout": {"line-cap": "pointy"}"#), layer: "L", property: "line-cap")
+        assertInvalid(#"{"version": 8, "sources": {"s": {"type": "vector"}}, "layers": [{"id": "L", "type": "symbol", "source": "s", "source-layer": "t", "layout": {"symbol-placement": ["get", "p"]}}]}"#, layer: "L", property: "symbol-placement")
+        assertInvalid(#"{"version": 8, "layers": [{"id": "L", "type": "background", "paint": {"background-color": ["get", "c"]}}]}"#, layer: "L", property: "background-color")
+        assertInvalid(layer(#""layout": {"visibility": "hidden"}"#), layer: "L", property: "visibility")
+        assertInvalid(layer(#""minzoom": 30"#), layer: "L", property: "minzoom")
+        assertInvalid(layer(#""paint": []"#), layer: "L", property: "paint")
+        assertInvalid(#"{"version": 8, "sources": {}, "layers": [{"id": "L", "type": "fill", "source": "nowhere", "source-layer": "t"}]}"#, layer: "L", property: "source")
+        assertInvalid(#"{"version": 8, "sources": {"s": {"type": "vector"}}, "layers": [{"id": "L", "type": "fill", "source": "s"}]}"#, layer: "L", property: "source-layer")
+        assertInvalid(#"{"version": 8, "layers": [{"id": "L", "type": "background"}, {"id": "L", "type": "background"}]}"#, layer: "L", property: "id")
+        assertInvalid(#"{"version": 8, "layers": [{"type": "background"}]}"#, layer: nil, property: "layers")
+        assertInvalid(#"{"version": 7, "layers": []}"#, layer: nil, property: "version")
+        assertInvalid(#"{"version": 8}"#, layer: nil, property: "layers")
+        assertInvalid(#"{"version": 8, "sources": {"s": {"type": "vector", "maxzoom": "high"}}, "layers": []}"#, layer: nil, property: "sources")
+        assertInvalid(#"[1, 2]"#, layer: nil, property: nil, .malformedJSON)
+        assertInvalid(#"{"version": 8, "layers": ["#, layer: nil, property: nil, .malformedJSON)
+        assertInvalid("", layer: nil, property: nil, .malformedJSON)
+    }
+
+    func testErrorDescriptionNamesWhere() {
+        XCTAssertThrowsError(try VectorStyle(json: layer(#""paint": {"line-width": "wide"}"#))) { error in
+            XCTAssertEqual("\(error)", "layer 'L': 'line-width': 'wide' is not a valid value")
+        }
+    }
+
+    // MARK: Hostile styles: clear errors, fast.
+
+    private func assertLimit(_ data: Data, limits: StyleLimits = .default, file: StaticString = #filePath, line: UInt = #line) {
+        let start = Date()
+        XCTAssertThrowsError(try VectorStyle(data: data, limits: limits), file: file, line: line) { error in
+            XCTAssertEqual((error as? VectorStyleError)?.kind, .limitExceeded, "\(error)", file: file, line: line)
+        }
+        // Well under the hostile-input budget of 2 s, even in a debug build.
+        XCTAssertLessThan(Date().timeIntervalSince(start), 0.5, "refused too slowly", file: file, line: line)
+    }
+
+    func testAMillionLayersIsRefused() {
+        // A million layers fit in 4 MiB as `{}`: the byte limit passes them, the layer limit refuses them.
+        let json = Data((#"{"version": 8, "layers": ["# + String(repeating: "{},", count: 999_999) + "{}]}").utf8)
+        assertLimit(json)
+        assertLimit(json, limits: StyleLimits(maximumByteCount: 1000))
+        XCTAssertThrowsError(try VectorStyle(data: json, limits: StyleLimits(maximumLayerCount: 10))) { error in
+            XCTAssertEqual((error as? VectorStyleError)?.description, "'layers': the style has over 10 layers, the limit")
+        }
+    }
+
+    func testDeepNestingIsRefusedBeforeDecoding() {
+        let deep = String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
+        assertLimit(Data(layer(#""paint": {"line-width": "# + deep + "}").utf8))
+        // Nesting inside strings does not count.
+        XCTAssertNoThrow(try VectorStyle(json: layer(#""metadata": {"note": "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[\"[["}"#)))
+        // An expression nested deeper than the limit but within the document's slack.
+        let nested = String(repeating: #"["+", 1, "#, count: 40) + "1" + String(repeating: "]", count: 40)
+        XCTAssertThrowsError(try VectorStyle(json: layer(#""paint": {"line-width": "# + nested + "}"), limits: StyleLimits(maximumExpressionDepth: 36))) { error in
+            XCTAssertEqual(error as? VectorStyleError, VectorStyleError(.limitExceeded, layer: "L", property: "line-width", detail: "the expression nests deeper than 36 levels"))
+        }
+        let legacy = String(repeating: #"["all", "#, count: 40) + "true" + String(repeating: "]", count: 40)
+        XCTAssertThrowsError(try VectorStyle(json: layer(#""filter": "# + legacy), limits: StyleLimits(maximumExpressionDepth: 36))) { error in
+            XCTAssertEqual((error as? VectorStyleError)?.kind, .limitExceeded)
+            XCTAssertEqual((error as? VectorStyleError)?.property, "filter")
+        }
+        XCTAssertNoThrow(try VectorStyle(json: layer(#""paint": {"line-width": "# + nested + "}"), limits: StyleLimits(maximumExpressionDepth: 48)))
+    }
+
+    func testOversizedStyleIsRefusedBeforeDecoding() {
+        assertLimit(Data(count: 5 << 20))
+    }
+
+    func testLayerCountIgnoresOtherArraysAndStrings() throws {
+        let limits = StyleLimits(maximumLayerCount: 2)
+        let style = try VectorStyle(json: #"""
+            {"version": 8, "metadata": {"layers": [{}, {}, {}]}, "name": "layers", "x": [{}, {}, {}],
+             "layers": [{"id": "a\"layers", "type": "background"}, {"id": "b", "type": "background"}]}
+            """#, limits: limits)
+        XCTAssertEqual(style.layers.count, 2)
+        XCTAssertEqual(style.warnings, ["style property 'x' is not supported"])
+    }
+
+    func testWrongTypesEverywhereAreErrorsNotCrashes() {
+        let bodies = [
+            #""filter": 3"#, #""filter": {}"#, #""paint": {"line-width": {}}"#, #""paint": {"line-width": []}"#,
+            #""paint": {"line-width": ["interpolate"]}"#, #""paint": {"line-width": ["interpolate", ["cubic-bezier", 1, 2, 3, 4], ["zoom"], 1, 2]}"#,
+            #""paint": {"line-width": ["step", ["zoom"]]}"#, #""paint": {"line-width": ["match"]}"#, #""paint": {"line-width": ["case"]}"#,
+            #""paint": {"line-width": ["get"]}"#, #""paint": {"line-width": ["get", 3]}"#, #""paint": {"line-width": [null]}"#,
+            #""paint": {"line-width": {"stops": [[{"zoom": "a"}, 1]], "property": "x"}}"#, #""paint": {"line-width": {"type": "identity"}}"#,
+            #""paint": {"line-width": {"stops": [[1]]}}"#, #""paint": {"line-width": {"stops": [[2, 1], [1, 2]]}}"#,
+            #""layout": {"text-field": 3}"#, #""source-layer": 4"#, #""minzoom": "1""#,
+        ]
+        for body in bodies {
+            do {
+                let style = try VectorStyle(json: layer(body))
+                // Accepted (outside the subset, or a valid reading): then it is warned or usable.
+                _ = style.layers.first?.atZoom(10)
+            } catch let error as VectorStyleError {
+                XCTAssertFalse(error.detail.isEmpty, body)
+            } catch {
+                XCTFail("\(body): \(error)")
+            }
+        }
+    }
+}
