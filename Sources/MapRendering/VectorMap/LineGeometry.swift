@@ -47,7 +47,8 @@ enum LineGeometry {
     /// in pixels, starting with a dash at the first point); a closed polyline
     /// is walked back to its start. Nil when the pattern cannot dash (empty,
     /// all gaps, or a negative or non-finite length): the line is drawn solid.
-    /// At most `maximumDashes` are made; past it the rest of the line is one dash.
+    /// A line that would need more than `maximumDashes` dashes is drawn solid too
+    /// (a hostile pattern of a millionth of a pixel), counted before the work.
     static func dashes(of polyline: [Point], closed: Bool, pattern: [Double], maximumDashes: Int = 100_000) -> [[Point]]? {
         guard !pattern.isEmpty, pattern.allSatisfy({ $0.isFinite && $0 >= 0 }) else { return nil }
         // An odd-length pattern repeats twice, so dashes and gaps alternate.
@@ -56,6 +57,11 @@ enum LineGeometry {
               lengths.reduce(0, +) > 0.05 else { return nil }
         var points = polyline
         if closed, let first = points.first, points.last != first { points.append(first) }
+        var total = 0.0
+        for i in points.indices.dropFirst() {
+            total += ((points[i].x - points[i - 1].x) * (points[i].x - points[i - 1].x) + (points[i].y - points[i - 1].y) * (points[i].y - points[i - 1].y)).squareRoot()
+        }
+        guard total / lengths.reduce(0, +) * Double(lengths.count / 2) <= Double(maximumDashes) else { return nil }
         var result: [[Point]] = []
         var index = 0, remaining = lengths[0]
         var current: [Point]? = points.first.map { [$0] }
@@ -63,7 +69,7 @@ enum LineGeometry {
             var a = points[i - 1]
             let b = points[i]
             var segment = ((b.x - a.x) * (b.x - a.x) + (b.y - a.y) * (b.y - a.y)).squareRoot()
-            while segment > remaining, result.count < maximumDashes {
+            while segment > remaining {
                 let t = remaining / segment
                 let cut = Point(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t)
                 if var dash = current {
