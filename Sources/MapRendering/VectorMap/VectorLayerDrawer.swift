@@ -13,6 +13,10 @@ struct VectorLayerDrawer {
     let scale: Double
     /// The style zoom properties are evaluated at.
     let zoom: Double
+    /// The most pixels a width, gap, offset or translate may reach: twice the
+    /// canvas's diagonal. Past it a line covers the canvas anyway, and a
+    /// hostile width (1e9 px) would make round joins of millions of steps.
+    let reach: Double
 
     /// How a group of polygons is filled.
     private struct FillPaint: Hashable {
@@ -37,9 +41,15 @@ struct VectorLayerDrawer {
     private var lineIndex: [LinePaint: Int] = [:]
     private var lines: [(paint: LinePaint, polylines: [(points: [Point], closed: Bool)])] = []
 
-    init(scale: Double, zoom: Double) {
+    init(scale: Double, zoom: Double, width: Int, height: Int) {
         self.scale = scale
         self.zoom = zoom
+        reach = 2 * (Double(width * width + height * height)).squareRoot() + 16
+    }
+
+    /// `value` held to ±``reach`` (0 when not finite).
+    private func bounded(_ value: Double) -> Double {
+        value.isFinite ? min(max(value, -reach), reach) : 0
     }
 
     /// Fills the canvas with a background layer's colour.
@@ -64,8 +74,8 @@ struct VectorLayerDrawer {
                 }
                 guard color.a != 0 || (outline?.a ?? 0) != 0 else { continue }
                 let translate = style.translate.value(atZoom: zoom, for: feature)
-                let dx = translate.count == 2 && translate[0].isFinite ? translate[0] * scale : 0
-                let dy = translate.count == 2 && translate[1].isFinite ? translate[1] * scale : 0
+                let dx = translate.count == 2 ? bounded(translate[0] * scale) : 0
+                let dy = translate.count == 2 ? bounded(translate[1] * scale) : 0
                 let paint = FillPaint(color: color, outline: outline)
                 let group = fillIndex[paint] ?? {
                     fills.append((paint, []))
@@ -80,13 +90,12 @@ struct VectorLayerDrawer {
                 guard feature.geometryType == .lineString || feature.geometryType == .polygon,
                       layer.matches(feature, atZoom: zoom) else { continue }
                 let color = Self.rgba(style.color.value(atZoom: zoom, for: feature), opacity: style.opacity.value(atZoom: zoom, for: feature))
-                let width = style.width.value(atZoom: zoom, for: feature) * scale
-                guard color.a != 0, width.isFinite, width > 0 else { continue }
+                let width = bounded(style.width.value(atZoom: zoom, for: feature) * scale)
+                guard color.a != 0, width > 0 else { continue }
                 let gap = style.gapWidth.value(atZoom: zoom, for: feature) * scale
                 let offset = style.offset.value(atZoom: zoom, for: feature) * scale
                 let paint = LinePaint(
-                    color: color, width: min(width, 10_000), gap: gap.isFinite ? min(max(gap, 0), 10_000) : 0,
-                    offset: offset.isFinite ? min(max(offset, -10_000), 10_000) : 0,
+                    color: color, width: width, gap: max(0, bounded(gap)), offset: bounded(offset),
                     dashes: style.dashArray.value(atZoom: zoom, for: feature).map { $0 * width },
                     cap: style.cap.value(atZoom: zoom, for: feature), join: style.join.value(atZoom: zoom, for: feature),
                     miterLimit: style.miterLimit.value(atZoom: zoom, for: feature))

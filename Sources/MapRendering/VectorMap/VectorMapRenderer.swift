@@ -66,7 +66,7 @@ public struct VectorMapRenderer: Sendable {
         }
         try checkBudget(tiles.map(\.tile), layers: layers)
         var canvas = try Canvas(width: frame.pixelWidth, height: frame.pixelHeight)
-        var drawer = VectorLayerDrawer(scale: camera.scale, zoom: zoom)
+        var drawer = VectorLayerDrawer(scale: camera.scale, zoom: zoom, width: frame.pixelWidth, height: frame.pixelHeight)
         for layer in layers {
             try checkCancellation()
             if case .background(let background) = layer.kind {

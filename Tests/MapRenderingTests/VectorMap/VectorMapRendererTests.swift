@@ -216,4 +216,25 @@ final class VectorMapRendererTests: XCTestCase {
         XCTAssertEqual(try renderer.render(camera).pixels, first.pixels)
         XCTAssertEqual(renderer.cache.count, 1)
     }
+
+    /// Extreme paint values draw (clamped, or solid for an absurd dash) in
+    /// bounded time, neither crash nor throw.
+    func testHostilePaintValuesAreBounded() throws {
+        let style = try VectorStyle(json: #"""
+        {"version": 8, "sources": {"s": {"type": "vector"}}, "layers": [
+          {"id": "bg", "type": "background", "paint": {"background-color": "#123456"}},
+          {"id": "f", "type": "fill", "source": "s", "source-layer": "building", "paint": {"fill-translate": [1e300, -1e300]}},
+          {"id": "l", "type": "line", "source": "s", "source-layer": "transportation",
+           "paint": {"line-width": 1e9, "line-gap-width": 1e12, "line-offset": -1e15, "line-dasharray": [1e-9, 1e-9]}},
+          {"id": "d", "type": "line", "source": "s", "source-layer": "transportation",
+           "paint": {"line-width": 2, "line-dasharray": [1e-7, 1e-7]}}
+        ]}
+        """#)
+        let archive = try PMTilesArchive(url: Self.tiles.appendingPathComponent("helsinki-openmaptiles.pmtiles"))
+        let renderer = VectorMapRenderer(archive: archive, sourceName: "hostile", style: style)
+        let started = Date()
+        let bitmap = try renderer.render(VectorMapCamera(center: Self.center, zoom: 15, width: 64, height: 64))
+        XCTAssertEqual(bitmap.width, 64)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 10)
+    }
 }
