@@ -12,5 +12,6 @@ enum BenchmarkSuites {
         HTTPBenchmarks(),
         ScrollBenchmarks(),
         VectorTileBenchmarks(),
+        VectorMapBenchmarks(),
     ]
 }
