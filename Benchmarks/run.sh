@@ -16,5 +16,10 @@ fi
 python3 -c "import PIL" 2>/dev/null || pip install --quiet pillow
 python3 -c "import aggdraw" 2>/dev/null || pip install --quiet aggdraw || echo "aggdraw unavailable: its row is left out"
 python3 -c "import cairo" 2>/dev/null || pip install --quiet pycairo || echo "pycairo unavailable: its rows are left out"
+# MapLibre Native for the vectormap suite, on Mesa's software OpenGL.
+if ! python3 -c "import pymgl" 2>/dev/null; then
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libegl1 libegl-mesa0 libgl1-mesa-dri libgles2 libopengl0 >/dev/null || true
+    pip install --quiet pymgl || echo "pymgl unavailable: the vectormap reference is left out"
+fi
 swift build -c release --product urlscheme-bench
 exec .build/release/urlscheme-bench "$@"

@@ -15,5 +15,6 @@ enum BenchmarkSuites {
         VectorTileBenchmarks(),
         WebPLosslessBenchmarks(),
         WebPAnimatedBenchmarks(),
+        VectorMapBenchmarks(),
     ]
 }

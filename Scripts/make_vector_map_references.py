@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+"""Picks places in the Helsinki OpenMapTiles fixture where one style layer alone
+decides a snapshot's pixel, for MapRenderingTests' VectorMapRendererTests:
+
+- `building`: a point inside a building, 5 px (at zoom 15, 256-px tiles)
+  clear of its edges, of every other fill and of every line;
+- `water`: a point inside a lake (`water` polygon), as clear of everything else;
+- `road`: the middle of a 20-px-or-longer straight stretch of a road (a
+  `transportation` line of a class the built-in style draws), with no other
+  transportation, boundary or waterway line within 24 px, and the stretch's ends.
+
+The tiles are read by PyPI `pmtiles` and decoded by PyPI `mapbox-vector-tile`,
+geometry tested with `shapely`: nothing of ours. Writes
+Tests/MapRenderingTests/Fixtures/tiles/helsinki-openmaptiles-places.json.
+
+  pip install pmtiles mapbox-vector-tile shapely
+  Scripts/make_vector_map_references.py
+"""
+import gzip, json, math, os
+import mapbox_vector_tile
+import shapely
+from shapely.strtree import STRtree
+from pmtiles.reader import Reader, MmapSource, all_tiles
+from shapely.geometry import shape, Point
+from shapely.ops import unary_union
+
+here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "MapRenderingTests", "Fixtures", "tiles")
+ZOOM = 15                       # 256-px tiles: pixels of the test's snapshot
+CENTER = (60.170, 24.945)
+ROAD_CLASSES = {"motorway", "trunk", "primary", "secondary", "tertiary", "minor", "busway", "service", "track"}
+
+def to_pixels(z, x, y, extent):
+    """Maps tile coordinates (y down) to world pixels at ZOOM, an array at a time."""
+    scale = 256 * 2 ** ZOOM / 2 ** z
+    return lambda a: (a / extent + [x, y]) * scale
+
+def lonlat(px, py):
+    size = 256 * 2 ** ZOOM
+    lon = px / size * 360 - 180
+    lat = math.degrees(math.atan(math.sinh(math.pi * (1 - 2 * py / size))))
+    return [lat, lon]
+
+def transform(geometry, f):
+    return shapely.transform(geometry, f)
+
+def main():
+    features = []   # (layer, properties, shapely geometry in z15 pixels)
+    with open(os.path.join(here, "helsinki-openmaptiles.pmtiles"), "rb") as f:
+        for (z, x, y), data in all_tiles(MmapSource(f)):
+            if z != 14 or not data:
+                continue
+            for name, layer in mapbox_vector_tile.decode(gzip.decompress(data), default_options={"y_coord_down": True}).items():
+                f_ = to_pixels(z, x, y, layer["extent"])
+                for feature in layer["features"]:
+                    g = shape(feature["geometry"])
+                    if not g.is_valid:
+                        g = g.buffer(0)
+                    features.append((name, feature["properties"], transform(g, f_)))
+    cx, cy = [v * 256 * 2 ** ZOOM for v in ((CENTER[1] + 180) / 360,
+              (1 - math.asinh(math.tan(math.radians(CENTER[0]))) / math.pi) / 2)]
+    center = Point(cx, cy)
+    polygons = lambda names: [g for n, _, g in features if n in names and g.geom_type in ("Polygon", "MultiPolygon")]
+    lines = lambda names: [g for n, _, g in features if n in names and g.geom_type in ("LineString", "MultiLineString")]
+    print("decoded", len(features), "features")
+    all_lines = unary_union(lines({"transportation", "boundary", "waterway", "aeroway"}))
+    fills = {n: unary_union(polygons({n})) for n in ("building", "water", "landuse", "landcover", "park", "aeroway")}
+
+    def clear_interior(name, margin, line_margin, above):
+        others = unary_union([fills[n] for n in above])
+        area = fills[name].buffer(-margin)
+        window = area.envelope.buffer(2 * line_margin)
+        area = area.difference(others.intersection(window).buffer(margin))
+        area = area.difference(all_lines.intersection(window).buffer(line_margin))
+        parts = list(getattr(area, "geoms", [area]))
+        parts = [p for p in parts if not p.is_empty and p.area > 4]
+        best = min(parts, key=lambda p: p.representative_point().distance(center))
+        p = best.representative_point()
+        return {"layer": name, "coordinate": lonlat(p.x, p.y)}
+
+    # A building is translucent at zoom 14 (the style's zoom for a zoom-15 map):
+    # nothing may lie under it either. Water is opaque: only what is drawn above counts.
+    places = [clear_interior("building", 5, 12, ["water", "landuse", "landcover", "park", "aeroway"]),
+              clear_interior("water", 3, 8, ["building", "aeroway"])]
+    # A road: the longest clear straight stretch near the centre.
+    transport = [(p, g) for n, p, g in features if n == "transportation"]
+    tree = STRtree([g for _, g in transport])
+    others = unary_union(lines({"boundary", "waterway"}))
+    best = None
+    for properties, g in transport:
+        if properties.get("class") not in ROAD_CLASSES or properties.get("brunnel") or g.geom_type != "LineString":
+            continue
+        coords = list(g.coords)
+        for a, b in zip(coords, coords[1:]):
+            length = math.dist(a, b)
+            if length < 20:
+                continue
+            mid = Point((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+            if not (0 < mid.x - cx + 256 < 512 and 0 < mid.y - cy + 256 < 512):
+                continue
+            # Other lines near it: any transportation not passing through this point
+            # (the same road repeats in a neighbouring tile's buffer), any other line.
+            near = [transport[i][1] for i in tree.query(mid.buffer(12))]
+            crowded = any(0.01 < h.distance(mid) < 12 for h in near) or others.distance(mid) < 12
+            if crowded:
+                continue
+            score = (length, -mid.distance(center))
+            if best is None or score > best[0]:
+                best = (score, properties, a, b, mid)
+    _, properties, a, b, mid = best
+    places.append({"layer": "road", "coordinate": lonlat(mid.x, mid.y), "from": lonlat(*a), "to": lonlat(*b),
+                   "properties": {k: v for k, v in properties.items() if isinstance(v, (str, int, float))}})
+    with open(os.path.join(here, "helsinki-openmaptiles-places.json"), "w") as out:
+        json.dump({"zoom": ZOOM, "center": list(CENTER), "places": places}, out, indent=1)
+        out.write("\n")
+    print(json.dumps(places, indent=1))
+
+main()

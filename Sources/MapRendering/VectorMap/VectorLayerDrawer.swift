@@ -1,0 +1,188 @@
+import Raster
+
+/// Draws one style layer at a time: collects the matching features of every
+/// tile, projected to output pixels and grouped by their evaluated paint,
+/// then draws each group in one fill or stroke.
+///
+/// One pass per group, across tiles, matters beyond speed: tiles overlap in
+/// their buffers, and a feature cut at a tile edge appears in both. Drawn as
+/// one non-zero shape the overlap reaches full coverage once, where two
+/// passes would blend a translucent colour twice along every tile edge.
+struct VectorLayerDrawer {
+    /// Output pixels per point.
+    let scale: Double
+    /// The style zoom properties are evaluated at.
+    let zoom: Double
+    /// The most pixels a width, gap, offset or translate may reach: twice the
+    /// canvas's diagonal. Past it a line covers the canvas anyway, and a
+    /// hostile width (1e9 px) would make round joins of millions of steps.
+    let reach: Double
+
+    /// How a group of polygons is filled.
+    private struct FillPaint: Hashable {
+        var color: RGBA
+        var outline: RGBA?
+    }
+
+    /// How a group of lines is stroked, widths and offsets in output pixels.
+    private struct LinePaint: Hashable {
+        var color: RGBA
+        var width: Double
+        var gap: Double
+        var offset: Double
+        var dashes: [Double]
+        var cap: StyleLineCap
+        var join: StyleLineJoin
+        var miterLimit: Double
+    }
+
+    private var fillIndex: [FillPaint: Int] = [:]
+    private var fills: [(paint: FillPaint, rings: [[Point]])] = []
+    private var lineIndex: [LinePaint: Int] = [:]
+    private var lines: [(paint: LinePaint, polylines: [(points: [Point], closed: Bool)])] = []
+
+    init(scale: Double, zoom: Double, width: Int, height: Int) {
+        self.scale = scale
+        self.zoom = zoom
+        reach = 2 * (Double(width * width + height * height)).squareRoot() + 16
+    }
+
+    /// `value` held to ±``reach`` (0 when not finite).
+    private func bounded(_ value: Double) -> Double {
+        value.isFinite ? min(max(value, -reach), reach) : 0
+    }
+
+    /// Fills the canvas with a background layer's colour.
+    mutating func drawBackground(_ style: BackgroundLayerStyle, on canvas: inout Canvas) throws {
+        let color = Self.rgba(style.color.value(atZoom: zoom), opacity: style.opacity.value(atZoom: zoom))
+        try canvas.fill(Path.rect(x: 0, y: 0, width: Double(canvas.width), height: Double(canvas.height)), color: color)
+    }
+
+    /// Adds the features of `tileLayer` that `layer` draws (`layer` evaluated
+    /// at the zoom already), placed at `place`.
+    mutating func collect(_ layer: StyleLayer, from tileLayer: VectorTileLayer, at place: VectorMapFrame.PlacedTile) {
+        guard tileLayer.extent > 0 else { return }
+        let unit = place.tileSide / Double(tileLayer.extent)
+        for index in 0..<tileLayer.featureCount {
+            let feature = tileLayer.feature(at: index)
+            switch layer.kind {
+            case .fill(let style):
+                guard feature.geometryType == .polygon, layer.matches(feature, atZoom: zoom) else { continue }
+                let color = Self.rgba(style.color.value(atZoom: zoom, for: feature), opacity: style.opacity.value(atZoom: zoom, for: feature))
+                let outline = style.outlineColor.value(atZoom: zoom, for: feature).map {
+                    Self.rgba($0, opacity: style.opacity.value(atZoom: zoom, for: feature))
+                }
+                guard color.a != 0 || (outline?.a ?? 0) != 0 else { continue }
+                let translate = style.translate.value(atZoom: zoom, for: feature)
+                let dx = translate.count == 2 ? bounded(translate[0] * scale) : 0
+                let dy = translate.count == 2 ? bounded(translate[1] * scale) : 0
+                let paint = FillPaint(color: color, outline: outline)
+                let group = fillIndex[paint] ?? {
+                    fills.append((paint, []))
+                    fillIndex[paint] = fills.count - 1
+                    return fills.count - 1
+                }()
+                for part in feature.parts {
+                    let ring = Self.project(tileLayer.points(ofPart: part), x: place.x + dx, y: place.y + dy, unit: unit, keepLast: false)
+                    if ring.count >= 3 { fills[group].rings.append(ring) }
+                }
+            case .line(let style):
+                guard feature.geometryType == .lineString || feature.geometryType == .polygon,
+                      layer.matches(feature, atZoom: zoom) else { continue }
+                let color = Self.rgba(style.color.value(atZoom: zoom, for: feature), opacity: style.opacity.value(atZoom: zoom, for: feature))
+                let width = bounded(style.width.value(atZoom: zoom, for: feature) * scale)
+                guard color.a != 0, width > 0 else { continue }
+                let gap = style.gapWidth.value(atZoom: zoom, for: feature) * scale
+                let offset = style.offset.value(atZoom: zoom, for: feature) * scale
+                let paint = LinePaint(
+                    color: color, width: width, gap: max(0, bounded(gap)), offset: bounded(offset),
+                    dashes: style.dashArray.value(atZoom: zoom, for: feature).map { $0 * width },
+                    cap: style.cap.value(atZoom: zoom, for: feature), join: style.join.value(atZoom: zoom, for: feature),
+                    miterLimit: style.miterLimit.value(atZoom: zoom, for: feature))
+                let group = lineIndex[paint] ?? {
+                    lines.append((paint, []))
+                    lineIndex[paint] = lines.count - 1
+                    return lines.count - 1
+                }()
+                let closed = feature.geometryType == .polygon
+                for part in feature.parts {
+                    let line = Self.project(tileLayer.points(ofPart: part), x: place.x, y: place.y, unit: unit, keepLast: true)
+                    if line.count >= 2 { lines[group].polylines.append((line, closed)) }
+                }
+            case .background, .symbol:
+                return
+            }
+        }
+    }
+
+    /// Draws what was collected, in the order the groups first appeared, and
+    /// forgets it.
+    mutating func flush(on canvas: inout Canvas) throws {
+        defer {
+            fills.removeAll(keepingCapacity: true)
+            fillIndex.removeAll(keepingCapacity: true)
+            lines.removeAll(keepingCapacity: true)
+            lineIndex.removeAll(keepingCapacity: true)
+        }
+        for (paint, rings) in fills where !rings.isEmpty {
+            // Tile rings are wound exterior one way, holes the other: non-zero.
+            try canvas.fill(polygons: rings, color: paint.color, rule: .nonZero)
+            if let outline = paint.outline, outline.a != 0 {
+                // MapLibre outlines fills with a one-pixel line.
+                try canvas.stroke(rings.map { Path(polygon: $0) }, color: outline, style: StrokeStyle(width: 1))
+            }
+        }
+        for (paint, polylines) in lines where !polylines.isEmpty {
+            let style = StrokeStyle(width: paint.width, join: LineJoin(rawValue: paint.join.rawValue) ?? .miter,
+                                    cap: LineCap(rawValue: paint.cap.rawValue) ?? .butt,
+                                    miterLimit: paint.miterLimit.isFinite ? max(1, paint.miterLimit) : 2)
+            // A casing is two strokes, either side of the gap.
+            let offsets = paint.gap > 0
+                ? [paint.offset - (paint.gap + paint.width) / 2, paint.offset + (paint.gap + paint.width) / 2]
+                : [paint.offset]
+            var paths: [Path] = []
+            for (points, closed) in polylines {
+                for offset in offsets {
+                    let line = offset == 0 ? points : LineGeometry.offset(points, closed: closed, by: offset)
+                    if let dashes = LineGeometry.dashes(of: line, closed: closed, pattern: paint.dashes) {
+                        paths += dashes.map { Path(polyline: $0) }
+                    } else {
+                        paths.append(closed ? Path(polygon: line) : Path(polyline: line))
+                    }
+                }
+            }
+            try canvas.stroke(paths, color: paint.color, style: style)
+        }
+    }
+
+    /// Tile points in output pixels, dropping each closer than a quarter pixel
+    /// (Manhattan) to the last kept: over-zoomed or not, no vertex is wasted
+    /// below what anti-aliasing shows. `keepLast` keeps a line's end point.
+    private static func project(_ points: ArraySlice<VectorTilePoint>, x: Double, y: Double, unit: Double, keepLast: Bool) -> [Point] {
+        var out: [Point] = []
+        out.reserveCapacity(points.count)
+        var droppedLast = false
+        for point in points {
+            let p = Point(x + Double(point.x) * unit, y + Double(point.y) * unit)
+            if let last = out.last, abs(p.x - last.x) + abs(p.y - last.y) < 0.25 {
+                droppedLast = true
+                continue
+            }
+            droppedLast = false
+            out.append(p)
+        }
+        if keepLast, droppedLast, let end = points.last {
+            // The end replaces the last kept point (a line's first point stays).
+            let p = Point(x + Double(end.x) * unit, y + Double(end.y) * unit)
+            if out.count >= 2 { out[out.count - 1] = p } else { out.append(p) }
+        }
+        return out
+    }
+
+    /// A style colour at `opacity` as 8-bit straight RGBA.
+    private static func rgba(_ color: StyleColor, opacity: Double) -> RGBA {
+        var color = color
+        color.alpha *= opacity.isFinite ? min(max(opacity, 0), 1) : 1
+        return color.rgba
+    }
+}

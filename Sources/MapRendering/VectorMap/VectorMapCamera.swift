@@ -1,0 +1,62 @@
+import Foundation
+
+/// What a vector map snapshot shows: a centre, a fractional zoom and an image
+/// size in points at a scale (pixels per point).
+///
+/// The zoom is the one every map in this package uses (``MapViewport``,
+/// `map://`): the world is `256 · 2^zoom` points wide. MapLibre styles are
+/// written for 512-point tiles, so a style is evaluated at `zoom − 1`
+/// (``styleZoom``), as MapLibre does for a map of the same scale.
+public struct VectorMapCamera: Sendable, Equatable {
+    /// The coordinate at the image's centre.
+    public var center: GeoCoordinate
+    /// The zoom (256-point tiles), fractional.
+    public var zoom: Double
+    /// Image width in points.
+    public var width: Int
+    /// Image height in points.
+    public var height: Int
+    /// Pixels per point, 1…4.
+    public var scale: Double
+
+    /// A camera at `center` and `zoom` for a `width × height` point image at `scale`.
+    public init(center: GeoCoordinate, zoom: Double, width: Int, height: Int, scale: Double = 1) {
+        self.center = center
+        self.zoom = zoom
+        self.width = width
+        self.height = height
+        self.scale = scale
+    }
+
+    /// The zoom a MapLibre style is evaluated at (512-point tiles): `zoom − 1`, at least 0.
+    public var styleZoom: Double { max(0, zoom - 1) }
+
+    /// The zooms a camera may have.
+    public static let zoomRange = 0.0...24.0
+    /// The largest image side, in points.
+    public static let maximumSide = 4096
+
+    /// Image width in pixels.
+    var pixelWidth: Int { Int((Double(width) * scale).rounded()) }
+    /// Image height in pixels.
+    var pixelHeight: Int { Int((Double(height) * scale).rounded()) }
+
+    /// Throws `MapOptionError` naming the first value out of range.
+    func validate() throws {
+        guard center.latitude.isFinite, GeoCoordinate.latitudeRange.contains(center.latitude) else {
+            throw MapOptionError(option: "latitude", reason: "must be within -90…90, not \(center.latitude)")
+        }
+        guard center.longitude.isFinite, GeoCoordinate.longitudeRange.contains(center.longitude) else {
+            throw MapOptionError(option: "longitude", reason: "must be within -180…180, not \(center.longitude)")
+        }
+        guard zoom.isFinite, Self.zoomRange.contains(zoom) else {
+            throw MapOptionError(option: "zoom", reason: "must be within 0…24, not \(zoom)")
+        }
+        guard scale.isFinite, (1...4).contains(scale) else {
+            throw MapOptionError(option: "scale", reason: "must be within 1…4, not \(scale)")
+        }
+        guard (1...Self.maximumSide).contains(width), (1...Self.maximumSide).contains(height) else {
+            throw MapOptionError(option: "size", reason: "\(width)×\(height) points: each side must be 1…\(Self.maximumSide)")
+        }
+    }
+}

@@ -1,0 +1,27 @@
+/// Bounds on the work one vector map snapshot may cause, checked before the
+/// work: a view needing too many tiles is refused before any is read, and
+/// one whose tiles hold too many features or vertices for the style's layers
+/// is refused before any is drawn. (Each tile is bounded by
+/// ``VectorTileLimits`` as it is decoded.)
+///
+/// The defaults are several times what a dense city view needs: a 2048×2048
+/// view at zoom 15 covers about 25 z14 tiles; the heaviest hold 30 000
+/// features and 400 000 vertices each.
+public struct VectorMapLimits: Equatable, Sendable {
+    /// Most tiles one snapshot reads. Default 64.
+    public var tilesPerSnapshot: Int
+    /// Most features in the drawn layers of every tile of a snapshot. Default 1 000 000.
+    public var featuresPerSnapshot: Int
+    /// Most vertices in the drawn layers of every tile of a snapshot. Default 10 000 000.
+    public var verticesPerSnapshot: Int
+
+    /// Limits with the documented defaults, any of them overridden.
+    public init(tilesPerSnapshot: Int = 64, featuresPerSnapshot: Int = 1_000_000, verticesPerSnapshot: Int = 10_000_000) {
+        self.tilesPerSnapshot = tilesPerSnapshot
+        self.featuresPerSnapshot = featuresPerSnapshot
+        self.verticesPerSnapshot = verticesPerSnapshot
+    }
+
+    /// The defaults.
+    public static let `default` = VectorMapLimits()
+}

@@ -1,0 +1,104 @@
+import Foundation
+import Raster
+
+/// Draws vector map snapshots: the tiles of a PMTiles archive covering a
+/// ``VectorMapCamera``, styled by a ``VectorStyle``, anti-aliased.
+///
+/// Tiles come from the archive's zoom nearest below the style zoom (MapLibre's
+/// choice for 512-point tiles), capped to the archive's zoom range: past its
+/// maximum zoom the last level's geometry is drawn larger (over-zoom), so
+/// lines keep the style's width and stay sharp. Layers draw in style order:
+/// `background`, `fill` (colour, opacity, outline colour, translate) and
+/// `line` (colour, width, opacity, gap-width casings, dashes, offset, caps,
+/// joins), each within its zoom range and visibility and through its filter.
+/// `symbol` layers (labels) are not drawn yet. A tile the archive lacks is
+/// left as background; a tile it cannot read ends the render with its
+/// ``VectorTileError``.
+///
+///     let renderer = VectorMapRenderer(archive: archive, sourceName: "helsinki", style: style)
+///     let bitmap = try renderer.render(VectorMapCamera(center: c, zoom: 15, width: 512, height: 512))
+public struct VectorMapRenderer: Sendable {
+    /// Where the tiles come from.
+    public let archive: PMTilesArchive
+    /// The archive's name: the key of its tiles in `cache`.
+    public let sourceName: String
+    /// The style drawn. Every layer with a `source-layer` draws from `archive`.
+    public let style: VectorStyle
+    /// Decoded tiles, shared between snapshots.
+    public let cache: VectorTileCache
+    /// The work one snapshot may cause.
+    public var limits: VectorMapLimits
+
+    /// A renderer drawing `archive` (named `sourceName` in `cache`) with `style`.
+    public init(archive: PMTilesArchive, sourceName: String, style: VectorStyle,
+                cache: VectorTileCache = VectorTileCache(), limits: VectorMapLimits = .default) {
+        self.archive = archive
+        self.sourceName = sourceName
+        self.style = style
+        self.cache = cache
+        self.limits = limits
+    }
+
+    /// Draws the view of `camera`. Throws `MapOptionError` for a camera out of
+    /// range, ``VectorTileError`` (`limitExceeded`) for a view over ``limits``
+    /// and for an archive or tile that cannot be read.
+    public func render(_ camera: VectorMapCamera, checkCancellation: () throws -> Void = {}) throws -> Bitmap {
+        try camera.validate()
+        let zoom = camera.styleZoom
+        let layers = style.layers.filter { layer in
+            if case .symbol = layer.kind { return false }
+            return layer.isShown(atZoom: zoom)
+        }.map { $0.atZoom(zoom) }
+        let frame = VectorMapFrame(camera: camera, header: archive.header)
+        guard frame.tileCount <= limits.tilesPerSnapshot else {
+            throw VectorTileError(.limitExceeded, "the view needs \(frame.tileCount) tiles at zoom \(frame.tileZoom), over the limit of \(limits.tilesPerSnapshot) per snapshot")
+        }
+        var tiles: [(tile: VectorTile, place: VectorMapFrame.PlacedTile)] = []
+        for place in frame.tiles() {
+            try checkCancellation()
+            let key = VectorTileCache.Key(source: sourceName, tile: place.tile)
+            if let tile = cache.tile(for: key) {
+                tiles.append((tile, place))
+            } else if let tile = try archive.vectorTile(at: place.tile) {
+                cache.insert(tile, for: key)
+                tiles.append((tile, place))
+            }
+        }
+        try checkBudget(tiles.map(\.tile), layers: layers)
+        var canvas = try Canvas(width: frame.pixelWidth, height: frame.pixelHeight)
+        var drawer = VectorLayerDrawer(scale: camera.scale, zoom: zoom, width: frame.pixelWidth, height: frame.pixelHeight)
+        for layer in layers {
+            try checkCancellation()
+            if case .background(let background) = layer.kind {
+                try drawer.drawBackground(background, on: &canvas)
+                continue
+            }
+            guard let sourceLayer = layer.sourceLayer else { continue }
+            for (tile, place) in tiles {
+                guard let tileLayer = tile.layer(named: sourceLayer) else { continue }
+                drawer.collect(layer, from: tileLayer, at: place)
+            }
+            try drawer.flush(on: &canvas)
+        }
+        return canvas.bitmap
+    }
+
+    /// Throws when the drawn layers of `tiles` hold more features or vertices
+    /// than the limits allow.
+    private func checkBudget(_ tiles: [VectorTile], layers: [StyleLayer]) throws {
+        let used = Set(layers.compactMap(\.sourceLayer))
+        var features = 0, vertices = 0
+        for tile in tiles {
+            for layer in tile.layers where used.contains(layer.name) {
+                features += layer.featureCount
+                vertices += layer.points.count
+            }
+        }
+        guard features <= limits.featuresPerSnapshot else {
+            throw VectorTileError(.limitExceeded, "the view's tiles hold \(features) features in the style's layers, over the limit of \(limits.featuresPerSnapshot) per snapshot")
+        }
+        guard vertices <= limits.verticesPerSnapshot else {
+            throw VectorTileError(.limitExceeded, "the view's tiles hold \(vertices) vertices in the style's layers, over the limit of \(limits.verticesPerSnapshot) per snapshot")
+        }
+    }
+}
