@@ -7,7 +7,7 @@ public enum PMTilesCompression: UInt8, Sendable {
     case unknown = 0
     /// Stored as is.
     case none = 1
-    /// gzip (RFC 1952), inflated with ``ImageCodecs/Inflater``.
+    /// gzip (RFC 1952), inflated with `Inflater` (ImageCodecs).
     case gzip = 2
     /// brotli: not read here.
     case brotli = 3
