@@ -52,7 +52,6 @@ public final class VectorTileLayer: Sendable {
         self.keys = keys
         self.values = values
         self.records = records
-        self.tags = tags
         self.points = points
         self.partStarts = partStarts
         self.partIsExterior = partIsExterior
@@ -60,6 +59,19 @@ public final class VectorTileLayer: Sendable {
         // Keys should be unique; where they are not, the first one answers.
         for (i, key) in keys.enumerated() where index[key] == nil { index[key] = UInt32(i) }
         keyIndex = index
+        // A tag naming a repeated key is made to name its first copy, so a
+        // lookup by key (which finds the first) finds every feature's value.
+        var tags = tags
+        if index.count < keys.count {
+            let first = keys.map { index[$0] ?? 0 }
+            for record in records {
+                for i in stride(from: Int(record.tagStart), to: Int(record.tagStart) + Int(record.tagCount), by: 2)
+                where Int(tags[i]) < first.count {
+                    tags[i] = first[Int(tags[i])]
+                }
+            }
+        }
+        self.tags = tags
     }
 
     /// The number of features.
