@@ -11,7 +11,8 @@ import hashlib, os, subprocess, sys, tempfile
 
 here = os.path.dirname(os.path.abspath(__file__))
 fixtures = os.path.join(here, "..", "Tests", "ImageCodecsTests", "Fixtures", "webp")
-data = sys.argv[1] if len(sys.argv) > 1 else "/work/shared/data/webp"
+# By default the libwebp test vectors in the shared data folder beside the checkout.
+data = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "shared", "data", "webp")
 
 
 def fnv1a64(b):
