@@ -218,7 +218,7 @@ public final class HTTPCache: Sendable {
         entry.isShared = !configuration.isPrivate
             && (partition == nil || HTTPCachePolicy.isSharedDespiteCredentials(entry.cacheControl))
         entry.varyValues = HTTPCacheEntry.values(of: entry.varyNames, in: request, stored: partitions.storedValue)
-        if !configuration.isPrivate { for name in HTTPCacheEntry.userFields { entry.headers[name] = nil } }
+        if !configuration.isPrivate { entry.removeUserFields() }
         guard entry.body.count <= configuration.maximumBodySize, HTTPCachePolicy.isStorable(entry, request: request),
               let cached = entry.cachedResponse else { return false }
         let base = self.key(key, in: entry.isShared ? nil : partition)
@@ -243,7 +243,7 @@ public final class HTTPCache: Sendable {
     /// more revalidation.
     func refresh(_ entry: HTTPCacheEntry, for request: URLRequest) {
         var entry = entry
-        if !configuration.isPrivate { for name in HTTPCacheEntry.userFields { entry.headers[name] = nil } }
+        if !configuration.isPrivate { entry.removeUserFields() }
         guard let url = request.url, let key = CacheKey(resource: url), let cached = entry.cachedResponse else { return }
         let base = self.key(key, in: entry.isShared ? nil : partition(for: request))
         let selected = entry.varyNames.isEmpty ? base

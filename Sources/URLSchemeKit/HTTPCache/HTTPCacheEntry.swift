@@ -169,6 +169,11 @@ struct HTTPCacheEntry: Sendable {
     /// allows, for the one user it serves.
     static let userFields = ["Set-Cookie", "Set-Cookie2"]
 
+    /// Drops `userFields`, before a cache for many users stores the entry.
+    mutating func removeUserFields() {
+        for name in Self.userFields { headers[name] = nil }
+    }
+
     var cachedResponse: CachedURLResponse? {
         guard let response = HTTPURLResponse(url: url, statusCode: statusCode, httpVersion: "HTTP/1.1",
                                              headerFields: headers.dictionary) else { return nil }
