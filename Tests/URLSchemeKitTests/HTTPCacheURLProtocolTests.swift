@@ -489,10 +489,8 @@ final class HTTPCacheURLProtocolTests: XCTestCase {
     }
 
     /// An origin that never ends its body: the load fails naming the limit as
-    /// soon as it is passed, and leaves no spool file. (Eight at once are not
-    /// yet bounded: the platform queues chunks for the delegate faster than
-    /// they are taken, and does not stop the transfers in time; see
-    /// `docs/linux-url-loading.md`, trap 19.)
+    /// soon as it is passed, and leaves no spool file. (Eight at once, with
+    /// memory measured: `HTTPCacheMemoryTests`.)
     func testAnEndlessBodyEndsAtTheResponseLimit() async throws {
         try origin.route("/endless", endless: true)
         var configuration = HTTPCache.Configuration()
