@@ -91,9 +91,18 @@ enum CacheEntryFile {
                                        expectedContentLength: body.count,
                                        textEncodingName: encoding.isEmpty ? nil : encoding)
             }
-            return CachedURLResponse(response: response, data: Data(body), userInfo: info.isEmpty ? nil : info,
+            return CachedURLResponse(response: response, data: bodyData(body, in: data), userInfo: info.isEmpty ? nil : info,
                                      storagePolicy: policyByte == 0 ? .allowed : .allowedInMemoryOnly)
         }
+    }
+
+    /// The body's bytes: copied when small, else the file's own bytes shared
+    /// (`file` stays alive as long as the body does), so a mapped entry is
+    /// never copied into memory.
+    private static func bodyData(_ body: UnsafeBufferPointer<UInt8>, in file: Data) -> Data {
+        guard body.count >= 64 << 10, let base = body.baseAddress else { return Data(body) }
+        return Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: body.count,
+                    deallocator: .custom { _, _ in withExtendedLifetime(file) {} })
     }
 
     /// The key stored at the start of the entry file at `path`, read without

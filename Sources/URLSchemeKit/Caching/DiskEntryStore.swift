@@ -196,7 +196,11 @@ struct DiskEntryStore {
 
     /// The bytes of an entry file, or nil when there is none, or it is not a
     /// regular file (a planted link or FIFO), or it is larger than the
-    /// capacity. Call outside the lock.
+    /// capacity. A file of `mappingThreshold` bytes or more is mapped, not
+    /// read: a large body then costs page cache the kernel can drop, not
+    /// memory of the process (entry files are replaced by rename and removed
+    /// by unlink, never truncated in place, so a mapping stays whole). Call
+    /// outside the lock.
     func readFile(_ name: String) -> Data? {
         let fd = open(url(forFile: name).path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { return nil }
@@ -204,12 +208,20 @@ struct DiskEntryStore {
         var status = stat()
         guard fstat(fd, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG,
               status.st_size >= 0, status.st_size <= Int64(capacity) else { return nil }
-        var data = Data(count: Int(status.st_size))
+        let size = Int(status.st_size)
+        if size >= Self.mappingThreshold {
+            guard let base = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), base != MAP_FAILED else { return nil }
+            return Data(bytesNoCopy: base, count: size, deallocator: .custom { pointer, count in munmap(pointer, count) })
+        }
+        var data = Data(count: size)
         let complete = data.withUnsafeMutableBytes { raw in
             Self.transferAll(raw.count) { offset in read(fd, raw.baseAddress! + offset, raw.count - offset) }
         }
         return complete ? data : nil
     }
+
+    /// Entry files this large or larger are mapped rather than read.
+    static let mappingThreshold = 1 << 20
 
     /// Repeats a `read` or `write` of the bytes from `offset` on until all
     /// `count` have moved (retrying on EINTR); false on an error or end of file.

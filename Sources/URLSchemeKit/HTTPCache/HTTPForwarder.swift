@@ -74,9 +74,6 @@ final class HTTPForwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable
     /// Each outer session's share of the connections to each origin.
     private let lanes = ForwardingLanes(queue: HTTPForwarder.controlQueue)
     private var session: URLSession!
-    /// Runs the inner session's delegate queue; held here because
-    /// `OperationQueue.underlyingQueue` does not retain it.
-    private let delegateDispatchQueue = DispatchQueue(label: "URLSchemeKit.HTTPForwarder.delegate", qos: .userInteractive)
     private static let controlQueue = DispatchQueue(label: "URLSchemeKit.HTTPForwarder.cancel", attributes: .concurrent)
     private static let completionQueue = DispatchQueue(label: "URLSchemeKit.HTTPForwarder.completion", qos: .userInitiated,
                                                        attributes: .concurrent)
@@ -97,16 +94,10 @@ final class HTTPForwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable
         // Each outer session keeps to its own limit per host (ForwardingLanes);
         // the shared inner session must not hold them all to six between them.
         configuration.httpMaximumConnectionsPerHost = 4_096
-        // The delegate queue: serial (a body's chunks arrive in order), on a
-        // dispatch queue of its own at the highest priority. The platform's
-        // default one fell behind the session's work queue, which kept
-        // receiving: eight endless bodies at once queued 2.2 GB of chunks for
-        // it (trap 19); on this one they peak at about 100 MB.
-        let delegateQueue = OperationQueue()
-        delegateQueue.name = "URLSchemeKit.HTTPForwarder.delegate"
-        delegateQueue.maxConcurrentOperationCount = 1
-        delegateQueue.underlyingQueue = delegateDispatchQueue
-        session = URLSession(configuration: configuration, delegate: self, delegateQueue: delegateQueue)
+        // Serial (a body's chunks arrive in order), and bounded: past 1,024
+        // chunks waiting, the session stops reading (trap 19).
+        session = URLSession(configuration: configuration, delegate: self,
+                             delegateQueue: BoundedDelegateQueue(name: "URLSchemeKit.HTTPForwarder.delegate", limit: 1_024))
     }
 
     /// Sends `request` with `cookies`, the user's session's, and stores there
