@@ -515,6 +515,23 @@ final class HTTPCacheURLProtocolTests: XCTestCase {
         XCTAssertEqual(spoolFiles(), before, "no spool file is left behind")
     }
 
+    /// A client that cancels mid-body ends the forwarded load, and the
+    /// body's spool file goes with it.
+    func testCancellingMidBodyRemovesTheSpoolFile() async throws {
+        try origin.route("/long", endless: true)
+        var configuration = HTTPCache.Configuration()
+        configuration.spoolThreshold = 64 << 10
+        let session = makeSession(makeCache(configuration))
+        let before = spoolFiles()
+        let task = session.dataTask(with: origin.url("/long"))
+        task.resume()
+        for _ in 0..<500 where spoolFiles() == before { try await Task.sleep(nanoseconds: 10_000_000) }
+        XCTAssertEqual(spoolFiles(), before + 1, "the body went to a spool file")
+        task.cancel()
+        for _ in 0..<500 where spoolFiles() > before { try await Task.sleep(nanoseconds: 10_000_000) }
+        XCTAssertEqual(spoolFiles(), before, "the spool file is removed with the load")
+    }
+
     func testADamagedEntryIsAMissNeverServed() async throws {
         try origin.route("/damaged", headers: ["Cache-Control": "max-age=3600"], bodySize: 4_000)
         _ = try await load(makeSession(makeCache()), "/damaged")
