@@ -164,7 +164,7 @@ final class ImageLoaderTests: XCTestCase {
         let id = try store.add(AssetFixtures.data("photo.jpg"))
         let loader = ImageLoader(configuration: .init(session: makeSchemeSession(source), memoryCache: source.cache))
         addTeardownBlock { loader.invalidateAndCancel() }
-        let url = AssetURL(id: id, width: 48).url
+        let url = try AssetURL(id: id, width: 48).url
         let image = try await loader.image(for: url)
         XCTAssertEqual([image.bitmap.width, image.bitmap.height], [48, 32])
         let photo = try source.image(for: id, fraction: 0.5)

@@ -26,6 +26,18 @@ extension SchemeURL {
         try self.init(query: QueryReader(url: url, knownNames: Self.parameterNames))
     }
 
+    /// Checks a value built in code by the one set of rules, the parser's:
+    /// throws the `URLParameterError` that `init(url:)` gives for `url` (it
+    /// names the parameter and its allowed range), or one naming the URL when
+    /// it reads back as another value. Every builder (`MapURL`, `AssetURL`,
+    /// `AvatarURL`, `PollURL`) calls it last, so a value that exists round-trips.
+    func checkReadsBack() throws {
+        let url = url
+        guard try Self(url: url) == self else {
+            throw URLParameterError(parameter: "url", reason: "'\(url.absoluteString)' reads back as another value than the one built")
+        }
+    }
+
     /// The URL that `init(url:)` reads back as this value.
     public var url: URL {
         var writer = QueryWriter(scheme: Self.scheme)

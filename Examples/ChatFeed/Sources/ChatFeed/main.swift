@@ -60,10 +60,10 @@ for (index, colour) in [RGBA(200, 80, 60), RGBA(60, 140, 200), RGBA(90, 170, 90)
     try JPEGEncoder(quality: 90).encode(photo).write(to: file)
     ids.append(try store.add(contentsOf: file))
 }
-try await show("asset", AssetURL(id: ids[0], width: 160, rotate: 90, filters: [.sepia]).url)
+try await show("asset", try AssetURL(id: ids[0], width: 160, rotate: 90, filters: [.sepia]).url)
 
 // 4. The chat's avatar, composed from its members' photos.
-try await show("avatar", AvatarURL(ids: ids, size: 96).url)
+try await show("avatar", try AvatarURL(ids: ids, size: 96).url)
 
 // 5. An image from a web page, through the HTTP cache: stored on the first
 //    load, answered from the store on the second; with the origin gone, a

@@ -48,8 +48,18 @@ public struct MapURL: SchemeURL {
 
     /// A URL for `options`. Throws `URLParameterError` naming the option (as a
     /// URL parameter) that `MapSnapshotOptions.validate()` rejects, a quality
-    /// out of range, or `format` when it is one the encoders cannot write (GIF, WebP).
+    /// out of range, `format` when it is one the encoders cannot write (GIF,
+    /// WebP), or whatever else reading the URL back would refuse (a marker
+    /// label that is not one ASCII letter or digit, too many markers, a tile
+    /// source name with spaces), so a value that exists round-trips.
     public init(options: MapSnapshotOptions, format: ImageFormat = .png, quality: Int = OutputEncoding.defaultQuality, tiles: String? = nil) throws {
+        try self.init(checking: options, format: format, quality: quality, tiles: tiles)
+        try checkReadsBack()
+    }
+
+    /// The checks that need no URL, shared with `init(query:)` (which has read
+    /// the URL already, so reading it back would only repeat itself).
+    private init(checking options: MapSnapshotOptions, format: ImageFormat, quality: Int, tiles: String?) throws {
         try OutputEncoding.check(quality: quality)
         try OutputEncoding.check(format: format)
         do {
@@ -125,7 +135,7 @@ public struct MapURL: SchemeURL {
             throw URLParameterError(parameter: "tiles", reason: "must name a tile source (letters, digits, '-', '_'), got '\(tiles)'")
         }
         let output = try OutputEncoding.read(query)
-        try self.init(options: options, format: output.format ?? .png, quality: output.quality, tiles: tiles)
+        try self.init(checking: options, format: output.format ?? .png, quality: output.quality, tiles: tiles)
     }
 
     private static func marker(_ text: String) throws -> MapMarker {
