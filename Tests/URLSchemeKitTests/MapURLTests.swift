@@ -71,7 +71,7 @@ final class MapURLTests: XCTestCase {
             ("map://?latitude=1&longitude=2&zoom=25", "parameter 'zoom' must be a number from 0 to 20, got '25'"),
             ("map://?latitude=1&longitude=2&width=4000&height=4000&scale=2", "parameter 'width' × height × scale² must be at most 16777216 pixels (4096×4096), got 64000000"),
             ("map://?latitude=1", "parameter 'longitude' is required with 'latitude'"),
-            ("map://?zoom=3", "parameter 'latitude' is required (with 'longitude') when 'zoom' is given"),
+            ("map://?zoom=3", "parameter 'latitude' is required (with 'longitude') when 'zoom' is given without markers or paths to centre on"),
             ("map://?latitude=1&longitude=2&zoom=3&latitude_delta=1&longitude_delta=1", "parameter 'zoom' cannot be given with 'latitude_delta'/'longitude_delta'; choose one"),
             ("map://?latitude=1&longitude=2&latitude_delta=1", "parameter 'longitude_delta' is required with 'latitude_delta'"),
             ("map://?latitude=1&longitude=2&zoom=3&padding=4", "parameter 'padding' applies only when the map is fitted to markers or paths (no 'zoom' or span)"),

@@ -14,16 +14,23 @@ public protocol SchemeURL: Equatable, Sendable {
     init(query: QueryReader) throws
     /// Writes the value as query items.
     func write(to query: inout QueryWriter)
+    /// What to write instead of an unknown parameter `name` (with its
+    /// `value`) that users of other APIs write by habit, e.g. `latitude` for
+    /// `lat`; nil leaves the suggestion to the nearest known name.
+    static func suggestion(forUnknown name: String, value: String?) -> String?
 }
 
 extension SchemeURL {
+    /// No habits to answer: only the nearest known name is suggested.
+    public static func suggestion(forUnknown name: String, value: String?) -> String? { nil }
+
     /// Parses `url`. Throws `URLParameterError` for a wrong scheme, an unknown,
     /// repeated, missing or out-of-range parameter.
     public init(url: URL) throws {
         guard url.scheme?.lowercased() == Self.scheme else {
             throw URLParameterError(parameter: "scheme", reason: "must be '\(Self.scheme)', got '\(url.scheme ?? "")'")
         }
-        try self.init(query: QueryReader(url: url, knownNames: Self.parameterNames))
+        try self.init(query: QueryReader(url: url, knownNames: Self.parameterNames, habits: Self.suggestion(forUnknown:value:)))
     }
 
     /// Checks a value built in code by the one set of rules, the parser's:

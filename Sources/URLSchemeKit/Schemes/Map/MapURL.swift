@@ -19,6 +19,12 @@ import Raster
 /// Colours are `RRGGBB`/`RRGGBBAA` hex or a name (`red`, `blue`, …).
 /// Every value is written with characters `URL(string:)` accepts unencoded.
 ///
+/// A `zoom` or span without `latitude`/`longitude` is centred on the markers
+/// and paths (`MapViewport.overlayCenter`); the value then holds that centre.
+/// Other static-map APIs' spellings (`lat`, `lng`, `center`, `size`,
+/// `markers`, …) are refused with the `map://` spelling to write instead
+/// (`MapParameterHabits`), not taken as aliases: one URL per picture.
+///
 /// Defaults and ranges are `MapSnapshotOptions`'; a `MapURL` always holds
 /// options that passed `MapSnapshotOptions.validate()` (both initialisers check),
 /// so rendering one validates nothing again.
@@ -30,6 +36,11 @@ public struct MapURL: SchemeURL {
         "latitude", "longitude", "zoom", "latitude_delta", "longitude_delta", "width", "height", "scale",
         "format", "quality", "marker", "path", "style", "labels", "padding", "tiles",
     ]
+
+    /// The `map://` spelling of a name other static-map APIs use (`lat`, `center=59.9,30.3`, …).
+    public static func suggestion(forUnknown name: String, value: String?) -> String? {
+        MapParameterHabits.suggestion(for: name, value: value)
+    }
 
     /// The most `marker` items one URL may have.
     public static let maximumMarkers = 256
@@ -96,14 +107,20 @@ public struct MapURL: SchemeURL {
             throw URLParameterError(parameter: "path", reason: "is given \(paths.count) times; at most \(Self.maximumPaths)")
         }
 
+        // A zoom or span without a centre looks at the overlays' middle, as a fitted map does.
+        let lookAt = center ?? MapViewport.overlayCenter(markers: markers, paths: paths)
         let camera: MapCamera
         switch (zoom, latitudeDelta, longitudeDelta) {
         case (let zoom?, nil, nil):
-            guard let center else { throw URLParameterError(parameter: "latitude", reason: "is required (with 'longitude') when 'zoom' is given") }
-            camera = .zoom(center: center, zoom: zoom)
+            guard let lookAt else {
+                throw URLParameterError(parameter: "latitude", reason: "is required (with 'longitude') when 'zoom' is given without markers or paths to centre on")
+            }
+            camera = .zoom(center: lookAt, zoom: zoom)
         case (nil, let latitudeDelta?, let longitudeDelta?):
-            guard let center else { throw URLParameterError(parameter: "latitude", reason: "is required (with 'longitude') with a span") }
-            camera = .span(center: center, latitudeDelta: latitudeDelta, longitudeDelta: longitudeDelta)
+            guard let lookAt else {
+                throw URLParameterError(parameter: "latitude", reason: "is required (with 'longitude') with a span without markers or paths to centre on")
+            }
+            camera = .span(center: lookAt, latitudeDelta: latitudeDelta, longitudeDelta: longitudeDelta)
         case (nil, nil, nil):
             if markers.isEmpty && paths.isEmpty {
                 guard let center else { throw URLParameterError(parameter: "latitude", reason: "is required (with 'longitude') unless there are markers or paths to fit") }
