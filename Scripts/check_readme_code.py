@@ -41,8 +41,8 @@ CONTEXT = {
     "url": 'let url = URL(string: "map://?latitude=59.935634&longitude=30.325935&width=64&height=64")!',
     "mapURL": 'let mapURL = URL(string: "map://?latitude=59.935634&longitude=30.325935&width=64&height=64")!',
     "avatarURL": 'let avatarURL = URL(string: "avatar://?id=aaaaaaaaaaaaaaaaaaaaaaaaaa&size=64")!',
-    "response": """final class Response: Sendable { func add(_ bitmap: Bitmap) {} }
-let response = Response()""",
+    "contactSheet": """final class ContactSheet: Sendable { func add(_ bitmap: Bitmap) {} }
+let contactSheet = ContactSheet()""",
     "folder": 'let folder = scratch.appendingPathComponent("folder", isDirectory: true)',
     "tileCache": 'let tileCache = scratch.appendingPathComponent("tiles", isDirectory: true)',
     "photosFolder": 'let photosFolder = scratch.appendingPathComponent("photos", isDirectory: true)',
