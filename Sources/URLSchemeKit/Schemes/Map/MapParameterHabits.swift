@@ -8,7 +8,8 @@
 /// (`ll` is longitude first for Yandex, `size` is `600x400` for Google and
 /// `600,400` for Yandex) is never guessed silently.
 ///
-/// Covered: Google Static Maps (`center`, `size`, `markers`, `maptype`),
+/// Covered: Google Static Maps (`center`, `size`, `maptype`, and `markers`,
+/// whose `style|location|…` value is rewritten as `marker=` items),
 /// Mapbox and Leaflet-style coordinates (`lat`, `lng`, `lon`), Yandex Static
 /// API (`ll`, `z`, `spn`, `pt`). Other names fall back to the nearest known
 /// name (`NameSuggestion`).
@@ -20,7 +21,8 @@ enum MapParameterHabits {
         case "lng", "lon", "long": return "longitude"
         case "z": return "zoom"
         case "maptype": return "style"
-        case "markers", "pt", "pin", "pins": return "marker"
+        case "markers": return googleMarkers(value) ?? "marker"
+        case "pt", "pin", "pins": return "marker"
         case "paths": return "path"
         case "center", "centre":
             // Google's `center=lat,lng`; an address (`center=Paris`) has no map:// spelling.
@@ -40,6 +42,34 @@ enum MapParameterHabits {
             return "width=\(first)&height=\(second)"
         default: return nil
         }
+    }
+
+    /// Google's `markers=size:mid|color:0xFF0000|label:A|59.9,30.3|55.75,37.62`
+    /// as `marker=` items (one per location, each with the style), or nil
+    /// when it holds something with no `map://` spelling (an address, an icon).
+    private static func googleMarkers(_ value: String?) -> String? {
+        guard let value, value.contains("|") || value.contains(",") else { return nil }
+        var style: [String] = [], locations: [String] = []
+        for token in value.split(separator: "|") {
+            if let colon = token.firstIndex(of: ":") {
+                let name = token[..<colon].lowercased(), setting = token[token.index(after: colon)...]
+                switch name {
+                case "color":
+                    let hex = setting.hasPrefix("0x") ? String(setting.dropFirst(2)) : String(setting)
+                    style.append("color:" + hex)
+                case "label": style.append("label:\(setting)")
+                case "size":
+                    guard let size = ["tiny": "small", "small": "small", "mid": "medium"][setting.lowercased()] else { return nil }
+                    style.append("size:" + size)
+                default: return nil
+                }
+            } else {
+                guard pair(String(token), separators: [","]) != nil else { return nil }
+                locations.append(String(token))
+            }
+        }
+        guard !locations.isEmpty else { return nil }
+        return locations.map { "marker=" + ([$0] + style).joined(separator: ",") }.joined(separator: "&")
     }
 
     /// Two numbers separated by one of `separators`, as written (so the
