@@ -174,26 +174,33 @@ struct DiskEntryStore {
         return (Int(status.st_mtim.tv_sec), Int(status.st_mtim.tv_nsec))
     }
 
-    /// Writes `data` to a new temporary file (0600) beside the entries (same
-    /// file system, so the later rename is atomic). Call outside the lock.
-    func writeTemporary(_ data: Data) -> URL? {
+    /// Writes `parts`, one after the other, to a new temporary file (0600)
+    /// beside the entries (same file system, so the later rename is atomic).
+    /// Call outside the lock.
+    func writeTemporary(_ parts: [Data]) -> URL? {
         let temporary = temporaryDirectory.appendingPathComponent(Self.temporaryPrefix + UUID().uuidString, isDirectory: false)
         let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
-        let written = data.withUnsafeBytes { raw in
-            Self.transferAll(raw.count) { offset in write(fd, raw.baseAddress! + offset, raw.count - offset) }
-        }
-        guard written else {
-            unlink(temporary.path)
-            return nil
+        for data in parts {
+            let written = data.withUnsafeBytes { raw in
+                raw.isEmpty || Self.transferAll(raw.count) { offset in write(fd, raw.baseAddress! + offset, raw.count - offset) }
+            }
+            guard written else {
+                unlink(temporary.path)
+                return nil
+            }
         }
         return temporary
     }
 
     /// The bytes of an entry file, or nil when there is none, or it is not a
     /// regular file (a planted link or FIFO), or it is larger than the
-    /// capacity. Call outside the lock.
+    /// capacity. A file of `mappingThreshold` bytes or more is mapped, not
+    /// read: a large body then costs page cache the kernel can drop, not
+    /// memory of the process (entry files are replaced by rename and removed
+    /// by unlink, never truncated in place, so a mapping stays whole). Call
+    /// outside the lock.
     func readFile(_ name: String) -> Data? {
         let fd = open(url(forFile: name).path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { return nil }
@@ -201,12 +208,20 @@ struct DiskEntryStore {
         var status = stat()
         guard fstat(fd, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG,
               status.st_size >= 0, status.st_size <= Int64(capacity) else { return nil }
-        var data = Data(count: Int(status.st_size))
+        let size = Int(status.st_size)
+        if size >= Self.mappingThreshold {
+            guard let base = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), base != MAP_FAILED else { return nil }
+            return Data(bytesNoCopy: base, count: size, deallocator: .custom { pointer, count in munmap(pointer, count) })
+        }
+        var data = Data(count: size)
         let complete = data.withUnsafeMutableBytes { raw in
             Self.transferAll(raw.count) { offset in read(fd, raw.baseAddress! + offset, raw.count - offset) }
         }
         return complete ? data : nil
     }
+
+    /// Entry files this large or larger are mapped rather than read.
+    static let mappingThreshold = 1 << 20
 
     /// Repeats a `read` or `write` of the bytes from `offset` on until all
     /// `count` have moved (retrying on EINTR); false on an error or end of file.
