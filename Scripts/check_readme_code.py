@@ -41,8 +41,8 @@ CONTEXT = {
     "url": 'let url = URL(string: "map://?latitude=59.935634&longitude=30.325935&width=64&height=64")!',
     "mapURL": 'let mapURL = URL(string: "map://?latitude=59.935634&longitude=30.325935&width=64&height=64")!',
     "avatarURL": 'let avatarURL = URL(string: "avatar://?id=aaaaaaaaaaaaaaaaaaaaaaaaaa&size=64")!',
-    "cell": """final class Cell: Sendable { func show(_ bitmap: Bitmap) {} }
-let cell = Cell()""",
+    "contactSheet": """final class ContactSheet: Sendable { func add(_ bitmap: Bitmap) {} }
+let contactSheet = ContactSheet()""",
     "folder": 'let folder = scratch.appendingPathComponent("folder", isDirectory: true)',
     "tileCache": 'let tileCache = scratch.appendingPathComponent("tiles", isDirectory: true)',
     "photosFolder": 'let photosFolder = scratch.appendingPathComponent("photos", isDirectory: true)',
@@ -121,7 +121,8 @@ def main():
                 f'    dependencies: [.package(name: "URLSchemeKit", path: "{root}")],', "    targets: ["]
     for name, _, _, _ in targets:
         manifest.append(f'        .executableTarget(name: "{name}", dependencies: [.product(name: "URLSchemeKit", package: "URLSchemeKit")]),')
-    manifest += ["    ]", ")", ""]
+    # Swift 6 language mode, explicitly: the examples must compile as a Swift 6 app's code does.
+    manifest += ["    ],", "    swiftLanguageModes: [.v6]", ")", ""]
     (work / "Package.swift").write_text("\n".join(manifest), encoding="utf-8")
 
     build = subprocess.run(["swift", "build", "--package-path", str(work), "-Xswiftc", "-warnings-as-errors"],

@@ -2,7 +2,7 @@ import Foundation
 @testable import URLSchemeKit
 
 // libFuzzer entry for the URL parsers of every scheme. The first byte picks
-// the scheme (map, asset, avatar), the rest is the query string. Every input
+// the scheme (map, asset, avatar, poll), the rest is the query string. Every input
 // must parse or throw a parameter error; a parsed value must survive its own
 // URL (parsing `value.url` gives `value` back), as the typed builders promise.
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -10,10 +10,11 @@ public func fuzzSchemeURLs(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     guard count > 0 else { return 0 }
     let bytes = UnsafeRawBufferPointer(start: start, count: count)
     let query = String(decoding: bytes.dropFirst(), as: UTF8.self)
-    switch bytes[0] % 3 {
+    switch bytes[0] % 4 {
     case 0: check(MapURL.self, query)
     case 1: check(AssetURL.self, query)
-    default: check(AvatarURL.self, query)
+    case 2: check(AvatarURL.self, query)
+    default: check(PollURL.self, query)
     }
     return 0
 }

@@ -39,7 +39,7 @@ struct AssetBenchmarks: BenchmarkSuite {
                                  detail: "ours decodes \(decodedSize) (1/8) then Lanczos; Pillow draft() then thumbnail()"))
 
         // The same through URLSession, JPEG-encoded, no URL cache: what a first load costs.
-        let url = AssetURL(id: id, width: 256).url
+        let url = try AssetURL(id: id, width: 256).url
         var body = Data()
         let first = try Stopwatch.median(iterations: context.iterations) {
             // A session of its own each time: a cold decode cache, no URL cache.
@@ -53,7 +53,7 @@ struct AssetBenchmarks: BenchmarkSuite {
                                  referenceName: "–", goal: nil, detail: "\(body.count) B JPEG"))
 
         // Cached loads of a 640-pixel rendition against nginx serving the same bytes.
-        let rendition = AssetURL(id: id, width: 640, filters: [.sepia]).url
+        let rendition = try AssetURL(id: id, width: 640, filters: [.sepia]).url
         rows.append(try CacheBenchmarks.cachedAgainstNginx(rendition, name: "asset://", assets: AssetImageSource(store: store), context: context))
         return rows
     }

@@ -140,7 +140,7 @@ struct ScrollBenchmarks: BenchmarkSuite {
                 let id = photoIDs[Int(state % UInt64(photoIDs.count))]
                 if !ids.contains(id) { ids.append(id) }
             }
-            avatarURL = AvatarURL(ids: ids, size: 160, shape: .circle).url
+            avatarURL = try AvatarURL(ids: ids, size: 160, shape: .circle).url
         }
     }
 }

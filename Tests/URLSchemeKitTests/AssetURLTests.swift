@@ -14,7 +14,7 @@ final class AssetURLTests: XCTestCase {
 
     func testTheSeedExampleAndAFullEditParse() throws {
         let simple = try AssetURL(url: URL(string: "asset://?id=123&width=640&rotate=90&filter=sepia")!)
-        XCTAssertEqual(simple, AssetURL(id: "123", width: 640, rotate: 90, filters: [.sepia]))
+        XCTAssertEqual(simple, try AssetURL(id: "123", width: 640, rotate: 90, filters: [.sepia]))
         let full = try AssetURL(url: URL(string: "asset://?id=abc_1&width=1920&height=1280&mode=fill&crop=0.1,0.2,0.5,0.5&flip=hv&filter=contrast:1.2,blur:1.5,sharpen,grayscale&format=jpg&quality=92")!)
         XCTAssertEqual(full.crop, NormalizedRect(x: 0.1, y: 0.2, width: 0.5, height: 0.5))
         XCTAssertEqual(full.filters, [.contrast(1.2), .blur(radius: 1.5), .sharpen(amount: 1), .grayscale])
@@ -26,13 +26,13 @@ final class AssetURLTests: XCTestCase {
 
     func testBuiltURLsReadBack() throws {
         let values = [
-            AssetURL(id: "x"),
-            AssetURL(id: "mzxw6ytboi3tmnrz2xhlhg5qcm", width: 256, mode: .fit, crop: NormalizedRect(x: 0, y: 0, width: 1, height: 0.333333),
+            try AssetURL(id: "x"),
+            try AssetURL(id: "mzxw6ytboi3tmnrz2xhlhg5qcm", width: 256, mode: .fit, crop: NormalizedRect(x: 0, y: 0, width: 1, height: 0.333333),
                      rotate: -17.5, flip: .v, filters: [.brightness(0.75), .saturation(0), .sharpen(amount: 2.5), .invert], format: .png, quality: 40),
-            AssetURL(id: "a-b", width: 10, height: 20, mode: .stretch),
+            try AssetURL(id: "a-b", width: 10, height: 20, mode: .stretch),
         ]
         for value in values { XCTAssertEqual(try AssetURL(url: value.url), value, value.url.absoluteString) }
-        let avatars = [AvatarURL(ids: ["a"]), AvatarURL(ids: ["a", "b", "c", "d"], size: 512, shape: .square, format: .jpeg, quality: 60)]
+        let avatars = [try AvatarURL(ids: ["a"]), try AvatarURL(ids: ["a", "b", "c", "d"], size: 512, shape: .square, format: .jpeg, quality: 60)]
         for value in avatars { XCTAssertEqual(try AvatarURL(url: value.url), value, value.url.absoluteString) }
     }
 

@@ -89,6 +89,24 @@ final class CommandLineToolTests: XCTestCase {
         XCTAssertTrue(String(decoding: help.stdout, as: UTF8.self).contains("usage: urlscheme get URL"))
     }
 
+    /// Static-map habits through the tool (issue 29, point 7): a Google-style
+    /// URL is answered with the map:// spelling, and a zoom given with markers
+    /// but no centre draws, centred on them.
+    func testStaticMapHabitsThroughTheTool() throws {
+        let habit = try run(["get", "map://?lat=59.9&lng=30.3&zoom=4", "--no-cache"])
+        XCTAssertEqual(habit.status, 1, habit.stderr)
+        XCTAssertTrue(habit.stderr.contains("parameter 'lat' is unknown; did you mean 'latitude'?"), habit.stderr)
+        let google = try run(["get", "map://?center=59.9,30.3&size=600x400", "--no-cache"])
+        XCTAssertTrue(google.stderr.contains("did you mean 'latitude=59.9&longitude=30.3'?"), google.stderr)
+
+        let output = try makeTemporaryDirectory().appendingPathComponent("overlays.png")
+        let drawn = try run(["get", "map://?marker=59.9386,30.3141&marker=55.7539,37.6208&zoom=4&width=64&height=48&labels=none",
+                             "-o", output.path, "--no-cache"])
+        XCTAssertEqual(drawn.status, 0, drawn.stderr)
+        let image = try PNGDecoder().decode(Data(contentsOf: output))
+        XCTAssertEqual([image.width, image.height], [64, 48])
+    }
+
     /// `file://`, which Linux's URLSession does not load, is read by the tool itself.
     func testFileURLsAreRead() throws {
         let file = try makeTemporaryDirectory().appendingPathComponent("hello.txt")

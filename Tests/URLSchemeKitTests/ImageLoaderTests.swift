@@ -164,7 +164,7 @@ final class ImageLoaderTests: XCTestCase {
         let id = try store.add(AssetFixtures.data("photo.jpg"))
         let loader = ImageLoader(configuration: .init(session: makeSchemeSession(source), memoryCache: source.cache))
         addTeardownBlock { loader.invalidateAndCancel() }
-        let url = AssetURL(id: id, width: 48).url
+        let url = try AssetURL(id: id, width: 48).url
         let image = try await loader.image(for: url)
         XCTAssertEqual([image.bitmap.width, image.bitmap.height], [48, 32])
         let photo = try source.image(for: id, fraction: 0.5)
@@ -215,6 +215,37 @@ final class ImageLoaderTests: XCTestCase {
         let (data, response) = try await session.data(from: ColorMapRenderer.url(2))
         XCTAssertEqual((response as? HTTPURLResponse)?.statusCode, 200)
         XCTAssertFalse(data.isEmpty, "the session still loads")
+    }
+
+    /// Issue 29's crash as a user met it, in a child process (this same test
+    /// with `URLSCHEMEKIT_CHILD_TEST` set), since the crash kills the process:
+    /// the documented pattern lends the loader a session and stops the loader
+    /// with `invalidateAndCancel()`, then uses the session again. When the
+    /// loader invalidated what it was lent, that was `Fatal error: Session
+    /// invalidated` (SIGILL); the child must exit 0.
+    func testTheDocumentedStopPatternDoesNotCrashAChildProcess() async throws {
+        if isChildTest {
+            var renderers = SchemeRenderers()
+            renderers.set(ColorMapRenderer())
+            let environment = URLSchemeKitEnvironment(assets: AssetImageSource(store: try FileAssetStore(directory: try makeTemporaryDirectory())),
+                                                      imageCache: ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 0),
+                                                      httpCache: nil, renderers: renderers)
+            let configuration = URLSessionConfiguration.ephemeral
+            configuration.installURLSchemeKit(environment)
+            let session = URLSession(configuration: configuration)
+            let loader = ImageLoader(configuration: .init(session: session, memoryCache: environment.assets!.cache))
+            _ = try await loader.image(for: ColorMapRenderer.url(1))
+            loader.invalidateAndCancel()
+            let (data, _) = try await session.data(from: ColorMapRenderer.url(2))
+            print("URLSchemeKit child: the lent session loaded \(data.count) bytes after the loader stopped")
+            session.invalidateAndCancel()
+            return
+        }
+        let child = try runInChildProcess(timeout: 60)
+        XCTAssertEqual(child.reason, .exit, "the child was killed or hung: \(child.output.suffix(400))")
+        XCTAssertEqual(child.status, 0, "the child failed: \(child.output.suffix(400))")
+        XCTAssertTrue(child.output.contains("the lent session loaded"), child.output.suffix(400).description)
+        XCTAssertFalse(child.output.contains("Session invalidated"), child.output.suffix(400).description)
     }
 
     private func load(_ loader: ImageLoader, _ url: URL) throws {

@@ -90,4 +90,89 @@ final class ImageSlotTests: XCTestCase {
         XCTAssertEqual(calls.withLock { $0 }, [ColorMapRenderer.url(2), ColorMapRenderer.url(3)])
         XCTAssertEqual(slot.url, ColorMapRenderer.url(3))
     }
+    /// Swift concurrency (issue 29, point 2): a `@MainActor` cell awaits
+    /// `image(for:)` and shows what it returns with no `Sendable` capture or
+    /// hop. A load superseded while its render is held ends in
+    /// `URLError(.cancelled)` and is never shown; the current one is.
+    @MainActor
+    func testAMainActorCellShowsOnlyItsCurrentURL() async throws {
+        let renderer = ColorMapRenderer(gated: true)
+        let cell = MainActorCell(loader: makeLoader(renderer: renderer))
+        let first = Task { await cell.configure(ColorMapRenderer.url(1)) }
+        try await until("the first render started") { renderer.renders.load(ordering: .relaxed) == 1 }
+        let second = Task { await cell.configure(ColorMapRenderer.url(2)) }
+        try await until("the second load took the slot") { cell.slot.url == ColorMapRenderer.url(2) }
+        renderer.openGate()
+        await first.value
+        await second.value
+        XCTAssertEqual(cell.shown, [ColorMapRenderer.url(2)])
+        XCTAssertEqual(cell.cancelled, 1, "the superseded load ended in URLError(.cancelled)")
+        XCTAssertEqual(cell.failures, [])
+        XCTAssertEqual(cell.pixel, ColorMapRenderer.color(latitude: 0.02))
+    }
+
+    /// Cancelling the awaiting `Task` cancels the slot's load and frees the slot;
+    /// a `reset()` while a load is awaited ends it with `.cancelled` too.
+    @MainActor
+    func testCancellingTheAwaitingTaskOrResettingEndsTheLoad() async throws {
+        let renderer = ColorMapRenderer(gated: true)
+        let cell = MainActorCell(loader: makeLoader(renderer: renderer))
+        let waiting = Task { await cell.configure(ColorMapRenderer.url(1)) }
+        try await until("the render started") { renderer.renders.load(ordering: .relaxed) == 1 }
+        waiting.cancel()
+        await waiting.value
+        XCTAssertNil(cell.slot.url, "the cancelled caller's load left the slot")
+        try await until("the renderer saw the cancellation") { renderer.cancellationsSeen.load(ordering: .relaxed) == 1 }
+
+        let reset = Task { await cell.configure(ColorMapRenderer.url(2)) }
+        try await until("the second render started") { renderer.renders.load(ordering: .relaxed) == 2 }
+        cell.slot.reset()
+        await reset.value
+        renderer.openGate()
+        XCTAssertEqual(cell.shown, [])
+        XCTAssertEqual(cell.cancelled, 2)
+        await cell.configure(ColorMapRenderer.url(3))
+        XCTAssertEqual(cell.shown, [ColorMapRenderer.url(3)], "the slot still loads")
+    }
+
+    @MainActor
+    private func until(_ what: String, _ condition: () -> Bool) async throws {
+        let deadline = Date().addingTimeInterval(10)
+        while !condition() {
+            guard Date() < deadline else { return XCTFail("timed out waiting until \(what)") }
+            try await Task.sleep(nanoseconds: 1_000_000)
+        }
+    }
 }
+
+/// A UI cell as Swift 6 apps write one: main-actor isolated, not `Sendable`.
+@MainActor
+final class MainActorCell {
+    let slot: ImageSlot
+    private(set) var shown: [URL] = []
+    private(set) var pixel: RGBA?
+    private(set) var cancelled = 0
+    private(set) var failures: [String] = []
+
+    init(loader: ImageLoader) {
+        slot = ImageSlot(loader: loader)
+    }
+
+    func configure(_ url: URL) async {
+        do {
+            let image = try await slot.image(for: url)
+            show(image)
+        } catch let error as URLError where error.code == .cancelled {
+            cancelled += 1
+        } catch {
+            failures.append("\(error)")
+        }
+    }
+
+    private func show(_ image: LoadedImage) {
+        XCTAssertEqual(slot.url, image.url, "shown while still the slot's URL")
+        shown.append(image.url)
+        pixel = image.bitmap[0, 0]
+    }
+}
+

@@ -75,6 +75,56 @@ final class MapURLProtocolTests: XCTestCase {
         }
     }
 
+    /// Other static-map APIs' spellings get the `map://` one to write instead,
+    /// through a real session (issue 29, point 7: they were "unknown" with no hint).
+    func testStaticMapHabitsAreAnsweredWithTheMapSpelling() async throws {
+        let session = session(ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 0))
+        let cases: [(String, String)] = [
+            ("map://?lat=59.9&longitude=30.3", "parameter 'lat' is unknown; did you mean 'latitude'?"),
+            ("map://?latitude=59.9&lng=30.3", "parameter 'lng' is unknown; did you mean 'longitude'?"),
+            ("map://?latitude=59.9&lon=30.3", "parameter 'lon' is unknown; did you mean 'longitude'?"),
+            ("map://?center=59.9,30.3&zoom=4", "parameter 'center' is unknown; did you mean 'latitude=59.9&longitude=30.3'?"),
+            ("map://?center=Paris&zoom=4", "parameter 'center' is unknown; did you mean 'latitude=…&longitude=…'?"),
+            ("map://?latitude=1&longitude=2&size=600x400", "parameter 'size' is unknown; did you mean 'width=600&height=400'?"),
+            ("map://?markers=59.9,30.3", "parameter 'markers' is unknown; did you mean 'marker=59.9,30.3'?"),
+            ("map://?markers=size:mid%7Ccolor:0xFF0000%7Clabel:A%7C59.9,30.3%7C55.75,37.62",
+             "parameter 'markers' is unknown; did you mean 'marker=59.9,30.3,size:medium,color:FF0000,label:A&marker=55.75,37.62,size:medium,color:FF0000,label:A'?"),
+            ("map://?markers=color:red%7CParis", "parameter 'markers' is unknown; did you mean 'marker'?"),
+            ("map://?latitude=1&longitude=2&maptype=roadmap", "parameter 'maptype' is unknown; did you mean 'style'?"),
+            ("map://?ll=30.3,59.9&z=4", "parameter 'll' is unknown; did you mean 'latitude=59.9&longitude=30.3'?"),
+            ("map://?latitude=1&longitude=2&zoomm=4", "parameter 'zoomm' is unknown; did you mean 'zoom'?"),
+        ]
+        for (text, expected) in cases {
+            guard let error = await loadError(session, text) else { continue }
+            XCTAssertEqual(error.code, .badURL, text)
+            XCTAssertTrue(error.localizedDescription.contains(expected), "\(text): \(error.localizedDescription)")
+        }
+    }
+
+    /// A zoom (or span) with markers or paths and no centre looks at the
+    /// overlays' middle, as a fitted map does: the same picture as the URL
+    /// that names that centre.
+    func testAZoomWithoutACentreCentresOnTheOverlays() async throws {
+        let session = session(ImageURLCache(memoryCapacity: 4 << 20, diskCapacity: 0))
+        // Mirror images across the equator and 20° apart: the middle is 0, 30 in Web Mercator too.
+        let overlays = "marker=10,20&marker=-10,40&zoom=3&width=160&height=120&labels=none"
+        let map = try MapURL(url: XCTUnwrap(URL(string: "map://?" + overlays)))
+        guard case let .zoom(center, zoom) = map.options.camera else { return XCTFail("\(map.options.camera)") }
+        XCTAssertEqual(center.latitude, 0, accuracy: 1e-9)
+        XCTAssertEqual(center.longitude, 30, accuracy: 1e-9)
+        XCTAssertEqual(zoom, 3)
+        XCTAssertEqual(try MapURL(url: map.url), map)
+        let (centred, _) = try await session.data(from: XCTUnwrap(URL(string: "map://?" + overlays)))
+        let (named, _) = try await session.data(from: XCTUnwrap(URL(string: "map://?latitude=0&longitude=30&" + overlays)))
+        XCTAssertEqual(try PNGDecoder().decode(centred).pixels, try PNGDecoder().decode(named).pixels)
+        let (spanned, response) = try await session.data(from: XCTUnwrap(URL(string: "map://?path=59.9,30.3,55.75,37.62&latitude_delta=8&longitude_delta=12&width=80&height=60")))
+        XCTAssertEqual((response as? HTTPURLResponse)?.statusCode, 200)
+        XCTAssertEqual(ImageFormat(sniffing: spanned), .png)
+        let bare = await loadError(session, "map://?zoom=3")
+        XCTAssertEqual(bare?.localizedDescription.contains("parameter 'latitude' is required (with 'longitude') when 'zoom' is given without markers or paths"), true,
+                       bare?.localizedDescription ?? "")
+    }
+
     /// The seed's own URL, as a new user loads it: the city is named near its
     /// point and the Gulf of Finland west of it is water.
     func testTheSeedsURLNamesSaintPetersburgOnItsGulf() async throws {

@@ -58,6 +58,35 @@ final class MapURLTests: XCTestCase {
         }
     }
 
+    /// Following the suggestions leads to a working URL: a Google Static
+    /// Maps or Yandex URL, rewritten item by item as each error says, parses
+    /// as the map it meant.
+    func testFollowingTheHabitSuggestionsGivesTheMeantMap() throws {
+        let cases: [(String, String)] = [
+            ("center=59.9,30.3&zoom=4&size=600x400&maptype=dark", "latitude=59.9&longitude=30.3&zoom=4&width=600&height=400&style=dark"),
+            ("lat=59.9&lng=30.3&z=4", "latitude=59.9&longitude=30.3&zoom=4"),
+            ("ll=30.3,59.9&spn=0.4,0.2", "latitude=59.9&longitude=30.3&latitude_delta=0.2&longitude_delta=0.4"),
+            ("markers=color:blue%7Clabel:S%7C59.9,30.3%7C55.75,37.62&zoom=4",
+             "marker=59.9,30.3,color:blue,label:S&marker=55.75,37.62,color:blue,label:S&zoom=4"),
+        ]
+        for (habit, meant) in cases {
+            var items = habit.split(separator: "&").map(String.init)
+            for _ in 0..<items.count {
+                do {
+                    _ = try parse("map://?" + items.joined(separator: "&"))
+                    break
+                } catch let error as URLParameterError {
+                    // "is unknown; did you mean 'X'?": X is a name (rename) or name=value items (replace).
+                    let suggestion = try XCTUnwrap(error.reason.components(separatedBy: "did you mean '").dropFirst().first?.components(separatedBy: "'?").first,
+                                                   error.description)
+                    let index = try XCTUnwrap(items.firstIndex { $0.hasPrefix(error.parameter + "=") })
+                    items[index] = suggestion.contains("=") ? suggestion : suggestion + items[index].dropFirst(error.parameter.count)
+                }
+            }
+            XCTAssertEqual(try parse("map://?" + items.joined(separator: "&")), try parse("map://?" + meant), habit)
+        }
+    }
+
     func testATenThousandPointPathParses() throws {
         let points = (0..<10_000).map { GeoCoordinate(latitude: sin(Double($0) / 300) * 60, longitude: Double($0) / 10_000 * 300 - 150) }
         let map = try MapURL(options: MapSnapshotOptions(camera: .fit(center: nil, padding: 10), paths: [MapPath(points: points)]))
@@ -71,7 +100,7 @@ final class MapURLTests: XCTestCase {
             ("map://?latitude=1&longitude=2&zoom=25", "parameter 'zoom' must be a number from 0 to 20, got '25'"),
             ("map://?latitude=1&longitude=2&width=4000&height=4000&scale=2", "parameter 'width' × height × scale² must be at most 16777216 pixels (4096×4096), got 64000000"),
             ("map://?latitude=1", "parameter 'longitude' is required with 'latitude'"),
-            ("map://?zoom=3", "parameter 'latitude' is required (with 'longitude') when 'zoom' is given"),
+            ("map://?zoom=3", "parameter 'latitude' is required (with 'longitude') when 'zoom' is given without markers or paths to centre on"),
             ("map://?latitude=1&longitude=2&zoom=3&latitude_delta=1&longitude_delta=1", "parameter 'zoom' cannot be given with 'latitude_delta'/'longitude_delta'; choose one"),
             ("map://?latitude=1&longitude=2&latitude_delta=1", "parameter 'longitude_delta' is required with 'latitude_delta'"),
             ("map://?latitude=1&longitude=2&zoom=3&padding=4", "parameter 'padding' applies only when the map is fitted to markers or paths (no 'zoom' or span)"),

@@ -147,13 +147,13 @@ final class PlatformTrapTests: XCTestCase {
     /// Trap 8: `urlProtocol(_:wasRedirectedTo:redirectResponse:)` is a fatal
     /// error, which is why the HTTP cache's inner session follows redirects and
     /// only the final response is reported. Run in a child process (this same
-    /// test, with `URLSCHEMEKIT_TRAP_CHILD` set), since the trap kills it.
+    /// test, with `URLSCHEMEKIT_CHILD_TEST` set), since the trap kills it.
     func testReportingARedirectToTheClientIsFatal() async throws {
-        if isTrapChild {
+        if isChildTest {
             _ = try await session(nil, [RedirectingURLProtocol.self]).data(from: URL(string: "redirecting://h/start")!)
             return
         }
-        let child = try runAsTrapChild(timeout: 20)
+        let child = try runInChildProcess(timeout: 20)
         XCTAssertEqual(child.reason, .uncaughtSignal, "the child survived a redirect report: \(child.output.suffix(300))")
         XCTAssertTrue(child.output.contains("redirect"), child.output.suffix(300).description)
     }
@@ -199,12 +199,12 @@ final class PlatformTrapTests: XCTestCase {
     /// (`__DISPATCH_WAIT_FOR_QUEUE__`). That is why `HTTPForwarder` creates and
     /// cancels its tasks on a queue of its own. In a child process.
     func testStartingATaskInsideStartLoadingDeadlocks() async throws {
-        if isTrapChild {
+        if isChildTest {
             _ = try await session(nil, [NestingURLProtocol.self]).data(from: URL(string: "nesting://h/x")!)
             print("URLSchemeKit trap child: the nested task did not deadlock")
             return
         }
-        let child = try runAsTrapChild(timeout: 10)
+        let child = try runInChildProcess(timeout: 10)
         XCTAssertNotEqual(child.reason, .exit, "starting a task inside startLoading() no longer deadlocks: \(child.output.suffix(300))")
         XCTAssertFalse(child.output.contains("did not deadlock"))
         if child.reason == .uncaughtSignal {
@@ -212,33 +212,6 @@ final class PlatformTrapTests: XCTestCase {
         }
     }
 
-    private var isTrapChild: Bool { ProcessInfo.processInfo.environment["URLSCHEMEKIT_TRAP_CHILD"] == name }
-
-    /// Runs the calling test alone in a child process of this test binary, with
-    /// `URLSCHEMEKIT_TRAP_CHILD` naming it. Returns how the child ended (nil:
-    /// still running at `timeout`, then killed) and what it printed.
-    private func runAsTrapChild(_ function: String = #function, timeout: TimeInterval) throws
-        -> (reason: Process.TerminationReason?, output: String) {
-        let method = function.replacingOccurrences(of: "()", with: "")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-        process.arguments = ["URLSchemeKitTests.PlatformTrapTests/\(method)"]
-        process.environment = ProcessInfo.processInfo.environment.merging(["URLSCHEMEKIT_TRAP_CHILD": name]) { $1 }
-        let log = try makeTemporaryDirectory().appendingPathComponent("child.log")
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: log)
-        process.standardOutput = handle
-        process.standardError = handle
-        try process.run()
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning, Date() < deadline { usleep(20_000) }
-        let finished = !process.isRunning
-        if !finished { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-        try handle.close()
-        let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-        return (finished ? process.terminationReason : nil, output)
-    }
     /// Trap 15's second half: the platform's HTTP protocol adds `User-Agent`
     /// and `Accept-Language` to a request without them. The HTTP cache writes
     /// the same values into what it forwards (`PlatformRequestHeaders`), so

@@ -15,7 +15,7 @@ final class PollURLProtocolTests: XCTestCase {
     }
 
     func testBarsAreProportionalToTheVotesInPixels() async throws {
-        let poll = PollURL(question: "Where shall we meet?", options: ["Cafe", "Park", "Museum"], votes: [1, 3, 3])
+        let poll = try PollURL(question: "Where shall we meet?", options: ["Cafe", "Park", "Museum"], votes: [1, 3, 3])
         let (image, type) = try await loadImage(makeSchemeSession(), url(poll))
         XCTAssertEqual(type, "image/png")
         let layout = PollLayout(poll, font: try TrueTypeFont.dejaVuSans)
@@ -37,7 +37,7 @@ final class PollURLProtocolTests: XCTestCase {
     }
 
     func testTheChosenOptionsBarIsInTheAccentColour() async throws {
-        let poll = PollURL(question: "Q", options: ["a", "b"], votes: [1, 1], chosen: 1)
+        let poll = try PollURL(question: "Q", options: ["a", "b"], votes: [1, 1], chosen: 2)  // "b", the second
         let (image, _) = try await loadImage(makeSchemeSession(), url(poll))
         let layout = PollLayout(poll, font: try TrueTypeFont.dejaVuSans)
         let palette = PollRenderer.Palette.of(.light)
@@ -53,8 +53,8 @@ final class PollURLProtocolTests: XCTestCase {
         for scalar in "Гдевстрмя".unicodeScalars { XCTAssertNotNil(font.glyph(for: scalar), "\(scalar)") }
         let session = makeSchemeSession()
         let question = "Где встретимся?"
-        let poll = PollURL(question: question, options: ["Кафе", "Парк"], votes: [2, 5], format: .png)
-        let replaced = PollURL(question: String(repeating: "\u{FFFD}", count: question.count), options: ["Кафе", "Парк"], votes: [2, 5])
+        let poll = try PollURL(question: question, options: ["Кафе", "Парк"], votes: [2, 5], format: .png)
+        let replaced = try PollURL(question: String(repeating: "\u{FFFD}", count: question.count), options: ["Кафе", "Парк"], votes: [2, 5])
         let (image, _) = try await loadImage(session, url(poll))
         let (other, _) = try await loadImage(session, url(replaced))
         let layout = PollLayout(poll, font: font)
@@ -70,7 +70,7 @@ final class PollURLProtocolTests: XCTestCase {
 
     func testTheDarkStyleDiffers() async throws {
         let session = makeSchemeSession()
-        let light = PollURL(question: "Q?", options: ["a", "b"], votes: [1, 2])
+        let light = try PollURL(question: "Q?", options: ["a", "b"], votes: [1, 2])
         var dark = light
         dark.style = .dark
         let (lightImage, _) = try await loadImage(session, url(light))
@@ -86,7 +86,7 @@ final class PollURLProtocolTests: XCTestCase {
 
     func testTheHeightFollowsTheContentAndTheScale() async throws {
         let session = makeSchemeSession()
-        let short = PollURL(question: "Q?", options: ["a", "b"], votes: [1, 2])
+        let short = try PollURL(question: "Q?", options: ["a", "b"], votes: [1, 2])
         let (shortImage, _) = try await loadImage(session, url(short))
         var wrapped = short
         wrapped.question = String(repeating: "A long question that wraps. ", count: 5)
@@ -107,7 +107,7 @@ final class PollURLProtocolTests: XCTestCase {
     /// The footer line grows by the flags' words: its ink reaches further right with `closed` and `anonymous`.
     func testClosedAndAnonymousAreShownInTheFooter() async throws {
         let session = makeSchemeSession()
-        let plain = PollURL(question: "Q?", options: ["a", "b"], votes: [1, 2])
+        let plain = try PollURL(question: "Q?", options: ["a", "b"], votes: [1, 2])
         var flagged = plain
         flagged.closed = true
         flagged.anonymous = true

@@ -4,17 +4,23 @@ import XCTest
 /// `PollURL` parsing and writing, and `PollTally`'s rounding.
 final class PollURLTests: XCTestCase {
     func testAPollURLRoundTripsWithEveryParameter() throws {
-        let poll = PollURL(question: "Где встретимся? A & B + C = 100%", options: ["Кафе", "Park, north gate", "Музей"], votes: [1, 3, 3],
+        let poll = try PollURL(question: "Где встретимся? A & B + C = 100%", options: ["Кафе", "Park, north gate", "Музей"], votes: [1, 3, 3],
                            chosen: 2, closed: true, anonymous: true, width: 400, scale: 2, style: .dark, format: .jpeg, quality: 90)
         XCTAssertEqual(try PollURL(url: poll.url), poll)
-        let plain = PollURL(question: "Q?", options: ["a", "b"], votes: [0, 0])
+        let plain = try PollURL(question: "Q?", options: ["a", "b"], votes: [0, 0])
         XCTAssertEqual(plain.url.absoluteString, "poll://?question=Q%3F&option=a&option=b&votes=0,0")
         XCTAssertEqual(try PollURL(url: plain.url), plain)
     }
 
-    func testChosenIsOneBasedInTheURL() throws {
+    /// One numbering: `chosen` counts from 1 in Swift as in the URL (issue 29,
+    /// point 5: `chosen: 2` built `chosen=3`, refused only when loaded).
+    func testChosenCountsFromOneInSwiftAsInTheURL() throws {
         let poll = try PollURL(url: XCTUnwrap(URL(string: "poll://?question=Q&option=a&option=b&votes=1,2&chosen=2&closed=1&anonymous=false")))
-        XCTAssertEqual(poll.chosen, 1)
+        XCTAssertEqual(poll.chosen, 2)
+        XCTAssertEqual(poll.chosenIndex, 1, "the renderer draws options[1] as chosen")
+        let built = try PollURL(question: "Q", options: ["Cafe", "Park"], votes: [1, 3], chosen: 2)
+        XCTAssertTrue(built.url.absoluteString.hasSuffix("&chosen=2"), built.url.absoluteString)
+        XCTAssertEqual(try PollURL(url: built.url), built)
         XCTAssertTrue(poll.closed)
         XCTAssertFalse(poll.anonymous)
     }

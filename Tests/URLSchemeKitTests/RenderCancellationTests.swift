@@ -28,7 +28,7 @@ extension RenderCancellationTests {
         let outcome = Mutex<Error?>(nil)
         Thread {
             do {
-                _ = try renderer.render(AssetURL(id: id, format: .png), in: context)
+                _ = try renderer.render(try AssetURL(id: id, format: .png), in: context)
             } catch {
                 outcome.withLock { $0 = error }
             }

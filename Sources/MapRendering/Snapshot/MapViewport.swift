@@ -123,12 +123,19 @@ public struct MapViewport: Sendable, Equatable {
         }
     }
 
-    /// The largest zoom that keeps every marker, path point and the centre in view.
-    private static func fit(_ options: MapSnapshotOptions, center: GeoCoordinate?, padding: Double) -> (center: GeoCoordinate, zoom: Double) {
-        var points = options.markers.map(\.coordinate) + options.paths.flatMap(\.points)
-        if let center { points.append(center) }
-        guard !points.isEmpty else { return (center ?? GeoCoordinate(latitude: 0, longitude: 0), 0) }
-        // Across the antimeridian, measure longitudes in 0…360 when that span is smaller.
+    /// The centre of the markers' and paths' box in Web Mercator (across the
+    /// antimeridian when that box is narrower); nil without overlays. A fitted
+    /// camera without a centre looks there, and `map://` centres a `zoom`
+    /// given without `latitude`/`longitude` there too.
+    public static func overlayCenter(markers: [MapMarker], paths: [MapPath]) -> GeoCoordinate? {
+        let points = markers.map(\.coordinate) + paths.flatMap(\.points)
+        guard !points.isEmpty else { return nil }
+        return boxCenter(projected(points).world).center
+    }
+
+    /// `points` at zoom 0, with longitudes measured in 0…360 when that span is
+    /// smaller (across the antimeridian).
+    private static func projected(_ points: [GeoCoordinate]) -> (world: [(x: Double, y: Double)], useShifted: Bool) {
         let longitudes = points.map(\.longitude)
         let shifted = longitudes.map { $0 < 0 ? $0 + 360 : $0 }
         let spanDirect = (longitudes.max() ?? 0) - (longitudes.min() ?? 0)
@@ -138,6 +145,24 @@ public struct MapViewport: Sendable, Equatable {
             let lon = useShifted && p.longitude < 0 ? p.longitude + 360 : p.longitude
             return WebMercator.project(latitude: p.latitude, longitude: lon, zoom: 0)
         }
+        return (world, useShifted)
+    }
+
+    /// The middle of projected points' bounding box, as a zoom-0 point and as a coordinate.
+    private static func boxCenter(_ world: [(x: Double, y: Double)]) -> (x: Double, y: Double, center: GeoCoordinate) {
+        let xs = world.map(\.x), ys = world.map(\.y)
+        let cx = ((xs.min() ?? 0) + (xs.max() ?? 0)) / 2
+        let cy = ((ys.min() ?? 0) + (ys.max() ?? 0)) / 2
+        let c = WebMercator.unproject(x: cx, y: cy, zoom: 0)
+        return (cx, cy, GeoCoordinate(latitude: c.latitude, longitude: c.longitude > 180 ? c.longitude - 360 : c.longitude))
+    }
+
+    /// The largest zoom that keeps every marker, path point and the centre in view.
+    private static func fit(_ options: MapSnapshotOptions, center: GeoCoordinate?, padding: Double) -> (center: GeoCoordinate, zoom: Double) {
+        var points = options.markers.map(\.coordinate) + options.paths.flatMap(\.points)
+        if let center { points.append(center) }
+        guard !points.isEmpty else { return (center ?? GeoCoordinate(latitude: 0, longitude: 0), 0) }
+        let (world, useShifted) = projected(points)
         let cx: Double, cy: Double
         let resolvedCenter: GeoCoordinate
         if let center {
@@ -145,11 +170,7 @@ public struct MapViewport: Sendable, Equatable {
             (cx, cy) = (c.x, c.y)
             resolvedCenter = center
         } else {
-            let xs = world.map(\.x), ys = world.map(\.y)
-            cx = ((xs.min() ?? 0) + (xs.max() ?? 0)) / 2
-            cy = ((ys.min() ?? 0) + (ys.max() ?? 0)) / 2
-            let c = WebMercator.unproject(x: cx, y: cy, zoom: 0)
-            resolvedCenter = GeoCoordinate(latitude: c.latitude, longitude: c.longitude > 180 ? c.longitude - 360 : c.longitude)
+            (cx, cy, resolvedCenter) = boxCenter(world)
         }
         // Room on each side, in points, keeping markers whole: a pin rises its
         // height above its point and spreads half of it sideways.

@@ -10,8 +10,11 @@ public struct QueryReader: Sendable {
     /// The items in URL order, values percent-decoded.
     public let items: [(name: String, value: String?)]
 
-    /// Reads `url`'s query, refusing names not in `knownNames`.
-    public init(url: URL, knownNames: [String]) throws {
+    /// Reads `url`'s query, refusing names not in `knownNames`. An unknown
+    /// name is answered with `habits`' replacement for it (a name, or
+    /// `name=value` items) when it has one, else with the nearest known name.
+    public init(url: URL, knownNames: [String],
+                habits: (_ name: String, _ value: String?) -> String? = { _, _ in nil }) throws {
         guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
             throw URLParameterError(parameter: "query", reason: "cannot be read: the URL is malformed")
         }
@@ -24,7 +27,7 @@ public struct QueryReader: Sendable {
             if name.isEmpty { continue }  // `?&a=1` or a trailing `&`
             guard knownNames.contains(name) else {
                 let known = knownNames.joined(separator: ", ")
-                if let suggestion = NameSuggestion.nearest(to: name, in: knownNames) {
+                if let suggestion = habits(name, value) ?? NameSuggestion.nearest(to: name, in: knownNames) {
                     throw URLParameterError(parameter: name, reason: "is unknown; did you mean '\(suggestion)'? (known: \(known))")
                 }
                 throw URLParameterError(parameter: name, reason: "is unknown (known: \(known))")

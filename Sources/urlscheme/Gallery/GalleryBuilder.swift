@@ -55,14 +55,14 @@ struct GalleryBuilder {
         let participantItems = GalleryScreens.participantURLs(photo: photo)
         let participantCount = participantItems.count
         // The screens need the participants' ids, so their photos are made and stored first; any ids count the screens' images.
-        let total = participantCount + GalleryScreens.sections(photo: photo, participants: Array(repeating: photo, count: participantCount))
+        let total = try participantCount + GalleryScreens.sections(photo: photo, participants: Array(repeating: photo, count: participantCount))
             .reduce(0) { $0 + $1.items.count }
         var writer = ImageWriter(loader: loader, directory: imagesDirectory, progress: GalleryProgress(total: total))
         loader.prefetch(participantItems.map(\.url))
         let participantImages = try await writer.load(participantItems)
         let participants = try participantImages.map { try store.add(Data(contentsOf: directory.appendingPathComponent($0.file))) }
 
-        let screens = GalleryScreens.sections(photo: photo, participants: participants)
+        let screens = try GalleryScreens.sections(photo: photo, participants: participants)
         loader.prefetch(screens.flatMap { $0.items.map(\.url) })
         var sections: [(section: GallerySection, images: [GalleryPage.Image])] = [
             (GallerySection(title: "Participants' photos (asset:// edits, stored back as assets)", layout: .grid, dark: false, items: participantItems),

@@ -23,16 +23,16 @@ enum GalleryScreens {
     }
 
     /// The page's sections, given the stored photo's id and the participants' (four ids).
-    static func sections(photo: String, participants p: [String]) -> [GallerySection] {
+    static func sections(photo: String, participants p: [String]) throws -> [GallerySection] {
         func avatar(_ ids: [String], _ extra: String = "") -> String {
             "avatar://?" + ids.map { "id=\($0)" }.joined(separator: "&") + "&size=112" + extra
         }
         func asset(_ edit: String) -> String { "asset://?id=\(photo)&\(edit)" }
-        let meetPoll = PollURL(question: "Where shall we meet on Saturday?", options: ["Palace Square", "Summer Garden", "New Holland"],
-                               votes: [4, 7, 2], chosen: 1, anonymous: true, width: 300, scale: 2)
-        let tripPoll = PollURL(question: "Куда поедем летом?", options: ["Казань", "Калининград", "Байкал", "Останемся дома"],
-                               votes: [5, 9, 12, 1], chosen: 2, closed: true, width: 300, scale: 2, style: .dark)
-        let simple = PollURL(question: "Where shall we meet?", options: ["Cafe", "Park", "Museum"], votes: [1, 3, 3], width: 260, scale: 2)
+        let meetPoll = try PollURL(question: "Where shall we meet on Saturday?", options: ["Palace Square", "Summer Garden", "New Holland"],
+                               votes: [4, 7, 2], chosen: 2, anonymous: true, width: 300, scale: 2)
+        let tripPoll = try PollURL(question: "Куда поедем летом?", options: ["Казань", "Калининград", "Байкал", "Останемся дома"],
+                               votes: [5, 9, 12, 1], chosen: 3, closed: true, width: 300, scale: 2, style: .dark)
+        let simple = try PollURL(question: "Where shall we meet?", options: ["Cafe", "Park", "Museum"], votes: [1, 3, 3], width: 260, scale: 2)
         var simpleDark = simple
         simpleDark.style = .dark
         return [

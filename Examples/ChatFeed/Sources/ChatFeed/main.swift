@@ -9,6 +9,14 @@ import URLSchemeKit
 // a map snapshot, edited photos, a group avatar, a page's image from the web
 // (a local origin this program starts, so it runs anywhere; an https:// URL
 // takes the same path), and an unread badge from a scheme of its own.
+//
+// Every image it loads is written into a folder to look at: the first
+// argument, or ChatFeed-images in the current directory
+// (`swift run ChatFeed /tmp/feed`); the last line says where.
+
+let imagesFolder = URL(fileURLWithPath: CommandLine.arguments.dropFirst().first ?? "ChatFeed-images", isDirectory: true).standardizedFileURL
+try FileManager.default.createDirectory(at: imagesFolder, withIntermediateDirectories: true)
+var written: [String] = []
 
 let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("ChatFeed-\(getpid())", isDirectory: true)
 defer { try? FileManager.default.removeItem(at: scratch) }
@@ -29,19 +37,28 @@ let configuration = URLSessionConfiguration.ephemeral
 configuration.installURLSchemeKit(environment, extraProtocols: [BadgeURLProtocol.self])
 let session = URLSession(configuration: configuration)
 
-/// Loads `request` and prints one line: what came back, and from where.
-@discardableResult
+/// Loads `request`, writes the image into `imagesFolder` (named for `label`)
+/// and prints one line: what came back, from where, and the file.
+@MainActor @discardableResult
 func show(_ label: String, _ request: URLRequest) async throws -> Data {
     let (data, response) = try await session.data(for: request)
     let http = response as? HTTPURLResponse
     let type = http?.value(forHTTPHeaderField: "Content-Type") ?? "?"
-    let size = (try? ImageDecoder.readInfo(data)).map { " \($0.width)x\($0.height)" } ?? ""
+    let info = try? ImageDecoder.readInfo(data)
+    let size = info.map { " \($0.width)x\($0.height)" } ?? ""
     let cacheStatus = http?.value(forHTTPHeaderField: "Cache-Status").map { " [\($0)]" } ?? ""
-    print("\(label): \(http?.statusCode ?? 0) \(type)\(size), \(data.count) bytes\(cacheStatus)")
+    var file = ""
+    if let info {
+        let name = label.replacingOccurrences(of: " ", with: "-") + "." + (info.format == .jpeg ? "jpg" : info.format.rawValue)
+        try data.write(to: imagesFolder.appendingPathComponent(name))
+        written.append(name)
+        file = " -> \(name)"
+    }
+    print("\(label): \(http?.statusCode ?? 0) \(type)\(size), \(data.count) bytes\(cacheStatus)\(file)")
     return data
 }
 
-@discardableResult
+@MainActor @discardableResult
 func show(_ label: String, _ url: URL) async throws -> Data {
     try await show(label, URLRequest(url: url))
 }
@@ -60,10 +77,10 @@ for (index, colour) in [RGBA(200, 80, 60), RGBA(60, 140, 200), RGBA(90, 170, 90)
     try JPEGEncoder(quality: 90).encode(photo).write(to: file)
     ids.append(try store.add(contentsOf: file))
 }
-try await show("asset", AssetURL(id: ids[0], width: 160, rotate: 90, filters: [.sepia]).url)
+try await show("asset", try AssetURL(id: ids[0], width: 160, rotate: 90, filters: [.sepia]).url)
 
 // 4. The chat's avatar, composed from its members' photos.
-try await show("avatar", AvatarURL(ids: ids, size: 96).url)
+try await show("avatar", try AvatarURL(ids: ids, size: 96).url)
 
 // 5. An image from a web page, through the HTTP cache: stored on the first
 //    load, answered from the store on the second; with the origin gone, a
@@ -93,3 +110,4 @@ do {
     print("typo: \(error.localizedDescription)")
 }
 session.finishTasksAndInvalidate()
+print("images: \(written.count) files in \(imagesFolder.path): \(written.joined(separator: " "))")

@@ -61,10 +61,11 @@ public struct AssetURL: SchemeURL {
     /// JPEG quality (`OutputEncoding.qualityRange`).
     public var quality: Int
 
-    /// An edit of asset `id`; every parameter but `id` defaults to leaving the photo as it is.
+    /// An edit of asset `id`; every parameter but `id` defaults to leaving the
+    /// photo as it is. Throws the `URLParameterError` that reading its URL would.
     public init(id: String, width: Int? = nil, height: Int? = nil, mode: Mode = .fit, crop: NormalizedRect? = nil,
                 rotate: Double = 0, flip: Flip? = nil, filters: [ImageEdit] = [], format: ImageFormat? = nil,
-                quality: Int = OutputEncoding.defaultQuality) {
+                quality: Int = OutputEncoding.defaultQuality) throws {
         self.id = id
         self.width = width
         self.height = height
@@ -75,6 +76,7 @@ public struct AssetURL: SchemeURL {
         self.filters = filters
         self.format = format
         self.quality = quality
+        try checkReadsBack()
     }
 
     /// Parses an `asset://` query. Throws `URLParameterError` naming the parameter that is unknown, missing or out of range.

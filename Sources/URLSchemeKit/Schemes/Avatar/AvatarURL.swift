@@ -39,13 +39,15 @@ public struct AvatarURL: SchemeURL {
     /// JPEG quality (`OutputEncoding.qualityRange`).
     public var quality: Int
 
-    /// An avatar of `ids` (1–4 asset ids, in tile order).
-    public init(ids: [String], size: Int = 128, shape: Shape = .circle, format: ImageFormat? = nil, quality: Int = OutputEncoding.defaultQuality) {
+    /// An avatar of `ids` (1–4 asset ids, in tile order). Throws the
+    /// `URLParameterError` that reading its URL would.
+    public init(ids: [String], size: Int = 128, shape: Shape = .circle, format: ImageFormat? = nil, quality: Int = OutputEncoding.defaultQuality) throws {
         self.ids = ids
         self.size = size
         self.shape = shape
         self.format = format
         self.quality = quality
+        try checkReadsBack()
     }
 
     /// Parses an `avatar://` query. Throws `URLParameterError` naming the parameter that is missing, repeated too often or out of range.

@@ -19,6 +19,12 @@ import Raster
 /// Colours are `RRGGBB`/`RRGGBBAA` hex or a name (`red`, `blue`, …).
 /// Every value is written with characters `URL(string:)` accepts unencoded.
 ///
+/// A `zoom` or span without `latitude`/`longitude` is centred on the markers
+/// and paths (`MapViewport.overlayCenter`); the value then holds that centre.
+/// Other static-map APIs' spellings (`lat`, `lng`, `center`, `size`,
+/// `markers`, …) are refused with the `map://` spelling to write instead
+/// (`MapParameterHabits`), not taken as aliases: one URL per picture.
+///
 /// Defaults and ranges are `MapSnapshotOptions`'; a `MapURL` always holds
 /// options that passed `MapSnapshotOptions.validate()` (both initialisers check),
 /// so rendering one validates nothing again.
@@ -30,6 +36,11 @@ public struct MapURL: SchemeURL {
         "latitude", "longitude", "zoom", "latitude_delta", "longitude_delta", "width", "height", "scale",
         "format", "quality", "marker", "path", "style", "labels", "padding", "tiles",
     ]
+
+    /// The `map://` spelling of a name other static-map APIs use (`lat`, `center=59.9,30.3`, …).
+    public static func suggestion(forUnknown name: String, value: String?) -> String? {
+        MapParameterHabits.suggestion(for: name, value: value)
+    }
 
     /// The most `marker` items one URL may have.
     public static let maximumMarkers = 256
@@ -48,8 +59,18 @@ public struct MapURL: SchemeURL {
 
     /// A URL for `options`. Throws `URLParameterError` naming the option (as a
     /// URL parameter) that `MapSnapshotOptions.validate()` rejects, a quality
-    /// out of range, or `format` when it is one the encoders cannot write (GIF, WebP).
+    /// out of range, `format` when it is one the encoders cannot write (GIF,
+    /// WebP), or whatever else reading the URL back would refuse (a marker
+    /// label that is not one ASCII letter or digit, too many markers, a tile
+    /// source name with spaces), so a value that exists round-trips.
     public init(options: MapSnapshotOptions, format: ImageFormat = .png, quality: Int = OutputEncoding.defaultQuality, tiles: String? = nil) throws {
+        try self.init(checking: options, format: format, quality: quality, tiles: tiles)
+        try checkReadsBack()
+    }
+
+    /// The checks that need no URL, shared with `init(query:)` (which has read
+    /// the URL already, so reading it back would only repeat itself).
+    private init(checking options: MapSnapshotOptions, format: ImageFormat, quality: Int, tiles: String?) throws {
         try OutputEncoding.check(quality: quality)
         try OutputEncoding.check(format: format)
         do {
@@ -86,14 +107,20 @@ public struct MapURL: SchemeURL {
             throw URLParameterError(parameter: "path", reason: "is given \(paths.count) times; at most \(Self.maximumPaths)")
         }
 
+        // A zoom or span without a centre looks at the overlays' middle, as a fitted map does.
+        let lookAt = center ?? MapViewport.overlayCenter(markers: markers, paths: paths)
         let camera: MapCamera
         switch (zoom, latitudeDelta, longitudeDelta) {
         case (let zoom?, nil, nil):
-            guard let center else { throw URLParameterError(parameter: "latitude", reason: "is required (with 'longitude') when 'zoom' is given") }
-            camera = .zoom(center: center, zoom: zoom)
+            guard let lookAt else {
+                throw URLParameterError(parameter: "latitude", reason: "is required (with 'longitude') when 'zoom' is given without markers or paths to centre on")
+            }
+            camera = .zoom(center: lookAt, zoom: zoom)
         case (nil, let latitudeDelta?, let longitudeDelta?):
-            guard let center else { throw URLParameterError(parameter: "latitude", reason: "is required (with 'longitude') with a span") }
-            camera = .span(center: center, latitudeDelta: latitudeDelta, longitudeDelta: longitudeDelta)
+            guard let lookAt else {
+                throw URLParameterError(parameter: "latitude", reason: "is required (with 'longitude') with a span without markers or paths to centre on")
+            }
+            camera = .span(center: lookAt, latitudeDelta: latitudeDelta, longitudeDelta: longitudeDelta)
         case (nil, nil, nil):
             if markers.isEmpty && paths.isEmpty {
                 guard let center else { throw URLParameterError(parameter: "latitude", reason: "is required (with 'longitude') unless there are markers or paths to fit") }
@@ -125,7 +152,7 @@ public struct MapURL: SchemeURL {
             throw URLParameterError(parameter: "tiles", reason: "must name a tile source (letters, digits, '-', '_'), got '\(tiles)'")
         }
         let output = try OutputEncoding.read(query)
-        try self.init(options: options, format: output.format ?? .png, quality: output.quality, tiles: tiles)
+        try self.init(checking: options, format: output.format ?? .png, quality: output.quality, tiles: tiles)
     }
 
     private static func marker(_ text: String) throws -> MapMarker {

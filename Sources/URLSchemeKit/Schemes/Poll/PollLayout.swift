@@ -45,7 +45,7 @@ struct PollLayout {
 
         var rows: [Row] = []
         for (index, option) in poll.options.enumerated() {
-            let text = TextParagraph(option, font: font, size: Self.optionSize * s, maximumWidth: inner - (Self.percentageColumn + (index == poll.chosen ? Self.checkColumn : 0)) * s)
+            let text = TextParagraph(option, font: font, size: Self.optionSize * s, maximumWidth: inner - (Self.percentageColumn + (index == poll.chosenIndex ? Self.checkColumn : 0)) * s)
             let ascent = text.lines.first?.ascent ?? 0
             let baseline = y + ascent
             let percentage = TextLine("\(tally.percentages[index])%", font: font, size: Self.optionSize * s)

@@ -40,7 +40,7 @@ public struct PollRenderer: Renderer {
         try canvas.draw(layout.question, at: layout.questionOrigin, color: palette.text)
         try cancellation.check()
         for (index, row) in layout.rows.enumerated() {
-            let chosen = index == poll.chosen
+            let chosen = index == poll.chosenIndex
             try canvas.draw(row.text, at: row.textOrigin, color: palette.text)
             try canvas.draw(row.percentage, at: row.percentageOrigin, color: chosen ? palette.chosenBar : palette.secondary)
             let radius = row.track.height / 2

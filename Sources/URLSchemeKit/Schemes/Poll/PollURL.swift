@@ -47,7 +47,9 @@ public struct PollURL: SchemeURL {
     public var options: [String]
     /// Each option's votes, as many as there are options.
     public var votes: [Int]
-    /// The option the viewer voted for (0-based), marked on the card; nil when none.
+    /// The option the viewer voted for, marked on the card; nil when none.
+    /// Numbered from 1 as the URL's `chosen=` is (`chosen: 2` is the second
+    /// option, written `chosen=2`): one numbering in Swift and in the URL.
     public var chosen: Int?
     /// The poll no longer takes votes.
     public var closed: Bool
@@ -64,10 +66,13 @@ public struct PollURL: SchemeURL {
     /// JPEG quality (`OutputEncoding.qualityRange`).
     public var quality: Int
 
-    /// A poll card of `question` and `options` with their `votes` (same count).
+    /// A poll card of `question` and `options` with their `votes` (same
+    /// count); `chosen` counts from 1. Throws the `URLParameterError` that
+    /// reading its URL would (naming the parameter and its range), so a value
+    /// that exists is one its URL gives back.
     public init(question: String, options: [String], votes: [Int], chosen: Int? = nil, closed: Bool = false, anonymous: Bool = false,
                 width: Int = PollURL.defaultWidth, scale: Double = 1, style: Style = .light, format: ImageFormat? = nil,
-                quality: Int = OutputEncoding.defaultQuality) {
+                quality: Int = OutputEncoding.defaultQuality) throws {
         self.question = question
         self.options = options
         self.votes = votes
@@ -79,6 +84,7 @@ public struct PollURL: SchemeURL {
         self.style = style
         self.format = format
         self.quality = quality
+        try checkReadsBack()
     }
 
     /// Parses a `poll://` query. Throws `URLParameterError` naming the parameter that is missing, repeated, too long or out of range.
@@ -104,7 +110,7 @@ public struct PollURL: SchemeURL {
             throw URLParameterError(parameter: "votes", reason: "has \(votes.count) counts for \(options.count) options; give one per option, e.g. votes=1,3,3")
         }
         self.votes = votes
-        chosen = try query.int("chosen", in: 1...options.count).map { $0 - 1 }
+        chosen = try query.int("chosen", in: 1...options.count)
         closed = try Self.flag(query, "closed")
         anonymous = try Self.flag(query, "anonymous")
         width = try query.int("width", in: Self.widthRange) ?? Self.defaultWidth
@@ -118,7 +124,7 @@ public struct PollURL: SchemeURL {
         query.add("question", question)
         for option in options { query.add("option", option) }
         query.add("votes", votes.map(String.init).joined(separator: ","))
-        if let chosen { query.add("chosen", chosen + 1) }
+        query.add("chosen", chosen)
         if closed { query.add("closed", "true") }
         if anonymous { query.add("anonymous", "true") }
         if width != Self.defaultWidth { query.add("width", width) }
@@ -126,6 +132,9 @@ public struct PollURL: SchemeURL {
         if style != .light { query.add("style", style.rawValue) }
         OutputEncoding.write(format: format, quality: quality, to: &query)
     }
+
+    /// The chosen option's index in `options` (0-based), for drawing.
+    var chosenIndex: Int? { chosen.map { $0 - 1 } }
 
     /// `text` if it has 1…`limit` characters, is not only white space and has no
     /// control characters (a line break would let 300 characters make 300 lines).
