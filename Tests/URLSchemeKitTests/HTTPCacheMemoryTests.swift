@@ -21,7 +21,7 @@ final class HTTPCacheMemoryTests: XCTestCase {
     private func runInChild(modes: [String] = [""], routes: (OriginServer) throws -> Void) throws
         -> (origin: URL, mode: String)? {
         let environment = ProcessInfo.processInfo.environment
-        if isInChildProcess, let origin = URL(string: environment[Self.originVariable] ?? "") {
+        if isChildTest, let origin = URL(string: environment[Self.originVariable] ?? "") {
             return (origin, environment[Self.modeVariable] ?? "")
         }
         let origin = try OriginServer(test: self)

@@ -154,7 +154,7 @@ final class PlatformTrapTests: XCTestCase {
             return
         }
         let child = try runInChildProcess(timeout: 20)
-        XCTAssertEqual(child.reason, .uncaughtSignal, "the child survived a redirect report: \(child.output.suffix(300))")
+        XCTAssertTrue(child.signal != nil && !child.timedOut, "the child survived a redirect report: \(child.output.suffix(300))")
         XCTAssertTrue(child.output.contains("redirect"), child.output.suffix(300).description)
     }
 
@@ -205,9 +205,9 @@ final class PlatformTrapTests: XCTestCase {
             return
         }
         let child = try runInChildProcess(timeout: 10)
-        XCTAssertNotEqual(child.reason, .exit, "starting a task inside startLoading() no longer deadlocks: \(child.output.suffix(300))")
+        XCTAssertFalse(child.exited, "starting a task inside startLoading() no longer deadlocks: \(child.output.suffix(300))")
         XCTAssertFalse(child.output.contains("did not deadlock"))
-        if child.reason == .uncaughtSignal {
+        if child.signal != nil, !child.timedOut {
             XCTAssertTrue(child.output.contains("__DISPATCH_WAIT_FOR_QUEUE__"), "crashed, but not in a synchronous wait: \(child.output.prefix(2000))")
         }
     }

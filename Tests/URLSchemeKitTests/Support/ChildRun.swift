@@ -4,10 +4,20 @@ import XCTest
 /// One child process: its exit status, standard error, wall-clock time and
 /// peak resident memory (`wait4`'s rusage, which `Process` does not expose).
 struct ChildRun {
+    /// The exit status, or 128 + the signal that ended it.
     var status: Int32
+    /// The signal that ended it (a crash, a trap, or our SIGKILL at the time-out).
+    var signal: Int32?
+    /// Whether it was still running at the time-out, and killed.
+    var timedOut = false
     var stderr: String
     var seconds: Double
     var peakResidentBytes: Int
+
+    /// What it printed: standard error, with standard output when kept.
+    var output: String { stderr }
+    /// Whether it ended by itself with `exit`, neither killed nor crashed.
+    var exited: Bool { signal == nil && !timedOut }
 
     var summary: String {
         String(format: "exit %d in %.3f s, peak RSS %d MB: %@", status, seconds, peakResidentBytes >> 20,
@@ -17,7 +27,9 @@ struct ChildRun {
     /// Runs `executable` with `arguments`, the test process's environment plus
     /// `environment`, and waits for it. Its standard output is discarded, or
     /// with `keepingOutput` kept in `stderr` with its standard error.
-    init(_ executable: String, _ arguments: [String], environment: [String: String] = [:], keepingOutput: Bool = false) throws {
+    /// Past `timeout` seconds it is killed (SIGKILL) and `timedOut` is set.
+    init(_ executable: String, _ arguments: [String], environment: [String: String] = [:], keepingOutput: Bool = false,
+         timeout: TimeInterval = 600) throws {
         let errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("child-\(UUID().uuidString).err").path
         defer { unlink(errorFile) }
         var actions = posix_spawn_file_actions_t()
@@ -41,31 +53,45 @@ struct ChildRun {
         guard spawned == 0 else { throw NSError(domain: NSPOSIXErrorDomain, code: Int(spawned)) }
         var waitStatus: Int32 = 0
         var usage = rusage()
-        while wait4(pid, &waitStatus, 0, &usage) < 0 && errno == EINTR {}
+        let deadline = start.addingTimeInterval(timeout)
+        while true {
+            let waited = wait4(pid, &waitStatus, WNOHANG, &usage)
+            if waited == pid || (waited < 0 && errno != EINTR) { break }
+            if Date() > deadline, !timedOut {
+                timedOut = true
+                kill(pid, SIGKILL)
+            }
+            usleep(5_000)
+        }
         seconds = Date().timeIntervalSince(start)
-        status = (waitStatus & 0x7F) == 0 ? (waitStatus >> 8) & 0xFF : 128 + (waitStatus & 0x7F)
+        let terminatingSignal = waitStatus & 0x7F
+        signal = terminatingSignal == 0 ? nil : terminatingSignal
+        status = terminatingSignal == 0 ? (waitStatus >> 8) & 0xFF : 128 + terminatingSignal
         peakResidentBytes = Int(usage.ru_maxrss) * 1024  // kilobytes on Linux
         stderr = (try? String(contentsOfFile: errorFile, encoding: .utf8)) ?? ""
     }
 }
 
+/// Runs one test of this test binary again, alone, in a child process: for
+/// what would kill the test run (a platform trap, a crash a fix prevents) and
+/// for memory, which is measured per process (a runaway stays in the child).
 extension XCTestCase {
     private static let childVariable = "URLSCHEMEKIT_CHILD_TEST"
 
-    /// Whether this test is the copy `runInChildProcess` started.
-    var isInChildProcess: Bool { ProcessInfo.processInfo.environment[Self.childVariable] == name }
+    /// True in the child process that `runInChildProcess` started for this test.
+    var isChildTest: Bool { ProcessInfo.processInfo.environment[Self.childVariable] == name }
 
     /// Runs this same test again in a child process, the test bundle started
-    /// for it alone, with `environment` added (where `isInChildProcess` is
-    /// true, so the test does its work there instead of coming back here).
-    /// Memory is measured per process, and a runaway stays in the child.
-    func runInChildProcess(environment: [String: String] = [:]) throws -> ChildRun {
+    /// for it alone, with `environment` added (where `isChildTest` is true, so
+    /// the test does its work there instead of coming back here). Its output
+    /// is kept; past `timeout` it is killed.
+    func runInChildProcess(environment: [String: String] = [:], timeout: TimeInterval = 120) throws -> ChildRun {
         // XCTest names a test "Class.method" here, and selects one as "Module.Class/method".
         let parts = name.split(separator: ".").map(String.init)
         let selector = parts.count == 2 ? "URLSchemeKitTests.\(parts[0])/\(parts[1])" : name
         var variables = environment
         variables[Self.childVariable] = name
-        return try ChildRun(CommandLine.arguments[0], [selector], environment: variables, keepingOutput: true)
+        return try ChildRun(CommandLine.arguments[0], [selector], environment: variables, keepingOutput: true, timeout: timeout)
     }
 }
 
