@@ -1,0 +1,379 @@
+import Foundation
+import Raster
+
+/// Places the labels of a snapshot's `symbol` layers, after every fill and
+/// line is drawn, in layer order: a label that would overlap one placed
+/// before it is dropped (unless its layer allows overlap), so earlier layers
+/// win. Everything is laid out in the snapshot's pixels, never per tile, so
+/// no label is cut at a tile edge; a label must fit inside the image whole.
+///
+/// Features cut by tiles: a point is labelled only from the tile it lies in
+/// (its copies in neighbours' buffers are skipped); a line is clipped to each
+/// tile's own square and the pieces with the same text are joined end to end
+/// before labels are spaced along it, so a street crossing a tile edge is one
+/// line, labelled once per `symbol-spacing`. Lines with the same text placed
+/// closer than half the spacing (two carriageways, a street in pieces) keep
+/// only the first label.
+///
+/// Work is bounded by ``VectorMapLimits``: features examined, glyphs laid
+/// out, labels placed. Past a bound the remaining candidates are left out.
+struct VectorLabelPlacer {
+    let font: TrueTypeFont
+    /// Output pixels per point.
+    let scale: Double
+    /// The style zoom.
+    let zoom: Double
+    let width: Int
+    let height: Int
+    let limits: VectorMapLimits
+
+    private var index: LabelCollisionIndex
+    private(set) var labels: [VectorMapLabel] = []
+    /// Features and anchors examined so far.
+    private(set) var examined = 0
+    /// Glyphs laid out so far.
+    private(set) var glyphCount = 0
+    /// True once a limit is reached: nothing more is examined.
+    private(set) var isExhausted = false
+
+    /// The largest text size drawn, in pixels: past it a glyph's mask would be
+    /// megapixels, and no image holds a readable label that large.
+    static let maximumTextSize = 1000.0
+
+    init(font: TrueTypeFont, scale: Double, zoom: Double, width: Int, height: Int, limits: VectorMapLimits) {
+        self.font = font
+        self.scale = scale
+        self.zoom = zoom
+        self.width = width
+        self.height = height
+        self.limits = limits
+        index = LabelCollisionIndex(width: width, height: height)
+    }
+
+    /// How one label is painted and spaced: features of one layer with the
+    /// same text and paint are labelled as one.
+    struct Paint: Hashable {
+        var size: Double
+        var color: RGBA
+        var halo: RGBA?
+        var haloWidth: Double
+        var padding: Double
+        var maxWidth: Double
+        var spacing: Double
+        var maxAngle: Double
+        var allowOverlap: Bool
+        var ignorePlacement: Bool
+    }
+
+    private struct LineGroup: Hashable {
+        var text: String
+        var paint: Paint
+    }
+
+    /// Counts one feature or anchor examined; false once over the limit.
+    private mutating func examine() -> Bool {
+        guard !isExhausted else { return false }
+        examined += 1
+        if examined > limits.labelFeaturesPerSnapshot { isExhausted = true }
+        return !isExhausted
+    }
+
+    /// Places the labels of `layer` (a symbol layer evaluated at the zoom) from `tiles`.
+    mutating func place(_ layer: StyleLayer, from tiles: [(tile: VectorTile, place: VectorMapFrame.PlacedTile)]) throws {
+        guard case .symbol(let style) = layer.kind, let sourceLayer = layer.sourceLayer else { return }
+        let alongLines = style.placement.value(atZoom: zoom) == .line
+        var groups: [LineGroup: Int] = [:]
+        var pieces: [(group: LineGroup, lines: [[Point]])] = []
+        for (tile, place) in tiles {
+            guard let tileLayer = tile.layer(named: sourceLayer), tileLayer.extent > 0 else { continue }
+            let extent = Double(tileLayer.extent)
+            let unit = place.tileSide / extent
+            for featureIndex in 0..<tileLayer.featureCount {
+                guard examine() else { return }
+                let feature = tileLayer.feature(at: featureIndex)
+                guard layer.matches(feature, atZoom: zoom) else { continue }
+                if alongLines, feature.geometryType != .lineString && feature.geometryType != .polygon { continue }
+                let text = Self.cleaned(style.textField.value(atZoom: zoom, for: feature), alongLine: alongLines)
+                guard !text.isEmpty, let paint = paint(style, for: feature) else { continue }
+                if alongLines {
+                    let group = LineGroup(text: text, paint: paint)
+                    let slot = groups[group] ?? {
+                        pieces.append((group, []))
+                        groups[group] = pieces.count - 1
+                        return pieces.count - 1
+                    }()
+                    for part in feature.parts {
+                        let line = VectorLayerDrawer.project(tileLayer.points(ofPart: part), x: place.x, y: place.y, unit: unit, keepLast: true)
+                        pieces[slot].lines += LabelPath.clip(line, minX: place.x, minY: place.y,
+                                                             maxX: place.x + place.tileSide, maxY: place.y + place.tileSide)
+                    }
+                } else {
+                    var layout: [(line: TextLine, origin: Point)]?
+                    for anchor in Self.anchors(of: feature, in: tileLayer) {
+                        guard examine() else { return }
+                        // A copy in this tile's buffer of a point another tile holds.
+                        guard anchor.x >= 0, anchor.x < extent, anchor.y >= 0, anchor.y < extent else { continue }
+                        if layout == nil {
+                            guard let lines = try lay(text, paint) else { return }
+                            layout = lines
+                        }
+                        let p = Point(place.x + anchor.x * unit, place.y + anchor.y * unit)
+                        placePoint(layerID: layer.id, text: text, lines: layout!, at: p, paint: paint)
+                        if isExhausted { return }
+                    }
+                }
+            }
+        }
+        // Along lines: the pieces of each text joined, then labels spaced along each line.
+        var placedAnchors: [LineGroup: [Point]] = [:]
+        for (group, lines) in pieces {
+            for line in LabelPath.join(lines) {
+                let path = LabelPath(line)
+                guard path.points.count >= 2 else { continue }
+                try placeAlong(path, layerID: layer.id, group: group, placed: &placedAnchors[group, default: []])
+                if isExhausted { return }
+            }
+        }
+    }
+
+    /// A label's text as drawn: surrounding white space trimmed; along a line,
+    /// on one line.
+    static func cleaned(_ text: String, alongLine: Bool) -> String {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        return alongLine ? trimmed.replacingOccurrences(of: "\n", with: " ") : trimmed
+    }
+
+    /// Where a point-placed feature is labelled, in tile units: every point of a
+    /// point feature, the first point of each line, the centroid of each outer
+    /// ring (MapLibre uses the first point of lines too).
+    static func anchors(of feature: VectorTileFeature, in layer: VectorTileLayer) -> [Point] {
+        var anchors: [Point] = []
+        for part in feature.parts {
+            let points = layer.points(ofPart: part)
+            switch feature.geometryType {
+            case .point, .unknown:
+                anchors += points.map { Point(Double($0.x), Double($0.y)) }
+            case .lineString:
+                if let first = points.first { anchors.append(Point(Double(first.x), Double(first.y))) }
+            case .polygon:
+                guard layer.partIsExterior[part], let centroid = centroid(of: points) else { continue }
+                anchors.append(centroid)
+            }
+        }
+        return anchors
+    }
+
+    /// The area centroid of a ring (its vertex mean when it has no area).
+    static func centroid(of ring: ArraySlice<VectorTilePoint>) -> Point? {
+        guard let first = ring.first else { return nil }
+        var area = 0.0, cx = 0.0, cy = 0.0, mx = 0.0, my = 0.0
+        var previous = ring.last!
+        for p in ring {
+            // Relative to the first point, so the products stay small.
+            let x0 = Double(previous.x - first.x), y0 = Double(previous.y - first.y)
+            let x1 = Double(p.x - first.x), y1 = Double(p.y - first.y)
+            let cross = x0 * y1 - x1 * y0
+            area += cross
+            cx += (x0 + x1) * cross
+            cy += (y0 + y1) * cross
+            mx += x1
+            my += y1
+            previous = p
+        }
+        let n = Double(ring.count)
+        guard abs(area) > 1e-9 else { return Point(Double(first.x) + mx / n, Double(first.y) + my / n) }
+        return Point(Double(first.x) + cx / (3 * area), Double(first.y) + cy / (3 * area))
+    }
+
+    /// The feature's paint in output pixels; nil when nothing would show.
+    private func paint(_ style: SymbolLayerStyle, for feature: VectorTileFeature) -> Paint? {
+        let size = min(style.textSize.value(atZoom: zoom, for: feature) * scale, Self.maximumTextSize)
+        let opacity = style.textOpacity.value(atZoom: zoom, for: feature)
+        let color = VectorLayerDrawer.rgba(style.textColor.value(atZoom: zoom, for: feature), opacity: opacity)
+        guard size >= 1, color.a > 0 else { return nil }
+        let halo = VectorLayerDrawer.rgba(style.haloColor.value(atZoom: zoom, for: feature), opacity: opacity)
+        // MapLibre caps the halo at a quarter of the text size.
+        let haloWidth = min(style.haloWidth.value(atZoom: zoom, for: feature) * scale, size / 4)
+        let hasHalo = halo.a > 0 && haloWidth > 0
+        return Paint(size: size, color: color, halo: hasHalo ? halo : nil, haloWidth: hasHalo ? haloWidth : 0,
+                     padding: min(style.padding.value(atZoom: zoom, for: feature) * scale, Double(max(width, height))),
+                     maxWidth: style.maxWidth.value(atZoom: zoom, for: feature),
+                     spacing: style.spacing.value(atZoom: zoom, for: feature) * scale,
+                     maxAngle: style.maxAngle.value(atZoom: zoom, for: feature) * .pi / 180,
+                     allowOverlap: style.allowOverlap.value(atZoom: zoom, for: feature),
+                     ignorePlacement: style.ignorePlacement.value(atZoom: zoom, for: feature))
+    }
+
+    /// Counts `text`'s glyphs against the limit first; false (and exhausted) when over.
+    private mutating func reserveGlyphs(for text: String) -> Bool {
+        let count = text.unicodeScalars.count
+        guard glyphCount + count <= limits.labelGlyphsPerSnapshot else {
+            isExhausted = true
+            return false
+        }
+        glyphCount += count
+        return true
+    }
+
+    /// `text` laid out for a point label, centred on (0, 0): wrapped to
+    /// `text-max-width` ems, each line centred. Nil when over the glyph limit.
+    private mutating func lay(_ text: String, _ paint: Paint) throws -> [(line: TextLine, origin: Point)]? {
+        guard reserveGlyphs(for: text) else { return nil }
+        let lines: [TextLine], lineHeight: Double
+        if paint.maxWidth > 0 {
+            let paragraph = TextParagraph(text, font: font, size: paint.size, maximumWidth: paint.maxWidth * paint.size)
+            lines = paragraph.lines
+            lineHeight = paragraph.lineHeight
+        } else {
+            lines = [TextLine(text, font: font, size: paint.size)]
+            lineHeight = 0
+        }
+        guard let first = lines.first else { return [] }
+        let height = first.ascent + first.descent + Double(lines.count - 1) * lineHeight
+        return lines.enumerated().map { i, line in
+            (line, Point(-line.width / 2, -height / 2 + first.ascent + Double(i) * lineHeight))
+        }
+    }
+
+    /// Places a point label at `p` if it fits in the image and clears the labels before it.
+    private mutating func placePoint(layerID: String, text: String, lines: [(line: TextLine, origin: Point)], at p: Point, paint: Paint) {
+        guard let first = lines.first?.line else { return }
+        let width = lines.map(\.line.width).max() ?? 0
+        let top = lines[0].origin.y - first.ascent, bottom = lines[lines.count - 1].origin.y + first.descent
+        let h = paint.haloWidth
+        let box = LabelBox(minX: p.x - width / 2 - h, minY: p.y + top - h, maxX: p.x + width / 2 + h, maxY: p.y + bottom + h)
+        guard box.isInside(width: Double(self.width), height: Double(height)) else { return }
+        commit(VectorMapLabel(layerID: layerID, text: text, anchor: p, boxes: [box],
+                              layout: .lines(lines.map { ($0.line, Point(p.x + $0.origin.x, p.y + $0.origin.y)) }),
+                              color: paint.color, halo: paint.halo, haloWidth: paint.haloWidth), paint: paint)
+    }
+
+    /// Keeps `label` unless it collides; records its padded boxes for later labels.
+    @discardableResult
+    private mutating func commit(_ label: VectorMapLabel, paint: Paint) -> Bool {
+        let padded = label.boxes.map { $0.padded(paint.padding) }
+        if !paint.allowOverlap, index.collides(padded) { return false }
+        if !paint.ignorePlacement { index.insert(padded) }
+        labels.append(label)
+        if labels.count >= limits.labelsPerSnapshot { isExhausted = true }
+        return true
+    }
+
+    /// Labels along `path`: one per `symbol-spacing`, centred in equal
+    /// stretches, each where the text fits on the line, the line bends
+    /// gently under it, and it stays clear of the labels placed before.
+    private mutating func placeAlong(_ path: LabelPath, layerID: String, group: LineGroup, placed: inout [Point]) throws {
+        let paint = group.paint
+        let length = path.length
+        // Measured before it is laid out: a line far too short costs no glyph work.
+        guard length >= paint.size * Double(min(group.text.unicodeScalars.count, 4)) * 0.5 else { return }
+        guard reserveGlyphs(for: group.text) else { return }
+        let line = TextLine(group.text, font: font, size: paint.size)
+        let textWidth = line.width
+        // Only on lines long enough: the text and half an em either side.
+        guard textWidth > 0, length >= textWidth + paint.size else { return }
+        let count = max(1, min(Int(length / paint.spacing), 1 << 20))
+        var reversed: LabelPath?
+        for k in 0..<count {
+            guard examine() else { return }
+            let center = (Double(k) + 0.5) * length / Double(count)
+            let start = center - textWidth / 2, end = center + textWidth / 2
+            guard start >= 0, end <= length else { continue }
+            let anchor = path.point(at: center).point
+            guard !placed.contains(where: { LabelPath.distance($0, anchor) < paint.spacing / 2 }) else { continue }
+            // Kept upright: walk the line from its end when it runs leftwards here.
+            var walk = path, middle = center
+            if path.point(at: end).point.x < path.point(at: start).point.x {
+                if reversed == nil { reversed = path.reversed }
+                walk = reversed!
+                middle = walk.length - center
+            }
+            guard walk.bendsGently(from: middle - textWidth / 2, to: middle + textWidth / 2,
+                                   window: max(textWidth / 2, paint.size), maximumTurn: paint.maxAngle) else { continue }
+            guard let label = layAlong(line, on: walk, middle: middle, anchor: anchor, layerID: layerID, text: group.text, paint: paint) else { continue }
+            if commit(label, paint: paint) { placed.append(anchor) }
+            if isExhausted { return }
+        }
+    }
+
+    /// `line`'s glyphs set along `path` with the text's middle `middle` pixels
+    /// along it: each glyph's centre on the line, rotated to the segment under
+    /// it, the em box centred across the line. Nil when a glyph's box leaves the image.
+    private func layAlong(_ line: TextLine, on path: LabelPath, middle: Double, anchor: Point,
+                          layerID: String, text: String, paint: Paint) -> VectorMapLabel? {
+        let unit = paint.size / Double(font.unitsPerEm)
+        // The baseline sits below the line by half the em box's height less the descent.
+        let shift = (line.ascent - line.descent) / 2
+        let halfHeight = (line.ascent + line.descent) / 2 + paint.haloWidth
+        var glyphs: [VectorMapLabel.GlyphAlongLine] = []
+        var boxes: [LabelBox] = []
+        glyphs.reserveCapacity(line.glyphs.count)
+        boxes.reserveCapacity(line.glyphs.count)
+        let start = middle - line.width / 2
+        for placed in line.glyphs {
+            let advance = Double(font.advanceWidth(ofGlyph: placed.glyph)) * unit
+            let (center, angle) = path.point(at: start + placed.x + advance / 2)
+            let c = cos(angle), s = sin(angle)
+            glyphs.append(.init(glyph: placed.glyph,
+                                origin: Point(center.x - c * advance / 2 - s * shift, center.y - s * advance / 2 + c * shift),
+                                angle: angle))
+            let halfWidth = advance / 2 + paint.haloWidth
+            let hx = abs(c) * halfWidth + abs(s) * halfHeight, hy = abs(s) * halfWidth + abs(c) * halfHeight
+            let box = LabelBox(minX: center.x - hx, minY: center.y - hy, maxX: center.x + hx, maxY: center.y + hy)
+            guard box.isInside(width: Double(width), height: Double(height)) else { return nil }
+            boxes.append(box)
+        }
+        return VectorMapLabel(layerID: layerID, text: text, anchor: anchor, boxes: boxes,
+                              layout: .alongLine(glyphs, size: paint.size), color: paint.color, halo: paint.halo, haloWidth: paint.haloWidth)
+    }
+
+    /// Draws the placed labels, each halo under its text.
+    func draw(on canvas: inout Canvas) throws {
+        var outlines: [GlyphKey: Path] = [:]
+        for label in labels {
+            switch label.layout {
+            case .lines(let lines):
+                for (line, origin) in lines {
+                    try canvas.draw(line, at: origin, color: label.color, halo: label.halo, haloWidth: label.haloWidth)
+                }
+            case .alongLine(let glyphs, let size):
+                var path = Path()
+                for glyph in glyphs {
+                    let key = GlyphKey(glyph: glyph.glyph, size: size)
+                    let outline = try outlines[key] ?? {
+                        let made = try font.path(ofGlyph: glyph.glyph, size: size, origin: Point(0, 0))
+                        outlines[key] = made
+                        return made
+                    }()
+                    path.append(Self.transformed(outline, to: glyph.origin, angle: glyph.angle))
+                }
+                if let halo = label.halo {
+                    try canvas.stroke(path, color: halo, style: StrokeStyle(width: 2 * label.haloWidth, join: .round, cap: .round))
+                }
+                try canvas.fill(path, color: label.color)
+            }
+        }
+    }
+
+    private struct GlyphKey: Hashable {
+        var glyph: Int
+        var size: Double
+    }
+
+    /// `path` rotated by `angle` about (0, 0), then moved to `origin`.
+    static func transformed(_ path: Path, to origin: Point, angle: Double) -> Path {
+        let c = cos(angle), s = sin(angle)
+        func map(_ p: Point) -> Point { Point(origin.x + c * p.x - s * p.y, origin.y + s * p.x + c * p.y) }
+        var out = Path()
+        for element in path.elements {
+            switch element {
+            case .move(let p): out.move(to: map(p))
+            case .line(let p): out.line(to: map(p))
+            case .quad(let control, let p): out.quad(to: map(p), control: map(control))
+            case .cubic(let c1, let c2, let p): out.cubic(to: map(p), control1: map(c1), control2: map(c2))
+            case .close: out.close()
+            }
+        }
+        return out
+    }
+}
