@@ -108,19 +108,19 @@ struct VectorLabelPlacer {
                                                              maxX: place.x + place.tileSide, maxY: place.y + place.tileSide)
                     }
                 } else {
-                    var layout: [(line: TextLine, origin: Point)]?
-                    for anchor in Self.anchors(of: feature, in: tileLayer) {
-                        guard examine() else { return }
+                    var laid: PointText?
+                    try Self.forEachAnchor(of: feature, in: tileLayer) { anchor in
+                        guard examine() else { return false }
                         // A copy in this tile's buffer of a point another tile holds.
-                        guard anchor.x >= 0, anchor.x < extent, anchor.y >= 0, anchor.y < extent else { continue }
-                        if layout == nil {
-                            guard let lines = try lay(text, paint) else { return }
-                            layout = lines
+                        guard anchor.x >= 0, anchor.x < extent, anchor.y >= 0, anchor.y < extent else { return true }
+                        if laid == nil {
+                            guard let text = try lay(text, paint) else { return false }
+                            laid = text
                         }
-                        let p = Point(place.x + anchor.x * unit, place.y + anchor.y * unit)
-                        placePoint(layerID: layer.id, text: text, lines: layout!, at: p, paint: paint)
-                        if isExhausted { return }
+                        placePoint(layerID: layer.id, text: text, laid: laid!, at: Point(place.x + anchor.x * unit, place.y + anchor.y * unit), paint: paint)
+                        return !isExhausted
                     }
+                    if isExhausted { return }
                 }
             }
         }
@@ -143,24 +143,22 @@ struct VectorLabelPlacer {
         return alongLine ? trimmed.replacingOccurrences(of: "\n", with: " ") : trimmed
     }
 
-    /// Where a point-placed feature is labelled, in tile units: every point of a
-    /// point feature, the first point of each line, the centroid of each outer
-    /// ring (MapLibre uses the first point of lines too).
-    static func anchors(of feature: VectorTileFeature, in layer: VectorTileLayer) -> [Point] {
-        var anchors: [Point] = []
+    /// Calls `body` with each place a point-placed feature is labelled, in tile
+    /// units, until it returns false: every point of a point feature, the first
+    /// point of each line (as MapLibre), the centroid of each outer ring.
+    static func forEachAnchor(of feature: VectorTileFeature, in layer: VectorTileLayer, _ body: (Point) throws -> Bool) rethrows {
         for part in feature.parts {
             let points = layer.points(ofPart: part)
             switch feature.geometryType {
             case .point, .unknown:
-                anchors += points.map { Point(Double($0.x), Double($0.y)) }
+                for p in points where !(try body(Point(Double(p.x), Double(p.y)))) { return }
             case .lineString:
-                if let first = points.first { anchors.append(Point(Double(first.x), Double(first.y))) }
+                if let first = points.first, !(try body(Point(Double(first.x), Double(first.y)))) { return }
             case .polygon:
                 guard layer.partIsExterior[part], let centroid = centroid(of: points) else { continue }
-                anchors.append(centroid)
+                if !(try body(centroid)) { return }
             }
         }
-        return anchors
     }
 
     /// The area centroid of a ring (its vertex mean when it has no area).
@@ -215,9 +213,15 @@ struct VectorLabelPlacer {
         return true
     }
 
+    /// A point label's text laid out around (0, 0), and the box it covers.
+    struct PointText {
+        var lines: [(line: TextLine, origin: Point)]
+        var box: LabelBox
+    }
+
     /// `text` laid out for a point label, centred on (0, 0): wrapped to
     /// `text-max-width` ems, each line centred. Nil when over the glyph limit.
-    private mutating func lay(_ text: String, _ paint: Paint) throws -> [(line: TextLine, origin: Point)]? {
+    private mutating func lay(_ text: String, _ paint: Paint) throws -> PointText? {
         guard reserveGlyphs(for: text) else { return nil }
         let lines: [TextLine], lineHeight: Double
         if paint.maxWidth > 0 {
@@ -228,23 +232,23 @@ struct VectorLabelPlacer {
             lines = [TextLine(text, font: font, size: paint.size)]
             lineHeight = 0
         }
-        guard let first = lines.first else { return [] }
-        let height = first.ascent + first.descent + Double(lines.count - 1) * lineHeight
-        return lines.enumerated().map { i, line in
-            (line, Point(-line.width / 2, -height / 2 + first.ascent + Double(i) * lineHeight))
-        }
+        let first = lines.first ?? TextLine("", font: font, size: paint.size)
+        let height = first.ascent + first.descent + Double(max(0, lines.count - 1)) * lineHeight
+        let width = lines.map(\.width).max() ?? 0
+        let h = paint.haloWidth
+        return PointText(lines: lines.enumerated().map { i, line in
+                             (line, Point(-line.width / 2, -height / 2 + first.ascent + Double(i) * lineHeight))
+                         },
+                         box: LabelBox(minX: -width / 2 - h, minY: -height / 2 - h, maxX: width / 2 + h, maxY: height / 2 + h))
     }
 
     /// Places a point label at `p` if it fits in the image and clears the labels before it.
-    private mutating func placePoint(layerID: String, text: String, lines: [(line: TextLine, origin: Point)], at p: Point, paint: Paint) {
-        guard let first = lines.first?.line else { return }
-        let width = lines.map(\.line.width).max() ?? 0
-        let top = lines[0].origin.y - first.ascent, bottom = lines[lines.count - 1].origin.y + first.descent
-        let h = paint.haloWidth
-        let box = LabelBox(minX: p.x - width / 2 - h, minY: p.y + top - h, maxX: p.x + width / 2 + h, maxY: p.y + bottom + h)
-        guard box.isInside(width: Double(self.width), height: Double(height)) else { return }
+    private mutating func placePoint(layerID: String, text: String, laid: PointText, at p: Point, paint: Paint) {
+        guard !laid.lines.isEmpty else { return }
+        let box = LabelBox(minX: p.x + laid.box.minX, minY: p.y + laid.box.minY, maxX: p.x + laid.box.maxX, maxY: p.y + laid.box.maxY)
+        guard box.isInside(width: Double(width), height: Double(height)) else { return }
         commit(VectorMapLabel(layerID: layerID, text: text, anchor: p, boxes: [box],
-                              layout: .lines(lines.map { ($0.line, Point(p.x + $0.origin.x, p.y + $0.origin.y)) }),
+                              layout: .lines(laid.lines.map { ($0.line, Point(p.x + $0.origin.x, p.y + $0.origin.y)) }),
                               color: paint.color, halo: paint.halo, haloWidth: paint.haloWidth), paint: paint)
     }
 
@@ -272,7 +276,10 @@ struct VectorLabelPlacer {
         let textWidth = line.width
         // Only on lines long enough: the text and half an em either side.
         guard textWidth > 0, length >= textWidth + paint.size else { return }
-        let count = max(1, min(Int(length / paint.spacing), 1 << 20))
+        // Labels of one line closer than their own length would overlap each
+        // other anyway: the spacing is at least the text and an em.
+        let spacing = max(paint.spacing, textWidth + paint.size)
+        let count = max(1, min(Int(length / spacing), 1 << 20))
         var reversed: LabelPath?
         for k in 0..<count {
             guard examine() else { return }
@@ -280,7 +287,7 @@ struct VectorLabelPlacer {
             let start = center - textWidth / 2, end = center + textWidth / 2
             guard start >= 0, end <= length else { continue }
             let anchor = path.point(at: center).point
-            guard !placed.contains(where: { LabelPath.distance($0, anchor) < paint.spacing / 2 }) else { continue }
+            guard !placed.contains(where: { LabelPath.distance($0, anchor) < spacing / 2 }) else { continue }
             // Kept upright: walk the line from its end when it runs leftwards here.
             var walk = path, middle = center
             if path.point(at: end).point.x < path.point(at: start).point.x {
