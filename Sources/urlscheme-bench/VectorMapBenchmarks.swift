@@ -8,6 +8,9 @@ import MapRendering
 /// the `.mbtiles` beside it: cold (open the archive, read, inflate, decode,
 /// style, draw, encode PNG; MapLibre: a new map and its PNG) with goal ≤ 0.25×,
 /// and warm (tiles already decoded; MapLibre: rendering its map again) ≤ 0.5×.
+/// Then the same view with the built-in light style, labels and all (street
+/// names along their streets, place names), ours alone: MapLibre would need
+/// glyph PBFs for its labels, and its fonts differ anyway.
 struct VectorMapBenchmarks: BenchmarkSuite {
     let name = "vectormap"
     let summary = "512×512 Helsinki vector map snapshot vs MapLibre Native (pymgl, Mesa), cold and warm"
@@ -29,11 +32,24 @@ struct VectorMapBenchmarks: BenchmarkSuite {
         // Without pymgl (it needs Mesa's EGL) the rows print ours alone.
         let reference = (try? context.runReference(script: "vector_map.py", arguments: [
             "--style", styleURL.path, "--mbtiles", tiles.appendingPathComponent("helsinki-openmaptiles.mbtiles").path])) ?? [:]
+        // Labelled: the built-in style, whose symbol layers place about 20 labels here.
+        let labelled = try BuiltinVectorStyle(schema: .openMapTiles, look: .light).style()
+        var labelledBytes = 0
+        let labelledCold = try Stopwatch.median(iterations: context.iterations) {
+            let renderer = VectorMapRenderer(archive: try PMTilesArchive(url: archiveURL), sourceName: "helsinki", style: labelled)
+            labelledBytes = try PNGEncoder().encode(try renderer.render(camera)).count
+        }
+        let labelledRenderer = VectorMapRenderer(archive: try PMTilesArchive(url: archiveURL), sourceName: "helsinki", style: labelled)
+        let labelledWarm = try Stopwatch.median(iterations: context.iterations) { _ = try labelledRenderer.render(camera) }
         return [
             BenchmarkRow(name: "vectormap-helsinki-z15-512-cold", ours: cold, reference: reference["cold"]?.seconds,
                          referenceName: reference["cold"]?.label ?? "MapLibre Native", goal: 0.25, detail: "PNG \(bytes) B"),
             BenchmarkRow(name: "vectormap-helsinki-z15-512-warm", ours: warm, reference: reference["warm"]?.seconds,
                          referenceName: reference["warm"]?.label ?? "MapLibre Native", goal: 0.5, detail: "tiles decoded, no encode"),
+            BenchmarkRow(name: "vectormap-helsinki-z15-512-labelled-cold", ours: labelledCold, reference: nil,
+                         referenceName: "none (labels)", goal: nil, detail: "built-in light style, PNG \(labelledBytes) B"),
+            BenchmarkRow(name: "vectormap-helsinki-z15-512-labelled-warm", ours: labelledWarm, reference: nil,
+                         referenceName: "none (labels)", goal: nil, detail: "built-in light style, tiles decoded, no encode"),
         ]
     }
 }
