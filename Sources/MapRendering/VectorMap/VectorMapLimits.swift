@@ -22,7 +22,8 @@ public struct VectorMapLimits: Equatable, Sendable {
     /// candidates are left out, the map is not refused.
     public var labelFeaturesPerSnapshot: Int
     /// Most glyphs laid out for labels in a snapshot, placed or not (text is
-    /// counted before it is laid out). Default 100 000; past it, as above.
+    /// counted before it is laid out; a glyph over 32 pixels counts as
+    /// `(size / 32)²`, as its work grows with its area). Default 100 000; past it, as above.
     public var labelGlyphsPerSnapshot: Int
     /// Most labels placed in a snapshot. Default 2 000; past it, as above.
     public var labelsPerSnapshot: Int

@@ -85,6 +85,31 @@ final class VectorMapLabelBudgetTests: XCTestCase {
         XCTAssertLessThan(elapsed, 2, "thousands of label layers took \(elapsed) s")
     }
 
+    /// Absurd sizes, halos, paddings and spacings are capped and draw in bounded time.
+    func testHostileSymbolValuesAreBounded() throws {
+        let style = try VectorStyle(json: #"""
+        {"version": 8, "sources": {"s": {"type": "vector"}}, "layers": [
+          {"id": "lines", "type": "symbol", "source": "s", "source-layer": "transportation_name",
+           "layout": {"text-field": "{name:latin}", "symbol-placement": "line", "symbol-spacing": 1, "text-size": 1e-3, "text-max-angle": -5}},
+          {"id": "big", "type": "symbol", "source": "s", "source-layer": "transportation_name",
+           "layout": {"text-field": "{name:latin}", "text-size": 150, "text-allow-overlap": true}},
+          {"id": "huge", "type": "symbol", "source": "s", "source-layer": "place",
+           "layout": {"text-field": "{name:latin}{name:latin}", "text-size": 1e9, "text-max-width": 1e-9, "text-padding": 1e12},
+           "paint": {"text-halo-width": 1e9, "text-halo-color": "#fff"}}]}
+        """#)
+        let renderer = try VectorMapLabelTests.renderer("openmaptiles", style)
+        let camera = VectorMapCamera(center: VectorMapLabelTests.camera.center, zoom: 15, width: 1024, height: 1024, scale: 2)
+        let started = Date()
+        let labels = try renderer.snapshot(camera).labels
+        let elapsed = Date().timeIntervalSince(started)
+        print("VectorMapLabelBudgetTests: hostile symbol values: \(labels.count) labels in \(String(format: "%.3f", elapsed)) s")
+        // 150-point text at scale 2 counts (300 / 32)² → 88 glyphs each: the 100 000 lay out about 1 100.
+        let big = labels.filter { $0.layerID == "big" }
+        XCTAssertGreaterThan(big.count, 0)
+        XCTAssertLessThanOrEqual(big.reduce(0) { $0 + $1.text.unicodeScalars.count } * 88, VectorMapLimits.default.labelGlyphsPerSnapshot)
+        XCTAssertLessThan(elapsed, 10)
+    }
+
     /// Each limit stops the work it bounds, counted before the work.
     func testEachLabelLimitBoundsItsWork() throws {
         let style = try BuiltinVectorStyle(schema: .openMapTiles, look: .light).style()

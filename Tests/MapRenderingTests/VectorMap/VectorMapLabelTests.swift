@@ -141,7 +141,25 @@ final class VectorMapLabelTests: XCTestCase {
                 }
             }
             XCTAssertGreaterThanOrEqual(askew, 2, "\(file) \(look): street labels on askew streets")
+            // Drawn in the snapshot's pixels: some labels straddle the edge between two tiles.
+            let edges = Self.tileEdges(of: Self.camera)
+            let straddling = streets.filter { label in
+                let minX = label.boxes.map(\.minX).min()!, maxX = label.boxes.map(\.maxX).max()!
+                let minY = label.boxes.map(\.minY).min()!, maxY = label.boxes.map(\.maxY).max()!
+                return edges.x.contains { minX < $0 && $0 < maxX } || edges.y.contains { minY < $0 && $0 < maxY }
+            }
+            XCTAssertFalse(straddling.isEmpty, "\(file) \(look): no label crosses a tile edge")
         }
+    }
+
+    /// Where the snapshot's tiles (archive zoom 14, 512 pixels at zoom 15) meet, in output pixels.
+    static func tileEdges(of camera: VectorMapCamera) -> (x: [Double], y: [Double]) {
+        let c = WebMercator.project(latitude: camera.center.latitude, longitude: camera.center.longitude, zoom: camera.zoom)
+        let left = c.x - Double(camera.width) / 2, top = c.y - Double(camera.height) / 2
+        func edges(_ start: Double, _ side: Int) -> [Double] {
+            stride(from: (start / 512).rounded(.up) * 512, to: start + Double(side), by: 512).map { $0 - start }
+        }
+        return (edges(left, camera.width), edges(top, camera.height))
     }
 
     static func pixel(_ p: Point) -> Pixel { (p.x, p.y) }
@@ -198,6 +216,14 @@ final class VectorMapLabelTests: XCTestCase {
                 let crowded = try Self.renderer(file, overlapping).snapshot(camera).labels
                 XCTAssertGreaterThan(crowded.count, labels.count, "\(file) at \(camera.zoom)")
                 XCTAssertFalse(Self.overlaps(crowded).isEmpty, "\(file) at \(camera.zoom)")
+                // Even overlapping, a feature in two tiles' buffers is labelled once, and
+                // a street's pieces in neighbouring tiles are one line, spaced as one.
+                for (i, a) in crowded.enumerated() {
+                    for b in crowded[(i + 1)...] where a.layerID == b.layerID && a.text == b.text {
+                        XCTAssertGreaterThan(hypot(a.anchor.x - b.anchor.x, a.anchor.y - b.anchor.y), 20,
+                                             "\(file) at \(camera.zoom): '\(a.text)' twice at \(a.anchor)")
+                    }
+                }
             }
         }
     }

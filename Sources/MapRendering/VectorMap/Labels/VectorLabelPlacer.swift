@@ -139,6 +139,12 @@ struct VectorLabelPlacer {
     /// A label's text as drawn: surrounding white space trimmed; along a line,
     /// on one line.
     static func cleaned(_ text: String, alongLine: Bool) -> String {
+        // Most names need nothing done: skip Foundation's slower scans for them.
+        let scalars = text.unicodeScalars
+        if let first = scalars.first, let last = scalars.last, !first.properties.isWhitespace, !last.properties.isWhitespace,
+           !alongLine || !scalars.contains(where: { $0 == "\n" || $0 == "\r" }) {
+            return text
+        }
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         return alongLine ? trimmed.replacingOccurrences(of: "\n", with: " ") : trimmed
     }
@@ -202,10 +208,13 @@ struct VectorLabelPlacer {
                      ignorePlacement: style.ignorePlacement.value(atZoom: zoom, for: feature))
     }
 
-    /// Counts `text`'s glyphs against the limit first; false (and exhausted) when over.
-    private mutating func reserveGlyphs(for text: String) -> Bool {
-        let count = text.unicodeScalars.count
-        guard glyphCount + count <= limits.labelGlyphsPerSnapshot else {
+    /// Counts `text`'s glyphs at `size` against the limit first; false (and
+    /// exhausted) when over. A glyph larger than 32 pixels counts as
+    /// `(size / 32)²` glyphs: the work of rasterising and blending it grows with its area.
+    private mutating func reserveGlyphs(for text: String, size: Double) -> Bool {
+        let weight = max(1, Int(((size / 32) * (size / 32)).rounded(.up)))
+        let (count, overflow) = text.unicodeScalars.count.multipliedReportingOverflow(by: weight)
+        guard !overflow, glyphCount + count <= limits.labelGlyphsPerSnapshot else {
             isExhausted = true
             return false
         }
@@ -222,7 +231,7 @@ struct VectorLabelPlacer {
     /// `text` laid out for a point label, centred on (0, 0): wrapped to
     /// `text-max-width` ems, each line centred. Nil when over the glyph limit.
     private mutating func lay(_ text: String, _ paint: Paint) throws -> PointText? {
-        guard reserveGlyphs(for: text) else { return nil }
+        guard reserveGlyphs(for: text, size: paint.size) else { return nil }
         let lines: [TextLine], lineHeight: Double
         if paint.maxWidth > 0 {
             let paragraph = TextParagraph(text, font: font, size: paint.size, maximumWidth: paint.maxWidth * paint.size)
@@ -271,7 +280,7 @@ struct VectorLabelPlacer {
         let length = path.length
         // Measured before it is laid out: a line far too short costs no glyph work.
         guard length >= paint.size * Double(min(group.text.unicodeScalars.count, 4)) * 0.5 else { return }
-        guard reserveGlyphs(for: group.text) else { return }
+        guard reserveGlyphs(for: group.text, size: paint.size) else { return }
         let line = TextLine(group.text, font: font, size: paint.size)
         let textWidth = line.width
         // Only on lines long enough: the text and half an em either side.
