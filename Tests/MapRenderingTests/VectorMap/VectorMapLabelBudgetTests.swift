@@ -6,7 +6,24 @@ import XCTest
 /// A tile or a style asking for a million labels draws in bounded time:
 /// ``VectorMapLimits`` caps the features and anchors examined, the glyphs
 /// laid out and the labels placed.
+///
+/// The bound is held on the thread's CPU time: the build machine is shared,
+/// and wall time there measures the neighbours as much as this work.
 final class VectorMapLabelBudgetTests: XCTestCase {
+    /// Seconds of CPU this thread has used.
+    static func cpuTime() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    /// Runs `body`, giving its result, its CPU seconds and its wall seconds.
+    static func measure<T>(_ body: () throws -> T) rethrows -> (result: T, cpu: Double, wall: Double) {
+        let wall = Date(), cpu = cpuTime()
+        let result = try body()
+        return (result, cpuTime() - cpu, Date().timeIntervalSince(wall))
+    }
+
     static func varint(_ value: UInt64) -> [UInt8] { PMTilesTestArchive.varint(value) }
     static func zigzag(_ v: Int) -> UInt64 { UInt64(bitPattern: Int64((v << 1) ^ (v >> 63))) }
     /// A protobuf field: tag then bytes (length-delimited).
@@ -55,15 +72,14 @@ final class VectorMapLabelBudgetTests: XCTestCase {
         let center = GeoCoordinate(latitude: atan(sinh(.pi * (1 - 2 * y))) * 180 / .pi, longitude: x * 360 - 180)
         let camera = VectorMapCamera(center: center, zoom: 15, width: 512, height: 512)
         _ = try renderer.render(camera)  // decodes and caches the tile
-        let started = Date()
-        let (bitmap, labels) = try renderer.snapshot(camera)
-        let elapsed = Date().timeIntervalSince(started)
+        let ((bitmap, labels), cpu, wall) = try Self.measure { try renderer.snapshot(camera) }
         XCTAssertEqual(bitmap.width, 512)
         XCTAssertGreaterThan(labels.count, 100)
         XCTAssertLessThanOrEqual(labels.count, VectorMapLimits.default.labelsPerSnapshot)
         XCTAssertEqual(VectorMapLabelTests.overlaps(labels).count, 0)
-        print("VectorMapLabelBudgetTests: a million label anchors: \(labels.count) labels in \(String(format: "%.3f", elapsed)) s")
-        XCTAssertLessThan(elapsed, 2, "a million label anchors took \(elapsed) s")
+        print("VectorMapLabelBudgetTests: a million label anchors: \(labels.count) labels in \(String(format: "%.3f s CPU, %.3f s wall", cpu, wall))")
+        XCTAssertLessThan(cpu, 2, "a million label anchors took \(cpu) s of CPU")
+        XCTAssertLessThan(wall, 10)
     }
 
     func testAStyleOfThousandsOfLabelLayersDrawsInBoundedTime() throws {
@@ -77,12 +93,11 @@ final class VectorMapLabelBudgetTests: XCTestCase {
         let renderer = try VectorMapLabelTests.renderer("openmaptiles", style)
         let camera = VectorMapLabelTests.camera
         _ = try renderer.render(VectorMapCamera(center: camera.center, zoom: 15, width: 16, height: 16))  // decodes the tiles
-        let started = Date()
-        let (_, labels) = try renderer.snapshot(camera)
-        let elapsed = Date().timeIntervalSince(started)
+        let (labels, cpu, wall) = try Self.measure { try renderer.snapshot(camera).labels }
         XCTAssertEqual(labels.count, VectorMapLimits.default.labelsPerSnapshot)
-        print("VectorMapLabelBudgetTests: 1,999 label layers: \(labels.count) labels in \(String(format: "%.3f", elapsed)) s")
-        XCTAssertLessThan(elapsed, 2, "thousands of label layers took \(elapsed) s")
+        print("VectorMapLabelBudgetTests: 1,999 label layers: \(labels.count) labels in \(String(format: "%.3f s CPU, %.3f s wall", cpu, wall))")
+        XCTAssertLessThan(cpu, 2, "thousands of label layers took \(cpu) s of CPU")
+        XCTAssertLessThan(wall, 10)
     }
 
     /// Absurd sizes, halos, paddings and spacings are capped and draw in bounded time.
@@ -99,15 +114,14 @@ final class VectorMapLabelBudgetTests: XCTestCase {
         """#)
         let renderer = try VectorMapLabelTests.renderer("openmaptiles", style)
         let camera = VectorMapCamera(center: VectorMapLabelTests.camera.center, zoom: 15, width: 1024, height: 1024, scale: 2)
-        let started = Date()
-        let labels = try renderer.snapshot(camera).labels
-        let elapsed = Date().timeIntervalSince(started)
-        print("VectorMapLabelBudgetTests: hostile symbol values: \(labels.count) labels in \(String(format: "%.3f", elapsed)) s")
+        let (labels, cpu, wall) = try Self.measure { try renderer.snapshot(camera).labels }
+        print("VectorMapLabelBudgetTests: hostile symbol values: \(labels.count) labels in \(String(format: "%.3f s CPU, %.3f s wall", cpu, wall))")
         // 150-point text at scale 2 counts (300 / 32)² → 88 glyphs each: the 100 000 lay out about 1 100.
         let big = labels.filter { $0.layerID == "big" }
         XCTAssertGreaterThan(big.count, 0)
         XCTAssertLessThanOrEqual(big.reduce(0) { $0 + $1.text.unicodeScalars.count } * 88, VectorMapLimits.default.labelGlyphsPerSnapshot)
-        XCTAssertLessThan(elapsed, 10)
+        XCTAssertLessThan(cpu, 2)
+        XCTAssertLessThan(wall, 10)
     }
 
     /// Each limit stops the work it bounds, counted before the work.

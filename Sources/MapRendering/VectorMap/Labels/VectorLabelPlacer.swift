@@ -9,9 +9,9 @@ import Raster
 ///
 /// Features cut by tiles: a point is labelled only from the tile it lies in
 /// (its copies in neighbours' buffers are skipped); a line is clipped to each
-/// tile's own square and the pieces with the same text are joined end to end
-/// before labels are spaced along it, so a street crossing a tile edge is one
-/// line, labelled once per `symbol-spacing`. Lines with the same text placed
+/// tile's own square (and to the image) and the pieces with the same text are
+/// joined end to end before labels are spaced along them, so a street crossing
+/// a tile edge is one line, labelled once per `symbol-spacing`. Lines with the same text placed
 /// closer than half the spacing (two carriageways, a street in pieces) keep
 /// only the first label.
 ///
@@ -102,10 +102,14 @@ struct VectorLabelPlacer {
                         groups[group] = pieces.count - 1
                         return pieces.count - 1
                     }()
+                    // The tile's own square, within the image: a label must fit in the
+                    // image, so only the line's visible stretches are spaced along.
+                    let minX = max(place.x, 0), minY = max(place.y, 0)
+                    let maxX = min(place.x + place.tileSide, Double(width)), maxY = min(place.y + place.tileSide, Double(height))
+                    guard minX < maxX, minY < maxY else { continue }
                     for part in feature.parts {
                         let line = VectorLayerDrawer.project(tileLayer.points(ofPart: part), x: place.x, y: place.y, unit: unit, keepLast: true)
-                        pieces[slot].lines += LabelPath.clip(line, minX: place.x, minY: place.y,
-                                                             maxX: place.x + place.tileSide, maxY: place.y + place.tileSide)
+                        pieces[slot].lines += LabelPath.clip(line, minX: minX, minY: minY, maxX: maxX, maxY: maxY)
                     }
                 } else {
                     var laid: PointText?
