@@ -47,7 +47,7 @@ public struct SymbolLayerStyle: Sendable {
 
 /// Where a symbol layer places its labels (`symbol-placement`).
 public enum StyleSymbolPlacement: String, Sendable {
-    /// At the feature's point (a polygon's centroid, a line's first point, as MapLibre).
+    /// At each point of a point feature, a line's first point (as MapLibre), a polygon's centroid.
     case point
     /// Along the line, following its direction.
     case line
