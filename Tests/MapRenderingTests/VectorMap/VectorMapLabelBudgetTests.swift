@@ -29,8 +29,8 @@ final class VectorMapLabelBudgetTests: XCTestCase {
     /// A protobuf field: tag then bytes (length-delimited).
     static func field(_ number: UInt64, _ bytes: [UInt8]) -> [UInt8] { varint(number << 3 | 2) + varint(UInt64(bytes.count)) + bytes }
 
-    /// One MVT layer `place` (extent 4096) holding one named multipoint of
-    /// `side × side` points on a 4-unit grid, plus `extra` named single points.
+    /// One MVT layer `place` (extent 4096) holding `extra` named single points,
+    /// then one multipoint named "A" of `side × side` points on a 4-unit grid.
     static func tile(side: Int, extra: Int) -> [UInt8] {
         var geometry: [UInt32] = [UInt32(1 | (side * side) << 3)]
         for row in 0..<side {
@@ -43,11 +43,11 @@ final class VectorMapLabelBudgetTests: XCTestCase {
             field(2, tags.flatMap { varint(UInt64($0)) }) + varint(3 << 3) + varint(1) + field(4, geometry.flatMap { varint(UInt64($0)) })
         }
         var layer = varint(15 << 3) + varint(2) + field(1, Array("place".utf8))
-        layer += field(2, feature(tags: [0, 0], geometry: geometry))
         for i in 0..<extra {
             let x = (i * 37) % 4096, y = (i * 101) % 4096
             layer += field(2, feature(tags: [0, UInt32(1 + i)], geometry: [9, UInt32(zigzag(x)), UInt32(zigzag(y))]))
         }
+        layer += field(2, feature(tags: [0, 0], geometry: geometry))
         layer += field(3, Array("name".utf8))
         layer += field(4, field(1, Array("A".utf8)))
         for i in 0..<extra { layer += field(4, field(1, Array("P\(i)".utf8))) }

@@ -11,9 +11,10 @@ import Raster
 /// (its copies in neighbours' buffers are skipped); a line is clipped to each
 /// tile's own square (and to the image) and the pieces with the same text are
 /// joined end to end before labels are spaced along them, so a street crossing
-/// a tile edge is one line, labelled once per `symbol-spacing`. Lines with the same text placed
-/// closer than half the spacing (two carriageways, a street in pieces) keep
-/// only the first label.
+/// a tile edge is one line, labelled once per `symbol-spacing`. Labels of one
+/// layer with the same text anchored closer than half the spacing (two
+/// carriageways, a street in pieces, a lake's centroids in two tiles) keep
+/// only the first.
 ///
 /// Work is bounded by ``VectorMapLimits``: features examined, glyphs laid
 /// out, labels placed. Past a bound the remaining candidates are left out.
@@ -84,6 +85,9 @@ struct VectorLabelPlacer {
         let alongLines = style.placement.value(atZoom: zoom) == .line
         var groups: [LineGroup: Int] = [:]
         var pieces: [(group: LineGroup, lines: [[Point]])] = []
+        // Point labels placed so far, by text and cell: a feature cut by tiles
+        // (a lake in two tiles has a centroid in each) is labelled once.
+        var placedPoints = LabelAnchorIndex()
         for (tile, place) in tiles {
             guard let tileLayer = tile.layer(named: sourceLayer), tileLayer.extent > 0 else { continue }
             let extent = Double(tileLayer.extent)
@@ -121,7 +125,12 @@ struct VectorLabelPlacer {
                             guard let text = try lay(text, paint) else { return false }
                             laid = text
                         }
-                        placePoint(layerID: layer.id, text: text, laid: laid!, at: Point(place.x + anchor.x * unit, place.y + anchor.y * unit), paint: paint)
+                        let p = Point(place.x + anchor.x * unit, place.y + anchor.y * unit)
+                        let radius = paint.spacing / 2
+                        guard !placedPoints.contains(text, near: p, within: radius) else { return true }
+                        if placePoint(layerID: layer.id, text: text, laid: laid!, at: p, paint: paint) {
+                            placedPoints.insert(text, at: p, radius: radius)
+                        }
                         return !isExhausted
                     }
                     if isExhausted { return }
@@ -129,12 +138,12 @@ struct VectorLabelPlacer {
             }
         }
         // Along lines: the pieces of each text joined, then labels spaced along each line.
-        var placedAnchors: [LineGroup: [Point]] = [:]
+        var placedAnchors = LabelAnchorIndex()
         for (group, lines) in pieces {
             for line in LabelPath.join(lines) {
                 let path = LabelPath(line)
                 guard path.points.count >= 2 else { continue }
-                try placeAlong(path, layerID: layer.id, group: group, placed: &placedAnchors[group, default: []])
+                try placeAlong(path, layerID: layer.id, group: group, placed: &placedAnchors)
                 if isExhausted { return }
             }
         }
@@ -256,11 +265,13 @@ struct VectorLabelPlacer {
     }
 
     /// Places a point label at `p` if it fits in the image and clears the labels before it.
-    private mutating func placePoint(layerID: String, text: String, laid: PointText, at p: Point, paint: Paint) {
-        guard !laid.lines.isEmpty else { return }
+    /// Returns whether it was placed.
+    private mutating func placePoint(layerID: String, text: String, laid: PointText, at p: Point, paint: Paint) -> Bool {
+        // Text of control characters only has no ink to place.
+        guard laid.lines.contains(where: { !$0.line.glyphs.isEmpty }) else { return false }
         let box = LabelBox(minX: p.x + laid.box.minX, minY: p.y + laid.box.minY, maxX: p.x + laid.box.maxX, maxY: p.y + laid.box.maxY)
-        guard box.isInside(width: Double(width), height: Double(height)) else { return }
-        commit(VectorMapLabel(layerID: layerID, text: text, anchor: p, boxes: [box],
+        guard box.isInside(width: Double(width), height: Double(height)) else { return false }
+        return commit(VectorMapLabel(layerID: layerID, text: text, anchor: p, boxes: [box],
                               layout: .lines(laid.lines.map { ($0.line, Point(p.x + $0.origin.x, p.y + $0.origin.y)) }),
                               color: paint.color, halo: paint.halo, haloWidth: paint.haloWidth), paint: paint)
     }
@@ -279,7 +290,7 @@ struct VectorLabelPlacer {
     /// Labels along `path`: one per `symbol-spacing`, centred in equal
     /// stretches, each where the text fits on the line, the line bends
     /// gently under it, and it stays clear of the labels placed before.
-    private mutating func placeAlong(_ path: LabelPath, layerID: String, group: LineGroup, placed: inout [Point]) throws {
+    private mutating func placeAlong(_ path: LabelPath, layerID: String, group: LineGroup, placed: inout LabelAnchorIndex) throws {
         let paint = group.paint
         let length = path.length
         // Measured before it is laid out: a line far too short costs no glyph work.
@@ -300,7 +311,7 @@ struct VectorLabelPlacer {
             let start = center - textWidth / 2, end = center + textWidth / 2
             guard start >= 0, end <= length else { continue }
             let anchor = path.point(at: center).point
-            guard !placed.contains(where: { LabelPath.distance($0, anchor) < spacing / 2 }) else { continue }
+            guard !placed.contains(group.text, near: anchor, within: spacing / 2) else { continue }
             // Kept upright: walk the line from its end when it runs leftwards here.
             var walk = path, middle = center
             if path.point(at: end).point.x < path.point(at: start).point.x {
@@ -311,7 +322,7 @@ struct VectorLabelPlacer {
             guard walk.bendsGently(from: middle - textWidth / 2, to: middle + textWidth / 2,
                                    window: max(textWidth / 2, paint.size), maximumTurn: paint.maxAngle) else { continue }
             guard let label = layAlong(line, on: walk, middle: middle, anchor: anchor, layerID: layerID, text: group.text, paint: paint) else { continue }
-            if commit(label, paint: paint) { placed.append(anchor) }
+            if commit(label, paint: paint) { placed.insert(group.text, at: anchor, radius: spacing / 2) }
             if isExhausted { return }
         }
     }
