@@ -25,12 +25,13 @@ public struct VectorMapLimits: Equatable, Sendable {
     /// counted before it is laid out; a glyph over 32 pixels counts as
     /// `(size / 32)²`, as its work grows with its area). Default 100 000; past it, as above.
     public var labelGlyphsPerSnapshot: Int
-    /// Most labels placed in a snapshot. Default 2 000; past it, as above.
+    /// Most labels placed in a snapshot. Default 1 000 (a dense 2048-point view
+    /// shows a few hundred); past it, as above.
     public var labelsPerSnapshot: Int
 
     /// Limits with the documented defaults, any of them overridden.
     public init(tilesPerSnapshot: Int = 64, featuresPerSnapshot: Int = 1_000_000, verticesPerSnapshot: Int = 10_000_000,
-                labelFeaturesPerSnapshot: Int = 200_000, labelGlyphsPerSnapshot: Int = 100_000, labelsPerSnapshot: Int = 2_000) {
+                labelFeaturesPerSnapshot: Int = 200_000, labelGlyphsPerSnapshot: Int = 100_000, labelsPerSnapshot: Int = 1_000) {
         self.tilesPerSnapshot = tilesPerSnapshot
         self.featuresPerSnapshot = featuresPerSnapshot
         self.verticesPerSnapshot = verticesPerSnapshot

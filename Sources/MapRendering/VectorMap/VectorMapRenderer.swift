@@ -12,8 +12,9 @@ import Raster
 /// `line` (colour, width, opacity, gap-width casings, dashes, offset, caps,
 /// joins), each within its zoom range and visibility and through its filter.
 /// `symbol` layers (labels, in the embedded DejaVu Sans whatever `text-font`
-/// names) are placed after every fill and line, in layer order, each dropped
-/// if it would overlap one placed before (see `docs/vector-styles.md`).
+/// names) are placed after every fill and line, the top-most layer first as
+/// in MapLibre, each dropped if it would overlap one placed before, and drawn
+/// in style order (see `docs/vector-maps.md`).
 /// A tile the archive lacks is
 /// left as background; a tile it cannot read ends the render with its
 /// ``VectorTileError``.
@@ -96,7 +97,8 @@ public struct VectorMapRenderer: Sendable {
         guard !symbolLayers.isEmpty else { return (canvas.bitmap, []) }
         var placer = VectorLabelPlacer(font: try TrueTypeFont.dejaVuSans, scale: camera.scale, zoom: zoom,
                                        width: frame.pixelWidth, height: frame.pixelHeight, limits: limits)
-        for layer in symbolLayers {
+        // MapLibre places the top-most symbol layer first: the last in the style wins.
+        for layer in symbolLayers.reversed() {
             try checkCancellation()
             try placer.place(layer, from: tiles)
         }

@@ -94,7 +94,9 @@ final class VectorMapLabelBudgetTests: XCTestCase {
         let camera = VectorMapLabelTests.camera
         _ = try renderer.render(VectorMapCamera(center: camera.center, zoom: 15, width: 16, height: 16))  // decodes the tiles
         let (labels, cpu, wall) = try Self.measure { try renderer.snapshot(camera).labels }
-        XCTAssertEqual(labels.count, VectorMapLimits.default.labelsPerSnapshot)
+        // Stopped by a limit: the features examined, or the labels placed.
+        XCTAssertGreaterThan(labels.count, 300)
+        XCTAssertLessThanOrEqual(labels.count, VectorMapLimits.default.labelsPerSnapshot)
         print("VectorMapLabelBudgetTests: 1,999 label layers: \(labels.count) labels in \(String(format: "%.3f s CPU, %.3f s wall", cpu, wall))")
         XCTAssertLessThan(cpu, 2, "thousands of label layers took \(cpu) s of CPU")
         XCTAssertLessThan(wall, 10)
@@ -106,17 +108,17 @@ final class VectorMapLabelBudgetTests: XCTestCase {
         {"version": 8, "sources": {"s": {"type": "vector"}}, "layers": [
           {"id": "lines", "type": "symbol", "source": "s", "source-layer": "transportation_name",
            "layout": {"text-field": "{name:latin}", "symbol-placement": "line", "symbol-spacing": 1, "text-size": 1e-3, "text-max-angle": -5}},
-          {"id": "big", "type": "symbol", "source": "s", "source-layer": "transportation_name",
-           "layout": {"text-field": "{name:latin}", "text-size": 150, "text-allow-overlap": true}},
           {"id": "huge", "type": "symbol", "source": "s", "source-layer": "place",
            "layout": {"text-field": "{name:latin}{name:latin}", "text-size": 1e9, "text-max-width": 1e-9, "text-padding": 1e12},
-           "paint": {"text-halo-width": 1e9, "text-halo-color": "#fff"}}]}
+           "paint": {"text-halo-width": 1e9, "text-halo-color": "#fff"}},
+          {"id": "big", "type": "symbol", "source": "s", "source-layer": "transportation_name",
+           "layout": {"text-field": "{name:latin}", "text-size": 150, "text-allow-overlap": true}}]}
         """#)
         let renderer = try VectorMapLabelTests.renderer("openmaptiles", style)
         let camera = VectorMapCamera(center: VectorMapLabelTests.camera.center, zoom: 15, width: 1024, height: 1024, scale: 2)
         let (labels, cpu, wall) = try Self.measure { try renderer.snapshot(camera).labels }
         print("VectorMapLabelBudgetTests: hostile symbol values: \(labels.count) labels in \(String(format: "%.3f s CPU, %.3f s wall", cpu, wall))")
-        // 150-point text at scale 2 counts (300 / 32)² → 88 glyphs each: the 100 000 lay out about 1 100.
+        // "big" is the top-most layer, placed first. 150-point text at scale 2 counts (300 / 32)² → 88 glyphs each: the 100 000 lay out about 1 100.
         let big = labels.filter { $0.layerID == "big" }
         XCTAssertGreaterThan(big.count, 0)
         XCTAssertLessThanOrEqual(big.reduce(0) { $0 + $1.text.unicodeScalars.count } * 88, VectorMapLimits.default.labelGlyphsPerSnapshot)

@@ -2,10 +2,12 @@ import Foundation
 import Raster
 
 /// Places the labels of a snapshot's `symbol` layers, after every fill and
-/// line is drawn, in layer order: a label that would overlap one placed
-/// before it is dropped (unless its layer allows overlap), so earlier layers
-/// win. Everything is laid out in the snapshot's pixels, never per tile, so
-/// no label is cut at a tile edge; a label must fit inside the image whole.
+/// line is drawn: a label that would overlap one placed before it is dropped
+/// (unless its layer allows overlap). The renderer hands the layers over
+/// top-most first, as MapLibre places them, so a style's last symbol layer
+/// wins; ``draw(on:)`` paints them in style order. Everything is laid out in
+/// the snapshot's pixels, never per tile, so no label is cut at a tile edge;
+/// a label must fit inside the image whole.
 ///
 /// Features cut by tiles: a point is labelled only from the tile it lies in
 /// (its copies in neighbours' buffers are skipped); a line is clipped to each
@@ -92,35 +94,49 @@ struct VectorLabelPlacer {
             guard let tileLayer = tile.layer(named: sourceLayer), tileLayer.extent > 0 else { continue }
             let extent = Double(tileLayer.extent)
             let unit = place.tileSide / extent
+            // The tile's own square within the image, in tile units: a label must fit
+            // in the image, so only what lies here can be labelled from this tile.
+            let minX = max(place.x, 0), minY = max(place.y, 0)
+            let maxX = min(place.x + place.tileSide, Double(width)), maxY = min(place.y + place.tileSide, Double(height))
+            guard minX < maxX, minY < maxY else { continue }
+            let visible = LabelBox(minX: (minX - place.x) / unit, minY: (minY - place.y) / unit,
+                                   maxX: (maxX - place.x) / unit, maxY: (maxY - place.y) / unit)
             for featureIndex in 0..<tileLayer.featureCount {
                 guard examine() else { return }
                 let feature = tileLayer.feature(at: featureIndex)
-                guard layer.matches(feature, atZoom: zoom) else { continue }
                 if alongLines, feature.geometryType != .lineString && feature.geometryType != .polygon { continue }
-                let text = Self.cleaned(style.textField.value(atZoom: zoom, for: feature), alongLine: alongLines)
-                guard !text.isEmpty, let paint = paint(style, for: feature) else { continue }
+                guard layer.matches(feature, atZoom: zoom) else { continue }
                 if alongLines {
+                    // Lines wholly outside the visible square cost no text or paint.
+                    guard Self.bounds(of: feature, in: tileLayer)?.intersects(visible) == true else { continue }
+                    let text = Self.cleaned(style.textField.value(atZoom: zoom, for: feature), alongLine: true)
+                    guard !text.isEmpty, let paint = paint(style, for: feature) else { continue }
                     let group = LineGroup(text: text, paint: paint)
                     let slot = groups[group] ?? {
                         pieces.append((group, []))
                         groups[group] = pieces.count - 1
                         return pieces.count - 1
                     }()
-                    // The tile's own square, within the image: a label must fit in the
-                    // image, so only the line's visible stretches are spaced along.
-                    let minX = max(place.x, 0), minY = max(place.y, 0)
-                    let maxX = min(place.x + place.tileSide, Double(width)), maxY = min(place.y + place.tileSide, Double(height))
-                    guard minX < maxX, minY < maxY else { continue }
                     for part in feature.parts {
                         let line = VectorLayerDrawer.project(tileLayer.points(ofPart: part), x: place.x, y: place.y, unit: unit, keepLast: true)
                         pieces[slot].lines += LabelPath.clip(line, minX: minX, minY: minY, maxX: maxX, maxY: maxY)
                     }
                 } else {
+                    // Text and paint are evaluated at the first anchor that could hold a label.
+                    var isEvaluated = false
+                    var evaluated: (text: String, paint: Paint)?
                     var laid: PointText?
                     try Self.forEachAnchor(of: feature, in: tileLayer) { anchor in
                         guard examine() else { return false }
-                        // A copy in this tile's buffer of a point another tile holds.
-                        guard anchor.x >= 0, anchor.x < extent, anchor.y >= 0, anchor.y < extent else { return true }
+                        // Off the image, or a copy in this tile's buffer of a point another tile holds.
+                        guard anchor.x >= visible.minX, anchor.x < min(visible.maxX, extent),
+                              anchor.y >= visible.minY, anchor.y < min(visible.maxY, extent) else { return true }
+                        if !isEvaluated {
+                            isEvaluated = true
+                            let text = Self.cleaned(style.textField.value(atZoom: zoom, for: feature), alongLine: false)
+                            if !text.isEmpty, let paint = paint(style, for: feature) { evaluated = (text, paint) }
+                        }
+                        guard let (text, paint) = evaluated else { return false }
                         if laid == nil {
                             guard let text = try lay(text, paint) else { return false }
                             laid = text
@@ -154,7 +170,8 @@ struct VectorLabelPlacer {
     static func cleaned(_ text: String, alongLine: Bool) -> String {
         // Most names need nothing done: skip Foundation's slower scans for them.
         let scalars = text.unicodeScalars
-        if let first = scalars.first, let last = scalars.last, !first.properties.isWhitespace, !last.properties.isWhitespace,
+        func visibleASCII(_ s: Unicode.Scalar) -> Bool { s.value > 0x20 && s.value < 0x7F }
+        if let first = scalars.first, let last = scalars.last, visibleASCII(first), visibleASCII(last),
            !alongLine || !scalars.contains(where: { $0 == "\n" || $0 == "\r" }) {
             return text
         }
@@ -178,6 +195,22 @@ struct VectorLabelPlacer {
                 if !(try body(centroid)) { return }
             }
         }
+    }
+
+    /// The box around every part of `feature`, in tile units; nil when it has no points.
+    static func bounds(of feature: VectorTileFeature, in layer: VectorTileLayer) -> LabelBox? {
+        var box: LabelBox?
+        for part in feature.parts {
+            for p in layer.points(ofPart: part) {
+                let x = Double(p.x), y = Double(p.y)
+                if let b = box {
+                    box = LabelBox(minX: min(b.minX, x), minY: min(b.minY, y), maxX: max(b.maxX, x), maxY: max(b.maxY, y))
+                } else {
+                    box = LabelBox(minX: x, minY: y, maxX: x, maxY: y)
+                }
+            }
+        }
+        return box
     }
 
     /// The area centroid of a ring (its vertex mean when it has no area).
@@ -246,12 +279,14 @@ struct VectorLabelPlacer {
     private mutating func lay(_ text: String, _ paint: Paint) throws -> PointText? {
         guard reserveGlyphs(for: text, size: paint.size) else { return nil }
         let lines: [TextLine], lineHeight: Double
-        if paint.maxWidth > 0 {
+        let single = TextLine(text, font: font, size: paint.size)
+        if paint.maxWidth > 0, single.width > paint.maxWidth * paint.size || text.contains("\n") {
             let paragraph = TextParagraph(text, font: font, size: paint.size, maximumWidth: paint.maxWidth * paint.size)
             lines = paragraph.lines
             lineHeight = paragraph.lineHeight
         } else {
-            lines = [TextLine(text, font: font, size: paint.size)]
+            // Most names fit on one line: no wrapping pass.
+            lines = [single]
             lineHeight = 0
         }
         let first = lines.first ?? TextLine("", font: font, size: paint.size)
@@ -358,10 +393,17 @@ struct VectorLabelPlacer {
                               layout: .alongLine(glyphs, size: paint.size), color: paint.color, halo: paint.halo, haloWidth: paint.haloWidth)
     }
 
-    /// Draws the placed labels, each halo under its text.
+    /// Draws the placed labels, each halo under its text, bottom layer first:
+    /// the layers' runs of labels in the reverse of their placement.
     func draw(on canvas: inout Canvas) throws {
         var outlines: [GlyphKey: Path] = [:]
-        for label in labels {
+        var runs: [ArraySlice<VectorMapLabel>] = []
+        var start = 0
+        for i in labels.indices where i == labels.count - 1 || labels[i + 1].layerID != labels[i].layerID {
+            runs.append(labels[start...i])
+            start = i + 1
+        }
+        for label in runs.reversed().joined() {
             switch label.layout {
             case .lines(let lines):
                 for (line, origin) in lines {
