@@ -197,6 +197,33 @@ final class VectorMapLabelTests: XCTestCase {
         return pairs
     }
 
+    /// Text is drawn over a halo: inside the labels' boxes, in the light style
+    /// some pixels turn lighter than the map under them (the white halo) and
+    /// others darker (the grey text); in the dark style the other way round.
+    func testLabelsAreDrawnOverHalos() throws {
+        for look in [MapStyle.light, .dark] {
+            let style = try BuiltinVectorStyle(schema: .openMapTiles, look: look).style()
+            let (bitmap, labels) = try Self.renderer("openmaptiles", style).snapshot(Self.camera)
+            let bare = try Self.renderer("openmaptiles", Self.labelFree(style)).render(Self.camera)
+            for label in labels {
+                XCTAssertNotNil(label.halo, label.text)
+                var lighter = 0, darker = 0
+                let minX = Int(label.boxes.map(\.minX).min()!), maxX = Int(label.boxes.map(\.maxX).max()!.rounded(.up))
+                let minY = Int(label.boxes.map(\.minY).min()!), maxY = Int(label.boxes.map(\.maxY).max()!.rounded(.up))
+                for y in max(0, minY)..<min(bitmap.height, maxY) {
+                    for x in max(0, minX)..<min(bitmap.width, maxX) where Self.inside((Double(x) + 0.5, Double(y) + 0.5), label.boxes) {
+                        let a = bitmap[x, y], b = bare[x, y]
+                        let change = (Int(a.r) + Int(a.g) + Int(a.b)) - (Int(b.r) + Int(b.g) + Int(b.b))
+                        if change > 30 { lighter += 1 } else if change < -30 { darker += 1 }
+                    }
+                }
+                let (halo, text) = look == .light ? (lighter, darker) : (darker, lighter)
+                XCTAssertGreaterThan(halo, 3 * label.text.count, "\(look) '\(label.text)': halo pixels")
+                XCTAssertGreaterThan(text, 3 * label.text.count, "\(look) '\(label.text)': text pixels")
+            }
+        }
+    }
+
     /// No two labels of a snapshot overlap, at zoom 15 and a denser view at
     /// scale 2, and every label lies inside the image. The same styles with
     /// `text-allow-overlap` place more labels, some overlapping: the
