@@ -123,6 +123,10 @@ final class VectorMapLabelTests: XCTestCase {
                 let lines = ways.map { $0.map { VectorMapRendererTests.pixel($0, in: Self.camera) } }
                 guard case .alongLine(let glyphs, let size) = label.layout else { return XCTFail("\(label.text) is not set along its line") }
                 XCTAssertEqual(glyphs.count, label.text.unicodeScalars.count)
+                // Not where the street bends sharply: neighbouring glyphs turn at most text-max-angle (45°).
+                for (a, b) in zip(glyphs, glyphs.dropFirst()) {
+                    XCTAssertLessThanOrEqual(Self.degreesApart(a.angle, b.angle), 45 + 1e-9, "'\(label.text)' bends sharply")
+                }
                 let mine = ink.filter { Self.inside($0, label.boxes) }
                 XCTAssertGreaterThan(mine.count, 8 * glyphs.count, "\(file) \(look): '\(label.text)' has little ink")
                 // DejaVu's em box is 1.16 em tall; its ink stays within it.
