@@ -158,7 +158,7 @@ struct VectorLayerDrawer {
     /// Tile points in output pixels, dropping each closer than a quarter pixel
     /// (Manhattan) to the last kept: over-zoomed or not, no vertex is wasted
     /// below what anti-aliasing shows. `keepLast` keeps a line's end point.
-    private static func project(_ points: ArraySlice<VectorTilePoint>, x: Double, y: Double, unit: Double, keepLast: Bool) -> [Point] {
+    static func project(_ points: ArraySlice<VectorTilePoint>, x: Double, y: Double, unit: Double, keepLast: Bool) -> [Point] {
         var out: [Point] = []
         out.reserveCapacity(points.count)
         var droppedLast = false
@@ -180,7 +180,7 @@ struct VectorLayerDrawer {
     }
 
     /// A style colour at `opacity` as 8-bit straight RGBA.
-    private static func rgba(_ color: StyleColor, opacity: Double) -> RGBA {
+    static func rgba(_ color: StyleColor, opacity: Double) -> RGBA {
         var color = color
         color.alpha *= opacity.isFinite ? min(max(opacity, 0), 1) : 1
         return color.rgba

@@ -15,11 +15,29 @@ public struct VectorMapLimits: Equatable, Sendable {
     /// Most vertices in the drawn layers of every tile of a snapshot. Default 10 000 000.
     public var verticesPerSnapshot: Int
 
+    /// Most features and anchors the `symbol` layers of a snapshot examine
+    /// (each layer's filter on each feature of its source layer, each point
+    /// of a multipoint, each place along a line tried). Default 200 000.
+    /// Labels are the last thing drawn: past the limit the remaining
+    /// candidates are left out, the map is not refused.
+    public var labelFeaturesPerSnapshot: Int
+    /// Most glyphs laid out for labels in a snapshot, placed or not (text is
+    /// counted before it is laid out; a glyph over 32 pixels counts as
+    /// `(size / 32)²`, as its work grows with its area). Default 100 000; past it, as above.
+    public var labelGlyphsPerSnapshot: Int
+    /// Most labels placed in a snapshot. Default 1 000 (a dense 2048-point view
+    /// shows a few hundred); past it, as above.
+    public var labelsPerSnapshot: Int
+
     /// Limits with the documented defaults, any of them overridden.
-    public init(tilesPerSnapshot: Int = 64, featuresPerSnapshot: Int = 1_000_000, verticesPerSnapshot: Int = 10_000_000) {
+    public init(tilesPerSnapshot: Int = 64, featuresPerSnapshot: Int = 1_000_000, verticesPerSnapshot: Int = 10_000_000,
+                labelFeaturesPerSnapshot: Int = 200_000, labelGlyphsPerSnapshot: Int = 100_000, labelsPerSnapshot: Int = 1_000) {
         self.tilesPerSnapshot = tilesPerSnapshot
         self.featuresPerSnapshot = featuresPerSnapshot
         self.verticesPerSnapshot = verticesPerSnapshot
+        self.labelFeaturesPerSnapshot = labelFeaturesPerSnapshot
+        self.labelGlyphsPerSnapshot = labelGlyphsPerSnapshot
+        self.labelsPerSnapshot = labelsPerSnapshot
     }
 
     /// The defaults.

@@ -11,7 +11,11 @@ import Raster
 /// `background`, `fill` (colour, opacity, outline colour, translate) and
 /// `line` (colour, width, opacity, gap-width casings, dashes, offset, caps,
 /// joins), each within its zoom range and visibility and through its filter.
-/// `symbol` layers (labels) are not drawn yet. A tile the archive lacks is
+/// `symbol` layers (labels, in the embedded DejaVu Sans whatever `text-font`
+/// names) are placed after every fill and line, the top-most layer first as
+/// in MapLibre, each dropped if it would overlap one placed before, and drawn
+/// in style order (see `docs/vector-maps.md`).
+/// A tile the archive lacks is
 /// left as background; a tile it cannot read ends the render with its
 /// ``VectorTileError``.
 ///
@@ -43,12 +47,15 @@ public struct VectorMapRenderer: Sendable {
     /// range, ``VectorTileError`` (`limitExceeded`) for a view over ``limits``
     /// and for an archive or tile that cannot be read.
     public func render(_ camera: VectorMapCamera, checkCancellation: () throws -> Void = {}) throws -> Bitmap {
+        try snapshot(camera, checkCancellation: checkCancellation).bitmap
+    }
+
+    /// Draws the view of `camera` (see ``render(_:checkCancellation:)``) and
+    /// gives the labels placed on it.
+    func snapshot(_ camera: VectorMapCamera, checkCancellation: () throws -> Void = {}) throws -> (bitmap: Bitmap, labels: [VectorMapLabel]) {
         try camera.validate()
         let zoom = camera.styleZoom
-        let layers = style.layers.filter { layer in
-            if case .symbol = layer.kind { return false }
-            return layer.isShown(atZoom: zoom)
-        }.map { $0.atZoom(zoom) }
+        let layers = style.layers.filter { $0.isShown(atZoom: zoom) }.map { $0.atZoom(zoom) }
         let frame = VectorMapFrame(camera: camera, header: archive.header)
         guard frame.tileCount <= limits.tilesPerSnapshot else {
             throw VectorTileError(.limitExceeded, "the view needs \(frame.tileCount) tiles at zoom \(frame.tileZoom), over the limit of \(limits.tilesPerSnapshot) per snapshot")
@@ -67,11 +74,18 @@ public struct VectorMapRenderer: Sendable {
         try checkBudget(tiles.map(\.tile), layers: layers)
         var canvas = try Canvas(width: frame.pixelWidth, height: frame.pixelHeight)
         var drawer = VectorLayerDrawer(scale: camera.scale, zoom: zoom, width: frame.pixelWidth, height: frame.pixelHeight)
+        var symbolLayers: [StyleLayer] = []
         for layer in layers {
             try checkCancellation()
-            if case .background(let background) = layer.kind {
+            switch layer.kind {
+            case .background(let background):
                 try drawer.drawBackground(background, on: &canvas)
                 continue
+            case .symbol:
+                symbolLayers.append(layer)
+                continue
+            case .fill, .line:
+                break
             }
             guard let sourceLayer = layer.sourceLayer else { continue }
             for (tile, place) in tiles {
@@ -80,7 +94,17 @@ public struct VectorMapRenderer: Sendable {
             }
             try drawer.flush(on: &canvas)
         }
-        return canvas.bitmap
+        guard !symbolLayers.isEmpty else { return (canvas.bitmap, []) }
+        var placer = VectorLabelPlacer(font: try TrueTypeFont.dejaVuSans, scale: camera.scale, zoom: zoom,
+                                       width: frame.pixelWidth, height: frame.pixelHeight, limits: limits)
+        // MapLibre places the top-most symbol layer first: the last in the style wins.
+        for layer in symbolLayers.reversed() {
+            try checkCancellation()
+            try placer.place(layer, from: tiles)
+        }
+        try checkCancellation()
+        try placer.draw(on: &canvas)
+        return (canvas.bitmap, placer.labels)
     }
 
     /// Throws when the drawn layers of `tiles` hold more features or vertices

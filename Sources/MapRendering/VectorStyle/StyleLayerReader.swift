@@ -47,7 +47,8 @@ struct StyleLayerReader {
 
     /// Properties the spec marks "data-constant": their value may depend on the
     /// zoom but not on the feature.
-    static let dataConstant: Set<String> = ["background-color", "background-opacity", "fill-antialias", "fill-translate", "symbol-placement"]
+    static let dataConstant: Set<String> = ["background-color", "background-opacity", "fill-antialias", "fill-translate", "symbol-placement",
+                                              "symbol-spacing", "text-max-angle", "text-allow-overlap", "text-ignore-placement"]
 
     /// The property `name` of `section` (`paint` or `layout`): its default when
     /// absent or outside the subset (with a warning), compiled otherwise.
@@ -111,6 +112,8 @@ struct StyleLayerReader {
     static let optionalColor: @Sendable (StyleValue) -> StyleColor?? = { StyleExpression.color($0).map { .some($0) } }
     static let number: @Sendable (StyleValue) -> Double? = { if case .number(let n) = $0, n.isFinite { return n } else { return nil } }
     static let length: @Sendable (StyleValue) -> Double? = { if case .number(let n) = $0, n.isFinite, n >= 0 { return n } else { return nil } }
+    /// `symbol-spacing`: at least one pixel (the spec's minimum).
+    static let atLeastOne: @Sendable (StyleValue) -> Double? = { if case .number(let n) = $0, n.isFinite, n >= 1 { return n } else { return nil } }
     static let opacity: @Sendable (StyleValue) -> Double? = { if case .number(let n) = $0, n >= 0, n <= 1 { return n } else { return nil } }
     static let text: @Sendable (StyleValue) -> String? = { $0 == .null ? nil : StyleExpression.string($0) }
     static let offset: @Sendable (StyleValue) -> [Double]? = { value in

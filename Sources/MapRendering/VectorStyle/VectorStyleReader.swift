@@ -191,6 +191,12 @@ struct VectorStyleReader {
                 textField: try reader.property("text-field", in: layout, "layout", type: .string, default: "", convert: R.text),
                 textSize: try reader.property("text-size", in: layout, "layout", type: .number, default: 16, convert: R.length),
                 placement: try reader.property("symbol-placement", in: layout, "layout", type: .enumeration, default: .point, convert: R.enumeration(StyleSymbolPlacement.self)),
+                maxWidth: try reader.property("text-max-width", in: layout, "layout", type: .number, default: 10, convert: R.length),
+                spacing: try reader.property("symbol-spacing", in: layout, "layout", type: .number, default: 250, convert: R.atLeastOne),
+                padding: try reader.property("text-padding", in: layout, "layout", type: .number, default: 2, convert: R.length),
+                maxAngle: try reader.property("text-max-angle", in: layout, "layout", type: .number, default: 45, convert: R.number),
+                allowOverlap: try reader.property("text-allow-overlap", in: layout, "layout", type: .boolean, default: false, convert: R.boolean),
+                ignorePlacement: try reader.property("text-ignore-placement", in: layout, "layout", type: .boolean, default: false, convert: R.boolean),
                 textColor: try reader.property("text-color", in: paint, "paint", type: .color, default: StyleColor(red: 0, green: 0, blue: 0), convert: R.color),
                 haloColor: try reader.property("text-halo-color", in: paint, "paint", type: .color, default: StyleColor(red: 0, green: 0, blue: 0, alpha: 0), convert: R.color),
                 haloWidth: try reader.property("text-halo-width", in: paint, "paint", type: .number, default: 0, convert: R.length),
@@ -207,13 +213,14 @@ struct VectorStyleReader {
     }
 
     /// The paint and layout properties read per layer type; `text-font` is read and
-    /// ignored (there is one font), `*-transition` is meaningless for a still map.
+    /// mapped to the one embedded font, `*-transition` is meaningless for a still map.
     static let supportedProperties: [String: (layout: Set<String>, paint: Set<String>)] = [
         "background": ([], ["background-color", "background-opacity"]),
         "fill": ([], ["fill-color", "fill-opacity", "fill-outline-color", "fill-translate", "fill-antialias"]),
         "line": (["line-cap", "line-join", "line-miter-limit"],
                  ["line-color", "line-width", "line-opacity", "line-gap-width", "line-dasharray", "line-offset"]),
-        "symbol": (["text-field", "text-size", "symbol-placement", "text-font"],
+        "symbol": (["text-field", "text-size", "symbol-placement", "text-font", "text-max-width", "symbol-spacing", "text-padding",
+                    "text-max-angle", "text-allow-overlap", "text-ignore-placement"],
                    ["text-color", "text-halo-color", "text-halo-width", "text-opacity"]),
     ]
 }

@@ -140,4 +140,40 @@ final class StylePropertyTests: XCTestCase {
         XCTAssertEqual(b.textSize.constantValue, 14)
         XCTAssertEqual(a.textSize.constantValue, 16)
     }
+
+    /// The placement options read with their spec defaults and zoom functions;
+    /// the data-constant ones refuse a value that depends on the feature.
+    func testSymbolPlacementOptions() throws {
+        let style = try VectorStyle(json: #"""
+            {"version": 8, "sources": {"s": {"type": "vector"}}, "layers": [
+              {"id": "a", "type": "symbol", "source": "s", "source-layer": "x", "layout": {"text-field": "{name}"}},
+              {"id": "b", "type": "symbol", "source": "s", "source-layer": "x",
+               "layout": {"text-field": "{name}", "text-max-width": 6, "symbol-spacing": ["interpolate", ["linear"], ["zoom"], 10, 100, 20, 300],
+                 "text-padding": 4, "text-max-angle": 30, "text-allow-overlap": true, "text-ignore-placement": {"stops": [[10, false], [14, true]]}}}]}
+            """#)
+        XCTAssertEqual(style.warnings, [])
+        guard case .symbol(let a) = style.layers[0].kind, case .symbol(let b) = style.layers[1].kind else { return XCTFail("not symbols") }
+        XCTAssertEqual(a.maxWidth.constantValue, 10)
+        XCTAssertEqual(a.spacing.constantValue, 250)
+        XCTAssertEqual(a.padding.constantValue, 2)
+        XCTAssertEqual(a.maxAngle.constantValue, 45)
+        XCTAssertEqual(a.allowOverlap.constantValue, false)
+        XCTAssertEqual(a.ignorePlacement.constantValue, false)
+        XCTAssertEqual(b.maxWidth.constantValue, 6)
+        XCTAssertEqual(b.spacing.value(atZoom: 15), 200, accuracy: 1e-9)
+        XCTAssertEqual(b.padding.constantValue, 4)
+        XCTAssertEqual(b.maxAngle.constantValue, 30)
+        XCTAssertEqual(b.allowOverlap.constantValue, true)
+        XCTAssertEqual(b.ignorePlacement.value(atZoom: 12), false)
+        XCTAssertEqual(b.ignorePlacement.value(atZoom: 14), true)
+        for property in ["symbol-spacing", "text-allow-overlap"] {
+            let value = property == "symbol-spacing" ? #"["get", "gap"]"# : #"["has", "name"]"#
+            XCTAssertThrowsError(try VectorStyle(json: #"""
+                {"version": 8, "sources": {"s": {"type": "vector"}}, "layers": [
+                  {"id": "c", "type": "symbol", "source": "s", "source-layer": "x", "layout": {"\#(property)": \#(value)}}]}
+                """#)) { error in
+                XCTAssertEqual((error as? VectorStyleError)?.property, property)
+            }
+        }
+    }
 }

@@ -1,0 +1,23 @@
+/// An axis-aligned box in output pixels: what a label (or one glyph of a
+/// label along a line) covers, halo included.
+struct LabelBox: Equatable, Sendable {
+    var minX: Double
+    var minY: Double
+    var maxX: Double
+    var maxY: Double
+
+    /// The box grown by `padding` on every side.
+    func padded(_ padding: Double) -> LabelBox {
+        LabelBox(minX: minX - padding, minY: minY - padding, maxX: maxX + padding, maxY: maxY + padding)
+    }
+
+    /// Whether the two boxes share any area (touching edges do not count).
+    func intersects(_ other: LabelBox) -> Bool {
+        minX < other.maxX && other.minX < maxX && minY < other.maxY && other.minY < maxY
+    }
+
+    /// Whether the box lies wholly inside `0…width × 0…height`.
+    func isInside(width: Double, height: Double) -> Bool {
+        minX >= 0 && minY >= 0 && maxX <= width && maxY <= height
+    }
+}

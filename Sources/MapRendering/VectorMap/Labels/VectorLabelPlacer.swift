@@ -1,0 +1,452 @@
+import Foundation
+import Raster
+
+/// Places the labels of a snapshot's `symbol` layers, after every fill and
+/// line is drawn: a label that would overlap one placed before it is dropped
+/// (unless its layer allows overlap). The renderer hands the layers over
+/// top-most first, as MapLibre places them, so a style's last symbol layer
+/// wins; ``draw(on:)`` paints them in style order. Everything is laid out in
+/// the snapshot's pixels, never per tile, so no label is cut at a tile edge;
+/// a label must fit inside the image whole.
+///
+/// Features cut by tiles: a point is labelled only from the tile it lies in
+/// (its copies in neighbours' buffers are skipped); a line is clipped to each
+/// tile's own square (and to the image) and the pieces with the same text are
+/// joined end to end before labels are spaced along them, so a street crossing
+/// a tile edge is one line, labelled once per `symbol-spacing`. Labels of one
+/// layer with the same text anchored closer than half the spacing (two
+/// carriageways, a street in pieces, a lake's centroids in two tiles) keep
+/// only the first.
+///
+/// Work is bounded by ``VectorMapLimits``: features examined, glyphs laid
+/// out, labels placed. Past a bound the remaining candidates are left out.
+struct VectorLabelPlacer {
+    let font: TrueTypeFont
+    /// Output pixels per point.
+    let scale: Double
+    /// The style zoom.
+    let zoom: Double
+    let width: Int
+    let height: Int
+    let limits: VectorMapLimits
+
+    private var index: LabelCollisionIndex
+    private(set) var labels: [VectorMapLabel] = []
+    /// Features and anchors examined so far.
+    private(set) var examined = 0
+    /// Glyphs laid out so far.
+    private(set) var glyphCount = 0
+    /// True once a limit is reached: nothing more is examined.
+    private(set) var isExhausted = false
+
+    /// The largest text size drawn, in pixels: past it a glyph's mask would be
+    /// megapixels, and no image holds a readable label that large.
+    static let maximumTextSize = 1000.0
+
+    init(font: TrueTypeFont, scale: Double, zoom: Double, width: Int, height: Int, limits: VectorMapLimits) {
+        self.font = font
+        self.scale = scale
+        self.zoom = zoom
+        self.width = width
+        self.height = height
+        self.limits = limits
+        index = LabelCollisionIndex(width: width, height: height)
+    }
+
+    /// How one label is painted and spaced: features of one layer with the
+    /// same text and paint are labelled as one.
+    struct Paint: Hashable {
+        var size: Double
+        var color: RGBA
+        var halo: RGBA?
+        var haloWidth: Double
+        var padding: Double
+        var maxWidth: Double
+        var spacing: Double
+        var maxAngle: Double
+        var allowOverlap: Bool
+        var ignorePlacement: Bool
+    }
+
+    private struct LineGroup: Hashable {
+        var text: String
+        var paint: Paint
+    }
+
+    /// Counts one feature or anchor examined; false once over the limit.
+    private mutating func examine() -> Bool {
+        guard !isExhausted else { return false }
+        examined += 1
+        if examined > limits.labelFeaturesPerSnapshot { isExhausted = true }
+        return !isExhausted
+    }
+
+    /// Places the labels of `layer` (a symbol layer evaluated at the zoom) from `tiles`.
+    mutating func place(_ layer: StyleLayer, from tiles: [(tile: VectorTile, place: VectorMapFrame.PlacedTile)]) throws {
+        guard case .symbol(let style) = layer.kind, let sourceLayer = layer.sourceLayer else { return }
+        let alongLines = style.placement.value(atZoom: zoom) == .line
+        var groups: [LineGroup: Int] = [:]
+        var pieces: [(group: LineGroup, lines: [[Point]])] = []
+        // Point labels placed so far, by text and cell: a feature cut by tiles
+        // (a lake in two tiles has a centroid in each) is labelled once.
+        var placedPoints = LabelAnchorIndex()
+        for (tile, place) in tiles {
+            guard let tileLayer = tile.layer(named: sourceLayer), tileLayer.extent > 0 else { continue }
+            let extent = Double(tileLayer.extent)
+            let unit = place.tileSide / extent
+            // The tile's own square within the image, in tile units: a label must fit
+            // in the image, so only what lies here can be labelled from this tile.
+            let minX = max(place.x, 0), minY = max(place.y, 0)
+            let maxX = min(place.x + place.tileSide, Double(width)), maxY = min(place.y + place.tileSide, Double(height))
+            guard minX < maxX, minY < maxY else { continue }
+            let visible = LabelBox(minX: (minX - place.x) / unit, minY: (minY - place.y) / unit,
+                                   maxX: (maxX - place.x) / unit, maxY: (maxY - place.y) / unit)
+            for featureIndex in 0..<tileLayer.featureCount {
+                guard examine() else { return }
+                let feature = tileLayer.feature(at: featureIndex)
+                if alongLines, feature.geometryType != .lineString && feature.geometryType != .polygon { continue }
+                guard layer.matches(feature, atZoom: zoom) else { continue }
+                if alongLines {
+                    // Lines wholly outside the visible square cost no text or paint.
+                    guard Self.bounds(of: feature, in: tileLayer)?.intersects(visible) == true else { continue }
+                    let text = Self.cleaned(style.textField.value(atZoom: zoom, for: feature), alongLine: true)
+                    guard !text.isEmpty, let paint = paint(style, for: feature) else { continue }
+                    let group = LineGroup(text: text, paint: paint)
+                    let slot = groups[group] ?? {
+                        pieces.append((group, []))
+                        groups[group] = pieces.count - 1
+                        return pieces.count - 1
+                    }()
+                    for part in feature.parts {
+                        let line = VectorLayerDrawer.project(tileLayer.points(ofPart: part), x: place.x, y: place.y, unit: unit, keepLast: true)
+                        pieces[slot].lines += LabelPath.clip(line, minX: minX, minY: minY, maxX: maxX, maxY: maxY)
+                    }
+                } else {
+                    // Text and paint are evaluated at the first anchor that could hold a label.
+                    var isEvaluated = false
+                    var evaluated: (text: String, paint: Paint)?
+                    var laid: PointText?
+                    try Self.forEachAnchor(of: feature, in: tileLayer) { anchor in
+                        guard examine() else { return false }
+                        // Off the image, or a copy in this tile's buffer of a point another tile holds.
+                        guard anchor.x >= visible.minX, anchor.x < min(visible.maxX, extent),
+                              anchor.y >= visible.minY, anchor.y < min(visible.maxY, extent) else { return true }
+                        if !isEvaluated {
+                            isEvaluated = true
+                            let text = Self.cleaned(style.textField.value(atZoom: zoom, for: feature), alongLine: false)
+                            if !text.isEmpty, let paint = paint(style, for: feature) { evaluated = (text, paint) }
+                        }
+                        guard let (text, paint) = evaluated else { return false }
+                        if laid == nil {
+                            guard let text = try lay(text, paint) else { return false }
+                            laid = text
+                        }
+                        let p = Point(place.x + anchor.x * unit, place.y + anchor.y * unit)
+                        let radius = paint.spacing / 2
+                        guard !placedPoints.contains(text, near: p, within: radius) else { return true }
+                        if placePoint(layerID: layer.id, text: text, laid: laid!, at: p, paint: paint) {
+                            placedPoints.insert(text, at: p, radius: radius)
+                        }
+                        return !isExhausted
+                    }
+                    if isExhausted { return }
+                }
+            }
+        }
+        // Along lines: the pieces of each text joined, then labels spaced along each line.
+        var placedAnchors = LabelAnchorIndex()
+        for (group, lines) in pieces {
+            for line in LabelPath.join(lines) {
+                let path = LabelPath(line)
+                guard path.points.count >= 2 else { continue }
+                try placeAlong(path, layerID: layer.id, group: group, placed: &placedAnchors)
+                if isExhausted { return }
+            }
+        }
+    }
+
+    /// A label's text as drawn: surrounding white space trimmed; along a line,
+    /// on one line.
+    static func cleaned(_ text: String, alongLine: Bool) -> String {
+        // Most names need nothing done: skip Foundation's slower scans for them.
+        let scalars = text.unicodeScalars
+        func visibleASCII(_ s: Unicode.Scalar) -> Bool { s.value > 0x20 && s.value < 0x7F }
+        if let first = scalars.first, let last = scalars.last, visibleASCII(first), visibleASCII(last),
+           !alongLine || !scalars.contains(where: { $0 == "\n" || $0 == "\r" }) {
+            return text
+        }
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        return alongLine ? trimmed.replacingOccurrences(of: "\n", with: " ") : trimmed
+    }
+
+    /// Calls `body` with each place a point-placed feature is labelled, in tile
+    /// units, until it returns false: every point of a point feature, the first
+    /// point of each line (as MapLibre), the centroid of each outer ring.
+    static func forEachAnchor(of feature: VectorTileFeature, in layer: VectorTileLayer, _ body: (Point) throws -> Bool) rethrows {
+        for part in feature.parts {
+            let points = layer.points(ofPart: part)
+            switch feature.geometryType {
+            case .point, .unknown:
+                for p in points where !(try body(Point(Double(p.x), Double(p.y)))) { return }
+            case .lineString:
+                if let first = points.first, !(try body(Point(Double(first.x), Double(first.y)))) { return }
+            case .polygon:
+                guard layer.partIsExterior[part], let centroid = centroid(of: points) else { continue }
+                if !(try body(centroid)) { return }
+            }
+        }
+    }
+
+    /// The box around every part of `feature`, in tile units; nil when it has no points.
+    static func bounds(of feature: VectorTileFeature, in layer: VectorTileLayer) -> LabelBox? {
+        var box: LabelBox?
+        for part in feature.parts {
+            for p in layer.points(ofPart: part) {
+                let x = Double(p.x), y = Double(p.y)
+                if let b = box {
+                    box = LabelBox(minX: min(b.minX, x), minY: min(b.minY, y), maxX: max(b.maxX, x), maxY: max(b.maxY, y))
+                } else {
+                    box = LabelBox(minX: x, minY: y, maxX: x, maxY: y)
+                }
+            }
+        }
+        return box
+    }
+
+    /// The area centroid of a ring (its vertex mean when it has no area).
+    static func centroid(of ring: ArraySlice<VectorTilePoint>) -> Point? {
+        guard let first = ring.first else { return nil }
+        var area = 0.0, cx = 0.0, cy = 0.0, mx = 0.0, my = 0.0
+        var previous = ring.last!
+        for p in ring {
+            // Relative to the first point, so the products stay small.
+            let x0 = Double(previous.x - first.x), y0 = Double(previous.y - first.y)
+            let x1 = Double(p.x - first.x), y1 = Double(p.y - first.y)
+            let cross = x0 * y1 - x1 * y0
+            area += cross
+            cx += (x0 + x1) * cross
+            cy += (y0 + y1) * cross
+            mx += x1
+            my += y1
+            previous = p
+        }
+        let n = Double(ring.count)
+        guard abs(area) > 1e-9 else { return Point(Double(first.x) + mx / n, Double(first.y) + my / n) }
+        return Point(Double(first.x) + cx / (3 * area), Double(first.y) + cy / (3 * area))
+    }
+
+    /// The feature's paint in output pixels; nil when nothing would show.
+    private func paint(_ style: SymbolLayerStyle, for feature: VectorTileFeature) -> Paint? {
+        let size = min(style.textSize.value(atZoom: zoom, for: feature) * scale, Self.maximumTextSize)
+        let opacity = style.textOpacity.value(atZoom: zoom, for: feature)
+        let color = VectorLayerDrawer.rgba(style.textColor.value(atZoom: zoom, for: feature), opacity: opacity)
+        guard size >= 1, color.a > 0 else { return nil }
+        let halo = VectorLayerDrawer.rgba(style.haloColor.value(atZoom: zoom, for: feature), opacity: opacity)
+        // MapLibre caps the halo at a quarter of the text size.
+        let haloWidth = min(style.haloWidth.value(atZoom: zoom, for: feature) * scale, size / 4)
+        let hasHalo = halo.a > 0 && haloWidth > 0
+        return Paint(size: size, color: color, halo: hasHalo ? halo : nil, haloWidth: hasHalo ? haloWidth : 0,
+                     padding: min(style.padding.value(atZoom: zoom, for: feature) * scale, Double(max(width, height))),
+                     maxWidth: style.maxWidth.value(atZoom: zoom, for: feature),
+                     spacing: style.spacing.value(atZoom: zoom, for: feature) * scale,
+                     maxAngle: style.maxAngle.value(atZoom: zoom, for: feature) * .pi / 180,
+                     allowOverlap: style.allowOverlap.value(atZoom: zoom, for: feature),
+                     ignorePlacement: style.ignorePlacement.value(atZoom: zoom, for: feature))
+    }
+
+    /// Counts `text`'s glyphs at `size` against the limit first; false (and
+    /// exhausted) when over. A glyph larger than 32 pixels counts as
+    /// `(size / 32)²` glyphs: the work of rasterising and blending it grows with its area.
+    private mutating func reserveGlyphs(for text: String, size: Double) -> Bool {
+        let weight = max(1, Int(((size / 32) * (size / 32)).rounded(.up)))
+        let (count, overflow) = text.unicodeScalars.count.multipliedReportingOverflow(by: weight)
+        guard !overflow, glyphCount + count <= limits.labelGlyphsPerSnapshot else {
+            isExhausted = true
+            return false
+        }
+        glyphCount += count
+        return true
+    }
+
+    /// A point label's text laid out around (0, 0), and the box it covers.
+    struct PointText {
+        var lines: [(line: TextLine, origin: Point)]
+        var box: LabelBox
+    }
+
+    /// `text` laid out for a point label, centred on (0, 0): wrapped to
+    /// `text-max-width` ems, each line centred. Nil when over the glyph limit.
+    private mutating func lay(_ text: String, _ paint: Paint) throws -> PointText? {
+        guard reserveGlyphs(for: text, size: paint.size) else { return nil }
+        let lines: [TextLine], lineHeight: Double
+        let single = TextLine(text, font: font, size: paint.size)
+        if paint.maxWidth > 0, single.width > paint.maxWidth * paint.size || text.contains("\n") {
+            let paragraph = TextParagraph(text, font: font, size: paint.size, maximumWidth: paint.maxWidth * paint.size)
+            lines = paragraph.lines
+            lineHeight = paragraph.lineHeight
+        } else {
+            // Most names fit on one line: no wrapping pass.
+            lines = [single]
+            lineHeight = 0
+        }
+        let first = lines.first ?? TextLine("", font: font, size: paint.size)
+        let height = first.ascent + first.descent + Double(max(0, lines.count - 1)) * lineHeight
+        let width = lines.map(\.width).max() ?? 0
+        let h = paint.haloWidth
+        return PointText(lines: lines.enumerated().map { i, line in
+                             (line, Point(-line.width / 2, -height / 2 + first.ascent + Double(i) * lineHeight))
+                         },
+                         box: LabelBox(minX: -width / 2 - h, minY: -height / 2 - h, maxX: width / 2 + h, maxY: height / 2 + h))
+    }
+
+    /// Places a point label at `p` if it fits in the image and clears the labels before it.
+    /// Returns whether it was placed.
+    private mutating func placePoint(layerID: String, text: String, laid: PointText, at p: Point, paint: Paint) -> Bool {
+        // Text of control characters only has no ink to place.
+        guard laid.lines.contains(where: { !$0.line.glyphs.isEmpty }) else { return false }
+        let box = LabelBox(minX: p.x + laid.box.minX, minY: p.y + laid.box.minY, maxX: p.x + laid.box.maxX, maxY: p.y + laid.box.maxY)
+        guard box.isInside(width: Double(width), height: Double(height)) else { return false }
+        return commit(VectorMapLabel(layerID: layerID, text: text, anchor: p, boxes: [box],
+                              layout: .lines(laid.lines.map { ($0.line, Point(p.x + $0.origin.x, p.y + $0.origin.y)) }),
+                              color: paint.color, halo: paint.halo, haloWidth: paint.haloWidth), paint: paint)
+    }
+
+    /// Keeps `label` unless it collides; records its padded boxes for later labels.
+    @discardableResult
+    private mutating func commit(_ label: VectorMapLabel, paint: Paint) -> Bool {
+        let padded = label.boxes.map { $0.padded(paint.padding) }
+        if !paint.allowOverlap, index.collides(padded) { return false }
+        if !paint.ignorePlacement { index.insert(padded) }
+        labels.append(label)
+        if labels.count >= limits.labelsPerSnapshot { isExhausted = true }
+        return true
+    }
+
+    /// Labels along `path`: one per `symbol-spacing`, centred in equal
+    /// stretches, each where the text fits on the line, the line bends
+    /// gently under it, and it stays clear of the labels placed before.
+    private mutating func placeAlong(_ path: LabelPath, layerID: String, group: LineGroup, placed: inout LabelAnchorIndex) throws {
+        let paint = group.paint
+        let length = path.length
+        // Measured before it is laid out: a line far too short costs no glyph work.
+        guard length >= paint.size * Double(min(group.text.unicodeScalars.count, 4)) * 0.5 else { return }
+        guard reserveGlyphs(for: group.text, size: paint.size) else { return }
+        let line = TextLine(group.text, font: font, size: paint.size)
+        let textWidth = line.width
+        // Only on lines long enough: the text and half an em either side.
+        guard textWidth > 0, length >= textWidth + paint.size else { return }
+        // Labels of one line closer than their own length would overlap each
+        // other anyway: the spacing is at least the text and an em.
+        let spacing = max(paint.spacing, textWidth + paint.size)
+        let count = max(1, min(Int(length / spacing), 1 << 20))
+        var reversed: LabelPath?
+        for k in 0..<count {
+            guard examine() else { return }
+            let center = (Double(k) + 0.5) * length / Double(count)
+            let start = center - textWidth / 2, end = center + textWidth / 2
+            guard start >= 0, end <= length else { continue }
+            let anchor = path.point(at: center).point
+            guard !placed.contains(group.text, near: anchor, within: spacing / 2) else { continue }
+            // Kept upright: walk the line from its end when it runs leftwards here.
+            var walk = path, middle = center
+            if path.point(at: end).point.x < path.point(at: start).point.x {
+                if reversed == nil { reversed = path.reversed }
+                walk = reversed!
+                middle = walk.length - center
+            }
+            guard walk.bendsGently(from: middle - textWidth / 2, to: middle + textWidth / 2,
+                                   window: max(textWidth / 2, paint.size), maximumTurn: paint.maxAngle) else { continue }
+            guard let label = layAlong(line, on: walk, middle: middle, anchor: anchor, layerID: layerID, text: group.text, paint: paint) else { continue }
+            if commit(label, paint: paint) { placed.insert(group.text, at: anchor, radius: spacing / 2) }
+            if isExhausted { return }
+        }
+    }
+
+    /// `line`'s glyphs set along `path` with the text's middle `middle` pixels
+    /// along it: each glyph's centre on the line, rotated to the segment under
+    /// it, the em box centred across the line. Nil when a glyph's box leaves the image.
+    private func layAlong(_ line: TextLine, on path: LabelPath, middle: Double, anchor: Point,
+                          layerID: String, text: String, paint: Paint) -> VectorMapLabel? {
+        let unit = paint.size / Double(font.unitsPerEm)
+        // The baseline sits below the line by half the em box's height less the descent.
+        let shift = (line.ascent - line.descent) / 2
+        let halfHeight = (line.ascent + line.descent) / 2 + paint.haloWidth
+        var glyphs: [VectorMapLabel.GlyphAlongLine] = []
+        var boxes: [LabelBox] = []
+        glyphs.reserveCapacity(line.glyphs.count)
+        boxes.reserveCapacity(line.glyphs.count)
+        let start = middle - line.width / 2
+        for placed in line.glyphs {
+            let advance = Double(font.advanceWidth(ofGlyph: placed.glyph)) * unit
+            let (center, angle) = path.point(at: start + placed.x + advance / 2)
+            let c = cos(angle), s = sin(angle)
+            glyphs.append(.init(glyph: placed.glyph,
+                                origin: Point(center.x - c * advance / 2 - s * shift, center.y - s * advance / 2 + c * shift),
+                                angle: angle))
+            let halfWidth = advance / 2 + paint.haloWidth
+            let hx = abs(c) * halfWidth + abs(s) * halfHeight, hy = abs(s) * halfWidth + abs(c) * halfHeight
+            let box = LabelBox(minX: center.x - hx, minY: center.y - hy, maxX: center.x + hx, maxY: center.y + hy)
+            guard box.isInside(width: Double(width), height: Double(height)) else { return nil }
+            boxes.append(box)
+        }
+        return VectorMapLabel(layerID: layerID, text: text, anchor: anchor, boxes: boxes,
+                              layout: .alongLine(glyphs, size: paint.size), color: paint.color, halo: paint.halo, haloWidth: paint.haloWidth)
+    }
+
+    /// Draws the placed labels, each halo under its text, bottom layer first:
+    /// the layers' runs of labels in the reverse of their placement.
+    func draw(on canvas: inout Canvas) throws {
+        var outlines: [GlyphKey: Path] = [:]
+        var runs: [ArraySlice<VectorMapLabel>] = []
+        var start = 0
+        for i in labels.indices where i == labels.count - 1 || labels[i + 1].layerID != labels[i].layerID {
+            runs.append(labels[start...i])
+            start = i + 1
+        }
+        for label in runs.reversed().joined() {
+            switch label.layout {
+            case .lines(let lines):
+                for (line, origin) in lines {
+                    try canvas.draw(line, at: origin, color: label.color, halo: label.halo, haloWidth: label.haloWidth)
+                }
+            case .alongLine(let glyphs, let size):
+                var path = Path()
+                for glyph in glyphs {
+                    let key = GlyphKey(glyph: glyph.glyph, size: size)
+                    let outline = try outlines[key] ?? {
+                        let made = try font.path(ofGlyph: glyph.glyph, size: size, origin: Point(0, 0))
+                        outlines[key] = made
+                        return made
+                    }()
+                    path.append(Self.transformed(outline, to: glyph.origin, angle: glyph.angle))
+                }
+                if let halo = label.halo {
+                    try canvas.stroke(path, color: halo, style: StrokeStyle(width: 2 * label.haloWidth, join: .round, cap: .round))
+                }
+                try canvas.fill(path, color: label.color)
+            }
+        }
+    }
+
+    private struct GlyphKey: Hashable {
+        var glyph: Int
+        var size: Double
+    }
+
+    /// `path` rotated by `angle` about (0, 0), then moved to `origin`.
+    static func transformed(_ path: Path, to origin: Point, angle: Double) -> Path {
+        let c = cos(angle), s = sin(angle)
+        func map(_ p: Point) -> Point { Point(origin.x + c * p.x - s * p.y, origin.y + s * p.x + c * p.y) }
+        var out = Path()
+        for element in path.elements {
+            switch element {
+            case .move(let p): out.move(to: map(p))
+            case .line(let p): out.line(to: map(p))
+            case .quad(let control, let p): out.quad(to: map(p), control: map(control))
+            case .cubic(let c1, let c2, let p): out.cubic(to: map(p), control1: map(c1), control2: map(c2))
+            case .close: out.close()
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,38 @@
+import Raster
+
+/// A label placed on a vector map snapshot: its text laid out in output
+/// pixels, the boxes it covers, and how it is painted.
+struct VectorMapLabel {
+    /// One glyph of a label set along a line.
+    struct GlyphAlongLine {
+        /// The glyph's index in the font.
+        var glyph: Int
+        /// The left end of its baseline, in output pixels.
+        var origin: Point
+        /// Its rotation, radians clockwise from the x axis (y down).
+        var angle: Double
+    }
+
+    /// How the text is set.
+    enum Layout {
+        /// Horizontal lines, each with the left end of its baseline (a point label).
+        case lines([(line: TextLine, origin: Point)])
+        /// Glyphs rotated one by one along a line, all at one size.
+        case alongLine([GlyphAlongLine], size: Double)
+    }
+
+    /// The symbol layer that placed it.
+    var layerID: String
+    /// The text drawn.
+    var text: String
+    /// Where it is anchored: the point it is centred on, or the point of the
+    /// line under its middle.
+    var anchor: Point
+    /// The boxes it covers, halo included and padding not: one for a point
+    /// label, one per glyph along a line.
+    var boxes: [LabelBox]
+    var layout: Layout
+    var color: RGBA
+    var halo: RGBA?
+    var haloWidth: Double
+}
