@@ -75,10 +75,7 @@ public final class HTTPCacheURLProtocol: URLProtocol {
         #if canImport(FoundationNetworking)
         guard case let .loaded(response, _) = outcome, let http = response as? HTTPURLResponse, http.statusCode == 401,
               let challenge = http.value(forHTTPHeaderField: "WWW-Authenticate"), !challenge.isEmpty else { return outcome }
-        let url = http.url?.absoluteString ?? "the origin"
-        return .failed(URLErrors.make(.userAuthenticationRequired,
-            "\(url) answered 401 asking for credentials (WWW-Authenticate: \(challenge)); send them in an Authorization header "
-            + "(Linux's URLSession never completes a load that reports this challenge)", url: http.url))
+        return .failed(URLErrors.converting(AuthenticationChallengeError(url: http.url, challenge: challenge), url: http.url))
         #else
         return outcome
         #endif
