@@ -32,7 +32,7 @@ import FoundationNetworking
 /// a cancelled request with `URLError(.cancelled)`.
 public final class ImageLoader: Sendable {
     /// A loader over a session with every URLSchemeKit scheme installed
-    /// (`installURLSchemeKit()`, caching in `ImageURLCache.standard`).
+    /// (`installURLSchemeKit()`, caching in `QueryKeyedURLCache.standard`).
     public static let shared = ImageLoader()
 
     /// The session, limits and memory budget this loader was made with.

@@ -36,7 +36,7 @@ public final class URLSchemeKitEnvironment: Sendable {
     /// Where renders run.
     public let renderQueue: RenderQueue
     /// Where rendered answers are kept (and found again); nil: nothing is kept.
-    public let imageCache: ImageURLCache?
+    public let imageCache: QueryKeyedURLCache?
     /// The HTTP cache `http(s)` loads go through; nil: they go to the platform's loader, uncached.
     public let httpCache: HTTPCache?
     /// The renderer of each scheme, the built-in ones and an app's own.
@@ -56,7 +56,7 @@ public final class URLSchemeKitEnvironment: Sendable {
     /// stable name, such as the tenant's, to find disk entries again after a restart).
     public init(assets: AssetImageSource? = nil, budget: ResourceBudget = ResourceBudget(),
                 tileSources: MapTileSources = MapTileSources(), renderQueue: RenderQueue = .shared,
-                imageCache: ImageURLCache? = .standard, httpCache: HTTPCache? = .standard,
+                imageCache: QueryKeyedURLCache? = .standard, httpCache: HTTPCache? = .standard,
                 renderers: SchemeRenderers = SchemeRenderers(), cachePartition: String? = nil) {
         self.assets = assets
         self.budget = budget
@@ -71,7 +71,7 @@ public final class URLSchemeKitEnvironment: Sendable {
 
     /// The environment of a session set up with `installURLSchemeKit()`, and of
     /// a protocol driven without a session: no asset store, the default budget,
-    /// no tile sources, `ImageURLCache.standard` and `HTTPCache.standard`.
+    /// no tile sources, `QueryKeyedURLCache.standard` and `HTTPCache.standard`.
     /// It serves `map://` and `poll://` as they are.
     public static let standard = URLSchemeKitEnvironment()
 

@@ -31,7 +31,7 @@ import FoundationNetworking
 ///    `RenderCancellation`, which also fires when the render outlives
 ///    `ResourceBudget.renderDeadline` (reported as `URLError(.timedOut)`); a
 ///    full queue refuses it at once;
-/// 5. a success is stored in the environment's `ImageURLCache`, then answered
+/// 5. a success is stored in the environment's `QueryKeyedURLCache`, then answered
 ///    as `HTTPURLResponse` 200 with `Content-Type` and `Content-Length`; a
 ///    failure as a `URLError`;
 /// 6. the client hears one outcome, on the task's work queue, never after
@@ -81,7 +81,7 @@ open class SchemeURLProtocol: URLProtocol {
         }
         let (workQueue, session) = ClientChannel.internals(of: task)
         let environment = EnvironmentURLCache.environment(of: session)
-        let cache = ImageURLCache.readsCache(request.cachePolicy) ? environment.imageCache : nil
+        let cache = QueryKeyedURLCache.readsCache(request.cachePolicy) ? environment.imageCache : nil
         // A memory hit is answered before the URL is parsed: the renderer's
         // version for this class and scheme is remembered from an earlier load
         // (an environment's renderers never change).

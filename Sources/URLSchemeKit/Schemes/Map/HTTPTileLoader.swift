@@ -7,7 +7,7 @@ import FoundationNetworking
 
 /// Fetches tiles from an HTTP(S) URL template (`https://tiles.example/{z}/{x}/{y}.png`)
 /// through a URLSession of its own: a User-Agent on every request (tile
-/// servers refuse anonymous clients), and an `ImageURLCache` as the tile cache.
+/// servers refuse anonymous clients), and an `QueryKeyedURLCache` as the tile cache.
 ///
 /// A tile server is a stranger too: a response is refused as soon as it says
 /// or shows that it is larger than `maximumTileBytes`, and a
@@ -30,7 +30,7 @@ public final class HTTPTileLoader: TileLoading {
     ///   - cache: where fetched tiles are kept (memory only by default).
     ///   - timeout: seconds one tile may take.
     ///   - maximumTileBytes: bytes accepted for one tile (1 MiB by default; a tile is tens of kilobytes).
-    public init(template: String, userAgent: String, cache: ImageURLCache = ImageURLCache(memoryCapacity: 32 << 20, diskCapacity: 0),
+    public init(template: String, userAgent: String, cache: QueryKeyedURLCache = QueryKeyedURLCache(memoryCapacity: 32 << 20, diskCapacity: 0),
                 timeout: TimeInterval = 15, maximumTileBytes: Int = 1 << 20) {
         self.template = template
         self.timeout = timeout
