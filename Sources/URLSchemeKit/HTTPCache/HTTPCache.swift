@@ -16,7 +16,7 @@ import FoundationNetworking
 /// let session = URLSession(configuration: configuration)
 /// ```
 ///
-/// Entries live in an `QueryKeyedURLCache` of its own (memory and disk tiers;
+/// Entries live in a `QueryKeyedURLCache` of its own (memory and disk tiers;
 /// files written atomically and checksummed, least recently used out first),
 /// so instances and processes on one directory share what they store. The
 /// offline state of each origin (scheme, host and port) is public

@@ -7,7 +7,7 @@ import FoundationNetworking
 
 /// Fetches tiles from an HTTP(S) URL template (`https://tiles.example/{z}/{x}/{y}.png`)
 /// through a URLSession of its own: a User-Agent on every request (tile
-/// servers refuse anonymous clients), and an `QueryKeyedURLCache` as the tile cache.
+/// servers refuse anonymous clients), and a `QueryKeyedURLCache` as the tile cache.
 ///
 /// A tile server is a stranger too: a response is refused as soon as it says
 /// or shows that it is larger than `maximumTileBytes`, and a
