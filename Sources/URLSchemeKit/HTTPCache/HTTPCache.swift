@@ -4,7 +4,7 @@ import Synchronization
 import FoundationNetworking
 #endif
 
-/// The store and the origin link behind `HTTPCacheURLProtocol`: every `http(s)`
+/// The store and the origin link behind ``HTTPCacheURLProtocol``: every `http(s)`
 /// response a session loads is kept by the HTTP caching rules (RFC 9111 as a
 /// private cache, with `stale-while-revalidate`, `stale-if-error` and
 /// `immutable`), and answered from here when fresh, revalidated when stale,
@@ -16,7 +16,7 @@ import FoundationNetworking
 /// let session = URLSession(configuration: configuration)
 /// ```
 ///
-/// Entries live in a `QueryKeyedURLCache` of its own (memory and disk tiers;
+/// Entries live in a ``QueryKeyedURLCache`` of its own (memory and disk tiers;
 /// files written atomically and checksummed, least recently used out first),
 /// so instances and processes on one directory share what they store. The
 /// offline state of each origin (scheme, host and port) is public
