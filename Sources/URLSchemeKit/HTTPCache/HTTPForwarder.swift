@@ -70,9 +70,14 @@ final class HTTPForwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable
     let spoolThreshold: Int
     private let clock: @Sendable () -> Date
     private let loads = Mutex<[Int: Load]>([:])
+    /// Chunks dropped per task since its load ended (`stop(_:)`), until the task completes.
+    private let droppedChunks = Mutex<[Int: Int]>([:])
     /// Each outer session's share of the connections to each origin.
     private let lanes = ForwardingLanes(queue: HTTPForwarder.controlQueue)
     private var session: URLSession!
+    /// Runs the inner session's delegate queue; held here because
+    /// `OperationQueue.underlyingQueue` does not retain it.
+    private let delegateDispatchQueue = DispatchQueue(label: "URLSchemeKit.HTTPForwarder.delegate", qos: .userInteractive)
     private static let controlQueue = DispatchQueue(label: "URLSchemeKit.HTTPForwarder.cancel", attributes: .concurrent)
     private static let completionQueue = DispatchQueue(label: "URLSchemeKit.HTTPForwarder.completion", qos: .userInitiated,
                                                        attributes: .concurrent)
@@ -93,7 +98,16 @@ final class HTTPForwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable
         // Each outer session keeps to its own limit per host (ForwardingLanes);
         // the shared inner session must not hold them all to six between them.
         configuration.httpMaximumConnectionsPerHost = 4_096
-        session = URLSession(configuration: configuration, delegate: self, delegateQueue: nil)
+        // The delegate queue: serial (a body's chunks arrive in order), on a
+        // dispatch queue of its own at the highest priority. The platform's
+        // default one fell behind the session's work queue, which kept
+        // receiving: eight endless bodies at once queued 2.2 GB of chunks for
+        // it (trap 19); on this one they peak at about 100 MB.
+        let delegateQueue = OperationQueue()
+        delegateQueue.name = "URLSchemeKit.HTTPForwarder.delegate"
+        delegateQueue.maxConcurrentOperationCount = 1
+        delegateQueue.underlyingQueue = delegateDispatchQueue
+        session = URLSession(configuration: configuration, delegate: self, delegateQueue: delegateQueue)
     }
 
     /// Sends `request` with `cookies`, the user's session's, and stores there
@@ -210,10 +224,9 @@ final class HTTPForwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable
             return (load.body, nil)
         }
         guard let body else {
-            // Past the limit, or ended already: cancel (again: one cancel is not
-            // always honoured, and chunks keep coming), drop the chunk, and answer
-            // now rather than when the platform stops the transfer.
-            dataTask.cancel()
+            // Past the limit, or ended already: drop the chunk and answer now,
+            // rather than when the platform stops the transfer.
+            stop(dataTask)
             if let failed { complete(failed, with: .failure(failed.failure ?? URLError(.dataLengthExceedsMaximum))) }
             return
         }
@@ -221,12 +234,28 @@ final class HTTPForwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable
             try body.append(data)
         } catch {
             guard let load = loads.withLock({ $0.removeValue(forKey: dataTask.taskIdentifier) }) else { return }
-            dataTask.cancel()
+            stop(dataTask)
             complete(load, with: .failure(error as? URLError ?? URLError(.cannotWriteToFile)))
         }
     }
 
+    /// Cancels a transfer whose chunks are no longer wanted, from another
+    /// queue: `cancel()` waits for the inner session's work queue, busy
+    /// receiving, and while it waits this delegate queue stops draining, so
+    /// every load's chunks pile up in memory behind it (trap 19: eight
+    /// endless bodies queued 2.2 GB that way). One cancel is not always
+    /// honoured, so it is sent again every 64 chunks that still arrive.
+    private func stop(_ task: URLSessionTask) {
+        let dropped = droppedChunks.withLock { counts -> Int in
+            counts[task.taskIdentifier, default: 0] += 1
+            return counts[task.taskIdentifier]!
+        }
+        if dropped % 64 == 1 { Self.controlQueue.async { task.cancel() } }
+    }
+
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
+        // The task's last callback: no chunk of it can be dropped after this.
+        droppedChunks.withLock { $0[task.taskIdentifier] = nil }
         guard let load = loads.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
         let result: Result<Answer, URLError>
         if let failure = load.failure {
