@@ -27,7 +27,7 @@ final class HTTPCacheMemoryTests: XCTestCase {
     private func makeSession(_ configuration: HTTPCache.Configuration, directory: URL) -> URLSession {
         let sessionConfiguration = URLSessionConfiguration.ephemeral
         sessionConfiguration.installURLSchemeKit(URLSchemeKitEnvironment(
-            imageCache: ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 0),
+            imageCache: QueryKeyedURLCache(memoryCapacity: 1 << 20, diskCapacity: 0),
             httpCache: HTTPCache(directory: directory, configuration: configuration)))
         let session = URLSession(configuration: sessionConfiguration)
         addTeardownBlock { session.invalidateAndCancel() }
