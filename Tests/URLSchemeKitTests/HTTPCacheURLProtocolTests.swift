@@ -34,9 +34,16 @@ final class HTTPCacheURLProtocolTests: XCTestCase {
         try origin.setClockOffset(offset)
     }
 
+    /// Every cache made so far, flushed before another is made or the disk is read:
+    /// a new instance stands for a later run, which sees what earlier ones wrote.
+    private var caches: [HTTPCache] = []
+
     private func makeCache(_ configuration: HTTPCache.Configuration = HTTPCache.Configuration()) -> HTTPCache {
         let clock = self.clock
-        return HTTPCache(directory: directory, configuration: configuration, clock: { clock.now })
+        caches.forEach { $0.flush() }
+        let cache = HTTPCache(directory: directory, configuration: configuration, clock: { clock.now })
+        caches.append(cache)
+        return cache
     }
 
     private func makeSession(_ cache: HTTPCache, headers: [String: String] = [:]) -> URLSession {
@@ -67,7 +74,8 @@ final class HTTPCacheURLProtocolTests: XCTestCase {
     }
 
     private func entryFiles() -> [URL] {
-        ((try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)) ?? [])
+        caches.forEach { $0.flush() }
+        return ((try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)) ?? [])
             .filter { $0.pathExtension == "uskcache" }
     }
 

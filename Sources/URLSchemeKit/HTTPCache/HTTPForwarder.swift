@@ -15,9 +15,8 @@ import FoundationNetworking
 /// authentication challenge comes back as the `401` it is (Linux's default
 /// handling of one never completes the load). Bodies are collected in memory
 /// up to `spoolThreshold` and in a spool file past it (`SpooledBody`), up to
-/// `maximumResponseSize`: a larger one is cancelled as soon as its length is
-/// known or reached, and again on every chunk that still arrives (the
-/// platform does not always honour one cancel), which is dropped.
+/// `maximumResponseSize`: a larger one fails as soon as its length is known or
+/// reached, is cancelled, and every chunk that still arrives is dropped.
 ///
 /// Threads: `forward` must not be called on the outer session's work queue
 /// (creating a task from inside `startLoading()` deadlocks there), and
@@ -70,8 +69,8 @@ final class HTTPForwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable
     let spoolThreshold: Int
     private let clock: @Sendable () -> Date
     private let loads = Mutex<[Int: Load]>([:])
-    /// Chunks dropped per task since its load ended (`stop(_:)`), until the task completes.
-    private let droppedChunks = Mutex<[Int: Int]>([:])
+    /// Tasks cancelled by `stop(_:)` whose last callback has not come yet.
+    private let stoppedTasks = Mutex<Set<Int>>([])
     /// Each outer session's share of the connections to each origin.
     private let lanes = ForwardingLanes(queue: HTTPForwarder.controlQueue)
     private var session: URLSession!
@@ -239,23 +238,21 @@ final class HTTPForwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable
         }
     }
 
-    /// Cancels a transfer whose chunks are no longer wanted, from another
-    /// queue: `cancel()` waits for the inner session's work queue, busy
-    /// receiving, and while it waits this delegate queue stops draining, so
-    /// every load's chunks pile up in memory behind it (trap 19: eight
-    /// endless bodies queued 2.2 GB that way). One cancel is not always
-    /// honoured, so it is sent again every 64 chunks that still arrive.
+    /// Cancels a transfer whose chunks are no longer wanted, once, from
+    /// another queue: `cancel()` waits for the inner session's work queue,
+    /// busy receiving, and while it waits this delegate queue stops draining,
+    /// so every load's chunks pile up in memory behind it (trap 19). Once: the
+    /// platform leaves a fast transfer running after a cancel whatever we do,
+    /// and a cancel that lands as the transfer ends by itself can crash it
+    /// (trap 20), so repeating one only adds that risk.
     private func stop(_ task: URLSessionTask) {
-        let dropped = droppedChunks.withLock { counts -> Int in
-            counts[task.taskIdentifier, default: 0] += 1
-            return counts[task.taskIdentifier]!
-        }
-        if dropped % 64 == 1 { Self.controlQueue.async { task.cancel() } }
+        guard stoppedTasks.withLock({ $0.insert(task.taskIdentifier).inserted }) else { return }
+        Self.controlQueue.async { task.cancel() }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
-        // The task's last callback: no chunk of it can be dropped after this.
-        droppedChunks.withLock { $0[task.taskIdentifier] = nil }
+        // The task's last callback: no chunk of it can arrive after this.
+        _ = stoppedTasks.withLock { $0.remove(task.taskIdentifier) }
         guard let load = loads.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
         let result: Result<Answer, URLError>
         if let failure = load.failure {
