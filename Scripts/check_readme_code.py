@@ -33,7 +33,7 @@ CONTEXT = {
     "scratch": 'let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("readme-block-\\(getpid())", isDirectory: true)',
     "session": """let session: URLSession = {
     let configuration = URLSessionConfiguration.ephemeral
-    configuration.installURLSchemeKit(URLSchemeKitEnvironment(imageCache: ImageURLCache(memoryCapacity: 16 << 20, diskCapacity: 0), httpCache: nil))
+    configuration.installURLSchemeKit(URLSchemeKitEnvironment(imageCache: QueryKeyedURLCache(memoryCapacity: 16 << 20, diskCapacity: 0), httpCache: nil))
     return URLSession(configuration: configuration)
 }()""",
     "configuration": "let configuration = URLSessionConfiguration.ephemeral",

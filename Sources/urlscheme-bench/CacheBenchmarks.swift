@@ -20,7 +20,7 @@ struct CacheBenchmarks: BenchmarkSuite {
     func run(_ context: BenchmarkContext) throws -> [BenchmarkRow] {
         let bodies = (0..<Self.distinctURLs).map { Self.body(seed: $0) }
 
-        let cache = ImageURLCache(memoryCapacity: 256 << 20, diskCapacity: 0)
+        let cache = QueryKeyedURLCache(memoryCapacity: 256 << 20, diskCapacity: 0)
         var renderers = SchemeRenderers()
         renderers.set(BlobRenderer(bodies: bodies))
         let ours = URLSessionConfiguration.ephemeral
@@ -70,11 +70,11 @@ struct CacheBenchmarks: BenchmarkSuite {
     }
 
     /// Cached loads of `url` (a scheme URL, rendered once to fill an
-    /// `ImageURLCache`) against nginx on loopback serving the same bytes: the
+    /// `QueryKeyedURLCache`) against nginx on loopback serving the same bytes: the
     /// row the map and asset suites both report.
     static func cachedAgainstNginx(_ url: URL, name: String, assets: AssetImageSource? = nil, context: BenchmarkContext) throws -> BenchmarkRow {
         let cached = URLSessionConfiguration.ephemeral
-        cached.installURLSchemeKit(URLSchemeKitEnvironment(assets: assets, imageCache: ImageURLCache(memoryCapacity: 64 << 20, diskCapacity: 0),
+        cached.installURLSchemeKit(URLSchemeKitEnvironment(assets: assets, imageCache: QueryKeyedURLCache(memoryCapacity: 64 << 20, diskCapacity: 0),
                                                            httpCache: nil))
         let cachedSession = URLSession(configuration: cached)
         defer { cachedSession.finishTasksAndInvalidate() }

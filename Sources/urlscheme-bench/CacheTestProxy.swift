@@ -68,7 +68,7 @@ final class CacheTestProxy: Sendable {
         // The suite's CLI judges a private cache (a browser's); its shared-cache tests are a second suite.
         var cacheConfiguration = HTTPCache.Configuration()
         cacheConfiguration.isPrivate = true
-        configuration.installURLSchemeKit(URLSchemeKitEnvironment(imageCache: ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 0),
+        configuration.installURLSchemeKit(URLSchemeKitEnvironment(imageCache: QueryKeyedURLCache(memoryCapacity: 1 << 20, diskCapacity: 0),
                                                                   httpCache: HTTPCache(directory: directory, configuration: cacheConfiguration)))
         session = URLSession(configuration: configuration)
     }

@@ -44,13 +44,13 @@ struct HTTPBenchmarks: BenchmarkSuite {
         let cached = URLSessionConfiguration.ephemeral
         let httpCache = HTTPCache(directory: context.workDirectory.appendingPathComponent("http-cache"),
                                   configuration: Self.cacheConfiguration)
-        cached.installURLSchemeKit(URLSchemeKitEnvironment(imageCache: ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 0), httpCache: httpCache))
+        cached.installURLSchemeKit(URLSchemeKitEnvironment(imageCache: QueryKeyedURLCache(memoryCapacity: 1 << 20, diskCapacity: 0), httpCache: httpCache))
         let cachedSession = URLSession(configuration: cached)
         defer { cachedSession.finishTasksAndInvalidate() }
         // The same protocol over a store without a directory: what a miss costs
         // before any file is written (the outer protocol plus the inner session).
         let memoryOnly = URLSessionConfiguration.ephemeral
-        memoryOnly.installURLSchemeKit(URLSchemeKitEnvironment(imageCache: ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 0),
+        memoryOnly.installURLSchemeKit(URLSchemeKitEnvironment(imageCache: QueryKeyedURLCache(memoryCapacity: 1 << 20, diskCapacity: 0),
                                                                httpCache: HTTPCache(directory: nil, configuration: Self.cacheConfiguration)))
         let memoryOnlySession = URLSession(configuration: memoryOnly)
         defer { memoryOnlySession.finishTasksAndInvalidate() }
@@ -58,7 +58,7 @@ struct HTTPBenchmarks: BenchmarkSuite {
         // in a partition of their own (a keyed hash per load to find them).
         let credentialed = URLSessionConfiguration.ephemeral
         credentialed.httpAdditionalHeaders = ["Authorization": "Bearer benchmark-user-token"]
-        credentialed.installURLSchemeKit(URLSchemeKitEnvironment(imageCache: ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 0),
+        credentialed.installURLSchemeKit(URLSchemeKitEnvironment(imageCache: QueryKeyedURLCache(memoryCapacity: 1 << 20, diskCapacity: 0),
                                                                  httpCache: httpCache))
         let credentialedSession = URLSession(configuration: credentialed)
         defer { credentialedSession.finishTasksAndInvalidate() }
@@ -125,7 +125,7 @@ struct HTTPBenchmarks: BenchmarkSuite {
         hugeConfiguration.maximumBodySize = 128 << 20
         let hugeCached = URLSessionConfiguration.ephemeral
         hugeCached.installURLSchemeKit(URLSchemeKitEnvironment(
-            imageCache: ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 0),
+            imageCache: QueryKeyedURLCache(memoryCapacity: 1 << 20, diskCapacity: 0),
             httpCache: HTTPCache(directory: context.workDirectory.appendingPathComponent("http-cache-huge"), configuration: hugeConfiguration)))
         let hugeSession = URLSession(configuration: hugeCached)
         defer { hugeSession.finishTasksAndInvalidate() }

@@ -45,7 +45,7 @@ struct ScrollBenchmarks: BenchmarkSuite {
         renderers.set(avatars)
 
         let configuration = URLSessionConfiguration.ephemeral
-        configuration.installURLSchemeKit(URLSchemeKitEnvironment(assets: source, imageCache: ImageURLCache(memoryCapacity: 64 << 20, diskCapacity: 0),
+        configuration.installURLSchemeKit(URLSchemeKitEnvironment(assets: source, imageCache: QueryKeyedURLCache(memoryCapacity: 64 << 20, diskCapacity: 0),
                                                                   renderers: renderers))
         let session = URLSession(configuration: configuration)
         let loader = ImageLoader(configuration: .init(session: session, memoryCache: source.cache))
@@ -85,7 +85,7 @@ struct ScrollBenchmarks: BenchmarkSuite {
     }
 
     /// The same image asked for repeatedly: from the loader's memory, and as
-    /// bytes from the session's `ImageURLCache` (no decode).
+    /// bytes from the session's `QueryKeyedURLCache` (no decode).
     private func memoryHitAgainstCachedLoad(loader: ImageLoader, url: URL, context: BenchmarkContext) throws -> BenchmarkRow {
         let calls = 2_000
         let session = loader.configuration.session
@@ -102,7 +102,7 @@ struct ScrollBenchmarks: BenchmarkSuite {
         }
         let rounds = Double(max(3, context.iterations / 2)) * Double(calls)
         return BenchmarkRow(name: "memory hit via ImageLoader.image(for:size:) vs cached load via URLSession.data(from:) (per call)",
-                            ours: hitTime / rounds, reference: cachedTime / rounds, referenceName: "URLSession + ImageURLCache",
+                            ours: hitTime / rounds, reference: cachedTime / rounds, referenceName: "URLSession + QueryKeyedURLCache",
                             goal: 0.2, detail: String(format: "%.2f µs vs %.2f µs; map:// 240×240, %d sequential awaits per round",
                                                      hitTime / rounds * 1e6, cachedTime / rounds * 1e6, calls))
     }

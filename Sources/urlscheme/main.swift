@@ -14,7 +14,7 @@ let usage = """
            urlscheme gallery DIR
 
     get     Loads URL through a URLSession configured with every URLSchemeKit
-            protocol, the shared ImageURLCache and, for http(s), the shared
+            protocol, the shared QueryKeyedURLCache and, for http(s), the shared
             HTTPCache (both under ~/.cache/URLSchemeKit), writes the body to FILE
             (or standard output), and prints status, type, size, time and the
             Cache-Status of an http(s) answer to standard error.
@@ -80,7 +80,7 @@ while !arguments.isEmpty {
 /// The environment serving the photos of `store`, its answers kept in
 /// `imageCache` under a partition named for the store's directory, so that
 /// later runs on the same store find them (and runs on another never do).
-func assetEnvironment(_ store: FileAssetStore, imageCache: ImageURLCache?) -> URLSchemeKitEnvironment {
+func assetEnvironment(_ store: FileAssetStore, imageCache: QueryKeyedURLCache?) -> URLSchemeKitEnvironment {
     URLSchemeKitEnvironment(assets: AssetImageSource(store: store), imageCache: imageCache, httpCache: nil,
                             cachePartition: "assets:" + store.directory.standardizedFileURL.path)
 }
@@ -164,7 +164,7 @@ let supportedSchemes = [MapURL.scheme, AssetURL.scheme, AvatarURL.scheme, PollUR
 guard supportedSchemes.contains(scheme) else {
     fail("unsupported URL scheme '\(scheme)': urlscheme gets " + supportedSchemes.map { $0 + "://" }.joined(separator: ", ") + " URLs", code: 2)
 }
-let imageCache: ImageURLCache? = useCache ? .standard : nil
+let imageCache: QueryKeyedURLCache? = useCache ? .standard : nil
 let environment = url.scheme == AssetURL.scheme || url.scheme == AvatarURL.scheme
     ? assetEnvironment(openStore(), imageCache: imageCache)
     : URLSchemeKitEnvironment(imageCache: imageCache, httpCache: useCache ? .standard : nil)

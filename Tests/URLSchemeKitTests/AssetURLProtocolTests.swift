@@ -169,7 +169,7 @@ final class AssetWebFormatTests: XCTestCase {
     func testAWebPAndAnAnimatedGIFAreServedByAssetURLs() async throws {
         let (store, source) = try makeAssetStore()
         let configuration = URLSessionConfiguration.ephemeral
-        configuration.installURLSchemeKit(URLSchemeKitEnvironment(assets: source, imageCache: ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 0),
+        configuration.installURLSchemeKit(URLSchemeKitEnvironment(assets: source, imageCache: QueryKeyedURLCache(memoryCapacity: 1 << 20, diskCapacity: 0),
                                                                   httpCache: nil))
         let session = URLSession(configuration: configuration)
         defer { session.invalidateAndCancel() }

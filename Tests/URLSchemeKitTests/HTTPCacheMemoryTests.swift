@@ -41,7 +41,7 @@ final class HTTPCacheMemoryTests: XCTestCase {
     private func makeSession(_ cache: HTTPCache) -> URLSession {
         let sessionConfiguration = URLSessionConfiguration.ephemeral
         sessionConfiguration.installURLSchemeKit(URLSchemeKitEnvironment(
-            imageCache: ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 0), httpCache: cache))
+            imageCache: QueryKeyedURLCache(memoryCapacity: 1 << 20, diskCapacity: 0), httpCache: cache))
         let session = URLSession(configuration: sessionConfiguration)
         addTeardownBlock { session.invalidateAndCancel() }
         return session

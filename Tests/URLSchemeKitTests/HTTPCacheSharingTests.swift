@@ -35,7 +35,7 @@ final class HTTPCacheSharingTests: XCTestCase {
     /// A user's session: its own cookie storage, holding `cookies` (name=value) for `host`.
     private func makeSession(_ cache: HTTPCache, cookies: [String] = [], host: String = "127.0.0.1") throws -> URLSession {
         let configuration = URLSessionConfiguration.ephemeral
-        configuration.installURLSchemeKit(URLSchemeKitEnvironment(imageCache: ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 0), httpCache: cache))
+        configuration.installURLSchemeKit(URLSchemeKitEnvironment(imageCache: QueryKeyedURLCache(memoryCapacity: 1 << 20, diskCapacity: 0), httpCache: cache))
         let session = URLSession(configuration: configuration)
         addTeardownBlock { session.invalidateAndCancel() }
         for pair in cookies {

@@ -49,7 +49,7 @@ final class HTTPCacheURLProtocolTests: XCTestCase {
     private func makeSession(_ cache: HTTPCache, headers: [String: String] = [:]) -> URLSession {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpAdditionalHeaders = headers
-        configuration.installURLSchemeKit(URLSchemeKitEnvironment(imageCache: ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 0), httpCache: cache))
+        configuration.installURLSchemeKit(URLSchemeKitEnvironment(imageCache: QueryKeyedURLCache(memoryCapacity: 1 << 20, diskCapacity: 0), httpCache: cache))
         let session = URLSession(configuration: configuration)
         addTeardownBlock { session.invalidateAndCancel() }
         return session
@@ -196,7 +196,7 @@ final class HTTPCacheURLProtocolTests: XCTestCase {
         let quiet = URLSessionConfiguration.ephemeral
         quiet.httpShouldSetCookies = false
         quiet.httpCookieStorage = jar
-        quiet.installURLSchemeKit(URLSchemeKitEnvironment(imageCache: ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 0), httpCache: cache))
+        quiet.installURLSchemeKit(URLSchemeKitEnvironment(imageCache: QueryKeyedURLCache(memoryCapacity: 1 << 20, diskCapacity: 0), httpCache: cache))
         let quietSession = URLSession(configuration: quiet)
         defer { quietSession.invalidateAndCancel() }
         let quietCookies = try await load(quietSession, "/whoami").body
@@ -243,8 +243,8 @@ final class HTTPCacheURLProtocolTests: XCTestCase {
     func testInstallingWithoutAnHTTPCacheLeavesHTTPToThePlatform() async throws {
         try origin.route("/plain", headers: ["Cache-Control": "max-age=60"], body: "plain")
         let configuration = URLSessionConfiguration.ephemeral
-        configuration.installURLSchemeKit(URLSchemeKitEnvironment(imageCache: ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 0), httpCache: makeCache()))
-        configuration.installURLSchemeKit(URLSchemeKitEnvironment(imageCache: ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 0), httpCache: nil))
+        configuration.installURLSchemeKit(URLSchemeKitEnvironment(imageCache: QueryKeyedURLCache(memoryCapacity: 1 << 20, diskCapacity: 0), httpCache: makeCache()))
+        configuration.installURLSchemeKit(URLSchemeKitEnvironment(imageCache: QueryKeyedURLCache(memoryCapacity: 1 << 20, diskCapacity: 0), httpCache: nil))
         XCTAssertFalse(configuration.protocolClasses?.contains { $0 == HTTPCacheURLProtocol.self } ?? true)
         configuration.urlCache = nil
         let session = URLSession(configuration: configuration)
@@ -663,7 +663,7 @@ final class HTTPCacheURLProtocolTests: XCTestCase {
         try origin.route("/slow", headers: ["Cache-Control": "no-store"], body: "late", delay: 5)
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForResource = 1
-        configuration.installURLSchemeKit(URLSchemeKitEnvironment(imageCache: ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 0), httpCache: makeCache()))
+        configuration.installURLSchemeKit(URLSchemeKitEnvironment(imageCache: QueryKeyedURLCache(memoryCapacity: 1 << 20, diskCapacity: 0), httpCache: makeCache()))
         let session = URLSession(configuration: configuration)
         defer { session.invalidateAndCancel() }
         let start = Date()
@@ -681,7 +681,7 @@ final class HTTPCacheURLProtocolTests: XCTestCase {
         let before = openDescriptors()
         for _ in 0..<40 {
             let configuration = URLSessionConfiguration.ephemeral
-            configuration.installURLSchemeKit(URLSchemeKitEnvironment(imageCache: ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 0),
+            configuration.installURLSchemeKit(URLSchemeKitEnvironment(imageCache: QueryKeyedURLCache(memoryCapacity: 1 << 20, diskCapacity: 0),
                                                                       httpCache: HTTPCache(directory: nil)))
             let session = URLSession(configuration: configuration)
             _ = try await session.data(from: origin.url("/user"))

@@ -203,7 +203,7 @@ final class ImageLoaderTests: XCTestCase {
     func testStoppingALoaderLeavesTheLentSessionUsable() async throws {
         var renderers = SchemeRenderers()
         renderers.set(ColorMapRenderer())
-        let environment = URLSchemeKitEnvironment(imageCache: ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 0),
+        let environment = URLSchemeKitEnvironment(imageCache: QueryKeyedURLCache(memoryCapacity: 1 << 20, diskCapacity: 0),
                                                   httpCache: nil, renderers: renderers)
         let configuration = URLSessionConfiguration.ephemeral
         configuration.installURLSchemeKit(environment)
@@ -228,7 +228,7 @@ final class ImageLoaderTests: XCTestCase {
             var renderers = SchemeRenderers()
             renderers.set(ColorMapRenderer())
             let environment = URLSchemeKitEnvironment(assets: AssetImageSource(store: try FileAssetStore(directory: try makeTemporaryDirectory())),
-                                                      imageCache: ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 0),
+                                                      imageCache: QueryKeyedURLCache(memoryCapacity: 1 << 20, diskCapacity: 0),
                                                       httpCache: nil, renderers: renderers)
             let configuration = URLSessionConfiguration.ephemeral
             configuration.installURLSchemeKit(environment)
@@ -277,7 +277,7 @@ final class ImageLoaderAcceptTests: XCTestCase {
         let origin = try OriginServer(test: self)
         try origin.route("/negotiated", headers: ["Cache-Control": "no-store", "Content-Type": "text/plain"], body: "not an image")
         let configuration = URLSessionConfiguration.ephemeral
-        configuration.installURLSchemeKit(URLSchemeKitEnvironment(imageCache: ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 0),
+        configuration.installURLSchemeKit(URLSchemeKitEnvironment(imageCache: QueryKeyedURLCache(memoryCapacity: 1 << 20, diskCapacity: 0),
                                                                   httpCache: nil))
         let session = URLSession(configuration: configuration)
         defer { session.invalidateAndCancel() }

@@ -19,7 +19,7 @@ final class MapURLProtocolTests: XCTestCase {
         }
     }
 
-    private func session(_ cache: ImageURLCache, renderer: (any Renderer<MapURL>)? = nil) -> URLSession {
+    private func session(_ cache: QueryKeyedURLCache, renderer: (any Renderer<MapURL>)? = nil) -> URLSession {
         var renderers = SchemeRenderers()
         if let renderer { renderers.set(renderer) }
         let configuration = URLSessionConfiguration.ephemeral
@@ -29,7 +29,7 @@ final class MapURLProtocolTests: XCTestCase {
 
     func testASnapshotIsAPNGOfExactlyTheScaledSizeAndTheSecondLoadIsCached() async throws {
         let counter = CountingMapRenderer()
-        let session = session(ImageURLCache(memoryCapacity: 8 << 20, diskCapacity: 0), renderer: counter)
+        let session = session(QueryKeyedURLCache(memoryCapacity: 8 << 20, diskCapacity: 0), renderer: counter)
         let url = URL(string: "map://?latitude=59.935634&longitude=30.325935&zoom=4&width=150&height=100&scale=2&marker=59.935634,30.325935")!
         let (data, response) = try await session.data(from: url)
         XCTAssertEqual((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type"), "image/png")
@@ -42,11 +42,11 @@ final class MapURLProtocolTests: XCTestCase {
         let reordered = URL(string: "map://?marker=59.935634,30.325935&scale=2&height=100&width=150&zoom=4&longitude=30.325935&latitude=59.935634")!
         let (again, _) = try await session.data(from: reordered)
         XCTAssertEqual(again, data)
-        XCTAssertEqual(counter.calls.load(ordering: .relaxed), 1, "the second load must come from ImageURLCache")
+        XCTAssertEqual(counter.calls.load(ordering: .relaxed), 1, "the second load must come from QueryKeyedURLCache")
     }
 
     func testJPEGSnapshotsUseTheURLsQuality() async throws {
-        let session = session(ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 0))
+        let session = session(QueryKeyedURLCache(memoryCapacity: 1 << 20, diskCapacity: 0))
         let (low, response) = try await session.data(from: URL(string: "map://?latitude=50&longitude=15&zoom=3&width=160&height=120&format=jpeg&quality=20")!)
         let (high, _) = try await session.data(from: URL(string: "map://?latitude=50&longitude=15&zoom=3&width=160&height=120&format=jpeg&quality=95")!)
         XCTAssertEqual((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type"), "image/jpeg")
@@ -57,7 +57,7 @@ final class MapURLProtocolTests: XCTestCase {
     }
 
     func testBadParametersFailClearly() async throws {
-        let session = session(ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 0))
+        let session = session(QueryKeyedURLCache(memoryCapacity: 1 << 20, diskCapacity: 0))
         let cases: [(String, URLError.Code, String)] = [
             ("map://?latitude=95&longitude=0", .badURL, "parameter 'latitude' must be a number from -90 to 90, got '95'"),
             ("map://?latitude=1&longitude=2&width=4096&height=4096&scale=2", .badURL, "must be at most 16777216 pixels"),
@@ -78,7 +78,7 @@ final class MapURLProtocolTests: XCTestCase {
     /// Other static-map APIs' spellings get the `map://` one to write instead,
     /// through a real session (issue 29, point 7: they were "unknown" with no hint).
     func testStaticMapHabitsAreAnsweredWithTheMapSpelling() async throws {
-        let session = session(ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 0))
+        let session = session(QueryKeyedURLCache(memoryCapacity: 1 << 20, diskCapacity: 0))
         let cases: [(String, String)] = [
             ("map://?lat=59.9&longitude=30.3", "parameter 'lat' is unknown; did you mean 'latitude'?"),
             ("map://?latitude=59.9&lng=30.3", "parameter 'lng' is unknown; did you mean 'longitude'?"),
@@ -105,7 +105,7 @@ final class MapURLProtocolTests: XCTestCase {
     /// overlays' middle, as a fitted map does: the same picture as the URL
     /// that names that centre.
     func testAZoomWithoutACentreCentresOnTheOverlays() async throws {
-        let session = session(ImageURLCache(memoryCapacity: 4 << 20, diskCapacity: 0))
+        let session = session(QueryKeyedURLCache(memoryCapacity: 4 << 20, diskCapacity: 0))
         // Mirror images across the equator and 20° apart: the middle is 0, 30 in Web Mercator too.
         let overlays = "marker=10,20&marker=-10,40&zoom=3&width=160&height=120&labels=none"
         let map = try MapURL(url: XCTUnwrap(URL(string: "map://?" + overlays)))
@@ -128,7 +128,7 @@ final class MapURLProtocolTests: XCTestCase {
     /// The seed's own URL, as a new user loads it: the city is named near its
     /// point and the Gulf of Finland west of it is water.
     func testTheSeedsURLNamesSaintPetersburgOnItsGulf() async throws {
-        let session = session(ImageURLCache(memoryCapacity: 8 << 20, diskCapacity: 0))
+        let session = session(QueryKeyedURLCache(memoryCapacity: 8 << 20, diskCapacity: 0))
         let seed = "map://?latitude=59.935634&longitude=30.325935"
         let (data, _) = try await session.data(from: URL(string: seed)!)
         let (plainData, _) = try await session.data(from: URL(string: seed + "&labels=none")!)

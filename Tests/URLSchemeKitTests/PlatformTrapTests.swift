@@ -44,7 +44,7 @@ final class PlatformTrapTests: XCTestCase {
     }
 
     /// Trap 1: the session never stores a custom protocol's response, even with
-    /// .allowed, which is why SchemeURLProtocol stores into ImageURLCache itself.
+    /// .allowed, which is why SchemeURLProtocol stores into QueryKeyedURLCache itself.
     func testTheSessionNeverStoresACustomProtocolsResponse() async throws {
         let cache = try plainCache()
         let url = URL(string: "chunks://h/stored")!
@@ -53,7 +53,7 @@ final class PlatformTrapTests: XCTestCase {
     }
 
     /// Trap 3: URLCache's key ignores the query and the scheme and needs a host,
-    /// which is why ImageURLCache keys by CacheKey.
+    /// which is why QueryKeyedURLCache keys by CacheKey.
     func testURLCacheKeyIgnoresQueryAndScheme() throws {
         let cache = try plainCache()
         let stored = URL(string: "map://tiles/q?a=1")!

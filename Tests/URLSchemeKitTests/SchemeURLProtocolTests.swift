@@ -20,9 +20,9 @@ final class SchemeURLProtocolTests: XCTestCase {
         XCTAssertEqual(renderer.renders.load(ordering: .relaxed), 1)
     }
 
-    func testTheSecondLoadIsAnsweredFromImageURLCacheWithoutRendering() async throws {
+    func testTheSecondLoadIsAnsweredFromQueryKeyedURLCacheWithoutRendering() async throws {
         let renderer = PatternRenderer()
-        let session = makePatternSession(cache: ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 0), renderer: renderer)
+        let session = makePatternSession(cache: QueryKeyedURLCache(memoryCapacity: 1 << 20, diskCapacity: 0), renderer: renderer)
         let first = try await session.data(from: URL(string: "pattern://?seed=5&label=a")!)
         let second = try await session.data(from: URL(string: "pattern://?label=a&seed=5")!)
         XCTAssertEqual(first.0, second.0)
@@ -38,10 +38,10 @@ final class SchemeURLProtocolTests: XCTestCase {
         let renderer = PatternRenderer()
         let directory = try makeTemporaryDirectory()
         let url = PatternURL(seed: 9, size: 4000).url
-        let first = ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 1 << 20, directory: directory)
+        let first = QueryKeyedURLCache(memoryCapacity: 1 << 20, diskCapacity: 1 << 20, directory: directory)
         _ = try await makePatternSession(cache: first, renderer: renderer).data(from: url)
         first.flush()   // as a process does before it exits
-        let fresh = makePatternSession(cache: ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 1 << 20, directory: directory), renderer: renderer)
+        let fresh = makePatternSession(cache: QueryKeyedURLCache(memoryCapacity: 1 << 20, diskCapacity: 1 << 20, directory: directory), renderer: renderer)
         let (data, _) = try await fresh.data(from: url)
         XCTAssertEqual(data, PatternURL(seed: 9, size: 4000).expectedBytes)
         XCTAssertEqual(renderer.renders.load(ordering: .relaxed), 1)
@@ -49,7 +49,7 @@ final class SchemeURLProtocolTests: XCTestCase {
 
     func testEachCachePolicy() async throws {
         let renderer = PatternRenderer()
-        let session = makePatternSession(cache: ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 0), renderer: renderer)
+        let session = makePatternSession(cache: QueryKeyedURLCache(memoryCapacity: 1 << 20, diskCapacity: 0), renderer: renderer)
         let url = PatternURL(seed: 11).url
         func load(_ policy: URLRequest.CachePolicy, _ target: URL = url) async throws -> Data {
             try await session.data(for: URLRequest(url: target, cachePolicy: policy)).0
@@ -103,7 +103,7 @@ final class SchemeURLProtocolTests: XCTestCase {
 
     func testACancelledTaskGetsCancelledAndTheRendererSeesIt() async throws {
         let renderer = PatternRenderer()
-        let session = makePatternSession(cache: ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 0), renderer: renderer)
+        let session = makePatternSession(cache: QueryKeyedURLCache(memoryCapacity: 1 << 20, diskCapacity: 0), renderer: renderer)
         let url = PatternURL(seed: 3, delay: 5_000).url
         let outcome = Mutex<Error?>(nil)
         let done = expectation(description: "completion")
@@ -161,7 +161,7 @@ final class SchemeURLProtocolTests: XCTestCase {
     /// All sessions share one serial queue on Linux: a protocol that rendered in
     /// startLoading would hold every other session's cache hits behind it.
     func testASlowRenderInOneSessionDoesNotDelayAnotherSessionsCacheHits() async throws {
-        let cache = ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 0)
+        let cache = QueryKeyedURLCache(memoryCapacity: 1 << 20, diskCapacity: 0)
         let fast = makePatternSession(cache: cache)
         let cachedURL = PatternURL(seed: 21).url
         _ = try await fast.data(from: cachedURL)

@@ -22,7 +22,7 @@ final class SessionTaskInternalsTests: XCTestCase {
             if let task, let queue = SessionTaskInternals.workQueue(of: task) {
                 queue.setSpecific(key: Self.key, value: 7)
                 found.append(DispatchQueue.getSpecific(key: Self.key) == 7 ? "on work queue" : "found another queue")
-                found.append(SessionTaskInternals.session(of: task)?.configuration.urlCache is ImageURLCache ? "session cache" : "no session")
+                found.append(SessionTaskInternals.session(of: task)?.configuration.urlCache is QueryKeyedURLCache ? "session cache" : "no session")
             } else {
                 found.append("no work queue")
             }
@@ -36,7 +36,7 @@ final class SessionTaskInternalsTests: XCTestCase {
     func testStartLoadingRunsOnTheWorkQueueReflectionFinds() async {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.protocolClasses = [ProbeURLProtocol.self]
-        configuration.urlCache = ImageURLCache(memoryCapacity: 1024, diskCapacity: 0)
+        configuration.urlCache = QueryKeyedURLCache(memoryCapacity: 1024, diskCapacity: 0)
         _ = try? await URLSession(configuration: configuration).data(from: URL(string: "probe://x")!)
         XCTAssertEqual(ProbeURLProtocol.findings.withLock { $0 }, ["on work queue", "session cache"],
                        "FoundationNetworking changed: URLSessionTask.workQueue/session are no longer where SessionTaskInternals looks")

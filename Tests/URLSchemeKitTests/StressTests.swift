@@ -32,7 +32,7 @@ final class StressTests: XCTestCase {
         for round in 0..<rounds {
             let configuration = URLSessionConfiguration.ephemeral
             let cache = HTTPCache(directory: try makeTemporaryDirectory("stress\(round)"))
-            configuration.installURLSchemeKit(URLSchemeKitEnvironment(imageCache: ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 0), httpCache: cache))
+            configuration.installURLSchemeKit(URLSchemeKitEnvironment(imageCache: QueryKeyedURLCache(memoryCapacity: 1 << 20, diskCapacity: 0), httpCache: cache))
             let session = URLSession(configuration: configuration)
             try runLoads(session: session, seed: UInt64(round + 1)) { next in
                 let i = Int(next() % UInt64(paths.count))
@@ -44,7 +44,7 @@ final class StressTests: XCTestCase {
     }
 
     private func runRound(seed: UInt64) throws {
-        let session = makePatternSession(cache: ImageURLCache(memoryCapacity: 32 << 20, diskCapacity: 0))
+        let session = makePatternSession(cache: QueryKeyedURLCache(memoryCapacity: 32 << 20, diskCapacity: 0))
         try runLoads(session: session, seed: seed) { next in
             // Seeds repeat, so some loads are cache hits and some race their twin's render.
             let pattern = PatternURL(seed: Int(next() % 1_500), size: 1024 + Int(next() % 60_000), delay: Int(next() % 3))

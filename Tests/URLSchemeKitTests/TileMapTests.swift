@@ -25,7 +25,7 @@ final class TileMapTests: XCTestCase {
 
     private func session(_ sources: MapTileSources) -> URLSession {
         let configuration = URLSessionConfiguration.ephemeral
-        configuration.installURLSchemeKit(URLSchemeKitEnvironment(tileSources: sources, imageCache: ImageURLCache(memoryCapacity: 8 << 20, diskCapacity: 0),
+        configuration.installURLSchemeKit(URLSchemeKitEnvironment(tileSources: sources, imageCache: QueryKeyedURLCache(memoryCapacity: 8 << 20, diskCapacity: 0),
                                                                   httpCache: nil))
         return URLSession(configuration: configuration)
     }
@@ -177,7 +177,7 @@ final class TileBudgetTests: XCTestCase {
                                                    attribution: "t"))
         var budget = ResourceBudget()
         change(&budget)
-        return URLSchemeKitEnvironment(budget: budget, tileSources: sources, imageCache: ImageURLCache(memoryCapacity: 8 << 20, diskCapacity: 0))
+        return URLSchemeKitEnvironment(budget: budget, tileSources: sources, imageCache: QueryKeyedURLCache(memoryCapacity: 8 << 20, diskCapacity: 0))
     }
 
     private func serve(tileBytes: Int) throws -> LoopbackFileServer {

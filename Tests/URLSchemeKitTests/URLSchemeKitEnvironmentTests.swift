@@ -43,7 +43,7 @@ final class URLSchemeKitEnvironmentTests: XCTestCase {
         var sources = MapTileSources()
         sources.register("t", TileSource(loader: DirectoryTileLoader(directory: try tiles(RGBA(0, 90, 0))), attribution: ""))
         // One image cache for both: the partitions keep their answers apart.
-        let shared = ImageURLCache(memoryCapacity: 8 << 20, diskCapacity: 0)
+        let shared = QueryKeyedURLCache(memoryCapacity: 8 << 20, diskCapacity: 0)
         let a = session(URLSchemeKitEnvironment(assets: sourceA, budget: tight, tileSources: sources, imageCache: shared, httpCache: nil))
         let b = session(URLSchemeKitEnvironment(assets: sourceB, imageCache: shared, httpCache: nil))
 
@@ -83,7 +83,7 @@ final class URLSchemeKitEnvironmentTests: XCTestCase {
         let url = "asset://?id=\(id)&width=20&format=png"
         for round in 0..<2 {
             // Round 1: new cache instances on the same directory, so answers come from disk.
-            let cache = ImageURLCache(memoryCapacity: 8 << 20, diskCapacity: 8 << 20, directory: directory)
+            let cache = QueryKeyedURLCache(memoryCapacity: 8 << 20, diskCapacity: 8 << 20, directory: directory)
             let a = session(URLSchemeKitEnvironment(assets: sourceA, imageCache: cache, httpCache: nil, cachePartition: "tenant-a"))
             let b = session(URLSchemeKitEnvironment(assets: sourceB, imageCache: cache, httpCache: nil, cachePartition: "tenant-b"))
             let (fromA, _) = try await loadImage(a, url)
@@ -131,7 +131,7 @@ final class URLSchemeKitEnvironmentTests: XCTestCase {
         }
     }
 
-    private func patternSession(_ cache: ImageURLCache, _ renderer: VersionedRenderer) -> URLSession {
+    private func patternSession(_ cache: QueryKeyedURLCache, _ renderer: VersionedRenderer) -> URLSession {
         var renderers = SchemeRenderers()
         renderers.set(renderer)
         let configuration = URLSessionConfiguration.ephemeral
@@ -145,7 +145,7 @@ final class URLSchemeKitEnvironmentTests: XCTestCase {
     func testAfterARendererVersionChangeTheSameURLIsRenderedAgainInMemoryAndOnDisk() async throws {
         let directory = try makeTemporaryDirectory()
         let url = PatternURL(seed: 5, size: 100).url
-        let memory = ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 0)
+        let memory = QueryKeyedURLCache(memoryCapacity: 1 << 20, diskCapacity: 0)
         let one = PatternRenderer(), two = PatternRenderer()
         for _ in 0..<2 { _ = try await patternSession(memory, VersionedRenderer(version: "1", base: one)).data(from: url) }
         XCTAssertEqual(one.renders.load(ordering: .relaxed), 1, "the same version answers from the cache")
@@ -153,10 +153,10 @@ final class URLSchemeKitEnvironmentTests: XCTestCase {
         XCTAssertEqual(two.renders.load(ordering: .relaxed), 1, "a new version renders again")
 
         // Each new instance stands for a later process, after the earlier one flushed.
-        var previous: ImageURLCache?
-        let disk = { () -> ImageURLCache in
+        var previous: QueryKeyedURLCache?
+        let disk = { () -> QueryKeyedURLCache in
             previous?.flush()
-            previous = ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 1 << 20, directory: directory)
+            previous = QueryKeyedURLCache(memoryCapacity: 1 << 20, diskCapacity: 1 << 20, directory: directory)
             return previous!
         }
         let three = PatternRenderer(), again = PatternRenderer(), four = PatternRenderer()
@@ -177,7 +177,7 @@ final class URLSchemeKitEnvironmentTests: XCTestCase {
         let (store, source) = try makeAssetStore()
         let red = RGBA(200, 10, 10), blue = RGBA(10, 10, 200)
         let gone = try store.add(photo(red)), kept = try store.add(photo(blue))
-        let cache = ImageURLCache(memoryCapacity: 8 << 20, diskCapacity: 8 << 20, directory: directory)
+        let cache = QueryKeyedURLCache(memoryCapacity: 8 << 20, diskCapacity: 8 << 20, directory: directory)
         let environment = URLSchemeKitEnvironment(assets: source, imageCache: cache, httpCache: nil, cachePartition: "t")
         let live = session(environment)
         let thumbnail = "asset://?width=16&id=\(gone)&format=png", other = "asset://?id=\(kept)&width=16&format=png"
@@ -197,7 +197,7 @@ final class URLSchemeKitEnvironmentTests: XCTestCase {
                 return error as? URLError
             }
         }
-        let restarted = session(URLSchemeKitEnvironment(assets: source, imageCache: ImageURLCache(memoryCapacity: 8 << 20, diskCapacity: 8 << 20, directory: directory),
+        let restarted = session(URLSchemeKitEnvironment(assets: source, imageCache: QueryKeyedURLCache(memoryCapacity: 8 << 20, diskCapacity: 8 << 20, directory: directory),
                                                         httpCache: nil, cachePartition: "t"))
         for session in [live, restarted] {
             let thumbnailError = await offline(session, thumbnail), avatarError = await offline(session, avatar)

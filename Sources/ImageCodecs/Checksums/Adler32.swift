@@ -1,25 +1,25 @@
 /// Adler-32 (RFC 1950), the checksum of zlib streams. The modulo is deferred
 /// across 5,552-byte runs (zlib's NMAX), each summed 16 bytes at a time in
 /// vector lanes and combined in 64 bits.
-public struct Adler32: Sendable {
+struct Adler32: Sendable {
     private var a: UInt32 = 1
     private var b: UInt32 = 0
 
     /// A checksum of no bytes yet (1).
-    public init() {}
+    init() {}
 
     /// The checksum of everything fed so far.
-    public var value: UInt32 { b << 16 | a }
+    var value: UInt32 { b << 16 | a }
 
     /// The checksum of `bytes` alone.
-    public static func checksum(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt32 {
+    static func checksum(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt32 {
         var adler = Adler32()
         adler.update(bytes)
         return adler.value
     }
 
     /// Feeds more bytes.
-    public mutating func update(_ buffer: UnsafeBufferPointer<UInt8>) {
+    mutating func update(_ buffer: UnsafeBufferPointer<UInt8>) {
         guard let base = buffer.baseAddress else { return }
         let modulus: UInt32 = 65_521
         var a = self.a, b = self.b

@@ -125,16 +125,8 @@ struct InflateHuffman {
                 let reversed = Int(HuffmanCode.reverse(UInt16(code), length))
                 let prefix = reversed & (primarySize - 1)
                 if prefix != subtablePrefix {
-                    // A new subtable for the codes that share these first
-                    // bits: canonical order places them together, and it
-                    // needs as many index bits as the longest of them has
-                    // beyond `primaryBits` (zlib's inflate_table sizing).
-                    subtableBits = length - primaryBits
-                    var free = (1 << subtableBits) - counts[length]
-                    while free > 0 && primaryBits + subtableBits < 15 {
-                        subtableBits += 1
-                        free = free * 2 - counts[primaryBits + subtableBits]
-                    }
+                    // A new subtable for the codes that share these first bits.
+                    subtableBits = HuffmanCode.subtableBits(firstLength: length, rootBits: primaryBits) { counts[$0] }
                     subtablePrefix = prefix
                     subtableStart = size
                     (table + size).initialize(repeating: empty, count: 1 << subtableBits)

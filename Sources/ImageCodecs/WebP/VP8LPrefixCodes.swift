@@ -156,15 +156,8 @@ struct VP8LPrefixCodes {
                     let reversed = Int(HuffmanCode.reverse(UInt16(code), length))
                     let prefix = reversed & (rootSize - 1)
                     if prefix != subtablePrefix {
-                        // The codes sharing these first bits are together in
-                        // canonical order; the subtable needs as many index
-                        // bits as the longest of them has past the root.
-                        subtableBits = length - rootBits
-                        var free = (1 << subtableBits) - remaining[length]
-                        while free > 0 && rootBits + subtableBits < 15 {
-                            subtableBits += 1
-                            free = free * 2 - remaining[rootBits + subtableBits]
-                        }
+                        // A new subtable for the codes that share these first bits.
+                        subtableBits = HuffmanCode.subtableBits(firstLength: length, rootBits: rootBits) { remaining[$0] }
                         subtablePrefix = prefix
                         subtableStart = entries.count - start
                         entries.append(contentsOf: repeatElement(0, count: 1 << subtableBits))

@@ -1,16 +1,16 @@
 /// A latitude/longitude box, for skipping shapes that lie outside a view.
-public struct GeoBounds: Hashable, Sendable {
+struct GeoBounds: Hashable, Sendable {
     /// The southern edge, in degrees.
-    public var minimumLatitude: Double
+    var minimumLatitude: Double
     /// The northern edge, in degrees.
-    public var maximumLatitude: Double
+    var maximumLatitude: Double
     /// The western edge, in degrees.
-    public var minimumLongitude: Double
+    var minimumLongitude: Double
     /// The eastern edge, in degrees.
-    public var maximumLongitude: Double
+    var maximumLongitude: Double
 
     /// The smallest box holding every coordinate; nil for none.
-    public init?<Coordinates: Sequence>(_ coordinates: Coordinates) where Coordinates.Element == GeoCoordinate {
+    init?<Coordinates: Sequence>(_ coordinates: Coordinates) where Coordinates.Element == GeoCoordinate {
         var iterator = coordinates.makeIterator()
         guard let first = iterator.next() else { return nil }
         minimumLatitude = first.latitude
@@ -26,7 +26,7 @@ public struct GeoBounds: Hashable, Sendable {
     }
 
     /// Whether `coordinate` lies inside or on the edge of the box.
-    public func contains(_ coordinate: GeoCoordinate) -> Bool {
+    func contains(_ coordinate: GeoCoordinate) -> Bool {
         coordinate.latitude >= minimumLatitude && coordinate.latitude <= maximumLatitude
             && coordinate.longitude >= minimumLongitude && coordinate.longitude <= maximumLongitude
     }

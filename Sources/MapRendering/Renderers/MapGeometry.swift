@@ -19,7 +19,7 @@ public struct MapGeometry: Sendable {
     /// River centre lines, stroked in the water colour.
     public var rivers = Path()
     /// The rivers' stroke width in points: thin at continent scale, wider zoomed in.
-    public var riverWidth: Double
+    var riverWidth: Double
 
     /// Projects the basemap at the detail the viewport's zoom wants.
     public init(viewport: MapViewport) throws {
@@ -77,16 +77,16 @@ public struct MapGeometry: Sendable {
     }
 
     /// Border strokes: 0.6 points wide.
-    public static func borderStyle(scale: Double) -> StrokeStyle { StrokeStyle(width: 0.6 * scale, join: .round, cap: .round) }
+    static func borderStyle(scale: Double) -> StrokeStyle { StrokeStyle(width: 0.6 * scale, join: .round, cap: .round) }
     /// Region border strokes: 0.5 points wide, bevelled (round joins on a hairline cost and show nothing).
-    public static func regionBorderStyle(scale: Double) -> StrokeStyle { StrokeStyle(width: 0.5 * scale, join: .bevel, cap: .butt) }
+    static func regionBorderStyle(scale: Double) -> StrokeStyle { StrokeStyle(width: 0.5 * scale, join: .bevel, cap: .butt) }
     /// River strokes: `width` points, round joins and caps (a river bends).
-    public static func riverStyle(width: Double, scale: Double) -> StrokeStyle {
+    static func riverStyle(width: Double, scale: Double) -> StrokeStyle {
         StrokeStyle(width: width * scale, join: .round, cap: .round)
     }
     /// The river width at `zoom`: 0.6 points below zoom 5, 1 to zoom 7, then 1.5
     /// (the 1:50m lines are coarse; wider lines would show their corners).
-    public static func riverWidth(zoom: Double) -> Double { zoom < 5 ? 0.6 : (zoom < 8 ? 1 : 1.5) }
+    static func riverWidth(zoom: Double) -> Double { zoom < 5 ? 0.6 : (zoom < 8 ? 1 : 1.5) }
     /// Coastline strokes: 0.8 points wide.
-    public static func coastlineStyle(scale: Double) -> StrokeStyle { StrokeStyle(width: 0.8 * scale, join: .round, cap: .round) }
+    static func coastlineStyle(scale: Double) -> StrokeStyle { StrokeStyle(width: 0.8 * scale, join: .round, cap: .round) }
 }

@@ -11,6 +11,19 @@ public protocol MapRenderer: Sendable {
     /// `options` must be valid (`validate()`) and `viewport` be `MapViewport(options:)`.
     /// `checkCancellation` is called between layers; whatever it throws ends the render.
     func render(_ options: MapSnapshotOptions, in viewport: MapViewport, checkCancellation: () throws -> Void) throws -> Bitmap
+
+    /// Draws as `render(_:in:checkCancellation:)`, stopping when
+    /// `cancellation` fires. A renderer that waits (for tiles) implements it
+    /// to be woken by the cancellation instead of polling; by default it
+    /// polls `cancellation.check` between layers.
+    func render(_ options: MapSnapshotOptions, in viewport: MapViewport, cancellation: RenderCancellation) throws -> Bitmap
+}
+
+extension MapRenderer {
+    /// Draws with `cancellation.check` as the `checkCancellation` closure.
+    public func render(_ options: MapSnapshotOptions, in viewport: MapViewport, cancellation: RenderCancellation) throws -> Bitmap {
+        try render(options, in: viewport, checkCancellation: cancellation.check)
+    }
 }
 
 extension MapRenderer {

@@ -31,16 +31,29 @@ public struct TileMapRenderer: MapRenderer {
 
     /// Draws `options` framed by `viewport` (see `MapRenderer`): tiles fetched
     /// `concurrentFetches` at a time and composited as they arrive.
-    /// `checkCancellation` is polled every 10 ms while tiles are awaited;
-    /// whatever it throws (or the first tile that fails) ends the render at
-    /// once, and the fetches still in flight are told to stop.
+    /// `checkCancellation` is called as each tile arrives and between layers;
+    /// to end the render while tiles are awaited, use
+    /// `render(_:in:cancellation:)`.
     public func render(_ options: MapSnapshotOptions, in viewport: MapViewport, checkCancellation: () throws -> Void = {}) throws -> Bitmap {
+        try render(options, in: viewport, cancellation: RenderCancellation(), checkCancellation: checkCancellation)
+    }
+
+    /// Draws as `render(_:in:checkCancellation:)`; when `cancellation` fires
+    /// (or the first tile fails) the render ends at once, without polling,
+    /// and the fetches still in flight are cancelled.
+    public func render(_ options: MapSnapshotOptions, in viewport: MapViewport, cancellation: RenderCancellation) throws -> Bitmap {
+        try render(options, in: viewport, cancellation: cancellation, checkCancellation: cancellation.check)
+    }
+
+    private func render(_ options: MapSnapshotOptions, in viewport: MapViewport, cancellation: RenderCancellation,
+                        checkCancellation: () throws -> Void) throws -> Bitmap {
         let placedTiles = tiles(for: viewport)
         guard placedTiles.count <= maximumTiles else {
             throw MapOptionError(option: "tiles", reason: "needs \(placedTiles.count) tiles for this view; at most \(maximumTiles) may be fetched (ResourceBudget.tiles): make the map smaller or zoom out")
         }
         var base = try Bitmap(width: viewport.pixelWidth, height: viewport.pixelHeight, fill: options.style.palette.water)
-        try TileFetch(placedTiles.map(\.source), loader: source.loader, concurrency: concurrentFetches).forEach(checkCancellation: checkCancellation) { index, bytes in
+        try TileFetch(placedTiles.map(\.source), loader: source.loader, concurrency: concurrentFetches).forEach(cancellation: cancellation) { index, bytes in
+            try checkCancellation()
             let placed = placedTiles[index]
             let tile: Bitmap
             do {

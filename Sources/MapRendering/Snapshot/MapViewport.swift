@@ -49,7 +49,7 @@ public struct MapViewport: Sendable, Equatable {
 
     /// The output pixel of `coordinate` taking its longitude as it is (no wrapping):
     /// project a whole shape this way, then draw it at each of `copyOffsets`.
-    public func unwrappedPixel(for coordinate: GeoCoordinate) -> (x: Double, y: Double) {
+    func unwrappedPixel(for coordinate: GeoCoordinate) -> (x: Double, y: Double) {
         // The world's size in output pixels is stored: no 2^zoom per point.
         (WebMercator.unitX(longitude: coordinate.longitude) * worldPixelWidth - centerX + Double(pixelWidth) / 2,
          WebMercator.unitY(latitude: coordinate.latitude) * worldPixelWidth - centerY + Double(pixelHeight) / 2)
@@ -57,7 +57,7 @@ public struct MapViewport: Sendable, Equatable {
 
     /// The horizontal shifts (whole multiples of `worldPixelWidth`) at which a shape
     /// spanning `minX…maxX` unwrapped pixels overlaps the image.
-    public func copyOffsets(minX: Double, maxX: Double) -> [Double] {
+    func copyOffsets(minX: Double, maxX: Double) -> [Double] {
         guard minX.isFinite, maxX.isFinite, worldPixelWidth > 0 else { return [] }
         let first = ((0 - maxX) / worldPixelWidth).rounded(.up)
         let last = ((Double(pixelWidth) - minX) / worldPixelWidth).rounded(.down)
@@ -66,7 +66,7 @@ public struct MapViewport: Sendable, Equatable {
     }
 
     /// Whether a shape with these geographic bounds can reach the image (any copy).
-    public func mayShow(_ bounds: GeoBounds?) -> Bool {
+    func mayShow(_ bounds: GeoBounds?) -> Bool {
         guard let bounds else { return false }
         let top = unwrappedPixel(for: GeoCoordinate(latitude: bounds.maximumLatitude, longitude: bounds.minimumLongitude))
         let bottom = unwrappedPixel(for: GeoCoordinate(latitude: bounds.minimumLatitude, longitude: bounds.maximumLongitude))

@@ -15,7 +15,10 @@ final class TileFetch: Sendable {
     private let loader: any TileLoading
     private let concurrency: Int
     private let state = Mutex(State())
-    private let stopped = Atomic<Bool>(false)
+    /// Cancelled when the fetch ends for any reason (done, an error, the
+    /// render's cancellation): the workers' loaders give up on it.
+    private let stopped = RenderCancellation()
+    /// Signalled once per arrived tile, and once when `stopped` is cancelled.
     private let arrival = DispatchSemaphore(value: 0)
 
     init(_ tiles: [TileCoordinate], loader: any TileLoading, concurrency: Int) {
@@ -25,18 +28,22 @@ final class TileFetch: Sendable {
     }
 
     /// Calls `body` with each tile's index and bytes, in order of arrival, on
-    /// the calling thread. Polls `checkCancellation` every 10 ms while waiting.
-    /// The first error (a tile, `body`, or cancellation) stops the workers
-    /// (their loaders see `isCancelled`) and is rethrown without waiting for them.
-    func forEach(checkCancellation: () throws -> Void, _ body: (Int, [UInt8]) throws -> Void) throws {
-        defer { stopped.store(true, ordering: .releasing) }
+    /// the calling thread, which sleeps until a tile arrives or `cancellation`
+    /// fires (no polling). The first error (a tile, `body`, or the
+    /// cancellation's) stops the workers (their loaders see `stopped`
+    /// cancelled) and is rethrown without waiting for them.
+    func forEach(cancellation: RenderCancellation, _ body: (Int, [UInt8]) throws -> Void) throws {
+        defer { stopped.cancel() }
+        stopped.onCancel { [arrival] in arrival.signal() }
+        cancellation.onCancel { [stopped] in stopped.cancel() }
         for _ in 0..<min(concurrency, tiles.count) {
             DispatchQueue.global().async { self.work() }
         }
         var remaining = tiles.count
         while remaining > 0 {
-            try checkCancellation()
-            guard arrival.wait(timeout: .now() + .milliseconds(10)) == .success else { continue }
+            try cancellation.check()
+            arrival.wait()
+            try cancellation.check()
             let arrived = state.withLock { state in
                 defer { state.arrived.removeAll() }
                 return state.arrived
@@ -49,14 +56,14 @@ final class TileFetch: Sendable {
     }
 
     private func work() {
-        while !stopped.load(ordering: .acquiring) {
+        while !stopped.isCancelled {
             let claimed = state.withLock { state -> Int? in
                 guard state.next < tiles.count else { return nil }
                 defer { state.next += 1 }
                 return state.next
             }
             guard let index = claimed else { return }
-            let result = Result { try loader.tile(tiles[index]) { self.stopped.load(ordering: .acquiring) } }
+            let result = Result { try loader.tile(tiles[index], cancellation: stopped) }
             state.withLock { $0.arrived.append((index, result)) }
             arrival.signal()
         }

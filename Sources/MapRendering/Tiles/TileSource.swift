@@ -4,16 +4,17 @@
 public protocol TileLoading: Sendable {
     /// The tile's bytes; throws `MapTileError.unavailable` (or any error) when it cannot be had.
     func tile(_ coordinate: TileCoordinate) throws -> [UInt8]
-    /// The tile's bytes, given up on (throwing) soon after `isCancelled`
-    /// returns true: a loader that waits on a network polls it, so a
-    /// cancelled or timed-out snapshot does not wait for its tiles.
+    /// The tile's bytes, given up on (throwing) soon after `cancellation`
+    /// fires: a loader that waits on a network registers a handler with
+    /// `cancellation.onCancel(_:)` that ends its wait, so a cancelled or
+    /// timed-out snapshot does not wait for its tiles.
     /// By default, `tile(coordinate)`.
-    func tile(_ coordinate: TileCoordinate, isCancelled: @escaping @Sendable () -> Bool) throws -> [UInt8]
+    func tile(_ coordinate: TileCoordinate, cancellation: RenderCancellation) throws -> [UInt8]
 }
 
 extension TileLoading {
-    /// The tile, ignoring `isCancelled`: for loaders that answer at once (a directory, a test).
-    public func tile(_ coordinate: TileCoordinate, isCancelled: @escaping @Sendable () -> Bool) throws -> [UInt8] {
+    /// The tile, ignoring `cancellation`: for loaders that answer at once (a directory, a test).
+    public func tile(_ coordinate: TileCoordinate, cancellation: RenderCancellation) throws -> [UInt8] {
         try tile(coordinate)
     }
 }

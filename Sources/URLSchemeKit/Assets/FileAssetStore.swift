@@ -61,7 +61,7 @@ public final class FileAssetStore: AssetStore {
     /// `budget.decodedPixels`) and, for a JPEG, a decode at 1/8 scale,
     /// which reads every scan (within `budget.jpegScans`) but keeps
     /// only one coefficient per block.
-    public static func checkImage(_ data: Data, budget: ResourceBudget = ResourceBudget()) throws -> ImageInfo {
+    static func checkImage(_ data: Data, budget: ResourceBudget = ResourceBudget()) throws -> ImageInfo {
         let options = ImageDecoder.Options(appliesOrientation: false, jpegScale: .eighth,
                                            maximumPixelCount: budget.decodedPixels, maximumScanCount: budget.jpegScans)
         let info = try ImageDecoder.readInfo(data, options: options)
@@ -136,7 +136,7 @@ public final class FileAssetStore: AssetStore {
     }
 
     /// Throws `AssetStoreError.invalidID` unless `id` has the form this store issues.
-    public static func validate(_ id: String) throws {
+    static func validate(_ id: String) throws {
         guard id.utf8.count == 26, id.allSatisfy({ idAlphabet.contains($0) }) else {
             throw AssetStoreError.invalidID(id)
         }

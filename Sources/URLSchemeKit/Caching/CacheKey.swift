@@ -12,12 +12,12 @@ import FoundationNetworking
 /// sorted by name with a stable sort, so repeated names keep their relative
 /// order (`marker=A&marker=B` differs from `marker=B&marker=A`), and the
 /// fragment is ignored.
-public struct CacheKey: Hashable, Sendable, CustomStringConvertible {
+struct CacheKey: Hashable, Sendable, CustomStringConvertible {
     /// The canonical text, e.g. `map://?latitude=59.9&longitude=30.3`.
-    public let rawValue: String
+    let rawValue: String
 
     /// The key of `url`; nil when the URL has no scheme or cannot be parsed.
-    public init?(url: URL) {
+    init?(url: URL) {
         // Every cache lookup makes a key, and URLComponents takes about 19 µs
         // here: read the common case straight from the URL's characters.
         if let text = Self.directKey(url.absoluteString) {
@@ -179,13 +179,13 @@ public struct CacheKey: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The key of the request's URL.
-    public init?(request: URLRequest) {
+    init?(request: URLRequest) {
         guard let url = request.url else { return nil }
         self.init(url: url)
     }
 
     /// The canonical text (`rawValue`).
-    public var description: String { rawValue }
+    var description: String { rawValue }
 
     /// One query item with its position in the URL, for the stable sort.
     private struct QueryItem {

@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// The disk tier of `ImageURLCache`: one file per entry in one directory,
+/// The disk tier of `QueryKeyedURLCache`: one file per entry in one directory,
 /// named by a 128-bit hash of the key, written atomically (temporary file,
 /// then rename) and evicted least-recently-used beyond its capacity.
 ///

@@ -1,4 +1,4 @@
-/// A least-recently-used map with a total cost limit. `ImageURLCache` uses it
+/// A least-recently-used map with a total cost limit. `QueryKeyedURLCache` uses it
 /// for its memory tier (values are responses, costs are bytes) and as the
 /// index of its disk tier (costs are file sizes; evicted keys are files to
 /// delete). Not thread-safe by itself; its owner serialises access.

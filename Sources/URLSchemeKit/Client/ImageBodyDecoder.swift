@@ -20,7 +20,7 @@ enum ImageBodyDecoder {
             let head = data.prefix(ImageFormat.sniffedByteCount).map { String(format: "%02X", $0) }.joined(separator: " ")
             let message = "the body of \(url.absoluteString) is not an image the loader decodes (\(declared), "
                 + "\(data.count) bytes starting \(head.isEmpty ? "with nothing" : head)); PNG, JPEG, GIF and WebP are supported"
-            throw URLErrors.make(.cannotDecodeContentData, message, url: url)
+            throw URLErrors.converting(ImageBodyError(description: message, underlying: nil), url: url)
         }
         do {
             var options = ImageDecoder.Options(maximumPixelCount: maximumPixelCount)
@@ -34,7 +34,7 @@ enum ImageBodyDecoder {
                                sourceWidth: decoded.info.uprightWidth, sourceHeight: decoded.info.uprightHeight)
         } catch {
             let message = "could not decode the \(format.rawValue.uppercased()) body of \(url.absoluteString): \(error)"
-            throw URLErrors.make(.cannotDecodeContentData, message, url: url, underlying: error)
+            throw URLErrors.converting(ImageBodyError(description: message, underlying: error), url: url)
         }
     }
 
@@ -44,4 +44,11 @@ enum ImageBodyDecoder {
         if bitmap.width == size.width, bitmap.height == size.height { return bitmap }
         return try bitmap.resized(width: size.width, height: size.height, mode: size.mode)
     }
+}
+
+/// A loaded body that is not an image the loader decodes: what it is and why
+/// (`URLErrors.converting` makes it `.cannotDecodeContentData`).
+struct ImageBodyError: Error, CustomStringConvertible {
+    let description: String
+    let underlying: Error?
 }

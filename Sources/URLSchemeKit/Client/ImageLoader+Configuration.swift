@@ -43,7 +43,7 @@ extension ImageLoader {
         }
 
         /// The session loaders use unless given another: ephemeral, with
-        /// `installURLSchemeKit()` (caching in `ImageURLCache.standard`).
+        /// `installURLSchemeKit()` (caching in `QueryKeyedURLCache.standard`).
         public static let defaultSession: URLSession = {
             let configuration = URLSessionConfiguration.ephemeral
             configuration.installURLSchemeKit()

@@ -6,7 +6,8 @@ import FoundationNetworking
 
 /// Loads images by URL through a `URLSession` (every URLSchemeKit scheme and
 /// `http(s)` alike) and decodes them with the package's codecs, off the
-/// caller's thread, at the size asked for.
+/// caller's thread, at the size asked for (an ``ImageTargetSize``). A view
+/// shows one image through an ``ImageSlot``.
 ///
 /// ```swift
 /// let image = try await ImageLoader.shared.image(for: mapURL, size: ImageTargetSize(width: 240, height: 240))
@@ -18,8 +19,8 @@ import FoundationNetworking
 ///   priority among its waiters.
 /// - **Memory cache** of decoded images keyed by canonical URL and size, cost
 ///   = pixel bytes, least recently used out: a hit never touches the session.
-///   It is a `DecodedImageCache`: pass the asset source's
-///   (`URLSchemeKitEnvironment.assets`) to keep one budget for all.
+///   It is a ``DecodedImageCache``: pass the asset source's
+///   (``URLSchemeKitEnvironment/assets``) to keep one budget for all.
 /// - **Prefetching** at low priority; a display request for a prefetched URL
 ///   joins it and raises its priority.
 /// - **Bounded work**: at most `maximumConcurrentLoads` session tasks and
@@ -28,11 +29,11 @@ import FoundationNetworking
 /// Errors: a URL the session cannot load fails with the session's error,
 /// unchanged; an HTTP status outside 200–299 with `URLError(.badServerResponse)`;
 /// a body that does not decode with `URLError(.cannotDecodeContentData)`
-/// naming the URL and the format; a bad target size with `ImageLoaderError`;
+/// naming the URL and the format; a bad target size with ``ImageLoaderError``;
 /// a cancelled request with `URLError(.cancelled)`.
 public final class ImageLoader: Sendable {
     /// A loader over a session with every URLSchemeKit scheme installed
-    /// (`installURLSchemeKit()`, caching in `ImageURLCache.standard`).
+    /// (`installURLSchemeKit()`, caching in `QueryKeyedURLCache.standard`).
     public static let shared = ImageLoader()
 
     /// The session, limits and memory budget this loader was made with.

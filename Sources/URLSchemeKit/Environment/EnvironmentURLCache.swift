@@ -21,7 +21,7 @@ final class EnvironmentURLCache: URLCache, @unchecked Sendable {
     /// The environment of the sessions made from the configuration.
     let environment: URLSchemeKitEnvironment
     /// Where calls go: the environment's image cache, or nil (nothing is kept).
-    private let backing: ImageURLCache?
+    private let backing: QueryKeyedURLCache?
 
     init(_ environment: URLSchemeKitEnvironment) {
         self.environment = environment

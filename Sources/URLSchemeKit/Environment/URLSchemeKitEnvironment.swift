@@ -8,7 +8,10 @@ import FoundationNetworking
 /// Everything the URLSchemeKit protocols read beyond the request, for the
 /// sessions of one configuration: where photos come from, how much one load
 /// may cost, which tile sources `map://` may name, where renders run, which
-/// renderer draws each scheme, and where answers are cached.
+/// renderer draws each scheme, and where answers are cached: an
+/// ``AssetImageSource``, a ``ResourceBudget``, ``MapTileSources``, a
+/// ``RenderQueue``, ``SchemeRenderers``, a ``QueryKeyedURLCache`` and an
+/// ``HTTPCache``.
 ///
 /// Nothing of it is process-wide: two sessions with two environments serve
 /// two tenants side by side, and a test builds the environment it needs.
@@ -36,7 +39,7 @@ public final class URLSchemeKitEnvironment: Sendable {
     /// Where renders run.
     public let renderQueue: RenderQueue
     /// Where rendered answers are kept (and found again); nil: nothing is kept.
-    public let imageCache: ImageURLCache?
+    public let imageCache: QueryKeyedURLCache?
     /// The HTTP cache `http(s)` loads go through; nil: they go to the platform's loader, uncached.
     public let httpCache: HTTPCache?
     /// The renderer of each scheme, the built-in ones and an app's own.
@@ -46,7 +49,7 @@ public final class URLSchemeKitEnvironment: Sendable {
     /// one tenant's store never answers another's.
     public let cachePartition: String
     /// The renderer version each protocol class found for each scheme, so a
-    /// memory hit needs no parse (`SchemeURLProtocol.startLoading()`).
+    /// memory hit needs no parse (``SchemeURLProtocol/startLoading()``).
     let renderVersions = Mutex<[String: String]>([:])
 
     /// An environment. `cachePartition` nil: `"shared"` when the answers depend
@@ -56,7 +59,7 @@ public final class URLSchemeKitEnvironment: Sendable {
     /// stable name, such as the tenant's, to find disk entries again after a restart).
     public init(assets: AssetImageSource? = nil, budget: ResourceBudget = ResourceBudget(),
                 tileSources: MapTileSources = MapTileSources(), renderQueue: RenderQueue = .shared,
-                imageCache: ImageURLCache? = .standard, httpCache: HTTPCache? = .standard,
+                imageCache: QueryKeyedURLCache? = .standard, httpCache: HTTPCache? = .standard,
                 renderers: SchemeRenderers = SchemeRenderers(), cachePartition: String? = nil) {
         self.assets = assets
         self.budget = budget
@@ -71,7 +74,7 @@ public final class URLSchemeKitEnvironment: Sendable {
 
     /// The environment of a session set up with `installURLSchemeKit()`, and of
     /// a protocol driven without a session: no asset store, the default budget,
-    /// no tile sources, `ImageURLCache.standard` and `HTTPCache.standard`.
+    /// no tile sources, ``QueryKeyedURLCache/standard`` and ``HTTPCache/standard``.
     /// It serves `map://` and `poll://` as they are.
     public static let standard = URLSchemeKitEnvironment()
 
@@ -80,7 +83,7 @@ public final class URLSchemeKitEnvironment: Sendable {
     /// naming it in `imageCache` (memory and disk, every partition: ids are
     /// random, so another store's asset never shares one). A removed avatar
     /// member is drawn as a grey tile from then on.
-    /// Throws what the store throws (`AssetStoreError.notFound` for an unknown id).
+    /// Throws what the store throws (``AssetStoreError/notFound(_:)`` for an unknown id).
     public func removeAsset(_ id: String) throws {
         guard let assets else {
             throw URLErrors.make(.resourceUnavailable, UnconfiguredAssetStore.message, url: nil)

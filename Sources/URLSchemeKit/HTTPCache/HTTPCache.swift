@@ -4,7 +4,7 @@ import Synchronization
 import FoundationNetworking
 #endif
 
-/// The store and the origin link behind `HTTPCacheURLProtocol`: every `http(s)`
+/// The store and the origin link behind ``HTTPCacheURLProtocol``: every `http(s)`
 /// response a session loads is kept by the HTTP caching rules (RFC 9111 as a
 /// private cache, with `stale-while-revalidate`, `stale-if-error` and
 /// `immutable`), and answered from here when fresh, revalidated when stale,
@@ -16,7 +16,7 @@ import FoundationNetworking
 /// let session = URLSession(configuration: configuration)
 /// ```
 ///
-/// Entries live in an `ImageURLCache` of its own (memory and disk tiers;
+/// Entries live in a ``QueryKeyedURLCache`` of its own (memory and disk tiers;
 /// files written atomically and checksummed, least recently used out first),
 /// so instances and processes on one directory share what they store. The
 /// offline state of each origin (scheme, host and port) is public
@@ -77,14 +77,14 @@ public final class HTTPCache: Sendable {
 
     /// A cache for the whole process with the default configuration, under
     /// `$XDG_CACHE_HOME/URLSchemeKit/HTTPCache` (by default `~/.cache/…`).
-    public static let standard = HTTPCache(directory: ImageURLCache.cacheHome.appendingPathComponent("URLSchemeKit/HTTPCache", isDirectory: true))
+    public static let standard = HTTPCache(directory: QueryKeyedURLCache.cacheHome.appendingPathComponent("URLSchemeKit/HTTPCache", isDirectory: true))
 
     /// Where entry files live; nil for a memory-only cache.
     public var directory: URL? { storage.directory }
     /// The limits and offline behaviour this cache was created with.
     public let configuration: Configuration
 
-    let storage: ImageURLCache
+    let storage: QueryKeyedURLCache
     let forwarder: HTTPForwarder
     let reachability: OriginReachability
     /// The time source of every age calculation (tests move it forward).
@@ -106,7 +106,7 @@ public final class HTTPCache: Sendable {
     init(directory: URL?, configuration: Configuration, clock: @escaping @Sendable () -> Date) {
         self.configuration = configuration
         self.clock = clock
-        storage = ImageURLCache(memoryCapacity: configuration.memoryCapacity, diskCapacity: configuration.diskCapacity,
+        storage = QueryKeyedURLCache(memoryCapacity: configuration.memoryCapacity, diskCapacity: configuration.diskCapacity,
                                 directory: directory)
         forwarder = HTTPForwarder(maximumResponseSize: configuration.maximumResponseSize,
                                   spoolThreshold: configuration.spoolThreshold, clock: clock)

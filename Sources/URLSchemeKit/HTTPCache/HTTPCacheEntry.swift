@@ -7,7 +7,7 @@ import FoundationNetworking
 /// request was sent and the response arrived (for the age calculation), and the
 /// request header values its `Vary` names (for selecting it again).
 ///
-/// It is kept in an `ImageURLCache` as a `CachedURLResponse` whose `userInfo`
+/// It is kept in a `QueryKeyedURLCache` as a `CachedURLResponse` whose `userInfo`
 /// carries the extra fields as strings, so it shares that cache's memory and
 /// disk tiers, checksums and eviction.
 struct HTTPCacheEntry: Sendable {

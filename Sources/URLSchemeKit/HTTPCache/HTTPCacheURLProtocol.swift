@@ -6,10 +6,10 @@ import FoundationNetworking
 /// Caches every `http` and `https` load of a session by the HTTP rules and
 /// answers from the store when the origin cannot be reached: pages and photos
 /// seen once keep working offline. `installURLSchemeKit()` registers it with
-/// the environment's `httpCache` (`HTTPCache.standard` by default; an
+/// the environment's `httpCache` (``HTTPCache/standard`` by default; an
 /// environment without one leaves `http(s)` to the platform). Alone:
 /// `configuration.protocolClasses = [HTTPCacheURLProtocol.self]` (then it uses
-/// `HTTPCache.standard`).
+/// ``HTTPCache/standard``).
 ///
 /// Every answer carries a `Cache-Status` header (RFC 9211) saying what happened,
 /// e.g. `URLSchemeKit; hit; ttl=3597`, `URLSchemeKit; fwd=stale; fwd-status=304`
@@ -22,7 +22,7 @@ import FoundationNetworking
 ///
 /// Threads: `startLoading()` runs on the task's work queue, the one queue all
 /// sessions share, so it answers only a fresh hit held in memory there; disk
-/// reads and forwarding run on `HTTPCache`'s queue and the inner session's, and
+/// reads and forwarding run on ``HTTPCache``'s queue and the inner session's, and
 /// the outcome hops back to the work queue (`ClientChannel`), once, never after
 /// `stopLoading()`, which cancels the forwarded request.
 public final class HTTPCacheURLProtocol: URLProtocol {
@@ -75,10 +75,7 @@ public final class HTTPCacheURLProtocol: URLProtocol {
         #if canImport(FoundationNetworking)
         guard case let .loaded(response, _) = outcome, let http = response as? HTTPURLResponse, http.statusCode == 401,
               let challenge = http.value(forHTTPHeaderField: "WWW-Authenticate"), !challenge.isEmpty else { return outcome }
-        let url = http.url?.absoluteString ?? "the origin"
-        return .failed(URLErrors.make(.userAuthenticationRequired,
-            "\(url) answered 401 asking for credentials (WWW-Authenticate: \(challenge)); send them in an Authorization header "
-            + "(Linux's URLSession never completes a load that reports this challenge)", url: http.url))
+        return .failed(URLErrors.converting(AuthenticationChallengeError(url: http.url, challenge: challenge), url: http.url))
         #else
         return outcome
         #endif

@@ -31,7 +31,7 @@ final class HitMemo: Sendable {
     /// plus the parsed entry and the last answer built from it, which hold as
     /// many fields again.
     private static func cost(_ cached: CachedURLResponse) -> Int {
-        let fields = ImageURLCache.memoryCost(cached, CacheKey(rawValue: "")) - cached.data.count
+        let fields = QueryKeyedURLCache.memoryCost(cached, CacheKey(rawValue: "")) - cached.data.count
         return cached.data.count + 3 * fields
     }
 

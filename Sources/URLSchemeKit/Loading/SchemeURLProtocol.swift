@@ -18,7 +18,7 @@ import FoundationNetworking
 ///
 /// Threads: `canInit` runs on the thread that resumed the task; `startLoading`
 /// and `stopLoading` run on the task's serial work queue. Per request:
-/// 1. find the session's `URLSchemeKitEnvironment` (see `installURLSchemeKit(_:)`);
+/// 1. find the session's ``URLSchemeKitEnvironment`` (see `installURLSchemeKit(_:)`);
 /// 2. `makeRenderWork(in:)` parses the URL (strictly; errors name the
 ///    parameter) and picks the environment's renderer;
 /// 3. honour `request.cachePolicy` (the Linux session never does): an answer
@@ -29,9 +29,9 @@ import FoundationNetworking
 ///    `URLError(.resourceUnavailable)`;
 /// 4. the render runs on the environment's `renderQueue`, cancellable through
 ///    `RenderCancellation`, which also fires when the render outlives
-///    `ResourceBudget.renderDeadline` (reported as `URLError(.timedOut)`); a
+///    ``ResourceBudget/renderDeadline`` (reported as `URLError(.timedOut)`); a
 ///    full queue refuses it at once;
-/// 5. a success is stored in the environment's `ImageURLCache`, then answered
+/// 5. a success is stored in the environment's ``QueryKeyedURLCache``, then answered
 ///    as `HTTPURLResponse` 200 with `Content-Type` and `Content-Length`; a
 ///    failure as a `URLError`;
 /// 6. the client hears one outcome, on the task's work queue, never after
@@ -81,7 +81,7 @@ open class SchemeURLProtocol: URLProtocol {
         }
         let (workQueue, session) = ClientChannel.internals(of: task)
         let environment = EnvironmentURLCache.environment(of: session)
-        let cache = ImageURLCache.readsCache(request.cachePolicy) ? environment.imageCache : nil
+        let cache = QueryKeyedURLCache.readsCache(request.cachePolicy) ? environment.imageCache : nil
         // A memory hit is answered before the URL is parsed: the renderer's
         // version for this class and scheme is remembered from an earlier load
         // (an environment's renderers never change).

@@ -25,6 +25,10 @@ enum URLErrors {
     /// - `AssetStoreError.notFound` is `.fileDoesNotExist`; a damaged or
     ///   unreadable stored file and an `AssetDecodingError` are `.cannotDecodeContentData`;
     /// - a `MapTileError` is `.resourceUnavailable` naming the tile;
+    /// - an `ImageBodyError` (a loaded body that is not an image the loader
+    ///   decodes) is `.cannotDecodeContentData`;
+    /// - an `AuthenticationChallengeError` (a 401 Linux cannot complete) is
+    ///   `.userAuthenticationRequired` naming the challenge;
     /// - a `CancellationError` is `.cancelled`;
     /// - anything else is `.unknown` with its description.
     static func converting(_ error: Error, url: URL?) -> URLError {
@@ -49,10 +53,26 @@ enum URLErrors {
             return make(.cannotDecodeContentData, error.description, url: url, underlying: error.underlying)
         case let error as MapTileError:
             return make(.resourceUnavailable, error.description, url: url, underlying: error)
+        case let error as ImageBodyError:
+            return make(.cannotDecodeContentData, error.description, url: url, underlying: error.underlying)
+        case let error as AuthenticationChallengeError:
+            return make(.userAuthenticationRequired, error.description, url: url)
         case is CancellationError:
             return make(.cancelled, "cancelled", url: url)
         default:
             return make(.unknown, "could not load \(url?.absoluteString ?? ""): \(error)", url: url, underlying: error)
         }
+    }
+}
+
+/// A `401` whose `WWW-Authenticate` challenge Linux's URLSession would try to
+/// answer and never complete (see `HTTPCacheURLProtocol.deliverable(_:)`).
+struct AuthenticationChallengeError: Error, CustomStringConvertible {
+    let url: URL?
+    let challenge: String
+
+    var description: String {
+        "\(url?.absoluteString ?? "the origin") answered 401 asking for credentials (WWW-Authenticate: \(challenge)); send them in an Authorization header "
+            + "(Linux's URLSession never completes a load that reports this challenge)"
     }
 }

@@ -4,9 +4,9 @@ import FoundationNetworking
 #endif
 
 /// The URL protocols this package provides, in the order sessions try them.
-public enum URLSchemeKitProtocols {
+enum URLSchemeKitProtocols {
     /// Every scheme protocol class, registered by `installURLSchemeKit(_:)`.
-    public static let all: [AnyClass] = [MapURLProtocol.self, AssetURLProtocol.self, AvatarURLProtocol.self, PollURLProtocol.self]
+    static let all: [AnyClass] = [MapURLProtocol.self, AssetURLProtocol.self, AvatarURLProtocol.self, PollURLProtocol.self]
 }
 
 extension URLSessionConfiguration {

@@ -46,7 +46,7 @@ public final class RenderQueue: Sendable {
     /// Queues `body`; it runs when a slot is free, unless `cancellation` fired first.
     /// Throws `URLError(.resourceUnavailable)` (and never runs `body`) when
     /// `pendingLimit` renders are already waiting.
-    public func submit(cancellation: RenderCancellation, pendingLimit limit: Int = ResourceBudget().pendingRenders,
+    func submit(cancellation: RenderCancellation, pendingLimit limit: Int = ResourceBudget().pendingRenders,
                        _ body: @escaping @Sendable () -> Void) throws {
         let job = Job(cancellation: cancellation, body: body)
         let startNow = try state.withLock { state -> Bool in

@@ -93,7 +93,7 @@ public struct QueryReader: Sendable {
     }
 
     /// Parses a finite number in `range` from `text`, for list-valued parameters too.
-    public static func number(_ text: String, name: String, in range: ClosedRange<Double>) throws -> Double {
+    static func number(_ text: String, name: String, in range: ClosedRange<Double>) throws -> Double {
         guard let value = Double(text), value.isFinite, range.contains(value) else {
             throw URLParameterError(
                 parameter: name,

@@ -12,7 +12,7 @@ import URLSchemeKit
 ///
 /// The session caches in memory only and has no HTTP cache, so every run is
 /// cold: each image is rendered once, and its bytes for the file come from the
-/// session's `ImageURLCache`, stored by the load the decode used.
+/// session's `QueryKeyedURLCache`, stored by the load the decode used.
 struct GalleryBuilder {
     /// Why the gallery could not be built, said so a user can act on it.
     enum Failure: Error, CustomStringConvertible {
@@ -47,7 +47,7 @@ struct GalleryBuilder {
         let store = try FileAssetStore(directory: storeDirectory)
         let photo = try store.add(GalleryPhoto.testorig)
         let environment = URLSchemeKitEnvironment(assets: AssetImageSource(store: store, cache: DecodedImageCache(capacity: 64 << 20)),
-                                                  imageCache: ImageURLCache(memoryCapacity: 256 << 20, diskCapacity: 0), httpCache: nil)
+                                                  imageCache: QueryKeyedURLCache(memoryCapacity: 256 << 20, diskCapacity: 0), httpCache: nil)
         let configuration = URLSessionConfiguration.ephemeral
         configuration.installURLSchemeKit(environment)
         let loader = ImageLoader(configuration: ImageLoader.Configuration(session: URLSession(configuration: configuration)))

@@ -71,11 +71,11 @@ extension XCTestCase {
     }
 
     /// A session with every URLSchemeKit protocol, a memory-only
-    /// `ImageURLCache`, and an environment of `assets` and `budget`.
+    /// `QueryKeyedURLCache`, and an environment of `assets` and `budget`.
     func makeSchemeSession(_ assets: AssetImageSource? = nil, budget: ResourceBudget = ResourceBudget()) -> URLSession {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.installURLSchemeKit(URLSchemeKitEnvironment(assets: assets, budget: budget,
-                                                                  imageCache: ImageURLCache(memoryCapacity: 16 << 20, diskCapacity: 0), httpCache: nil))
+                                                                  imageCache: QueryKeyedURLCache(memoryCapacity: 16 << 20, diskCapacity: 0), httpCache: nil))
         return URLSession(configuration: configuration)
     }
 

@@ -97,7 +97,7 @@ extension XCTestCase {
     /// `renderer` drawing `map://` (the real one by default). When the test
     /// ends the loader is stopped and its session invalidated.
     func makeLoader(memoryCapacity: Int = 8 << 20, maximumConcurrentLoads: Int = 6,
-                    urlCache: ImageURLCache? = ImageURLCache(memoryCapacity: 16 << 20, diskCapacity: 0),
+                    urlCache: QueryKeyedURLCache? = QueryKeyedURLCache(memoryCapacity: 16 << 20, diskCapacity: 0),
                     renderer: (any Renderer<MapURL>)? = nil) -> ImageLoader {
         var renderers = SchemeRenderers()
         if let renderer { renderers.set(renderer) }

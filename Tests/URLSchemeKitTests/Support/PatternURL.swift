@@ -98,7 +98,7 @@ final class StandalonePatternURLProtocol: SchemeURLProtocol {
 /// A session that knows only the pattern scheme, drawn by `renderer` within
 /// `budget`, its answers kept in `cache` (under one partition, so sessions on
 /// one cache directory share them).
-func makePatternSession(cache: ImageURLCache?, renderer: PatternRenderer = PatternRenderer(),
+func makePatternSession(cache: QueryKeyedURLCache?, renderer: PatternRenderer = PatternRenderer(),
                         budget: ResourceBudget = ResourceBudget(), renderQueue: RenderQueue = .shared) -> URLSession {
     var renderers = SchemeRenderers()
     renderers.set(renderer)

@@ -30,7 +30,7 @@ var renderers = SchemeRenderers()
 renderers.set(BadgeRenderer())
 let environment = URLSchemeKitEnvironment(
     assets: AssetImageSource(store: store),
-    imageCache: ImageURLCache(memoryCapacity: 32 << 20, diskCapacity: 64 << 20, directory: scratch.appendingPathComponent("images")),
+    imageCache: QueryKeyedURLCache(memoryCapacity: 32 << 20, diskCapacity: 64 << 20, directory: scratch.appendingPathComponent("images")),
     httpCache: HTTPCache(directory: scratch.appendingPathComponent("web")),
     renderers: renderers)
 let configuration = URLSessionConfiguration.ephemeral

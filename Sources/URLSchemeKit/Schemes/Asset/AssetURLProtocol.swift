@@ -4,7 +4,7 @@ import FoundationNetworking
 #endif
 
 /// Answers `asset://` URLs with stored photos, edited as the URL says (see
-/// `AssetURL` for the parameters), from the store of the session's environment:
+/// ``AssetURL`` for the parameters), from the store of the session's environment:
 /// ```swift
 /// let environment = URLSchemeKitEnvironment(assets: AssetImageSource(store: try FileAssetStore(directory: photos)))
 /// configuration.installURLSchemeKit(environment)

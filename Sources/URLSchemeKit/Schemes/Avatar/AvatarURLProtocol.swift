@@ -4,7 +4,7 @@ import FoundationNetworking
 #endif
 
 /// Answers `avatar://` URLs with chat avatars composed from participants'
-/// photos in the store of the session's environment (see `AvatarURL`), the
+/// photos in the store of the session's environment (see ``AvatarURL``), the
 /// store `asset://` reads.
 public final class AvatarURLProtocol: SchemeURLProtocol {
     public override class var schemes: Set<String> { [AvatarURL.scheme] }

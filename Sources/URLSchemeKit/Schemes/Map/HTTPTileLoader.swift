@@ -7,7 +7,7 @@ import FoundationNetworking
 
 /// Fetches tiles from an HTTP(S) URL template (`https://tiles.example/{z}/{x}/{y}.png`)
 /// through a URLSession of its own: a User-Agent on every request (tile
-/// servers refuse anonymous clients), and an `ImageURLCache` as the tile cache.
+/// servers refuse anonymous clients), and a `QueryKeyedURLCache` as the tile cache.
 ///
 /// A tile server is a stranger too: a response is refused as soon as it says
 /// or shows that it is larger than `maximumTileBytes`, and a
@@ -30,7 +30,7 @@ public final class HTTPTileLoader: TileLoading {
     ///   - cache: where fetched tiles are kept (memory only by default).
     ///   - timeout: seconds one tile may take.
     ///   - maximumTileBytes: bytes accepted for one tile (1 MiB by default; a tile is tens of kilobytes).
-    public init(template: String, userAgent: String, cache: ImageURLCache = ImageURLCache(memoryCapacity: 32 << 20, diskCapacity: 0),
+    public init(template: String, userAgent: String, cache: QueryKeyedURLCache = QueryKeyedURLCache(memoryCapacity: 32 << 20, diskCapacity: 0),
                 timeout: TimeInterval = 15, maximumTileBytes: Int = 1 << 20) {
         self.template = template
         self.timeout = timeout
@@ -44,28 +44,29 @@ public final class HTTPTileLoader: TileLoading {
 
     /// The bytes of one tile, from the cache or the server. Throws `MapTileError.unavailable` naming the tile and the reason (a load reports it as `URLError(.resourceUnavailable)`).
     public func tile(_ coordinate: TileCoordinate) throws -> [UInt8] {
-        try tile(coordinate, isCancelled: { false })
+        try tile(coordinate, cancellation: RenderCancellation())
     }
 
-    /// The tile, giving up when `isCancelled` returns true (polled while the
-    /// request waits). Throws `MapTileError.unavailable` naming the tile and
-    /// the reason: an HTTP error, a time-out, an oversized body, a cancellation.
-    public func tile(_ coordinate: TileCoordinate, isCancelled: @escaping @Sendable () -> Bool) throws -> [UInt8] {
+    /// The tile, giving up when `cancellation` fires (it cancels the request,
+    /// which ends the wait). Throws `MapTileError.unavailable` naming the tile
+    /// and the reason: an HTTP error, a time-out, an oversized body, a cancellation.
+    public func tile(_ coordinate: TileCoordinate, cancellation: RenderCancellation) throws -> [UInt8] {
         let text = coordinate.filling(template)
         guard let url = URL(string: text) else { throw MapTileError.unavailable(coordinate, "'\(text)' is not a URL") }
         let task = session.dataTask(with: URLRequest(url: url, cachePolicy: .returnCacheDataElseLoad))
         let fetch = delegate.begin(task, coordinate: coordinate, limit: maximumTileBytes)
+        cancellation.onCancel { task.cancel() }
         task.resume()
-        let giveUp = Date(timeIntervalSinceNow: timeout + 1)
-        while fetch.done.wait(timeout: .now() + .milliseconds(10)) == .timedOut {
-            if isCancelled() {
-                task.cancel()
-                throw MapTileError.unavailable(coordinate, "\(url.absoluteString): the snapshot was cancelled or ran out of time")
-            }
-            if Date() > giveUp {
-                task.cancel()
-                throw MapTileError.unavailable(coordinate, "\(url.absoluteString) did not answer within \(Int(timeout)) s")
-            }
+        // One wait: the delegate signals when the task ends, and a
+        // cancellation ends it by cancelling the task. The deadline is a
+        // backstop for a server that trickles bytes under the idle time-out.
+        let answered = fetch.done.wait(timeout: .now() + timeout + 1) == .success
+        if cancellation.isCancelled {
+            throw MapTileError.unavailable(coordinate, "\(url.absoluteString): the snapshot was cancelled or ran out of time")
+        }
+        guard answered else {
+            task.cancel()
+            throw MapTileError.unavailable(coordinate, "\(url.absoluteString) did not answer within \(Int(timeout)) s")
         }
         return try fetch.result()
     }

@@ -40,7 +40,7 @@ public struct MapSnapshotRenderer: Renderer {
         let cancellation = context.cancellation
         // A view needing more tiles than the budget throws MapOptionError, a
         // tile that cannot be had MapTileError: URLErrors.converting reports them.
-        let bitmap = try mapRenderer(for: map, in: context).render(map.options, in: MapViewport(options: map.options), checkCancellation: cancellation.check)
+        let bitmap = try mapRenderer(for: map, in: context).render(map.options, in: MapViewport(options: map.options), cancellation: cancellation)
         try cancellation.check()
         return try OutputEncoding.encode(bitmap, format: map.format, quality: map.quality, cancellation: cancellation)
     }

@@ -3,9 +3,9 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// Answers `map://` URLs with map snapshots (see `MapURL` for the parameters),
-/// drawn by the environment's renderer for `MapURL` (`MapSnapshotRenderer`
-/// unless replaced with `SchemeRenderers.set(_:)`).
+/// Answers `map://` URLs with map snapshots (see ``MapURL`` for the parameters),
+/// drawn by the environment's renderer for ``MapURL`` (``MapSnapshotRenderer``
+/// unless replaced with ``SchemeRenderers/set(_:)``).
 public final class MapURLProtocol: SchemeURLProtocol {
     /// `map`.
     public override class var schemes: Set<String> { [MapURL.scheme] }

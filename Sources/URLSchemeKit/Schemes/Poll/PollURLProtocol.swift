@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// Answers `poll://` URLs with poll cards (see `PollURL`), drawn from the URL
+/// Answers `poll://` URLs with poll cards (see ``PollURL``), drawn from the URL
 /// alone: no store or network is involved.
 public final class PollURLProtocol: SchemeURLProtocol {
     public override class var schemes: Set<String> { [PollURL.scheme] }

@@ -5,7 +5,7 @@ import FoundationNetworking
 #endif
 @testable import URLSchemeKit
 
-final class ImageURLCacheTests: XCTestCase {
+final class QueryKeyedURLCacheTests: XCTestCase {
     private func entry(_ url: String, bytes: Int = 100, fill: UInt8 = 7) -> (URLRequest, CachedURLResponse) {
         let url = URL(string: url)!
         let response = HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1",
@@ -14,7 +14,7 @@ final class ImageURLCacheTests: XCTestCase {
     }
 
     func testStoresAndFindsByCanonicalKey() throws {
-        let cache = ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 0)
+        let cache = QueryKeyedURLCache(memoryCapacity: 1 << 20, diskCapacity: 0)
         let (request, response) = entry("map://?b=2&a=1")
         cache.storeCachedResponse(response, for: request)
         XCTAssertEqual(cache.cachedResponse(for: URLRequest(url: URL(string: "map://?a=1&b=2")!))?.data, response.data)
@@ -25,11 +25,11 @@ final class ImageURLCacheTests: XCTestCase {
     func testANewInstanceOnTheSameDirectoryServesWhatAnEarlierOneStored() throws {
         let directory = try makeTemporaryDirectory()
         let (request, response) = entry("map://?latitude=59.9&longitude=30.3", bytes: 5000)
-        let earlier = ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 1 << 20, directory: directory)
+        let earlier = QueryKeyedURLCache(memoryCapacity: 1 << 20, diskCapacity: 1 << 20, directory: directory)
         earlier.storeCachedResponse(response, for: request)
         earlier.flush()
 
-        let later = ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 1 << 20, directory: directory)
+        let later = QueryKeyedURLCache(memoryCapacity: 1 << 20, diskCapacity: 1 << 20, directory: directory)
         XCTAssertEqual(later.currentDiskUsage, try diskBytes(directory))
         let hit = try XCTUnwrap(later.cachedResponse(for: request))
         XCTAssertEqual(hit.data, response.data)
@@ -43,7 +43,7 @@ final class ImageURLCacheTests: XCTestCase {
     /// store in between leaves no file or the newer one, and `flush()` waits.
     func testWritesBehindAreVisibleAtOnceAndNeverResurrectARemovedEntry() throws {
         let directory = try makeTemporaryDirectory()
-        let cache = ImageURLCache(memoryCapacity: 0, diskCapacity: 1 << 20, directory: directory)
+        let cache = QueryKeyedURLCache(memoryCapacity: 0, diskCapacity: 1 << 20, directory: directory)
         let (request, first) = entry("map://?behind=1", bytes: 3000)
         for _ in 0..<50 {
             cache.storeCachedResponse(first, for: request)
@@ -58,14 +58,14 @@ final class ImageURLCacheTests: XCTestCase {
         cache.storeCachedResponse(first, for: request)
         cache.storeCachedResponse(newer, for: request)
         cache.flush()
-        let later = ImageURLCache(memoryCapacity: 0, diskCapacity: 1 << 20, directory: directory)
+        let later = QueryKeyedURLCache(memoryCapacity: 0, diskCapacity: 1 << 20, directory: directory)
         XCTAssertEqual(later.cachedResponse(for: request)?.data, newer.data, "the last store is the one on disk")
     }
 
     func testCorruptedOrTruncatedEntryFilesAreMissesAndDropped() throws {
         let directory = try makeTemporaryDirectory()
         let (request, response) = entry("map://?x=1", bytes: 3000)
-        let writer = ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 1 << 20, directory: directory)
+        let writer = QueryKeyedURLCache(memoryCapacity: 1 << 20, diskCapacity: 1 << 20, directory: directory)
         writer.storeCachedResponse(response, for: request)
         writer.flush()
         let file = try XCTUnwrap(try FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil).first)
@@ -75,17 +75,17 @@ final class ImageURLCacheTests: XCTestCase {
         flipped[original.count / 2] ^= 0x01
         for damaged in [flipped, original.prefix(original.count - 1), original.prefix(10), Data()] {
             try damaged.write(to: file)
-            let cache = ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 1 << 20, directory: directory)
+            let cache = QueryKeyedURLCache(memoryCapacity: 1 << 20, diskCapacity: 1 << 20, directory: directory)
             XCTAssertNil(cache.cachedResponse(for: request), "damaged file of \(damaged.count) bytes was served")
             XCTAssertFalse(FileManager.default.fileExists(atPath: file.path), "damaged file was kept")
         }
         try original.write(to: file)
-        XCTAssertNotNil(ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 1 << 20, directory: directory).cachedResponse(for: request))
+        XCTAssertNotNil(QueryKeyedURLCache(memoryCapacity: 1 << 20, diskCapacity: 1 << 20, directory: directory).cachedResponse(for: request))
     }
 
     func testCapacitiesHoldAndUsageTellsTheTruth() throws {
         let directory = try makeTemporaryDirectory()
-        let cache = ImageURLCache(memoryCapacity: 10_000, diskCapacity: 20_000, directory: directory)
+        let cache = QueryKeyedURLCache(memoryCapacity: 10_000, diskCapacity: 20_000, directory: directory)
         for i in 0..<40 {
             let (request, response) = entry("map://?i=\(i)", bytes: 1500)
             cache.storeCachedResponse(response, for: request)
@@ -120,7 +120,7 @@ final class ImageURLCacheTests: XCTestCase {
 
     func testStoragePoliciesAreRespected() throws {
         let directory = try makeTemporaryDirectory()
-        let cache = ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 1 << 20, directory: directory)
+        let cache = QueryKeyedURLCache(memoryCapacity: 1 << 20, diskCapacity: 1 << 20, directory: directory)
         let (request, response) = entry("map://?p=1")
         cache.storeCachedResponse(CachedURLResponse(response: response.response, data: response.data, storagePolicy: .notAllowed), for: request)
         XCTAssertNil(cache.cachedResponse(for: request))
@@ -130,7 +130,7 @@ final class ImageURLCacheTests: XCTestCase {
     }
 
     func testRemoveSinceDate() throws {
-        let cache = ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 1 << 20, directory: try makeTemporaryDirectory())
+        let cache = QueryKeyedURLCache(memoryCapacity: 1 << 20, diskCapacity: 1 << 20, directory: try makeTemporaryDirectory())
         let (old, oldResponse) = entry("map://?t=old")
         cache.storeCachedResponse(oldResponse, for: old)
         let cut = Date().addingTimeInterval(5)
@@ -145,7 +145,7 @@ final class ImageURLCacheTests: XCTestCase {
     /// every hit carries the bytes of its own key, and the books balance after.
     func testConcurrentMixedUseStaysConsistent() throws {
         let directory = try makeTemporaryDirectory()
-        let cache = ImageURLCache(memoryCapacity: 64 * 600, diskCapacity: 128 * 700, directory: directory)
+        let cache = QueryKeyedURLCache(memoryCapacity: 64 * 600, diskCapacity: 128 * 700, directory: directory)
         let keys = 200
         let wrongHits = Atomic<Int>(0)
         DispatchQueue.concurrentPerform(iterations: 8) { thread in
@@ -180,7 +180,7 @@ final class ImageURLCacheTests: XCTestCase {
     /// Cached responses can be a user's photos or pages: other local users must not read them.
     func testTheDirectoryAndEntryFilesArePrivateToTheUser() throws {
         let directory = try makeTemporaryDirectory().appendingPathComponent("cache", isDirectory: true)
-        let cache = ImageURLCache(memoryCapacity: 0, diskCapacity: 1 << 20, directory: directory)
+        let cache = QueryKeyedURLCache(memoryCapacity: 0, diskCapacity: 1 << 20, directory: directory)
         let (request, response) = entry("map://?private=1")
         cache.storeCachedResponse(response, for: request)
         cache.flush()
@@ -192,7 +192,7 @@ final class ImageURLCacheTests: XCTestCase {
 
         // A directory an older version made world-readable is tightened when opened.
         chmod(directory.path, 0o755)
-        _ = ImageURLCache(memoryCapacity: 0, diskCapacity: 1 << 20, directory: directory)
+        _ = QueryKeyedURLCache(memoryCapacity: 0, diskCapacity: 1 << 20, directory: directory)
         XCTAssertEqual(try permissions(directory), 0o700)
     }
 
@@ -200,8 +200,8 @@ final class ImageURLCacheTests: XCTestCase {
     /// together they never hold more than the capacity on disk.
     func testTheDiskCapacityHoldsAcrossInstancesSharingADirectory() throws {
         let directory = try makeTemporaryDirectory()
-        let first = ImageURLCache(memoryCapacity: 0, diskCapacity: 20_000, directory: directory)
-        let second = ImageURLCache(memoryCapacity: 0, diskCapacity: 20_000, directory: directory)
+        let first = QueryKeyedURLCache(memoryCapacity: 0, diskCapacity: 20_000, directory: directory)
+        let second = QueryKeyedURLCache(memoryCapacity: 0, diskCapacity: 20_000, directory: directory)
         for i in 0..<30 {
             let (request, response) = entry("map://?shared=\(i)", bytes: 1500)
             (i % 2 == 0 ? first : second).storeCachedResponse(response, for: request)
@@ -221,7 +221,7 @@ final class ImageURLCacheTests: XCTestCase {
         try Data(count: 100).write(to: stale)
         try Data(count: 100).write(to: recent)
         try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-3_600)], ofItemAtPath: stale.path)
-        let cache = ImageURLCache(memoryCapacity: 0, diskCapacity: 1 << 20, directory: directory)
+        let cache = QueryKeyedURLCache(memoryCapacity: 0, diskCapacity: 1 << 20, directory: directory)
         XCTAssertEqual(cache.currentDiskUsage, 0)
         XCTAssertFalse(FileManager.default.fileExists(atPath: stale.path))
         XCTAssertTrue(FileManager.default.fileExists(atPath: recent.path), "a writer may still be at work on it")

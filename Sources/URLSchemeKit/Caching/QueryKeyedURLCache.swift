@@ -4,12 +4,14 @@ import Synchronization
 import FoundationNetworking
 #endif
 
-/// A serialised `URLCache` for query-addressed images: set it as a session's
-/// `urlCache` and every URLSchemeKit protocol answers repeat loads from it.
+/// A `URLCache` keyed by the whole URL, query included: the store the
+/// schemes keep their rendered answers in (``URLSchemeKitEnvironment/imageCache``)
+/// and ``HTTPCache`` keeps its entries in. Set it as a session's `urlCache`
+/// and every URLSchemeKit protocol answers repeat loads from it.
 ///
 /// ```swift
 /// let configuration = URLSessionConfiguration.ephemeral
-/// configuration.urlCache = ImageURLCache(memoryCapacity: 64 << 20, diskCapacity: 512 << 20, directory: cacheFolder)
+/// configuration.urlCache = QueryKeyedURLCache(memoryCapacity: 64 << 20, diskCapacity: 512 << 20, directory: cacheFolder)
 /// ```
 ///
 /// What it fixes on Linux, where `URLCache` keys entries by host + port + path
@@ -29,7 +31,7 @@ import FoundationNetworking
 ///   and flushed;
 /// - one lock serialises all bookkeeping, so one instance may serve many
 ///   sessions and threads; file reads and writes happen outside it.
-public final class ImageURLCache: URLCache, @unchecked Sendable {
+public final class QueryKeyedURLCache: URLCache, @unchecked Sendable {
     // @unchecked Sendable: URLCache is declared @unchecked Sendable, and every
     // mutable property of this subclass lives inside `state`, a Mutex.
 
@@ -67,14 +69,15 @@ public final class ImageURLCache: URLCache, @unchecked Sendable {
     /// Where entry files live; nil for a memory-only cache.
     public let directory: URL?
     /// Entry files are written here, one at a time, after the store returned.
-    private let writer = DispatchQueue(label: "URLSchemeKit.ImageURLCache.writer", qos: .utility)
+    private let writer = DispatchQueue(label: "URLSchemeKit.QueryKeyedURLCache.writer", qos: .utility)
     /// Disk reads for the session's lookups run here, never on the session's work queue.
-    private static let diskQueue = DispatchQueue(label: "URLSchemeKit.ImageURLCache.disk", qos: .userInitiated, attributes: .concurrent)
+    private static let diskQueue = DispatchQueue(label: "URLSchemeKit.QueryKeyedURLCache.disk", qos: .userInitiated, attributes: .concurrent)
 
     /// A ready cache for the whole process: 64 MiB in memory and 512 MiB on
     /// disk under `$XDG_CACHE_HOME/URLSchemeKit/ImageURLCache` (by default
-    /// `~/.cache/URLSchemeKit/ImageURLCache`).
-    public static let standard = ImageURLCache(memoryCapacity: 64 << 20, diskCapacity: 512 << 20,
+    /// `~/.cache/URLSchemeKit/ImageURLCache`; the folder keeps the type's
+    /// former name so that entries stored before the rename are still found).
+    public static let standard = QueryKeyedURLCache(memoryCapacity: 64 << 20, diskCapacity: 512 << 20,
                                               directory: cacheHome.appendingPathComponent("URLSchemeKit/ImageURLCache", isDirectory: true))
 
     /// The user's cache directory: `$XDG_CACHE_HOME`, else `~/.cache`.
@@ -345,3 +348,7 @@ public final class ImageURLCache: URLCache, @unchecked Sendable {
         return cost
     }
 }
+
+/// The former name of ``QueryKeyedURLCache``: it holds any response, not only images.
+@available(*, deprecated, renamed: "QueryKeyedURLCache")
+public typealias ImageURLCache = QueryKeyedURLCache
