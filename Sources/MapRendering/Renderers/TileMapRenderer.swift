@@ -47,23 +47,24 @@ public struct TileMapRenderer: MapRenderer {
 
     private func render(_ options: MapSnapshotOptions, in viewport: MapViewport, cancellation: RenderCancellation,
                         checkCancellation: () throws -> Void) throws -> Bitmap {
-        let placedTiles = tiles(for: viewport)
-        guard placedTiles.count <= maximumTiles else {
-            throw MapOptionError(option: "tiles", reason: "needs \(placedTiles.count) tiles for this view; at most \(maximumTiles) may be fetched (ResourceBudget.tiles): make the map smaller or zoom out")
+        let cover = tiles(for: viewport)
+        guard cover.count <= maximumTiles else {
+            throw MapOptionError(option: "tiles", reason: "needs \(cover.count) tiles for this view; at most \(maximumTiles) may be fetched (ResourceBudget.tiles): make the map smaller or zoom out")
         }
         var base = try Bitmap(width: viewport.pixelWidth, height: viewport.pixelHeight, fill: options.style.palette.water)
-        try TileFetch(placedTiles.map(\.source), loader: source.loader, concurrency: concurrentFetches).forEach(cancellation: cancellation) { index, bytes in
+        let placedTiles = Array(cover)
+        try TileFetch(placedTiles.map(\.tile), loader: source.loader, concurrency: concurrentFetches).forEach(cancellation: cancellation) { index, bytes in
             try checkCancellation()
             let placed = placedTiles[index]
             let tile: Bitmap
             do {
                 tile = try ImageDecoder.decode(Data(bytes), options: .init(maximumPixelCount: maximumTilePixels)).bitmap
             } catch {
-                throw MapTileError.undecodable(placed.source, "\(error)")
+                throw MapTileError.undecodable(placed.tile, "\(error)")
             }
             // Round each edge, not each size, so neighbouring tiles meet exactly.
             let left = Int(placed.x.rounded()), top = Int(placed.y.rounded())
-            let right = Int((placed.x + 256 * placed.scale).rounded()), bottom = Int((placed.y + 256 * placed.scale).rounded())
+            let right = Int((placed.x + cover.tileSide).rounded()), bottom = Int((placed.y + cover.tileSide).rounded())
             guard right > left, bottom > top else { return }
             let sized = tile.width == right - left && tile.height == bottom - top
                 ? tile : try tile.resized(width: right - left, height: bottom - top)
@@ -76,37 +77,14 @@ public struct TileMapRenderer: MapRenderer {
         return canvas.bitmap
     }
 
-    /// A tile to fetch and where its top-left corner lands, at what scale.
-    struct PlacedTile {
-        var source: TileCoordinate
-        var x: Double
-        var y: Double
-        var scale: Double
-    }
-
-    /// Every tile covering the view, in output pixels.
-    func tiles(for viewport: MapViewport) -> [PlacedTile] {
+    /// Every tile covering the view, at the source's zoom nearest above the view's.
+    func tiles(for viewport: MapViewport) -> TileCover {
         let z = min(source.maximumZoom, max(0, Int(viewport.zoom.rounded(.up))))
-        let count = 1 << z
         // Output pixels per tile pixel.
         let scale = pow(2, viewport.zoom - Double(z)) * viewport.scale
         let center = WebMercator.project(latitude: viewport.center.latitude, longitude: viewport.center.longitude, zoom: Double(z))
-        let halfWidth = Double(viewport.pixelWidth) / 2 / scale, halfHeight = Double(viewport.pixelHeight) / 2 / scale
-        // The last tile is the one holding the view's last pixel, not the one starting at its right or bottom edge.
-        let firstColumn = Int(((center.x - halfWidth) / 256).rounded(.down)), lastColumn = max(firstColumn, Int(((center.x + halfWidth) / 256).rounded(.up)) - 1)
-        let firstRow = max(0, Int(((center.y - halfHeight) / 256).rounded(.down)))
-        let lastRow = min(count - 1, max(firstRow, Int(((center.y + halfHeight) / 256).rounded(.up)) - 1))
-        guard firstRow <= lastRow else { return [] }
-        var placed: [PlacedTile] = []
-        for row in firstRow...lastRow {
-            for column in firstColumn...lastColumn {
-                let wrapped = ((column % count) + count) % count
-                placed.append(PlacedTile(source: TileCoordinate(z: z, x: wrapped, y: row),
-                                         x: (Double(column * 256) - center.x) * scale + Double(viewport.pixelWidth) / 2,
-                                         y: (Double(row * 256) - center.y) * scale + Double(viewport.pixelHeight) / 2,
-                                         scale: scale))
-            }
-        }
-        return placed
+        return TileCover(zoom: z, tileSide: 256 * scale,
+                         left: center.x * scale - Double(viewport.pixelWidth) / 2, top: center.y * scale - Double(viewport.pixelHeight) / 2,
+                         pixelWidth: viewport.pixelWidth, pixelHeight: viewport.pixelHeight)
     }
 }

@@ -60,7 +60,7 @@ struct VectorLayerDrawer {
 
     /// Adds the features of `tileLayer` that `layer` draws (`layer` evaluated
     /// at the zoom already), placed at `place`.
-    mutating func collect(_ layer: StyleLayer, from tileLayer: VectorTileLayer, at place: VectorMapFrame.PlacedTile) {
+    mutating func collect(_ layer: StyleLayer, from tileLayer: VectorTileLayer, at place: TileCover.Placed) {
         guard tileLayer.extent > 0 else { return }
         let unit = place.tileSide / Double(tileLayer.extent)
         for index in 0..<tileLayer.featureCount {

@@ -57,11 +57,11 @@ public struct VectorMapRenderer: Sendable {
         let zoom = camera.styleZoom
         let layers = style.layers.filter { $0.isShown(atZoom: zoom) }.map { $0.atZoom(zoom) }
         let frame = VectorMapFrame(camera: camera, header: archive.header)
-        guard frame.tileCount <= limits.tilesPerSnapshot else {
-            throw VectorTileError(.limitExceeded, "the view needs \(frame.tileCount) tiles at zoom \(frame.tileZoom), over the limit of \(limits.tilesPerSnapshot) per snapshot")
+        guard frame.cover.count <= limits.tilesPerSnapshot else {
+            throw VectorTileError(.limitExceeded, "the view needs \(frame.cover.count) tiles at zoom \(frame.tileZoom), over the limit of \(limits.tilesPerSnapshot) per snapshot")
         }
-        var tiles: [(tile: VectorTile, place: VectorMapFrame.PlacedTile)] = []
-        for place in frame.tiles() {
+        var tiles: [(tile: VectorTile, place: TileCover.Placed)] = []
+        for place in frame.cover {
             try checkCancellation()
             let key = VectorTileCache.Key(source: sourceName, tile: place.tile)
             if let tile = cache.tile(for: key) {

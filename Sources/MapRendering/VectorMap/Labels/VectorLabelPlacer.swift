@@ -82,7 +82,7 @@ struct VectorLabelPlacer {
     }
 
     /// Places the labels of `layer` (a symbol layer evaluated at the zoom) from `tiles`.
-    mutating func place(_ layer: StyleLayer, from tiles: [(tile: VectorTile, place: VectorMapFrame.PlacedTile)]) throws {
+    mutating func place(_ layer: StyleLayer, from tiles: [(tile: VectorTile, place: TileCover.Placed)]) throws {
         guard case .symbol(let style) = layer.kind, let sourceLayer = layer.sourceLayer else { return }
         let alongLines = style.placement.value(atZoom: zoom) == .line
         var groups: [LineGroup: Int] = [:]
