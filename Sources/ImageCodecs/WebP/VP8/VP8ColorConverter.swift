@@ -50,8 +50,8 @@ enum VP8ColorConverter {
         // between samples x − 1 and x), eight samples per step.
         var x = 1
         while x + 8 <= lastPair + 1 {
-            let leftNear = narrowLanes(near + x - 1), nearHere = narrowLanes(near + x)
-            let leftFar = narrowLanes(far + x - 1), farHere = narrowLanes(far + x)
+            let leftNear = SIMD8<Int16>(samples: near + x - 1), nearHere = SIMD8<Int16>(samples: near + x)
+            let leftFar = SIMD8<Int16>(samples: far + x - 1), farHere = SIMD8<Int16>(samples: far + x)
             // (s + 2·(the two samples beside the nearest)) / 8, then averaged
             // with the nearest: 9:3:3:1 in libwebp's two rounding steps.
             let sum = leftFar &+ farHere &+ leftNear &+ nearHere &+ 8
@@ -89,7 +89,7 @@ enum VP8ColorConverter {
                                    cr: UnsafePointer<UInt8>, into output: UnsafeMutablePointer<UInt8>) {
         var x = 0
         while x + 16 <= width {
-            let y = wideLanes(luma + x), u = wideLanes(cb + x), v = wideLanes(cr + x)
+            let y = Wide(samples: luma + x), u = Wide(samples: cb + x), v = Wide(samples: cr + x)
             let l = y &* 74 &+ (((y &* 133) &>> 8) & 0xFF)                               // (y · 19077) >> 8
             let r = clip(l &+ v &* 102 &+ ((v &* 37) &>> 8) &- 14234)                    // (v · 26149) >> 8
             let g = clip(l &- u &* 25 &- ((u &* 19) &>> 8) &- v &* 52 &- (v &>> 5) &+ 8708)  // 6419, 13320
@@ -114,20 +114,6 @@ enum VP8ColorConverter {
     }
 
     typealias Wide = SIMD16<Int16>
-
-    /// Sixteen samples in 16-bit lanes (element by element: the generic SIMD
-    /// widening initialiser is not specialised on this toolchain).
-    @inline(__always)
-    private static func wideLanes(_ p: UnsafePointer<UInt8>) -> Wide {
-        Wide(Int16(p[0]), Int16(p[1]), Int16(p[2]), Int16(p[3]), Int16(p[4]), Int16(p[5]), Int16(p[6]), Int16(p[7]),
-             Int16(p[8]), Int16(p[9]), Int16(p[10]), Int16(p[11]), Int16(p[12]), Int16(p[13]), Int16(p[14]), Int16(p[15]))
-    }
-
-    /// Eight samples in 16-bit lanes.
-    @inline(__always)
-    private static func narrowLanes(_ p: UnsafePointer<UInt8>) -> SIMD8<Int16> {
-        SIMD8(Int16(p[0]), Int16(p[1]), Int16(p[2]), Int16(p[3]), Int16(p[4]), Int16(p[5]), Int16(p[6]), Int16(p[7]))
-    }
 
     /// A channel's 16-bit pattern (true value in −17685...34238, 6 fraction
     /// bits) to 0...255: `q` = the pattern's bits 6...15 is at most 534 for a
