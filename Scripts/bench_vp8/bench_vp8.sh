@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Lossy WebP decode of a 12 MP q80 photo: our VP8Decoder (planes + fancy
 # upsampling to RGBA) against Pillow (libwebp inside) and dwebp (-ppm, SIMD),
-# on the same file, medians of wall and CPU time. Until WebP is reachable
-# through ImageDecoder in urlscheme-bench, this is the VP8 decoder's bench.
+# on the same file, medians of wall and CPU time. The row of record is
+# `urlscheme-bench webp-lossy` (wall time, through WebPDecoder); this one
+# gives CPU time too, which a loaded machine disturbs less.
 #   Scripts/bench_vp8/bench_vp8.sh [iterations]
 # Needs swiftc, python3 with Pillow and numpy, and dwebp (Debian `webp`).
 set -euo pipefail

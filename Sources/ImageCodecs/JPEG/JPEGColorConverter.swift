@@ -169,13 +169,9 @@ enum JPEGColorConverter {
 
     typealias Wide = SIMD16<Int16>
 
-    /// Sixteen samples widened to 16-bit lanes (element by element: the generic
-    /// SIMD widening initialiser is not specialised on this toolchain).
+    /// Sixteen samples widened to 16-bit lanes.
     @inline(__always)
-    private static func wide(_ p: UnsafeMutablePointer<UInt8>) -> Wide {
-        Wide(Int16(p[0]), Int16(p[1]), Int16(p[2]), Int16(p[3]), Int16(p[4]), Int16(p[5]), Int16(p[6]), Int16(p[7]),
-             Int16(p[8]), Int16(p[9]), Int16(p[10]), Int16(p[11]), Int16(p[12]), Int16(p[13]), Int16(p[14]), Int16(p[15]))
-    }
+    private static func wide(_ p: UnsafeMutablePointer<UInt8>) -> Wide { Wide(samples: p) }
 
     /// Lanes clamped to 0...255 with arithmetic only (no generic SIMD min/max calls).
     @inline(__always)

@@ -82,22 +82,24 @@ enum VP8LTransform {
 
     private static let laneOnes: UInt64 = 0x0001_0001_0001_0001
 
-    /// The sum over channels of |a − b|, `a` and `b` in lanes.
+    /// The sum over channels of |a − b|. The four channels are independent
+    /// chains the processor runs side by side: in the select predictor this
+    /// sum for the left pixel lies on the path from one pixel to the next.
     @inline(__always)
-    private static func absoluteDifferenceSum(_ a: UInt64, _ b: UInt64) -> UInt64 {
-        let biased = a + 0x0100 &* laneOnes - b              // a − b + 256: 1…511 in each lane
-        let negative = ((biased >> 8) & laneOnes) ^ laneOnes  // 1 where a < b
-        let magnitude = ((biased & (0x00FF &* laneOnes)) ^ (negative &* 0xFF)) + negative
-        return (magnitude &* laneOnes) >> 48
+    private static func absoluteDifferenceSum(_ a: UInt32, _ b: UInt32) -> Int32 {
+        @inline(__always) func one(_ shift: UInt32) -> Int32 {
+            let d = Int32((a >> shift) & 0xFF) &- Int32((b >> shift) & 0xFF)
+            return d < 0 ? 0 &- d : d
+        }
+        return (one(0) &+ one(8)) &+ (one(16) &+ one(24))
     }
 
     @inline(__always)
     static func select(left: UInt32, top: UInt32, topLeft: UInt32) -> UInt32 {
         // Distance of each neighbour from the gradient estimate L + T − TL:
         // |T − TL| summed over channels for L, |L − TL| for T.
-        let topLeftLanes = lanes(topLeft)
-        let toLeft = absoluteDifferenceSum(lanes(top), topLeftLanes)
-        let toTop = absoluteDifferenceSum(lanes(left), topLeftLanes)
+        let toLeft = absoluteDifferenceSum(top, topLeft)
+        let toTop = absoluteDifferenceSum(left, topLeft)
         return toLeft < toTop ? left : top
     }
 

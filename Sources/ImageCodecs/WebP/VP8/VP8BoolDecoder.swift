@@ -83,6 +83,27 @@ struct VP8BoolDecoder {
         return bit
     }
 
+    /// A coefficient's sign (an even bit; set means negative) applied to
+    /// `magnitude`, without a branch: signs are as unpredictable as coin tosses.
+    ///
+    /// This is libwebp's `VP8GetSigned`, and it is what makes our planes equal
+    /// libwebp's: it always shifts one bit, and where `readBit(128)` would not
+    /// shift (range 255 and a zero bit, which leaves a range of exactly 128)
+    /// it keeps the same interval as 256 one bit further on. The next split is
+    /// then computed from that range, as libwebp computes it.
+    @inline(__always)
+    mutating func readSign(_ magnitude: Int32) -> Int32 {
+        if bits < 0 { refill() }
+        let split = range >> 1
+        let window = UInt32(truncatingIfNeeded: value &>> UInt64(bits))
+        let mask = Int32(bitPattern: split &- window) &>> 31  // all ones when the bit is set
+        let negative = UInt32(bitPattern: mask)
+        value &-= UInt64((split &+ 1) & negative) &<< UInt64(bits)
+        bits &-= 1
+        range = (range &+ negative) | 1
+        return (magnitude ^ mask) &- mask
+    }
+
     /// An even bit (probability one half), as the header's flags are coded.
     @inline(__always)
     mutating func readFlag() -> Bool { readBit(128) }

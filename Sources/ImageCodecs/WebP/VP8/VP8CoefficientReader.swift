@@ -158,7 +158,7 @@ struct VP8CoefficientReader {
                 magnitude = Int32(VP8CoefficientReader.readLargeValue(&decoder, p))
                 p = next + 22
             }
-            let value = decoder.readFlag() ? -magnitude : magnitude
+            let value = decoder.readSign(magnitude)
             // libwebp keeps the product in 16 bits; a hostile stream may overflow it.
             output[VP8CoefficientReader.zigzag(n)] = Int16(truncatingIfNeeded: value &* (n > 0 ? ac : dc))
             n += 1

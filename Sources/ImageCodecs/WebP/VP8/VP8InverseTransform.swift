@@ -53,37 +53,35 @@ enum VP8InverseTransform {
 
     /// Adds the inverse DCT of `input` (16 coefficients, raster order) to the
     /// 4×4 pixels at `pixels` (rows `stride` apart), clamping to 0...255.
+    ///
+    /// Four columns at once in 32-bit lanes, then (transposed) four rows at once.
     @inline(__always)
     static func addInverseDCT(_ input: UnsafePointer<Int16>, to pixels: UnsafeMutablePointer<UInt8>, stride: Int) {
-        var temporary = (Int32(0), Int32(0), Int32(0), Int32(0), Int32(0), Int32(0), Int32(0), Int32(0),
-                         Int32(0), Int32(0), Int32(0), Int32(0), Int32(0), Int32(0), Int32(0), Int32(0))
-        withUnsafeMutableBytes(of: &temporary) { raw in
-            let t = raw.baseAddress!.assumingMemoryBound(to: Int32.self)
-            for i in 0..<4 {  // vertical pass, one column at a time
-                let i0 = Int32(input[i]), i4 = Int32(input[4 + i])
-                let i8 = Int32(input[8 + i]), i12 = Int32(input[12 + i])
-                let a = i0 &+ i8
-                let b = i0 &- i8
-                let c = multiplyByS1(i4) &- multiplyByC1(i12)
-                let d = multiplyByC1(i4) &+ multiplyByS1(i12)
-                t[i * 4] = a &+ d
-                t[i * 4 + 1] = b &+ c
-                t[i * 4 + 2] = b &- c
-                t[i * 4 + 3] = a &- d
-            }
-            for i in 0..<4 {  // horizontal pass, one output row at a time
-                let dc = t[i] &+ 4
-                let a = dc &+ t[8 + i]
-                let b = dc &- t[8 + i]
-                let c = multiplyByS1(t[4 + i]) &- multiplyByC1(t[12 + i])
-                let d = multiplyByC1(t[4 + i]) &+ multiplyByS1(t[12 + i])
-                let row = pixels + i * stride
-                row[0] = clampAdd(row[0], (a &+ d) >> 3)
-                row[1] = clampAdd(row[1], (b &+ c) >> 3)
-                row[2] = clampAdd(row[2], (b &- c) >> 3)
-                row[3] = clampAdd(row[3], (a &- d) >> 3)
-            }
+        typealias Lanes = SIMD4<Int32>
+        @inline(__always) func row(_ i: Int) -> Lanes {
+            Lanes(Int32(input[i]), Int32(input[i + 1]), Int32(input[i + 2]), Int32(input[i + 3]))
         }
+        @inline(__always) func c1(_ x: Lanes) -> Lanes { ((x &* 20091) &>> 16) &+ x }
+        @inline(__always) func s1(_ x: Lanes) -> Lanes { (x &* 35468) &>> 16 }
+        @inline(__always) func transpose(_ a: Lanes, _ b: Lanes, _ c: Lanes, _ d: Lanes) -> (Lanes, Lanes, Lanes, Lanes) {
+            (Lanes(a[0], b[0], c[0], d[0]), Lanes(a[1], b[1], c[1], d[1]),
+             Lanes(a[2], b[2], c[2], d[2]), Lanes(a[3], b[3], c[3], d[3]))
+        }
+        // Vertical pass: lane j is column j.
+        let i0 = row(0), i4 = row(4), i8 = row(8), i12 = row(12)
+        let a = i0 &+ i8, b = i0 &- i8
+        let c = s1(i4) &- c1(i12), d = c1(i4) &+ s1(i12)
+        // Lane j of w_k: column j's k-th output; transposed, lane i is output row i.
+        let (w0, w1, w2, w3) = transpose(a &+ d, b &+ c, b &- c, a &- d)
+        let dc = w0 &+ 4
+        let ha = dc &+ w2, hb = dc &- w2
+        let hc = s1(w1) &- c1(w3), hd = c1(w1) &+ s1(w3)
+        // Lane i of column k: row i's k-th pixel; transposed back to rows.
+        let (r0, r1, r2, r3) = transpose((ha &+ hd) &>> 3, (hb &+ hc) &>> 3, (hb &- hc) &>> 3, (ha &- hd) &>> 3)
+        @inline(__always) func add(_ r: Lanes, _ p: UnsafeMutablePointer<UInt8>) {
+            p[0] = clampAdd(p[0], r[0]); p[1] = clampAdd(p[1], r[1]); p[2] = clampAdd(p[2], r[2]); p[3] = clampAdd(p[3], r[3])
+        }
+        add(r0, pixels); add(r1, pixels + stride); add(r2, pixels + 2 * stride); add(r3, pixels + 3 * stride)
     }
 
     /// Adds the inverse DCT of a block whose only coefficient is the DC.
