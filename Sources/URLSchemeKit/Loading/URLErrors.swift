@@ -25,6 +25,8 @@ enum URLErrors {
     /// - `AssetStoreError.notFound` is `.fileDoesNotExist`; a damaged or
     ///   unreadable stored file and an `AssetDecodingError` are `.cannotDecodeContentData`;
     /// - a `MapTileError` is `.resourceUnavailable` naming the tile;
+    /// - a `VectorTileError` (an archive or vector tile that cannot be read or
+    ///   is over its limits) and a `VectorStyleError` are `.cannotDecodeContentData`;
     /// - a `CancellationError` is `.cancelled`;
     /// - anything else is `.unknown` with its description.
     static func converting(_ error: Error, url: URL?) -> URLError {
@@ -49,6 +51,10 @@ enum URLErrors {
             return make(.cannotDecodeContentData, error.description, url: url, underlying: error.underlying)
         case let error as MapTileError:
             return make(.resourceUnavailable, error.description, url: url, underlying: error)
+        case let error as VectorTileError:
+            return make(.cannotDecodeContentData, error.description, url: url, underlying: error)
+        case let error as VectorStyleError:
+            return make(.cannotDecodeContentData, "the map style: \(error.description)", url: url, underlying: error)
         case is CancellationError:
             return make(.cancelled, "cancelled", url: url)
         default:

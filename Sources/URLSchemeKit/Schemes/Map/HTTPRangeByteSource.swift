@@ -1,0 +1,257 @@
+import Foundation
+import MapRendering
+import Synchronization
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A PMTiles archive on an HTTP(S) server, read with Range requests: opening
+/// it reads the first 16 KiB (the header and, as PMTiles writers lay it out,
+/// the root directory); each later read asks for just its bytes. What was
+/// read is kept (up to `cacheCapacity` bytes) so directories and tiles read
+/// once are not asked for again; decoded tiles are kept above this by the
+/// source's `VectorTileCache`.
+///
+/// A server is a stranger: a body longer than the range asked for is cut off
+/// with an error, and one that ignores Range (a 200 with the whole file) is
+/// read whole only when the file is at most `maximumWholeBytes` (then served
+/// from memory); a larger one is refused, saying so. Each request may take
+/// `timeout` seconds. Reads block their thread (a render queue's worker).
+public final class HTTPRangeByteSource: PMTilesByteSource {
+    /// The archive's URL.
+    public let url: URL
+    /// The archive's size, from the first answer's `Content-Range`.
+    public let count: UInt64
+    /// Seconds one request may take.
+    public let timeout: TimeInterval
+    /// The archive, when the server sent it whole.
+    private let whole: [UInt8]?
+    private let session: URLSession
+    private let fetches = RangeFetches()
+    private let kept: Mutex<KeptRanges>
+    private let requests = Atomic<Int>(0)
+    /// The first answer's `ETag`: a later answer with another means the file changed under us.
+    private let entityTag: String?
+
+    /// Bytes asked for when the archive is opened.
+    static let prefixLength: UInt64 = 16_384
+
+    /// Opens the archive at `url`: one request for its first 16 KiB.
+    /// - Parameters:
+    ///   - configuration: the session's (proxies, headers, protocol classes); its
+    ///     `urlCache` is not used (a cache keeps whole answers, not ranges).
+    ///   - maximumWholeBytes: the largest archive read whole from a server that ignores Range.
+    ///   - cacheCapacity: bytes of ranges kept.
+    /// - Throws: `VectorTileError` (`truncated`) naming the URL and what the server answered.
+    public init(url: URL, configuration: URLSessionConfiguration = .ephemeral, timeout: TimeInterval = 15,
+                maximumWholeBytes: Int = 16 << 20, cacheCapacity: Int = 32 << 20) throws {
+        self.url = url
+        self.timeout = timeout
+        kept = Mutex(KeptRanges(capacity: cacheCapacity))
+        let configuration = configuration.copy() as! URLSessionConfiguration
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.timeoutIntervalForRequest = timeout
+        if configuration.httpAdditionalHeaders?["User-Agent"] == nil {
+            configuration.httpAdditionalHeaders = (configuration.httpAdditionalHeaders ?? [:]).merging(["User-Agent": "URLSchemeKit"]) { $1 }
+        }
+        session = URLSession(configuration: configuration, delegate: fetches, delegateQueue: nil)
+        let first = try Self.fetch(url, range: 0..<Self.prefixLength, session: session, fetches: fetches, timeout: timeout,
+                                   wholeLimit: maximumWholeBytes, requests: requests)
+        entityTag = first.entityTag
+        if first.isWhole {
+            whole = first.bytes
+            count = UInt64(first.bytes.count)
+        } else {
+            whole = nil
+            count = first.total
+            kept.withLock { $0.insert(first.bytes, at: 0) }
+        }
+    }
+
+    deinit {
+        session.invalidateAndCancel()
+    }
+
+    /// Requests sent to the server so far.
+    public var requestCount: Int { requests.load(ordering: .relaxed) }
+
+    /// The bytes in `range`: from memory when kept, else with one Range request.
+    public func bytes(in range: Range<UInt64>) throws -> [UInt8] {
+        guard range.upperBound <= count else {
+            throw VectorTileError(.truncated, "bytes \(range) lie past the end of \(url.absoluteString) (\(count) bytes)")
+        }
+        if let whole { return Array(whole[Int(range.lowerBound)..<Int(range.upperBound)]) }
+        guard !range.isEmpty else { return [] }
+        if let bytes = kept.withLock({ $0.bytes(in: range) }) { return bytes }
+        let answer = try Self.fetch(url, range: range, session: session, fetches: fetches, timeout: timeout, wholeLimit: 0, requests: requests)
+        guard !answer.isWhole, answer.bytes.count == range.count else {
+            throw VectorTileError(.truncated, "\(url.absoluteString) answered \(answer.bytes.count) bytes for the \(range.count) of bytes \(range)")
+        }
+        if let entityTag, let now = answer.entityTag, now != entityTag {
+            throw VectorTileError(.corrupt, "\(url.absoluteString) changed while it was read (ETag \(entityTag), now \(now))")
+        }
+        kept.withLock { $0.insert(answer.bytes, at: range.lowerBound) }
+        return answer.bytes
+    }
+
+    /// One answer: the bytes, the file's size, whether the server sent the whole file.
+    private struct Answer {
+        var bytes: [UInt8]
+        var total: UInt64
+        var isWhole: Bool
+        var entityTag: String?
+    }
+
+    private static func fetch(_ url: URL, range: Range<UInt64>, session: URLSession, fetches: RangeFetches, timeout: TimeInterval,
+                              wholeLimit: Int, requests: borrowing Atomic<Int>) throws -> Answer {
+        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
+        request.setValue("bytes=\(range.lowerBound)-\(range.upperBound - 1)", forHTTPHeaderField: "Range")
+        let task = session.dataTask(with: request)
+        let fetch = fetches.begin(task, limit: UInt64(range.count), wholeLimit: wholeLimit)
+        requests.add(1, ordering: .relaxed)
+        task.resume()
+        guard fetch.done.wait(timeout: .now() + timeout + 1) == .success else {
+            task.cancel()
+            throw VectorTileError(.truncated, "\(url.absoluteString) did not answer bytes \(range) within \(Int(timeout)) s")
+        }
+        let outcome = fetch.outcome.withLock { $0 }
+        if let failure = outcome.failure { throw VectorTileError(.truncated, "\(url.absoluteString): \(failure)") }
+        guard let response = outcome.response else { throw VectorTileError(.truncated, "\(url.absoluteString) sent no answer") }
+        let entityTag = response.value(forHTTPHeaderField: "ETag")
+        if response.statusCode == 200 {
+            return Answer(bytes: outcome.bytes, total: UInt64(outcome.bytes.count), isWhole: true, entityTag: entityTag)
+        }
+        // Content-Range: bytes a-b/total
+        guard let field = response.value(forHTTPHeaderField: "Content-Range"), let slash = field.lastIndex(of: "/"),
+              let total = UInt64(field[field.index(after: slash)...].trimmingCharacters(in: CharacterSet.whitespaces)) else {
+            throw VectorTileError(.truncated, "\(url.absoluteString) answered 206 without a Content-Range giving the file's size")
+        }
+        return Answer(bytes: outcome.bytes, total: total, isWhole: false, entityTag: entityTag)
+    }
+}
+
+/// Ranges read, by offset, kept until their bytes pass the capacity (the
+/// oldest dropped first).
+struct KeptRanges {
+    let capacity: Int
+    private var ranges: [UInt64: [UInt8]] = [:]
+    private var order: [UInt64] = []
+    private var total = 0
+
+    init(capacity: Int) {
+        self.capacity = capacity
+    }
+
+    /// The bytes of `range` when one kept range holds them all.
+    func bytes(in range: Range<UInt64>) -> [UInt8]? {
+        if let exact = ranges[range.lowerBound], exact.count >= range.count { return Array(exact.prefix(range.count)) }
+        // The opening prefix holds the header and root directory: reads inside it are sliced out.
+        if let prefix = ranges[0], range.upperBound <= UInt64(prefix.count) {
+            return Array(prefix[Int(range.lowerBound)..<Int(range.upperBound)])
+        }
+        return nil
+    }
+
+    mutating func insert(_ bytes: [UInt8], at offset: UInt64) {
+        guard bytes.count <= capacity, ranges[offset] == nil else { return }
+        while total + bytes.count > capacity, !order.isEmpty {
+            let oldest = order.removeFirst()
+            total -= ranges.removeValue(forKey: oldest)?.count ?? 0
+        }
+        ranges[offset] = bytes
+        order.append(offset)
+        total += bytes.count
+    }
+}
+
+/// The session delegate of an `HTTPRangeByteSource`: collects each answer,
+/// cancelling one that grows past what was asked for.
+final class RangeFetches: NSObject, URLSessionDataDelegate, Sendable {
+    final class Fetch: Sendable {
+        struct Outcome {
+            var response: HTTPURLResponse?
+            var bytes: [UInt8] = []
+            var failure: String?
+        }
+
+        /// Bytes a 206 may carry.
+        let limit: UInt64
+        /// Bytes a 200 (the whole file) may carry; 0: a 200 is refused.
+        let wholeLimit: Int
+        let done = DispatchSemaphore(value: 0)
+        let outcome = Mutex(Outcome())
+
+        init(limit: UInt64, wholeLimit: Int) {
+            self.limit = limit
+            self.wholeLimit = wholeLimit
+        }
+
+        func fail(_ reason: String) {
+            outcome.withLock { if $0.failure == nil { $0.failure = reason } }
+        }
+    }
+
+    private let fetches = Mutex<[Int: Fetch]>([:])
+
+    func begin(_ task: URLSessionTask, limit: UInt64, wholeLimit: Int) -> Fetch {
+        let fetch = Fetch(limit: limit, wholeLimit: wholeLimit)
+        fetches.withLock { $0[task.taskIdentifier] = fetch }
+        return fetch
+    }
+
+    private func fetch(_ task: URLSessionTask) -> Fetch? {
+        fetches.withLock { $0[task.taskIdentifier] }
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+                    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
+        guard let fetch = fetch(dataTask) else { return completionHandler(.cancel) }
+        guard let http = response as? HTTPURLResponse else {
+            fetch.fail("the answer is not HTTP")
+            return completionHandler(.cancel)
+        }
+        fetch.outcome.withLock { $0.response = http }
+        switch http.statusCode {
+        case 206:
+            break
+        case 200:
+            // The server ignored Range and sends the whole file.
+            let length = response.expectedContentLength
+            if fetch.wholeLimit == 0 || length > Int64(fetch.wholeLimit) {
+                let size = length >= 0 ? "\(length) bytes" : "a body of unstated size"
+                fetch.fail("the server ignores Range requests (it answered 200 with the whole file, \(size), instead of 206)"
+                           + (fetch.wholeLimit > 0 ? "; archives over \(fetch.wholeLimit) bytes are read only from servers that support ranges" : ""))
+                return completionHandler(.cancel)
+            }
+        default:
+            fetch.fail("answered HTTP \(http.statusCode)")
+            return completionHandler(.cancel)
+        }
+        completionHandler(.allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        guard let fetch = fetch(dataTask) else { return }
+        let overflow = fetch.outcome.withLock { outcome -> String? in
+            let isWhole = outcome.response?.statusCode == 200
+            let limit = isWhole ? UInt64(fetch.wholeLimit) : fetch.limit
+            guard UInt64(outcome.bytes.count + data.count) <= limit else {
+                return isWhole ? "the server ignores Range requests and sent more than \(limit) bytes of the whole file"
+                    : "the server sent more than the \(limit) bytes asked for"
+            }
+            outcome.bytes.append(contentsOf: data)
+            return nil
+        }
+        if let overflow {
+            fetch.fail(overflow)
+            dataTask.cancel()
+        }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
+        guard let fetch = fetches.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
+        if let error { fetch.fail(error.localizedDescription) }
+        fetch.done.signal()
+    }
+}
