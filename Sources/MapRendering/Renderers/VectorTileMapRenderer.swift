@@ -2,7 +2,8 @@ import Raster
 
 /// Draws map snapshots from a ``VectorTileSource``: the vector map of the
 /// view (``VectorMapRenderer``, in the source's style for the snapshot's look,
-/// over-zoomed past the archive's deepest level), then the snapshot's paths
+/// over-zoomed past the archive's deepest level; its `symbol` layers left
+/// out when the snapshot asks for `labels=none`), then the snapshot's paths
 /// and markers, then the source's attribution, as every map here.
 ///
 /// A tile that cannot be read ends the render with its ``VectorTileError``;
@@ -24,8 +25,11 @@ public struct VectorTileMapRenderer: MapRenderer {
 
     /// Draws `options` framed by `viewport` (see `MapRenderer`).
     public func render(_ options: MapSnapshotOptions, in viewport: MapViewport, checkCancellation: () throws -> Void = {}) throws -> Bitmap {
-        let renderer = VectorMapRenderer(archive: source.archive, sourceName: sourceName, style: source.style(for: options.style),
-                                         cache: source.cache, limits: limits)
+        var style = source.style(for: options.style)
+        if options.labels == .none {
+            style.layers.removeAll { if case .symbol = $0.kind { return true } else { return false } }
+        }
+        let renderer = VectorMapRenderer(archive: source.archive, sourceName: sourceName, style: style, cache: source.cache, limits: limits)
         let camera = VectorMapCamera(center: viewport.center, zoom: viewport.zoom, width: options.width, height: options.height, scale: options.scale)
         // The camera's pixel size is the viewport's: both round width × scale.
         var canvas = Canvas(try renderer.render(camera, checkCancellation: checkCancellation))
