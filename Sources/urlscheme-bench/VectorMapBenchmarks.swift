@@ -7,7 +7,8 @@ import MapRendering
 /// Native (PyPI `pymgl`, Mesa's software OpenGL) drawing the same style from
 /// the `.mbtiles` beside it: cold (open the archive, read, inflate, decode,
 /// style, draw, encode PNG; MapLibre: a new map and its PNG) with goal ≤ 0.25×,
-/// and warm (tiles already decoded; MapLibre: rendering its map again) ≤ 0.5×.
+/// and warm (tiles already decoded; MapLibre: rendering its map again) ≤ 0.5×;
+/// then the peak memory of a 2048×2048 Florence snapshot (`VectorMapMemoryBenchmark`).
 struct VectorMapBenchmarks: BenchmarkSuite {
     let name = "vectormap"
     let summary = "512×512 Helsinki vector map snapshot vs MapLibre Native (pymgl, Mesa), cold and warm"
@@ -34,6 +35,6 @@ struct VectorMapBenchmarks: BenchmarkSuite {
                          referenceName: reference["cold"]?.label ?? "MapLibre Native", goal: 0.25, detail: "PNG \(bytes) B"),
             BenchmarkRow(name: "vectormap-helsinki-z15-512-warm", ours: warm, reference: reference["warm"]?.seconds,
                          referenceName: reference["warm"]?.label ?? "MapLibre Native", goal: 0.5, detail: "tiles decoded, no encode"),
-        ]
+        ] + (try VectorMapMemoryBenchmark.rows(context))
     }
 }
