@@ -268,12 +268,64 @@ final class VectorMapURLTests: XCTestCase {
         XCTAssertEqual(try ImageDecoder.decode(a.0).bitmap.pixels, first.pixels)
         XCTAssertEqual(counter.count.withLock { $0 }, 2, "one render per session: the second load is answered from the cache")
 
+        // Two environments sharing one cache and partition, whose sources differ
+        // only in style: the second draws anew (the version names the style), and differently.
+        let shared = ImageURLCache(memoryCapacity: 16 << 20, diskCapacity: 0)
+        func sharing(_ style: VectorSourceStyle) throws -> URLSession {
+            var sources = MapTileSources()
+            sources.register("hel", try VectorTileSource.open(Self.archive("openmaptiles"), style: style))
+            let configuration = URLSessionConfiguration.ephemeral
+            configuration.installURLSchemeKit(URLSchemeKitEnvironment(tileSources: sources, imageCache: shared, httpCache: nil,
+                                                                      renderers: renderers, cachePartition: "tenant"))
+            return URLSession(configuration: configuration)
+        }
+        let fromLight = try await sharing(.builtin(.light)).data(from: try XCTUnwrap(URL(string: "map://?" + query)))
+        _ = try await sharing(.builtin(.light)).data(from: try XCTUnwrap(URL(string: "map://?" + query)))
+        XCTAssertEqual(counter.count.withLock { $0 }, 3, "the same source in another session: found in the shared cache")
+        let fromDark = try await sharing(.builtin(.dark)).data(from: try XCTUnwrap(URL(string: "map://?" + query)))
+        XCTAssertEqual(counter.count.withLock { $0 }, 4, "another style: drawn again, not served from the light entry")
+        XCTAssertNotEqual(fromLight.0, fromDark.0)
+
         let light = try VectorTileSource.open(Self.archive("openmaptiles"), style: .builtin(.light))
         let automatic = try VectorTileSource.open(Self.archive("openmaptiles"))
         let protomaps = try VectorTileSource.open(Self.archive("protomaps"))
         XCTAssertEqual(automatic.identity, try VectorTileSource.open(Self.archive("openmaptiles")).identity, "the same archive and style")
         XCTAssertNotEqual(light.identity, automatic.identity, "another style")
         XCTAssertNotEqual(protomaps.identity.prefix(16), automatic.identity.prefix(16), "another archive")
+    }
+
+    /// The environment's budget bounds a vector source: a tile over
+    /// `vectorTile.compressedTileBytes`, a view over
+    /// `vectorSnapshot.tilesPerSnapshot`, a style over `vectorStyle`'s layers,
+    /// each refused before the work, naming the limit.
+    func testBudgetLimitsAreCheckedBeforeTheWork() async throws {
+        var budget = ResourceBudget()
+        budget.vectorTile.compressedTileBytes = 1000
+        budget.vectorSnapshot.tilesPerSnapshot = 2
+        var sources = MapTileSources()
+        sources.register("hel", try VectorTileSource.open(Self.archive("openmaptiles"), budget: budget))
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.installURLSchemeKit(URLSchemeKitEnvironment(budget: budget, tileSources: sources, imageCache: nil, httpCache: nil))
+        let session = URLSession(configuration: configuration)
+        for (query, text) in [(Self.view() + "&tiles=hel", "over the limit of 2 per snapshot"),
+                              (Self.view(width: 64, height: 64) + "&tiles=hel", "over the limit of 1000")] {
+            do {
+                _ = try await session.data(from: try XCTUnwrap(URL(string: "map://?" + query)))
+                XCTFail("\(query) drew")
+            } catch let error as URLError {
+                XCTAssertEqual(error.code, .cannotDecodeContentData)
+                XCTAssertTrue(error.localizedDescription.contains("tile source 'hel'") && error.localizedDescription.contains(text), error.localizedDescription)
+            }
+        }
+        budget.vectorStyle.maximumLayerCount = 3
+        let style = try Data(contentsOf: Self.tiles.appendingPathComponent("helsinki-label-free-style.json"))
+        XCTAssertThrowsError(try VectorTileSource.open(Self.archive("openmaptiles"), style: .json(style), budget: budget)) { error in
+            XCTAssertEqual((error as? VectorStyleError)?.kind, .limitExceeded)
+        }
+        budget.vectorStyle.maximumByteCount = 100
+        XCTAssertThrowsError(try VectorTileSource.open(Self.archive("openmaptiles"), style: .json(style), budget: budget)) { error in
+            XCTAssertTrue("\(error)".contains("over the limit of 100"), "\(error)")
+        }
     }
 
     /// An archive on an HTTP server that honours Range: opened with one
