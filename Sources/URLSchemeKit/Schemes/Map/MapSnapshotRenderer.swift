@@ -8,8 +8,9 @@ import FoundationNetworking
 
 /// `map://`'s default renderer: draws the snapshot with the `MapRenderer` the
 /// URL asks for, the embedded world basemap (`BasemapRenderer`) or the tile
-/// source it names in the environment (`TileMapRenderer`), and encodes it as
-/// the URL asks.
+/// source it names in the environment (`TileMapRenderer` for raster tiles,
+/// `VectorTileMapRenderer` for a PMTiles vector archive, within the budget's
+/// `vectorSnapshot` limits), and encodes it as the URL asks.
 public struct MapSnapshotRenderer: Renderer {
     /// A renderer.
     public init() {}
