@@ -328,6 +328,22 @@ final class VectorMapURLTests: XCTestCase {
         }
     }
 
+    /// A style's one vector source draws from the archive it is given with,
+    /// whatever its `url` says; a style of two sources is refused, naming them.
+    func testAStyleDrawsFromTheArchiveWhateverItsSourceURLSays() async throws {
+        let twoSources = Data(#"{"version": 8, "sources": {"a": {"type": "vector", "url": "pmtiles://a"}, "b": {"type": "vector"}}, "layers": []}"#.utf8)
+        XCTAssertThrowsError(try VectorTileSource.open(Self.archive("openmaptiles"), style: .json(twoSources))) { error in
+            XCTAssertTrue("\(error)".contains("2 vector sources (a, b)"), "\(error)")
+        }
+        let oneSource = Data(##"{"version": 8, "sources": {"elsewhere": {"type": "vector", "url": "https://example.invalid/tiles.json"}}, "layers": [{"id": "water", "type": "fill", "source": "elsewhere", "source-layer": "water", "paint": {"fill-color": "#0000ff"}}]}"##.utf8)
+        let drawn = try VectorTileSource.open(Self.archive("openmaptiles"), style: .json(oneSource))
+        var one = MapTileSources()
+        one.register("hel", drawn)
+        let lake = try Self.places().water
+        let map = try await image(self.session(one), "latitude=\(lake.latitude)&longitude=\(lake.longitude)&zoom=15&width=32&height=32&tiles=hel")
+        XCTAssertEqual(map[16, 16], RGBA(0, 0, 255), "the style's one source draws from the archive whatever its url says")
+    }
+
     /// An archive on an HTTP server that honours Range: opened with one
     /// request, a snapshot reads only the tiles it needs, and a second view
     /// of the same tiles sends none. A server that ignores Range (http.server)

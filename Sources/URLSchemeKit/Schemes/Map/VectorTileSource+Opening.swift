@@ -13,7 +13,8 @@ extension VectorTileSource {
     /// tags removed), else the style source's.
     ///
     /// Throws `VectorTileError` or `VectorStyleError` with a message naming
-    /// `location` (a truncated archive, an unknown schema, a style that cannot be read).
+    /// `location` (a truncated archive, an unknown schema, a style that cannot
+    /// be read or has more than one vector source).
     public static func open(_ location: URL, style: VectorSourceStyle = .automatic, budget: ResourceBudget = ResourceBudget(),
                             configuration: URLSessionConfiguration? = nil) throws -> VectorTileSource {
         let name = location.isFileURL ? location.path : location.absoluteString
@@ -53,6 +54,11 @@ extension VectorTileSource {
                 throw VectorStyleError(.limitExceeded, detail: "the style is \(data.count) bytes, over the limit of \(budget.vectorStyle.maximumByteCount) (ResourceBudget.vectorStyle)")
             }
             light = try VectorStyle(data: data, limits: budget.vectorStyle)
+            // Every layer draws from the one archive: a style of several vector
+            // sources would draw the others' layers from the wrong tiles.
+            guard light.sources.count <= 1 else {
+                throw VectorStyleError(.invalidValue, property: "sources", detail: "the style has \(light.sources.count) vector sources (\(light.sources.keys.sorted().joined(separator: ", "))); a style drawn from one archive has one")
+            }
             dark = light
             styleIdentity = Array(data)
         }
