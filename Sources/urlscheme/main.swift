@@ -257,6 +257,9 @@ do {
 }
 let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e6
 let (data, response) = result
+// The caches write behind the answer: their files must be whole before the process exits.
+environment.imageCache?.flush()
+environment.httpCache?.flush()
 let status = (response as? HTTPURLResponse)?.statusCode ?? 200
 let type = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type") ?? response.mimeType ?? "unknown type"
 

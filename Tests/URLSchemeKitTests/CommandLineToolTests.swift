@@ -191,6 +191,9 @@ final class CommandLineToolTests: XCTestCase {
     /// A process killed with SIGKILL at any moment while it stores a response
     /// leaves either the whole entry or none: a later load never gets a damaged
     /// body (entries are written to a temporary file, renamed, and checksummed).
+    /// The 6 MiB body is past the 4 MiB spool threshold: it arrives through a
+    /// spool file, and its entry is written behind the answer, then flushed
+    /// before the process exits, so an unkilled run always leaves it whole.
     func testAProcessKilledWhileStoringLeavesNoDamagedEntry() throws {
         let origin = try OriginServer(test: self)
         let size = 6 << 20
@@ -219,6 +222,12 @@ final class CommandLineToolTests: XCTestCase {
                 XCTAssertTrue(after.stderr.contains("no stored response"), "round \(round): \(after.stderr)")
             }
         }
+        try? FileManager.default.removeItem(at: cacheHome.appendingPathComponent("URLSchemeKit"))
+        let whole = try run(["get", url, "-o", cacheHome.appendingPathComponent("body").path], environment: ["XDG_CACHE_HOME": cacheHome.path])
+        XCTAssertEqual(whole.status, 0, whole.stderr)
+        let stored = try run(["get", url, "--offline"], environment: ["XDG_CACHE_HOME": cacheHome.path])
+        XCTAssertEqual(stored.status, 0, "a run that is not killed flushes its entry before it exits: \(stored.stderr)")
+        XCTAssertEqual(stored.stdout, expected)
     }
 
     /// `urlscheme gallery DIR` on a fresh directory: a page whose every image

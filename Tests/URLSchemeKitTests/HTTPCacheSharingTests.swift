@@ -21,10 +21,15 @@ final class HTTPCacheSharingTests: XCTestCase {
         directory = try makeTemporaryDirectory()
     }
 
+    /// Every cache made, flushed before the disk is searched for secrets.
+    private var caches: [HTTPCache] = []
+
     private func makeCache(private isPrivate: Bool = false) -> HTTPCache {
         var configuration = HTTPCache.Configuration()
         configuration.isPrivate = isPrivate
-        return HTTPCache(directory: directory, configuration: configuration)
+        let cache = HTTPCache(directory: directory, configuration: configuration)
+        caches.append(cache)
+        return cache
     }
 
     /// A user's session: its own cookie storage, holding `cookies` (name=value) for `host`.
@@ -69,6 +74,7 @@ final class HTTPCacheSharingTests: XCTestCase {
     }
 
     private func assertNothingOnDisk(_ secrets: [String], file: StaticString = #filePath, line: UInt = #line) throws {
+        caches.forEach { $0.flush() }
         let files = try storedFiles()
         XCTAssertFalse(files.filter { $0.name.hasSuffix(".uskcache") }.isEmpty, "something was stored", file: file, line: line)
         for secret in secrets {

@@ -25,7 +25,9 @@ final class ImageURLCacheTests: XCTestCase {
     func testANewInstanceOnTheSameDirectoryServesWhatAnEarlierOneStored() throws {
         let directory = try makeTemporaryDirectory()
         let (request, response) = entry("map://?latitude=59.9&longitude=30.3", bytes: 5000)
-        ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 1 << 20, directory: directory).storeCachedResponse(response, for: request)
+        let earlier = ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 1 << 20, directory: directory)
+        earlier.storeCachedResponse(response, for: request)
+        earlier.flush()
 
         let later = ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 1 << 20, directory: directory)
         XCTAssertEqual(later.currentDiskUsage, try diskBytes(directory))
@@ -36,10 +38,36 @@ final class ImageURLCacheTests: XCTestCase {
         XCTAssertEqual(hit.response.url, request.url)
     }
 
+    /// Files are written behind the store: until then the entry answers from
+    /// the pending writes (even with no memory tier), a removal or a newer
+    /// store in between leaves no file or the newer one, and `flush()` waits.
+    func testWritesBehindAreVisibleAtOnceAndNeverResurrectARemovedEntry() throws {
+        let directory = try makeTemporaryDirectory()
+        let cache = ImageURLCache(memoryCapacity: 0, diskCapacity: 1 << 20, directory: directory)
+        let (request, first) = entry("map://?behind=1", bytes: 3000)
+        for _ in 0..<50 {
+            cache.storeCachedResponse(first, for: request)
+            XCTAssertEqual(cache.cachedResponse(for: request)?.data, first.data, "a store is seen at once")
+            cache.removeCachedResponse(for: request)
+        }
+        cache.flush()
+        XCTAssertNil(cache.cachedResponse(for: request), "a removed entry stays removed")
+        XCTAssertEqual(try diskBytes(directory), 0, "no write landed after its removal")
+
+        let newer = CachedURLResponse(response: first.response, data: Data(repeating: 7, count: 2000))
+        cache.storeCachedResponse(first, for: request)
+        cache.storeCachedResponse(newer, for: request)
+        cache.flush()
+        let later = ImageURLCache(memoryCapacity: 0, diskCapacity: 1 << 20, directory: directory)
+        XCTAssertEqual(later.cachedResponse(for: request)?.data, newer.data, "the last store is the one on disk")
+    }
+
     func testCorruptedOrTruncatedEntryFilesAreMissesAndDropped() throws {
         let directory = try makeTemporaryDirectory()
         let (request, response) = entry("map://?x=1", bytes: 3000)
-        ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 1 << 20, directory: directory).storeCachedResponse(response, for: request)
+        let writer = ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 1 << 20, directory: directory)
+        writer.storeCachedResponse(response, for: request)
+        writer.flush()
         let file = try XCTUnwrap(try FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil).first)
         let original = try Data(contentsOf: file)
 
@@ -64,7 +92,7 @@ final class ImageURLCacheTests: XCTestCase {
             XCTAssertLessThanOrEqual(cache.currentMemoryUsage, 10_000)
             XCTAssertLessThanOrEqual(cache.currentDiskUsage, 20_000)
         }
-        XCTAssertEqual(cache.currentDiskUsage, try diskBytes(directory))
+        XCTAssertEqual(cache.currentDiskUsage, try diskBytes(directory), "usage counts the files once written")
         XCTAssertGreaterThan(cache.currentMemoryUsage, 10_000 - 1600)
         // Least recently used went first: the newest entry is still there, the oldest is gone.
         XCTAssertNotNil(cache.cachedResponse(for: entry("map://?i=39").0))
@@ -155,6 +183,7 @@ final class ImageURLCacheTests: XCTestCase {
         let cache = ImageURLCache(memoryCapacity: 0, diskCapacity: 1 << 20, directory: directory)
         let (request, response) = entry("map://?private=1")
         cache.storeCachedResponse(response, for: request)
+        cache.flush()
         XCTAssertEqual(try permissions(directory), 0o700)
         let files = try FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)
             .filter { $0.pathExtension == DiskEntryStore.fileExtension }
@@ -176,6 +205,8 @@ final class ImageURLCacheTests: XCTestCase {
         for i in 0..<30 {
             let (request, response) = entry("map://?shared=\(i)", bytes: 1500)
             (i % 2 == 0 ? first : second).storeCachedResponse(response, for: request)
+            first.flush()
+            second.flush()
             XCTAssertLessThanOrEqual(try diskBytes(directory), 20_000, "after store \(i)")
         }
         XCTAssertNotNil(second.cachedResponse(for: entry("map://?shared=28").0), "the newest entries survive")

@@ -38,8 +38,9 @@ final class SchemeURLProtocolTests: XCTestCase {
         let renderer = PatternRenderer()
         let directory = try makeTemporaryDirectory()
         let url = PatternURL(seed: 9, size: 4000).url
-        _ = try await makePatternSession(cache: ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 1 << 20, directory: directory),
-                                         renderer: renderer).data(from: url)
+        let first = ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 1 << 20, directory: directory)
+        _ = try await makePatternSession(cache: first, renderer: renderer).data(from: url)
+        first.flush()   // as a process does before it exits
         let fresh = makePatternSession(cache: ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 1 << 20, directory: directory), renderer: renderer)
         let (data, _) = try await fresh.data(from: url)
         XCTAssertEqual(data, PatternURL(seed: 9, size: 4000).expectedBytes)

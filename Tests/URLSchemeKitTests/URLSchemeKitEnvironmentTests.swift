@@ -90,6 +90,7 @@ final class URLSchemeKitEnvironmentTests: XCTestCase {
             let (fromB, _) = try await loadImage(b, url)
             XCTAssertEqual(fromA[5, 5], RGBA(200, 10, 10), "round \(round)")
             XCTAssertEqual(fromB[5, 5], RGBA(10, 10, 200), "round \(round)")
+            cache.flush()
         }
         XCTAssertEqual(sourceA.cache.statistics.decodes, 1, "A's second round came from the disk cache")
         XCTAssertEqual(sourceB.cache.statistics.decodes, 1, "B's second round came from the disk cache")
@@ -151,7 +152,13 @@ final class URLSchemeKitEnvironmentTests: XCTestCase {
         _ = try await patternSession(memory, VersionedRenderer(version: "2", base: two)).data(from: url)
         XCTAssertEqual(two.renders.load(ordering: .relaxed), 1, "a new version renders again")
 
-        let disk = { ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 1 << 20, directory: directory) }
+        // Each new instance stands for a later process, after the earlier one flushed.
+        var previous: ImageURLCache?
+        let disk = { () -> ImageURLCache in
+            previous?.flush()
+            previous = ImageURLCache(memoryCapacity: 1 << 20, diskCapacity: 1 << 20, directory: directory)
+            return previous!
+        }
         let three = PatternRenderer(), again = PatternRenderer(), four = PatternRenderer()
         _ = try await patternSession(disk(), VersionedRenderer(version: "3", base: three)).data(from: url)
         _ = try await patternSession(disk(), VersionedRenderer(version: "3", base: again)).data(from: url)
@@ -176,6 +183,7 @@ final class URLSchemeKitEnvironmentTests: XCTestCase {
         let thumbnail = "asset://?width=16&id=\(gone)&format=png", other = "asset://?id=\(kept)&width=16&format=png"
         let avatar = "avatar://?id=\(gone)&id=\(kept)&size=32&shape=square&format=png"
         for url in [thumbnail, other, avatar] { _ = try await loadImage(live, url) }
+        cache.flush()
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".uskcache") }.count, 3)
 
         try environment.removeAsset(gone)

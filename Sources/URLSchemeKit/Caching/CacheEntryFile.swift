@@ -9,14 +9,24 @@ import FoundationNetworking
 /// length-prefixed fields: key, response URL, status code, MIME type, text
 /// encoding name, header fields, string user-info entries (the HTTP cache's
 /// request and response times), storage policy, body; then a 64-bit checksum
-/// of everything before it. Reading checks every length against the bytes left
+/// of everything before it (the head's and the body's checksums combined, so
+/// a body is written as it is, never copied next to its head first). Reading checks every length against the bytes left
 /// and the checksum last, so a truncated or corrupted file is refused (and the
 /// cache drops it) instead of being served or crashing the reader.
 enum CacheEntryFile {
     private static let magic: [UInt8] = Array("USKC".utf8)
-    private static let version: UInt8 = 2
+    private static let version: UInt8 = 3
 
+    /// The file's bytes in one piece (for tests and the fuzz target; the
+    /// cache writes `parts`).
     static func encode(key: CacheKey, response cached: CachedURLResponse) -> Data {
+        parts(key: key, response: cached).reduce(into: Data()) { $0.append($1) }
+    }
+
+    /// The file as three pieces to write one after the other: the head, the
+    /// body (the response's own `Data`, not a copy: a spooled body stays a
+    /// mapped file) and the checksum.
+    static func parts(key: CacheKey, response cached: CachedURLResponse) -> [Data] {
         var bytes: [UInt8] = magic + [version]
         let response = cached.response
         let http = response as? HTTPURLResponse
@@ -39,13 +49,15 @@ enum CacheEntryFile {
         }
         bytes.append(cached.storagePolicy == .allowed ? 0 : 1)
         append(UInt64(cached.data.count), width: 8, to: &bytes)
-        // The body is copied once, into the file's bytes, with room for the checksum.
-        var file = Data(capacity: bytes.count + cached.data.count + 8)
-        file.append(contentsOf: bytes)
-        file.append(cached.data)
-        let sum = file.withUnsafeBytes { checksum($0.bindMemory(to: UInt8.self)) }
-        file.append(contentsOf: (0..<8).map { UInt8(truncatingIfNeeded: sum >> (8 * UInt64($0))) })
-        return file
+        let sum = bytes.withUnsafeBufferPointer { head in
+            cached.data.withUnsafeBytes { body in combined(head: head, body: body.bindMemory(to: UInt8.self)) }
+        }
+        return [Data(bytes), cached.data, Data((0..<8).map { UInt8(truncatingIfNeeded: sum >> (8 * UInt64($0))) })]
+    }
+
+    private static func combined(head: UnsafeBufferPointer<UInt8>, body: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        let headSum = checksum(head)
+        return (headSum << 17 | headSum >> 47) ^ checksum(body)
     }
 
     /// The entry, or nil when the file is not a complete, intact entry for `key`.
@@ -56,8 +68,7 @@ enum CacheEntryFile {
             let bodyEnd = bytes.count - 8
             var reader = Reader(bytes: UnsafeBufferPointer(rebasing: bytes[..<bodyEnd]))
             let stored = UInt64(littleEndianBytes: bytes[bodyEnd...])
-            guard checksum(UnsafeBufferPointer(rebasing: bytes[..<bodyEnd])) == stored,
-                  reader.take(magic.count).map(Array.init) == magic,
+            guard reader.take(magic.count).map(Array.init) == magic,
                   reader.integer(width: 1) == UInt64(version),
                   reader.string() == key.rawValue,
                   let urlText = reader.string(), let url = URL(string: urlText),
@@ -68,8 +79,10 @@ enum CacheEntryFile {
             guard let headers = reader.stringPairs(count: headerCount),
                   let infoCount = reader.integer(width: 4), let info = reader.stringPairs(count: infoCount) else { return nil }
             guard let policyByte = reader.integer(width: 1), policyByte <= 1,
-                  let length = reader.integer(width: 8), let body = reader.take(Int(clamping: length)),
-                  reader.isAtEnd else { return nil }
+                  let length = reader.integer(width: 8) else { return nil }
+            let head = UnsafeBufferPointer(rebasing: bytes[..<reader.offset])
+            guard let body = reader.take(Int(clamping: length)), reader.isAtEnd,
+                  combined(head: head, body: body) == stored else { return nil }
             let response: URLResponse
             if status != 0, let http = HTTPURLResponse(url: url, statusCode: Int(status), httpVersion: "HTTP/1.1", headerFields: headers) {
                 response = http
@@ -102,11 +115,7 @@ enum CacheEntryFile {
     /// A 64-bit FNV-1a-style hash over 8-byte words: not cryptographic, but any
     /// truncation or flipped byte changes it with overwhelming probability, at
     /// several GB/s.
-    static func checksum(_ bytes: [UInt8]) -> UInt64 {
-        bytes.withUnsafeBufferPointer { checksum($0) }
-    }
-
-    static func checksum(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    private static func checksum(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
         let prime: UInt64 = 0x0000_0100_0000_01B3
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325 ^ UInt64(bytes.count)
         let words = bytes.count / 8

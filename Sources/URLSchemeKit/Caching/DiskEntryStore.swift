@@ -174,19 +174,22 @@ struct DiskEntryStore {
         return (Int(status.st_mtim.tv_sec), Int(status.st_mtim.tv_nsec))
     }
 
-    /// Writes `data` to a new temporary file (0600) beside the entries (same
-    /// file system, so the later rename is atomic). Call outside the lock.
-    func writeTemporary(_ data: Data) -> URL? {
+    /// Writes `parts`, one after the other, to a new temporary file (0600)
+    /// beside the entries (same file system, so the later rename is atomic).
+    /// Call outside the lock.
+    func writeTemporary(_ parts: [Data]) -> URL? {
         let temporary = temporaryDirectory.appendingPathComponent(Self.temporaryPrefix + UUID().uuidString, isDirectory: false)
         let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
-        let written = data.withUnsafeBytes { raw in
-            Self.transferAll(raw.count) { offset in write(fd, raw.baseAddress! + offset, raw.count - offset) }
-        }
-        guard written else {
-            unlink(temporary.path)
-            return nil
+        for data in parts {
+            let written = data.withUnsafeBytes { raw in
+                raw.isEmpty || Self.transferAll(raw.count) { offset in write(fd, raw.baseAddress! + offset, raw.count - offset) }
+            }
+            guard written else {
+                unlink(temporary.path)
+                return nil
+            }
         }
         return temporary
     }

@@ -21,7 +21,12 @@ import FoundationNetworking
 ///   a disk tier within `diskCapacity` under `directory`, one file per entry,
 ///   written atomically and verified when read: a truncated or corrupted file
 ///   is deleted and reported as a miss, never served;
-/// - a new instance on the same directory serves what an earlier one stored;
+/// - files are written behind: a store returns (and the load is answered)
+///   before its file is written, on a queue of the cache's; until then the
+///   entry answers from the list of pending writes, and `flush()` waits for
+///   them (the CLI flushes before it exits);
+/// - a new instance on the same directory serves what an earlier one stored
+///   and flushed;
 /// - one lock serialises all bookkeeping, so one instance may serve many
 ///   sessions and threads; file reads and writes happen outside it.
 public final class ImageURLCache: URLCache, @unchecked Sendable {
@@ -33,14 +38,36 @@ public final class ImageURLCache: URLCache, @unchecked Sendable {
         var stored: Date
     }
 
+    /// A response stored but not yet on disk: what lookups see meanwhile,
+    /// and the ticket that says whether it is still the one to write.
+    private struct PendingWrite {
+        var entry: MemoryEntry
+        var ticket: UInt64
+    }
+
     private struct State {
         var memory: LRUStore<CacheKey, MemoryEntry>
         var disk: DiskEntryStore?
+        /// Stores whose files are not written yet, by key; a removal or a
+        /// newer store replaces or drops the entry, and the write then finds
+        /// its ticket gone and leaves no file.
+        var pending: [CacheKey: PendingWrite] = [:]
+        var nextTicket: UInt64 = 0
+
+        /// Body bytes waiting to be written.
+        var pendingBytes: Int { pending.values.reduce(0) { $0 + $1.entry.response.data.count } }
     }
+
+    /// Body bytes allowed to wait for the writer: past this, a store writes
+    /// its file itself before it returns, so a flood of stores costs time,
+    /// not memory. One store of any size may always wait alone.
+    static let maximumPendingBytes = 32 << 20
 
     private let state: Mutex<State>
     /// Where entry files live; nil for a memory-only cache.
     public let directory: URL?
+    /// Entry files are written here, one at a time, after the store returned.
+    private let writer = DispatchQueue(label: "URLSchemeKit.ImageURLCache.writer", qos: .utility)
     /// Disk reads for the session's lookups run here, never on the session's work queue.
     private static let diskQueue = DispatchQueue(label: "URLSchemeKit.ImageURLCache.disk", qos: .userInitiated, attributes: .concurrent)
 
@@ -94,9 +121,11 @@ public final class ImageURLCache: URLCache, @unchecked Sendable {
         state.withLock { $0.memory.totalCost }
     }
 
-    /// Bytes of entry files in `directory`, including those earlier instances left.
+    /// Bytes of entry files in `directory`, including those earlier instances
+    /// left, once the files being written behind are written (`flush()`).
     public override var currentDiskUsage: Int {
-        state.withLock { state in
+        flush()
+        return state.withLock { state in
             state.disk?.scanIfNeeded()
             return state.disk?.totalSize ?? 0
         }
@@ -112,6 +141,14 @@ public final class ImageURLCache: URLCache, @unchecked Sendable {
     /// The entry stored for `key`, from memory or else from disk (then kept in memory).
     func cachedResponse(for key: CacheKey) -> CachedURLResponse? {
         memoryHit(key) ?? diskHit(key)
+    }
+
+    /// Waits until every response stored so far is written to disk (or
+    /// dropped, when removed meanwhile or too large for the disk tier). Call it
+    /// before the process exits, or before another instance or process reads
+    /// the directory.
+    public func flush() {
+        writer.sync {}
     }
 
     /// The session's lookup before each task. Answers a memory hit at once, reads
@@ -164,7 +201,7 @@ public final class ImageURLCache: URLCache, @unchecked Sendable {
     }
 
     private func memoryHit(_ key: CacheKey) -> CachedURLResponse? {
-        state.withLock { $0.memory.value(for: key)?.response }
+        state.withLock { $0.memory.value(for: key)?.response ?? $0.pending[key]?.entry.response }
     }
 
     private func diskHit(_ key: CacheKey) -> CachedURLResponse? {
@@ -192,22 +229,52 @@ public final class ImageURLCache: URLCache, @unchecked Sendable {
     }
 
     /// Stores a response under `key`: in memory unless the policy is `.notAllowed`,
-    /// on disk too when the policy is `.allowed` and the cache has a directory.
+    /// and, when the policy is `.allowed` and the cache has a directory, on
+    /// disk a moment later (write-behind; `flush()` waits for it).
     func store(_ response: CachedURLResponse, for key: CacheKey) {
         guard response.storagePolicy != .notAllowed else { return }
-        state.withLock { state in
-            _ = state.memory.insert(MemoryEntry(response: response, stored: Date()), for: key,
-                                cost: Self.memoryCost(response, key))
+        let entry = MemoryEntry(response: response, stored: Date())
+        let write = state.withLock { state -> (ticket: UInt64, now: Bool)? in
+            _ = state.memory.insert(entry, for: key, cost: Self.memoryCost(response, key))
+            guard response.storagePolicy == .allowed, state.disk != nil else {
+                state.pending[key] = nil
+                return nil
+            }
+            state.pending[key] = nil
+            let waiting = state.pendingBytes
+            state.nextTicket += 1
+            state.pending[key] = PendingWrite(entry: entry, ticket: state.nextTicket)
+            return (state.nextTicket, waiting > 0 && waiting + response.data.count > Self.maximumPendingBytes)
         }
-        guard response.storagePolicy == .allowed, let disk = state.withLock({ $0.disk }) else { return }
-        let file = CacheEntryFile.encode(key: key, response: response)
-        guard file.count <= disk.capacity, let temporary = disk.writeTemporary(file) else { return }
+        guard let write else { return }
+        if write.now {
+            self.write(response, for: key, ticket: write.ticket)
+        } else {
+            writer.async { self.write(response, for: key, ticket: write.ticket) }
+        }
+    }
+
+    /// Writes a pending store's file and renames it into place, unless the
+    /// store was removed or replaced meanwhile. A crash before the rename
+    /// leaves a temporary file, never a damaged entry.
+    private func write(_ response: CachedURLResponse, for key: CacheKey, ticket: UInt64) {
+        let isCurrent = { (state: State) in state.pending[key]?.ticket == ticket }
+        guard let disk = state.withLock({ isCurrent($0) ? $0.disk : nil }) else { return }
+        let parts = CacheEntryFile.parts(key: key, response: response)
+        let size = parts.reduce(0) { $0 + $1.count }
+        let temporary = size <= disk.capacity ? disk.writeTemporary(parts) : nil
         state.withLock { state in
+            guard isCurrent(state) else {
+                if let temporary { unlink(temporary.path) }
+                return
+            }
+            state.pending[key] = nil
+            guard let temporary else { return }
             guard state.disk != nil else {
                 unlink(temporary.path)
                 return
             }
-            _ = state.disk?.commit(temporary: temporary, as: DiskEntryStore.fileName(for: key), size: file.count)
+            _ = state.disk?.commit(temporary: temporary, as: DiskEntryStore.fileName(for: key), size: size)
         }
     }
 
@@ -222,6 +289,7 @@ public final class ImageURLCache: URLCache, @unchecked Sendable {
     func removeCachedResponse(for key: CacheKey) {
         state.withLock { state in
             state.memory.removeValue(for: key)
+            state.pending[key] = nil
             state.disk?.remove(DiskEntryStore.fileName(for: key))
         }
     }
@@ -229,7 +297,10 @@ public final class ImageURLCache: URLCache, @unchecked Sendable {
     /// Removes every entry whose key `matches`, from memory and from disk
     /// (the disk tier is read key by key: a file's key is at its start).
     func removeCachedResponses(whereKey matches: @Sendable (CacheKey) -> Bool) {
-        state.withLock { $0.memory.removeAll(whereKey: matches) }
+        state.withLock { state in
+            state.memory.removeAll(whereKey: matches)
+            state.pending = state.pending.filter { !matches($0.key) }
+        }
         guard let directory = state.withLock({ $0.disk?.directory }) else { return }
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         for name in names where name.hasSuffix("." + DiskEntryStore.fileExtension) {
@@ -241,6 +312,7 @@ public final class ImageURLCache: URLCache, @unchecked Sendable {
     public override func removeAllCachedResponses() {
         state.withLock { state in
             state.memory.removeAll()
+            state.pending.removeAll()
             state.disk?.removeAll()
         }
     }
@@ -250,6 +322,7 @@ public final class ImageURLCache: URLCache, @unchecked Sendable {
     public override func removeCachedResponses(since date: Date) {
         state.withLock { state in
             state.memory.removeAll { $0.stored >= date }
+            state.pending = state.pending.filter { $0.value.entry.stored < date }
             guard let directory = state.disk?.directory else { return }
             let files = (try? FileManager.default.contentsOfDirectory(
                 at: directory, includingPropertiesForKeys: [.contentModificationDateKey])) ?? []

@@ -235,6 +235,24 @@ public final class HTTPCache: Sendable {
         return true
     }
 
+    /// Waits until everything stored so far is on disk: the pending
+    /// refreshes are written now instead of a moment later, then the store's
+    /// write-behind queue is drained. Call it before the process exits (the
+    /// CLI does), or before another process reads the directory.
+    public func flush() {
+        for key in pendingRefreshes.withLock({ Array($0) }) { writeRefresh(key) }
+        storage.flush()
+    }
+
+    /// Writes a refreshed entry to disk, once however many refreshes came in
+    /// between (the refresh delay's timer, or `flush()`, whichever is first).
+    private func writeRefresh(_ key: CacheKey) {
+        guard pendingRefreshes.withLock({ $0.remove(key) }) != nil,
+              let latest = storage.memoryCachedResponse(for: key) else { return }
+        storage.store(CachedURLResponse(response: latest.response, data: latest.data, userInfo: latest.userInfo,
+                                        storagePolicy: .allowed), for: key)
+    }
+
     /// Stores `entry`, a stored response (as `lookup` gave it) freshened by a
     /// 304 or a HEAD response (new fields and times, the same body): at once in
     /// memory, and on disk a moment later, once for however many refreshes come
@@ -252,12 +270,7 @@ public final class HTTPCache: Sendable {
         storage.store(CachedURLResponse(response: cached.response, data: cached.data, userInfo: cached.userInfo,
                                         storagePolicy: .allowedInMemoryOnly), for: selected)
         guard storage.directory != nil, pendingRefreshes.withLock({ $0.insert(selected).inserted }) else { return }
-        Self.refreshQueue.asyncAfter(deadline: .now() + Self.refreshDelay) { [self] in
-            _ = pendingRefreshes.withLock { $0.remove(selected) }
-            guard let latest = storage.memoryCachedResponse(for: selected) else { return }
-            storage.store(CachedURLResponse(response: latest.response, data: latest.data, userInfo: latest.userInfo,
-                                            storagePolicy: .allowed), for: selected)
-        }
+        Self.refreshQueue.asyncAfter(deadline: .now() + Self.refreshDelay) { [self] in writeRefresh(selected) }
     }
 
     /// Keys whose refreshed entry waits to be written to disk.

@@ -107,7 +107,7 @@ struct HTTPCacheLoad: Sendable {
         case .gatewayTimeout:
             finish(.loaded(response(status: 504, headers: HTTPHeaderFields(), cacheStatus: CacheStatus(detail: "only-if-cached")), Data()))
         case let .forward(reason, validating, fallback):
-            if let fallback, cache.reachability.isBackingOff(Origin(url), at: now), servesOffline(fallback, now: now) {
+            if let fallback, cache.reachability.isBackingOff(Origin(url), at: now), offlineRefusal(fallback, now: now) == nil {
                 serve(fallback, CacheStatus(forward: reason, detail: "offline"))
                 return
             }
@@ -203,7 +203,7 @@ struct HTTPCacheLoad: Sendable {
         let unreachable = Self.unreachableCodes.contains(error.code)
         if unreachable { cache.reachability.recordFailure(Origin(url), at: now) }
         if let fallback, error.code != .cancelled {
-            if unreachable, servesOffline(fallback, now: now) {
+            if unreachable, offlineRefusal(fallback, now: now) == nil {
                 serve(fallback, CacheStatus(forward: reason, detail: "offline"))
                 return
             }
@@ -217,8 +217,8 @@ struct HTTPCacheLoad: Sendable {
             return
         }
         let why: String
-        if fallback != nil {
-            why = "and the stored response may not answer offline (older than the offline limit, or marked no-cache or must-revalidate)"
+        if let fallback, let refusal = offlineRefusal(fallback, now: now) {
+            why = refusal
         } else if cache.lookup(request, partition: partition).entry != nil {
             // A reload asked for the origin alone: say so rather than claim nothing is stored.
             why = "and the request's cache policy (\(request.cachePolicy == .reloadIgnoringLocalAndRemoteCacheData ? "reloadIgnoringLocalAndRemoteCacheData" : "reloadIgnoringLocalCacheData")) "
@@ -305,15 +305,24 @@ struct HTTPCacheLoad: Sendable {
             ?? URLResponse(url: url, mimeType: nil, expectedContentLength: -1, textEncodingName: nil)
     }
 
-    /// Whether `entry` may answer while its origin cannot be reached: within
-    /// the configured age limit, and, unless the configuration overrides it,
-    /// not marked `no-cache` or `must-revalidate` (RFC 9111 §4.2.4: an explicit
-    /// directive forbids serving it stale, even disconnected).
-    private func servesOffline(_ entry: HTTPCacheEntry, now: Date) -> Bool {
+    /// Why `entry` may not answer while its origin cannot be reached, or nil
+    /// when it may: past the configured age limit, or, unless the
+    /// configuration overrides it, marked `no-cache` or `must-revalidate`
+    /// (RFC 9111 §4.2.4: an explicit directive forbids serving it stale, even
+    /// disconnected). The reason ends the error message, naming the setting.
+    private func offlineRefusal(_ entry: HTTPCacheEntry, now: Date) -> String? {
         let control = entry.cacheControl
-        if control.noCache || entry.requiresRevalidation, !cache.configuration.offlineOverridesRevalidation { return false }
-        guard let limit = cache.configuration.maximumOfflineAge else { return true }
-        return entry.currentAge(at: now) <= limit
+        if control.noCache || entry.requiresRevalidation, !cache.configuration.offlineOverridesRevalidation {
+            let directive = control.noCache ? "no-cache" : control.mustRevalidate ? "must-revalidate"
+                : control.contains("proxy-revalidate") ? "proxy-revalidate" : "s-maxage (in a shared cache)"
+            return "and the stored response is marked \(directive), which forbids answering offline (RFC 9111 §4.2.4); "
+                + "set HTTPCache.Configuration.offlineOverridesRevalidation to answer with it anyway"
+        }
+        if let limit = cache.configuration.maximumOfflineAge, entry.currentAge(at: now) > limit {
+            return "and the stored response is \(Int(entry.currentAge(at: now))) s old, past the offline limit of \(Int(limit)) s "
+                + "(HTTPCache.Configuration.maximumOfflineAge)"
+        }
+        return nil
     }
 
     /// The origin's fields as they describe the body we hold: the inner session

@@ -15,9 +15,8 @@ import FoundationNetworking
 /// authentication challenge comes back as the `401` it is (Linux's default
 /// handling of one never completes the load). Bodies are collected in memory
 /// up to `spoolThreshold` and in a spool file past it (`SpooledBody`), up to
-/// `maximumResponseSize`: a larger one is cancelled as soon as its length is
-/// known or reached, and again on every chunk that still arrives (the
-/// platform does not always honour one cancel), which is dropped.
+/// `maximumResponseSize`: a larger one fails as soon as its length is known or
+/// reached, is cancelled, and every chunk that still arrives is dropped.
 ///
 /// Threads: `forward` must not be called on the outer session's work queue
 /// (creating a task from inside `startLoading()` deadlocks there), and
@@ -70,9 +69,14 @@ final class HTTPForwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable
     let spoolThreshold: Int
     private let clock: @Sendable () -> Date
     private let loads = Mutex<[Int: Load]>([:])
+    /// Tasks cancelled by `stop(_:)` whose last callback has not come yet.
+    private let stoppedTasks = Mutex<Set<Int>>([])
     /// Each outer session's share of the connections to each origin.
     private let lanes = ForwardingLanes(queue: HTTPForwarder.controlQueue)
     private var session: URLSession!
+    /// Runs the inner session's delegate queue; held here because
+    /// `OperationQueue.underlyingQueue` does not retain it.
+    private let delegateDispatchQueue = DispatchQueue(label: "URLSchemeKit.HTTPForwarder.delegate", qos: .userInteractive)
     private static let controlQueue = DispatchQueue(label: "URLSchemeKit.HTTPForwarder.cancel", attributes: .concurrent)
     private static let completionQueue = DispatchQueue(label: "URLSchemeKit.HTTPForwarder.completion", qos: .userInitiated,
                                                        attributes: .concurrent)
@@ -93,7 +97,16 @@ final class HTTPForwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable
         // Each outer session keeps to its own limit per host (ForwardingLanes);
         // the shared inner session must not hold them all to six between them.
         configuration.httpMaximumConnectionsPerHost = 4_096
-        session = URLSession(configuration: configuration, delegate: self, delegateQueue: nil)
+        // The delegate queue: serial (a body's chunks arrive in order), on a
+        // dispatch queue of its own at the highest priority. The platform's
+        // default one fell behind the session's work queue, which kept
+        // receiving: eight endless bodies at once queued 2.2 GB of chunks for
+        // it (trap 19); on this one they peak at about 100 MB.
+        let delegateQueue = OperationQueue()
+        delegateQueue.name = "URLSchemeKit.HTTPForwarder.delegate"
+        delegateQueue.maxConcurrentOperationCount = 1
+        delegateQueue.underlyingQueue = delegateDispatchQueue
+        session = URLSession(configuration: configuration, delegate: self, delegateQueue: delegateQueue)
     }
 
     /// Sends `request` with `cookies`, the user's session's, and stores there
@@ -210,10 +223,9 @@ final class HTTPForwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable
             return (load.body, nil)
         }
         guard let body else {
-            // Past the limit, or ended already: cancel (again: one cancel is not
-            // always honoured, and chunks keep coming), drop the chunk, and answer
-            // now rather than when the platform stops the transfer.
-            dataTask.cancel()
+            // Past the limit, or ended already: drop the chunk and answer now,
+            // rather than when the platform stops the transfer.
+            stop(dataTask)
             if let failed { complete(failed, with: .failure(failed.failure ?? URLError(.dataLengthExceedsMaximum))) }
             return
         }
@@ -221,12 +233,26 @@ final class HTTPForwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable
             try body.append(data)
         } catch {
             guard let load = loads.withLock({ $0.removeValue(forKey: dataTask.taskIdentifier) }) else { return }
-            dataTask.cancel()
+            stop(dataTask)
             complete(load, with: .failure(error as? URLError ?? URLError(.cannotWriteToFile)))
         }
     }
 
+    /// Cancels a transfer whose chunks are no longer wanted, once, from
+    /// another queue: `cancel()` waits for the inner session's work queue,
+    /// busy receiving, and while it waits this delegate queue stops draining,
+    /// so every load's chunks pile up in memory behind it (trap 19). Once: the
+    /// platform leaves a fast transfer running after a cancel whatever we do,
+    /// and a cancel that lands as the transfer ends by itself can crash it
+    /// (trap 20), so repeating one only adds that risk.
+    private func stop(_ task: URLSessionTask) {
+        guard stoppedTasks.withLock({ $0.insert(task.taskIdentifier).inserted }) else { return }
+        Self.controlQueue.async { task.cancel() }
+    }
+
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
+        // The task's last callback: no chunk of it can arrive after this.
+        _ = stoppedTasks.withLock { $0.remove(task.taskIdentifier) }
         guard let load = loads.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
         let result: Result<Answer, URLError>
         if let failure = load.failure {
