@@ -111,7 +111,7 @@ func plainDescription(_ error: Error) -> String {
 }
 
 /// The vector source `NAME=ARCHIVE[,style=STYLE]` asks for, opened (or a one-line failure).
-func openTileSource(_ argument: String) -> (String, VectorTileSource) {
+@MainActor func openTileSource(_ argument: String) -> (String, VectorTileSource) {
     guard let equals = argument.firstIndex(of: "="), argument.startIndex != equals else {
         fail("--tiles \(argument): expected NAME=ARCHIVE[,style=FILE.json|light|dark]", code: 2)
     }
@@ -139,7 +139,8 @@ func openTileSource(_ argument: String) -> (String, VectorTileSource) {
     let archive = location.hasPrefix("http://") || location.hasPrefix("https://") ? URL(string: location) : URL(fileURLWithPath: location)
     guard let archive else { fail("--tiles \(name): '\(location)' is not a URL", code: 2) }
     do {
-        return (name, try VectorTileSource.open(archive, style: style))
+        // An http(s) archive's ranges are kept in the image cache, so a later run reads them from disk.
+        return (name, try VectorTileSource.open(archive, style: style, rangeStore: useCache ? .standard : nil))
     } catch {
         fail("--tiles \(name): \(plainDescription(error))")
     }

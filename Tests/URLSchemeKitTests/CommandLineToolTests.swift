@@ -307,10 +307,17 @@ final class CommandLineToolTests: XCTestCase {
         // An archive on an HTTP server with Range support, named by URL.
         try FileManager.default.copyItem(atPath: archive, toPath: root.appendingPathComponent("hel.pmtiles").path)
         let server = try LoopbackFileServer(root: root, ranges: true, test: self)
-        let remote = try run(["get", map, "--no-cache", "--tiles", "hel=" + server.url("/hel.pmtiles"), "-o", root.appendingPathComponent("remote.png").path])
+        let cacheHome = ["XDG_CACHE_HOME": try makeTemporaryDirectory().path]
+        let remote = try run(["get", map, "--tiles", "hel=" + server.url("/hel.pmtiles"), "-o", root.appendingPathComponent("remote.png").path], environment: cacheHome)
         XCTAssertEqual(remote.status, 0, remote.stderr)
         XCTAssertEqual(try Data(contentsOf: root.appendingPathComponent("remote.png")), outputs["auto"], "the same map as from the file")
-        XCTAssertGreaterThan(server.requests.count, 1)
+        let firstRun = server.requests.count
+        XCTAssertGreaterThan(firstRun, 1)
+        // Another view of the same tiles in a later run: the ranges come from the disk cache.
+        let later = try run(["get", map.replacingOccurrences(of: "width=200", with: "width=180"), "--tiles", "hel=" + server.url("/hel.pmtiles"),
+                             "-o", root.appendingPathComponent("later.png").path], environment: cacheHome)
+        XCTAssertEqual(later.status, 0, later.stderr)
+        XCTAssertEqual(server.requests.count, firstRun + 1, "only the opening request")
 
         let unknown = try run(["get", map.replacingOccurrences(of: "tiles=hel", with: "tiles=city"), "--no-cache", "--tiles", "hel=" + archive, "--tiles", "sea=" + archive])
         XCTAssertEqual(unknown.status, 1)

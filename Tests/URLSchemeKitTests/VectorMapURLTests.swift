@@ -369,6 +369,21 @@ final class VectorMapURLTests: XCTestCase {
         _ = try await image(session, Self.view(width: 300, height: 200) + "&tiles=remote")
         XCTAssertEqual(bytes.requestCount, afterFirst, "the second snapshot's tiles come from the cache")
 
+        // Ranges kept in a store (as the CLI's disk cache keeps them): another
+        // source of the same file, as in a later process, asks only for the first 16 KiB.
+        let store = ImageURLCache(memoryCapacity: 16 << 20, diskCapacity: 0)
+        let storing = try HTTPRangeByteSource(url: url, store: store)
+        var first = MapTileSources()
+        first.register("remote", try VectorTileSource.open(storing))
+        _ = try await image(self.session(first), Self.view() + "&tiles=remote")
+        XCTAssertEqual(storing.requestCount, afterFirst)
+        let later = try HTTPRangeByteSource(url: url, store: store)
+        var second = MapTileSources()
+        second.register("remote", try VectorTileSource.open(later))
+        let again = try await image(self.session(second), Self.view() + "&tiles=remote")
+        XCTAssertEqual(later.requestCount, 1, "only the opening request: every range came from the store")
+        XCTAssertEqual(again.pixels, local.pixels)
+
         let whole = try LoopbackFileServer(root: root, test: self)
         let small = try HTTPRangeByteSource(url: try XCTUnwrap(URL(string: whole.url("/hel.pmtiles"))))
         XCTAssertEqual(small.requestCount, 1)

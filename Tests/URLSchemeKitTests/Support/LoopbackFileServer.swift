@@ -38,6 +38,7 @@ final class LoopbackFileServer {
                         self.send_response(206)
                         self.send_header("Content-Range", "bytes %d-%d/%d" % (first, last, len(data)))
                         self.send_header("Content-Length", str(last + 1 - first))
+                        self.send_header("ETag", '"%x-%x"' % (int(os.path.getmtime(path)), len(data)))
                         self.end_headers()
                         self.wfile.write(data[first:last + 1])
                         return

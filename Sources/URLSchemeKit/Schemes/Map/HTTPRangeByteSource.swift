@@ -10,7 +10,11 @@ import FoundationNetworking
 /// the root directory); each later read asks for just its bytes. What was
 /// read is kept (up to `cacheCapacity` bytes) so directories and tiles read
 /// once are not asked for again; decoded tiles are kept above this by the
-/// source's `VectorTileCache`.
+/// source's `VectorTileCache`. Given a `store`, each range read is also kept
+/// there under the archive's URL, validator (`ETag`, else `Last-Modified`) and
+/// size, so a later process (with a disk cache) asks only for the first 16
+/// KiB, to learn whether the file is still the same. (`HTTPCache` keeps whole
+/// answers, not ranges: hence a store of its own.)
 ///
 /// A server is a stranger: a body longer than the range asked for is cut off
 /// with an error, and one that ignores Range (a 200 with the whole file) is
@@ -32,6 +36,9 @@ public final class HTTPRangeByteSource: PMTilesByteSource {
     private let requests = Atomic<Int>(0)
     /// The first answer's `ETag`: a later answer with another means the file changed under us.
     private let entityTag: String?
+    /// Where ranges are kept across sources and processes, and the key prefix
+    /// naming this version of the file; nil when the server gives no validator.
+    private let store: (cache: ImageURLCache, key: CacheKey)?
 
     /// Bytes asked for when the archive is opened.
     static let prefixLength: UInt64 = 16_384
@@ -41,10 +48,11 @@ public final class HTTPRangeByteSource: PMTilesByteSource {
     ///   - configuration: the session's (proxies, headers, protocol classes); its
     ///     `urlCache` is not used (a cache keeps whole answers, not ranges).
     ///   - maximumWholeBytes: the largest archive read whole from a server that ignores Range.
-    ///   - cacheCapacity: bytes of ranges kept.
+    ///   - cacheCapacity: bytes of ranges kept in memory.
+    ///   - store: where ranges read are also kept (and looked for), e.g. the environment's `imageCache`.
     /// - Throws: `VectorTileError` (`truncated`) naming the URL and what the server answered.
     public init(url: URL, configuration: URLSessionConfiguration = .ephemeral, timeout: TimeInterval = 15,
-                maximumWholeBytes: Int = 16 << 20, cacheCapacity: Int = 32 << 20) throws {
+                maximumWholeBytes: Int = 16 << 20, cacheCapacity: Int = 32 << 20, store: ImageURLCache? = nil) throws {
         self.url = url
         self.timeout = timeout
         kept = Mutex(KeptRanges(capacity: cacheCapacity))
@@ -59,6 +67,11 @@ public final class HTTPRangeByteSource: PMTilesByteSource {
         let first = try Self.fetch(url, range: 0..<Self.prefixLength, session: session, fetches: fetches, timeout: timeout,
                                    wholeLimit: maximumWholeBytes, requests: requests)
         entityTag = first.entityTag
+        if let store, let validator = first.entityTag ?? first.lastModified, !first.isWhole, let key = CacheKey(url: url) {
+            self.store = (store, key.variant("pmtiles-range&v=\(validator)&n=\(first.total)"))
+        } else {
+            self.store = nil
+        }
         if first.isWhole {
             whole = first.bytes
             count = UInt64(first.bytes.count)
@@ -84,6 +97,12 @@ public final class HTTPRangeByteSource: PMTilesByteSource {
         if let whole { return Array(whole[Int(range.lowerBound)..<Int(range.upperBound)]) }
         guard !range.isEmpty else { return [] }
         if let bytes = kept.withLock({ $0.bytes(in: range) }) { return bytes }
+        let stored = store.map { ($0.cache, $0.key.variant("\(range.lowerBound)-\(range.upperBound)")) }
+        if let (cache, key) = stored, let hit = cache.cachedResponse(for: key), hit.data.count == range.count {
+            let bytes = [UInt8](hit.data)
+            kept.withLock { $0.insert(bytes, at: range.lowerBound) }
+            return bytes
+        }
         let answer = try Self.fetch(url, range: range, session: session, fetches: fetches, timeout: timeout, wholeLimit: 0, requests: requests)
         guard !answer.isWhole, answer.bytes.count == range.count else {
             throw VectorTileError(.truncated, "\(url.absoluteString) answered \(answer.bytes.count) bytes for the \(range.count) of bytes \(range)")
@@ -92,6 +111,10 @@ public final class HTTPRangeByteSource: PMTilesByteSource {
             throw VectorTileError(.corrupt, "\(url.absoluteString) changed while it was read (ETag \(entityTag), now \(now))")
         }
         kept.withLock { $0.insert(answer.bytes, at: range.lowerBound) }
+        if let (cache, key) = stored, let response = HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1",
+                                                                      headerFields: ["Content-Type": "application/octet-stream"]) {
+            cache.store(CachedURLResponse(response: response, data: Data(answer.bytes), storagePolicy: .allowed), for: key)
+        }
         return answer.bytes
     }
 
@@ -101,6 +124,7 @@ public final class HTTPRangeByteSource: PMTilesByteSource {
         var total: UInt64
         var isWhole: Bool
         var entityTag: String?
+        var lastModified: String?
     }
 
     private static func fetch(_ url: URL, range: Range<UInt64>, session: URLSession, fetches: RangeFetches, timeout: TimeInterval,
@@ -118,16 +142,16 @@ public final class HTTPRangeByteSource: PMTilesByteSource {
         let outcome = fetch.outcome.withLock { $0 }
         if let failure = outcome.failure { throw VectorTileError(.truncated, "\(url.absoluteString): \(failure)") }
         guard let response = outcome.response else { throw VectorTileError(.truncated, "\(url.absoluteString) sent no answer") }
-        let entityTag = response.value(forHTTPHeaderField: "ETag")
+        let entityTag = response.value(forHTTPHeaderField: "ETag"), lastModified = response.value(forHTTPHeaderField: "Last-Modified")
         if response.statusCode == 200 {
-            return Answer(bytes: outcome.bytes, total: UInt64(outcome.bytes.count), isWhole: true, entityTag: entityTag)
+            return Answer(bytes: outcome.bytes, total: UInt64(outcome.bytes.count), isWhole: true, entityTag: entityTag, lastModified: lastModified)
         }
         // Content-Range: bytes a-b/total
         guard let field = response.value(forHTTPHeaderField: "Content-Range"), let slash = field.lastIndex(of: "/"),
               let total = UInt64(field[field.index(after: slash)...].trimmingCharacters(in: CharacterSet.whitespaces)) else {
             throw VectorTileError(.truncated, "\(url.absoluteString) answered 206 without a Content-Range giving the file's size")
         }
-        return Answer(bytes: outcome.bytes, total: total, isWhole: false, entityTag: entityTag)
+        return Answer(bytes: outcome.bytes, total: total, isWhole: false, entityTag: entityTag, lastModified: lastModified)
     }
 }
 

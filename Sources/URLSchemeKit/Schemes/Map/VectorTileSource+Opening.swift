@@ -12,17 +12,21 @@ extension VectorTileSource {
     /// here. The attribution is the archive's (its metadata's `attribution`,
     /// tags removed), else the style source's.
     ///
+    /// `rangeStore`: where an `http(s)` archive's ranges are kept beyond the
+    /// source's own memory (`HTTPRangeByteSource`'s `store`), e.g. the
+    /// environment's `imageCache`, so that later processes read them from disk.
+    ///
     /// Throws `VectorTileError` or `VectorStyleError` with a message naming
     /// `location` (a truncated archive, an unknown schema, a style that cannot
     /// be read or has more than one vector source).
     public static func open(_ location: URL, style: VectorSourceStyle = .automatic, budget: ResourceBudget = ResourceBudget(),
-                            configuration: URLSessionConfiguration? = nil) throws -> VectorTileSource {
+                            configuration: URLSessionConfiguration? = nil, rangeStore: ImageURLCache? = nil) throws -> VectorTileSource {
         let name = location.isFileURL ? location.path : location.absoluteString
         do {
             let bytes: any PMTilesByteSource
             switch location.scheme?.lowercased() {
             case "http", "https":
-                bytes = try HTTPRangeByteSource(url: location, configuration: configuration ?? .ephemeral)
+                bytes = try HTTPRangeByteSource(url: location, configuration: configuration ?? .ephemeral, store: rangeStore)
             case "file":
                 bytes = try PMTilesFileSource(url: location)
             default:
@@ -36,7 +40,7 @@ extension VectorTileSource {
         }
     }
 
-    /// Opens the archive served by `bytes` (see `open(_:style:budget:configuration:)`).
+    /// Opens the archive served by `bytes` (see `open(_:style:budget:configuration:rangeStore:)`).
     public static func open(_ bytes: any PMTilesByteSource, style: VectorSourceStyle = .automatic,
                             budget: ResourceBudget = ResourceBudget()) throws -> VectorTileSource {
         let archive = try PMTilesArchive(source: bytes, limits: budget.vectorTile)
