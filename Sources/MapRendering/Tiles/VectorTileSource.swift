@@ -23,9 +23,15 @@ public struct VectorTileSource: Sendable {
     public let cache: VectorTileCache
 
     /// A source drawing `archive` with `lightStyle` and `darkStyle`.
-    /// - Parameter identity: text that changes whenever the archive's tiles or
-    ///   the styles do (a hash of the archive's header and root directory and
-    ///   of the style JSON, for instance).
+    /// - Parameters:
+    ///   - archive: where the tiles come from.
+    ///   - lightStyle: the style of `style=light` snapshots.
+    ///   - darkStyle: the style of `style=dark` snapshots.
+    ///   - attribution: the credit drawn in the corner ("" for none).
+    ///   - identity: text that changes whenever the archive's tiles or the
+    ///     styles do (a hash of the archive's header and root directory and of
+    ///     the style JSON, for instance).
+    ///   - cache: decoded tiles, kept between snapshots.
     public init(archive: PMTilesArchive, lightStyle: VectorStyle, darkStyle: VectorStyle, attribution: String,
                 identity: String, cache: VectorTileCache = VectorTileCache()) {
         self.archive = archive

@@ -45,8 +45,10 @@ public final class HTTPRangeByteSource: PMTilesByteSource {
 
     /// Opens the archive at `url`: one request for its first 16 KiB.
     /// - Parameters:
+    ///   - url: the archive's `http(s)` URL.
     ///   - configuration: the session's (proxies, headers, protocol classes); its
     ///     `urlCache` is not used (a cache keeps whole answers, not ranges).
+    ///   - timeout: seconds one request may take.
     ///   - maximumWholeBytes: the largest archive read whole from a server that ignores Range.
     ///   - cacheCapacity: bytes of ranges kept in memory.
     ///   - store: where ranges read are also kept (and looked for), e.g. the environment's `imageCache`.
