@@ -10,7 +10,8 @@ import MapRendering
 /// and warm (tiles already decoded; MapLibre: rendering its map again) ≤ 0.5×.
 /// Then the same view with the built-in light style, labels and all (street
 /// names along their streets, place names), ours alone: MapLibre would need
-/// glyph PBFs for its labels, and its fonts differ anyway.
+/// glyph PBFs for its labels, and its fonts differ anyway. Then the peak memory
+/// of a 2048×2048 Florence snapshot (`VectorMapMemoryBenchmark`).
 struct VectorMapBenchmarks: BenchmarkSuite {
     let name = "vectormap"
     let summary = "512×512 Helsinki vector map snapshot vs MapLibre Native (pymgl, Mesa), cold and warm"

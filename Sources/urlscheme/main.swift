@@ -8,6 +8,7 @@ import URLSchemeKit
 
 let usage = """
     usage: urlscheme get URL [-o FILE] [--reload] [--offline] [--no-cache] [--assets DIR]
+                         [--tiles NAME=ARCHIVE[,style=FILE.json|light|dark]]...
            urlscheme add FILE... [--assets DIR]
            urlscheme list [--assets DIR]
            urlscheme remove ID... [--assets DIR]
@@ -34,6 +35,12 @@ let usage = """
       --no-cache          use no cache at all
       --assets DIR        the asset store's directory (default: $URLSCHEME_ASSETS,
                           else ~/.local/share/URLSchemeKit/Assets)
+      --tiles NAME=ARCHIVE[,style=STYLE]
+                          makes a PMTiles vector archive (a file, or an http(s)
+                          URL read with Range requests) the source map:// draws
+                          with tiles=NAME; STYLE is a MapLibre style JSON file,
+                          or light or dark (default: the built-in style for the
+                          archive's schema, light or dark as the URL's style=)
       -h, --help          show this help
     """
 
@@ -54,6 +61,7 @@ var operands: [String] = []
 var output: String?
 var policy = URLRequest.CachePolicy.useProtocolCachePolicy
 var useCache = true
+var tileArguments: [String] = []
 var assetDirectory = ProcessInfo.processInfo.environment["URLSCHEME_ASSETS"].map { URL(fileURLWithPath: $0, isDirectory: true) }
     ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share/URLSchemeKit/Assets", isDirectory: true)
 while !arguments.isEmpty {
@@ -68,6 +76,9 @@ while !arguments.isEmpty {
         policy = .returnCacheDataDontLoad
     case "--no-cache" where command == "get":
         useCache = false
+    case "--tiles" where command == "get":
+        guard !arguments.isEmpty else { fail("--tiles needs NAME=ARCHIVE", code: 2) }
+        tileArguments.append(arguments.removeFirst())
     case "--assets":
         guard !arguments.isEmpty else { fail("--assets needs a directory", code: 2) }
         assetDirectory = URL(fileURLWithPath: arguments.removeFirst(), isDirectory: true)
@@ -97,6 +108,52 @@ func plainDescription(_ error: Error) -> String {
         }
     }
     return "\(error)"
+}
+
+/// The vector source `NAME=ARCHIVE[,style=STYLE]` asks for, opened (or a one-line failure).
+@MainActor func openTileSource(_ argument: String) -> (String, VectorTileSource) {
+    guard let equals = argument.firstIndex(of: "="), argument.startIndex != equals else {
+        fail("--tiles \(argument): expected NAME=ARCHIVE[,style=FILE.json|light|dark]", code: 2)
+    }
+    let name = String(argument[..<equals])
+    guard name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
+        fail("--tiles \(argument): the name '\(name)' may have letters, digits, '-' and '_' only", code: 2)
+    }
+    var location = String(argument[argument.index(after: equals)...])
+    var style = VectorSourceStyle.automatic
+    if let option = location.range(of: ",style=", options: .backwards) {
+        let value = String(location[option.upperBound...])
+        location = String(location[..<option.lowerBound])
+        switch value {
+        case "light": style = .builtin(.light)
+        case "dark": style = .builtin(.dark)
+        default:
+            do {
+                style = .json(try readStyleFile(value))
+            } catch {
+                fail("--tiles \(name): cannot read the style \(value): \(plainDescription(error))")
+            }
+        }
+    }
+    guard !location.isEmpty else { fail("--tiles \(argument): no archive given", code: 2) }
+    let archive = location.hasPrefix("http://") || location.hasPrefix("https://") ? URL(string: location) : URL(fileURLWithPath: location)
+    guard let archive else { fail("--tiles \(name): '\(location)' is not a URL", code: 2) }
+    do {
+        // An http(s) archive's ranges are kept in the image cache, so a later run reads them from disk.
+        return (name, try VectorTileSource.open(archive, style: style, rangeStore: useCache ? .standard : nil))
+    } catch {
+        fail("--tiles \(name): \(plainDescription(error))")
+    }
+}
+
+/// A style file's bytes, refused unread past the budget's style size.
+func readStyleFile(_ path: String) throws -> Data {
+    let limit = ResourceBudget().vectorStyle.maximumByteCount
+    let attributes = try FileManager.default.attributesOfItem(atPath: path)
+    if let size = attributes[.size] as? Int, size > limit {
+        throw VectorStyleError(.limitExceeded, detail: "the style is \(size) bytes, over the limit of \(limit) (ResourceBudget.vectorStyle)")
+    }
+    return try Data(contentsOf: URL(fileURLWithPath: path))
 }
 
 /// The asset store at `assetDirectory`, created if missing.
@@ -165,9 +222,22 @@ guard supportedSchemes.contains(scheme) else {
     fail("unsupported URL scheme '\(scheme)': urlscheme gets " + supportedSchemes.map { $0 + "://" }.joined(separator: ", ") + " URLs", code: 2)
 }
 let imageCache: QueryKeyedURLCache? = useCache ? .standard : nil
-let environment = url.scheme == AssetURL.scheme || url.scheme == AvatarURL.scheme
-    ? assetEnvironment(openStore(), imageCache: imageCache)
-    : URLSchemeKitEnvironment(imageCache: imageCache, httpCache: useCache ? .standard : nil)
+let environment: URLSchemeKitEnvironment
+if url.scheme == AssetURL.scheme || url.scheme == AvatarURL.scheme {
+    environment = assetEnvironment(openStore(), imageCache: imageCache)
+} else if !tileArguments.isEmpty {
+    var sources = MapTileSources()
+    for argument in tileArguments {
+        let (name, source) = openTileSource(argument)
+        sources.register(name, source)
+    }
+    // Every vector snapshot's cache key names its archive's and style's
+    // contents, so one partition serves every run safely.
+    environment = URLSchemeKitEnvironment(tileSources: sources, imageCache: imageCache, httpCache: useCache ? .standard : nil,
+                                          cachePartition: "urlscheme-tiles")
+} else {
+    environment = URLSchemeKitEnvironment(imageCache: imageCache, httpCache: useCache ? .standard : nil)
+}
 let configuration = URLSessionConfiguration.ephemeral
 configuration.installURLSchemeKit(environment)
 let session = URLSession(configuration: configuration)

@@ -299,4 +299,55 @@ final class CommandLineToolTests: XCTestCase {
         XCTAssertEqual(missing.status, 2)
         XCTAssertTrue(missing.stderr.hasPrefix("urlscheme: gallery needs one directory"), missing.stderr)
     }
+
+    /// `--tiles NAME=ARCHIVE[,style=…]` makes a PMTiles archive (a file or an
+    /// http(s) URL) the source `tiles=NAME` draws; every failure is one line naming what failed.
+    func testGetDrawsAVectorSourceGivenWithTiles() throws {
+        let tiles = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("MapRenderingTests/Fixtures/tiles")
+        let archive = tiles.appendingPathComponent("helsinki-openmaptiles.pmtiles").path
+        let root = try makeTemporaryDirectory()
+        let map = "map://?latitude=60.170&longitude=24.945&zoom=15&width=200&height=150&tiles=hel"
+        var outputs: [String: Data] = [:]
+        for (label, option) in [("auto", archive), ("dark", archive + ",style=dark"),
+                                ("json", archive + ",style=" + tiles.appendingPathComponent("helsinki-label-free-style.json").path)] {
+            let output = root.appendingPathComponent("\(label).png").path
+            let result = try run(["get", map, "--no-cache", "--tiles", "hel=" + option, "-o", output])
+            XCTAssertEqual(result.status, 0, "\(label): \(result.stderr)")
+            XCTAssertTrue(result.stderr.hasPrefix("200 image/png "), result.stderr)
+            let data = try Data(contentsOf: URL(fileURLWithPath: output))
+            let bitmap = try PNGDecoder().decode(data)
+            XCTAssertEqual([bitmap.width, bitmap.height], [200, 150])
+            outputs[label] = data
+        }
+        XCTAssertNotEqual(outputs["auto"], outputs["dark"], "style=dark draws the dark style")
+
+        // An archive on an HTTP server with Range support, named by URL.
+        try FileManager.default.copyItem(atPath: archive, toPath: root.appendingPathComponent("hel.pmtiles").path)
+        let server = try LoopbackFileServer(root: root, ranges: true, test: self)
+        let cacheHome = ["XDG_CACHE_HOME": try makeTemporaryDirectory().path]
+        let remote = try run(["get", map, "--tiles", "hel=" + server.url("/hel.pmtiles"), "-o", root.appendingPathComponent("remote.png").path], environment: cacheHome)
+        XCTAssertEqual(remote.status, 0, remote.stderr)
+        XCTAssertEqual(try Data(contentsOf: root.appendingPathComponent("remote.png")), outputs["auto"], "the same map as from the file")
+        let firstRun = server.requests.count
+        XCTAssertGreaterThan(firstRun, 1)
+        // Another view of the same tiles in a later run: the ranges come from the disk cache.
+        let later = try run(["get", map.replacingOccurrences(of: "width=200", with: "width=180"), "--tiles", "hel=" + server.url("/hel.pmtiles"),
+                             "-o", root.appendingPathComponent("later.png").path], environment: cacheHome)
+        XCTAssertEqual(later.status, 0, later.stderr)
+        XCTAssertEqual(server.requests.count, firstRun + 1, "only the opening request")
+
+        let unknown = try run(["get", map.replacingOccurrences(of: "tiles=hel", with: "tiles=city"), "--no-cache", "--tiles", "hel=" + archive, "--tiles", "sea=" + archive])
+        XCTAssertEqual(unknown.status, 1)
+        XCTAssertTrue(unknown.stderr.contains("names no registered tile source 'city'; registered: hel, sea"), unknown.stderr)
+        let missing = try run(["get", map, "--no-cache", "--tiles", "hel=/no/such.pmtiles"])
+        XCTAssertEqual(missing.status, 1)
+        XCTAssertTrue(missing.stderr.hasPrefix("urlscheme: --tiles hel: /no/such.pmtiles: cannot open"), missing.stderr)
+        let badStyle = try run(["get", map, "--no-cache", "--tiles", "hel=\(archive),style=/no/style.json"])
+        XCTAssertEqual(badStyle.status, 1)
+        XCTAssertEqual(badStyle.stderr, "urlscheme: --tiles hel: cannot read the style /no/style.json: no such file\n")
+        let malformed = try run(["get", map, "--tiles", "noequals"])
+        XCTAssertEqual(malformed.status, 2)
+        XCTAssertTrue(malformed.stderr.contains("expected NAME=ARCHIVE"), malformed.stderr)
+    }
 }

@@ -2,10 +2,12 @@ import XCTest
 import ImageCodecs
 @testable import URLSchemeKit
 
-/// The hostile corpus (`Hostile/`, made by `make_hostile.py`): each file is
-/// refused by `urlscheme add`, and each URL, loaded by `urlscheme get`
-/// through a real URLSession in a child process, ends with the expected
-/// outcome. Built with `-c release` (as `.ci/run` runs it) every load must
+/// The hostile corpus (`Hostile/`, made by `make_hostile.py` and
+/// `make_hostile_tiles.py`): each file is refused by `urlscheme add`, each
+/// URL, loaded by `urlscheme get` through a real URLSession in a child
+/// process, ends with the expected outcome, and each vector source of
+/// `tiles.tsv` (`--tiles`: a PMTiles archive or style that would cost much)
+/// fails with the expected error. Built with `-c release` (as `.ci/run` runs it) every load must
 /// also take under 2 s and peak under 300 MB of resident memory, measured
 /// with wait4's rusage. A debug build (5-100× slower) checks only the
 /// refusals, whose point is to be cheap, and skips the loads that succeed.
@@ -65,6 +67,33 @@ final class HostileCorpusTests: XCTestCase {
                 XCTAssertTrue(run.stderr.contains(text), "\(name): \(run.stderr)")
             }
             if measured { check(run, name) }
+        }
+    }
+
+    /// Every row of `tiles.tsv` fails naming what is wrong, even in a debug
+    /// build (each is refused before the costly work); in release, within the
+    /// time and memory bounds.
+    func testEveryHostileVectorSourceFailsFastNamingTheProblem() throws {
+        let binary = try CLIBinary.require()
+        let directory = try makeTemporaryDirectory()
+        // A style of a million (empty) layers: 3 MB, so written here rather than stored.
+        let million = directory.appendingPathComponent("million-layers.json")
+        try Data(("{\"version\":8,\"layers\":[" + Array(repeating: "{}", count: 1_000_000).joined(separator: ",") + "]}").utf8).write(to: million)
+        let helsinki = Self.hostile.deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("MapRenderingTests/Fixtures/tiles/helsinki-openmaptiles.pmtiles")
+        let tiles = Self.hostile.appendingPathComponent("tiles")
+        for row in try table("tiles.tsv") {
+            let (name, url, text) = (row[0], row[2], row[3])
+            var argument = row[1].replacingOccurrences(of: "{helsinki}", with: helsinki.path)
+                .replacingOccurrences(of: "{million-layers.json}", with: million.path)
+            for file in try FileManager.default.contentsOfDirectory(atPath: tiles.path) {
+                argument = argument.replacingOccurrences(of: "{\(file)}", with: tiles.appendingPathComponent(file).path)
+            }
+            let run = try ChildRun(binary, ["get", url, "--no-cache", "--tiles", argument, "-o", directory.appendingPathComponent("out").path])
+            print("hostile tiles \(name): \(run.summary)")
+            XCTAssertEqual(run.status, 1, "\(name): \(run.stderr)")
+            XCTAssertTrue(run.stderr.hasPrefix("urlscheme: ") && run.stderr.contains(text), "\(name): \(run.stderr)")
+            if Self.isReleaseBuild { check(run, name) }
         }
     }
 

@@ -29,6 +29,8 @@ enum URLErrors {
     ///   decodes) is `.cannotDecodeContentData`;
     /// - an `AuthenticationChallengeError` (a 401 Linux cannot complete) is
     ///   `.userAuthenticationRequired` naming the challenge;
+    /// - a `VectorTileError` (an archive or vector tile that cannot be read or
+    ///   is over its limits) and a `VectorStyleError` are `.cannotDecodeContentData`;
     /// - a `CancellationError` is `.cancelled`;
     /// - anything else is `.unknown` with its description.
     static func converting(_ error: Error, url: URL?) -> URLError {
@@ -57,6 +59,10 @@ enum URLErrors {
             return make(.cannotDecodeContentData, error.description, url: url, underlying: error.underlying)
         case let error as AuthenticationChallengeError:
             return make(.userAuthenticationRequired, error.description, url: url)
+        case let error as VectorTileError:
+            return make(.cannotDecodeContentData, error.description, url: url, underlying: error)
+        case let error as VectorStyleError:
+            return make(.cannotDecodeContentData, "the map style: \(error.description)", url: url, underlying: error)
         case is CancellationError:
             return make(.cancelled, "cancelled", url: url)
         default:

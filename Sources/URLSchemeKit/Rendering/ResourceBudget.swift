@@ -1,5 +1,6 @@
 import Foundation
 import ImageCodecs
+import MapRendering
 
 /// The most one load may cost: what a URL from a stranger can make the
 /// process decode, allocate, draw, fetch and wait for. A load over budget
@@ -35,6 +36,17 @@ public struct ResourceBudget: Sendable, Equatable {
     public var tiles = 400
     /// Tiles fetched at once for one snapshot.
     public var concurrentTileFetches = 8
+    /// What one vector tile may cost: bytes stored and inflated, features and
+    /// vertices, PMTiles directory depth. A vector source's archive is opened
+    /// with these (`VectorTileSource.open(_:style:budget:)`), so each is checked
+    /// as a tile is read, before it is inflated or decoded.
+    public var vectorTile = VectorTileLimits()
+    /// What one vector map snapshot may cost: tiles read, and features and
+    /// vertices in the drawn layers, checked before anything is drawn.
+    public var vectorSnapshot = VectorMapLimits()
+    /// What a vector source's style may cost to read: bytes, layers, nesting
+    /// depth, checked before the JSON is parsed further.
+    public var vectorStyle = StyleLimits()
     /// Wall-clock seconds one render may run, from the moment it starts
     /// (time spent waiting for a render slot is not counted).
     public var renderDeadline: TimeInterval = 30

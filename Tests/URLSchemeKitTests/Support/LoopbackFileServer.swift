@@ -2,7 +2,9 @@ import Foundation
 import XCTest
 
 /// A real HTTP server on 127.0.0.1 for tests: python3's http.server serving a
-/// directory, logging each request's path and User-Agent. Stopped when the
+/// directory, logging each request's path and User-Agent; with `ranges`, it
+/// answers a `Range: bytes=a-b` request with a 206 of those bytes (as nginx
+/// and object stores do; http.server alone sends the whole file). Stopped when the
 /// test ends, with SIGKILL: a process started from a test's async body (a
 /// dispatch worker thread) inherits that thread's blocked signals, so
 /// `terminate()`'s SIGTERM would stay pending forever and `waitUntilExit()`
@@ -14,17 +16,31 @@ final class LoopbackFileServer {
     private let log: URL
 
     /// Starts serving `root` and waits until the port answers.
-    init(root: URL, test: XCTestCase) throws {
+    init(root: URL, ranges: Bool = false, test: XCTestCase) throws {
         self.root = root
         log = root.appendingPathComponent(".requests.log")
         let script = """
-            import http.server, sys, functools, time
+            import http.server, sys, functools, time, os
             log = open(sys.argv[3], "a", buffering=1)
             class Handler(http.server.SimpleHTTPRequestHandler):
                 def do_GET(self):
                     log.write(self.path + "\\t" + str(self.headers.get("User-Agent")) + "\\n")
                     if self.path.startswith("/slow/"):  # a server that never answers in time
                         time.sleep(30)
+                        return
+                    asked = self.headers.get("Range", "")
+                    path = self.translate_path(self.path)
+                    if sys.argv[4] == "ranges" and asked.startswith("bytes=") and os.path.isfile(path):
+                        with open(path, "rb") as f:
+                            data = f.read()
+                        first, _, last = asked[6:].partition("-")
+                        first, last = int(first), min(int(last), len(data) - 1)
+                        self.send_response(206)
+                        self.send_header("Content-Range", "bytes %d-%d/%d" % (first, last, len(data)))
+                        self.send_header("Content-Length", str(last + 1 - first))
+                        self.send_header("ETag", '"%x-%x"' % (int(os.path.getmtime(path)), len(data)))
+                        self.end_headers()
+                        self.wfile.write(data[first:last + 1])
                         return
                     super().do_GET()
                 def log_message(self, *args):
@@ -33,11 +49,12 @@ final class LoopbackFileServer {
             http.server.ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), handler).serve_forever()
             """
         var lastError = "did not start"
-        for attempt in 0..<5 {
-            let port = 20_000 + Int((getpid() * 13 + Int32(attempt) * 997) % 30_000)
+        for _ in 0..<5 {
+            // Random, so two servers of one test (one process) do not pick the same port.
+            let port = 20_000 + Int.random(in: 0..<30_000)
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["python3", "-c", script, String(port), root.path, log.path]
+            process.arguments = ["python3", "-c", script, String(port), root.path, log.path, ranges ? "ranges" : "whole"]
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()

@@ -8,8 +8,9 @@ import FoundationNetworking
 
 /// `map://`'s default renderer: draws the snapshot with the `MapRenderer` the
 /// URL asks for, the embedded world basemap (`BasemapRenderer`) or the tile
-/// source it names in the environment (`TileMapRenderer`), and encodes it as
-/// the URL asks.
+/// source it names in the environment (`TileMapRenderer` for raster tiles,
+/// `VectorTileMapRenderer` for a PMTiles vector archive, within the budget's
+/// `vectorSnapshot` limits), and encodes it as the URL asks.
 public struct MapSnapshotRenderer: Renderer {
     /// A renderer.
     public init() {}
@@ -18,10 +19,13 @@ public struct MapSnapshotRenderer: Renderer {
     /// label font or the encoder defaults change what a URL draws.
     public var version: String { "map-2 " + OutputEncoding.version }
 
-    /// The map renderer for `map`: its tile source's, else the basemap's.
+    /// The map renderer for `map`: its tile source's (raster or vector), else the basemap's.
     func mapRenderer(for map: MapURL, in context: RenderContext) throws -> any MapRenderer {
         guard let name = map.tiles else { return BasemapRenderer() }
         let sources = context.environment.tileSources
+        if let source = sources.vectorSource(named: name) {
+            return NamedVectorRenderer(name: name, renderer: VectorTileMapRenderer(source: source, sourceName: name, limits: context.budget.vectorSnapshot))
+        }
         guard let source = sources.source(named: name) else {
             let known = sources.names
             throw URLParameterError(parameter: "tiles", reason: "names no registered tile source '\(name)'; registered: \(known.isEmpty ? "none" : known.joined(separator: ", "))")
@@ -43,5 +47,20 @@ public struct MapSnapshotRenderer: Renderer {
         let bitmap = try mapRenderer(for: map, in: context).render(map.options, in: MapViewport(options: map.options), cancellation: cancellation)
         try cancellation.check()
         return try OutputEncoding.encode(bitmap, format: map.format, quality: map.quality, cancellation: cancellation)
+    }
+}
+
+/// A vector map renderer whose errors name its tile source: "tile source
+/// 'city': tile 14/9327/4742: …".
+private struct NamedVectorRenderer: MapRenderer {
+    let name: String
+    let renderer: VectorTileMapRenderer
+
+    func render(_ options: MapSnapshotOptions, in viewport: MapViewport, checkCancellation: () throws -> Void) throws -> Bitmap {
+        do {
+            return try renderer.render(options, in: viewport, checkCancellation: checkCancellation)
+        } catch let error as VectorTileError {
+            throw VectorTileError(error.kind, "tile source '\(name)': \(error.message)")
+        }
     }
 }

@@ -54,7 +54,8 @@ public struct MapURL: SchemeURL {
     public var format: ImageFormat
     /// JPEG quality (`OutputEncoding.qualityRange`; ignored for PNG).
     public var quality: Int
-    /// The name of a tile source of the session's environment (`MapTileSources`); nil draws the embedded basemap.
+    /// The name of a tile source of the session's environment (`MapTileSources`:
+    /// raster tiles or a vector archive); nil draws the embedded basemap.
     public var tiles: String?
 
     /// A URL for `options`. Throws `URLParameterError` naming the option (as a

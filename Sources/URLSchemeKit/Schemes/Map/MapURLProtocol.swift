@@ -11,7 +11,12 @@ public final class MapURLProtocol: SchemeURLProtocol {
     public override class var schemes: Set<String> { [MapURL.scheme] }
 
     /// Parses the request's URL (strictly, options validated once here) and hands it to the environment's renderer.
+    /// A snapshot of a vector source is stored under a version that also names
+    /// the source's archive and style, so replacing either draws it again.
     public override func makeRenderWork(in environment: URLSchemeKitEnvironment) throws -> RenderWork {
-        try environment.work(for: MapURL(url: requestURL))
+        let map = try MapURL(url: requestURL)
+        let work = try environment.work(for: map)
+        guard let name = map.tiles, let source = environment.tileSources.vectorSource(named: name) else { return work }
+        return RenderWork(version: work.version + " tiles=" + name + ":" + source.identity) { try work($0) }
     }
 }

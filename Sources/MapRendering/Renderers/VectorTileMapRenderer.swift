@@ -1,0 +1,43 @@
+import Raster
+
+/// Draws map snapshots from a ``VectorTileSource``: the vector map of the
+/// view (``VectorMapRenderer``, in the source's style for the snapshot's look,
+/// over-zoomed past the archive's deepest level; its `symbol` layers left
+/// out when the snapshot asks for `labels=none`), then the snapshot's paths
+/// and markers, then the source's attribution, as every map here.
+///
+/// A tile that cannot be read ends the render with its ``VectorTileError``;
+/// so does a view over ``limits``.
+public struct VectorTileMapRenderer: MapRenderer {
+    /// The archive, styles and credit.
+    public let source: VectorTileSource
+    /// The archive's name (the key of its tiles in the source's cache).
+    public let sourceName: String
+    /// The work one snapshot may cause.
+    public var limits: VectorMapLimits
+
+    /// A renderer drawing from `source` (named `sourceName`) within `limits`.
+    public init(source: VectorTileSource, sourceName: String, limits: VectorMapLimits = .default) {
+        self.source = source
+        self.sourceName = sourceName
+        self.limits = limits
+    }
+
+    /// Draws `options` framed by `viewport` (see `MapRenderer`).
+    public func render(_ options: MapSnapshotOptions, in viewport: MapViewport, checkCancellation: () throws -> Void = {}) throws -> Bitmap {
+        var style = source.style(for: options.style)
+        if options.labels == .none {
+            style.layers.removeAll { if case .symbol = $0.kind { return true } else { return false } }
+        }
+        let renderer = VectorMapRenderer(archive: source.archive, sourceName: sourceName, style: style, cache: source.cache, limits: limits)
+        let camera = VectorMapCamera(center: viewport.center, zoom: viewport.zoom, width: options.width, height: options.height, scale: options.scale)
+        // The camera's pixel size is the viewport's: both round width × scale.
+        var canvas = Canvas(try renderer.render(camera, checkCancellation: checkCancellation))
+        try checkCancellation()
+        try MapOverlays.draw(options, viewport: viewport, on: &canvas, checkCancellation: checkCancellation)
+        if !source.attribution.isEmpty {
+            try MapAttribution.draw(source.attribution, on: &canvas, scale: options.scale, palette: options.style.palette)
+        }
+        return canvas.bitmap
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+
+/// A named set of vector tiles and how to draw them: a PMTiles archive, the
+/// style for each look (`MapStyle`), and what to credit.
+///
+/// A style's vector source draws from `archive` whatever its `url` says, so a
+/// MapLibre style written for a server draws from a local copy unchanged.
+public struct VectorTileSource: Sendable {
+    /// Where the tiles come from.
+    public let archive: PMTilesArchive
+    /// The style drawn for a `style=light` snapshot.
+    public let lightStyle: VectorStyle
+    /// The style drawn for a `style=dark` snapshot (the same as `lightStyle`
+    /// when the source has one style of its own).
+    public let darkStyle: VectorStyle
+    /// Drawn in the bottom-right corner of every snapshot.
+    public let attribution: String
+    /// Names the archive's contents and the styles: part of the version every
+    /// cached snapshot from this source is stored under, so replacing the
+    /// archive or the style draws the URL again.
+    public let identity: String
+    /// Decoded tiles, kept between snapshots.
+    public let cache: VectorTileCache
+
+    /// A source drawing `archive` with `lightStyle` and `darkStyle`.
+    /// - Parameters:
+    ///   - archive: where the tiles come from.
+    ///   - lightStyle: the style of `style=light` snapshots.
+    ///   - darkStyle: the style of `style=dark` snapshots.
+    ///   - attribution: the credit drawn in the corner ("" for none).
+    ///   - identity: text that changes whenever the archive's tiles or the
+    ///     styles do (a hash of the archive's header and root directory and of
+    ///     the style JSON, for instance).
+    ///   - cache: decoded tiles, kept between snapshots.
+    public init(archive: PMTilesArchive, lightStyle: VectorStyle, darkStyle: VectorStyle, attribution: String,
+                identity: String, cache: VectorTileCache = VectorTileCache()) {
+        self.archive = archive
+        self.lightStyle = lightStyle
+        self.darkStyle = darkStyle
+        self.attribution = attribution
+        self.identity = identity
+        self.cache = cache
+    }
+
+    /// The style for a snapshot of `look`.
+    public func style(for look: MapStyle) -> VectorStyle {
+        look == .dark ? darkStyle : lightStyle
+    }
+
+    /// The archive's `attribution` metadata as plain text (HTML tags removed,
+    /// white space collapsed), or nil when it has none.
+    public static func attribution(of archive: PMTilesArchive) throws -> String? {
+        guard let text = try archive.metadata()["attribution"] as? String else { return nil }
+        var plain = "", inTag = false
+        for character in text {
+            if character == "<" { inTag = true } else if character == ">" { inTag = false } else if !inTag { plain.append(character) }
+        }
+        let words = plain.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        return words.isEmpty ? nil : words
+    }
+}
+
+extension BuiltinVectorStyle.Schema {
+    /// The schema of `archive`'s tiles, told from the layer ids its metadata
+    /// lists (`vector_layers`): Protomaps' `roads`/`earth`, OpenMapTiles'
+    /// `transportation`/`building`. Throws ``VectorTileError`` (`unsupported`)
+    /// naming the layers when it is neither.
+    public init(detecting archive: PMTilesArchive) throws {
+        let layers = (try archive.metadata()["vector_layers"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+        let names = Set(layers)
+        if !names.isDisjoint(with: ["roads", "earth"]) {
+            self = .protomaps
+        } else if !names.isDisjoint(with: ["transportation", "building"]) {
+            self = .openMapTiles
+        } else {
+            let listed = layers.isEmpty ? "no vector_layers in its metadata" : "layers " + layers.prefix(12).joined(separator: ", ")
+            throw VectorTileError(.unsupported, "the archive's schema is neither OpenMapTiles nor Protomaps (\(listed)): give a style file")
+        }
+    }
+}

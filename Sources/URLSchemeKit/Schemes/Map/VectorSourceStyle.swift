@@ -1,0 +1,15 @@
+import Foundation
+import MapRendering
+
+/// The style a vector tile source draws with (`VectorTileSource.open(_:style:budget:)`).
+public enum VectorSourceStyle: Sendable, Equatable {
+    /// The built-in style for the archive's schema (OpenMapTiles or
+    /// Protomaps, told from its metadata), light or dark as each URL's
+    /// `style=` asks.
+    case automatic
+    /// The built-in style for the archive's schema in one look, whatever the URL asks.
+    case builtin(MapStyle)
+    /// A MapLibre style JSON document; its one vector source draws from the
+    /// archive, whatever that source's `url` says.
+    case json(Data)
+}

@@ -1,0 +1,85 @@
+import Foundation
+import MapRendering
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension VectorTileSource {
+    /// Opens the PMTiles archive at `location` (a local file, or an `http(s)`
+    /// URL read with Range requests by an `HTTPRangeByteSource`) with `style`,
+    /// within `budget`'s vector limits: each tile is checked against
+    /// `budget.vectorTile` as it is read, the style against `budget.vectorStyle`
+    /// here. The attribution is the archive's (its metadata's `attribution`,
+    /// tags removed), else the style source's.
+    ///
+    /// `rangeStore`: where an `http(s)` archive's ranges are kept beyond the
+    /// source's own memory (`HTTPRangeByteSource`'s `store`), e.g. the
+    /// environment's `imageCache`, so that later processes read them from disk.
+    ///
+    /// Throws `VectorTileError` or `VectorStyleError` with a message naming
+    /// `location` (a truncated archive, an unknown schema, a style that cannot
+    /// be read or has more than one vector source).
+    public static func open(_ location: URL, style: VectorSourceStyle = .automatic, budget: ResourceBudget = ResourceBudget(),
+                            configuration: URLSessionConfiguration? = nil, rangeStore: QueryKeyedURLCache? = nil) throws -> VectorTileSource {
+        let name = location.isFileURL ? location.path : location.absoluteString
+        do {
+            let bytes: any PMTilesByteSource
+            switch location.scheme?.lowercased() {
+            case "http", "https":
+                bytes = try HTTPRangeByteSource(url: location, configuration: configuration ?? .ephemeral, store: rangeStore)
+            case "file":
+                bytes = try PMTilesFileSource(url: location)
+            default:
+                throw VectorTileError(.unsupported, "a PMTiles archive is read from a file or an http(s) URL, not \(location.scheme ?? "a relative URL")")
+            }
+            return try open(bytes, style: style, budget: budget)
+        } catch let error as VectorTileError {
+            throw VectorTileError(error.kind, "\(name): \(error.message)")
+        } catch let error as VectorStyleError {
+            throw VectorStyleError(error.kind, layer: error.layer, property: error.property, detail: "the style for \(name): \(error.detail)")
+        }
+    }
+
+    /// Opens the archive served by `bytes` (see `open(_:style:budget:configuration:rangeStore:)`).
+    public static func open(_ bytes: any PMTilesByteSource, style: VectorSourceStyle = .automatic,
+                            budget: ResourceBudget = ResourceBudget()) throws -> VectorTileSource {
+        let archive = try PMTilesArchive(source: bytes, limits: budget.vectorTile)
+        let light: VectorStyle, dark: VectorStyle, styleIdentity: [UInt8]
+        switch style {
+        case .automatic, .builtin:
+            let schema = try BuiltinVectorStyle.Schema(detecting: archive)
+            let lightStyle = BuiltinVectorStyle(schema: schema, look: style == .builtin(.dark) ? .dark : .light)
+            let darkStyle = BuiltinVectorStyle(schema: schema, look: style == .builtin(.light) ? .light : .dark)
+            light = try lightStyle.style()
+            dark = try darkStyle.style()
+            styleIdentity = Array((lightStyle.json + darkStyle.json).utf8)
+        case .json(let data):
+            guard data.count <= budget.vectorStyle.maximumByteCount else {
+                throw VectorStyleError(.limitExceeded, detail: "the style is \(data.count) bytes, over the limit of \(budget.vectorStyle.maximumByteCount) (ResourceBudget.vectorStyle)")
+            }
+            light = try VectorStyle(data: data, limits: budget.vectorStyle)
+            // Every layer draws from the one archive: a style of several vector
+            // sources would draw the others' layers from the wrong tiles.
+            guard light.sources.count <= 1 else {
+                throw VectorStyleError(.invalidValue, property: "sources", detail: "the style has \(light.sources.count) vector sources (\(light.sources.keys.sorted().joined(separator: ", "))); a style drawn from one archive has one")
+            }
+            dark = light
+            styleIdentity = Array(data)
+        }
+        let attribution = try VectorTileSource.attribution(of: archive)
+            ?? light.sources.values.compactMap(\.attribution).sorted().first ?? ""
+        // What the archive holds is named by its header and root directory
+        // (every tile's place is reached from them), read again here: cheap,
+        // and a range source answers them from what it kept.
+        let header = archive.header
+        let head = try bytes.bytes(in: 0..<UInt64(PMTilesHeader.size))
+        let root = try bytes.bytes(in: header.rootDirectory)
+        let identity = hex(KeyedHash.sha256(head + root + Array(String(bytes.count).utf8))) + "-" + hex(KeyedHash.sha256(styleIdentity))
+        return VectorTileSource(archive: archive, lightStyle: light, darkStyle: dark, attribution: attribution, identity: identity)
+    }
+
+    /// The first 8 bytes of `digest` as hex.
+    private static func hex(_ digest: [UInt8]) -> String {
+        digest.prefix(8).map { String(format: "%02x", $0) }.joined()
+    }
+}

@@ -1,0 +1,111 @@
+#!/usr/bin/env python3
+"""Writes the hostile PMTiles archives of the corpus (tiles/) for the rows of
+tiles.tsv, loaded by `urlscheme get 'map://…&tiles=t' --tiles t=ARCHIVE`:
+
+- loop.pmtiles: a leaf directory whose one entry points at itself;
+- outside-entry.pmtiles: a tile entry pointing a gigabyte past its section;
+- outside-header.pmtiles: a header whose tile data section runs past the file;
+- bomb.pmtiles: every tile one gzip member of 64 MiB of zeros (64 KiB stored);
+- commands.pmtiles: every tile one line feature whose geometry is a LineTo of
+  ten million repeats (20 MB of zero deltas, 20 KiB stored).
+
+Each archive is otherwise valid (metadata naming OpenMapTiles layers, so the
+built-in style is chosen), so the hostile part is what is reached.
+
+    python3 Tests/URLSchemeKitTests/Hostile/make_hostile_tiles.py
+
+The style of a million layers is not stored (3 MB): HostileCorpusTests writes it.
+"""
+import gzip
+import json
+import os
+import struct
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TILES = os.path.join(HERE, "tiles")
+
+
+def varint(n):
+    out = bytearray()
+    while True:
+        byte = n & 0x7F
+        n >>= 7
+        if n:
+            out.append(byte | 0x80)
+        else:
+            out.append(byte)
+            return bytes(out)
+
+
+def directory(entries):
+    """entries: (tile_id, run_length, length, offset); offsets stored as offset + 1."""
+    out = varint(len(entries))
+    last = 0
+    for tile_id, _, _, _ in entries:
+        out += varint(tile_id - last)
+        last = tile_id
+    for _, run, _, _ in entries:
+        out += varint(run)
+    for _, _, length, _ in entries:
+        out += varint(length)
+    for _, _, _, offset in entries:
+        out += varint(offset + 1)
+    return out
+
+
+def archive(root, leaves=b"", tiles=b"", tile_compression=2, tile_data_length=None):
+    metadata = json.dumps({"name": "hostile", "attribution": "hostile corpus",
+                           "vector_layers": [{"id": "transportation"}, {"id": "building"}]}).encode()
+    root_offset = 127
+    metadata_offset = root_offset + len(root)
+    leaves_offset = metadata_offset + len(metadata)
+    tiles_offset = leaves_offset + len(leaves)
+    header = b"PMTiles" + bytes([3])
+    header += struct.pack("<QQQQQQQQ", root_offset, len(root), metadata_offset, len(metadata),
+                          leaves_offset, len(leaves), tiles_offset,
+                          len(tiles) if tile_data_length is None else tile_data_length)
+    header += struct.pack("<QQQ", 1, 1, 1)
+    header += bytes([1, 1, tile_compression, 1, 0, 14])       # clustered, internal none, tiles, MVT, zooms 0-14
+    header += struct.pack("<iiii", -1800000000, -850000000, 1800000000, 850000000)
+    header += bytes([0]) + struct.pack("<ii", 0, 0)
+    assert len(header) == 127
+    return header + root + metadata + leaves + tiles
+
+
+def field(number, wire, payload):
+    key = varint(number << 3 | wire)
+    return key + (varint(len(payload)) + payload if wire == 2 else payload)
+
+
+def write(name, data):
+    with open(os.path.join(TILES, name), "wb") as f:
+        f.write(data)
+    print(name, len(data), "bytes")
+
+
+def main():
+    os.makedirs(TILES, exist_ok=True)
+    everything = 4_000_000_000      # a run covering every tile id up to zoom 15
+
+    # A leaf at offset 0 of the leaf section whose one entry is a leaf at offset 0.
+    probe = directory([(0, 0, 1, 0)])
+    leaf = directory([(0, 0, len(probe), 0)])
+    assert len(leaf) == len(probe)
+    write("loop.pmtiles", archive(directory([(0, 0, len(leaf), 0)]), leaves=leaf))
+
+    tile = gzip.compress(b"\x1a\x00", mtime=0)
+    write("outside-entry.pmtiles", archive(directory([(0, everything, 1000, 1_000_000_000)]), tiles=tile))
+    write("outside-header.pmtiles", archive(directory([(0, everything, len(tile), 0)]), tiles=tile, tile_data_length=1 << 40))
+
+    bomb = gzip.compress(bytes(64 << 20), compresslevel=9, mtime=0)
+    write("bomb.pmtiles", archive(directory([(0, everything, len(bomb), 0)]), tiles=bomb))
+
+    # A layer with one LINESTRING feature: MoveTo(1) 0,0 then LineTo × 10,000,000 of zero deltas.
+    geometry = varint(1 << 3 | 1) + b"\x00\x00" + varint(10_000_000 << 3 | 2) + bytes(20_000_000)
+    feature = field(3, 0, varint(2)) + field(4, 2, geometry)
+    layer = field(15, 0, varint(2)) + field(1, 2, b"transportation") + field(2, 2, feature) + field(5, 0, varint(4096))
+    commands = gzip.compress(field(3, 2, layer), compresslevel=9, mtime=0)
+    write("commands.pmtiles", archive(directory([(0, everything, len(commands), 0)]), tiles=commands))
+
+
+main()
