@@ -17,8 +17,8 @@ import Raster
 ///   each decoding it, and share its failure too: a photo that does not
 ///   decode, asked for by N requests at once, is decoded once, not N times
 ///   in turn. A waiter that is cancelled (or runs out of time) stops waiting.
-/// - An `ImageLoader` keeps its decoded images here too (by canonical URL and
-///   size), so that giving the loader the asset source's cache puts every
+/// - An `ImageLoader` keeps its decoded images and animations here too (by
+///   canonical URL and size; an animation costs all its frames), so that giving the loader the asset source's cache puts every
 ///   decoded image of the process under one byte budget.
 public final class DecodedImageCache: @unchecked Sendable {  // every stored property is guarded by `condition`
     /// A decoded photo: upright pixels and the reduction they were decoded at.
@@ -47,6 +47,7 @@ public final class DecodedImageCache: @unchecked Sendable {  // every stored pro
     private enum Entry {
         case photo(Image)
         case loaded(LoadedImage)
+        case animation(LoadedAnimation)
     }
 
     /// One decode in progress; waiters read its outcome (under `condition`).
@@ -158,6 +159,21 @@ public final class DecodedImageCache: @unchecked Sendable {  // every stored pro
     func insert(_ image: LoadedImage, for key: ImageLoadKey) {
         condition.lock()
         store.insert(.loaded(image), for: .loaded(key), cost: image.cost)
+        condition.unlock()
+    }
+
+    /// The animation an `ImageLoader` keeps for `key`, made the most recently used.
+    func loadedAnimation(for key: ImageLoadKey) -> LoadedAnimation? {
+        condition.lock()
+        defer { condition.unlock() }
+        guard case .animation(let animation)? = store.value(for: .loaded(key)) else { return nil }
+        return animation
+    }
+
+    /// Keeps an animation an `ImageLoader` decoded, at the cost of every frame it holds.
+    func insert(_ animation: LoadedAnimation, for key: ImageLoadKey) {
+        condition.lock()
+        store.insert(.animation(animation), for: .loaded(key), cost: animation.cost)
         condition.unlock()
     }
 }
