@@ -10,45 +10,8 @@ import URLSchemeKit
 /// against a loopback HTTP origin: every frame equals what gifsicle or
 /// libwebp (through Pillow) composites, with the delays browsers show and the
 /// loop count; loads are coalesced and cached at the cost of every frame.
-/// The references are the codec tests' (`Tests/ImageCodecsTests/Fixtures`,
-/// made by `Scripts/make_gif_fixtures.py` and `Scripts/make_webp_fixtures.py`).
+/// The references are the codec tests' (`AnimationFixtures`).
 final class ImageLoaderAnimationTests: XCTestCase {
-    private static let codecFixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("ImageCodecsTests/Fixtures", isDirectory: true)
-
-    /// The GIF fixture `name` (without extension): file, frames stacked top to bottom, and its JSON facts.
-    private func gifReference(_ name: String) throws -> (file: Data, frames: [Bitmap], delays: [Double], loop: Int) {
-        let directory = Self.codecFixtures.appendingPathComponent("gif")
-        let facts = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: directory.appendingPathComponent(name + ".json"))) as? [String: Any])
-        let width = try XCTUnwrap(facts["width"] as? Int), height = try XCTUnwrap(facts["height"] as? Int)
-        let count = try XCTUnwrap(facts["frames"] as? Int), delays = try XCTUnwrap(facts["delays_ms"] as? [Int])
-        let stacked = try PNGDecoder().decode(Data(contentsOf: directory.appendingPathComponent(name + ".png")))
-        XCTAssertEqual([stacked.width, stacked.height], [width, height * count])
-        let frames = try (0..<count).map { try stacked.cropped(to: PixelRect(x: 0, y: $0 * height, width: width, height: height)) }
-        // Browsers: a stored count N repeats N times after the first play; none plays once; 0 forever.
-        let stored = facts["loop"] as? Int
-        let loop = stored.map { $0 == 0 ? 0 : $0 + 1 } ?? 1
-        return (try Data(contentsOf: directory.appendingPathComponent(name + ".gif")), frames,
-                delays.map { $0 < 20 ? 0.1 : Double($0) / 1000 }, loop)
-    }
-
-    /// The animated WebP fixture `name`: file and, per frame, size, stored milliseconds, loop and FNV-1a 64 of the RGBA.
-    private func webPReference(_ name: String) throws -> (file: Data, frames: [(width: Int, height: Int, milliseconds: Int, loop: Int, hash: String)]) {
-        let directory = Self.codecFixtures.appendingPathComponent("webp")
-        let table = try String(contentsOf: directory.appendingPathComponent("anim_expectations.tsv"), encoding: .utf8)
-        let frames = table.split(separator: "\n").filter { !$0.hasPrefix("#") }
-            .map { $0.split(separator: "\t").map(String.init) }.filter { $0[0] == name }
-            .map { (width: Int($0[2])!, height: Int($0[3])!, milliseconds: Int($0[4])!, loop: Int($0[5])!, hash: $0[6]) }
-        return (try Data(contentsOf: directory.appendingPathComponent(name)), frames)
-    }
-
-    private static func fnv1a64(_ bytes: [UInt8]) -> String {
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
-        let hex = String(hash, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
-    }
-
     /// A loopback origin serving `files`, and a loader over a plain session.
     private func serve(_ files: [String: Data]) throws -> (LoopbackFileServer, ImageLoader) {
         let root = try makeTemporaryDirectory()
@@ -58,7 +21,7 @@ final class ImageLoaderAnimationTests: XCTestCase {
 
     func testAnAnimatedGIFComesBackFrameByFrameAsGifsicleComposesIt() async throws {
         let names = ["disposal_previous", "interlaced"]
-        let references = try names.map { try gifReference($0) }
+        let references = try names.map { try AnimationFixtures.gif($0) }
         let (server, loader) = try serve(Dictionary(uniqueKeysWithValues: zip(names.map { $0 + ".gif" }, references.map(\.file))))
         for (name, reference) in zip(names, references) {
             let animation = try await loader.animation(for: XCTUnwrap(URL(string: server.url("/\(name).gif"))))
@@ -73,7 +36,7 @@ final class ImageLoaderAnimationTests: XCTestCase {
 
     func testAnAnimatedWebPComesBackFrameByFrameAsLibwebpComposesIt() async throws {
         let names = ["anim_mux.webp", "anim_lossy.webp"]
-        let references = try names.map { try webPReference($0) }
+        let references = try names.map { try AnimationFixtures.webP($0) }
         let (server, loader) = try serve(Dictionary(uniqueKeysWithValues: zip(names, references.map(\.file))))
         for (name, reference) in zip(names, references) {
             XCTAssertGreaterThan(reference.frames.count, 1, name)
@@ -82,7 +45,7 @@ final class ImageLoaderAnimationTests: XCTestCase {
             XCTAssertEqual(animation.frames.count, reference.frames.count, name)
             for (frame, expected) in zip(animation.frames, reference.frames) {
                 XCTAssertEqual([frame.bitmap.width, frame.bitmap.height], [expected.width, expected.height])
-                XCTAssertEqual(Self.fnv1a64(frame.bitmap.pixels), expected.hash, "\(name): a frame differs from libwebp's")
+                XCTAssertEqual(AnimationFixtures.fnv1a64(frame.bitmap.pixels), expected.hash, "\(name): a frame differs from libwebp's")
                 XCTAssertEqual(frame.delay, expected.milliseconds < 20 ? 0.1 : Double(expected.milliseconds) / 1000)
             }
             XCTAssertEqual(animation.loopCount, reference.frames[0].loop, name)
@@ -91,7 +54,7 @@ final class ImageLoaderAnimationTests: XCTestCase {
 
     /// Each frame is resized as a still image is: to the reference frame resized the same way.
     func testFramesAreResizedToTheTargetSizeLikeStillImages() async throws {
-        let reference = try gifReference("disposal_previous")  // 24×16
+        let reference = try AnimationFixtures.gif("disposal_previous")  // 24×16
         let (server, loader) = try serve(["a.gif": reference.file])
         let url = try XCTUnwrap(URL(string: server.url("/a.gif")))
         let fit = try await loader.animation(for: url, size: ImageTargetSize(width: 12, height: 12))
@@ -107,7 +70,7 @@ final class ImageLoaderAnimationTests: XCTestCase {
     /// Two requests at once share one load and one decode; the animation is
     /// then held at the cost of every frame, and a third request is a memory hit.
     func testTwoRequestsShareOneLoadAndTheCacheChargesEveryFrame() async throws {
-        let reference = try webPReference("anim_mux.webp")
+        let reference = try AnimationFixtures.webP("anim_mux.webp")
         let (server, loader) = try serve(["a.webp": reference.file])
         let url = try XCTUnwrap(URL(string: server.url("/a.webp")))
         async let first = loader.animation(for: url)
@@ -134,7 +97,7 @@ final class ImageLoaderAnimationTests: XCTestCase {
 
     /// A memory budget smaller than the animation keeps none of it, as for a still image too large.
     func testAnAnimationLargerThanTheMemoryBudgetIsNotKept() async throws {
-        let reference = try webPReference("anim_mux.webp")
+        let reference = try AnimationFixtures.webP("anim_mux.webp")
         let root = try makeTemporaryDirectory()
         try reference.file.write(to: root.appendingPathComponent("a.webp"))
         let server = try LoopbackFileServer(root: root, test: self)
@@ -162,7 +125,7 @@ final class ImageLoaderAnimationTests: XCTestCase {
     /// decoded, and the frames kept at the output size count as well as the
     /// canvases composited.
     func testFrameAndPixelLimitsRefuseTheFileNamingTheLimit() async throws {
-        let reference = try webPReference("anim_mux.webp")  // 8 frames of 48×40
+        let reference = try AnimationFixtures.webP("anim_mux.webp")  // 8 frames of 48×40
         let (server, plain) = try serve(["a.webp": reference.file])
         let url = try XCTUnwrap(URL(string: server.url("/a.webp")))
         let session = plain.configuration.session
