@@ -15,6 +15,7 @@ enum BenchmarkSuites {
         VectorTileBenchmarks(),
         WebPLosslessBenchmarks(),
         WebPAnimatedBenchmarks(),
+        AnimationMemoryBenchmarks(),
         VectorMapBenchmarks(),
     ]
 }
