@@ -95,6 +95,19 @@ final class ImageLoaderAnimationTests: XCTestCase {
         XCTAssertEqual(loader.memoryCache.totalBytes, frameBytes + still.cost)
     }
 
+    /// Cancelling the only request for an animation stops its load, as for an image.
+    func testCancellingTheLastRequestStopsTheLoad() async throws {
+        let (server, loader) = try serve([:])
+        let url = try XCTUnwrap(URL(string: server.url("/slow/a.gif")))  // the server never answers in time
+        let request = Task { try await loader.animation(for: url) }
+        await eventually("the origin got the request") { server.requests.contains { $0.path == "/slow/a.gif" } }
+        request.cancel()
+        await XCTAssertThrowsErrorAsync(try await request.value) { XCTAssertEqual(($0 as? URLError)?.code, .cancelled) }
+        XCTAssertEqual(loader.statistics.cancellations, 1)
+        XCTAssertEqual(loader.statistics.decodes, 0)
+        XCTAssertNil(loader.cachedAnimation(for: url))
+    }
+
     /// A memory budget smaller than the animation keeps none of it, as for a still image too large.
     func testAnAnimationLargerThanTheMemoryBudgetIsNotKept() async throws {
         let reference = try AnimationFixtures.webP("anim_mux.webp")
