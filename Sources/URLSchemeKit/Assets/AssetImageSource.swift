@@ -109,7 +109,7 @@ public final class AssetImageSource: Sendable {
 
     /// The error for `asset://`'s `frame` past the last of `count` (written from 1, as the URL does).
     static func frameOutOfRange(_ index: Int, count: Int) -> URLParameterError {
-        let range = count == 1 ? "it has one frame (frame=1)" : "it has \(count) frames (frame=1 to frame=\(count))"
+        let range = count == 0 ? "it shows no frame" : count == 1 ? "it has one frame (frame=1)" : "it has \(count) frames (frame=1 to frame=\(count))"
         return URLParameterError(parameter: "frame", reason: "asks for frame \(index + 1), but \(range)")
     }
 
