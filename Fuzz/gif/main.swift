@@ -5,8 +5,10 @@ import ImageCodecs
 // `decode`, and every frame through `ImageDecoder.animation`, under small
 // limits so a mutated screen or frame count cannot make a run slow. Only
 // `ImageCodecError` may be thrown; the header must agree with the frames
-// (size, format), the first frame with `decode`, and the frames must come
-// in order. Any trap, hang or runaway allocation is a finding.
+// (size, format), the first frame with `decode`, the frames must come in
+// order and never outnumber the frames counted from the blocks
+// (`storedFrameCount`), and `checkLimits` must refuse exactly the files whose
+// count passes the limits. Any trap, hang or runaway allocation is a finding.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzGIF(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let data = Data(bytes: start, count: count)
@@ -18,12 +20,16 @@ public func fuzzGIF(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     guard var animation = expectCodecError({ try ImageDecoder.animation(data, options: options) }) else { return 0 }
     if let info { precondition(animation.info == info, "animation disagrees with readInfo") }
     precondition(animation.info.format == .gif && animation.loopCount >= 0)
+    let stored = animation.storedFrameCount, canvas = animation.info.width * animation.info.height
+    let withinLimits = stored <= options.maximumFrameCount && stored * canvas <= options.maximumAnimationPixelCount
+    precondition((expectCodecError { try animation.checkLimits() } != nil) == withinLimits, "checkLimits disagrees with the stored count")
     var index = 0
     while let frame = expectCodecError({ try animation.nextFrame() }), let frame {
         precondition(frame.index == index && frame.delay >= 0.02, "frames out of order or a delay under 20 ms")
         precondition(frame.bitmap.width == animation.info.width && frame.bitmap.height == animation.info.height, "frame size")
         if index == 0, let first { precondition(frame.bitmap == first, "the first frame differs from decode") }
         index += 1
+        precondition(index <= stored, "more frames than the blocks hold")
     }
     return 0
 }

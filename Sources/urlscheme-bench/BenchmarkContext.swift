@@ -44,11 +44,12 @@ final class BenchmarkContext {
 
     /// Runs `Benchmarks/reference/<script>` with python3 and parses its JSON answer:
     /// an object mapping row keys to `{"seconds": Double, "bytes": Int?, "label": String?}`.
-    func runReference(script: String, arguments: [String]) throws -> [String: ReferenceResult] {
+    /// `iterations` overrides the run's count (1 for a suite that needs only the inputs).
+    func runReference(script: String, arguments: [String], iterations: Int? = nil) throws -> [String: ReferenceResult] {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         let scriptPath = Self.benchmarksDirectory.appendingPathComponent("reference/\(script)").path
-        process.arguments = ["python3", scriptPath, "--iterations", String(iterations)] + arguments
+        process.arguments = ["python3", scriptPath, "--iterations", String(iterations ?? self.iterations)] + arguments
         let output = Pipe()
         process.standardOutput = output
         try process.run()

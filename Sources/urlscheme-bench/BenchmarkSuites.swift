@@ -16,6 +16,7 @@ enum BenchmarkSuites {
         WebPLosslessBenchmarks(),
         WebPLossyBenchmarks(),
         WebPAnimatedBenchmarks(),
+        AnimationMemoryBenchmarks(),
         VectorMapBenchmarks(),
     ]
 }

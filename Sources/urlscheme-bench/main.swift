@@ -17,6 +17,9 @@ let usage = """
 if CommandLine.arguments.dropFirst().first == "cache-proxy" {
     CacheTestProxy.run(Array(CommandLine.arguments.dropFirst(2)))
 }
+if CommandLine.arguments.dropFirst().first == "animation-memory-child" {
+    AnimationMemoryBenchmarks.runChild(Array(CommandLine.arguments.dropFirst(2)))
+}
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 var iterations = 7

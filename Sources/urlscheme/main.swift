@@ -19,9 +19,9 @@ let usage = """
             HTTPCache (both under ~/.cache/URLSchemeKit), writes the body to FILE
             (or standard output), and prints status, type, size, time and the
             Cache-Status of an http(s) answer to standard error.
-    add     Stores PNG, JPEG, GIF or WebP files in the asset store (a GIF's or
-            WebP's first frame is what asset:// edits) and prints each new id,
-            for asset://?id=ID and avatar://?id=ID.
+    add     Stores PNG, JPEG, GIF or WebP files in the asset store (asset://
+            edits an animation's first frame, or the one frame=N names, from 1)
+            and prints each new id, for asset://?id=ID and avatar://?id=ID.
     list    Prints every stored asset: id, format, upright size, bytes.
     remove  Deletes assets.
     gallery Builds the seed app's screens (chat list of avatar://, conversations

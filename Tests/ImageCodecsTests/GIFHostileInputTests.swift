@@ -112,6 +112,25 @@ final class GIFHostileInputTests: XCTestCase {
                        .animation(.tooManyPixels(frames: 11, canvasPixels: 100, limit: 1000)))
     }
 
+    /// The frames are counted from the blocks when the file is opened, so a
+    /// caller that decodes them all refuses the file before decoding one; a
+    /// file cut inside its last frame counts that frame, one cut inside a
+    /// descriptor does not.
+    func testTheFrameCountIsKnownBeforeAnyFrameIsDecoded() throws {
+        var bytes = Self.header(width: 10, height: 10)
+        for i in 0..<50 { bytes += Self.control(delay: 0) + Self.image((i % 10, 0, 1, 1), data: Self.literalLZW([UInt8(i % 4)], codeSize: 2)) }
+        let file = Data(bytes + [0x3B])
+        let animation = try ImageDecoder.animation(file, options: .init(maximumFrameCount: 20))
+        XCTAssertEqual(animation.storedFrameCount, 50)
+        XCTAssertEqual(codecError { try animation.checkLimits() }?.detail, .animation(.tooManyFrames(limit: 20)))
+        XCTAssertEqual(animation.frameCount, 0, "nothing decoded")
+        let pixels = try ImageDecoder.animation(file, options: .init(maximumAnimationPixelCount: 4999))
+        XCTAssertEqual(codecError { try pixels.checkLimits() }?.detail, .animation(.tooManyPixels(frames: 50, canvasPixels: 100, limit: 4999)))
+        XCTAssertNoThrow(try ImageDecoder.animation(file, options: .init(maximumFrameCount: 50, maximumAnimationPixelCount: 5000)).checkLimits())
+        XCTAssertEqual(try ImageDecoder.animation(file.prefix(file.count - 3)).storedFrameCount, 50, "cut in the last frame's data")
+        XCTAssertEqual(try ImageDecoder.animation(file.prefix(file.count - 12)).storedFrameCount, 49, "cut in the last descriptor")
+    }
+
     // MARK: Damaged data
 
     func testACodeBeyondTheTableIsCorrupt() {

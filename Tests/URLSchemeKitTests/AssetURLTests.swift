@@ -30,8 +30,15 @@ final class AssetURLTests: XCTestCase {
             try AssetURL(id: "mzxw6ytboi3tmnrz2xhlhg5qcm", width: 256, mode: .fit, crop: NormalizedRect(x: 0, y: 0, width: 1, height: 0.333333),
                      rotate: -17.5, flip: .v, filters: [.brightness(0.75), .saturation(0), .sharpen(amount: 2.5), .invert], format: .png, quality: 40),
             try AssetURL(id: "a-b", width: 10, height: 20, mode: .stretch),
+            try AssetURL(id: "gif", frame: 3, width: 64),
+            try AssetURL(id: "gif", frame: 10_000),
         ]
         for value in values { XCTAssertEqual(try AssetURL(url: value.url), value, value.url.absoluteString) }
+        // Frames count from 1 in the URL and the value alike; the first is the default and is not written.
+        XCTAssertEqual(try AssetURL(id: "gif", frame: 3).url.absoluteString, "asset://?id=gif&frame=3")
+        XCTAssertEqual(try AssetURL(id: "gif", frame: 1).url.absoluteString, "asset://?id=gif")
+        XCTAssertEqual(try AssetURL(url: XCTUnwrap(URL(string: "asset://?id=gif&frame=1"))), try AssetURL(id: "gif"))
+        XCTAssertThrowsError(try AssetURL(id: "gif", frame: 0), "frame 0 is refused when made, as in the URL")
         let avatars = [try AvatarURL(ids: ["a"]), try AvatarURL(ids: ["a", "b", "c", "d"], size: 512, shape: .square, format: .jpeg, quality: 60)]
         for value in avatars { XCTAssertEqual(try AvatarURL(url: value.url), value, value.url.absoluteString) }
     }
@@ -51,6 +58,9 @@ final class AssetURLTests: XCTestCase {
             ("asset://?id=1&flip=x", "parameter 'flip' must be one of h, v, hv, got 'x'"),
             ("asset://?id=1&width=100&mode=fill", "parameter 'mode' 'fill' needs both 'width' and 'height'"),
             ("asset://?id=1&width=0", "parameter 'width' must be a whole number from 1 to 16384, got '0'"),
+            ("asset://?id=1&frame=0", "parameter 'frame' must be a whole number from 1 to 10000, got '0'"),
+            ("asset://?id=1&frame=10001", "parameter 'frame' must be a whole number from 1 to 10000, got '10001'"),
+            ("asset://?id=1&frame=last", "parameter 'frame' must be a whole number from 1 to 10000, got 'last'"),
         ]
         for (url, expected) in cases { XCTAssertEqual(message(AssetURL.self, url), expected, url) }
 

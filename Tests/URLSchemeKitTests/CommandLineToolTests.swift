@@ -152,6 +152,34 @@ final class CommandLineToolTests: XCTestCase {
         XCTAssertTrue(notAnImage.stderr.hasPrefix("urlscheme: cannot add "), notAnImage.stderr)
     }
 
+    /// `urlscheme add photo.webp` and `photo.gif` store them; `get` edits a
+    /// frame of each, equal to gifsicle's and libwebp's composited frame.
+    func testAddedGIFAndWebPPhotosLoadByFrame() throws {
+        let assets = try makeTemporaryDirectory()
+        let gif = try AnimationFixtures.gif("disposal_previous"), webP = try AnimationFixtures.webP("anim_mux.webp")
+        try gif.file.write(to: assets.appendingPathComponent("photo.gif"))
+        try webP.file.write(to: assets.appendingPathComponent("photo.webp"))
+        let store = assets.appendingPathComponent("store").path
+        let added = try run(["add", assets.appendingPathComponent("photo.gif").path, assets.appendingPathComponent("photo.webp").path, "--assets", store])
+        XCTAssertEqual(added.status, 0, added.stderr)
+        let ids = String(decoding: added.stdout, as: UTF8.self).split(separator: "\n").map(String.init)
+        XCTAssertEqual(ids.count, 2, "\(ids)")
+
+        let listed = String(decoding: try run(["list", "--assets", store]).stdout, as: UTF8.self)
+        XCTAssertTrue(listed.contains("\(ids[0])\tgif\t24x16\t\(gif.file.count) bytes"), listed)
+        XCTAssertTrue(listed.contains("\(ids[1])\twebp\t48x40\t\(webP.file.count) bytes"), listed)
+
+        let third = try run(["get", "asset://?id=\(ids[0])&frame=3&format=png", "--no-cache", "--assets", store])
+        XCTAssertEqual(third.status, 0, third.stderr)
+        XCTAssertTrue(try PNGDecoder().decode(third.stdout) == gif.frames[2], "gifsicle's third frame")
+        let fifth = try run(["get", "asset://?id=\(ids[1])&frame=5&format=png", "--no-cache", "--assets", store])
+        XCTAssertEqual(fifth.status, 0, fifth.stderr)
+        XCTAssertEqual(AnimationFixtures.fnv1a64(try PNGDecoder().decode(fifth.stdout).pixels), webP.frames[4].hash, "libwebp's fifth frame")
+        let past = try run(["get", "asset://?id=\(ids[1])&frame=9", "--no-cache", "--assets", store])
+        XCTAssertEqual(past.status, 1)
+        XCTAssertTrue(past.stderr.contains("parameter 'frame' asks for frame 9, but it has 8 frames (frame=1 to frame=8)"), past.stderr)
+    }
+
     /// `urlscheme remove` reaches the disk cache another run filled: the
     /// removed photo's renditions are not answered even offline, and an
     /// avatar it was part of is drawn again with a grey tile.

@@ -3,11 +3,13 @@ import ImageCodecs
 @testable import URLSchemeKit
 
 /// The hostile corpus (`Hostile/`, made by `make_hostile.py` and
-/// `make_hostile_tiles.py`): each file is refused by `urlscheme add`, each
-/// URL, loaded by `urlscheme get` through a real URLSession in a child
-/// process, ends with the expected outcome, and each vector source of
-/// `tiles.tsv` (`--tiles`: a PMTiles archive or style that would cost much)
-/// fails with the expected error. Built with `-c release` (as `.ci/run` runs it) every load must
+/// `make_hostile_tiles.py`, and the GIF and WebP files too large to keep,
+/// made at run time by `HostileAnimations`): each file is refused by
+/// `urlscheme add`, each URL, loaded by `urlscheme get` through a real
+/// URLSession in a child process, ends with the expected outcome, and each
+/// vector source of `tiles.tsv` (`--tiles`: a PMTiles archive or style that
+/// would cost much) fails with the expected error. Built with `-c release`
+/// (as `.ci/run` runs it) every load must
 /// also take under 2 s and peak under 300 MB of resident memory, measured
 /// with wait4's rusage. A debug build (5-100× slower) checks only the
 /// refusals, whose point is to be cheap, and skips the loads that succeed.
@@ -32,9 +34,18 @@ final class HostileCorpusTests: XCTestCase {
         let directory = try makeTemporaryDirectory()
         let files = Self.hostile.appendingPathComponent("files")
         let measured = Self.isReleaseBuild
+        let generated = try makeTemporaryDirectory("generated")
+        let generatedNames = try HostileAnimations.files().map { name, data in
+            try data.write(to: generated.appendingPathComponent(name))
+            return name
+        }
+        func path(_ name: String) -> URL {
+            let kept = files.appendingPathComponent(name)
+            return FileManager.default.fileExists(atPath: kept.path) ? kept : generated.appendingPathComponent(name)
+        }
 
         for row in try table("refused.tsv") {
-            let run = try ChildRun(binary, ["add", files.appendingPathComponent(row[0]).path, "--assets", directory.path])
+            let run = try ChildRun(binary, ["add", path(row[0]).path, "--assets", directory.path])
             XCTAssertNotEqual(run.status, 0, row[0])
             XCTAssertTrue(run.stderr.contains(row[1]), "\(row[0]): \(run.stderr)")
             print("hostile add \(row[0]): \(run.summary)")
@@ -46,8 +57,8 @@ final class HostileCorpusTests: XCTestCase {
             (try? ImageDecoder.readInfo(data)) ?? ImageInfo(format: ImageFormat(sniffing: data.prefix(ImageFormat.sniffedByteCount)) ?? .png, width: 1, height: 1, hasAlpha: false)
         }
         var ids: [String: String] = [:]
-        for name in try FileManager.default.contentsOfDirectory(atPath: files.path) {
-            ids[name] = try planter.add(Data(contentsOf: files.appendingPathComponent(name)))
+        for name in try FileManager.default.contentsOfDirectory(atPath: files.path) + generatedNames {
+            ids[name] = try planter.add(Data(contentsOf: path(name)))
         }
 
         let output = directory.appendingPathComponent("out").path

@@ -25,6 +25,11 @@ public struct AnimatedImage: Sendable {
     public var loopCount: Int { decoder.loopCount }
     /// The frames returned so far.
     public private(set) var frameCount = 0
+    /// The frames the file holds, counted from its structure when it was
+    /// opened, without decoding a pixel (a GIF's blocks are hopped over, a
+    /// WebP's `ANMF` chunks listed); 1 for a still image. A damaged or cut
+    /// file may end sooner: `nextFrame` is what counts.
+    public var storedFrameCount: Int { decoder.storedFrameCount }
 
     private var decoder: any AnimationFrameDecoding
     private let options: ImageDecoder.Options
@@ -33,6 +38,22 @@ public struct AnimatedImage: Sendable {
     init(_ decoder: any AnimationFrameDecoding, options: ImageDecoder.Options) {
         self.decoder = decoder
         self.options = options
+    }
+
+    /// Throws now the error `nextFrame` would throw on reaching the file's
+    /// last frame: `storedFrameCount` above `options.maximumFrameCount`, or
+    /// that many canvases above `maximumAnimationPixelCount`. For a caller
+    /// that decodes every frame (and would rather refuse the file before the
+    /// work than after the limit's worth of it).
+    public func checkLimits() throws {
+        let frames = storedFrameCount, canvasPixels = info.width * info.height
+        guard frames <= options.maximumFrameCount else {
+            throw ImageCodecError(AnimationError.tooManyFrames(limit: options.maximumFrameCount))
+        }
+        guard frames == 0 || canvasPixels <= options.maximumAnimationPixelCount / frames else {
+            throw ImageCodecError(AnimationError.tooManyPixels(frames: frames, canvasPixels: canvasPixels,
+                                                               limit: options.maximumAnimationPixelCount))
+        }
     }
 
     /// The next frame, composited over the ones before it and turned upright

@@ -11,6 +11,9 @@ protocol AnimationFrameDecoding: Sendable {
     var info: ImageInfo { get }
     /// How many times the animation plays in all, 0 forever (see `AnimatedImage.loopCount`).
     var loopCount: Int { get }
+    /// The frames the file holds, counted from its structure without decoding
+    /// a pixel (1 for a still image); a damaged or cut file may show fewer.
+    var storedFrameCount: Int { get }
     /// The next frame, composited: the whole canvas (stored size) and its
     /// delay in milliseconds as stored (nil when the file gives none); nil
     /// after the last frame. Throws the format's error or `ImageCodecError`.

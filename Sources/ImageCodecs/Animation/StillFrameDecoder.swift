@@ -6,6 +6,7 @@ import Raster
 struct StillFrameDecoder: AnimationFrameDecoding {
     let info: ImageInfo
     var loopCount: Int { 1 }
+    var storedFrameCount: Int { 1 }
     /// The file, until its one frame is decoded.
     private var data: Data?
     private let options: ImageDecoder.Options

@@ -22,6 +22,9 @@ struct GIFFrameDecoder: AnimationFrameDecoding {
     /// Browsers play a GIF without a NETSCAPE2.0 block once, and one with a
     /// stored count N, N + 1 times (the count is of repeats); 0 is forever.
     var loopCount: Int { parser.storedLoopCount.map { $0 == 0 ? 0 : $0 + 1 } ?? 1 }
+    /// The image descriptors in the file, counted at the header by hopping
+    /// over the blocks (a step per sub-block, no LZW decoding).
+    let storedFrameCount: Int
 
     private var parser: GIFParser
     /// The first image's descriptor, read at the header to size the canvas.
@@ -47,6 +50,7 @@ struct GIFFrameDecoder: AnimationFrameDecoding {
         try Self.check(width: width, height: height, limit: maximumPixelCount)
         guard width > 0, height > 0 else { throw GIFError.invalid("the screen and the first image are 0×0") }
         firstImage = first
+        storedFrameCount = parser.countImages()
         let covers = first.left == 0 && first.top == 0 && (first.width == 0 || first.width >= width) && (first.height == 0 || first.height >= height)
         let colors = first.palette.map { $0.count / 3 } ?? 0
         let transparent = first.transparentIndex.map { $0 < colors } ?? false

@@ -129,6 +129,30 @@ struct GIFParser: Sendable {
         return (data, false)
     }
 
+    /// How many images the file holds from here, the parser being at an
+    /// image's first data sub-block: that one and every descriptor after it
+    /// that is whole. Works on a copy, so `self` stays where it is; reads
+    /// only block lengths and descriptors, never the LZW data.
+    func countImages() -> Int {
+        var scan = self
+        var count = 1
+        while scan.skipImageData(), (try? scan.nextImage()).flatMap({ $0 }) != nil {
+            count += 1
+        }
+        return count
+    }
+
+    /// Moves past the image data's sub-blocks and terminator without reading
+    /// them; false when the file ends first.
+    private mutating func skipImageData() -> Bool {
+        while position < bytes.count {
+            let length = Int(bytes[position])
+            position += 1 + length
+            if length == 0 { return true }
+        }
+        return false
+    }
+
     private mutating func readDescriptor(control: (transparentIndex: Int?, disposal: GIFDisposal, delay: Int)?) throws -> GIFImageDescriptor {
         guard position + 9 <= bytes.count else { throw GIFError.truncated("the file ends inside an image descriptor") }
         func u16(_ offset: Int) -> Int { Int(bytes[position + offset]) | Int(bytes[position + offset + 1]) << 8 }

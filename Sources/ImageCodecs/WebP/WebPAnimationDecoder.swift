@@ -15,6 +15,8 @@ import Raster
 struct WebPAnimationDecoder: AnimationFrameDecoding {
     let info: ImageInfo
     var loopCount: Int { container.isAnimated ? container.loopCount : 1 }
+    /// The `ANMF` chunks the container lists (already under the decoder's frame limit), 1 for a still image.
+    var storedFrameCount: Int { container.isAnimated ? container.frames.count : 1 }
     /// The `ICCP` chunk's colour profile, as stored.
     var iccProfile: Data? { container.iccProfile.map { range in data.withUnsafeBytes { Data($0[range]) } } }
 

@@ -17,8 +17,8 @@ import Raster
 ///   each decoding it, and share its failure too: a photo that does not
 ///   decode, asked for by N requests at once, is decoded once, not N times
 ///   in turn. A waiter that is cancelled (or runs out of time) stops waiting.
-/// - An `ImageLoader` keeps its decoded images here too (by canonical URL and
-///   size), so that giving the loader the asset source's cache puts every
+/// - An `ImageLoader` keeps its decoded images and animations here too (by
+///   canonical URL and size; an animation costs all its frames), so that giving the loader the asset source's cache puts every
 ///   decoded image of the process under one byte budget.
 public final class DecodedImageCache: @unchecked Sendable {  // every stored property is guarded by `condition`
     /// A decoded photo: upright pixels and the reduction they were decoded at.
@@ -38,15 +38,17 @@ public final class DecodedImageCache: @unchecked Sendable {  // every stored pro
         public var decodes = 0
     }
 
-    /// Photos by asset id; loader images by canonical URL and size.
+    /// Photos by asset id and frame (0 for a still photo, or an
+    /// animation's first frame); loader images by canonical URL and size.
     private enum Key: Hashable {
-        case photo(String)
+        case photo(String, frame: Int)
         case loaded(ImageLoadKey)
     }
 
     private enum Entry {
         case photo(Image)
         case loaded(LoadedImage)
+        case animation(LoadedAnimation)
     }
 
     /// One decode in progress; waiters read its outcome (under `condition`).
@@ -56,7 +58,7 @@ public final class DecodedImageCache: @unchecked Sendable {  // every stored pro
 
     private let condition = NSCondition()
     private var store: LRUStore<Key, Entry>
-    private var decoding: [String: Decode] = [:]
+    private var decoding: [Key: Decode] = [:]
     private var counters = Statistics()
 
     /// A cache holding at most `capacity` bytes of pixels (256 MiB by default).
@@ -85,19 +87,23 @@ public final class DecodedImageCache: @unchecked Sendable {  // every stored pro
         condition.unlock()
     }
 
-    /// Drops the photo of asset `id` (removed from its store).
+    /// Drops the photo of asset `id`, every frame of it (removed from its store).
     func removePhoto(_ id: String) {
         condition.lock()
-        store.removeValue(for: .photo(id))
+        store.removeAll(whereKey: { key in
+            if case .photo(id, _) = key { return true }
+            return false
+        })
         condition.unlock()
     }
 
-    /// The photo `key` at a reduction of at most `maximumReduction`: the held
+    /// The photo `key` (its frame `frame`) at a reduction of at most `maximumReduction`: the held
     /// entry when it is detailed enough, else `decode(maximumReduction)`, kept.
     /// While another thread decodes the photo, waits for it (woken by its end
     /// or by `cancellation`, never by a timer), and throws what that decode threw.
-    func image(for key: String, maximumReduction: Int, cancellation: RenderCancellation? = nil,
+    func image(for id: String, frame: Int = 0, maximumReduction: Int, cancellation: RenderCancellation? = nil,
                decode: (Int) throws -> Image) throws -> Image {
+        let key = Key.photo(id, frame: frame)
         // Registered before the lock is taken: a handler of a request already
         // cancelled runs at once, on this thread, and takes the lock itself.
         cancellation?.onCancel { [condition] in
@@ -107,7 +113,7 @@ public final class DecodedImageCache: @unchecked Sendable {  // every stored pro
         }
         condition.lock()
         while true {
-            if case .photo(let held)? = store.value(for: .photo(key)), held.reduction <= maximumReduction {
+            if case .photo(let held)? = store.value(for: key), held.reduction <= maximumReduction {
                 counters.hits += 1
                 condition.unlock()
                 return held
@@ -139,7 +145,7 @@ public final class DecodedImageCache: @unchecked Sendable {  // every stored pro
         mine.outcome = result
         if case let .success(image) = result {
             counters.decodes += 1
-            store.insert(.photo(image), for: .photo(key), cost: image.bitmap.pixels.count)
+            store.insert(.photo(image), for: key, cost: image.bitmap.pixels.count)
         }
         condition.broadcast()
         condition.unlock()
@@ -158,6 +164,21 @@ public final class DecodedImageCache: @unchecked Sendable {  // every stored pro
     func insert(_ image: LoadedImage, for key: ImageLoadKey) {
         condition.lock()
         store.insert(.loaded(image), for: .loaded(key), cost: image.cost)
+        condition.unlock()
+    }
+
+    /// The animation an `ImageLoader` keeps for `key`, made the most recently used.
+    func loadedAnimation(for key: ImageLoadKey) -> LoadedAnimation? {
+        condition.lock()
+        defer { condition.unlock() }
+        guard case .animation(let animation)? = store.value(for: .loaded(key)) else { return nil }
+        return animation
+    }
+
+    /// Keeps an animation an `ImageLoader` decoded, at the cost of every frame it holds.
+    func insert(_ animation: LoadedAnimation, for key: ImageLoadKey) {
+        condition.lock()
+        store.insert(.animation(animation), for: .loaded(key), cost: animation.cost)
         condition.unlock()
     }
 }

@@ -23,23 +23,35 @@ extension ImageLoader {
         /// The largest image (width × height of the file) the loader decodes;
         /// larger ones fail before any pixel memory is allocated.
         public var maximumPixelCount: Int
+        /// The most frames an animation may hold (`animation(for:size:priority:)`),
+        /// counted from the file before any is decoded.
+        public var maximumFrameCount: Int
+        /// The most pixels an animation may cost, checked before any frame is
+        /// decoded: frames × canvas pixels composited, and again frames ×
+        /// output pixels kept (so the frames held take at most 4 bytes ×
+        /// this). The default, 2³⁰, is the decoder's.
+        public var maximumAnimationPixelCount: Int
 
         /// A configuration; by default a session with every URLSchemeKit scheme
         /// installed, a new cache of 128 MiB of decoded images, 6 loads and one
         /// decode per processor at once, images up to the decoders' default of
-        /// 64 megapixels.
+        /// 64 megapixels, animations up to the decoders' default frame and pixel limits.
         public init(
             session: URLSession = Configuration.defaultSession,
             memoryCache: DecodedImageCache = DecodedImageCache(capacity: Configuration.defaultMemoryCapacity),
             maximumConcurrentLoads: Int = 6,
             maximumConcurrentDecodes: Int = ProcessInfo.processInfo.activeProcessorCount,
-            maximumPixelCount: Int = defaultMaximumPixelCount
+            maximumPixelCount: Int = defaultMaximumPixelCount,
+            maximumFrameCount: Int = ImageDecoder.Options.defaultMaximumFrameCount,
+            maximumAnimationPixelCount: Int = ImageDecoder.Options.defaultMaximumAnimationPixelCount
         ) {
             self.session = session
             self.memoryCache = memoryCache
             self.maximumConcurrentLoads = maximumConcurrentLoads
             self.maximumConcurrentDecodes = maximumConcurrentDecodes
             self.maximumPixelCount = maximumPixelCount
+            self.maximumFrameCount = maximumFrameCount
+            self.maximumAnimationPixelCount = maximumAnimationPixelCount
         }
 
         /// The session loaders use unless given another: ephemeral, with

@@ -19,6 +19,9 @@ import FoundationNetworking
 ///   priority among its waiters.
 /// - **Memory cache** of decoded images keyed by canonical URL and size, cost
 ///   = pixel bytes, least recently used out: a hit never touches the session.
+/// - **Animations**: ``ImageLoader/animation(for:size:priority:)`` gives every
+///   frame of an animated GIF or WebP at the target size, with delays and loop
+///   count, coalesced and cached the same way (cost: every frame's bytes).
 ///   It is a ``DecodedImageCache``: pass the asset source's
 ///   (``URLSchemeKitEnvironment/assets``) to keep one budget for all.
 /// - **Prefetching** at low priority; a display request for a prefetched URL
@@ -70,7 +73,7 @@ public final class ImageLoader: Sendable {
     /// The image at `url`, decoded and, when `size` is given, mapped into it.
     /// Cancelling the calling `Task` withdraws this request (see `ImageTask.cancel()`).
     public func image(for url: URL, size: ImageTargetSize? = nil, priority: ImagePriority = .normal) async throws -> LoadedImage {
-        try await output(of: ImageTask(url: url, size: size, priority: priority), decodes: true).image(requestedAs: url)
+        try await output(of: ImageTask(url: url, size: size, priority: priority), product: .image).image(requestedAs: url)
     }
 
     /// `image(for:size:priority:)` with a completion handler, called once on
@@ -82,10 +85,62 @@ public final class ImageLoader: Sendable {
         completion: @escaping @Sendable (Result<LoadedImage, Error>) -> Void
     ) -> ImageTask {
         let task = ImageTask(url: url, size: size, priority: priority)
-        start(task, decodes: true) { result in
+        start(task, product: .image) { result in
             queue.async { completion(result.flatMap { output in Result { try output.image(requestedAs: url) } }) }
         }
         return task
+    }
+
+    // MARK: Loading animations
+
+    /// Every frame of the animation at `url` (an animated GIF or WebP; any
+    /// other image as one frame), upright and, when `size` is given, each
+    /// mapped into it as `image(for:size:priority:)` maps a still image, with
+    /// the delays and the loop count. Coalesced and kept in memory like
+    /// images (an animation and the still image of one URL are two entries),
+    /// at a cost of every frame's pixel bytes.
+    ///
+    /// The frames are decoded one at a time, so the decoder holds a few
+    /// canvases besides the frames kept. Before any is decoded, the frames
+    /// the file holds are checked against `Configuration.maximumFrameCount`,
+    /// and the canvases they composite and the frames kept at the output
+    /// size each against `maximumAnimationPixelCount`: over either, the load
+    /// fails with `URLError(.cannotDecodeContentData)` naming the limit.
+    /// Cancelling the calling `Task` withdraws this request; the last
+    /// waiter's cancellation stops the decode between frames.
+    public func animation(for url: URL, size: ImageTargetSize? = nil, priority: ImagePriority = .normal) async throws -> LoadedAnimation {
+        try await output(of: ImageTask(url: url, size: size, priority: priority), product: .animation).animation(requestedAs: url)
+    }
+
+    /// `animation(for:size:priority:)` with a completion handler, called once
+    /// on `queue` (also with `URLError(.cancelled)` after `ImageTask.cancel()`).
+    @discardableResult
+    public func loadAnimation(
+        for url: URL, size: ImageTargetSize? = nil, priority: ImagePriority = .normal,
+        queue: DispatchQueue = .global(qos: .userInitiated),
+        completion: @escaping @Sendable (Result<LoadedAnimation, Error>) -> Void
+    ) -> ImageTask {
+        let task = ImageTask(url: url, size: size, priority: priority)
+        start(task, product: .animation) { result in
+            queue.async { completion(result.flatMap { output in Result { try output.animation(requestedAs: url) } }) }
+        }
+        return task
+    }
+
+    /// The animation for `url` at `size` if memory holds it (counted as a
+    /// memory hit); never loads.
+    public func cachedAnimation(for url: URL, size: ImageTargetSize? = nil) -> LoadedAnimation? {
+        guard let cacheKey = CacheKey(url: url) else { return nil }
+        let held = state.withLock { state -> LoadedAnimation? in
+            let animation = memory.loadedAnimation(for: ImageLoadKey(url: cacheKey, size: size, product: .animation))
+            if animation != nil { state.statistics.memoryHits += 1 }
+            return animation
+        }
+        return held.map { animation in
+            var animation = animation
+            animation.url = url
+            return animation
+        }
     }
 
     // MARK: Loading bytes
@@ -93,7 +148,7 @@ public final class ImageLoader: Sendable {
     /// The body `url` answers with, undecoded. Coalesced like images: equal
     /// canonical URLs in flight share one session task.
     public func data(for url: URL, priority: ImagePriority = .normal) async throws -> Data {
-        try await output(of: ImageTask(url: url, size: nil, priority: priority), decodes: false).data()
+        try await output(of: ImageTask(url: url, size: nil, priority: priority), product: .data).data()
     }
 
     /// `data(for:priority:)` with a completion handler, called once on `queue`.
@@ -103,7 +158,7 @@ public final class ImageLoader: Sendable {
         completion: @escaping @Sendable (Result<Data, Error>) -> Void
     ) -> ImageTask {
         let task = ImageTask(url: url, size: nil, priority: priority)
-        start(task, decodes: false) { result in
+        start(task, product: .data) { result in
             queue.async { completion(result.flatMap { output in Result { try output.data() } }) }
         }
         return task
@@ -117,7 +172,7 @@ public final class ImageLoader: Sendable {
     public func prefetch(_ urls: [URL], size: ImageTargetSize? = nil) {
         for url in urls {
             guard let cacheKey = CacheKey(url: url) else { continue }
-            let key = ImageLoadKey(url: cacheKey, size: size, decodes: true)
+            let key = ImageLoadKey(url: cacheKey, size: size, product: .image)
             let task = ImageTask(url: url, size: size, priority: .low)
             let isNew = state.withLock { state -> Bool in
                 // A held image is touched instead: it is wanted soon, so it must not be next out.
@@ -126,7 +181,7 @@ public final class ImageLoader: Sendable {
                 return true
             }
             guard isNew else { continue }
-            start(task, decodes: true) { [weak self] _ in
+            start(task, product: .image) { [weak self] _ in
                 self?.state.withLock { state in
                     if state.prefetches[key] === task { state.prefetches[key] = nil }
                 }
@@ -140,7 +195,7 @@ public final class ImageLoader: Sendable {
         let tasks = state.withLock { state in
             urls.compactMap { url -> ImageTask? in
                 guard let cacheKey = CacheKey(url: url) else { return nil }
-                return state.prefetches.removeValue(forKey: ImageLoadKey(url: cacheKey, size: size, decodes: true))
+                return state.prefetches.removeValue(forKey: ImageLoadKey(url: cacheKey, size: size, product: .image))
             }
         }
         // Every load is abandoned before any session task is cancelled (see `ImageLoadJob.remove`).
@@ -161,7 +216,7 @@ public final class ImageLoader: Sendable {
     public func cachedImage(for url: URL, size: ImageTargetSize? = nil) -> LoadedImage? {
         guard let cacheKey = CacheKey(url: url) else { return nil }
         let held = state.withLock { state -> LoadedImage? in
-            let image = memory.loadedImage(for: ImageLoadKey(url: cacheKey, size: size, decodes: true))
+            let image = memory.loadedImage(for: ImageLoadKey(url: cacheKey, size: size, product: .image))
             if image != nil { state.statistics.memoryHits += 1 }
             return image
         }
@@ -196,10 +251,10 @@ public final class ImageLoader: Sendable {
     // MARK: The shared path
 
     /// Runs `task` and awaits its outcome; cancelling the calling `Task` cancels it.
-    private func output(of task: ImageTask, decodes: Bool) async throws -> ImageLoadOutput {
+    private func output(of task: ImageTask, product: ImageLoadKey.Product) async throws -> ImageLoadOutput {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                start(task, decodes: decodes) { continuation.resume(with: $0) }
+                start(task, product: product) { continuation.resume(with: $0) }
             }
         } onCancel: {
             task.cancel()
@@ -207,7 +262,7 @@ public final class ImageLoader: Sendable {
     }
 
     /// Answers `task` from memory, or joins the load in flight for its key, or starts one.
-    private func start(_ task: ImageTask, decodes: Bool, handler: @escaping ImageTask.Handler) {
+    private func start(_ task: ImageTask, product: ImageLoadKey.Product, handler: @escaping ImageTask.Handler) {
         guard task.start(handler: handler) else { return }
         do {
             try task.size?.validate()
@@ -220,19 +275,19 @@ public final class ImageLoader: Sendable {
             task.finish(.failure(URLErrors.make(.badURL, message, url: task.url)))
             return
         }
-        let key = ImageLoadKey(url: cacheKey, size: decodes ? task.size : nil, decodes: decodes)
+        let key = ImageLoadKey(url: cacheKey, size: product == .data ? nil : task.size, product: product)
         let priority = task.priority
         enum Plan {
             case invalidated
-            case hit(LoadedImage)
+            case hit(ImageLoadOutput)
             case join(ImageLoadJob)
             case run(ImageLoadJob)
         }
         let plan = state.withLock { state -> Plan in
             if state.invalidated { return .invalidated }
-            if decodes, let image = memory.loadedImage(for: key) {
+            if let held = held(key) {
                 state.statistics.memoryHits += 1
-                return .hit(image)
+                return .hit(held)
             }
             if let job = state.jobs[key], job.add(task, priority: priority) {
                 state.statistics.joins += 1
@@ -247,8 +302,8 @@ public final class ImageLoader: Sendable {
         case .invalidated:
             let message = "the load of \(task.url.absoluteString) was cancelled: its ImageLoader was invalidated"
             task.finish(.failure(URLErrors.make(.cancelled, message, url: task.url)))
-        case .hit(let image):
-            task.finish(.success(.image(image)))
+        case .hit(let output):
+            task.finish(.success(output))
         case .join(let job), .run(let job):
             guard task.attach(to: job) else {
                 job.remove(task)?()  // cancelled meanwhile
@@ -303,7 +358,7 @@ public final class ImageLoader: Sendable {
             return
         }
         let body = data ?? Data()
-        guard job.key.decodes else {
+        guard job.key.product != .data else {
             complete(job, .success(.data(body)))
             return
         }
@@ -313,20 +368,48 @@ public final class ImageLoader: Sendable {
                 defer { release() }
                 guard job.isLive else { return }
                 state.withLock { $0.statistics.decodes += 1 }
-                let result = Result {
-                    try ImageBodyDecoder.decode(body, response: response, url: job.url, size: job.key.size,
-                                                maximumPixelCount: configuration.maximumPixelCount)
-                }
-                complete(job, result.map(ImageLoadOutput.image))
+                let result = Result { try decode(body, response: response, for: job) }
+                complete(job, result)
             }
         }
     }
 
-    /// Keeps a decoded image, retires `job` and delivers `result` to its waiters.
+    /// What memory holds for `key`, made its most recently used; nil for a data load.
+    private func held(_ key: ImageLoadKey) -> ImageLoadOutput? {
+        switch key.product {
+        case .data: return nil
+        case .image: return memory.loadedImage(for: key).map(ImageLoadOutput.image)
+        case .animation: return memory.loadedAnimation(for: key).map(ImageLoadOutput.animation)
+        }
+    }
+
+    /// Decodes the body of `job` into what its key asks for.
+    private func decode(_ body: Data, response: URLResponse?, for job: ImageLoadJob) throws -> ImageLoadOutput {
+        switch job.key.product {
+        case .data:
+            return .data(body)
+        case .image:
+            return .image(try ImageBodyDecoder.decode(body, response: response, url: job.url, size: job.key.size,
+                                                      maximumPixelCount: configuration.maximumPixelCount))
+        case .animation:
+            let options = ImageDecoder.Options(maximumPixelCount: configuration.maximumPixelCount,
+                                               maximumFrameCount: configuration.maximumFrameCount,
+                                               maximumAnimationPixelCount: configuration.maximumAnimationPixelCount)
+            // Between frames: once every waiter has gone, the rest is not decoded.
+            return .animation(try ImageBodyDecoder.decodeAnimation(body, response: response, url: job.url, size: job.key.size,
+                                                                   options: options) {
+                guard job.isLive else { throw CancellationError() }
+            })
+        }
+    }
+
+    /// Keeps a decoded image or animation, retires `job` and delivers `result` to its waiters.
     private func complete(_ job: ImageLoadJob, _ result: Result<ImageLoadOutput, Error>) {
         state.withLock { state in
-            if case .success(.image(let image)) = result {
-                memory.insert(image, for: job.key)
+            switch result {
+            case .success(.image(let image)): memory.insert(image, for: job.key)
+            case .success(.animation(let animation)): memory.insert(animation, for: job.key)
+            case .success(.data), .failure: break
             }
             if state.jobs[job.key] === job { state.jobs[job.key] = nil }
         }
@@ -352,10 +435,21 @@ private extension ImageLoadOutput {
         return image
     }
 
+    /// The decoded frames, addressed to the URL the caller used.
+    func animation(requestedAs url: URL) throws -> LoadedAnimation {
+        guard case .animation(var animation) = self else {
+            throw URLErrors.make(.cannotDecodeContentData, "the load of \(url.absoluteString) produced no animation", url: url)
+        }
+        animation.url = url
+        return animation
+    }
+
     func data() throws -> Data {
         switch self {
         case .data(let data): return data
         case .image(let image): throw URLErrors.make(.unknown, "the load of \(image.url.absoluteString) produced an image, not bytes", url: image.url)
+        case .animation(let animation):
+            throw URLErrors.make(.unknown, "the load of \(animation.url.absoluteString) produced an animation, not bytes", url: animation.url)
         }
     }
 }

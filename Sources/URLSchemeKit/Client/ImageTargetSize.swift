@@ -49,4 +49,13 @@ public struct ImageTargetSize: Hashable, Sendable, CustomStringConvertible {
         }
         return widthBound ? (width, (h * width + w - 1) / w) : ((w * height + h - 1) / h, height)
     }
+
+    /// The size `ImageBodyDecoder.resize` gives an upright `sourceWidth` ×
+    /// `sourceHeight` image: unchanged under `.fit` when it fits already, else
+    /// fitted into the box (`Bitmap.fittedSize`); the box for `.fill` and `.stretch`.
+    func outputSize(ofWidth sourceWidth: Int, height sourceHeight: Int) -> (width: Int, height: Int) {
+        guard mode == .fit else { return (width, height) }
+        if sourceWidth <= width, sourceHeight <= height { return (sourceWidth, sourceHeight) }
+        return Bitmap.fittedSize(width: sourceWidth, height: sourceHeight, boxWidth: width, boxHeight: height)
+    }
 }

@@ -8,7 +8,13 @@ HostileCorpusTests plants every file in a fresh asset store (as a store that
 checked only headers would have accepted it), runs `urlscheme add` on each and
 `urlscheme get` on each case in a child process, and checks the outcome, the
 time and the peak resident memory (getrusage). Deterministic: no randomness.
+
+Three files too large to keep in the repository are made by the test itself
+at run time (HostileCorpusTests.generatedFiles): gif-100k-frames.gif,
+gif-endless-lzw.gif and webp-100k-frames.webp; the cases here name them.
+Needs Pillow (a lossy WebP to cut short, a 1x1 lossless one to wrap).
 """
+import io
 import os
 import struct
 import zlib
@@ -70,8 +76,53 @@ def png(width, height, depth, color, idat):
             + png_chunk(b"IDAT", idat) + png_chunk(b"IEND", b""))
 
 
+def riff_chunk(tag, body):
+    return tag + struct.pack("<I", len(body)) + body + (b"\0" if len(body) % 2 else b"")
+
+
+def webp(chunks):
+    body = b"WEBP" + b"".join(chunks)
+    return b"RIFF" + struct.pack("<I", len(body)) + body
+
+
+def vp8x(width, height, flags=0):
+    return riff_chunk(b"VP8X", bytes([flags, 0, 0, 0]) + (width - 1).to_bytes(3, "little") + (height - 1).to_bytes(3, "little"))
+
+
+def pillow_webp(image, **options):
+    out = io.BytesIO()
+    image.save(out, "WEBP", **options)
+    return out.getvalue()
+
+
+def gif_and_webp_files():
+    from PIL import Image
+    # A GIF whose logical screen is 65535 x 65535 (4.3 gigapixels, 17 GB of
+    # RGBA), holding one 1x1 image: refused at the header.
+    lzw = bytes([2, 2, 0x44, 0x01, 0])  # code size 2: clear, 0, end
+    write("gif-screen-bomb.gif", b"GIF89a" + struct.pack("<HH", 65535, 65535) + bytes([0, 0, 0])
+          + b"\x2c" + struct.pack("<HHHH", 0, 0, 1, 1) + bytes([0x80]) + bytes([255, 0, 0, 0, 0, 255]) + lzw + b";")
+
+    # A VP8X canvas of 2^24 x 2^24 (the format's largest) around a 1x1 lossless picture.
+    pixel = pillow_webp(Image.new("RGBA", (1, 1), (255, 0, 0, 255)), lossless=True)
+    vp8l = pixel[pixel.index(b"VP8L"):]
+    write("webp-canvas-bomb.webp", webp([vp8x(1 << 24, 1 << 24), vp8l]))
+
+    # A 1024 x 768 lossy picture cut short: once as a download cut off (the
+    # RIFF size says more than the file holds), once with its sizes mended so
+    # the VP8 partitions themselves end early.
+    photo = Image.new("RGB", (1024, 768))
+    photo.putdata([((x * 7) & 255, (y * 5) & 255, ((x ^ y) * 3) & 255) for y in range(768) for x in range(1024)])
+    lossy = pillow_webp(photo, quality=80, method=0)
+    write("vp8-cut.webp", lossy[:len(lossy) // 2])
+    start = lossy.index(b"VP8 ")
+    payload = lossy[start + 8:start + 8 + (len(lossy) - start - 8) // 3]
+    write("vp8-short-partitions.webp", webp([riff_chunk(b"VP8 ", payload)]))
+
+
 def main():
     os.makedirs(FILES, exist_ok=True)
+    gif_and_webp_files()
     big = 8192  # 64 MP: the default ResourceBudget.decodedPixels
     n = blocks(big, big)
 
@@ -151,6 +202,20 @@ def main():
          + ",".join("%d,%d" % (i % 10, [0, 120, -120][i % 3]) for i in range(20000)), "200", ""),
         ("64 paths of 20,000 points", "map://?width=64&height=64&latitude=0&longitude=0&zoom=0"
          + ("&path=" + ",".join(["1,2"] * 400)) * 64, "error", "has 25600 points in all; at most 20000"),
+        # GIF and WebP: bombs refused at the header, animations bounded by
+        # the frame and composited-pixel limits before any frame is decoded.
+        ("GIF screen bomb", "asset://?id={gif-screen-bomb.gif}&width=64", "error", "GIF screen is 65535×65535 = 4294836225 pixels, above the limit of"),
+        ("GIF endless LZW", "asset://?id={gif-endless-lzw.gif}&width=64", "200", ""),
+        ("GIF 100,000 frames, the first", "asset://?id={gif-100k-frames.gif}&width=64", "200", ""),
+        ("GIF 100,000 frames, frame 5000", "asset://?id={gif-100k-frames.gif}&frame=5000&width=64", "200", ""),
+        ("GIF 100,000 frames, frame 9000", "asset://?id={gif-100k-frames.gif}&frame=9000",
+         "error", "9000 frames of 160000 pixels are above the animation's limit of 1073741824"),
+        ("GIF 100,000 frames, frame 100000", "asset://?id={gif-100k-frames.gif}&frame=100000",
+         "error", "parameter 'frame' must be a whole number from 1 to 10000"),
+        ("WebP canvas bomb", "asset://?id={webp-canvas-bomb.webp}&width=64", "error", "WebP image is 16777216×16777216"),
+        ("WebP 100,000 frames", "asset://?id={webp-100k-frames.webp}&frame=2", "error", "WebP animation has more than 10000 frames"),
+        ("VP8 cut short", "asset://?id={vp8-cut.webp}&width=64", "error", "truncated"),
+        ("VP8 partitions cut short", "asset://?id={vp8-short-partitions.webp}&width=64", "error", "VP8 data ends inside token partition 0"),
     ]
     with open(os.path.join(HERE, "cases.tsv"), "w") as f:
         f.write("# name\tURL ({file} is the id of that planted file)\t200, or error\ttext the error message contains\n")
@@ -161,7 +226,11 @@ def main():
         f.write("# file\ttext of the refusal\n")
         for name, reason in [("many-scans.jpg", "more than 100 scans"), ("repeated-scan.jpg", "after a scan that left Al=0"),
                              ("header-only.jpg", "a scan of 1048576 blocks"), ("header-only-baseline.jpg", "a scan of 1048576 blocks"),
-                             ("rgb16-48mp.png", "bytes of samples, above the limit")]:
+                             ("rgb16-48mp.png", "bytes of samples, above the limit"),
+                             ("gif-screen-bomb.gif", "GIF screen is 65535×65535"),
+                             ("webp-canvas-bomb.webp", "WebP image is 16777216×16777216"),
+                             ("webp-100k-frames.webp", "WebP animation has more than 10000 frames"),
+                             ("vp8-cut.webp", "truncated")]:
             f.write(name + "\t" + reason + "\n")
 
 

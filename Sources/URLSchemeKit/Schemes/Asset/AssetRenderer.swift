@@ -3,8 +3,9 @@ import ImageCodecs
 import Raster
 
 /// `asset://`'s renderer: reads the stored photo through an `AssetImageSource`
-/// (decoded once, at the detail the output needs), edits it in the documented
-/// order (EXIF orientation, crop, rotate, flip, filters, resize) and encodes it.
+/// (decoded once, at the detail the output needs; an animation's first frame,
+/// or the one `frame` names), edits it in the documented order (EXIF
+/// orientation, crop, rotate, flip, filters, resize) and encodes it.
 /// The photos are the environment's (`URLSchemeKitEnvironment.assets`).
 public struct AssetRenderer: Renderer {
     /// A renderer of the environment's photos.
@@ -28,7 +29,7 @@ public struct AssetRenderer: Renderer {
         let geometry = try AssetGeometry(asset, uprightWidth: upright.width, uprightHeight: upright.height, maximumPixels: budget.producedPixels)
         try geometry.checkWorkingSize(reduction: source.reduction(for: metadata, fraction: geometry.detail),
                                       maximumPixels: budget.producedPixels, rotate: asset.rotate)
-        let decoded = try source.image(for: metadata, fraction: geometry.detail, budget: budget, cancellation: cancellation)
+        let decoded = try source.image(for: metadata, frameIndex: asset.frame - 1, fraction: geometry.detail, budget: budget, cancellation: cancellation)
         try cancellation.check()
 
         var image = decoded.bitmap

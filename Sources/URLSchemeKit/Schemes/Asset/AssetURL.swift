@@ -7,15 +7,17 @@ import ImageCodecs
 /// ```
 /// asset://?id=mzxw6ytboi3tmnrz2xhlhg5qcm&width=640&rotate=90&filter=sepia
 /// asset://?id=…&width=1920&height=1280&mode=fill&crop=0.1,0.2,0.5,0.5&flip=h&filter=contrast:1.2,blur:1.5&format=jpeg&quality=85
+/// asset://?id=…&frame=3&width=320
 /// ```
 ///
-/// Edits apply in a fixed order: EXIF orientation, `crop`, `rotate`, `flip`,
-/// `filter` (left to right), resize to `width`/`height` by `mode`, encode.
+/// Edits apply in a fixed order: the frame (an animated GIF's or WebP's
+/// first, or `frame`), EXIF orientation, `crop`, `rotate`, `flip`, `filter`
+/// (left to right), resize to `width`/`height` by `mode`, encode.
 public struct AssetURL: SchemeURL {
     /// `asset`.
     public static let scheme = "asset"
     /// Every query item an `asset://` URL may carry.
-    public static let parameterNames = ["id", "width", "height", "mode", "crop", "rotate", "flip", "filter", "format", "quality"]
+    public static let parameterNames = ["id", "frame", "width", "height", "mode", "crop", "rotate", "flip", "filter", "format", "quality"]
 
     /// How the image meets a `width` × `height` box.
     public enum Mode: String, CaseIterable, Sendable {
@@ -42,6 +44,12 @@ public struct AssetURL: SchemeURL {
 
     /// The stored photo's id.
     public var id: String
+    /// Which frame of an animated GIF or WebP is edited, counted from 1 as in
+    /// the URL (`frame=3` is `frame: 3`), like `PollURL.chosen`; 1, the first,
+    /// is the default and is not written (a still photo has only that one).
+    /// At most `ImageDecoder.Options.defaultMaximumFrameCount`; one past the
+    /// photo's last frame fails when rendered, naming `frame` and the range.
+    public var frame: Int
     /// The target box's width in pixels; nil: follows the height, or the edited size.
     public var width: Int?
     /// The target box's height in pixels; nil: follows the width, or the edited size.
@@ -63,10 +71,11 @@ public struct AssetURL: SchemeURL {
 
     /// An edit of asset `id`; every parameter but `id` defaults to leaving the
     /// photo as it is. Throws the `URLParameterError` that reading its URL would.
-    public init(id: String, width: Int? = nil, height: Int? = nil, mode: Mode = .fit, crop: NormalizedRect? = nil,
+    public init(id: String, frame: Int = 1, width: Int? = nil, height: Int? = nil, mode: Mode = .fit, crop: NormalizedRect? = nil,
                 rotate: Double = 0, flip: Flip? = nil, filters: [ImageEdit] = [], format: ImageFormat? = nil,
                 quality: Int = OutputEncoding.defaultQuality) throws {
         self.id = id
+        self.frame = frame
         self.width = width
         self.height = height
         self.mode = mode
@@ -82,6 +91,7 @@ public struct AssetURL: SchemeURL {
     /// Parses an `asset://` query. Throws `URLParameterError` naming the parameter that is unknown, missing or out of range.
     public init(query: QueryReader) throws {
         id = try Self.assetID(query.required("id"), parameter: "id")
+        frame = try query.int("frame", in: 1...ImageDecoder.Options.defaultMaximumFrameCount) ?? 1
         width = try query.int("width", in: 1...Self.maximumDimension)
         height = try query.int("height", in: 1...Self.maximumDimension)
         mode = try query.choice("mode", as: Mode.self) ?? .fit
@@ -110,6 +120,7 @@ public struct AssetURL: SchemeURL {
     /// Writes the query items, leaving out defaults.
     public func write(to query: inout QueryWriter) {
         query.add("id", id)
+        if frame != 1 { query.add("frame", frame) }
         query.add("width", width)
         query.add("height", height)
         if mode != .fit { query.add("mode", mode.rawValue) }
