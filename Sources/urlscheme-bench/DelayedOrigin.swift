@@ -41,8 +41,8 @@ final class DelayedOrigin {
         route.httpBody = try JSONSerialization.data(withJSONObject: ["path": "/delayed", "status": 200, "headers": headers,
                                                                      "body": "", "body_size": size, "delay": delay])
         let done = DispatchSemaphore(value: 0)
-        nonisolated(unsafe) var failure: Error?
         // nonisolated(unsafe): written by the one completion before `done` is signalled, read after the wait.
+        nonisolated(unsafe) var failure: Error?
         URLSession(configuration: .ephemeral).dataTask(with: route) { _, _, error in
             failure = error
             done.signal()

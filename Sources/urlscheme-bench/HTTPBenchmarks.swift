@@ -41,27 +41,26 @@ struct HTTPBenchmarks: BenchmarkSuite {
         defer { server.stop() }
         let base = "http://127.0.0.1:\(server.port)"
 
-        let cached = URLSessionConfiguration.ephemeral
+        var sessions: [URLSession] = []
+        defer { sessions.forEach { $0.finishTasksAndInvalidate() } }
+        /// A session through `httpCache`, sending `headers` with every request.
+        func session(through httpCache: HTTPCache, headers: [String: String] = [:]) -> URLSession {
+            let configuration = URLSessionConfiguration.ephemeral
+            configuration.httpAdditionalHeaders = headers
+            configuration.installURLSchemeKit(URLSchemeKitEnvironment(
+                imageCache: QueryKeyedURLCache(memoryCapacity: 1 << 20, diskCapacity: 0), httpCache: httpCache))
+            sessions.append(URLSession(configuration: configuration))
+            return sessions[sessions.count - 1]
+        }
         let httpCache = HTTPCache(directory: context.workDirectory.appendingPathComponent("http-cache"),
                                   configuration: Self.cacheConfiguration)
-        cached.installURLSchemeKit(URLSchemeKitEnvironment(imageCache: QueryKeyedURLCache(memoryCapacity: 1 << 20, diskCapacity: 0), httpCache: httpCache))
-        let cachedSession = URLSession(configuration: cached)
-        defer { cachedSession.finishTasksAndInvalidate() }
+        let cachedSession = session(through: httpCache)
         // The same protocol over a store without a directory: what a miss costs
         // before any file is written (the outer protocol plus the inner session).
-        let memoryOnly = URLSessionConfiguration.ephemeral
-        memoryOnly.installURLSchemeKit(URLSchemeKitEnvironment(imageCache: QueryKeyedURLCache(memoryCapacity: 1 << 20, diskCapacity: 0),
-                                                               httpCache: HTTPCache(directory: nil, configuration: Self.cacheConfiguration)))
-        let memoryOnlySession = URLSession(configuration: memoryOnly)
-        defer { memoryOnlySession.finishTasksAndInvalidate() }
+        let memoryOnlySession = session(through: HTTPCache(directory: nil, configuration: Self.cacheConfiguration))
         // One user's session: its requests carry credentials, so its entries live
         // in a partition of their own (a keyed hash per load to find them).
-        let credentialed = URLSessionConfiguration.ephemeral
-        credentialed.httpAdditionalHeaders = ["Authorization": "Bearer benchmark-user-token"]
-        credentialed.installURLSchemeKit(URLSchemeKitEnvironment(imageCache: QueryKeyedURLCache(memoryCapacity: 1 << 20, diskCapacity: 0),
-                                                                 httpCache: httpCache))
-        let credentialedSession = URLSession(configuration: credentialed)
-        defer { credentialedSession.finishTasksAndInvalidate() }
+        let credentialedSession = session(through: httpCache, headers: ["Authorization": "Bearer benchmark-user-token"])
         let plain = URLSessionConfiguration.ephemeral
         plain.urlCache = nil
         let plainSession = URLSession(configuration: plain)
@@ -117,18 +116,14 @@ struct HTTPBenchmarks: BenchmarkSuite {
             ours: { try CacheBenchmarks.loadAll(delayedURLs(), with: cachedSession, expecting: expectedDelayed, count: delayedLoads) },
             reference: { try CacheBenchmarks.loadAll(delayedURLs(), with: plainSession, expecting: expectedDelayed, count: delayedLoads) })
         let delayedFloor = try alternate(rounds: rounds,
-            ours: { try CacheBenchmarks.loadAll(delayedURLs(), with: memoryOnlySession, expecting: expectedDelayed, count: delayedLoads) },
-            reference: { try CacheBenchmarks.loadAll(delayedURLs(), with: cachedSession, expecting: expectedDelayed, count: delayedLoads) })
+            ours: { try CacheBenchmarks.loadAll(delayedURLs(), with: cachedSession, expecting: expectedDelayed, count: delayedLoads) },
+            reference: { try CacheBenchmarks.loadAll(delayedURLs(), with: memoryOnlySession, expecting: expectedDelayed, count: delayedLoads) })
 
         // A 100 MB body, new to the cache each time: spooled to a file, handed on mapped, stored.
         var hugeConfiguration = Self.cacheConfiguration
         hugeConfiguration.maximumBodySize = 128 << 20
-        let hugeCached = URLSessionConfiguration.ephemeral
-        hugeCached.installURLSchemeKit(URLSchemeKitEnvironment(
-            imageCache: QueryKeyedURLCache(memoryCapacity: 1 << 20, diskCapacity: 0),
-            httpCache: HTTPCache(directory: context.workDirectory.appendingPathComponent("http-cache-huge"), configuration: hugeConfiguration)))
-        let hugeSession = URLSession(configuration: hugeCached)
-        defer { hugeSession.finishTasksAndInvalidate() }
+        let hugeSession = session(through: HTTPCache(directory: context.workDirectory.appendingPathComponent("http-cache-huge"),
+                                                     configuration: hugeConfiguration))
         func hugeURL() -> [URL] {
             batch += 1
             return [URL(string: "\(base)/huge.bin?miss=\(batch)")!]
@@ -164,7 +159,7 @@ struct HTTPBenchmarks: BenchmarkSuite {
                          referenceName: "plain URLSession from the same origin", goal: 1.05,
                          detail: "python3 origin on 127.0.0.1 answering after 20 ms; every URL new to the cache"),
             BenchmarkRow(name: "http miss stored on disk vs memory-only store, 64 KiB, origin 20 ms away (per load)",
-                         ours: delayedFloor.reference / Double(delayedLoads), reference: delayedFloor.ours / Double(delayedLoads),
+                         ours: delayedFloor.ours / Double(delayedLoads), reference: delayedFloor.reference / Double(delayedLoads),
                          referenceName: "the same miss, memory-only store", goal: 1.0,
                          detail: "the disk write is behind the answer, off the client's path"),
             BenchmarkRow(name: "http miss forwarded, spooled and stored, 100 MB (per load)",
