@@ -112,7 +112,7 @@ final class StrokeTests: XCTestCase {
             for style in [StrokeStyle(width: 0.5, join: .bevel), StrokeStyle(width: 0.8, join: .round, cap: .round)] {
                 var hairline = try Canvas(width: 64, height: 64), outlined = try Canvas(width: 64, height: 64)
                 try hairline.stroke([path], color: .black, style: style)
-                try outlined.strokeOutlines([path], color: .black, style: style)
+                try outlined.strokeOutlines(try path.flattened(), color: .black, style: style)
                 let (a, b) = (hairline.bitmap.pixels, outlined.bitmap.pixels)
                 var worst = 0, totalA = 0, totalB = 0
                 for i in stride(from: 3, to: a.count, by: 4) {
@@ -146,5 +146,36 @@ final class StrokeTests: XCTestCase {
         XCTAssertNoThrow(try canvas.stroke(Path(), color: .black, style: StrokeStyle(width: 2)))
         // A hairpin (180° turn) with a miter join falls back to bevel rather than a spike.
         XCTAssertNoThrow(try canvas.stroke(Path(polyline: [Point(1, 4), Point(6, 4), Point(1, 4)]), color: .black, style: StrokeStyle(width: 2)))
+    }
+
+    /// A canvas drawn as bands of rows (as a vector map draws them on several
+    /// threads) and joined is byte for byte the canvas drawn whole: fills,
+    /// outlined strokes and hairlines crossing band edges, and text.
+    func testBandsJoinToTheWholeCanvas() throws {
+        let (width, height) = (2000, 200)
+        XCTAssertEqual(Canvas.bandRows(width: width), 64)
+        var generator = SystemRandomNumberGenerator()
+        func random(_ range: ClosedRange<Double>) -> Double { Double.random(in: range, using: &generator) }
+        var shapes: [[Point]] = []
+        for _ in 0..<40 {
+            var points = [Point(random(0...2000), random(-20...220))]
+            for _ in 0..<8 { points.append(Point(points[points.count - 1].x + random(-90...90), points[points.count - 1].y + random(-60...60))) }
+            shapes.append(points)
+        }
+        func draw(_ canvas: inout Canvas) throws {
+            try canvas.fill(polygons: Array(shapes[0..<10]), color: RGBA(200, 30, 30, 160))
+            try canvas.stroke(polylines: shapes[10..<25].map { ($0, false) }, color: RGBA(20, 90, 200, 255),
+                              style: StrokeStyle(width: 3.5, join: .round, cap: .round))
+            try canvas.stroke(polylines: shapes[25..<40].map { ($0, true) }, color: .black, style: StrokeStyle(width: 0.6))
+            canvas.draw(text: "band edge", at: 900, 58, color: .black, halo: .white)
+        }
+        var whole = try Canvas(width: width, height: height, background: .white)
+        try draw(&whole)
+        var bands = try [0..<64, 64..<192, 192..<200].map { try Canvas(width: width, height: height, rows: $0, background: .white) }
+        for i in bands.indices { try draw(&bands[i]) }
+        XCTAssertEqual(try Canvas(joining: &bands).bitmap.pixels, whole.bitmap.pixels)
+        XCTAssertTrue(bands.isEmpty)
+        var gap = [try Canvas(width: width, height: height, rows: 0..<64), try Canvas(width: width, height: height, rows: 65..<200)]
+        XCTAssertThrowsError(try Canvas(joining: &gap))
     }
 }

@@ -41,9 +41,15 @@ struct VectorLayerDrawer {
     private var lineIndex: [LinePaint: Int] = [:]
     private var lines: [(paint: LinePaint, polylines: [(points: [Point], closed: Bool)])] = []
 
+    /// The canvas size in pixels.
+    let width: Int
+    let height: Int
+
     init(scale: Double, zoom: Double, width: Int, height: Int) {
         self.scale = scale
         self.zoom = zoom
+        self.width = width
+        self.height = height
         reach = 2 * (Double(width * width + height * height)).squareRoot() + 16
     }
 
@@ -53,9 +59,10 @@ struct VectorLayerDrawer {
     }
 
     /// Fills the canvas with a background layer's colour.
-    mutating func drawBackground(_ style: BackgroundLayerStyle, on canvas: inout Canvas) throws {
+    mutating func drawBackground(_ style: BackgroundLayerStyle, on canvas: inout BandedCanvas) throws {
         let color = Self.rgba(style.color.value(atZoom: zoom), opacity: style.opacity.value(atZoom: zoom))
-        try canvas.fill(Path.rect(x: 0, y: 0, width: Double(canvas.width), height: Double(canvas.height)), color: color)
+        try canvas.fill(polygons: [[Point(0, 0), Point(Double(width), 0), Point(Double(width), Double(height)), Point(0, Double(height))]],
+                        color: color)
     }
 
     /// Adds the features of `tileLayer` that `layer` draws (`layer` evaluated
@@ -117,7 +124,7 @@ struct VectorLayerDrawer {
 
     /// Draws what was collected, in the order the groups first appeared, and
     /// forgets it.
-    mutating func flush(on canvas: inout Canvas) throws {
+    mutating func flush(on canvas: inout BandedCanvas) throws {
         defer {
             fills.removeAll(keepingCapacity: true)
             fillIndex.removeAll(keepingCapacity: true)
@@ -126,10 +133,10 @@ struct VectorLayerDrawer {
         }
         for (paint, rings) in fills where !rings.isEmpty {
             // Tile rings are wound exterior one way, holes the other: non-zero.
-            try canvas.fill(polygons: rings, color: paint.color, rule: .nonZero)
+            try canvas.fill(polygons: rings, color: paint.color)
             if let outline = paint.outline, outline.a != 0 {
                 // MapLibre outlines fills with a one-pixel line.
-                try canvas.stroke(rings.map { Path(polygon: $0) }, color: outline, style: StrokeStyle(width: 1))
+                try canvas.stroke(polylines: rings.map { ($0, true) }, color: outline, style: StrokeStyle(width: 1))
             }
         }
         for (paint, polylines) in lines where !polylines.isEmpty {
@@ -140,18 +147,18 @@ struct VectorLayerDrawer {
             let offsets = paint.gap > 0
                 ? [paint.offset - (paint.gap + paint.width) / 2, paint.offset + (paint.gap + paint.width) / 2]
                 : [paint.offset]
-            var paths: [Path] = []
+            var paths: [(points: [Point], closed: Bool)] = []
             for (points, closed) in polylines {
                 for offset in offsets {
                     let line = offset == 0 ? points : LineGeometry.offset(points, closed: closed, by: offset)
                     if let dashes = LineGeometry.dashes(of: line, closed: closed, pattern: paint.dashes) {
-                        paths += dashes.map { Path(polyline: $0) }
+                        paths += dashes.map { ($0, false) }
                     } else {
-                        paths.append(closed ? Path(polygon: line) : Path(polyline: line))
+                        paths.append((line, closed))
                     }
                 }
             }
-            try canvas.stroke(paths, color: paint.color, style: style)
+            try canvas.stroke(polylines: paths, color: paint.color, style: style)
         }
     }
 

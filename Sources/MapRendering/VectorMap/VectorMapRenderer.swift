@@ -32,6 +32,9 @@ public struct VectorMapRenderer: Sendable {
     public let cache: VectorTileCache
     /// The work one snapshot may cause.
     public var limits: VectorMapLimits
+    /// The horizontal bands fills and strokes are drawn in, each on its own
+    /// thread (see `BandedCanvas`): the active processors. Any count draws the same bytes.
+    var bandCount = ProcessInfo.processInfo.activeProcessorCount
 
     /// A renderer drawing `archive` (named `sourceName` in `cache`) with `style`.
     public init(archive: PMTilesArchive, sourceName: String, style: VectorStyle,
@@ -72,14 +75,14 @@ public struct VectorMapRenderer: Sendable {
             }
         }
         try checkBudget(tiles.map(\.tile), layers: layers)
-        var canvas = try Canvas(width: frame.pixelWidth, height: frame.pixelHeight)
+        var bands = try BandedCanvas(width: frame.pixelWidth, height: frame.pixelHeight, bandCount: bandCount)
         var drawer = VectorLayerDrawer(scale: camera.scale, zoom: zoom, width: frame.pixelWidth, height: frame.pixelHeight)
         var symbolLayers: [StyleLayer] = []
         for layer in layers {
             try checkCancellation()
             switch layer.kind {
             case .background(let background):
-                try drawer.drawBackground(background, on: &canvas)
+                try drawer.drawBackground(background, on: &bands)
                 continue
             case .symbol:
                 symbolLayers.append(layer)
@@ -92,8 +95,9 @@ public struct VectorMapRenderer: Sendable {
                 guard let tileLayer = tile.layer(named: sourceLayer) else { continue }
                 drawer.collect(layer, from: tileLayer, at: place)
             }
-            try drawer.flush(on: &canvas)
+            try drawer.flush(on: &bands)
         }
+        var canvas = try bands.finish()
         guard !symbolLayers.isEmpty else { return (canvas.bitmap, []) }
         var placer = VectorLabelPlacer(font: try TrueTypeFont.dejaVuSans, scale: camera.scale, zoom: zoom,
                                        width: frame.pixelWidth, height: frame.pixelHeight, limits: limits)

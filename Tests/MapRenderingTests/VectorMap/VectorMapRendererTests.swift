@@ -219,6 +219,19 @@ final class VectorMapRendererTests: XCTestCase {
         XCTAssertEqual(renderer.cache.count, 1)
     }
 
+    /// Drawn in parallel bands or on one canvas, a snapshot is the same bytes
+    /// (1024 pixels high: eight of the canvas's 128-row fill bands).
+    func testBandsDrawTheSameBytesAsOneCanvas() throws {
+        var renderer = try Self.renderer(.light)
+        let camera = VectorMapCamera(center: Self.center, zoom: 15, width: 256, height: 512, scale: 2)
+        renderer.bandCount = 1
+        let whole = try renderer.render(camera)
+        for count in [2, 3, 8] {
+            renderer.bandCount = count
+            XCTAssertEqual(try renderer.render(camera).pixels, whole.pixels, "\(count) bands")
+        }
+    }
+
     /// Extreme paint values draw (clamped, or solid for an absurd dash) in
     /// bounded time, neither crash nor throw.
     func testHostilePaintValuesAreBounded() throws {
