@@ -65,13 +65,25 @@ struct VectorLayerDrawer {
                         color: color)
     }
 
-    /// Adds the features of `tileLayer` that `layer` draws (`layer` evaluated
-    /// at the zoom already), placed at `place`.
-    mutating func collect(_ layer: StyleLayer, from tileLayer: VectorTileLayer, at place: TileCover.Placed) {
-        guard tileLayer.extent > 0 else { return }
-        let unit = place.tileSide / Double(tileLayer.extent)
-        for index in 0..<tileLayer.featureCount {
-            let feature = tileLayer.feature(at: index)
+    /// The features of `tileLayer` that `layer` (evaluated at `zoom`) draws,
+    /// grouped by their paint as the style gives it (before the output scale),
+    /// groups in the order of their first feature: what does not depend on
+    /// where the tile lands or on the output scale, so it can be kept
+    /// between snapshots (``PreparedLayerCache``).
+    static func prepare(_ layer: StyleLayer, from tileLayer: VectorTileLayer, atZoom zoom: Double) -> [PreparedLayerGroup] {
+        guard tileLayer.extent > 0 else { return [] }
+        var groups: [PreparedLayerGroup] = []
+        var index: [PreparedLayerGroup.Paint: Int] = [:]
+        func append(_ parts: Range<Int>, to paint: PreparedLayerGroup.Paint, flag: UInt32 = 0) {
+            let group = index[paint] ?? {
+                groups.append(PreparedLayerGroup(paint: paint, parts: []))
+                index[paint] = groups.count - 1
+                return groups.count - 1
+            }()
+            groups[group].parts.append(contentsOf: parts.lazy.map { UInt32(truncatingIfNeeded: $0) | flag })
+        }
+        for featureIndex in 0..<tileLayer.featureCount {
+            let feature = tileLayer.feature(at: featureIndex)
             switch layer.kind {
             case .fill(let style):
                 guard feature.geometryType == .polygon, layer.matches(feature, atZoom: zoom) else { continue }
@@ -81,6 +93,35 @@ struct VectorLayerDrawer {
                 }
                 guard color.a != 0 || (outline?.a ?? 0) != 0 else { continue }
                 let translate = style.translate.value(atZoom: zoom, for: feature)
+                append(feature.parts, to: .fill(color: color, outline: outline, translate: translate.count == 2 ? translate : []))
+            case .line(let style):
+                guard feature.geometryType == .lineString || feature.geometryType == .polygon,
+                      layer.matches(feature, atZoom: zoom) else { continue }
+                let color = Self.rgba(style.color.value(atZoom: zoom, for: feature), opacity: style.opacity.value(atZoom: zoom, for: feature))
+                let width = style.width.value(atZoom: zoom, for: feature)
+                guard color.a != 0, width.isFinite, width > 0 else { continue }
+                append(feature.parts, to: .line(
+                    color: color, width: width, gap: style.gapWidth.value(atZoom: zoom, for: feature),
+                    offset: style.offset.value(atZoom: zoom, for: feature),
+                    dashes: style.dashArray.value(atZoom: zoom, for: feature),
+                    cap: style.cap.value(atZoom: zoom, for: feature), join: style.join.value(atZoom: zoom, for: feature),
+                    miterLimit: style.miterLimit.value(atZoom: zoom, for: feature)),
+                    flag: feature.geometryType == .polygon ? PreparedLayerGroup.closedFlag : 0)
+            case .background, .symbol:
+                return []
+            }
+        }
+        return groups
+    }
+
+    /// Adds prepared groups of `tileLayer`, placed at `place`: paint scaled to
+    /// output pixels and points projected.
+    mutating func add(_ prepared: [PreparedLayerGroup], from tileLayer: VectorTileLayer, at place: TileCover.Placed) {
+        guard tileLayer.extent > 0 else { return }
+        let unit = place.tileSide / Double(tileLayer.extent)
+        for prepared in prepared {
+            switch prepared.paint {
+            case let .fill(color, outline, translate):
                 let dx = translate.count == 2 ? bounded(translate[0] * scale) : 0
                 let dy = translate.count == 2 ? bounded(translate[1] * scale) : 0
                 let paint = FillPaint(color: color, outline: outline)
@@ -89,35 +130,26 @@ struct VectorLayerDrawer {
                     fillIndex[paint] = fills.count - 1
                     return fills.count - 1
                 }()
-                for part in feature.parts {
-                    let ring = Self.project(tileLayer.points(ofPart: part), x: place.x + dx, y: place.y + dy, unit: unit, keepLast: false)
+                for part in prepared.parts {
+                    let ring = Self.project(tileLayer.points(ofPart: Int(part)), x: place.x + dx, y: place.y + dy, unit: unit, keepLast: false)
                     if ring.count >= 3 { fills[group].rings.append(ring) }
                 }
-            case .line(let style):
-                guard feature.geometryType == .lineString || feature.geometryType == .polygon,
-                      layer.matches(feature, atZoom: zoom) else { continue }
-                let color = Self.rgba(style.color.value(atZoom: zoom, for: feature), opacity: style.opacity.value(atZoom: zoom, for: feature))
-                let width = bounded(style.width.value(atZoom: zoom, for: feature) * scale)
-                guard color.a != 0, width > 0 else { continue }
-                let gap = style.gapWidth.value(atZoom: zoom, for: feature) * scale
-                let offset = style.offset.value(atZoom: zoom, for: feature) * scale
+            case let .line(color, rawWidth, gap, offset, dashes, cap, join, miterLimit):
+                let width = bounded(rawWidth * scale)
+                guard width > 0 else { continue }
                 let paint = LinePaint(
-                    color: color, width: width, gap: max(0, bounded(gap)), offset: bounded(offset),
-                    dashes: style.dashArray.value(atZoom: zoom, for: feature).map { $0 * width },
-                    cap: style.cap.value(atZoom: zoom, for: feature), join: style.join.value(atZoom: zoom, for: feature),
-                    miterLimit: style.miterLimit.value(atZoom: zoom, for: feature))
+                    color: color, width: width, gap: max(0, bounded(gap * scale)), offset: bounded(offset * scale),
+                    dashes: dashes.map { $0 * width }, cap: cap, join: join, miterLimit: miterLimit)
                 let group = lineIndex[paint] ?? {
                     lines.append((paint, []))
                     lineIndex[paint] = lines.count - 1
                     return lines.count - 1
                 }()
-                let closed = feature.geometryType == .polygon
-                for part in feature.parts {
-                    let line = Self.project(tileLayer.points(ofPart: part), x: place.x, y: place.y, unit: unit, keepLast: true)
-                    if line.count >= 2 { lines[group].polylines.append((line, closed)) }
+                for part in prepared.parts {
+                    let index = Int(part & ~PreparedLayerGroup.closedFlag)
+                    let line = Self.project(tileLayer.points(ofPart: index), x: place.x, y: place.y, unit: unit, keepLast: true)
+                    if line.count >= 2 { lines[group].polylines.append((line, part & PreparedLayerGroup.closedFlag != 0)) }
                 }
-            case .background, .symbol:
-                return
             }
         }
     }

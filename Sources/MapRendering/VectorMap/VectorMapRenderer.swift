@@ -35,6 +35,9 @@ public struct VectorMapRenderer: Sendable {
     /// The horizontal bands fills and strokes are drawn in, each on its own
     /// thread (see `BandedCanvas`): the active processors. Any count draws the same bytes.
     var bandCount = ProcessInfo.processInfo.activeProcessorCount
+    /// Each drawn tile layer's features filtered and grouped by paint, per
+    /// style layer and zoom, kept between this renderer's snapshots.
+    let preparedLayers = PreparedLayerCache()
 
     /// A renderer drawing `archive` (named `sourceName` in `cache`) with `style`.
     public init(archive: PMTilesArchive, sourceName: String, style: VectorStyle,
@@ -58,7 +61,9 @@ public struct VectorMapRenderer: Sendable {
     func snapshot(_ camera: VectorMapCamera, checkCancellation: () throws -> Void = {}) throws -> (bitmap: Bitmap, labels: [VectorMapLabel]) {
         try camera.validate()
         let zoom = camera.styleZoom
-        let layers = style.layers.filter { $0.isShown(atZoom: zoom) }.map { $0.atZoom(zoom) }
+        // Each shown layer evaluated at the zoom, with its index in the style (its key in `preparedLayers`).
+        let shown = style.layers.indices.filter { style.layers[$0].isShown(atZoom: zoom) }
+        let layers = shown.map { style.layers[$0].atZoom(zoom) }
         let frame = VectorMapFrame(camera: camera, header: archive.header)
         guard frame.cover.count <= limits.tilesPerSnapshot else {
             throw VectorTileError(.limitExceeded, "the view needs \(frame.cover.count) tiles at zoom \(frame.tileZoom), over the limit of \(limits.tilesPerSnapshot) per snapshot")
@@ -78,7 +83,7 @@ public struct VectorMapRenderer: Sendable {
         var bands = try BandedCanvas(width: frame.pixelWidth, height: frame.pixelHeight, bandCount: bandCount)
         var drawer = VectorLayerDrawer(scale: camera.scale, zoom: zoom, width: frame.pixelWidth, height: frame.pixelHeight)
         var symbolLayers: [StyleLayer] = []
-        for layer in layers {
+        for (layerIndex, layer) in zip(shown, layers) {
             try checkCancellation()
             switch layer.kind {
             case .background(let background):
@@ -93,7 +98,11 @@ public struct VectorMapRenderer: Sendable {
             guard let sourceLayer = layer.sourceLayer else { continue }
             for (tile, place) in tiles {
                 guard let tileLayer = tile.layer(named: sourceLayer) else { continue }
-                drawer.collect(layer, from: tileLayer, at: place)
+                let key = PreparedLayerCache.Key(tile: place.tile, layer: layerIndex, zoom: zoom)
+                let groups = preparedLayers.groups(for: key, of: tileLayer) {
+                    VectorLayerDrawer.prepare(layer, from: tileLayer, atZoom: zoom)
+                }
+                drawer.add(groups, from: tileLayer, at: place)
             }
             try drawer.flush(on: &bands)
         }

@@ -217,6 +217,13 @@ final class VectorMapRendererTests: XCTestCase {
         XCTAssertEqual(renderer.cache.count, 1)
         XCTAssertEqual(try renderer.render(camera).pixels, first.pixels)
         XCTAssertEqual(renderer.cache.count, 1)
+        // The second snapshot drew from the prepared layers of the first; after
+        // the tiles are dropped and decoded again, they are prepared again.
+        let prepared = renderer.preparedLayers.count
+        XCTAssertGreaterThan(prepared, 0)
+        renderer.cache.removeAll()
+        XCTAssertEqual(try renderer.render(camera).pixels, first.pixels)
+        XCTAssertEqual(renderer.preparedLayers.count, prepared)
     }
 
     /// Drawn in parallel bands or on one canvas, a snapshot is the same bytes
