@@ -178,4 +178,34 @@ final class StrokeTests: XCTestCase {
         var gap = [try Canvas(width: width, height: height, rows: 0..<64), try Canvas(width: width, height: height, rows: 65..<200)]
         XCTAssertThrowsError(try Canvas(joining: &gap))
     }
+
+    /// Blending runs of pixels (four at a time in 16-bit lanes) gives, for every
+    /// pixel, colour and coverage, what the per-pixel formula gives: source-over
+    /// of the premultiplied colour scaled by coverage, d · (255 − a) / 255 rounded.
+    func testBlendingRunsMatchesThePerPixelFormula() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2000 {
+            let color = RGBA(UInt8.random(in: 0...255, using: &generator), UInt8.random(in: 0...255, using: &generator),
+                             UInt8.random(in: 0...255, using: &generator), UInt8.random(in: 0...255, using: &generator))
+            let source = Canvas.premultiplied(color)
+            let coverage = UInt32.random(in: 0...255, using: &generator)
+            let count = Int.random(in: 1...13, using: &generator)
+            var words = (0..<count).map { _ -> UInt32 in
+                // Premultiplied destinations: no channel above alpha.
+                let a = UInt32.random(in: 0...255, using: &generator)
+                return (0..<3).reduce(a << 24) { $0 | UInt32.random(in: 0...a, using: &generator) << (8 * UInt32($1)) }
+            }
+            let before = words
+            words.withUnsafeMutableBufferPointer { Canvas.blend(source, coverage: coverage, into: $0.baseAddress!, count: count) }
+            let c = coverage + (coverage >> 7)
+            for (old, new) in zip(before, words) {
+                for channel in 0..<4 {
+                    let s = (source[channel] * c) >> 8, inverse = 255 - ((source[3] * c) >> 8)
+                    let d = (old >> (8 * UInt32(channel))) & 0xFF
+                    let expected = min(255, s + (d * inverse + 127) / 255)
+                    XCTAssertEqual((new >> (8 * UInt32(channel))) & 0xFF, expected, "channel \(channel) of \(old) under \(color) at \(coverage)")
+                }
+            }
+        }
+    }
 }

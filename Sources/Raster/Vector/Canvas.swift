@@ -248,7 +248,24 @@ public struct Canvas: Sendable {
         let c = coverage + (coverage >> 7) // 0...255 → 0...256
         let scaled = (source &* c) &>> 8
         let inverse = 255 - scaled[3]
-        for i in 0..<count {
+        var i = 0
+        if count >= 4 {
+            // Four pixels at a time in 16-bit lanes, the same arithmetic as below:
+            // d · inv + 128 ≤ 65 153 and the sums after it stay within 16 bits.
+            let s = SIMD4<UInt16>(truncatingIfNeeded: scaled)
+            let lanes = SIMD16<UInt16>(lowHalf: SIMD8(lowHalf: s, highHalf: s), highHalf: SIMD8(lowHalf: s, highHalf: s))
+            let inverse16 = SIMD16<UInt16>(repeating: UInt16(inverse))
+            let raw = UnsafeMutableRawPointer(words)
+            while i + 4 <= count {
+                let destination = SIMD16<UInt16>(truncatingIfNeeded: raw.loadUnaligned(fromByteOffset: i * 4, as: SIMD16<UInt8>.self))
+                let t = destination &* inverse16 &+ 128
+                let out = pointwiseMin(lanes &+ ((t &+ (t &>> 8)) &>> 8), SIMD16<UInt16>(repeating: 255))
+                raw.storeBytes(of: SIMD16<UInt8>(truncatingIfNeeded: out), toByteOffset: i * 4, as: SIMD16<UInt8>.self)
+                i += 4
+            }
+        }
+        while i < count {
+            defer { i += 1 }
             let p = words[i]
             let destination = SIMD4<UInt32>(p & 0xFF, (p >> 8) & 0xFF, (p >> 16) & 0xFF, p >> 24)
             // (d · inv + 127) / 255 with the exact divide-by-255 of (t + 1 + (t >> 8)) >> 8.
