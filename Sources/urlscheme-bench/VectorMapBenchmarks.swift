@@ -44,6 +44,13 @@ struct VectorMapBenchmarks: BenchmarkSuite {
             "--style", styleURL.path, "--mbtiles", tiles.appendingPathComponent("helsinki-openmaptiles.mbtiles").path])) ?? [:]
         // Labelled: the built-in style, whose symbol layers place about 20 labels here.
         let labelled = try measure(try BuiltinVectorStyle(schema: .openMapTiles, look: .light).style())
+        // The memory row needs the Florence archive and the `urlscheme` binary; without them it says why on stderr.
+        var memory: [BenchmarkRow] = []
+        do {
+            memory = try VectorMapMemoryBenchmark.rows(context)
+        } catch {
+            FileHandle.standardError.write(Data("vectormap: no Florence memory row: \(error)\n".utf8))
+        }
         return [
             BenchmarkRow(name: "vectormap-helsinki-z15-512-cold", ours: cold, reference: reference["cold"]?.seconds,
                          referenceName: reference["cold"]?.label ?? "MapLibre Native", goal: 0.25, detail: "PNG \(bytes) B"),
@@ -57,6 +64,6 @@ struct VectorMapBenchmarks: BenchmarkSuite {
                          referenceName: "none (labels)", goal: nil, detail: "built-in light style, PNG \(labelled.bytes) B"),
             BenchmarkRow(name: "vectormap-helsinki-z15-512-labelled-warm", ours: labelled.warm, reference: nil,
                          referenceName: "none (labels)", goal: nil, detail: "built-in light style, tiles decoded, no encode"),
-        ]
+        ] + memory
     }
 }
