@@ -150,12 +150,11 @@ public struct Canvas: Sendable {
     static let bandCells = 128 << 10
 
     /// The height of the bands of rows fills and strokes work in, on a canvas
-    /// `width` pixels wide: the largest power of two (at least 16) whose band
-    /// of coverage cells stays within 512 KiB. Bands start at row 0; a canvas
-    /// split into bands for parallel drawing is best split on multiples of it.
+    /// `width` pixels wide: as many rows (at least 16) as keep a band of
+    /// coverage cells within 512 KiB. Bands start at row 0; a canvas split into
+    /// bands for parallel drawing is best split on multiples of it.
     public static func bandRows(width: Int) -> Int {
-        let most = max(16, bandCells / (width + 2))
-        return 1 << (Int.bitWidth - 1 - most.leadingZeroBitCount)
+        max(16, bandCells / (width + 2))
     }
 
     private var isEmptyCanvas: Bool { width == 0 || height == 0 || rows.isEmpty }

@@ -227,7 +227,7 @@ final class VectorMapRendererTests: XCTestCase {
     }
 
     /// Drawn in parallel bands or on one canvas, a snapshot is the same bytes
-    /// (1024 pixels high: eight of the canvas's 128-row fill bands).
+    /// (1024 pixels high: five of the 255-row bands a 512-pixel-wide canvas fills in).
     func testBandsDrawTheSameBytesAsOneCanvas() throws {
         var renderer = try Self.renderer(.light)
         let camera = VectorMapCamera(center: Self.center, zoom: 15, width: 256, height: 512, scale: 2)
