@@ -208,4 +208,17 @@ final class StrokeTests: XCTestCase {
             }
         }
     }
+
+    /// A one-pixel hairline outline of a 20×10 rectangle covers its perimeter's
+    /// length in pixel area (no joins added); widths outside (0, 1] throw.
+    func testHairlineOutlineCoversItsLength() throws {
+        var canvas = try Canvas(width: 40, height: 30)
+        let ring = [Point(10.5, 10.5), Point(30.5, 10.5), Point(30.5, 20.5), Point(10.5, 20.5)]
+        try canvas.strokeHairlines(polylines: [(ring, true)], color: .black, width: 1)
+        let pixels = canvas.bitmap.pixels
+        let area = stride(from: 3, to: pixels.count, by: 4).reduce(0.0) { $0 + Double(pixels[$1]) } / 255
+        XCTAssertEqual(area, 60, accuracy: 1.5)
+        XCTAssertThrowsError(try canvas.strokeHairlines(polylines: [(ring, true)], color: .black, width: 1.5))
+        XCTAssertThrowsError(try canvas.strokeHairlines(polylines: [(ring, true)], color: .black, width: 0))
+    }
 }

@@ -17,6 +17,7 @@ struct BandedCanvas {
     private enum Operation {
         case fill(polygons: [[Point]], color: RGBA)
         case stroke(polylines: [(points: [Point], closed: Bool)], color: RGBA, style: StrokeStyle)
+        case hairlines(polylines: [(points: [Point], closed: Bool)], color: RGBA, width: Double)
     }
 
     private var bands: [Canvas]
@@ -49,6 +50,13 @@ struct BandedCanvas {
     /// Records a stroke of `polylines` as one shape.
     mutating func stroke(polylines: [(points: [Point], closed: Bool)], color: RGBA, style: StrokeStyle) throws {
         pending.append(.stroke(polylines: polylines, color: color, style: style))
+        pendingPoints += polylines.reduce(0) { $0 + $1.points.count }
+        try drawIfFull()
+    }
+
+    /// Records hairlines of `polylines`, `width` ≤ 1 pixel (`Canvas.strokeHairlines`).
+    mutating func strokeHairlines(polylines: [(points: [Point], closed: Bool)], color: RGBA, width: Double) throws {
+        pending.append(.hairlines(polylines: polylines, color: color, width: width))
         pendingPoints += polylines.reduce(0) { $0 + $1.points.count }
         try drawIfFull()
     }
@@ -91,6 +99,8 @@ struct BandedCanvas {
             try canvas.fill(polygons: polygons, color: color, rule: .nonZero)
         case let .stroke(polylines, color, style):
             try canvas.stroke(polylines: polylines, color: color, style: style)
+        case let .hairlines(polylines, color, width):
+            try canvas.strokeHairlines(polylines: polylines, color: color, width: width)
         }
     }
 

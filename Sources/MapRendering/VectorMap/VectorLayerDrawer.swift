@@ -167,8 +167,8 @@ struct VectorLayerDrawer {
             // Tile rings are wound exterior one way, holes the other: non-zero.
             try canvas.fill(polygons: rings, color: paint.color)
             if let outline = paint.outline, outline.a != 0 {
-                // MapLibre outlines fills with a one-pixel line.
-                try canvas.stroke(polylines: rings.map { ($0, true) }, color: outline, style: StrokeStyle(width: 1))
+                // MapLibre outlines fills with one-pixel antialiased lines, no joins: hairlines.
+                try canvas.strokeHairlines(polylines: rings.map { ($0, true) }, color: outline, width: 1)
             }
         }
         for (paint, polylines) in lines where !polylines.isEmpty {

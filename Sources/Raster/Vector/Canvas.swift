@@ -311,6 +311,21 @@ extension Canvas {
         try strokeFlattened(polylines.filter { $0.points.count >= 2 }, color: color, style: style)
     }
 
+    /// Strokes point lists as hairlines `width` pixels wide (at most one), in
+    /// one pass, whatever ``hairlineWidth`` says: each pixel gets the lines' area
+    /// in it, with no joins or caps (so a pixel at a sharp corner may get up to
+    /// about 40 % less than an outlined stroke would give it). How MapLibre
+    /// draws a fill's one-pixel outline: plain antialiased lines, no joins.
+    public mutating func strokeHairlines(polylines: [(points: [Point], closed: Bool)], color: RGBA, width: Double) throws {
+        guard width.isFinite, width > 0, width <= 1 else {
+            throw RasterError.invalidArgument("hairline width \(width) must be in (0, 1]")
+        }
+        var hairlines = HairlineRasterizer(width: self.width, rows: rows, lineWidth: width)
+        for subpath in polylines where subpath.points.count >= 2 { try hairlines.add(subpath.points, closed: subpath.closed) }
+        guard color.a != 0 else { return }
+        hairlines.draw(into: &pixels, source: Canvas.premultiplied(color))
+    }
+
     /// Throws for a width or miter limit no stroke can have.
     private static func validate(_ style: StrokeStyle) throws {
         guard style.width.isFinite, style.width > 0, style.width <= 1_000_000 else {
