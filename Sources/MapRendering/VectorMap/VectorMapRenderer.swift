@@ -106,8 +106,8 @@ public struct VectorMapRenderer: Sendable {
             }
             try drawer.flush(on: &bands)
         }
+        guard !symbolLayers.isEmpty else { return (try bands.finishBitmap(), []) }
         var canvas = try bands.finish()
-        guard !symbolLayers.isEmpty else { return (canvas.bitmap, []) }
         var placer = VectorLabelPlacer(font: try TrueTypeFont.dejaVuSans, scale: camera.scale, zoom: zoom,
                                        width: frame.pixelWidth, height: frame.pixelHeight, limits: limits)
         // MapLibre places the top-most symbol layer first: the last in the style wins.

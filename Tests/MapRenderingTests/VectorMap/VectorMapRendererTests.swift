@@ -228,14 +228,20 @@ final class VectorMapRendererTests: XCTestCase {
 
     /// Drawn in parallel bands or on one canvas, a snapshot is the same bytes
     /// (1024 pixels high: five of the 255-row bands a 512-pixel-wide canvas fills in).
+    /// With labels (bands joined, labels drawn on top) and without (each band
+    /// converted to straight alpha on its own thread).
     func testBandsDrawTheSameBytesAsOneCanvas() throws {
-        var renderer = try Self.renderer(.light)
+        let labelled = try Self.renderer(.light)
+        let labelFree = VectorMapRenderer(archive: labelled.archive, sourceName: "helsinki",
+                                          style: VectorMapLabelTests.labelFree(labelled.style))
         let camera = VectorMapCamera(center: Self.center, zoom: 15, width: 256, height: 512, scale: 2)
-        renderer.bandCount = 1
-        let whole = try renderer.render(camera)
-        for count in [2, 3, 8] {
-            renderer.bandCount = count
-            XCTAssertEqual(try renderer.render(camera).pixels, whole.pixels, "\(count) bands")
+        for var renderer in [labelled, labelFree] {
+            renderer.bandCount = 1
+            let whole = try renderer.render(camera)
+            for count in [2, 3, 8] {
+                renderer.bandCount = count
+                XCTAssertEqual(try renderer.render(camera).pixels, whole.pixels, "\(count) bands")
+            }
         }
     }
 
