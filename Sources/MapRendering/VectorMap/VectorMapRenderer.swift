@@ -80,6 +80,7 @@ public struct VectorMapRenderer: Sendable {
             }
         }
         try checkBudget(tiles.map(\.tile), layers: layers)
+        prepareLayers(zip(shown, layers).map { $0 }, of: tiles, atZoom: zoom)
         var bands = try BandedCanvas(width: frame.pixelWidth, height: frame.pixelHeight, bandCount: bandCount)
         var drawer = VectorLayerDrawer(scale: camera.scale, zoom: zoom, width: frame.pixelWidth, height: frame.pixelHeight)
         var symbolLayers: [StyleLayer] = []
@@ -118,6 +119,29 @@ public struct VectorMapRenderer: Sendable {
         try checkCancellation()
         try placer.draw(on: &canvas)
         return (canvas.bitmap, placer.labels)
+    }
+
+    /// Prepares the fill and line layers of `tiles` not yet in `preparedLayers`,
+    /// a tile per thread on up to `bandCount` threads (a first snapshot's
+    /// filtering and paint evaluation; the drawing loop then finds them kept).
+    private func prepareLayers(_ layers: [(index: Int, layer: StyleLayer)], of tiles: [(tile: VectorTile, place: TileCover.Placed)],
+                               atZoom zoom: Double) {
+        let drawn = layers.filter { entry in
+            switch entry.layer.kind {
+            case .fill, .line: return entry.layer.sourceLayer != nil
+            case .background, .symbol: return false
+            }
+        }
+        guard bandCount > 1, tiles.count > 1, !drawn.isEmpty else { return }
+        let preparedLayers = self.preparedLayers
+        DispatchQueue.concurrentPerform(iterations: tiles.count) { i in
+            let (tile, place) = tiles[i]
+            for (index, layer) in drawn {
+                guard let name = layer.sourceLayer, let tileLayer = tile.layer(named: name) else { continue }
+                let key = PreparedLayerCache.Key(tile: place.tile, layer: index, zoom: zoom)
+                _ = preparedLayers.groups(for: key, of: tileLayer) { VectorLayerDrawer.prepare(layer, from: tileLayer, atZoom: zoom) }
+            }
+        }
     }
 
     /// Throws when the drawn layers of `tiles` hold more features or vertices
