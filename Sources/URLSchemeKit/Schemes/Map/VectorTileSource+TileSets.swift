@@ -16,12 +16,15 @@ extension VectorTileSource {
     /// ordinary HTTP answer). A 404 or 204 is an empty tile; a gzipped body
     /// is inflated; each tile is held to `budget.vectorTile`.
     ///
-    /// `zoomRange`: the zooms the server has (default ``defaultZoomRange``);
-    /// views past its top are over-zoomed. With no style file, the schema is
-    /// told from the layers of tile `0/0/0` (fetched here) when the range
-    /// starts at 0; otherwise give `.json(style)`.
+    /// A `metadata.json` or `tiles.json` (TileJSON) beside the zoom folders
+    /// (`https://host/tiles/metadata.json` for `https://host/tiles/{z}/{x}/{y}.pbf`,
+    /// as a folder on a static server has it), when the server has one, gives
+    /// the zoom range, the attribution and the layers the schema is told from.
+    /// `zoomRange` overrides its zooms (default ``defaultZoomRange``); views
+    /// past the top are over-zoomed. With neither metadata nor a style file
+    /// the schema is told from the layers of tile `0/0/0` (fetched here).
     ///
-    /// The source's identity is the template, the zoom range and the style:
+    /// The source's identity is the template, the zoom range, the metadata and the style:
     /// a server whose tiles change under the same template is not noticed
     /// by cached snapshots (as for any image URL).
     ///
@@ -36,14 +39,18 @@ extension VectorTileSource {
             guard let url = URL(string: probe), ["http", "https"].contains(url.scheme?.lowercased() ?? "") else {
                 throw VectorTileError(.unsupported, "a tile URL template is an http(s) URL once {z}, {x} and {y} are filled in")
             }
-            let zooms = try checked(zoomRange ?? defaultZoomRange)
-            let loader = HTTPTileLoader(template: template, configuration: configuration ?? .ephemeral,
-                                        maximumTileBytes: budget.vectorTile.compressedTileBytes, emptyStatuses: [204, 404])
-            var tiles = LoadedVectorTiles(loader: loader, zoomRange: zooms, limits: budget.vectorTile)
-            if case .json = style {} else {
-                tiles = LoadedVectorTiles(loader: loader, zoomRange: zooms, metadata: try probedMetadata(tiles), limits: budget.vectorTile)
+            let session = configuration ?? .ephemeral
+            let limits = budget.vectorTile
+            var (metadata, metadataBytes) = try serverMetadata(template: template, configuration: session, limit: limits.metadataBytes)
+            let stated = metadata.minimumZoom.flatMap { low in metadata.maximumZoom.map { low...$0 } }
+            let zooms = try checked(zoomRange ?? stated ?? defaultZoomRange)
+            let loader = HTTPTileLoader(template: template, configuration: session,
+                                        maximumTileBytes: limits.compressedTileBytes, emptyStatuses: [204, 404])
+            if metadata.layerIDs.isEmpty, style == .automatic || style == .builtin(.light) || style == .builtin(.dark) {
+                metadata.layerIDs = try probedLayers(LoadedVectorTiles(loader: loader, zoomRange: zooms, limits: limits))
             }
-            return try open(tiles, identity: Array("template \(template) \(zooms)".utf8), style: style, budget: budget)
+            let tiles = LoadedVectorTiles(loader: loader, zoomRange: zooms, metadata: metadata, limits: limits)
+            return try open(tiles, identity: Array("template \(template) \(zooms)".utf8) + metadataBytes, style: style, budget: budget)
         } catch let error as VectorTileError {
             throw VectorTileError(error.kind, "\(template): \(error.message)")
         } catch MapTileError.unavailable(let tile, let reason) {
@@ -108,15 +115,38 @@ extension VectorTileSource {
         return zooms
     }
 
-    /// The layers of tile 0/0/0 as metadata, for telling a server's schema.
-    private static func probedMetadata(_ tiles: LoadedVectorTiles) throws -> TileSetMetadata {
+    /// The layers of tile 0/0/0, for telling a server's schema without metadata.
+    private static func probedLayers(_ tiles: LoadedVectorTiles) throws -> [String] {
+        let hint = "give a style file, or serve a metadata.json or tiles.json beside the zoom folders"
         guard tiles.zoomRange.lowerBound == 0 else {
-            throw VectorTileError(.unsupported, "without metadata the schema is told from tile 0/0/0, and the zoom range starts at \(tiles.zoomRange.lowerBound): give a style file")
+            throw VectorTileError(.unsupported, "the schema is told from metadata, else from tile 0/0/0, and the zoom range starts at \(tiles.zoomRange.lowerBound): \(hint)")
         }
-        guard let tile = try tiles.vectorTile(at: TileCoordinate(z: 0, x: 0, y: 0), cancellation: RenderCancellation()) else {
-            throw VectorTileError(.unsupported, "tile 0/0/0, which tells the schema, is empty: give a style file")
+        let layers = try tiles.vectorTile(at: TileCoordinate(z: 0, x: 0, y: 0), cancellation: RenderCancellation())?.layers.map(\.name) ?? []
+        guard !layers.isEmpty else {
+            throw VectorTileError(.unsupported, "the server has no metadata.json or tiles.json, and tile 0/0/0, which would tell the schema, is empty: \(hint)")
         }
-        return TileSetMetadata(layerIDs: tile.layers.map(\.name))
+        return layers
+    }
+
+    /// The `metadata.json` (else `tiles.json`) beside a template's zoom
+    /// folders (`https://host/tiles/metadata.json` for
+    /// `https://host/tiles/{z}/{x}/{y}.pbf`), as a folder served by a static
+    /// server has it, and its bytes; empty when there is none (a 404, 403 or 204).
+    private static func serverMetadata(template: String, configuration: URLSessionConfiguration, limit: Int) throws -> (TileSetMetadata, [UInt8]) {
+        guard let placeholder = template.range(of: "{z}"), template[..<placeholder.lowerBound].hasSuffix("/") else { return (TileSetMetadata(), []) }
+        let prefix = String(template[..<placeholder.lowerBound])
+        for name in ["metadata.json", "tiles.json"] {
+            let loader = HTTPTileLoader(template: prefix + name, configuration: configuration, maximumTileBytes: limit, emptyStatuses: [204, 403, 404])
+            let bytes: [UInt8]
+            do {
+                bytes = try loader.tile(TileCoordinate(z: 0, x: 0, y: 0))
+            } catch MapTileError.unavailable(_, let reason) {
+                throw VectorTileError(.truncated, reason)
+            }
+            guard !bytes.isEmpty else { continue }
+            return (try TileSetMetadata(json: Data(bytes), limit: limit, what: prefix + name), bytes)
+        }
+        return (TileSetMetadata(), [])
     }
 
     /// The bytes of the metadata file at `url`, nil when there is none;
