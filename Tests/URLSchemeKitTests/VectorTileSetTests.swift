@@ -215,7 +215,7 @@ final class VectorTileSetTests: XCTestCase {
         XCTAssertEqual(a.pixels, b.pixels)
         XCTAssertEqual(counter.count.withLock { $0 }, 1, "the second load is answered from the image cache")
         let asked = server.requests.count
-        XCTAssertGreaterThan(asked, 4, "the metadata and the view's tiles were asked for")
+        XCTAssertEqual(Set(server.requests.map(\.path)), ["/hel/metadata.json", "/hel/14/9327/4742.pbf"], "the metadata and the view's one tile were asked for")
         let again = try await image(session(try source(), renderers: renderers), Self.view() + "&tiles=web")
         XCTAssertEqual(again.pixels, a.pixels)
         XCTAssertEqual(counter.count.withLock { $0 }, 2)
