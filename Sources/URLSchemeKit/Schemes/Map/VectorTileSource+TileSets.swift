@@ -68,7 +68,8 @@ extension VectorTileSource {
     /// A `metadata.json` (as tilemaker and mb-util write) or `tiles.json`
     /// (TileJSON) in the folder gives the zoom range, the attribution and the
     /// layers the schema is told from; `zoomRange` overrides its zooms, and
-    /// without either the zooms are the folder's numbered subfolders.
+    /// without either the zooms are the folder's numbered subfolders and the
+    /// schema is told from the layers of a tile of the deepest one.
     ///
     /// The source's identity hashes the metadata, the modification times of
     /// the folder and its zoom folders, and the style: adding or removing
@@ -93,9 +94,15 @@ extension VectorTileSource {
             }
             let stated = metadata.minimumZoom.flatMap { low in metadata.maximumZoom.map { low...$0 } }
             let zooms = try checked(zoomRange ?? stated ?? (zoomFolders.map(\.zoom).min()!...zoomFolders.map(\.zoom).max()!))
-            let template = "{z}/{x}/{y}." + (try tileExtension(in: directory, zoomFolders: zoomFolders))
+            let sample = sampleTile(zoomFolders: zoomFolders)
+            let template = "{z}/{x}/{y}." + (sample?.extension ?? "pbf")
             let loader = DirectoryTileLoader(directory: directory, template: template, maximumBytes: limits.compressedTileBytes,
                                              missingFilesAreEmpty: true)
+            if metadata.layerIDs.isEmpty, style == .automatic || style == .builtin(.light) || style == .builtin(.dark) {
+                // No metadata to tell the schema: the layers of a tile of the deepest zoom.
+                let probe = LoadedVectorTiles(loader: loader, zoomRange: sample.map { $0.tile.z...$0.tile.z } ?? zooms, limits: limits)
+                metadata.layerIDs = try sample.flatMap { try probe.vectorTile(at: $0.tile, cancellation: RenderCancellation()) }?.layers.map(\.name) ?? []
+            }
             let tiles = LoadedVectorTiles(loader: loader, zoomRange: zooms, metadata: metadata, limits: limits)
             var identity = Array("folder \(directory.standardizedFileURL.path) \(template) \(zooms) \(modified(directory))".utf8) + metadataBytes
             for folder in zoomFolders { identity += Array(" \(folder.zoom):\(modified(folder.url))".utf8) }
@@ -186,19 +193,22 @@ extension VectorTileSource {
         }.sorted { $0.0 < $1.0 }
     }
 
-    /// `pbf` or `mvt`: the extension of the first tile found under the
-    /// lowest zoom folders (a few folders looked at, not the whole tree).
-    private static func tileExtension(in directory: URL, zoomFolders: [(zoom: Int, url: URL)]) throws -> String {
+    /// A tile file of the deepest zoom folder and its extension (`pbf` or
+    /// `mvt`): the first found looking at a few columns, not the whole tree.
+    private static func sampleTile(zoomFolders: [(zoom: Int, url: URL)]) -> (tile: TileCoordinate, extension: String)? {
         let files = FileManager.default
-        for folder in zoomFolders.prefix(3) {
+        for folder in zoomFolders.reversed().prefix(3) {
             for column in ((try? files.contentsOfDirectory(atPath: folder.url.path)) ?? []).sorted().prefix(4) {
-                for file in (try? files.contentsOfDirectory(atPath: folder.url.appendingPathComponent(column).path)) ?? [] {
-                    if file.hasSuffix(".pbf") { return "pbf" }
-                    if file.hasSuffix(".mvt") { return "mvt" }
+                guard let x = Int(column) else { continue }
+                for file in ((try? files.contentsOfDirectory(atPath: folder.url.appendingPathComponent(column).path)) ?? []).sorted() {
+                    for suffix in ["pbf", "mvt"] where file.hasSuffix("." + suffix) {
+                        guard let y = Int(file.dropLast(suffix.count + 1)) else { continue }
+                        return (TileCoordinate(z: folder.zoom, x: x, y: y), suffix)
+                    }
                 }
             }
         }
-        return "pbf"
+        return nil
     }
 
     /// The modification time of `url` in nanoseconds, 0 when it cannot be read.
