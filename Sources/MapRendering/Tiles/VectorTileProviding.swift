@@ -24,8 +24,9 @@ extension PMTilesArchive: VectorTileProviding {
         header.minZoom...max(header.minZoom, header.maxZoom)
     }
 
-    /// The tile, read from the archive (see ``vectorTile(at:)``).
+    /// The tile, read from the archive (see ``vectorTile(at:)``); a source
+    /// reading over a network gives up its reads soon after `cancellation` fires.
     public func vectorTile(at tile: TileCoordinate, cancellation: RenderCancellation) throws -> VectorTile? {
-        try vectorTile(at: tile)
+        try vectorTile(at: tile, cancellation: Optional(cancellation))
     }
 }

@@ -91,7 +91,9 @@ public final class HTTPTileLoader: TileLoading {
         guard let url = URL(string: text) else { throw MapTileError.unavailable(coordinate, "'\(text)' is not a URL") }
         let task = session.dataTask(with: URLRequest(url: url, cachePolicy: cachePolicy))
         let fetch = delegate.begin(task, coordinate: coordinate, limit: maximumTileBytes, emptyStatuses: emptyStatuses)
-        cancellation.onCancel { task.cancel() }
+        // Not on the cancelling thread: that may be URLSession's own work
+        // queue (stopLoading of the outer load), which task.cancel() waits on.
+        cancellation.onCancel { DispatchQueue.global().async { task.cancel() } }
         task.resume()
         // One wait: the delegate signals when the task ends, and a
         // cancellation ends it by cancelling the task. The deadline is a
