@@ -85,7 +85,10 @@ public final class HTTPRangeByteSource: PMTilesByteSource {
     }
 
     deinit {
-        session.invalidateAndCancel()
+        // Not here: the last reference may go on URLSession's work queue (an
+        // environment released by a finished load), which invalidating waits on.
+        let session = session
+        DispatchQueue.global().async { session.invalidateAndCancel() }
     }
 
     /// Requests sent to the server so far.

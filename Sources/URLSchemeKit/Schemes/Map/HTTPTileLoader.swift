@@ -75,7 +75,10 @@ public final class HTTPTileLoader: TileLoading {
     }
 
     deinit {
-        session.invalidateAndCancel()
+        // Not here: the last reference may go on URLSession's work queue (an
+        // environment released by a finished load), which invalidating waits on.
+        let session = session
+        DispatchQueue.global().async { session.invalidateAndCancel() }
     }
 
     /// The bytes of one tile, from the cache or the server. Throws `MapTileError.unavailable` naming the tile and the reason (a load reports it as `URLError(.resourceUnavailable)`).
