@@ -194,6 +194,25 @@ struct DiskEntryStore {
         return temporary
     }
 
+    /// Makes `temporary`, a file holding a body of `bodyLength` bytes after
+    /// room for `prefix` (a spool file), a whole entry file: `prefix` written
+    /// over the room, `tail` appended. False, and the file left for the
+    /// caller to remove, when it is not that size or cannot be written. Call
+    /// outside the lock.
+    func finishTemporary(_ temporary: URL, bodyLength: Int, prefix: Data, tail: Data) -> Bool {
+        let fd = open(temporary.path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var status = stat()
+        let end = prefix.count + bodyLength
+        guard fstat(fd, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, Int(status.st_size) == end else { return false }
+        return [(0, prefix), (end, tail)].allSatisfy { offset, data in
+            data.withUnsafeBytes { raw in
+                raw.isEmpty || Self.transferAll(raw.count) { done in pwrite(fd, raw.baseAddress! + done, raw.count - done, off_t(offset + done)) }
+            }
+        }
+    }
+
     /// The bytes of an entry file, or nil when there is none, or it is not a
     /// regular file (a planted link or FIFO), or it is larger than the
     /// capacity. A file of `mappingThreshold` bytes or more is mapped, not
