@@ -9,6 +9,8 @@ decides a snapshot's pixel, for MapRenderingTests' VectorMapRendererTests:
   Scripts/make_helsinki_sea.py builds from the coastline), inside both zoom-15
   test views, 3 px clear of every other polygon and 6 px of every line in both
   archives (Protomaps `earth`, the land, included), so only the sea decides it;
+- `quay` (layer `earth`): the nearest point of land to it where nothing but
+  the land (the background, Protomaps `earth`) decides the pixel;
 - `road`: the middle of a 20-px-or-longer straight stretch of a road (a
   `transportation` line of a class the built-in style draws), with no other
   transportation, boundary or waterway line within 24 px, and the stretch's ends.
@@ -23,6 +25,7 @@ Tests/MapRenderingTests/Fixtures/tiles/helsinki-openmaptiles-places.json.
 import gzip, json, math, os, sys
 import mapbox_vector_tile
 import shapely
+import shapely.ops
 from shapely.strtree import STRtree
 from pmtiles.reader import Reader, MmapSource, all_tiles
 from shapely.geometry import shape, Point
@@ -66,23 +69,36 @@ def read(schema):
 def is_sea(name, properties):
     return name == "water" and (properties.get("class") == "ocean" or properties.get("kind") == "ocean")
 
-def sea_place(cx, cy):
-    """The harbour point farthest from everything but the sea, in both archives."""
+def sea_places(cx, cy):
+    """The harbour point farthest from everything but the sea, in both archives,
+    and the nearest point of land beside it clear of everything but the land."""
     # Both test views: 512×512 over 60.170 N (VectorMapRendererTests), 512×640 over 60.1705 N (VectorMapURLTests).
     _, top = [v * 256 * 2 ** ZOOM for v in (0, (1 - math.asinh(math.tan(math.radians(60.1705))) / math.pi) / 2)]
     view = shapely.box(cx - 250, cy - 250, cx + 250, cy + 250).intersection(shapely.box(cx - 250, top - 314, cx + 250, top + 314))
-    area = view
-    for schema in ("openmaptiles", "protomaps"):
-        features = read(schema)
+    water, land = view, view
+    archives = [read(schema) for schema in ("openmaptiles", "protomaps")]
+    for features in archives:
         sea = unary_union([g for n, p, g in features if is_sea(n, p) and g.geom_type in ("Polygon", "MultiPolygon")])
         others = unary_union([g for n, p, g in features if not is_sea(n, p) and g.geom_type in ("Polygon", "MultiPolygon")])
         lines = unary_union([g for _, _, g in features if g.geom_type in ("LineString", "MultiLineString")])
-        window = area.envelope.buffer(20)
-        area = area.intersection(sea.buffer(-3)).difference(others.intersection(window).buffer(3)).difference(lines.intersection(window).buffer(6))
-    circle = shapely.maximum_inscribed_circle(area, 0.01)
-    p = circle.coords[0]
-    print(f"sea: {area.area:.0f} px² clear, the point {circle.length:.1f} px from the nearest edge of it", file=sys.stderr)
-    return {"layer": "water", "name": "sea", "coordinate": lonlat(*p), "properties": {"class": "ocean"}}
+        window = water.envelope.buffer(20)
+        water = water.intersection(sea.buffer(-3)).difference(others.intersection(window).buffer(3)).difference(lines.intersection(window).buffer(6))
+    circle = shapely.maximum_inscribed_circle(water, 0.01)
+    point = Point(circle.coords[0])
+    print(f"sea: {water.area:.0f} px² clear, the point {circle.length:.1f} px from the nearest edge of it", file=sys.stderr)
+    # The land: within 40 px of the sea point, 3 px clear of the sea and of every
+    # polygon but Protomaps' `earth`, 6 px of every line, in both archives.
+    land = land.intersection(point.buffer(40))
+    for features in archives:
+        sea = unary_union([g for n, p, g in features if is_sea(n, p) and g.geom_type in ("Polygon", "MultiPolygon")])
+        others = unary_union([g for n, p, g in features if n != "earth" and g.geom_type in ("Polygon", "MultiPolygon")])
+        lines = unary_union([g for _, _, g in features if g.geom_type in ("LineString", "MultiLineString")])
+        earth = unary_union([g for n, p, g in features if n == "earth"]) if any(n == "earth" for n, _, _ in features) else land
+        land = land.intersection(earth.buffer(-3)).difference(sea.buffer(3)).difference(others.buffer(3)).difference(lines.buffer(6))
+    quay = shapely.ops.nearest_points(land, point)[0]
+    print(f"land: {land.area:.0f} px² clear, the point {quay.distance(point):.1f} px from the sea point", file=sys.stderr)
+    return [{"layer": "water", "name": "sea", "coordinate": lonlat(point.x, point.y), "properties": {"class": "ocean"}},
+            {"layer": "earth", "name": "quay", "coordinate": lonlat(quay.x, quay.y)}]
 
 def main():
     features = read("openmaptiles")
@@ -111,7 +127,7 @@ def main():
     # A building is translucent at zoom 14 (the style's zoom for a zoom-15 map):
     # nothing may lie under it either. Water is opaque: only what is drawn above counts.
     places = [clear_interior("building", 5, 12, ["water", "landuse", "landcover", "park", "aeroway"]),
-              clear_interior("water", 3, 8, ["building", "aeroway"]), sea_place(cx, cy)]
+              clear_interior("water", 3, 8, ["building", "aeroway"])] + sea_places(cx, cy)
     # A road: the longest clear straight stretch near the centre.
     transport = [(p, g) for n, p, g in features if n == "transportation"]
     tree = STRtree([g for _, g in transport])

@@ -95,9 +95,9 @@ final class VectorMapURLTests: XCTestCase {
     }
 
     /// Places found by the reference scripts: the park's grass in each schema,
-    /// and a building, a lake, the harbour's sea and a road stretch (the same
-    /// OSM features in both archives).
-    static func places() throws -> (park: [String: (layer: String, at: GeoCoordinate, properties: [String: StyleValue])], building: GeoCoordinate, water: GeoCoordinate, sea: GeoCoordinate, road: GeoCoordinate) {
+    /// and a building, a lake, the harbour's sea, the land beside it and a road
+    /// stretch (the same OSM features in both archives).
+    static func places() throws -> (park: [String: (layer: String, at: GeoCoordinate, properties: [String: StyleValue])], building: GeoCoordinate, water: GeoCoordinate, sea: GeoCoordinate, quay: GeoCoordinate, road: GeoCoordinate) {
         func coordinate(_ value: Any?) throws -> GeoCoordinate {
             let pair = try XCTUnwrap(value as? [Double])
             return GeoCoordinate(latitude: pair[0], longitude: pair[1])
@@ -113,13 +113,12 @@ final class VectorMapURLTests: XCTestCase {
         for entry in try XCTUnwrap(placesJSON["places"] as? [[String: Any]]) {
             found[try XCTUnwrap(entry["name"] as? String ?? entry["layer"] as? String)] = try coordinate(entry["coordinate"])
         }
-        return (park, try XCTUnwrap(found["building"]), try XCTUnwrap(found["water"]), try XCTUnwrap(found["sea"]), try XCTUnwrap(found["road"]))
+        return (park, try XCTUnwrap(found["building"]), try XCTUnwrap(found["water"]), try XCTUnwrap(found["sea"]), try XCTUnwrap(found["quay"]), try XCTUnwrap(found["road"]))
     }
 
     /// Zoom 15 over central Helsinki, light and dark, both schemas: Kaisaniemi
-    /// park's grass, the lake, the harbour's sea (off the Market Square quay,
-    /// where the land beside it is not water-coloured) and a building in their
-    /// style colours; the road
+    /// park's grass, the lake, the harbour's sea off the Market Square quay and
+    /// the land beside it, and a building in their style colours; the road
     /// stretch in the colour of one of the schema's road layers; markers and the
     /// archive's "© OpenStreetMap contributors" on top.
     func testHelsinkiZoom15InBothSchemasAndLooks() async throws {
@@ -148,6 +147,8 @@ final class VectorMapURLTests: XCTestCase {
                                      "\(what): the style's sea is not the colour of the land")
                 let s = Self.pixel(places.sea)
                 assertColor(map[s.x, s.y], sea, "\(what) harbour")
+                let q = Self.pixel(places.quay)
+                assertColor(map[q.x, q.y], land, "\(what) quay beside the harbour")
 
                 let buildingLayer = schema == .openMapTiles ? "building" : "buildings"
                 let building = Self.expected(style, layer: buildingLayer, Feature(properties: [:], styleGeometryType: .polygon))
