@@ -215,7 +215,7 @@ public final class QueryKeyedURLCache: URLCache, @unchecked Sendable {
     }
 
     private func diskHit(_ key: CacheKey) -> CachedURLResponse? {
-        guard let disk = state.withLock({ $0.disk }) else { return nil }
+        guard let disk = state.withLock({ $0.disk?.files }) else { return nil }
         let name = DiskEntryStore.fileName(for: key)
         guard let data = disk.readFile(name) else { return nil }
         guard let response = CacheEntryFile.decode(data, expecting: key) else {
@@ -273,7 +273,7 @@ public final class QueryKeyedURLCache: URLCache, @unchecked Sendable {
     /// rather than the body written again.
     private func write(_ response: CachedURLResponse, for key: CacheKey, ticket: UInt64, bodyFile: SpoolFile?) {
         let isCurrent = { (state: State) in state.pending[key]?.ticket == ticket }
-        guard let disk = state.withLock({ isCurrent($0) ? $0.disk : nil }) else { return }
+        guard let disk = state.withLock({ isCurrent($0) ? $0.disk?.files : nil }) else { return }
         let temporary: URL?, size: Int
         if let bodyFile, bodyFile.bodyLength == response.data.count,
            URL(fileURLWithPath: bodyFile.path).deletingLastPathComponent().standardizedFileURL == disk.temporaryDirectory.standardizedFileURL,
