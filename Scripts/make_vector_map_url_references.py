@@ -3,9 +3,10 @@
 (OpenMapTiles `landcover` class `grass`, Protomaps `landuse` kind
 `park`/`grass`) for URLSchemeKitTests' VectorMapURLTests: the grass polygon
 nearest 60.1755 N, 24.9465 E, a point 6 px (zoom 15) inside it and 10 px clear
-of every line and every other polygon but the park's own. The building, lake
-and road places come from make_vector_map_references.py (the two archives are
-made from the same extract, so its places lie on the same features in both).
+of every line and every other polygon but the park's own (and the land,
+Protomaps `earth`, under it). The building, lake, sea and road places come
+from make_vector_map_references.py (the two archives are made from the same
+extract, so its places lie on the same features in both).
 
 Read by PyPI `pmtiles`, decoded by `mapbox-vector-tile`, tested with
 `shapely`: nothing of ours.
@@ -57,7 +58,8 @@ def park(schema):
     grass = [(p, g) for n, p, g in features if n == layer_name and accept(p) and g.geom_type in ("Polygon", "MultiPolygon")]
     properties, polygon = min(grass, key=lambda pg: pg[1].distance(target))
     lines = unary_union([g for _, _, g in features if g.geom_type in ("LineString", "MultiLineString")])
-    others = unary_union([g for _, _, g in features if g.geom_type in ("Polygon", "MultiPolygon") and not g.equals(polygon)])
+    # Protomaps' `earth` (the land, under everything on it) is not another polygon over the park.
+    others = unary_union([g for n, _, g in features if g.geom_type in ("Polygon", "MultiPolygon") and n != "earth" and not g.equals(polygon)])
     area = polygon.buffer(-6).difference(lines.buffer(10)).difference(others.buffer(6))
     parts = [p for p in getattr(area, "geoms", [area]) if not p.is_empty]
     point = min(parts, key=lambda p: p.representative_point().distance(target)).representative_point()

@@ -4,7 +4,8 @@
 -- Written for URLSchemeKit (Scripts/make_helsinki_tiles.sh); our own work.
 --
 -- Layers and their `kind`s (with `kind_detail` the OSM value where Protomaps has one):
---   water      polygons: ocean (natural=bay), lake, river, water; lines: river, stream, canal, ditch, drain
+--   water      polygons: ocean (the sea from the `ocean` shapefile layer, natural=bay), lake, river,
+--              water; lines: river, stream, canal, ditch, drain
 --   landuse    park, garden, forest, wood, grass, meadow, scrub, cemetery, hospital, school,
 --              university, college, industrial, commercial, retail, residential, railway,
 --              pedestrian, playground, pitch, sports_centre, beach, zoo, military, farmland, allotments, parking
@@ -14,9 +15,9 @@
 --   places     locality (city, town, village, hamlet), neighbourhood (suburb, quarter,
 --              neighbourhood); population
 --   pois       the amenity/shop/tourism/leisure/historic value
+--   earth      earth: the land, from the `earth` shapefile layer (the extract's box less the sea)
 -- Every feature with a name carries `name` and, where tagged, `name:en`, `name:fi`, `name:sv`.
--- Not written: `earth` (land polygons need a coastline shapefile; draw land as
--- the background), `boundaries`, `transit`, `landcover` (low-zoom rasters).
+-- Not written: `boundaries`, `transit`, `landcover` (low-zoom rasters).
 
 node_keys = { "place", "amenity", "shop", "tourism", "leisure", "historic" }
 
@@ -28,6 +29,14 @@ end
 
 function init_function() end
 function exit_function() end
+
+-- The shapefile layers, built from the coastline by Scripts/make_helsinki_sea.py:
+-- `ocean` (featurecla Ocean) is written to `water` as kind ocean, `earth`
+-- (featurecla Land) is the land, kind earth.
+function attribute_function(attributes, layer)
+	if attributes["featurecla"] == "Land" then return { kind = "earth" } end
+	return { kind = "ocean" }
+end
 
 local languages = { "en", "fi", "sv" }
 

@@ -8,7 +8,8 @@ import URLSchemeKit
 
 let usage = """
     usage: urlscheme get URL [-o FILE] [--reload] [--offline] [--no-cache] [--assets DIR]
-                         [--tiles NAME=ARCHIVE[,style=FILE.json|light|dark]]...
+                         [--tiles NAME=ARCHIVE|FOLDER|URL-TEMPLATE[,style=FILE.json|light|dark]
+                                  [,minzoom=Z][,maxzoom=Z]]...
            urlscheme add FILE... [--assets DIR]
            urlscheme list [--assets DIR]
            urlscheme remove ID... [--assets DIR]
@@ -35,12 +36,18 @@ let usage = """
       --no-cache          use no cache at all
       --assets DIR        the asset store's directory (default: $URLSCHEME_ASSETS,
                           else ~/.local/share/URLSchemeKit/Assets)
-      --tiles NAME=ARCHIVE[,style=STYLE]
-                          makes a PMTiles vector archive (a file, or an http(s)
-                          URL read with Range requests) the source map:// draws
-                          with tiles=NAME; STYLE is a MapLibre style JSON file,
-                          or light or dark (default: the built-in style for the
-                          archive's schema, light or dark as the URL's style=)
+      --tiles NAME=SOURCE[,style=STYLE][,minzoom=Z][,maxzoom=Z]
+                          makes SOURCE the vector tiles map:// draws with
+                          tiles=NAME: a PMTiles archive (a file, or an http(s)
+                          URL read with Range requests), a folder of
+                          {z}/{x}/{y}.pbf (or .mvt) tiles, or an http(s) URL
+                          template https://host/{z}/{x}/{y}.pbf (tiles kept in
+                          the HTTP cache; 404 is an empty tile). STYLE is a
+                          MapLibre style JSON file, or light or dark (default:
+                          the built-in style for the tiles' schema, light or
+                          dark as the URL's style=). minzoom/maxzoom: the zooms
+                          a folder or template has (default: a folder's
+                          metadata.json or zoom folders; 0-14 for a template)
       -h, --help          show this help
     """
 
@@ -77,7 +84,7 @@ while !arguments.isEmpty {
     case "--no-cache" where command == "get":
         useCache = false
     case "--tiles" where command == "get":
-        guard !arguments.isEmpty else { fail("--tiles needs NAME=ARCHIVE", code: 2) }
+        guard !arguments.isEmpty else { fail("--tiles needs NAME=ARCHIVE|FOLDER|URL-TEMPLATE", code: 2) }
         tileArguments.append(arguments.removeFirst())
     case "--assets":
         guard !arguments.isEmpty else { fail("--assets needs a directory", code: 2) }
@@ -110,35 +117,67 @@ func plainDescription(_ error: Error) -> String {
     return "\(error)"
 }
 
-/// The vector source `NAME=ARCHIVE[,style=STYLE]` asks for, opened (or a one-line failure).
+/// The vector source `NAME=SOURCE[,style=STYLE][,minzoom=Z][,maxzoom=Z]`
+/// asks for (an archive, a folder or a URL template), opened (or a one-line failure).
 @MainActor func openTileSource(_ argument: String) -> (String, VectorTileSource) {
+    let expected = "expected NAME=ARCHIVE|FOLDER|URL-TEMPLATE[,style=FILE.json|light|dark][,minzoom=Z][,maxzoom=Z]"
     guard let equals = argument.firstIndex(of: "="), argument.startIndex != equals else {
-        fail("--tiles \(argument): expected NAME=ARCHIVE[,style=FILE.json|light|dark]", code: 2)
+        fail("--tiles \(argument): \(expected)", code: 2)
     }
     let name = String(argument[..<equals])
     guard name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
         fail("--tiles \(argument): the name '\(name)' may have letters, digits, '-' and '_' only", code: 2)
     }
     var location = String(argument[argument.index(after: equals)...])
+    // Options come last, each ",key=value"; peeled off from the end so a URL's own commas stay.
+    var options: [String: String] = [:]
+    while let comma = location.lastIndex(of: ","), let optionEquals = location[comma...].firstIndex(of: "="),
+          case let key = String(location[location.index(after: comma)..<optionEquals]), ["style", "minzoom", "maxzoom"].contains(key) {
+        guard options[key] == nil else { fail("--tiles \(name): \(key) is given twice", code: 2) }
+        options[key] = String(location[location.index(after: optionEquals)...])
+        location = String(location[..<comma])
+    }
     var style = VectorSourceStyle.automatic
-    if let option = location.range(of: ",style=", options: .backwards) {
-        let value = String(location[option.upperBound...])
-        location = String(location[..<option.lowerBound])
-        switch value {
-        case "light": style = .builtin(.light)
-        case "dark": style = .builtin(.dark)
-        default:
-            do {
-                style = .json(try readStyleFile(value))
-            } catch {
-                fail("--tiles \(name): cannot read the style \(value): \(plainDescription(error))")
-            }
+    switch options["style"] {
+    case nil: break
+    case "light": style = .builtin(.light)
+    case "dark": style = .builtin(.dark)
+    case let file?:
+        do {
+            style = .json(try readStyleFile(file))
+        } catch {
+            fail("--tiles \(name): cannot read the style \(file): \(plainDescription(error))")
         }
     }
-    guard !location.isEmpty else { fail("--tiles \(argument): no archive given", code: 2) }
-    let archive = location.hasPrefix("http://") || location.hasPrefix("https://") ? URL(string: location) : URL(fileURLWithPath: location)
-    guard let archive else { fail("--tiles \(name): '\(location)' is not a URL", code: 2) }
+    func zoom(_ key: String) -> Int? {
+        guard let text = options[key] else { return nil }
+        guard let zoom = Int(text), (0...24).contains(zoom) else { fail("--tiles \(name): \(key)=\(text) is not a zoom from 0 to 24", code: 2) }
+        return zoom
+    }
+    let minimumZoom = zoom("minzoom"), maximumZoom = zoom("maxzoom")
+    guard !location.isEmpty else { fail("--tiles \(argument): no archive, folder or URL template given", code: 2) }
+    let isRemote = location.hasPrefix("http://") || location.hasPrefix("https://")
+    var isDirectory: ObjCBool = false
+    let isFolder = !isRemote && FileManager.default.fileExists(atPath: location, isDirectory: &isDirectory) && isDirectory.boolValue
+    var zoomRange: ClosedRange<Int>?
+    if minimumZoom != nil || maximumZoom != nil {
+        let low = minimumZoom ?? 0, high = maximumZoom ?? (isFolder ? 24 : VectorTileSource.defaultZoomRange.upperBound)
+        guard low <= high else { fail("--tiles \(name): minzoom \(low) is above maxzoom \(high)", code: 2) }
+        zoomRange = low...high
+    }
     do {
+        if isRemote && location.contains("{z}") {
+            // Tiles are fetched through a session over the HTTP cache: kept there as the server's answers.
+            let configuration = URLSessionConfiguration.ephemeral
+            configuration.installURLSchemeKit(URLSchemeKitEnvironment(imageCache: nil, httpCache: useCache ? .standard : nil))
+            return (name, try VectorTileSource.open(template: location, zoomRange: zoomRange, style: style, configuration: configuration))
+        }
+        if isFolder {
+            return (name, try VectorTileSource.open(folder: URL(fileURLWithPath: location, isDirectory: true), zoomRange: zoomRange, style: style))
+        }
+        guard zoomRange == nil else { fail("--tiles \(name): minzoom and maxzoom are for a folder or URL template; an archive states its own", code: 2) }
+        let archive = isRemote ? URL(string: location) : URL(fileURLWithPath: location)
+        guard let archive else { fail("--tiles \(name): '\(location)' is not a URL", code: 2) }
         // An http(s) archive's ranges are kept in the image cache, so a later run reads them from disk.
         return (name, try VectorTileSource.open(archive, style: style, rangeStore: useCache ? .standard : nil))
     } catch {

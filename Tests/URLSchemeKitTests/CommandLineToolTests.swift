@@ -378,4 +378,39 @@ final class CommandLineToolTests: XCTestCase {
         XCTAssertEqual(malformed.status, 2)
         XCTAssertTrue(malformed.stderr.contains("expected NAME=ARCHIVE"), malformed.stderr)
     }
+
+    /// `--tiles NAME=FOLDER` and `--tiles 'NAME=https://…/{z}/{x}/{y}.pbf,…'`
+    /// draw what the archive draws; a template's tiles are kept in the disk
+    /// HTTP cache, so a later run asks the server nothing; bad zooms are usage errors.
+    func testGetDrawsAFolderOrURLTemplateGivenWithTiles() throws {
+        let root = try makeTemporaryDirectory()
+        let folder = root.appendingPathComponent("hel", isDirectory: true)
+        _ = try VectorTileSetTests.extractFolder(to: folder)
+        let map = "map://?latitude=60.170&longitude=24.945&zoom=16&width=200&height=150&tiles=hel"
+        let server = try LoopbackFileServer(root: root, test: self)
+        let cacheHome = ["XDG_CACHE_HOME": try makeTemporaryDirectory().path]
+        var outputs: [String: Data] = [:]
+        for (label, option, cache) in [("archive", VectorTileSetTests.archive.path, false), ("folder", folder.path + ",maxzoom=14", false),
+                                       ("template", server.url("/hel/{z}/{x}/{y}.pbf") + ",minzoom=0,maxzoom=14", true)] {
+            let output = root.appendingPathComponent("\(label).png").path
+            let result = try run(["get", map, "--tiles", "hel=" + option, "-o", output] + (cache ? [] : ["--no-cache"]), environment: cacheHome)
+            XCTAssertEqual(result.status, 0, "\(label): \(result.stderr)")
+            outputs[label] = try Data(contentsOf: URL(fileURLWithPath: output))
+        }
+        XCTAssertEqual(outputs["folder"], outputs["archive"], "the folder draws the archive's map")
+        XCTAssertEqual(outputs["template"], outputs["archive"], "the template draws the archive's map")
+        let asked = server.requests.count
+        XCTAssertGreaterThan(asked, 1)
+        let later = try run(["get", map.replacingOccurrences(of: "width=200", with: "width=190"), "--tiles", "hel=" + server.url("/hel/{z}/{x}/{y}.pbf"),
+                             "-o", root.appendingPathComponent("later.png").path], environment: cacheHome)
+        XCTAssertEqual(later.status, 0, later.stderr)
+        XCTAssertEqual(server.requests.count, asked, "the metadata and tiles come from the disk HTTP cache")
+
+        let upsideDown = try run(["get", map, "--no-cache", "--tiles", "hel=\(folder.path),minzoom=5,maxzoom=2"])
+        XCTAssertEqual(upsideDown.status, 2)
+        XCTAssertEqual(upsideDown.stderr, "urlscheme: --tiles hel: minzoom 5 is above maxzoom 2\n")
+        let archiveZooms = try run(["get", map, "--no-cache", "--tiles", "hel=\(VectorTileSetTests.archive.path),maxzoom=12"])
+        XCTAssertEqual(archiveZooms.status, 2)
+        XCTAssertTrue(archiveZooms.stderr.contains("an archive states its own"), archiveZooms.stderr)
+    }
 }

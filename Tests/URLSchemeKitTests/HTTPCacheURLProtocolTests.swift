@@ -451,8 +451,25 @@ final class HTTPCacheURLProtocolTests: XCTestCase {
     /// The bytes the origin sends for a route with `bodySize` (a repeating 0...255 pattern).
     private func pattern(_ size: Int) -> Data { Data((0..<size).map { UInt8(truncatingIfNeeded: $0) }) }
 
+    /// Spool files: in the disk store's temporary folder (where they can
+    /// become entries), and the folder for caches without one.
     private func spoolFiles() -> Int {
-        ((try? FileManager.default.contentsOfDirectory(atPath: SpooledBody.directory.path)) ?? []).count
+        let storeFolder = directory.appendingPathComponent(".tmp").path
+        let inStore = ((try? FileManager.default.contentsOfDirectory(atPath: storeFolder)) ?? []).filter { $0.contains("spool-") }
+        return inStore.count + ((try? FileManager.default.contentsOfDirectory(atPath: SpooledBody.directory.path)) ?? []).count
+    }
+
+    /// Waits up to 5 s for the spool files to number `count` (a dropped body's
+    /// file goes when the load's last reference does, just after the answer).
+    private func awaitSpoolFiles(_ count: Int) async throws {
+        for _ in 0..<500 where spoolFiles() != count { try await Task.sleep(nanoseconds: 10_000_000) }
+    }
+
+    /// Bytes this process has passed to `write` so far (`wchar` of /proc/self/io).
+    private func bytesWritten() throws -> Int {
+        let io = try String(contentsOfFile: "/proc/self/io", encoding: .utf8)
+        let line = try XCTUnwrap(io.split(separator: "\n").first { $0.hasPrefix("wchar:") })
+        return try XCTUnwrap(Int(line.dropFirst("wchar:".count).trimmingCharacters(in: .whitespaces)))
     }
 
     /// Turning the cache on never makes a load fail that works without it: a
@@ -478,6 +495,7 @@ final class HTTPCacheURLProtocolTests: XCTestCase {
         let answer = try await load(makeSession(makeCache()), "/large", timeout: 60)
         XCTAssertEqual(answer.data.count, size)
         XCTAssertTrue(answer.data == pattern(size), "every byte as sent")
+        try await awaitSpoolFiles(before)
         XCTAssertEqual(spoolFiles(), before, "the spool file is removed")
     }
 
@@ -499,6 +517,32 @@ final class HTTPCacheURLProtocolTests: XCTestCase {
         XCTAssertEqual(offline.cacheStatus, "URLSchemeKit; fwd=stale; detail=offline")
     }
 
+    /// A spooled body stored is written to disk once: its spool file becomes
+    /// the entry file in place (the fields appended, the file renamed), not
+    /// copied into a second file.
+    func testASpooledBodyIsWrittenToDiskOnce() async throws {
+        let size = 8_000_000
+        try origin.route("/once", headers: ["Cache-Control": "max-age=60"], bodySize: size)
+        var configuration = HTTPCache.Configuration()
+        configuration.spoolThreshold = 64 << 10
+        let cache = makeCache(configuration)
+        let session = makeSession(cache)
+        let before = try bytesWritten(), spoolsBefore = spoolFiles()
+        let first = try await load(session, "/once")
+        cache.flush()
+        let written = try bytesWritten() - before
+        XCTAssertTrue(first.data == pattern(size))
+        XCTAssertTrue(first.cacheStatus.hasSuffix("stored"), first.cacheStatus)
+        XCTAssertGreaterThanOrEqual(written, size, "the body went to disk")
+        XCTAssertLessThan(written, size + size / 4, "written once, not spooled and then copied into its entry")
+        XCTAssertEqual(spoolFiles(), spoolsBefore, "the spool file became the entry")
+        XCTAssertEqual(entryFiles().count, 1)
+        origin.stop()
+        let again = try await load(makeSession(makeCache(configuration)), "/once")
+        XCTAssertTrue(again.data == pattern(size), "the entry made from the spool file reads back whole")
+        XCTAssertTrue(again.cacheStatus.hasPrefix("URLSchemeKit; hit"), again.cacheStatus)
+    }
+
     /// An origin that never ends its body: the load fails naming the limit as
     /// soon as it is passed, and leaves no spool file. (Eight at once, with
     /// memory measured: `HTTPCacheMemoryTests`.)
@@ -512,6 +556,7 @@ final class HTTPCacheURLProtocolTests: XCTestCase {
         await XCTAssertThrowsURLError(.dataLengthExceedsMaximum, containing: "maximumResponseSize") {
             _ = try await self.load(session, "/endless", timeout: 30)
         }
+        try await awaitSpoolFiles(before)
         XCTAssertEqual(spoolFiles(), before, "no spool file is left behind")
     }
 

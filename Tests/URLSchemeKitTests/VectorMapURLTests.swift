@@ -62,7 +62,10 @@ final class VectorMapURLTests: XCTestCase {
     /// The colour the style gives a point covered by `feature` of `layer` alone:
     /// the background, then every fill and solid line layer drawing it, blended
     /// by opacity (casings, drawn beside a line, and dashed lines left out).
-    static func expected(_ style: VectorStyle, layer: String, _ feature: Feature, zoom: Double = 14) -> RGBA {
+    /// On land, the Protomaps `earth` polygon (the extract's box less the sea)
+    /// lies under it too.
+    static func expected(_ style: VectorStyle, layer: String, _ feature: Feature, zoom: Double = 14, onLand: Bool = true) -> RGBA {
+        let earth = Feature(properties: ["kind": .string("earth")], styleGeometryType: .polygon)
         var color = (r: 0.0, g: 0.0, b: 0.0)
         func blend(_ c: RGBA, _ opacity: Double) {
             let a = opacity * Double(c.a) / 255
@@ -72,6 +75,8 @@ final class VectorMapURLTests: XCTestCase {
             switch styleLayer.atZoom(zoom).kind {
             case .background(let background):
                 blend(background.color.value(atZoom: zoom).rgba, background.opacity.value(atZoom: zoom))
+            case .fill(let fill) where onLand && styleLayer.sourceLayer == "earth" && styleLayer.matches(earth, atZoom: zoom):
+                blend(fill.color.value(atZoom: zoom, for: earth).rgba, fill.opacity.value(atZoom: zoom, for: earth))
             case .fill(let fill) where styleLayer.sourceLayer == layer && styleLayer.matches(feature, atZoom: zoom):
                 blend(fill.color.value(atZoom: zoom, for: feature).rgba, fill.opacity.value(atZoom: zoom, for: feature))
             case .line(let line) where styleLayer.sourceLayer == layer && styleLayer.matches(feature, atZoom: zoom)
@@ -90,8 +95,9 @@ final class VectorMapURLTests: XCTestCase {
     }
 
     /// Places found by the reference scripts: the park's grass in each schema,
-    /// and a building, a lake and a road stretch (the same OSM features in both archives).
-    static func places() throws -> (park: [String: (layer: String, at: GeoCoordinate, properties: [String: StyleValue])], building: GeoCoordinate, water: GeoCoordinate, road: GeoCoordinate) {
+    /// and a building, a lake, the harbour's sea, the land beside it and a road
+    /// stretch (the same OSM features in both archives).
+    static func places() throws -> (park: [String: (layer: String, at: GeoCoordinate, properties: [String: StyleValue])], building: GeoCoordinate, water: GeoCoordinate, sea: GeoCoordinate, quay: GeoCoordinate, road: GeoCoordinate) {
         func coordinate(_ value: Any?) throws -> GeoCoordinate {
             let pair = try XCTUnwrap(value as? [Double])
             return GeoCoordinate(latitude: pair[0], longitude: pair[1])
@@ -105,13 +111,14 @@ final class VectorMapURLTests: XCTestCase {
         let placesJSON = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: tiles.appendingPathComponent("helsinki-openmaptiles-places.json"))) as? [String: Any])
         var found: [String: GeoCoordinate] = [:]
         for entry in try XCTUnwrap(placesJSON["places"] as? [[String: Any]]) {
-            found[try XCTUnwrap(entry["layer"] as? String)] = try coordinate(entry["coordinate"])
+            found[try XCTUnwrap(entry["name"] as? String ?? entry["layer"] as? String)] = try coordinate(entry["coordinate"])
         }
-        return (park, try XCTUnwrap(found["building"]), try XCTUnwrap(found["water"]), try XCTUnwrap(found["road"]))
+        return (park, try XCTUnwrap(found["building"]), try XCTUnwrap(found["water"]), try XCTUnwrap(found["sea"]), try XCTUnwrap(found["quay"]), try XCTUnwrap(found["road"]))
     }
 
     /// Zoom 15 over central Helsinki, light and dark, both schemas: Kaisaniemi
-    /// park's grass, the lake and a building in their style colours; the road
+    /// park's grass, the lake, the harbour's sea off the Market Square quay and
+    /// the land beside it, and a building in their style colours; the road
     /// stretch in the colour of one of the schema's road layers; markers and the
     /// archive's "© OpenStreetMap contributors" on top.
     func testHelsinkiZoom15InBothSchemasAndLooks() async throws {
@@ -132,6 +139,16 @@ final class VectorMapURLTests: XCTestCase {
                 let water = Self.expected(style, layer: "water", Feature(properties: [:], styleGeometryType: .polygon))
                 let w = Self.pixel(places.water)
                 assertColor(map[w.x, w.y], water, "\(what) lake")
+
+                let ocean: [String: StyleValue] = schema == .openMapTiles ? ["class": .string("ocean")] : ["kind": .string("ocean")]
+                let sea = Self.expected(style, layer: "water", Feature(properties: ocean, styleGeometryType: .polygon), onLand: false)
+                let land = Self.expected(style, layer: "none", Feature(properties: [:], styleGeometryType: .polygon))
+                XCTAssertGreaterThan(abs(Int(sea.r) - Int(land.r)) + abs(Int(sea.g) - Int(land.g)) + abs(Int(sea.b) - Int(land.b)), 30,
+                                     "\(what): the style's sea is not the colour of the land")
+                let s = Self.pixel(places.sea)
+                assertColor(map[s.x, s.y], sea, "\(what) harbour")
+                let q = Self.pixel(places.quay)
+                assertColor(map[q.x, q.y], land, "\(what) quay beside the harbour")
 
                 let buildingLayer = schema == .openMapTiles ? "building" : "buildings"
                 let building = Self.expected(style, layer: buildingLayer, Feature(properties: [:], styleGeometryType: .polygon))

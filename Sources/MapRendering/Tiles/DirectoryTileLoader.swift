@@ -13,22 +13,31 @@ public struct DirectoryTileLoader: TileLoading {
     public let template: String
     /// The largest tile file read (1 MiB by default, as `ResourceBudget.tileBytes`).
     public let maximumBytes: Int
+    /// Whether a tile with no file is an empty tile (`[]`, as vector tile
+    /// folders leave out tiles with nothing in them) rather than an error.
+    public let missingFilesAreEmpty: Bool
 
-    /// A loader reading `template` paths under `directory`, files of at most `maximumBytes`.
-    public init(directory: URL, template: String = "{z}/{x}/{y}.png", maximumBytes: Int = 1 << 20) {
+    /// A loader reading `template` paths under `directory`, files of at most
+    /// `maximumBytes`; a missing file is `[]` when `missingFilesAreEmpty`.
+    public init(directory: URL, template: String = "{z}/{x}/{y}.png", maximumBytes: Int = 1 << 20, missingFilesAreEmpty: Bool = false) {
         self.directory = directory
         self.template = template
         self.maximumBytes = maximumBytes
+        self.missingFilesAreEmpty = missingFilesAreEmpty
     }
 
-    /// The tile's file. Throws `MapTileError.unavailable` naming the path when
-    /// there is none, it is not a regular file, it is larger than
+    /// The tile's file (`[]` when there is none and `missingFilesAreEmpty`).
+    /// Throws `MapTileError.unavailable` naming the path when there is none,
+    /// it is not a regular file, it is larger than
     /// `maximumBytes`, or it cannot be read whole.
     public func tile(_ coordinate: TileCoordinate) throws -> [UInt8] {
         let path = directory.appendingPathComponent(coordinate.filling(template)).path
         // O_NONBLOCK: opening a FIFO must not wait for a writer.
         let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { throw MapTileError.unavailable(coordinate, "no file at \(path)") }
+        guard fd >= 0 else {
+            if missingFilesAreEmpty, errno == ENOENT { return [] }
+            throw MapTileError.unavailable(coordinate, "no file at \(path)")
+        }
         defer { close(fd) }
         var status = stat()
         guard fstat(fd, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {

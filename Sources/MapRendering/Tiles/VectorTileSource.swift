@@ -1,13 +1,14 @@
 import Foundation
 
-/// A named set of vector tiles and how to draw them: a PMTiles archive, the
-/// style for each look (`MapStyle`), and what to credit.
+/// A named set of vector tiles and how to draw them: where the tiles come
+/// from (a PMTiles archive, a folder or a URL template), the style for each
+/// look (`MapStyle`), and what to credit.
 ///
-/// A style's vector source draws from `archive` whatever its `url` says, so a
+/// A style's vector source draws from `tiles` whatever its `url` says, so a
 /// MapLibre style written for a server draws from a local copy unchanged.
 public struct VectorTileSource: Sendable {
     /// Where the tiles come from.
-    public let archive: PMTilesArchive
+    public let tiles: any VectorTileProviding
     /// The style drawn for a `style=light` snapshot.
     public let lightStyle: VectorStyle
     /// The style drawn for a `style=dark` snapshot (the same as `lightStyle`
@@ -22,19 +23,19 @@ public struct VectorTileSource: Sendable {
     /// Decoded tiles, kept between snapshots.
     public let cache: VectorTileCache
 
-    /// A source drawing `archive` with `lightStyle` and `darkStyle`.
+    /// A source drawing `tiles` with `lightStyle` and `darkStyle`.
     /// - Parameters:
-    ///   - archive: where the tiles come from.
+    ///   - tiles: where the tiles come from.
     ///   - lightStyle: the style of `style=light` snapshots.
     ///   - darkStyle: the style of `style=dark` snapshots.
     ///   - attribution: the credit drawn in the corner ("" for none).
-    ///   - identity: text that changes whenever the archive's tiles or the
-    ///     styles do (a hash of the archive's header and root directory and of
-    ///     the style JSON, for instance).
+    ///   - identity: text that changes whenever the tiles or the styles do
+    ///     (a hash of an archive's header and root directory and of the style
+    ///     JSON, for instance).
     ///   - cache: decoded tiles, kept between snapshots.
-    public init(archive: PMTilesArchive, lightStyle: VectorStyle, darkStyle: VectorStyle, attribution: String,
+    public init(tiles: any VectorTileProviding, lightStyle: VectorStyle, darkStyle: VectorStyle, attribution: String,
                 identity: String, cache: VectorTileCache = VectorTileCache()) {
-        self.archive = archive
+        self.tiles = tiles
         self.lightStyle = lightStyle
         self.darkStyle = darkStyle
         self.attribution = attribution
@@ -47,10 +48,10 @@ public struct VectorTileSource: Sendable {
         look == .dark ? darkStyle : lightStyle
     }
 
-    /// The archive's `attribution` metadata as plain text (HTML tags removed,
-    /// white space collapsed), or nil when it has none.
-    public static func attribution(of archive: PMTilesArchive) throws -> String? {
-        guard let text = try archive.metadata()["attribution"] as? String else { return nil }
+    /// The tiles' `attribution` metadata as plain text (HTML tags removed,
+    /// white space collapsed), or nil when they have none.
+    public static func attribution(of tiles: any VectorTileProviding) throws -> String? {
+        guard let text = try tiles.metadata()["attribution"] as? String else { return nil }
         var plain = "", inTag = false
         for character in text {
             if character == "<" { inTag = true } else if character == ">" { inTag = false } else if !inTag { plain.append(character) }
@@ -61,12 +62,12 @@ public struct VectorTileSource: Sendable {
 }
 
 extension BuiltinVectorStyle.Schema {
-    /// The schema of `archive`'s tiles, told from the layer ids its metadata
-    /// lists (`vector_layers`): Protomaps' `roads`/`earth`, OpenMapTiles'
+    /// The schema of `tiles`, told from the layer ids their metadata lists
+    /// (`vector_layers`): Protomaps' `roads`/`earth`, OpenMapTiles'
     /// `transportation`/`building`. Throws ``VectorTileError`` (`unsupported`)
     /// naming the layers when it is neither.
-    public init(detecting archive: PMTilesArchive) throws {
-        let layers = (try archive.metadata()["vector_layers"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+    public init(detecting tiles: any VectorTileProviding) throws {
+        let layers = (try tiles.metadata()["vector_layers"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
         let names = Set(layers)
         if !names.isDisjoint(with: ["roads", "earth"]) {
             self = .protomaps
@@ -74,7 +75,7 @@ extension BuiltinVectorStyle.Schema {
             self = .openMapTiles
         } else {
             let listed = layers.isEmpty ? "no vector_layers in its metadata" : "layers " + layers.prefix(12).joined(separator: ", ")
-            throw VectorTileError(.unsupported, "the archive's schema is neither OpenMapTiles nor Protomaps (\(listed)): give a style file")
+            throw VectorTileError(.unsupported, "the tiles' schema is neither OpenMapTiles nor Protomaps (\(listed)): give a style file")
         }
     }
 }

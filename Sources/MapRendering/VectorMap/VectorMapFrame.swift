@@ -1,11 +1,11 @@
 import Foundation
 
-/// Where a camera's view lies in the world and which archive tiles cover it,
+/// Where a camera's view lies in the world and which source tiles cover it,
 /// in output pixels.
 struct VectorMapFrame {
     let pixelWidth: Int
     let pixelHeight: Int
-    /// The archive zoom the tiles come from.
+    /// The source zoom the tiles come from.
     let tileZoom: Int
     /// One tile's side in output pixels.
     let tileSide: Double
@@ -13,13 +13,13 @@ struct VectorMapFrame {
     private let left: Double
     private let top: Double
 
-    init(camera: VectorMapCamera, header: PMTilesHeader) {
+    init(camera: VectorMapCamera, zoomRange: ClosedRange<Int>) {
         pixelWidth = camera.pixelWidth
         pixelHeight = camera.pixelHeight
         // MapLibre reads 512-point tiles at the floor of the style zoom.
         let wanted = Int(camera.styleZoom.rounded(.down))
         // Capped at 24 whatever a hostile header says, so the tile arithmetic stays in range.
-        tileZoom = min(24, min(max(wanted, header.minZoom), max(header.minZoom, header.maxZoom)))
+        tileZoom = min(24, min(max(wanted, zoomRange.lowerBound), zoomRange.upperBound))
         let world = WebMercator.worldSize(zoom: camera.zoom) * camera.scale
         tileSide = world / Double(1 << tileZoom)
         let latitude = min(max(camera.center.latitude, -WebMercator.maximumLatitude), WebMercator.maximumLatitude)

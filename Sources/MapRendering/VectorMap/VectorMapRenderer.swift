@@ -1,11 +1,12 @@
 import Foundation
 import Raster
 
-/// Draws vector map snapshots: the tiles of a PMTiles archive covering a
+/// Draws vector map snapshots: the tiles of a ``VectorTileProviding`` (a
+/// PMTiles archive, a folder or URL template of tiles) covering a
 /// ``VectorMapCamera``, styled by a ``VectorStyle``, anti-aliased.
 ///
-/// Tiles come from the archive's zoom nearest below the style zoom (MapLibre's
-/// choice for 512-point tiles), capped to the archive's zoom range: past its
+/// Tiles come from the source's zoom nearest below the style zoom (MapLibre's
+/// choice for 512-point tiles), capped to the source's zoom range: past its
 /// maximum zoom the last level's geometry is drawn larger (over-zoom), so
 /// lines keep the style's width and stay sharp. Layers draw in style order:
 /// `background`, `fill` (colour, opacity, outline colour, translate) and
@@ -15,7 +16,7 @@ import Raster
 /// names) are placed after every fill and line, the top-most layer first as
 /// in MapLibre, each dropped if it would overlap one placed before, and drawn
 /// in style order (see `docs/vector-maps.md`).
-/// A tile the archive lacks is
+/// A tile the source lacks is
 /// left as background; a tile it cannot read ends the render with its
 /// ``VectorTileError``.
 ///
@@ -23,10 +24,10 @@ import Raster
 ///     let bitmap = try renderer.render(VectorMapCamera(center: c, zoom: 15, width: 512, height: 512))
 public struct VectorMapRenderer: Sendable {
     /// Where the tiles come from.
-    public let archive: PMTilesArchive
-    /// The archive's name: the key of its tiles in `cache`.
+    public let tiles: any VectorTileProviding
+    /// The source's name: the key of its tiles in `cache`.
     public let sourceName: String
-    /// The style drawn. Every layer with a `source-layer` draws from `archive`.
+    /// The style drawn. Every layer with a `source-layer` draws from `tiles`.
     public let style: VectorStyle
     /// Decoded tiles, shared between snapshots.
     public let cache: VectorTileCache
@@ -39,14 +40,20 @@ public struct VectorMapRenderer: Sendable {
     /// style layer and zoom, kept between this renderer's snapshots.
     let preparedLayers = PreparedLayerCache()
 
-    /// A renderer drawing `archive` (named `sourceName` in `cache`) with `style`.
-    public init(archive: PMTilesArchive, sourceName: String, style: VectorStyle,
+    /// A renderer drawing `tiles` (named `sourceName` in `cache`) with `style`.
+    public init(tiles: any VectorTileProviding, sourceName: String, style: VectorStyle,
                 cache: VectorTileCache = VectorTileCache(), limits: VectorMapLimits = .default) {
-        self.archive = archive
+        self.tiles = tiles
         self.sourceName = sourceName
         self.style = style
         self.cache = cache
         self.limits = limits
+    }
+
+    /// A renderer drawing `archive` (named `sourceName` in `cache`) with `style`.
+    public init(archive: PMTilesArchive, sourceName: String, style: VectorStyle,
+                cache: VectorTileCache = VectorTileCache(), limits: VectorMapLimits = .default) {
+        self.init(tiles: archive, sourceName: sourceName, style: style, cache: cache, limits: limits)
     }
 
     /// Draws the view of `camera`. Throws `MapOptionError` for a camera out of
@@ -56,15 +63,23 @@ public struct VectorMapRenderer: Sendable {
         try snapshot(camera, checkCancellation: checkCancellation).bitmap
     }
 
+    /// Draws the view of `camera` (see ``render(_:checkCancellation:)``),
+    /// ending soon after `cancellation` fires, also while a tile is awaited
+    /// from a network.
+    public func render(_ camera: VectorMapCamera, cancellation: RenderCancellation) throws -> Bitmap {
+        try snapshot(camera, cancellation: cancellation, checkCancellation: cancellation.check).bitmap
+    }
+
     /// Draws the view of `camera` (see ``render(_:checkCancellation:)``) and
     /// gives the labels placed on it.
-    func snapshot(_ camera: VectorMapCamera, checkCancellation: () throws -> Void = {}) throws -> (bitmap: Bitmap, labels: [VectorMapLabel]) {
+    func snapshot(_ camera: VectorMapCamera, cancellation: RenderCancellation = RenderCancellation(),
+                  checkCancellation: () throws -> Void = {}) throws -> (bitmap: Bitmap, labels: [VectorMapLabel]) {
         try camera.validate()
         let zoom = camera.styleZoom
         // Each shown layer evaluated at the zoom, with its index in the style (its key in `preparedLayers`).
         let shown = style.layers.indices.filter { style.layers[$0].isShown(atZoom: zoom) }
         let layers = shown.map { style.layers[$0].atZoom(zoom) }
-        let frame = VectorMapFrame(camera: camera, header: archive.header)
+        let frame = VectorMapFrame(camera: camera, zoomRange: tiles.zoomRange)
         guard frame.cover.count <= limits.tilesPerSnapshot else {
             throw VectorTileError(.limitExceeded, "the view needs \(frame.cover.count) tiles at zoom \(frame.tileZoom), over the limit of \(limits.tilesPerSnapshot) per snapshot")
         }
@@ -74,7 +89,7 @@ public struct VectorMapRenderer: Sendable {
             let key = VectorTileCache.Key(source: sourceName, tile: place.tile)
             if let tile = cache.tile(for: key) {
                 tiles.append((tile, place))
-            } else if let tile = try archive.vectorTile(at: place.tile) {
+            } else if let tile = try self.tiles.vectorTile(at: place.tile, cancellation: cancellation) {
                 cache.insert(tile, for: key)
                 tiles.append((tile, place))
             }

@@ -5,17 +5,27 @@ import FoundationNetworking
 
 /// The on-disk form of one cache entry, and its integrity check.
 ///
-/// Layout (all integers little-endian): magic `USKC`, version byte, then
-/// length-prefixed fields: key, response URL, status code, MIME type, text
-/// encoding name, header fields, string user-info entries (the HTTP cache's
-/// request and response times), storage policy, body; then a 64-bit checksum
-/// of everything before it (the head's and the body's checksums combined, so
-/// a body is written as it is, never copied next to its head first). Reading checks every length against the bytes left
-/// and the checksum last, so a truncated or corrupted file is refused (and the
-/// cache drops it) instead of being served or crashing the reader.
+/// Layout (all integers little-endian): the prefix (magic `USKC`, version
+/// byte, the body's length in 8 bytes), the body, then length-prefixed
+/// fields: key, response URL, status code, MIME type, text encoding name,
+/// header fields, string user-info entries (the HTTP cache's request and
+/// response times), storage policy; then a 64-bit checksum combining the
+/// prefix and fields' (`EntryChecksum`) with the body's.
+///
+/// The body comes before the fields so that a body spooled to a file as it
+/// arrived (`SpooledBody`, whose file starts with room for the prefix)
+/// becomes the entry file in place: the prefix is written over, the fields
+/// and checksum appended, the file renamed. A large download is written to
+/// disk once, and its checksum was taken as it arrived.
+///
+/// Reading checks every length against the bytes left and the checksum last,
+/// so a truncated or corrupted file is refused (and the cache drops it)
+/// instead of being served or crashing the reader.
 enum CacheEntryFile {
     private static let magic: [UInt8] = Array("USKC".utf8)
-    private static let version: UInt8 = 3
+    private static let version: UInt8 = 4
+    /// Bytes before the body: magic, version and the body's length.
+    static let prefixLength = magic.count + 1 + 8
 
     /// The file's bytes in one piece (for tests and the fuzz target; the
     /// cache writes `parts`).
@@ -23,11 +33,25 @@ enum CacheEntryFile {
         parts(key: key, response: cached).reduce(into: Data()) { $0.append($1) }
     }
 
-    /// The file as three pieces to write one after the other: the head, the
-    /// body (the response's own `Data`, not a copy: a spooled body stays a
-    /// mapped file) and the checksum.
+    /// The file as three pieces to write one after the other: the prefix, the
+    /// body (the response's own `Data`, not a copy: a mapped body stays
+    /// mapped) and the tail (fields and checksum).
     static func parts(key: CacheKey, response cached: CachedURLResponse) -> [Data] {
-        var bytes: [UInt8] = magic + [version]
+        [prefix(bodyLength: cached.data.count), cached.data,
+         tail(key: key, response: cached, bodyChecksum: EntryChecksum(cached.data).finish())]
+    }
+
+    /// The bytes before a body of `bodyLength` bytes.
+    static func prefix(bodyLength: Int) -> Data {
+        var bytes = magic + [version]
+        append(UInt64(bodyLength), width: 8, to: &bytes)
+        return Data(bytes)
+    }
+
+    /// The bytes after the body: the fields, then the checksum of the whole
+    /// file, given the body's own (`EntryChecksum` of `cached.data`).
+    static func tail(key: CacheKey, response cached: CachedURLResponse, bodyChecksum: UInt64) -> Data {
+        var bytes: [UInt8] = []
         let response = cached.response
         let http = response as? HTTPURLResponse
         append(string: key.rawValue, to: &bytes)
@@ -48,29 +72,31 @@ enum CacheEntryFile {
             append(string: value, to: &bytes)
         }
         bytes.append(cached.storagePolicy == .allowed ? 0 : 1)
-        append(UInt64(cached.data.count), width: 8, to: &bytes)
-        let sum = bytes.withUnsafeBufferPointer { head in
-            cached.data.withUnsafeBytes { body in combined(head: head, body: body.bindMemory(to: UInt8.self)) }
-        }
-        return [Data(bytes), cached.data, Data((0..<8).map { UInt8(truncatingIfNeeded: sum >> (8 * UInt64($0))) })]
+        var fields = EntryChecksum()
+        fields.add(prefix(bodyLength: cached.data.count))
+        fields.add(bytes)
+        append(combined(fields: fields.finish(), body: bodyChecksum), width: 8, to: &bytes)
+        return Data(bytes)
     }
 
-    private static func combined(head: UnsafeBufferPointer<UInt8>, body: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        let headSum = checksum(head)
-        return (headSum << 17 | headSum >> 47) ^ checksum(body)
+    private static func combined(fields: UInt64, body: UInt64) -> UInt64 {
+        (fields << 17 | fields >> 47) ^ body
     }
 
     /// The entry, or nil when the file is not a complete, intact entry for `key`.
     static func decode(_ data: Data, expecting key: CacheKey) -> CachedURLResponse? {
         data.withUnsafeBytes { raw -> CachedURLResponse? in
             let bytes = raw.bindMemory(to: UInt8.self)
-            guard bytes.count >= magic.count + 1 + 8 else { return nil }
-            let bodyEnd = bytes.count - 8
-            var reader = Reader(bytes: UnsafeBufferPointer(rebasing: bytes[..<bodyEnd]))
-            let stored = UInt64(littleEndianBytes: bytes[bodyEnd...])
+            guard bytes.count >= prefixLength + 8 else { return nil }
+            let fieldsEnd = bytes.count - 8
+            var reader = Reader(bytes: UnsafeBufferPointer(rebasing: bytes[..<fieldsEnd]))
+            let stored = UInt64(littleEndianBytes: bytes[fieldsEnd...])
             guard reader.take(magic.count).map(Array.init) == magic,
                   reader.integer(width: 1) == UInt64(version),
-                  reader.string() == key.rawValue,
+                  let length = reader.integer(width: 8),
+                  let body = reader.take(Int(clamping: length)) else { return nil }
+            let fieldsStart = reader.offset
+            guard reader.string() == key.rawValue,
                   let urlText = reader.string(), let url = URL(string: urlText),
                   let status = reader.integer(width: 2),
                   let mimeType = reader.string(),
@@ -78,11 +104,11 @@ enum CacheEntryFile {
                   let headerCount = reader.integer(width: 4) else { return nil }
             guard let headers = reader.stringPairs(count: headerCount),
                   let infoCount = reader.integer(width: 4), let info = reader.stringPairs(count: infoCount) else { return nil }
-            guard let policyByte = reader.integer(width: 1), policyByte <= 1,
-                  let length = reader.integer(width: 8) else { return nil }
-            let head = UnsafeBufferPointer(rebasing: bytes[..<reader.offset])
-            guard let body = reader.take(Int(clamping: length)), reader.isAtEnd,
-                  combined(head: head, body: body) == stored else { return nil }
+            guard let policyByte = reader.integer(width: 1), policyByte <= 1, reader.isAtEnd else { return nil }
+            var fields = EntryChecksum()
+            fields.add(UnsafeRawBufferPointer(rebasing: raw[..<prefixLength]))
+            fields.add(UnsafeRawBufferPointer(rebasing: raw[fieldsStart..<fieldsEnd]))
+            guard combined(fields: fields.finish(), body: EntryChecksum(UnsafeRawBufferPointer(body)).finish()) == stored else { return nil }
             let response: URLResponse
             if status != 0, let http = HTTPURLResponse(url: url, statusCode: Int(status), httpVersion: "HTTP/1.1", headerFields: headers) {
                 response = http
@@ -105,41 +131,23 @@ enum CacheEntryFile {
                     deallocator: .custom { _, _ in withExtendedLifetime(file) {} })
     }
 
-    /// The key stored at the start of the entry file at `path`, read without
-    /// reading the rest (nil when the file is not an entry of this version).
-    /// For purges, which look at every file's key; what it names is checked
-    /// again by `decode` before anything is served.
+    /// The key stored in the entry file at `path`, read without reading the
+    /// body (nil when the file is not an entry of this version). For purges,
+    /// which look at every file's key; what it names is checked again by
+    /// `decode` before anything is served.
     static func storedKey(inFile path: String) -> CacheKey? {
         guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
-        let fixed = magic.count + 1 + 4
-        guard let head = try? handle.read(upToCount: fixed), head.count == fixed,
-              Array(head.prefix(magic.count)) == magic, head[head.startIndex + magic.count] == version else { return nil }
-        let length = head.suffix(4).reversed().reduce(0) { $0 << 8 | Int($1) }
+        guard let head = try? handle.read(upToCount: prefixLength), head.count == prefixLength,
+              Array(head.prefix(magic.count)) == magic, head[head.startIndex + magic.count] == version,
+              let size = try? handle.seekToEnd() else { return nil }
+        let bodyLength = head.suffix(8).reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        guard bodyLength <= size - UInt64(prefixLength), (try? handle.seek(toOffset: UInt64(prefixLength) + bodyLength)) != nil,
+              let count = try? handle.read(upToCount: 4), count.count == 4 else { return nil }
+        let length = count.reversed().reduce(0) { $0 << 8 | Int($1) }
         guard length <= 1 << 20, let text = try? handle.read(upToCount: length), text.count == length,
               let key = String(data: text, encoding: .utf8) else { return nil }
         return CacheKey(rawValue: key)
-    }
-
-    /// A 64-bit FNV-1a-style hash over 8-byte words: not cryptographic, but any
-    /// truncation or flipped byte changes it with overwhelming probability, at
-    /// several GB/s.
-    private static func checksum(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        let prime: UInt64 = 0x0000_0100_0000_01B3
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325 ^ UInt64(bytes.count)
-        let words = bytes.count / 8
-        if let base = bytes.baseAddress {
-            let raw = UnsafeRawPointer(base)
-            for i in 0..<words {
-                let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self))
-                hash = ((hash ^ word) &* prime)
-                hash ^= hash >> 29
-            }
-        }
-        for i in (words * 8)..<bytes.count {
-            hash = (hash ^ UInt64(bytes[i])) &* prime
-        }
-        return hash ^ (hash >> 32)
     }
 
     private static func append(_ value: UInt64, width: Int, to bytes: inout [UInt8]) {

@@ -8,7 +8,7 @@ import FoundationNetworking
 /// then rename) and evicted least-recently-used beyond its capacity.
 ///
 /// Not thread-safe by itself: its owner calls the mutating methods under its
-/// lock and does the slow file I/O (`readFile`, `writeTemporary`) outside it.
+/// lock and does the slow file I/O outside it, through `files`.
 ///
 /// Several processes may share the directory. A file another process wrote is
 /// found by reading it directly; and before each commit the directory's
@@ -174,66 +174,12 @@ struct DiskEntryStore {
         return (Int(status.st_mtim.tv_sec), Int(status.st_mtim.tv_nsec))
     }
 
-    /// Writes `parts`, one after the other, to a new temporary file (0600)
-    /// beside the entries (same file system, so the later rename is atomic).
-    /// Call outside the lock.
-    func writeTemporary(_ parts: [Data]) -> URL? {
-        let temporary = temporaryDirectory.appendingPathComponent(Self.temporaryPrefix + UUID().uuidString, isDirectory: false)
-        let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        for data in parts {
-            let written = data.withUnsafeBytes { raw in
-                raw.isEmpty || Self.transferAll(raw.count) { offset in write(fd, raw.baseAddress! + offset, raw.count - offset) }
-            }
-            guard written else {
-                unlink(temporary.path)
-                return nil
-            }
-        }
-        return temporary
-    }
-
-    /// The bytes of an entry file, or nil when there is none, or it is not a
-    /// regular file (a planted link or FIFO), or it is larger than the
-    /// capacity. A file of `mappingThreshold` bytes or more is mapped, not
-    /// read: a large body then costs page cache the kernel can drop, not
-    /// memory of the process (entry files are replaced by rename and removed
-    /// by unlink, never truncated in place, so a mapping stays whole). Call
-    /// outside the lock.
-    func readFile(_ name: String) -> Data? {
-        let fd = open(url(forFile: name).path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var status = stat()
-        guard fstat(fd, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG,
-              status.st_size >= 0, status.st_size <= Int64(capacity) else { return nil }
-        let size = Int(status.st_size)
-        if size >= Self.mappingThreshold {
-            guard let base = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), base != MAP_FAILED else { return nil }
-            return Data(bytesNoCopy: base, count: size, deallocator: .custom { pointer, count in munmap(pointer, count) })
-        }
-        var data = Data(count: size)
-        let complete = data.withUnsafeMutableBytes { raw in
-            Self.transferAll(raw.count) { offset in read(fd, raw.baseAddress! + offset, raw.count - offset) }
-        }
-        return complete ? data : nil
-    }
-
-    /// Entry files this large or larger are mapped rather than read.
-    static let mappingThreshold = 1 << 20
-
-    /// Repeats a `read` or `write` of the bytes from `offset` on until all
-    /// `count` have moved (retrying on EINTR); false on an error or end of file.
-    private static func transferAll(_ count: Int, _ step: (_ offset: Int) -> Int) -> Bool {
-        var offset = 0
-        while offset < count {
-            let moved = step(offset)
-            if moved < 0, errno == EINTR { continue }
-            guard moved > 0 else { return false }
-            offset += moved
-        }
-        return true
+    /// The store's files without its index, for the reads and writes done
+    /// outside the lock. Copying the store itself out of the lock would keep a
+    /// second reference to its index, and the next change under the lock would
+    /// then copy the whole index (measured: a tenth of a stored miss's time).
+    var files: EntryFiles {
+        EntryFiles(directory: directory, temporaryDirectory: temporaryDirectory, capacity: capacity)
     }
 
     private static func hex(_ value: UInt64) -> String {

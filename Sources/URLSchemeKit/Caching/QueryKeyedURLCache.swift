@@ -45,6 +45,8 @@ public final class QueryKeyedURLCache: URLCache, @unchecked Sendable {
     private struct PendingWrite {
         var entry: MemoryEntry
         var ticket: UInt64
+        /// The spool file the body is mapped from, to become the entry file in place.
+        var bodyFile: SpoolFile?
     }
 
     private struct State {
@@ -56,8 +58,9 @@ public final class QueryKeyedURLCache: URLCache, @unchecked Sendable {
         var pending: [CacheKey: PendingWrite] = [:]
         var nextTicket: UInt64 = 0
 
-        /// Body bytes waiting to be written.
-        var pendingBytes: Int { pending.values.reduce(0) { $0 + $1.entry.response.data.count } }
+        /// Body bytes waiting to be written that are held in memory (a
+        /// spooled body is a mapped file: page cache, not the process's).
+        var pendingBytes: Int { pending.values.reduce(0) { $0 + ($1.bodyFile == nil ? $1.entry.response.data.count : 0) } }
     }
 
     /// Body bytes allowed to wait for the writer: past this, a store writes
@@ -68,6 +71,9 @@ public final class QueryKeyedURLCache: URLCache, @unchecked Sendable {
     private let state: Mutex<State>
     /// Where entry files live; nil for a memory-only cache.
     public let directory: URL?
+    /// Where entry files are written before they are renamed into place (nil
+    /// for a memory-only cache): spool files made here can become entries.
+    let temporaryDirectory: URL?
     /// Entry files are written here, one at a time, after the store returned.
     private let writer = DispatchQueue(label: "URLSchemeKit.QueryKeyedURLCache.writer", qos: .utility)
     /// Disk reads for the session's lookups run here, never on the session's work queue.
@@ -94,6 +100,7 @@ public final class QueryKeyedURLCache: URLCache, @unchecked Sendable {
         let disk = diskCapacity > 0 ? directory.flatMap { DiskEntryStore(directory: $0, capacity: diskCapacity) } : nil
         let diskDirectory = disk?.directory
         self.directory = diskDirectory
+        temporaryDirectory = disk?.temporaryDirectory
         state = Mutex(State(memory: LRUStore(capacity: memoryCapacity), disk: disk))
         // URLCache's own storage stays empty: every method that touches it is
         // overridden. Give it a directory that already exists so that it does
@@ -208,7 +215,7 @@ public final class QueryKeyedURLCache: URLCache, @unchecked Sendable {
     }
 
     private func diskHit(_ key: CacheKey) -> CachedURLResponse? {
-        guard let disk = state.withLock({ $0.disk }) else { return nil }
+        guard let disk = state.withLock({ $0.disk?.files }) else { return nil }
         let name = DiskEntryStore.fileName(for: key)
         guard let data = disk.readFile(name) else { return nil }
         guard let response = CacheEntryFile.decode(data, expecting: key) else {
@@ -233,8 +240,10 @@ public final class QueryKeyedURLCache: URLCache, @unchecked Sendable {
 
     /// Stores a response under `key`: in memory unless the policy is `.notAllowed`,
     /// and, when the policy is `.allowed` and the cache has a directory, on
-    /// disk a moment later (write-behind; `flush()` waits for it).
-    func store(_ response: CachedURLResponse, for key: CacheKey) {
+    /// disk a moment later (write-behind; `flush()` waits for it). A
+    /// `bodyFile` the response's body is mapped from (a spool file in
+    /// `temporaryDirectory`) becomes the entry's file in place.
+    func store(_ response: CachedURLResponse, for key: CacheKey, bodyFile: SpoolFile? = nil) {
         guard response.storagePolicy != .notAllowed else { return }
         let entry = MemoryEntry(response: response, stored: Date())
         let write = state.withLock { state -> (ticket: UInt64, now: Bool)? in
@@ -246,26 +255,41 @@ public final class QueryKeyedURLCache: URLCache, @unchecked Sendable {
             state.pending[key] = nil
             let waiting = state.pendingBytes
             state.nextTicket += 1
-            state.pending[key] = PendingWrite(entry: entry, ticket: state.nextTicket)
-            return (state.nextTicket, waiting > 0 && waiting + response.data.count > Self.maximumPendingBytes)
+            state.pending[key] = PendingWrite(entry: entry, ticket: state.nextTicket, bodyFile: bodyFile)
+            return (state.nextTicket, bodyFile == nil && waiting > 0 && waiting + response.data.count > Self.maximumPendingBytes)
         }
         guard let write else { return }
         if write.now {
-            self.write(response, for: key, ticket: write.ticket)
+            self.write(response, for: key, ticket: write.ticket, bodyFile: bodyFile)
         } else {
-            writer.async { self.write(response, for: key, ticket: write.ticket) }
+            writer.async { self.write(response, for: key, ticket: write.ticket, bodyFile: bodyFile) }
         }
     }
 
     /// Writes a pending store's file and renames it into place, unless the
     /// store was removed or replaced meanwhile. A crash before the rename
-    /// leaves a temporary file, never a damaged entry.
-    private func write(_ response: CachedURLResponse, for key: CacheKey, ticket: UInt64) {
+    /// leaves a temporary file, never a damaged entry. A spool file holding
+    /// the body is finished in place (prefix written over, fields appended)
+    /// rather than the body written again.
+    private func write(_ response: CachedURLResponse, for key: CacheKey, ticket: UInt64, bodyFile: SpoolFile?) {
         let isCurrent = { (state: State) in state.pending[key]?.ticket == ticket }
-        guard let disk = state.withLock({ isCurrent($0) ? $0.disk : nil }) else { return }
-        let parts = CacheEntryFile.parts(key: key, response: response)
-        let size = parts.reduce(0) { $0 + $1.count }
-        let temporary = size <= disk.capacity ? disk.writeTemporary(parts) : nil
+        guard let disk = state.withLock({ isCurrent($0) ? $0.disk?.files : nil }) else { return }
+        let temporary: URL?, size: Int
+        if let bodyFile, bodyFile.bodyLength == response.data.count,
+           URL(fileURLWithPath: bodyFile.path).deletingLastPathComponent().standardizedFileURL == disk.temporaryDirectory.standardizedFileURL,
+           let path = bodyFile.claim() {
+            let prefix = CacheEntryFile.prefix(bodyLength: bodyFile.bodyLength)
+            let tail = CacheEntryFile.tail(key: key, response: response, bodyChecksum: bodyFile.bodyChecksum)
+            size = prefix.count + bodyFile.bodyLength + tail.count
+            let spooled = URL(fileURLWithPath: path)
+            temporary = size <= disk.capacity && disk.finishTemporary(spooled, bodyLength: bodyFile.bodyLength, prefix: prefix, tail: tail)
+                ? spooled : nil
+            if temporary == nil { unlink(path) }
+        } else {
+            let parts = CacheEntryFile.parts(key: key, response: response)
+            size = parts.reduce(0) { $0 + $1.count }
+            temporary = size <= disk.capacity ? disk.writeTemporary(parts) : nil
+        }
         state.withLock { state in
             guard isCurrent(state) else {
                 if let temporary { unlink(temporary.path) }

@@ -109,7 +109,7 @@ public final class HTTPCache: Sendable {
         storage = QueryKeyedURLCache(memoryCapacity: configuration.memoryCapacity, diskCapacity: configuration.diskCapacity,
                                 directory: directory)
         forwarder = HTTPForwarder(maximumResponseSize: configuration.maximumResponseSize,
-                                  spoolThreshold: configuration.spoolThreshold, clock: clock)
+                                  spoolThreshold: configuration.spoolThreshold, spoolFolder: storage.temporaryDirectory, clock: clock)
         hits = HitMemo(capacity: configuration.memoryCapacity / 4)
         partitions = CachePartitions(directory: directory)
         let box = WeakBox()
@@ -210,8 +210,10 @@ public final class HTTPCache: Sendable {
     /// it did: in the shared partition when the request had no credentials or
     /// the answer says every user may have it, else in the request's own. A URL
     /// with user info is never stored (its password would be written down).
+    /// `bodyFile`, the spool file the body is mapped from, becomes the entry's
+    /// file in place when the store writes it.
     @discardableResult
-    func store(_ entry: HTTPCacheEntry, for request: URLRequest) -> Bool {
+    func store(_ entry: HTTPCacheEntry, for request: URLRequest, bodyFile: SpoolFile? = nil) -> Bool {
         guard let url = request.url, url.user == nil, entry.url.user == nil, let key = CacheKey(resource: url) else { return false }
         let partition = partition(for: request)
         var entry = entry
@@ -224,14 +226,14 @@ public final class HTTPCache: Sendable {
         let base = self.key(key, in: entry.isShared ? nil : partition)
         let names = entry.varyNames
         guard !names.isEmpty else {
-            storage.store(cached, for: base)
+            storage.store(cached, for: base, bodyFile: bodyFile)
             return true
         }
         // Reuse the index's generation so the variants stored before stay reachable.
         let index = storage.cachedResponse(for: base).flatMap(VaryIndex.init).flatMap { $0.names == names ? $0 : nil }
             ?? VaryIndex(names: names)
         if let indexResponse = index.cachedResponse(url: url) { storage.store(indexResponse, for: base) }
-        storage.store(cached, for: index.key(for: base, values: entry.varyValues))
+        storage.store(cached, for: index.key(for: base, values: entry.varyValues), bodyFile: bodyFile)
         return true
     }
 

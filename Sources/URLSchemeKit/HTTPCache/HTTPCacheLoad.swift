@@ -179,7 +179,7 @@ struct HTTPCacheLoad: Sendable {
         if method == "GET" {
             // Under the URL and fields last sent, not the first request's: after a
             // redirect to another host, its cookies decide the partition and Vary.
-            cacheStatus.stored = cache.store(entry, for: answer.request)
+            cacheStatus.stored = cache.store(entry, for: answer.request, bodyFile: answer.bodyFile)
             for hop in answer.redirects where hop.response.url.map({ CacheKey(resource: $0) }) != nil {
                 let hopEntry = HTTPCacheEntry(url: hop.response.url ?? url, statusCode: hop.response.statusCode,
                                               headers: Self.storableHeaders(hop.response, bodyLength: 0), body: Data(),

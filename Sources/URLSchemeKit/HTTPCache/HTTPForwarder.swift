@@ -39,6 +39,8 @@ final class HTTPForwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable
         /// The redirects followed on the way, first first (each hop's own
         /// request, response and times, body none).
         var redirects: [Answer] = []
+        /// The spool file `body` is mapped from, when the cache may make it its entry file.
+        var bodyFile: SpoolFile?
     }
 
     typealias Completion = @Sendable (Result<Answer, URLError>) -> Void
@@ -67,6 +69,8 @@ final class HTTPForwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable
     let maximumResponseSize: Int
     /// Bytes of a body held in memory before it goes to a spool file.
     let spoolThreshold: Int
+    /// The disk store's temporary folder, where spooled bodies can become entries (nil: no disk store).
+    private let spoolFolder: URL?
     private let clock: @Sendable () -> Date
     private let loads = Mutex<[Int: Load]>([:])
     /// Tasks cancelled by `stop(_:)` whose last callback has not come yet.
@@ -78,9 +82,10 @@ final class HTTPForwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable
     private static let completionQueue = DispatchQueue(label: "URLSchemeKit.HTTPForwarder.completion", qos: .userInitiated,
                                                        attributes: .concurrent)
 
-    init(maximumResponseSize: Int, spoolThreshold: Int, clock: @escaping @Sendable () -> Date) {
+    init(maximumResponseSize: Int, spoolThreshold: Int, spoolFolder: URL?, clock: @escaping @Sendable () -> Date) {
         self.maximumResponseSize = maximumResponseSize
         self.spoolThreshold = spoolThreshold
+        self.spoolFolder = spoolFolder
         self.clock = clock
         super.init()
         let configuration = URLSessionConfiguration.ephemeral
@@ -133,7 +138,7 @@ final class HTTPForwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable
         outgoing.timeoutInterval = request.timeoutInterval
         let task = session.dataTask(with: outgoing)
         loads.withLock {
-            $0[task.taskIdentifier] = Load(body: SpooledBody(memoryLimit: spoolThreshold), requestTime: clock(),
+            $0[task.taskIdentifier] = Load(body: SpooledBody(memoryLimit: spoolThreshold, storeFolder: spoolFolder), requestTime: clock(),
                                            completion: completion, cookies: cookies,
                                            mainDocumentURL: request.mainDocumentURL, sent: outgoing, lane: lane)
         }
@@ -281,7 +286,7 @@ final class HTTPForwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable
         var outcome = result
         if case var .success(answer) = result {
             do {
-                answer.body = try load.body.finish()
+                (answer.body, answer.bodyFile) = try load.body.finish()
                 outcome = .success(answer)
             } catch {
                 outcome = .failure(error as? URLError ?? URLError(.cannotOpenFile))

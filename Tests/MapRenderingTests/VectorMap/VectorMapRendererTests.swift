@@ -6,7 +6,7 @@ import XCTest
 /// Snapshots of the Helsinki OpenMapTiles fixture drawn with the built-in
 /// styles, checked where `Scripts/make_vector_map_references.py` (PyPI
 /// `pmtiles`, `mapbox-vector-tile`, `shapely`) found one layer alone decides
-/// the pixel: inside a building, inside a lake, on a road.
+/// the pixel: inside a building, inside a lake, in the harbour's sea, on a road.
 final class VectorMapRendererTests: XCTestCase {
     static let tiles = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Fixtures/tiles")
@@ -33,7 +33,7 @@ final class VectorMapRendererTests: XCTestCase {
             for (key, value) in entry["properties"] as? [String: Any] ?? [:] {
                 if let string = value as? String { properties[key] = .string(string) } else if let number = value as? Double { properties[key] = .number(number) }
             }
-            result[try XCTUnwrap(entry["layer"] as? String)] = Place(
+            result[try XCTUnwrap(entry["name"] as? String ?? entry["layer"] as? String)] = Place(
                 coordinate: try XCTUnwrap(coordinate(entry["coordinate"])), from: coordinate(entry["from"]),
                 to: coordinate(entry["to"]), properties: properties)
         }
@@ -91,6 +91,12 @@ final class VectorMapRendererTests: XCTestCase {
         guard case .fill(let water) = try Self.layer("water", of: renderer, atZoom: zoom).kind else { return XCTFail("water") }
         let lake = try XCTUnwrap(places["water"])
         assertColor(Self.color(bitmap, at: Self.pixel(lake.coordinate, in: camera)), water.color.value(atZoom: zoom).rgba, "lake")
+        // The harbour's sea (the `ocean` polygon built from the coastline), off the Market Square quay.
+        let sea = try XCTUnwrap(places["sea"])
+        let ocean = MockStyleFeature(properties: sea.properties, styleGeometryType: .polygon)
+        XCTAssertTrue(try Self.layer("water", of: renderer, atZoom: zoom).matches(ocean, atZoom: zoom))
+        XCTAssertNotEqual(water.color.value(atZoom: zoom, for: ocean).rgba, try Self.background(of: renderer))
+        assertColor(Self.color(bitmap, at: Self.pixel(sea.coordinate, in: camera)), water.color.value(atZoom: zoom, for: ocean).rgba, "harbour")
 
         guard case .fill(let building) = try Self.layer("building", of: renderer, atZoom: zoom).kind else { return XCTFail("building") }
         let land = try Self.background(of: renderer)
@@ -124,6 +130,14 @@ final class VectorMapRendererTests: XCTestCase {
         assertColor(Self.color(darkBitmap, at: (32, 32)), darkWater.color.value(atZoom: 14).rgba, "dark lake")
         assertColor(Self.color(lightBitmap, at: (32, 32)), lightWater.color.value(atZoom: 14).rgba, "light lake")
         XCTAssertNotEqual(lightBitmap.pixels, darkBitmap.pixels)
+
+        // The harbour's sea too, each look's water over its own land.
+        let sea = try XCTUnwrap(places["sea"]).coordinate
+        let harbour = VectorMapCamera(center: sea, zoom: 15, width: 64, height: 64)
+        for (renderer, water, look) in [(light, lightWater, "light"), (dark, darkWater, "dark")] {
+            XCTAssertNotEqual(water.color.value(atZoom: 14).rgba, try Self.background(of: renderer), look)
+            assertColor(Self.color(try renderer.render(harbour), at: (32, 32)), water.color.value(atZoom: 14).rgba, "\(look) harbour")
+        }
     }
 
     /// Zoom 18 (three past the archive's 14 + 1): the z14 geometry drawn 8×
@@ -133,7 +147,7 @@ final class VectorMapRendererTests: XCTestCase {
     func testOverZoomDrawsLinesAtTheStyleWidthAndSharp() throws {
         // Without labels: the road's name runs along the very pixels walked across.
         let labelled = try Self.renderer(.light)
-        let renderer = VectorMapRenderer(archive: labelled.archive, sourceName: "helsinki", style: VectorMapLabelTests.labelFree(labelled.style))
+        let renderer = VectorMapRenderer(tiles: labelled.tiles, sourceName: "helsinki", style: VectorMapLabelTests.labelFree(labelled.style))
         let road = try XCTUnwrap(Self.places()["road"])
         for scale in [1.0, 2.0] {
             let camera = VectorMapCamera(center: road.coordinate, zoom: 18, width: 96, height: 96, scale: scale)
@@ -232,7 +246,7 @@ final class VectorMapRendererTests: XCTestCase {
     /// converted to straight alpha on its own thread).
     func testBandsDrawTheSameBytesAsOneCanvas() throws {
         let labelled = try Self.renderer(.light)
-        let labelFree = VectorMapRenderer(archive: labelled.archive, sourceName: "helsinki",
+        let labelFree = VectorMapRenderer(tiles: labelled.tiles, sourceName: "helsinki",
                                           style: VectorMapLabelTests.labelFree(labelled.style))
         let camera = VectorMapCamera(center: Self.center, zoom: 15, width: 256, height: 512, scale: 2)
         for var renderer in [labelled, labelFree] {

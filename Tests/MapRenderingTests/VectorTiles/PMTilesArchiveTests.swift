@@ -85,12 +85,16 @@ final class PMTilesArchiveTests: XCTestCase {
     }
 
     /// Our Protomaps profile's tile over central Helsinki: streets, buildings,
-    /// water, Kaisaniemi park and the Kaisaniemi place name.
+    /// water (the sea among it), the land, Kaisaniemi park and the Kaisaniemi place name.
     func testTheProtomapsTileHasTheSchemasLayersAndKinds() throws {
         let tile = try XCTUnwrap(PMTilesArchive(url: Self.archive("protomaps")).vectorTile(at: Self.central))
-        for name in ["roads", "buildings", "water", "landuse", "places", "pois"] {
+        for name in ["roads", "buildings", "water", "landuse", "places", "pois", "earth"] {
             XCTAssertGreaterThan(tile.layer(named: name)?.featureCount ?? 0, 0, name)
         }
+        // The harbour's sea and the land, from the coastline (Scripts/make_helsinki_sea.py).
+        let water = Set(try XCTUnwrap(tile.layer(named: "water")).features.compactMap { $0.value(forKey: "kind")?.string })
+        XCTAssertTrue(water.isSuperset(of: ["ocean", "lake"]), "\(water)")
+        XCTAssertEqual(Set(try XCTUnwrap(tile.layer(named: "earth")).features.compactMap { $0.value(forKey: "kind")?.string }), ["earth"])
         let kinds = Set(try XCTUnwrap(tile.layer(named: "roads")).features.compactMap { $0.value(forKey: "kind")?.string })
         XCTAssertTrue(kinds.isSuperset(of: ["major_road", "minor_road", "path", "rail"]), "\(kinds)")
         let parks = try XCTUnwrap(tile.layer(named: "landuse")).features.filter { $0.value(forKey: "kind") == .string("park") }

@@ -7,7 +7,13 @@ tiles.tsv, loaded by `urlscheme get 'map://…&tiles=t' --tiles t=ARCHIVE`:
 - outside-header.pmtiles: a header whose tile data section runs past the file;
 - bomb.pmtiles: every tile one gzip member of 64 MiB of zeros (64 KiB stored);
 - commands.pmtiles: every tile one line feature whose geometry is a LineTo of
-  ten million repeats (20 MB of zero deltas, 20 KiB stored).
+  ten million repeats (20 MB of zero deltas, 20 KiB stored);
+- folder-bomb/: a folder of tiles (`--tiles t=DIR`) whose tile 14/8192/8192
+  (beside lat 0, lon 0) is the gzip bomb above, stored as mb-util stores tiles;
+- folder-bad-zoom/: a folder whose metadata.json says minzoom "99";
+- folder-deep-metadata/: a folder whose metadata.json nests 5,000 lists;
+- folder-deep-json/: a folder whose metadata.json's `json` string (MBTiles
+  style) nests 5,000 lists.
 
 Each archive is otherwise valid (metadata naming OpenMapTiles layers, so the
 built-in style is chosen), so the hostile part is what is reached.
@@ -78,6 +84,7 @@ def field(number, wire, payload):
 
 
 def write(name, data):
+    os.makedirs(os.path.dirname(os.path.join(TILES, name)), exist_ok=True)
     with open(os.path.join(TILES, name), "wb") as f:
         f.write(data)
     print(name, len(data), "bytes")
@@ -106,6 +113,17 @@ def main():
     layer = field(15, 0, varint(2)) + field(1, 2, b"transportation") + field(2, 2, feature) + field(5, 0, varint(4096))
     commands = gzip.compress(field(3, 2, layer), compresslevel=9, mtime=0)
     write("commands.pmtiles", archive(directory([(0, everything, len(commands), 0)]), tiles=commands))
+
+    layers = json.dumps({"vector_layers": [{"id": "water"}, {"id": "transportation"}, {"id": "building"}]})
+    metadata = {"name": "hostile", "format": "pbf", "minzoom": "14", "maxzoom": "14", "json": layers}
+    write("folder-bomb/metadata.json", json.dumps(metadata).encode())
+    write("folder-bomb/14/8192/8192.pbf", bomb)
+    write("folder-bad-zoom/metadata.json", json.dumps(dict(metadata, minzoom="99")).encode())
+    write("folder-bad-zoom/14/8192/8192.pbf", b"")
+    write("folder-deep-metadata/metadata.json", b"[" * 5000 + b"]" * 5000)
+    write("folder-deep-metadata/14/8192/8192.pbf", b"")
+    write("folder-deep-json/metadata.json", json.dumps(dict(metadata, json="[" * 5000 + "]" * 5000)).encode())
+    write("folder-deep-json/14/8192/8192.pbf", b"")
 
 
 main()

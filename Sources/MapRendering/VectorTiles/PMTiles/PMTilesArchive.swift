@@ -61,14 +61,20 @@ public final class PMTilesArchive: Sendable {
     /// The tile's bytes, decompressed; nil when the archive has no such tile
     /// (or it is no tile of the world: a zoom above 31, a column past 2^z).
     public func tileData(at tile: TileCoordinate) throws -> [UInt8]? {
+        try tileData(at: tile, cancellation: nil)
+    }
+
+    /// The tile's bytes (see ``tileData(at:)``), each read given up on soon
+    /// after `cancellation` fires.
+    func tileData(at tile: TileCoordinate, cancellation: RenderCancellation?) throws -> [UInt8]? {
         let what = "tile \(tile)"
         guard let id = try? PMTilesTileID.id(of: tile) else { return nil }
         do {
-            guard let range = try tileRange(id) else { return nil }
+            guard let range = try tileRange(id, cancellation: cancellation) else { return nil }
             guard range.count <= limits.compressedTileBytes else {
                 throw VectorTileError(.limitExceeded, "it is \(range.count) bytes stored, over the limit of \(limits.compressedTileBytes)")
             }
-            let stored = try source.bytes(in: range)
+            let stored = try cancellation.map { try source.bytes(in: range, cancellation: $0) } ?? source.bytes(in: range)
             return try header.tileCompression.decompress(stored, limit: limits.inflatedTileBytes, what: "its data")
         } catch let error as VectorTileError {
             throw error.prefixed(what)
@@ -78,11 +84,17 @@ public final class PMTilesArchive: Sendable {
     /// The tile decoded as a vector tile; nil when the archive has no such
     /// tile. An archive of raster tiles (tile type 2–5) is refused as unsupported.
     public func vectorTile(at tile: TileCoordinate) throws -> VectorTile? {
+        try vectorTile(at: tile, cancellation: nil)
+    }
+
+    /// The tile decoded (see ``vectorTile(at:)``), each read given up on
+    /// soon after `cancellation` fires.
+    func vectorTile(at tile: TileCoordinate, cancellation: RenderCancellation?) throws -> VectorTile? {
         guard header.tileType <= 1 else {
             let names = [2: "PNG", 3: "JPEG", 4: "WebP", 5: "AVIF"]
             throw VectorTileError(.unsupported, "the archive holds \(names[Int(header.tileType)] ?? "type \(header.tileType)") tiles, not vector tiles")
         }
-        guard let bytes = try tileData(at: tile) else { return nil }
+        guard let bytes = try tileData(at: tile, cancellation: cancellation) else { return nil }
         do {
             return try bytes.withUnsafeBufferPointer { try VectorTile(bytes: $0, limits: limits) }
         } catch let error as VectorTileError {
@@ -91,7 +103,7 @@ public final class PMTilesArchive: Sendable {
     }
 
     /// Where the tile numbered `id` is stored, following leaf directories.
-    func tileRange(_ id: UInt64) throws -> Range<UInt64>? {
+    func tileRange(_ id: UInt64, cancellation: RenderCancellation? = nil) throws -> Range<UInt64>? {
         var directory = root
         var visited = Set<UInt64>()
         for depth in 0...limits.leafDirectoryDepth {
@@ -103,16 +115,16 @@ public final class PMTilesArchive: Sendable {
             guard visited.insert(entry.offset).inserted else {
                 throw VectorTileError(.corrupt, "leaf directory at offset \(entry.offset) points back at itself: the directories loop")
             }
-            directory = try leaf(entry)
+            directory = try leaf(entry, cancellation: cancellation)
         }
         throw VectorTileError(.limitExceeded, "leaf directories nest deeper than \(limits.leafDirectoryDepth) levels")
     }
 
-    private func leaf(_ entry: PMTilesDirectory.Entry) throws -> PMTilesDirectory {
+    private func leaf(_ entry: PMTilesDirectory.Entry, cancellation: RenderCancellation?) throws -> PMTilesDirectory {
         if let cached = leaves.withLock({ $0[entry.offset] }) { return cached }
         let range = try Self.range(entry, in: header.leafDirectories, section: "leaf directories")
         let directory = try Self.readDirectory(source: source, header: header, range: range, limits: limits,
-                                               what: "the leaf directory at offset \(entry.offset)")
+                                               what: "the leaf directory at offset \(entry.offset)", cancellation: cancellation)
         leaves.withLock { cache in
             if cache.count >= Self.leafCacheCount { cache.removeAll(keepingCapacity: true) }
             cache[entry.offset] = directory
@@ -130,11 +142,11 @@ public final class PMTilesArchive: Sendable {
     }
 
     private static func readDirectory(source: any PMTilesByteSource, header: PMTilesHeader, range: Range<UInt64>,
-                                      limits: VectorTileLimits, what: String) throws -> PMTilesDirectory {
+                                      limits: VectorTileLimits, what: String, cancellation: RenderCancellation? = nil) throws -> PMTilesDirectory {
         guard range.count <= limits.compressedTileBytes else {
             throw VectorTileError(.limitExceeded, "\(what) is \(range.count) bytes, over the limit of \(limits.compressedTileBytes)")
         }
-        let stored = try source.bytes(in: range)
+        let stored = try cancellation.map { try source.bytes(in: range, cancellation: $0) } ?? source.bytes(in: range)
         let bytes = try header.internalCompression.decompress(stored, limit: limits.inflatedTileBytes, what: what)
         return try PMTilesDirectory(bytes, what: what)
     }

@@ -8,6 +8,17 @@ public protocol PMTilesByteSource: Sendable {
     var count: UInt64 { get }
     /// The bytes in `range` (within `0..<count`), or an error naming why not.
     func bytes(in range: Range<UInt64>) throws -> [UInt8]
+    /// The bytes in `range`, given up on soon after `cancellation` fires (a
+    /// source that waits on a network cancels its request and throws what
+    /// `cancellation.check()` throws). By default, `bytes(in:)`.
+    func bytes(in range: Range<UInt64>, cancellation: RenderCancellation) throws -> [UInt8]
+}
+
+extension PMTilesByteSource {
+    /// The bytes, ignoring `cancellation`: for sources that answer at once (a file, memory).
+    public func bytes(in range: Range<UInt64>, cancellation: RenderCancellation) throws -> [UInt8] {
+        try bytes(in: range)
+    }
 }
 
 /// An archive in a local file, read with positioned reads.

@@ -85,7 +85,10 @@ public final class HTTPRangeByteSource: PMTilesByteSource {
     }
 
     deinit {
-        session.invalidateAndCancel()
+        // Not here: the last reference may go on URLSession's work queue (an
+        // environment released by a finished load), which invalidating waits on.
+        let session = session
+        DispatchQueue.global().async { session.invalidateAndCancel() }
     }
 
     /// Requests sent to the server so far.
@@ -93,6 +96,14 @@ public final class HTTPRangeByteSource: PMTilesByteSource {
 
     /// The bytes in `range`: from memory when kept, else with one Range request.
     public func bytes(in range: Range<UInt64>) throws -> [UInt8] {
+        try bytes(in: range, cancellation: RenderCancellation())
+    }
+
+    /// The bytes in `range` (see `bytes(in:)`); when `cancellation` fires
+    /// while the request is out, the request is cancelled and this throws
+    /// what `cancellation.check()` throws (the deadline's time-out, or
+    /// `CancellationError`).
+    public func bytes(in range: Range<UInt64>, cancellation: RenderCancellation) throws -> [UInt8] {
         guard range.upperBound <= count else {
             throw VectorTileError(.truncated, "bytes \(range) lie past the end of \(url.absoluteString) (\(count) bytes)")
         }
@@ -105,7 +116,8 @@ public final class HTTPRangeByteSource: PMTilesByteSource {
             kept.withLock { $0.insert(bytes, at: range.lowerBound) }
             return bytes
         }
-        let answer = try Self.fetch(url, range: range, session: session, fetches: fetches, timeout: timeout, wholeLimit: 0, requests: requests)
+        let answer = try Self.fetch(url, range: range, session: session, fetches: fetches, timeout: timeout, wholeLimit: 0,
+                                    requests: requests, cancellation: cancellation)
         guard !answer.isWhole, answer.bytes.count == range.count else {
             throw VectorTileError(.truncated, "\(url.absoluteString) answered \(answer.bytes.count) bytes for the \(range.count) of bytes \(range)")
         }
@@ -130,14 +142,20 @@ public final class HTTPRangeByteSource: PMTilesByteSource {
     }
 
     private static func fetch(_ url: URL, range: Range<UInt64>, session: URLSession, fetches: RangeFetches, timeout: TimeInterval,
-                              wholeLimit: Int, requests: borrowing Atomic<Int>) throws -> Answer {
+                              wholeLimit: Int, requests: borrowing Atomic<Int>, cancellation: RenderCancellation = RenderCancellation()) throws -> Answer {
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
         request.setValue("bytes=\(range.lowerBound)-\(range.upperBound - 1)", forHTTPHeaderField: "Range")
         let task = session.dataTask(with: request)
         let fetch = fetches.begin(task, limit: UInt64(range.count), wholeLimit: wholeLimit)
         requests.add(1, ordering: .relaxed)
+        // A cancelled render cancels the request, which ends the wait below.
+        // Not on the cancelling thread: that may be URLSession's own work
+        // queue (stopLoading of the outer load), which task.cancel() waits on.
+        cancellation.onCancel { DispatchQueue.global().async { task.cancel() } }
         task.resume()
-        guard fetch.done.wait(timeout: .now() + timeout + 1) == .success else {
+        let answered = fetch.done.wait(timeout: .now() + timeout + 1) == .success
+        try cancellation.check()
+        guard answered else {
             task.cancel()
             throw VectorTileError(.truncated, "\(url.absoluteString) did not answer bytes \(range) within \(Int(timeout)) s")
         }

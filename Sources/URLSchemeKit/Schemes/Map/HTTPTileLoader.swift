@@ -23,6 +23,11 @@ public final class HTTPTileLoader: TileLoading {
     private let timeout: TimeInterval
     /// Bytes accepted from the server for one tile.
     public let maximumTileBytes: Int
+    /// Statuses that mean "no tile here" (an empty body, `[]`) rather than an
+    /// error: none for raster tiles; 204 and 404 for vector tile servers,
+    /// which answer so for tiles with nothing in them.
+    public let emptyStatuses: Set<Int>
+    private let cachePolicy: URLRequest.CachePolicy
 
     /// - Parameters:
     ///   - template: the tile URL with `{z}`, `{x}` and `{y}`.
@@ -35,11 +40,45 @@ public final class HTTPTileLoader: TileLoading {
         self.template = template
         self.timeout = timeout
         self.maximumTileBytes = maximumTileBytes
+        emptyStatuses = []
+        cachePolicy = .returnCacheDataElseLoad
         let configuration = URLSessionConfiguration.ephemeral
         configuration.urlCache = cache
         configuration.httpAdditionalHeaders = ["User-Agent": userAgent]
         configuration.timeoutIntervalForRequest = timeout
         session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+    }
+
+    /// A loader fetching `template`'s tiles through a session made from
+    /// `configuration`, with its protocol classes and cache: one with
+    /// URLSchemeKit installed over an `HTTPCache` keeps each tile as the
+    /// ordinary HTTP response it is, fresh for as long as the server says.
+    /// - Parameters:
+    ///   - template: the tile URL with `{z}`, `{x}` and `{y}`.
+    ///   - configuration: the session's; a User-Agent is added when it sets none.
+    ///   - timeout: seconds one tile may take.
+    ///   - maximumTileBytes: bytes accepted for one tile.
+    ///   - emptyStatuses: statuses answered for a tile with nothing in it (given as `[]`).
+    public init(template: String, configuration: URLSessionConfiguration, timeout: TimeInterval = 15,
+                maximumTileBytes: Int = 1 << 20, emptyStatuses: Set<Int> = []) {
+        self.template = template
+        self.timeout = timeout
+        self.maximumTileBytes = maximumTileBytes
+        self.emptyStatuses = emptyStatuses
+        cachePolicy = .useProtocolCachePolicy
+        let configuration = configuration.copy() as! URLSessionConfiguration
+        configuration.timeoutIntervalForRequest = timeout
+        if configuration.httpAdditionalHeaders?["User-Agent"] == nil {
+            configuration.httpAdditionalHeaders = (configuration.httpAdditionalHeaders ?? [:]).merging(["User-Agent": "URLSchemeKit"]) { $1 }
+        }
+        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+    }
+
+    deinit {
+        // Not here: the last reference may go on URLSession's work queue (an
+        // environment released by a finished load), which invalidating waits on.
+        let session = session
+        DispatchQueue.global().async { session.invalidateAndCancel() }
     }
 
     /// The bytes of one tile, from the cache or the server. Throws `MapTileError.unavailable` naming the tile and the reason (a load reports it as `URLError(.resourceUnavailable)`).
@@ -53,9 +92,11 @@ public final class HTTPTileLoader: TileLoading {
     public func tile(_ coordinate: TileCoordinate, cancellation: RenderCancellation) throws -> [UInt8] {
         let text = coordinate.filling(template)
         guard let url = URL(string: text) else { throw MapTileError.unavailable(coordinate, "'\(text)' is not a URL") }
-        let task = session.dataTask(with: URLRequest(url: url, cachePolicy: .returnCacheDataElseLoad))
-        let fetch = delegate.begin(task, coordinate: coordinate, limit: maximumTileBytes)
-        cancellation.onCancel { task.cancel() }
+        let task = session.dataTask(with: URLRequest(url: url, cachePolicy: cachePolicy))
+        let fetch = delegate.begin(task, coordinate: coordinate, limit: maximumTileBytes, emptyStatuses: emptyStatuses)
+        // Not on the cancelling thread: that may be URLSession's own work
+        // queue (stopLoading of the outer load), which task.cancel() waits on.
+        cancellation.onCancel { DispatchQueue.global().async { task.cancel() } }
         task.resume()
         // One wait: the delegate signals when the task ends, and a
         // cancellation ends it by cancelling the task. The deadline is a
@@ -79,16 +120,20 @@ final class HTTPTileFetches: NSObject, URLSessionDataDelegate, Sendable {
     final class Fetch: Sendable {
         let coordinate: TileCoordinate
         let limit: Int
+        let emptyStatuses: Set<Int>
         let done = DispatchSemaphore(value: 0)
-        let outcome = Mutex<(bytes: [UInt8], failure: MapTileError?)>(([], nil))
+        /// `empty`: the server answered one of `emptyStatuses`.
+        let outcome = Mutex<(bytes: [UInt8], failure: MapTileError?, empty: Bool)>(([], nil, false))
 
-        init(coordinate: TileCoordinate, limit: Int) {
+        init(coordinate: TileCoordinate, limit: Int, emptyStatuses: Set<Int>) {
             self.coordinate = coordinate
             self.limit = limit
+            self.emptyStatuses = emptyStatuses
         }
 
         func result() throws -> [UInt8] {
             try outcome.withLock { outcome in
+                if outcome.empty { return [] }
                 if let failure = outcome.failure { throw failure }
                 return outcome.bytes
             }
@@ -101,8 +146,8 @@ final class HTTPTileFetches: NSObject, URLSessionDataDelegate, Sendable {
 
     private let fetches = Mutex<[Int: Fetch]>([:])
 
-    func begin(_ task: URLSessionTask, coordinate: TileCoordinate, limit: Int) -> Fetch {
-        let fetch = Fetch(coordinate: coordinate, limit: limit)
+    func begin(_ task: URLSessionTask, coordinate: TileCoordinate, limit: Int, emptyStatuses: Set<Int> = []) -> Fetch {
+        let fetch = Fetch(coordinate: coordinate, limit: limit, emptyStatuses: emptyStatuses)
         fetches.withLock { $0[task.taskIdentifier] = fetch }
         return fetch
     }
@@ -115,6 +160,10 @@ final class HTTPTileFetches: NSObject, URLSessionDataDelegate, Sendable {
                     completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
         guard let fetch = fetch(dataTask) else { return completionHandler(.cancel) }
         let url = response.url?.absoluteString ?? "the tile server"
+        if let status = (response as? HTTPURLResponse)?.statusCode, fetch.emptyStatuses.contains(status) {
+            fetch.outcome.withLock { $0.empty = true }
+            return completionHandler(.cancel)
+        }
         if let status = (response as? HTTPURLResponse)?.statusCode, status != 200 {
             fetch.fail("\(url) answered HTTP \(status)")
             return completionHandler(.cancel)

@@ -57,10 +57,20 @@ private struct NamedVectorRenderer: MapRenderer {
     let renderer: VectorTileMapRenderer
 
     func render(_ options: MapSnapshotOptions, in viewport: MapViewport, checkCancellation: () throws -> Void) throws -> Bitmap {
+        try named { try renderer.render(options, in: viewport, checkCancellation: checkCancellation) }
+    }
+
+    func render(_ options: MapSnapshotOptions, in viewport: MapViewport, cancellation: RenderCancellation) throws -> Bitmap {
+        try named { try renderer.render(options, in: viewport, cancellation: cancellation) }
+    }
+
+    private func named(_ body: () throws -> Bitmap) throws -> Bitmap {
         do {
-            return try renderer.render(options, in: viewport, checkCancellation: checkCancellation)
+            return try body()
         } catch let error as VectorTileError {
             throw VectorTileError(error.kind, "tile source '\(name)': \(error.message)")
+        } catch MapTileError.unavailable(let tile, let reason) {
+            throw MapTileError.unavailable(tile, "tile source '\(name)': \(reason)")
         }
     }
 }

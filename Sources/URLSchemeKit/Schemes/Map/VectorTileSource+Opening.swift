@@ -6,7 +6,8 @@ import FoundationNetworking
 
 extension VectorTileSource {
     /// Opens the PMTiles archive at `location` (a local file, or an `http(s)`
-    /// URL read with Range requests by an `HTTPRangeByteSource`) with `style`,
+    /// URL read with Range requests by an `HTTPRangeByteSource`; a local
+    /// folder of tiles is opened by `open(folder:zoomRange:style:budget:)`) with `style`,
     /// within `budget`'s vector limits: each tile is checked against
     /// `budget.vectorTile` as it is read, the style against `budget.vectorStyle`
     /// here. The attribution is the archive's (its metadata's `attribution`,
@@ -28,6 +29,10 @@ extension VectorTileSource {
             case "http", "https":
                 bytes = try HTTPRangeByteSource(url: location, configuration: configuration ?? .ephemeral, store: rangeStore)
             case "file":
+                var isDirectory: ObjCBool = false
+                if FileManager.default.fileExists(atPath: location.path, isDirectory: &isDirectory), isDirectory.boolValue {
+                    return try open(folder: location, style: style, budget: budget)
+                }
                 bytes = try PMTilesFileSource(url: location)
             default:
                 throw VectorTileError(.unsupported, "a PMTiles archive is read from a file or an http(s) URL, not \(location.scheme ?? "a relative URL")")
@@ -44,10 +49,23 @@ extension VectorTileSource {
     public static func open(_ bytes: any PMTilesByteSource, style: VectorSourceStyle = .automatic,
                             budget: ResourceBudget = ResourceBudget()) throws -> VectorTileSource {
         let archive = try PMTilesArchive(source: bytes, limits: budget.vectorTile)
+        // What the archive holds is named by its header and root directory
+        // (every tile's place is reached from them), read again here: cheap,
+        // and a range source answers them from what it kept.
+        let head = try bytes.bytes(in: 0..<UInt64(PMTilesHeader.size))
+        let root = try bytes.bytes(in: archive.header.rootDirectory)
+        return try open(archive, identity: head + root + Array(String(bytes.count).utf8), style: style, budget: budget)
+    }
+
+    /// A source drawing `tiles` with `style` (checked against
+    /// `budget.vectorStyle`), its identity a hash of `identity` (bytes that
+    /// change whenever the tiles do) and of the style.
+    static func open(_ tiles: any VectorTileProviding, identity: [UInt8], style: VectorSourceStyle,
+                     budget: ResourceBudget) throws -> VectorTileSource {
         let light: VectorStyle, dark: VectorStyle, styleIdentity: [UInt8]
         switch style {
         case .automatic, .builtin:
-            let schema = try BuiltinVectorStyle.Schema(detecting: archive)
+            let schema = try BuiltinVectorStyle.Schema(detecting: tiles)
             let lightStyle = BuiltinVectorStyle(schema: schema, look: style == .builtin(.dark) ? .dark : .light)
             let darkStyle = BuiltinVectorStyle(schema: schema, look: style == .builtin(.light) ? .light : .dark)
             light = try lightStyle.style()
@@ -58,7 +76,7 @@ extension VectorTileSource {
                 throw VectorStyleError(.limitExceeded, detail: "the style is \(data.count) bytes, over the limit of \(budget.vectorStyle.maximumByteCount) (ResourceBudget.vectorStyle)")
             }
             light = try VectorStyle(data: data, limits: budget.vectorStyle)
-            // Every layer draws from the one archive: a style of several vector
+            // Every layer draws from the one tile set: a style of several vector
             // sources would draw the others' layers from the wrong tiles.
             guard light.sources.count <= 1 else {
                 throw VectorStyleError(.invalidValue, property: "sources", detail: "the style has \(light.sources.count) vector sources (\(light.sources.keys.sorted().joined(separator: ", "))); a style drawn from one archive has one")
@@ -66,20 +84,14 @@ extension VectorTileSource {
             dark = light
             styleIdentity = Array(data)
         }
-        let attribution = try VectorTileSource.attribution(of: archive)
+        let attribution = try VectorTileSource.attribution(of: tiles)
             ?? light.sources.values.compactMap(\.attribution).sorted().first ?? ""
-        // What the archive holds is named by its header and root directory
-        // (every tile's place is reached from them), read again here: cheap,
-        // and a range source answers them from what it kept.
-        let header = archive.header
-        let head = try bytes.bytes(in: 0..<UInt64(PMTilesHeader.size))
-        let root = try bytes.bytes(in: header.rootDirectory)
-        let identity = hex(KeyedHash.sha256(head + root + Array(String(bytes.count).utf8))) + "-" + hex(KeyedHash.sha256(styleIdentity))
-        return VectorTileSource(archive: archive, lightStyle: light, darkStyle: dark, attribution: attribution, identity: identity)
+        let hash = hex(KeyedHash.sha256(identity)) + "-" + hex(KeyedHash.sha256(styleIdentity))
+        return VectorTileSource(tiles: tiles, lightStyle: light, darkStyle: dark, attribution: attribution, identity: hash)
     }
 
     /// The first 8 bytes of `digest` as hex.
-    private static func hex(_ digest: [UInt8]) -> String {
+    static func hex(_ digest: [UInt8]) -> String {
         digest.prefix(8).map { String(format: "%02x", $0) }.joined()
     }
 }
