@@ -2,12 +2,17 @@
 decode of the same tile (Benchmarks/reference/vtzero_decode.cpp, C++ -O2,
 header-only vtzero on Debian's libprotozero-dev).
 
-vtzero's headers come from $VTZERO_INCLUDE, else .build/vtzero/include, else
-a shallow clone of github.com/mapbox/vtzero into .build/vtzero.
+vtzero's headers come from $VTZERO_INCLUDE (its include/ folder), else
+.build/vtzero/include, else a clone into .build/vtzero of $VTZERO_DIR (a
+checkout or bare git directory of github.com/mapbox/vtzero, e.g. the offline
+mirror /work/.mirror/mapbox+vtzero/repo), else of the mirror if present, else
+of https://github.com/mapbox/vtzero (needs the network). Protozero comes from
+Debian's libprotozero-dev (apt-get install libprotozero-dev).
   python3 Benchmarks/reference/mvt.py --iterations 21 --tile TILE.mvt --row NAME --work DIR
 """
 import os
 import subprocess
+import sys
 
 from common import emit, parser
 
@@ -15,12 +20,26 @@ here = os.path.dirname(os.path.abspath(__file__))
 package = os.path.normpath(os.path.join(here, "..", ".."))
 
 
+# Where vtzero may already be on this machine (a bare git mirror), tried before the network.
+MIRRORS = ["/work/.mirror/mapbox+vtzero/repo"]
+
+
 def vtzero_include():
     if os.environ.get("VTZERO_INCLUDE"):
         return os.environ["VTZERO_INCLUDE"]
     checkout = os.path.join(package, ".build", "vtzero")
-    if not os.path.isdir(os.path.join(checkout, "include", "vtzero")):
-        subprocess.run(["git", "clone", "--quiet", "--depth", "1", "https://github.com/mapbox/vtzero", checkout], check=True)
+    if os.path.isdir(os.path.join(checkout, "include", "vtzero")):
+        return os.path.join(checkout, "include")
+    given = os.environ.get("VTZERO_DIR")
+    if given and not os.path.isdir(given):
+        sys.exit("mvt.py: VTZERO_DIR=%s is not a directory (a vtzero checkout or bare git directory)" % given)
+    source = given or next((m for m in MIRRORS if os.path.isdir(m)), "https://github.com/mapbox/vtzero")
+    if os.path.isdir(os.path.join(source, "include", "vtzero")):
+        return os.path.join(source, "include")  # a checkout with its work tree: use it in place
+    done = subprocess.run(["git", "clone", "--quiet", source, checkout])
+    if done.returncode != 0 or not os.path.isdir(os.path.join(checkout, "include", "vtzero")):
+        sys.exit("mvt.py: no vtzero headers: cloning %s failed. Set VTZERO_INCLUDE to vtzero's include/ "
+                 "folder, or VTZERO_DIR to a vtzero checkout or bare git mirror." % source)
     return os.path.join(checkout, "include")
 
 
@@ -31,6 +50,8 @@ def main():
     p.add_argument("--work", required=True)
     args = p.parse_args()
     binary = os.path.join(args.work, "vtzero_decode")
+    if not os.path.isfile("/usr/include/protozero/pbf_reader.hpp") and not os.environ.get("VTZERO_INCLUDE"):
+        print("mvt.py: protozero headers not in /usr/include (apt-get install libprotozero-dev)", file=sys.stderr)
     subprocess.run(["g++", "-O2", "-std=c++14", "-I", vtzero_include(), os.path.join(here, "vtzero_decode.cpp"), "-o", binary], check=True)
     # More runs than the Swift side's median: one decode is about a millisecond.
     out = subprocess.run([binary, args.tile, str(max(21, args.iterations))], check=True, capture_output=True, text=True).stdout.split()

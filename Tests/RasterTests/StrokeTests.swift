@@ -112,7 +112,7 @@ final class StrokeTests: XCTestCase {
             for style in [StrokeStyle(width: 0.5, join: .bevel), StrokeStyle(width: 0.8, join: .round, cap: .round)] {
                 var hairline = try Canvas(width: 64, height: 64), outlined = try Canvas(width: 64, height: 64)
                 try hairline.stroke([path], color: .black, style: style)
-                try outlined.strokeOutlines([path], color: .black, style: style)
+                try outlined.strokeOutlines(try path.flattened(), color: .black, style: style)
                 let (a, b) = (hairline.bitmap.pixels, outlined.bitmap.pixels)
                 var worst = 0, totalA = 0, totalB = 0
                 for i in stride(from: 3, to: a.count, by: 4) {
@@ -146,5 +146,79 @@ final class StrokeTests: XCTestCase {
         XCTAssertNoThrow(try canvas.stroke(Path(), color: .black, style: StrokeStyle(width: 2)))
         // A hairpin (180° turn) with a miter join falls back to bevel rather than a spike.
         XCTAssertNoThrow(try canvas.stroke(Path(polyline: [Point(1, 4), Point(6, 4), Point(1, 4)]), color: .black, style: StrokeStyle(width: 2)))
+    }
+
+    /// A canvas drawn as bands of rows (as a vector map draws them on several
+    /// threads) and joined is byte for byte the canvas drawn whole: fills,
+    /// outlined strokes and hairlines crossing band edges, and text.
+    func testBandsJoinToTheWholeCanvas() throws {
+        let (width, height) = (2000, 200)
+        XCTAssertEqual(Canvas.bandRows(width: width), 65)
+        var generator = SystemRandomNumberGenerator()
+        func random(_ range: ClosedRange<Double>) -> Double { Double.random(in: range, using: &generator) }
+        var shapes: [[Point]] = []
+        for _ in 0..<40 {
+            var points = [Point(random(0...2000), random(-20...220))]
+            for _ in 0..<8 { points.append(Point(points[points.count - 1].x + random(-90...90), points[points.count - 1].y + random(-60...60))) }
+            shapes.append(points)
+        }
+        func draw(_ canvas: inout Canvas) throws {
+            try canvas.fill(polygons: Array(shapes[0..<10]), color: RGBA(200, 30, 30, 160))
+            try canvas.stroke(polylines: shapes[10..<25].map { ($0, false) }, color: RGBA(20, 90, 200, 255),
+                              style: StrokeStyle(width: 3.5, join: .round, cap: .round))
+            try canvas.stroke(polylines: shapes[25..<40].map { ($0, true) }, color: .black, style: StrokeStyle(width: 0.6))
+            canvas.draw(text: "band edge", at: 900, 58, color: .black, halo: .white)
+        }
+        var whole = try Canvas(width: width, height: height, background: .white)
+        try draw(&whole)
+        var bands = try [0..<65, 65..<195, 195..<200].map { try Canvas(width: width, height: height, rows: $0, background: .white) }
+        for i in bands.indices { try draw(&bands[i]) }
+        XCTAssertEqual(try Canvas(joining: &bands).bitmap.pixels, whole.bitmap.pixels)
+        XCTAssertTrue(bands.isEmpty)
+        var gap = [try Canvas(width: width, height: height, rows: 0..<65), try Canvas(width: width, height: height, rows: 66..<200)]
+        XCTAssertThrowsError(try Canvas(joining: &gap))
+    }
+
+    /// Blending runs of pixels (four at a time in 16-bit lanes) gives, for every
+    /// pixel, colour and coverage, what the per-pixel formula gives: source-over
+    /// of the premultiplied colour scaled by coverage, d · (255 − a) / 255 rounded.
+    func testBlendingRunsMatchesThePerPixelFormula() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2000 {
+            let color = RGBA(UInt8.random(in: 0...255, using: &generator), UInt8.random(in: 0...255, using: &generator),
+                             UInt8.random(in: 0...255, using: &generator), UInt8.random(in: 0...255, using: &generator))
+            let source = Canvas.premultiplied(color)
+            let coverage = UInt32.random(in: 0...255, using: &generator)
+            let count = Int.random(in: 1...13, using: &generator)
+            var words = (0..<count).map { _ -> UInt32 in
+                // Premultiplied destinations: no channel above alpha.
+                let a = UInt32.random(in: 0...255, using: &generator)
+                return (0..<3).reduce(a << 24) { $0 | UInt32.random(in: 0...a, using: &generator) << (8 * UInt32($1)) }
+            }
+            let before = words
+            words.withUnsafeMutableBufferPointer { Canvas.blend(source, coverage: coverage, into: $0.baseAddress!, count: count) }
+            let c = coverage + (coverage >> 7)
+            for (old, new) in zip(before, words) {
+                for channel in 0..<4 {
+                    let s = (source[channel] * c) >> 8, inverse = 255 - ((source[3] * c) >> 8)
+                    let d = (old >> (8 * UInt32(channel))) & 0xFF
+                    let expected = min(255, s + (d * inverse + 127) / 255)
+                    XCTAssertEqual((new >> (8 * UInt32(channel))) & 0xFF, expected, "channel \(channel) of \(old) under \(color) at \(coverage)")
+                }
+            }
+        }
+    }
+
+    /// A one-pixel hairline outline of a 20×10 rectangle covers its perimeter's
+    /// length in pixel area (no joins added); widths outside (0, 1] throw.
+    func testHairlineOutlineCoversItsLength() throws {
+        var canvas = try Canvas(width: 40, height: 30)
+        let ring = [Point(10.5, 10.5), Point(30.5, 10.5), Point(30.5, 20.5), Point(10.5, 20.5)]
+        try canvas.strokeHairlines(polylines: [(ring, true)], color: .black, width: 1)
+        let pixels = canvas.bitmap.pixels
+        let area = stride(from: 3, to: pixels.count, by: 4).reduce(0.0) { $0 + Double(pixels[$1]) } / 255
+        XCTAssertEqual(area, 60, accuracy: 1.5)
+        XCTAssertThrowsError(try canvas.strokeHairlines(polylines: [(ring, true)], color: .black, width: 1.5))
+        XCTAssertThrowsError(try canvas.strokeHairlines(polylines: [(ring, true)], color: .black, width: 0))
     }
 }

@@ -41,9 +41,15 @@ struct VectorLayerDrawer {
     private var lineIndex: [LinePaint: Int] = [:]
     private var lines: [(paint: LinePaint, polylines: [(points: [Point], closed: Bool)])] = []
 
+    /// The canvas size in pixels.
+    let width: Int
+    let height: Int
+
     init(scale: Double, zoom: Double, width: Int, height: Int) {
         self.scale = scale
         self.zoom = zoom
+        self.width = width
+        self.height = height
         reach = 2 * (Double(width * width + height * height)).squareRoot() + 16
     }
 
@@ -53,18 +59,31 @@ struct VectorLayerDrawer {
     }
 
     /// Fills the canvas with a background layer's colour.
-    mutating func drawBackground(_ style: BackgroundLayerStyle, on canvas: inout Canvas) throws {
+    mutating func drawBackground(_ style: BackgroundLayerStyle, on canvas: inout BandedCanvas) throws {
         let color = Self.rgba(style.color.value(atZoom: zoom), opacity: style.opacity.value(atZoom: zoom))
-        try canvas.fill(Path.rect(x: 0, y: 0, width: Double(canvas.width), height: Double(canvas.height)), color: color)
+        try canvas.fill(polygons: [[Point(0, 0), Point(Double(width), 0), Point(Double(width), Double(height)), Point(0, Double(height))]],
+                        color: color)
     }
 
-    /// Adds the features of `tileLayer` that `layer` draws (`layer` evaluated
-    /// at the zoom already), placed at `place`.
-    mutating func collect(_ layer: StyleLayer, from tileLayer: VectorTileLayer, at place: TileCover.Placed) {
-        guard tileLayer.extent > 0 else { return }
-        let unit = place.tileSide / Double(tileLayer.extent)
-        for index in 0..<tileLayer.featureCount {
-            let feature = tileLayer.feature(at: index)
+    /// The features of `tileLayer` that `layer` (evaluated at `zoom`) draws,
+    /// grouped by their paint as the style gives it (before the output scale),
+    /// groups in the order of their first feature: what does not depend on
+    /// where the tile lands or on the output scale, so it can be kept
+    /// between snapshots (``PreparedLayerCache``).
+    static func prepare(_ layer: StyleLayer, from tileLayer: VectorTileLayer, atZoom zoom: Double) -> [PreparedLayerGroup] {
+        guard tileLayer.extent > 0 else { return [] }
+        var groups: [PreparedLayerGroup] = []
+        var index: [PreparedLayerGroup.Paint: Int] = [:]
+        func append(_ parts: Range<Int>, to paint: PreparedLayerGroup.Paint, flag: UInt32 = 0) {
+            let group = index[paint] ?? {
+                groups.append(PreparedLayerGroup(paint: paint, parts: []))
+                index[paint] = groups.count - 1
+                return groups.count - 1
+            }()
+            groups[group].parts.append(contentsOf: parts.lazy.map { UInt32(truncatingIfNeeded: $0) | flag })
+        }
+        for featureIndex in 0..<tileLayer.featureCount {
+            let feature = tileLayer.feature(at: featureIndex)
             switch layer.kind {
             case .fill(let style):
                 guard feature.geometryType == .polygon, layer.matches(feature, atZoom: zoom) else { continue }
@@ -74,6 +93,35 @@ struct VectorLayerDrawer {
                 }
                 guard color.a != 0 || (outline?.a ?? 0) != 0 else { continue }
                 let translate = style.translate.value(atZoom: zoom, for: feature)
+                append(feature.parts, to: .fill(color: color, outline: outline, translate: translate.count == 2 ? translate : []))
+            case .line(let style):
+                guard feature.geometryType == .lineString || feature.geometryType == .polygon,
+                      layer.matches(feature, atZoom: zoom) else { continue }
+                let color = Self.rgba(style.color.value(atZoom: zoom, for: feature), opacity: style.opacity.value(atZoom: zoom, for: feature))
+                let width = style.width.value(atZoom: zoom, for: feature)
+                guard color.a != 0, width.isFinite, width > 0 else { continue }
+                append(feature.parts, to: .line(
+                    color: color, width: width, gap: style.gapWidth.value(atZoom: zoom, for: feature),
+                    offset: style.offset.value(atZoom: zoom, for: feature),
+                    dashes: style.dashArray.value(atZoom: zoom, for: feature),
+                    cap: style.cap.value(atZoom: zoom, for: feature), join: style.join.value(atZoom: zoom, for: feature),
+                    miterLimit: style.miterLimit.value(atZoom: zoom, for: feature)),
+                    flag: feature.geometryType == .polygon ? PreparedLayerGroup.closedFlag : 0)
+            case .background, .symbol:
+                return []
+            }
+        }
+        return groups
+    }
+
+    /// Adds prepared groups of `tileLayer`, placed at `place`: paint scaled to
+    /// output pixels and points projected.
+    mutating func add(_ prepared: [PreparedLayerGroup], from tileLayer: VectorTileLayer, at place: TileCover.Placed) {
+        guard tileLayer.extent > 0 else { return }
+        let unit = place.tileSide / Double(tileLayer.extent)
+        for prepared in prepared {
+            switch prepared.paint {
+            case let .fill(color, outline, translate):
                 let dx = translate.count == 2 ? bounded(translate[0] * scale) : 0
                 let dy = translate.count == 2 ? bounded(translate[1] * scale) : 0
                 let paint = FillPaint(color: color, outline: outline)
@@ -82,42 +130,33 @@ struct VectorLayerDrawer {
                     fillIndex[paint] = fills.count - 1
                     return fills.count - 1
                 }()
-                for part in feature.parts {
-                    let ring = Self.project(tileLayer.points(ofPart: part), x: place.x + dx, y: place.y + dy, unit: unit, keepLast: false)
+                for part in prepared.parts {
+                    let ring = Self.project(tileLayer.points(ofPart: Int(part)), x: place.x + dx, y: place.y + dy, unit: unit, keepLast: false)
                     if ring.count >= 3 { fills[group].rings.append(ring) }
                 }
-            case .line(let style):
-                guard feature.geometryType == .lineString || feature.geometryType == .polygon,
-                      layer.matches(feature, atZoom: zoom) else { continue }
-                let color = Self.rgba(style.color.value(atZoom: zoom, for: feature), opacity: style.opacity.value(atZoom: zoom, for: feature))
-                let width = bounded(style.width.value(atZoom: zoom, for: feature) * scale)
-                guard color.a != 0, width > 0 else { continue }
-                let gap = style.gapWidth.value(atZoom: zoom, for: feature) * scale
-                let offset = style.offset.value(atZoom: zoom, for: feature) * scale
+            case let .line(color, rawWidth, gap, offset, dashes, cap, join, miterLimit):
+                let width = bounded(rawWidth * scale)
+                guard width > 0 else { continue }
                 let paint = LinePaint(
-                    color: color, width: width, gap: max(0, bounded(gap)), offset: bounded(offset),
-                    dashes: style.dashArray.value(atZoom: zoom, for: feature).map { $0 * width },
-                    cap: style.cap.value(atZoom: zoom, for: feature), join: style.join.value(atZoom: zoom, for: feature),
-                    miterLimit: style.miterLimit.value(atZoom: zoom, for: feature))
+                    color: color, width: width, gap: max(0, bounded(gap * scale)), offset: bounded(offset * scale),
+                    dashes: dashes.map { $0 * width }, cap: cap, join: join, miterLimit: miterLimit)
                 let group = lineIndex[paint] ?? {
                     lines.append((paint, []))
                     lineIndex[paint] = lines.count - 1
                     return lines.count - 1
                 }()
-                let closed = feature.geometryType == .polygon
-                for part in feature.parts {
-                    let line = Self.project(tileLayer.points(ofPart: part), x: place.x, y: place.y, unit: unit, keepLast: true)
-                    if line.count >= 2 { lines[group].polylines.append((line, closed)) }
+                for part in prepared.parts {
+                    let index = Int(part & ~PreparedLayerGroup.closedFlag)
+                    let line = Self.project(tileLayer.points(ofPart: index), x: place.x, y: place.y, unit: unit, keepLast: true)
+                    if line.count >= 2 { lines[group].polylines.append((line, part & PreparedLayerGroup.closedFlag != 0)) }
                 }
-            case .background, .symbol:
-                return
             }
         }
     }
 
     /// Draws what was collected, in the order the groups first appeared, and
     /// forgets it.
-    mutating func flush(on canvas: inout Canvas) throws {
+    mutating func flush(on canvas: inout BandedCanvas) throws {
         defer {
             fills.removeAll(keepingCapacity: true)
             fillIndex.removeAll(keepingCapacity: true)
@@ -126,10 +165,10 @@ struct VectorLayerDrawer {
         }
         for (paint, rings) in fills where !rings.isEmpty {
             // Tile rings are wound exterior one way, holes the other: non-zero.
-            try canvas.fill(polygons: rings, color: paint.color, rule: .nonZero)
+            try canvas.fill(polygons: rings, color: paint.color)
             if let outline = paint.outline, outline.a != 0 {
-                // MapLibre outlines fills with a one-pixel line.
-                try canvas.stroke(rings.map { Path(polygon: $0) }, color: outline, style: StrokeStyle(width: 1))
+                // MapLibre outlines fills with one-pixel antialiased lines, no joins: hairlines.
+                try canvas.strokeHairlines(polylines: rings.map { ($0, true) }, color: outline, width: 1)
             }
         }
         for (paint, polylines) in lines where !polylines.isEmpty {
@@ -140,18 +179,18 @@ struct VectorLayerDrawer {
             let offsets = paint.gap > 0
                 ? [paint.offset - (paint.gap + paint.width) / 2, paint.offset + (paint.gap + paint.width) / 2]
                 : [paint.offset]
-            var paths: [Path] = []
+            var paths: [(points: [Point], closed: Bool)] = []
             for (points, closed) in polylines {
                 for offset in offsets {
                     let line = offset == 0 ? points : LineGeometry.offset(points, closed: closed, by: offset)
                     if let dashes = LineGeometry.dashes(of: line, closed: closed, pattern: paint.dashes) {
-                        paths += dashes.map { Path(polyline: $0) }
+                        paths += dashes.map { ($0, false) }
                     } else {
-                        paths.append(closed ? Path(polygon: line) : Path(polyline: line))
+                        paths.append((line, closed))
                     }
                 }
             }
-            try canvas.stroke(paths, color: paint.color, style: style)
+            try canvas.stroke(polylines: paths, color: paint.color, style: style)
         }
     }
 

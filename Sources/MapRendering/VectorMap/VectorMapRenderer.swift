@@ -33,6 +33,12 @@ public struct VectorMapRenderer: Sendable {
     public let cache: VectorTileCache
     /// The work one snapshot may cause.
     public var limits: VectorMapLimits
+    /// The horizontal bands fills and strokes are drawn in, each on its own
+    /// thread (see `BandedCanvas`): the active processors. Any count draws the same bytes.
+    var bandCount = ProcessInfo.processInfo.activeProcessorCount
+    /// Each drawn tile layer's features filtered and grouped by paint, per
+    /// style layer and zoom, kept between this renderer's snapshots.
+    let preparedLayers = PreparedLayerCache()
 
     /// A renderer drawing `tiles` (named `sourceName` in `cache`) with `style`.
     public init(tiles: any VectorTileProviding, sourceName: String, style: VectorStyle,
@@ -70,7 +76,9 @@ public struct VectorMapRenderer: Sendable {
                   checkCancellation: () throws -> Void = {}) throws -> (bitmap: Bitmap, labels: [VectorMapLabel]) {
         try camera.validate()
         let zoom = camera.styleZoom
-        let layers = style.layers.filter { $0.isShown(atZoom: zoom) }.map { $0.atZoom(zoom) }
+        // Each shown layer evaluated at the zoom, with its index in the style (its key in `preparedLayers`).
+        let shown = style.layers.indices.filter { style.layers[$0].isShown(atZoom: zoom) }
+        let layers = shown.map { style.layers[$0].atZoom(zoom) }
         let frame = VectorMapFrame(camera: camera, zoomRange: tiles.zoomRange)
         guard frame.cover.count <= limits.tilesPerSnapshot else {
             throw VectorTileError(.limitExceeded, "the view needs \(frame.cover.count) tiles at zoom \(frame.tileZoom), over the limit of \(limits.tilesPerSnapshot) per snapshot")
@@ -87,14 +95,15 @@ public struct VectorMapRenderer: Sendable {
             }
         }
         try checkBudget(tiles.map(\.tile), layers: layers)
-        var canvas = try Canvas(width: frame.pixelWidth, height: frame.pixelHeight)
+        prepareLayers(zip(shown, layers).map { $0 }, of: tiles, atZoom: zoom)
+        var bands = try BandedCanvas(width: frame.pixelWidth, height: frame.pixelHeight, bandCount: bandCount)
         var drawer = VectorLayerDrawer(scale: camera.scale, zoom: zoom, width: frame.pixelWidth, height: frame.pixelHeight)
         var symbolLayers: [StyleLayer] = []
-        for layer in layers {
+        for (layerIndex, layer) in zip(shown, layers) {
             try checkCancellation()
             switch layer.kind {
             case .background(let background):
-                try drawer.drawBackground(background, on: &canvas)
+                try drawer.drawBackground(background, on: &bands)
                 continue
             case .symbol:
                 symbolLayers.append(layer)
@@ -105,11 +114,16 @@ public struct VectorMapRenderer: Sendable {
             guard let sourceLayer = layer.sourceLayer else { continue }
             for (tile, place) in tiles {
                 guard let tileLayer = tile.layer(named: sourceLayer) else { continue }
-                drawer.collect(layer, from: tileLayer, at: place)
+                let key = PreparedLayerCache.Key(tile: place.tile, layer: layerIndex, zoom: zoom)
+                let groups = preparedLayers.groups(for: key, of: tileLayer) {
+                    VectorLayerDrawer.prepare(layer, from: tileLayer, atZoom: zoom)
+                }
+                drawer.add(groups, from: tileLayer, at: place)
             }
-            try drawer.flush(on: &canvas)
+            try drawer.flush(on: &bands)
         }
-        guard !symbolLayers.isEmpty else { return (canvas.bitmap, []) }
+        guard !symbolLayers.isEmpty else { return (try bands.finishBitmap(), []) }
+        var canvas = try bands.finish()
         var placer = VectorLabelPlacer(font: try TrueTypeFont.dejaVuSans, scale: camera.scale, zoom: zoom,
                                        width: frame.pixelWidth, height: frame.pixelHeight, limits: limits)
         // MapLibre places the top-most symbol layer first: the last in the style wins.
@@ -120,6 +134,29 @@ public struct VectorMapRenderer: Sendable {
         try checkCancellation()
         try placer.draw(on: &canvas)
         return (canvas.bitmap, placer.labels)
+    }
+
+    /// Prepares the fill and line layers of `tiles` not yet in `preparedLayers`,
+    /// a tile per thread on up to `bandCount` threads (a first snapshot's
+    /// filtering and paint evaluation; the drawing loop then finds them kept).
+    private func prepareLayers(_ layers: [(index: Int, layer: StyleLayer)], of tiles: [(tile: VectorTile, place: TileCover.Placed)],
+                               atZoom zoom: Double) {
+        let drawn = layers.filter { entry in
+            switch entry.layer.kind {
+            case .fill, .line: return entry.layer.sourceLayer != nil
+            case .background, .symbol: return false
+            }
+        }
+        guard bandCount > 1, tiles.count > 1, !drawn.isEmpty else { return }
+        let preparedLayers = self.preparedLayers
+        DispatchQueue.concurrentPerform(iterations: tiles.count) { i in
+            let (tile, place) = tiles[i]
+            for (index, layer) in drawn {
+                guard let name = layer.sourceLayer, let tileLayer = tile.layer(named: name) else { continue }
+                let key = PreparedLayerCache.Key(tile: place.tile, layer: index, zoom: zoom)
+                _ = preparedLayers.groups(for: key, of: tileLayer) { VectorLayerDrawer.prepare(layer, from: tileLayer, atZoom: zoom) }
+            }
+        }
     }
 
     /// Throws when the drawn layers of `tiles` hold more features or vertices

@@ -42,15 +42,15 @@ extension Canvas {
         let sb = UInt32(Premultiplication.mul255(UInt32(color.b), sa))
         let inv = 255 - sa
         let maskHeight = mask.count / maskWidth
-        let w = width, h = height
+        let w = width, first = rows.lowerBound, end = rows.upperBound
         pixels.withUnsafeMutableBufferPointer { p in
             for my in 0..<maskHeight {
                 let (py, o1) = y.addingReportingOverflow(my - 1)
-                guard !o1, py >= 0, py < h else { continue }
+                guard !o1, py >= first, py < end else { continue }
                 for mx in 0..<maskWidth where mask[my * maskWidth + mx] == 1 {
                     let (px, o2) = x.addingReportingOverflow(mx - 1)
                     guard !o2, px >= 0, px < w else { continue }
-                    let i = (py * w + px) * 4
+                    let i = ((py - first) * w + px) * 4
                     p[i] = UInt8(sr + UInt32(Premultiplication.mul255(UInt32(p[i]), inv)))
                     p[i + 1] = UInt8(sg + UInt32(Premultiplication.mul255(UInt32(p[i + 1]), inv)))
                     p[i + 2] = UInt8(sb + UInt32(Premultiplication.mul255(UInt32(p[i + 2]), inv)))

@@ -13,17 +13,18 @@
 /// area in it up to the joins (sub-pixel for these widths), clamped at full
 /// coverage where lines cross or double back, so nothing is blended twice.
 struct HairlineRasterizer {
-    /// Canvas size in pixels.
+    /// Canvas width in pixels.
     let width: Int
-    let height: Int
+    /// The canvas rows drawn (the canvas's band, see `Canvas.rows`).
+    let rows: Range<Int>
     /// The stroke width in pixels (in (0, `Canvas.hairlineWidth`]).
     let lineWidth: Double
     /// Every segment that can reach the canvas: x0, y0, x1, y1, flat.
     private var segments: [Double] = []
 
-    init(width: Int, height: Int, lineWidth: Double) {
+    init(width: Int, rows: Range<Int>, lineWidth: Double) {
         self.width = width
-        self.height = height
+        self.rows = rows
         self.lineWidth = lineWidth
     }
 
@@ -37,26 +38,27 @@ struct HairlineRasterizer {
             }
         }
         guard points.count >= 2 else { return }
-        let (w, h) = (Double(width) + 1, Double(height) + 1)
+        let (w, top, h) = (Double(width) + 1, Double(rows.lowerBound) - 1, Double(rows.upperBound) + 1)
         let count = closed ? points.count : points.count - 1
         for i in 0..<count {
             let a = points[i], b = points[(i + 1) % points.count]
             // Both ends beyond one side (with a pixel of margin for the line's thickness): no pixel to reach.
-            if (a.x < -1 && b.x < -1) || (a.x > w && b.x > w) || (a.y < -1 && b.y < -1) || (a.y > h && b.y > h) { continue }
+            if (a.x < -1 && b.x < -1) || (a.x > w && b.x > w) || (a.y < top && b.y < top) || (a.y > h && b.y > h) { continue }
             if a == b { continue }
             segments.append(a.x); segments.append(a.y); segments.append(b.x); segments.append(b.y)
         }
     }
 
     /// Blends the hairlines in `color` (premultiplied as `source`) into the
-    /// canvas's premultiplied `pixels`, a band of rows at a time.
+    /// canvas's premultiplied `pixels` (of `rows`), a band of rows at a time,
+    /// on the grid of `Canvas.bandRows(width:)`.
     func draw(into pixels: inout [UInt8], source: SIMD4<UInt32>) {
-        guard !segments.isEmpty, width > 0, height > 0 else { return }
-        let bandRows = max(16, Canvas.bandCells / width)
-        var mask = CoverageMask(width: width, rows: min(bandRows, height))
-        var top = 0
-        while top < height {
-            let rows = min(bandRows, height - top)
+        guard !segments.isEmpty, width > 0, !self.rows.isEmpty else { return }
+        let bandRows = Canvas.bandRows(width: width)
+        var mask = CoverageMask(width: width, rows: min(bandRows, self.rows.count))
+        var top = self.rows.lowerBound
+        while top < self.rows.upperBound {
+            let rows = min((top / bandRows + 1) * bandRows, self.rows.upperBound) - top
             mask.rows = rows
             // Storage is taken once per band, not once per pixel (no uniqueness checks in the walk).
             mask.cells.withUnsafeMutableBufferPointer { cells in
@@ -77,7 +79,7 @@ struct HairlineRasterizer {
             }
             }
             }
-            mask.sweep(into: &pixels, firstRow: top, canvasWidth: width, source: source)
+            mask.sweep(into: &pixels, firstRow: top - self.rows.lowerBound, canvasWidth: width, source: source)
             top += rows
         }
     }

@@ -231,6 +231,32 @@ final class VectorMapRendererTests: XCTestCase {
         XCTAssertEqual(renderer.cache.count, 1)
         XCTAssertEqual(try renderer.render(camera).pixels, first.pixels)
         XCTAssertEqual(renderer.cache.count, 1)
+        // The second snapshot drew from the prepared layers of the first; after
+        // the tiles are dropped and decoded again, they are prepared again.
+        let prepared = renderer.preparedLayers.count
+        XCTAssertGreaterThan(prepared, 0)
+        renderer.cache.removeAll()
+        XCTAssertEqual(try renderer.render(camera).pixels, first.pixels)
+        XCTAssertEqual(renderer.preparedLayers.count, prepared)
+    }
+
+    /// Drawn in parallel bands or on one canvas, a snapshot is the same bytes
+    /// (1024 pixels high: five of the 255-row bands a 512-pixel-wide canvas fills in).
+    /// With labels (bands joined, labels drawn on top) and without (each band
+    /// converted to straight alpha on its own thread).
+    func testBandsDrawTheSameBytesAsOneCanvas() throws {
+        let labelled = try Self.renderer(.light)
+        let labelFree = VectorMapRenderer(tiles: labelled.tiles, sourceName: "helsinki",
+                                          style: VectorMapLabelTests.labelFree(labelled.style))
+        let camera = VectorMapCamera(center: Self.center, zoom: 15, width: 256, height: 512, scale: 2)
+        for var renderer in [labelled, labelFree] {
+            renderer.bandCount = 1
+            let whole = try renderer.render(camera)
+            for count in [2, 3, 8] {
+                renderer.bandCount = count
+                XCTAssertEqual(try renderer.render(camera).pixels, whole.pixels, "\(count) bands")
+            }
+        }
     }
 
     /// Extreme paint values draw (clamped, or solid for an absurd dash) in

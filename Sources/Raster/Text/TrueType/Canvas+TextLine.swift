@@ -57,7 +57,7 @@ extension Canvas {
             x0 = min(x0, pen.x + mask.left); x1 = max(x1, pen.x + mask.left + mask.width)
             y0 = min(y0, baseline + mask.top); y1 = max(y1, baseline + mask.top + mask.height)
         }
-        x0 = max(x0, 0); y0 = max(y0, 0); x1 = min(x1, width); y1 = min(y1, height)
+        x0 = max(x0, 0); y0 = max(y0, rows.lowerBound); x1 = min(x1, width); y1 = min(y1, rows.upperBound)
         guard x1 > x0, y1 > y0, color.a > 0 else { return }
         let unionWidth = x1 - x0, unionHeight = y1 - y0
         var union = [UInt8](repeating: 0, count: unionWidth * unionHeight)
@@ -90,7 +90,7 @@ extension Canvas {
             pixels.withUnsafeMutableBytes { bytes in
                 let words = bytes.baseAddress!.assumingMemoryBound(to: UInt32.self)
                 for row in 0..<h {
-                    let line = words + (y + row) * canvasWidth + x
+                    let line = words + (y + row - rows.lowerBound) * canvasWidth + x
                     for column in 0..<w where c[row * w + column] != 0 {
                         Canvas.blend(source, coverage: UInt32(c[row * w + column]), into: line + column, count: 1)
                     }

@@ -1,0 +1,138 @@
+import Dispatch
+import Foundation
+import Raster
+
+/// A vector map's canvas split into horizontal bands drawn on every core at
+/// once (MapLibre's software renderer, llvmpipe, rasterises on all cores too).
+///
+/// Fills and strokes are recorded, then each band replays them in order,
+/// clipped to its rows: a stroke's outline pieces are built only for the
+/// segments reaching the band, and every pixel gets the bytes one whole canvas
+/// would give it (``Canvas`` works in bands of rows on a grid fixed by the
+/// width, and the bands here are unions of that grid's bands). Recorded work
+/// is replayed whenever it reaches ``pendingPointLimit`` points, so memory stays
+/// about one canvas plus a bounded batch of geometry.
+struct BandedCanvas {
+    /// One recorded drawing operation.
+    private enum Operation {
+        case fill(polygons: [[Point]], color: RGBA)
+        case stroke(polylines: [(points: [Point], closed: Bool)], color: RGBA, style: StrokeStyle)
+        case hairlines(polylines: [(points: [Point], closed: Bool)], color: RGBA, width: Double)
+    }
+
+    private var bands: [Canvas]
+    private var pending: [Operation] = []
+    private var pendingPoints = 0
+    /// Recorded points past which the batch is drawn before more is recorded.
+    static let pendingPointLimit = 1 << 18
+
+    /// A transparent `width` × `height` canvas in up to `bandCount` bands (one
+    /// band draws on the calling thread).
+    init(width: Int, height: Int, bandCount: Int) throws {
+        let grid = Canvas.bandRows(width: width)
+        let gridBands = max(1, (height + grid - 1) / grid)
+        let count = max(1, min(bandCount, gridBands))
+        bands = try (0..<count).map { band in
+            // Band i holds grid bands [i·n/count, (i+1)·n/count), so each is whole grid bands.
+            let top = min(height, band * gridBands / count * grid)
+            let bottom = band == count - 1 ? height : min(height, (band + 1) * gridBands / count * grid)
+            return try Canvas(width: width, height: height, rows: top..<bottom)
+        }
+    }
+
+    /// Records a fill of `polygons` as one non-zero shape.
+    mutating func fill(polygons: [[Point]], color: RGBA) throws {
+        pending.append(.fill(polygons: polygons, color: color))
+        pendingPoints += polygons.reduce(0) { $0 + $1.count }
+        try drawIfFull()
+    }
+
+    /// Records a stroke of `polylines` as one shape.
+    mutating func stroke(polylines: [(points: [Point], closed: Bool)], color: RGBA, style: StrokeStyle) throws {
+        pending.append(.stroke(polylines: polylines, color: color, style: style))
+        pendingPoints += polylines.reduce(0) { $0 + $1.points.count }
+        try drawIfFull()
+    }
+
+    /// Records hairlines of `polylines`, `width` ≤ 1 pixel (`Canvas.strokeHairlines`).
+    mutating func strokeHairlines(polylines: [(points: [Point], closed: Bool)], color: RGBA, width: Double) throws {
+        pending.append(.hairlines(polylines: polylines, color: color, width: width))
+        pendingPoints += polylines.reduce(0) { $0 + $1.points.count }
+        try drawIfFull()
+    }
+
+    private mutating func drawIfFull() throws {
+        if pendingPoints >= Self.pendingPointLimit { try draw() }
+    }
+
+    /// Draws everything recorded, each band on its own thread.
+    mutating func draw() throws {
+        let operations = pending
+        pending.removeAll()
+        pendingPoints = 0
+        guard !operations.isEmpty else { return }
+        if bands.count == 1 {
+            for operation in operations { try Self.draw(operation, on: &bands[0]) }
+            return
+        }
+        var failures = [Error?](repeating: nil, count: bands.count)
+        bands.withUnsafeMutableBufferPointer { canvases in
+            failures.withUnsafeMutableBufferPointer { errors in
+                // Safe: iteration i touches only canvases[i] and errors[i], and
+                // concurrentPerform returns only when every iteration has.
+                nonisolated(unsafe) let (canvases, errors) = (canvases, errors)
+                DispatchQueue.concurrentPerform(iterations: canvases.count) { band in
+                    do {
+                        for operation in operations { try Self.draw(operation, on: &canvases[band]) }
+                    } catch {
+                        errors[band] = error
+                    }
+                }
+            }
+        }
+        if let failure = failures.lazy.compactMap({ $0 }).first { throw failure }
+    }
+
+    private static func draw(_ operation: Operation, on canvas: inout Canvas) throws {
+        switch operation {
+        case let .fill(polygons, color):
+            try canvas.fill(polygons: polygons, color: color, rule: .nonZero)
+        case let .stroke(polylines, color, style):
+            try canvas.stroke(polylines: polylines, color: color, style: style)
+        case let .hairlines(polylines, color, width):
+            try canvas.strokeHairlines(polylines: polylines, color: color, width: width)
+        }
+    }
+
+    /// Draws what is recorded and gives the whole canvas.
+    mutating func finish() throws -> Canvas {
+        try draw()
+        return try Canvas(joining: &bands)
+    }
+
+    /// Draws what is recorded and gives the image, each band converted to
+    /// straight alpha on its own thread (for a snapshot with nothing to draw
+    /// on top). The bands are let go before their rows are put together.
+    mutating func finishBitmap() throws -> Bitmap {
+        try draw()
+        guard bands.count > 1 else { return try Canvas(joining: &bands).bitmap }
+        let (width, height) = (bands[0].width, bands[0].height)
+        var parts = [Bitmap?](repeating: nil, count: bands.count)
+        bands.withUnsafeBufferPointer { canvases in
+            parts.withUnsafeMutableBufferPointer { converted in
+                // Safe: iteration i reads canvases[i] and writes only converted[i];
+                // concurrentPerform returns only when every iteration has.
+                nonisolated(unsafe) let (canvases, converted) = (canvases, converted)
+                DispatchQueue.concurrentPerform(iterations: canvases.count) { converted[$0] = canvases[$0].bitmap }
+            }
+        }
+        bands.removeAll()
+        var pixels: [UInt8] = []
+        pixels.reserveCapacity(width * height * 4)
+        for i in parts.indices {
+            pixels += parts[i]?.pixels ?? []
+            parts[i] = nil
+        }
+        return try Bitmap(width: width, height: height, rgba: pixels)
+    }
+}

@@ -1,0 +1,25 @@
+import Raster
+
+/// Features of one tile layer that one style layer draws alike: their paint
+/// as the style evaluates it at a zoom (widths and offsets in points, before
+/// the output scale) and their parts (indices into the tile layer's
+/// `partStarts`), in feature order. What MapLibre keeps per tile and style
+/// layer as a "bucket", minus the tessellation.
+struct PreparedLayerGroup: Sendable {
+    /// A group's paint before scaling.
+    enum Paint: Hashable, Sendable {
+        /// A `fill`: colour and outline colour at their opacity, translate in points ([] for none).
+        case fill(color: RGBA, outline: RGBA?, translate: [Double])
+        /// A `line`.
+        case line(color: RGBA, width: Double, gap: Double, offset: Double, dashes: [Double],
+                  cap: StyleLineCap, join: StyleLineJoin, miterLimit: Double)
+    }
+
+    var paint: Paint
+    /// Part indices, with ``closedFlag`` set on a line layer's polygon rings
+    /// (stroked closed). Kept in feature order, rings and lines interleaved as
+    /// the tile has them, so a stroke's pieces add up in the same order.
+    var parts: [UInt32]
+    /// The bit of a part marking a closed ring (a tile's parts are far fewer than 2³¹).
+    static let closedFlag: UInt32 = 1 << 31
+}
