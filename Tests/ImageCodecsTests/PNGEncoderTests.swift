@@ -75,3 +75,40 @@ extension PNGEncoderTests {
         XCTAssertEqual(try PNGEncoder().encode(image, checkCancellation: {}), try PNGEncoder().encode(image))
     }
 }
+
+extension PNGEncoderTests {
+    /// An image with filtered rows of two `DeflateEncoder.minimumPartSize` or
+    /// more is compressed in parts on every core: python3's zlib and hand-written
+    /// filters, and our decoder, give back every pixel; its IDAT data differs
+    /// from the whole-input stream (the parted path was taken) but inflates to
+    /// the same filtered bytes as the serial path's, so filter choice is unchanged.
+    func testLargeImagesCompressedInPartsRoundTripExactly() throws {
+        let image = try bitmap(width: 330, height: 270, gray: false, alpha: true, seed: 4)  // 356,670 filtered bytes
+        XCTAssertGreaterThanOrEqual((330 * 4 + 1) * 270, DeflateEncoder.minimumPartSize * 2)
+        var encoder = PNGEncoder()
+        encoder.parts = 2  // as on a machine with two cores or more
+        let file = try encoder.encode(image)
+        let decoded = try XCTUnwrap(try IndependentDecoder.pngDecode([file])[0], "the independent decoder refused the file")
+        XCTAssertEqual(decoded.rgba, image.pixels)
+        XCTAssertEqual(try PNGDecoder().decode(file).pixels, image.pixels)
+
+        let idat = Self.idatData(file)
+        let filtered = try Inflater.zlibDecompress(idat, limit: (330 * 4 + 1) * 270)
+        XCTAssertNotEqual(idat, DeflateEncoder(level: PNGEncoder.defaultLevel).zlibCompress(filtered), "compressed in parts")
+        // Level 0 is never parted: the serial path's filtered rows, which the parted file must hold too.
+        let serial = try PNGEncoder(level: 0).encode(image)
+        XCTAssertEqual(try Inflater.zlibDecompress(Self.idatData(serial), limit: filtered.count), filtered)
+    }
+
+    /// The IDAT chunks' data, concatenated.
+    private static func idatData(_ file: Data) -> [UInt8] {
+        let bytes = [UInt8](file)
+        var position = 8, data: [UInt8] = []
+        while position + 12 <= bytes.count {
+            let length = bytes[position..<position + 4].reduce(0) { $0 << 8 | Int($1) }
+            if bytes[position + 4..<position + 8].elementsEqual("IDAT".utf8) { data += bytes[position + 8..<position + 8 + length] }
+            position += 12 + length
+        }
+        return data
+    }
+}

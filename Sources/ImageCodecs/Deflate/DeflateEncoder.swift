@@ -1,3 +1,5 @@
+import Dispatch
+
 /// Deflate compression (RFC 1951), raw or with zlib framing (RFC 1950).
 ///
 /// LZ77 over a 32 KiB window (`LZ77Matcher`: hash chains of 4-byte prefixes
@@ -90,25 +92,95 @@ public struct DeflateEncoder: Sendable {
             writer.alignToByte()
             return
         }
+        try deflateBlocks(base, count: input.count, dictionary: 0, last: true, into: &writer, checkCancellation: checkCancellation)
+    }
+
+    /// Blocks for `input[dictionary..<count]`, the bytes before `dictionary`
+    /// serving as preset dictionary, ending byte-aligned: with a final block
+    /// when `last`, else with an empty stored block (zlib's sync flush), so
+    /// the next part's blocks can follow at once.
+    private func deflateBlocks(_ base: UnsafePointer<UInt8>, count: Int, dictionary: Int, last: Bool, into writer: inout BitWriter,
+                               checkCancellation: () throws -> Void) rethrows {
+        let input = UnsafeBufferPointer(start: base, count: count)
         if level == 0 {
-            writeStored(input, final: true, to: &writer)
-            return
+            writeStored(UnsafeBufferPointer(rebasing: input[dictionary...]), final: last, to: &writer)
+        } else {
+            var matcher = LZ77Matcher(input: base, count: count, dictionary: dictionary, effort: Self.efforts[level])
+            var blockStart = dictionary
+            var tokens = TokenBuffer(limit: Self.blockTokens)
+            let codes = HuffmanTokenWriter()
+            while true {
+                try checkCancellation()
+                let consumed = matcher.fill(&tokens, limit: Self.blockTokens)
+                let finished = matcher.isFinished
+                writeBlock(tokens, raw: UnsafeBufferPointer(rebasing: input[blockStart..<(blockStart + consumed)]), final: last && finished,
+                           codes: codes, to: &writer)
+                blockStart += consumed
+                tokens.removeAll()
+                if finished { break }
+            }
         }
-        var matcher = LZ77Matcher(input: base, count: input.count, effort: Self.efforts[level])
-        var blockStart = 0
-        var tokens = TokenBuffer(limit: Self.blockTokens)
-        let codes = HuffmanTokenWriter()
-        while true {
-            try checkCancellation()
-            let consumed = matcher.fill(&tokens, limit: Self.blockTokens)
-            let final = matcher.isFinished
-            writeBlock(tokens, raw: UnsafeBufferPointer(rebasing: input[blockStart..<(blockStart + consumed)]), final: final,
-                       codes: codes, to: &writer)
-            blockStart += consumed
-            tokens.removeAll()
-            if final { break }
+        if !last {
+            writer.write(0, 3)  // not final, stored
+            writer.alignToByte()
+            writer.write(0x0000, 16)  // LEN 0, NLEN its complement
+            writer.write(0xFFFF, 16)
         }
         writer.alignToByte()
+    }
+
+    // MARK: Parts on every core
+
+    /// The fewest input bytes per part of `zlibCompressInParts`: pigz's block
+    /// size. Each part costs a block header or two and the matches it cannot
+    /// see past its dictionary, so images under twice this stay whole.
+    static let minimumPartSize = 128 * 1024
+
+    /// A zlib stream of `input` whose deflate data is made in up to `parts`
+    /// parts of equal size (at least `minimumPartSize` each) compressed
+    /// concurrently, as pigz does: each part takes the 32 KiB before it as
+    /// preset dictionary and ends with a sync flush, the last with the final
+    /// block. With one part (small inputs, level 0) it is `zlibCompress`'s
+    /// stream. `checkCancellation` is called before and after the parts, not
+    /// inside them: the closure need not be safe to call from other threads.
+    func zlibCompressInParts(_ input: UnsafeBufferPointer<UInt8>, parts: Int,
+                             checkCancellation: () throws -> Void) rethrows -> [UInt8] {
+        let partCount = min(parts, input.count / Self.minimumPartSize)
+        guard let base = input.baseAddress, partCount > 1, level > 0 else {
+            return try zlibCompress(input, checkCancellation: checkCancellation)
+        }
+        try checkCancellation()
+        let count = input.count
+        // Part i covers bounds[i]..<bounds[i + 1].
+        let bounds = (0...partCount).map { count / partCount * $0 + min($0, count % partCount) }
+        var compressed = [[UInt8]](repeating: [], count: partCount)
+        var checksums = [UInt32](repeating: 0, count: partCount)
+        compressed.withUnsafeMutableBufferPointer { compressed in
+            checksums.withUnsafeMutableBufferPointer { checksums in
+                // Safe: iteration i reads the input and writes only compressed[i] and
+                // checksums[i]; concurrentPerform returns only when every iteration has.
+                nonisolated(unsafe) let (compressed, checksums, base) = (compressed, checksums, base)
+                DispatchQueue.concurrentPerform(iterations: partCount) { i in
+                    let start = bounds[i], end = bounds[i + 1]
+                    let dictionary = min(start, LZ77Matcher.windowSize)
+                    var writer = BitWriter(capacity: Self.bound(end - start))
+                    self.deflateBlocks(base + (start - dictionary), count: end - start + dictionary, dictionary: dictionary,
+                                       last: end == count, into: &writer, checkCancellation: {})
+                    compressed[i] = writer.bytes
+                    checksums[i] = Adler32.checksum(UnsafeBufferPointer(start: base + start, count: end - start))
+                }
+            }
+        }
+        try checkCancellation()
+        var stream: [UInt8] = [0x78, level >= 7 ? 0xDA : level >= 2 ? 0x9C : 0x01]
+        stream.reserveCapacity(compressed.reduce(6) { $0 + $1.count })
+        var adler = checksums[0]
+        for i in 0..<partCount {
+            stream += compressed[i]
+            if i > 0 { adler = Adler32.combine(adler, checksums[i], secondLength: bounds[i + 1] - bounds[i]) }
+        }
+        for shift in [24, 16, 8, 0] { stream.append(UInt8((adler >> UInt32(shift)) & 0xFF)) }
+        return stream
     }
 
     // MARK: Blocks

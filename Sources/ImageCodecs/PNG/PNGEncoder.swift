@@ -17,6 +17,11 @@ public struct PNGEncoder: ImageEncoding {
     /// benchmark photo and map are smaller than Pillow's default level makes them.
     public static let defaultLevel = 4
 
+    /// Into how many parts deflate may split the filtered rows, compressed
+    /// concurrently (each at least `DeflateEncoder.minimumPartSize` bytes):
+    /// one per active core. Tests set it to take or avoid the parted path.
+    var parts = ProcessInfo.processInfo.activeProcessorCount
+
     /// Always `.png`.
     public var format: ImageFormat { .png }
 
@@ -32,7 +37,8 @@ public struct PNGEncoder: ImageEncoding {
     }
 
     /// Encodes `bitmap`, calling `checkCancellation` after packing, every 256
-    /// filtered rows and before each deflate block; whatever it throws ends the encode.
+    /// filtered rows and before each deflate block (for images compressed in
+    /// parts on every core, before and after the parts); whatever it throws ends the encode.
     public func encode(_ bitmap: Bitmap, checkCancellation: () throws -> Void) throws -> Data {
         guard !bitmap.isEmpty else { throw ImageCodecError(PNGError.emptyImage(width: bitmap.width, height: bitmap.height)) }
         guard bitmap.width <= Int(Int32.max), bitmap.height <= Int(Int32.max) else {
@@ -50,8 +56,11 @@ public struct PNGEncoder: ImageEncoding {
             try PNGFilter.filterRows(rows: bitmap.height, rowBytes: rowBytes, bpp: channels, into: filtered,
                                      packRow: { y, row in Self.pack(rgba + y * width * 4, count: width, as: type, into: row) },
                                      checkCancellation: checkCancellation)
+            // Large images are compressed in parts, one per core: the pixels are
+            // the same everywhere, the bytes depend on the number of cores.
             let compressed = try DeflateEncoder(level: level)
-                .zlibCompress(UnsafeBufferPointer(start: filtered, count: (rowBytes + 1) * bitmap.height), checkCancellation: checkCancellation)
+                .zlibCompressInParts(UnsafeBufferPointer(start: filtered, count: (rowBytes + 1) * bitmap.height), parts: parts,
+                                     checkCancellation: checkCancellation)
 
             var file: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
             file.reserveCapacity(compressed.count + 128)
