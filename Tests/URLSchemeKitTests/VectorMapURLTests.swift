@@ -311,6 +311,42 @@ final class VectorMapURLTests: XCTestCase {
         XCTAssertNotEqual(protomaps.identity.prefix(16), automatic.identity.prefix(16), "another archive")
     }
 
+    /// Two different URLs over the same area (another marker and width, so
+    /// the snapshot cache cannot answer) through one session: the second
+    /// prepares no layer, it draws the source's kept ones, and its bytes are
+    /// those of a fresh source's. Another look, or the same look with labels
+    /// (its layer indices shifted by the `symbol` layers), prepares its own,
+    /// and also draws a fresh source's bytes.
+    func testAnotherSnapshotOfTheAreaReusesPreparedLayers() async throws {
+        let area = "latitude=\(Self.center.latitude)&longitude=\(Self.center.longitude)&zoom=15&height=256&tiles=hel"
+        let first = area + "&width=256&labels=none&marker=60.1705,24.945"
+        let second = area + "&width=240&labels=none&marker=60.171,24.944"
+        let sources = try sources("openmaptiles")
+        let prepared = try XCTUnwrap(sources.vectorSource(named: "hel")).preparedLayers
+        let shared = session(sources)
+        func fresh(_ query: String) async throws -> Bitmap { try await image(session(try self.sources("openmaptiles")), query) }
+
+        _ = try await image(shared, first)
+        let afterFirst = prepared.statistics
+        XCTAssertGreaterThan(afterFirst.preparations, 0)
+        let reused = try await image(shared, second)
+        let afterSecond = prepared.statistics
+        XCTAssertEqual(afterSecond.preparations, afterFirst.preparations, "the second snapshot prepares no layer anew")
+        XCTAssertGreaterThan(afterSecond.hits, afterFirst.hits)
+        XCTAssertEqual(reused.width, 240)
+        let freshSecond = try await fresh(second)
+        XCTAssertEqual(reused.pixels, freshSecond.pixels, "kept layers draw what a fresh source draws")
+
+        var preparations = afterSecond.preparations
+        for other in [area + "&width=240&marker=60.171,24.944", area + "&width=240&labels=none&style=dark&marker=60.171,24.944"] {
+            let drawn = try await image(shared, other)
+            XCTAssertGreaterThan(prepared.statistics.preparations, preparations, "\(other): another style's layers are its own")
+            preparations = prepared.statistics.preparations
+            let freshOther = try await fresh(other)
+            XCTAssertEqual(drawn.pixels, freshOther.pixels, other)
+        }
+    }
+
     /// The environment's budget bounds a vector source: a tile over
     /// `vectorTile.compressedTileBytes`, a view over
     /// `vectorSnapshot.tilesPerSnapshot`, a style over `vectorStyle`'s layers,
