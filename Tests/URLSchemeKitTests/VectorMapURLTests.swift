@@ -347,6 +347,33 @@ final class VectorMapURLTests: XCTestCase {
         }
     }
 
+    /// Four URLs over one area loaded at once through one session race to
+    /// prepare the source's layers (the second render of each look below
+    /// finds them kept): each draws what a fresh source draws alone, and the
+    /// source keeps what a light and a dark source would, once.
+    func testConcurrentSnapshotsShareThePreparedLayers() async throws {
+        let area = "latitude=\(Self.center.latitude)&longitude=\(Self.center.longitude)&zoom=15&width=200&height=200&labels=none&tiles=hel"
+        let queries = (0..<4).map { area + "&style=\($0 % 2 == 0 ? "light" : "dark")&marker=60.17\($0),24.945" }
+        let sources = try sources("openmaptiles")
+        let prepared = try XCTUnwrap(sources.vectorSource(named: "hel")).preparedLayers
+        let shared = session(sources)
+        let drawn = try await withThrowingTaskGroup(of: (Int, Bitmap).self) { group in
+            for (i, query) in queries.enumerated() {
+                let url = try XCTUnwrap(URL(string: "map://?" + query))
+                group.addTask { (i, try ImageDecoder.decode(try await shared.data(from: url).0).bitmap) }
+            }
+            return try await group.reduce(into: [Int: Bitmap]()) { $0[$1.0] = $1.1 }
+        }
+        var keptAlone = 0
+        for (i, query) in queries.enumerated() {
+            let fresh = try self.sources("openmaptiles")
+            let alone = try await image(session(fresh), query)
+            XCTAssertEqual(drawn[i]?.pixels, alone.pixels, query)
+            if i < 2 { keptAlone += try XCTUnwrap(fresh.vectorSource(named: "hel")).preparedLayers.count }
+        }
+        XCTAssertEqual(prepared.count, keptAlone, "one entry per tile and layer of each look, however the loads raced")
+    }
+
     /// The environment's budget bounds a vector source: a tile over
     /// `vectorTile.compressedTileBytes`, a view over
     /// `vectorSnapshot.tilesPerSnapshot`, a style over `vectorStyle`'s layers,
