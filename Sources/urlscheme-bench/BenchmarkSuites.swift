@@ -18,5 +18,6 @@ enum BenchmarkSuites {
         WebPAnimatedBenchmarks(),
         AnimationMemoryBenchmarks(),
         VectorMapBenchmarks(),
+        VectorMapReuseBenchmarks(),
     ]
 }

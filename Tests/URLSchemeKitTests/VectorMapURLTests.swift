@@ -311,6 +311,69 @@ final class VectorMapURLTests: XCTestCase {
         XCTAssertNotEqual(protomaps.identity.prefix(16), automatic.identity.prefix(16), "another archive")
     }
 
+    /// Two different URLs over the same area (another marker and width, so
+    /// the snapshot cache cannot answer) through one session: the second
+    /// prepares no layer, it draws the source's kept ones, and its bytes are
+    /// those of a fresh source's. Another look, or the same look with labels
+    /// (its layer indices shifted by the `symbol` layers), prepares its own,
+    /// and also draws a fresh source's bytes.
+    func testAnotherSnapshotOfTheAreaReusesPreparedLayers() async throws {
+        let area = "latitude=\(Self.center.latitude)&longitude=\(Self.center.longitude)&zoom=15&height=256&tiles=hel"
+        let first = area + "&width=256&labels=none&marker=60.1705,24.945"
+        let second = area + "&width=240&labels=none&marker=60.171,24.944"
+        let sources = try sources("openmaptiles")
+        let prepared = try XCTUnwrap(sources.vectorSource(named: "hel")).preparedLayers
+        let shared = session(sources)
+        func fresh(_ query: String) async throws -> Bitmap { try await image(session(try self.sources("openmaptiles")), query) }
+
+        _ = try await image(shared, first)
+        let afterFirst = prepared.statistics
+        XCTAssertGreaterThan(afterFirst.preparations, 0)
+        let reused = try await image(shared, second)
+        let afterSecond = prepared.statistics
+        XCTAssertEqual(afterSecond.preparations, afterFirst.preparations, "the second snapshot prepares no layer anew")
+        XCTAssertGreaterThan(afterSecond.hits, afterFirst.hits)
+        XCTAssertEqual(reused.width, 240)
+        let freshSecond = try await fresh(second)
+        XCTAssertEqual(reused.pixels, freshSecond.pixels, "kept layers draw what a fresh source draws")
+
+        var preparations = afterSecond.preparations
+        for other in [area + "&width=240&marker=60.171,24.944", area + "&width=240&labels=none&style=dark&marker=60.171,24.944"] {
+            let drawn = try await image(shared, other)
+            XCTAssertGreaterThan(prepared.statistics.preparations, preparations, "\(other): another style's layers are its own")
+            preparations = prepared.statistics.preparations
+            let freshOther = try await fresh(other)
+            XCTAssertEqual(drawn.pixels, freshOther.pixels, other)
+        }
+    }
+
+    /// Four URLs over one area loaded at once through one session race to
+    /// prepare the source's layers (the second render of each look below
+    /// finds them kept): each draws what a fresh source draws alone, and the
+    /// source keeps what a light and a dark source would, once.
+    func testConcurrentSnapshotsShareThePreparedLayers() async throws {
+        let area = "latitude=\(Self.center.latitude)&longitude=\(Self.center.longitude)&zoom=15&width=200&height=200&labels=none&tiles=hel"
+        let queries = (0..<4).map { area + "&style=\($0 % 2 == 0 ? "light" : "dark")&marker=60.17\($0),24.945" }
+        let sources = try sources("openmaptiles")
+        let prepared = try XCTUnwrap(sources.vectorSource(named: "hel")).preparedLayers
+        let shared = session(sources)
+        let drawn = try await withThrowingTaskGroup(of: (Int, Bitmap).self) { group in
+            for (i, query) in queries.enumerated() {
+                let url = try XCTUnwrap(URL(string: "map://?" + query))
+                group.addTask { (i, try ImageDecoder.decode(try await shared.data(from: url).0).bitmap) }
+            }
+            return try await group.reduce(into: [Int: Bitmap]()) { $0[$1.0] = $1.1 }
+        }
+        var keptAlone = 0
+        for (i, query) in queries.enumerated() {
+            let fresh = try self.sources("openmaptiles")
+            let alone = try await image(session(fresh), query)
+            XCTAssertEqual(drawn[i]?.pixels, alone.pixels, query)
+            if i < 2 { keptAlone += try XCTUnwrap(fresh.vectorSource(named: "hel")).preparedLayers.count }
+        }
+        XCTAssertEqual(prepared.count, keptAlone, "one entry per tile and layer of each look, however the loads raced")
+    }
+
     /// The environment's budget bounds a vector source: a tile over
     /// `vectorTile.compressedTileBytes`, a view over
     /// `vectorSnapshot.tilesPerSnapshot`, a style over `vectorStyle`'s layers,

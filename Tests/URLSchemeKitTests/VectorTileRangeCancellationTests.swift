@@ -108,18 +108,27 @@ final class VectorTileRangeCancellationTests: XCTestCase {
         func set(_ error: Error?) { self.error = error }
     }
 
-    func testCancellingTheLoadCancelsTheRangeRequest() throws {
+    /// A map of the archive's centre, small enough to need few tiles.
+    private static let mapURL = "map://?latitude=60.1705&longitude=24.945&zoom=15&width=64&height=64&tiles=remote"
+
+    /// A stalling server with the Helsinki archive, and the tile sources with it as `remote`.
+    private func stallingSource() throws -> (StallingRangeServer, MapTileSources) {
         let directory = try makeTemporaryDirectory()
         let server = try StallingRangeServer(serving: VectorMapURLTests.archive("openmaptiles"),
                                              log: directory.appendingPathComponent("log"), test: self)
         let url = try XCTUnwrap(URL(string: "http://127.0.0.1:\(server.port)/hel.pmtiles"))
         var sources = MapTileSources()
         sources.register("remote", try VectorTileSource.open(HTTPRangeByteSource(url: url)))
+        return (server, sources)
+    }
+
+    func testCancellingTheLoadCancelsTheRangeRequest() throws {
+        let (server, sources) = try stallingSource()
         XCTAssertFalse(server.lines.contains { $0.hasPrefix("stalled") }, "opening reads only the first 16 KiB")
         let configuration = URLSessionConfiguration.ephemeral
         configuration.installURLSchemeKit(URLSchemeKitEnvironment(tileSources: sources, imageCache: nil, httpCache: nil))
         let session = URLSession(configuration: configuration)
-        let map = try XCTUnwrap(URL(string: "map://?latitude=60.1705&longitude=24.945&zoom=15&width=64&height=64&tiles=remote"))
+        let map = try XCTUnwrap(URL(string: Self.mapURL))
 
         let (error, seconds) = try load(session, map, whenStalled: server, cancel: true)
         XCTAssertEqual((error as? URLError)?.code, .cancelled, "\(String(describing: error))")
@@ -128,18 +137,13 @@ final class VectorTileRangeCancellationTests: XCTestCase {
     }
 
     func testTheRenderDeadlineCancelsTheRangeRequest() throws {
-        let directory = try makeTemporaryDirectory()
-        let server = try StallingRangeServer(serving: VectorMapURLTests.archive("openmaptiles"),
-                                             log: directory.appendingPathComponent("log"), test: self)
-        let url = try XCTUnwrap(URL(string: "http://127.0.0.1:\(server.port)/hel.pmtiles"))
-        var sources = MapTileSources()
-        sources.register("remote", try VectorTileSource.open(HTTPRangeByteSource(url: url)))
+        let (server, sources) = try stallingSource()
         var budget = ResourceBudget()
         budget.renderDeadline = 1.5
         let configuration = URLSessionConfiguration.ephemeral
         configuration.installURLSchemeKit(URLSchemeKitEnvironment(budget: budget, tileSources: sources, imageCache: nil, httpCache: nil))
         let session = URLSession(configuration: configuration)
-        let map = try XCTUnwrap(URL(string: "map://?latitude=60.1705&longitude=24.945&zoom=15&width=64&height=64&tiles=remote"))
+        let map = try XCTUnwrap(URL(string: Self.mapURL))
 
         let (error, seconds) = try load(session, map, whenStalled: server, cancel: false)
         XCTAssertEqual((error as? URLError)?.code, .timedOut, "\(String(describing: error))")

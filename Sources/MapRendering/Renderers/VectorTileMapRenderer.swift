@@ -40,7 +40,11 @@ public struct VectorTileMapRenderer: MapRenderer {
         if options.labels == .none {
             style.layers.removeAll { if case .symbol = $0.kind { return true } else { return false } }
         }
-        let renderer = VectorMapRenderer(tiles: source.tiles, sourceName: sourceName, style: style, cache: source.cache, limits: limits)
+        var renderer = VectorMapRenderer(tiles: source.tiles, sourceName: sourceName, style: style, cache: source.cache, limits: limits)
+        // Layers prepared for an earlier snapshot of this look are drawn again
+        // as they were: every request makes a renderer, the source keeps them.
+        renderer.preparedLayers = source.preparedLayers
+        renderer.preparedStyle = source.preparedStyle(for: options.style, labels: options.labels)
         let camera = VectorMapCamera(center: viewport.center, zoom: viewport.zoom, width: options.width, height: options.height, scale: options.scale)
         // The camera's pixel size is the viewport's: both round width × scale.
         var canvas = Canvas(try renderer.snapshot(camera, cancellation: cancellation, checkCancellation: checkCancellation).bitmap)

@@ -22,6 +22,13 @@ public struct VectorTileSource: Sendable {
     public let identity: String
     /// Decoded tiles, kept between snapshots.
     public let cache: VectorTileCache
+    /// The drawn tile layers' features filtered and grouped by paint, kept
+    /// between the snapshots of every renderer drawing from this source (each
+    /// `map://` request makes its own), one bound for all its styles: each
+    /// look with labels and without is a style of its own in the keys
+    /// (``preparedStyle(for:labels:)``). Its entries hold tile layers weakly,
+    /// so they live only as long as `cache` keeps the tiles.
+    let preparedLayers = PreparedLayerCache()
 
     /// A source drawing `tiles` with `lightStyle` and `darkStyle`.
     /// - Parameters:
@@ -46,6 +53,13 @@ public struct VectorTileSource: Sendable {
     /// The style for a snapshot of `look`.
     public func style(for look: MapStyle) -> VectorStyle {
         look == .dark ? darkStyle : lightStyle
+    }
+
+    /// The `style` of ``preparedLayers``' keys for a snapshot of `look` with
+    /// `labels`: without labels the style lacks its `symbol` layers, so its
+    /// layer indices are another style's.
+    func preparedStyle(for look: MapStyle, labels: MapLabels) -> Int {
+        (look == .dark ? 2 : 0) + (labels == .none ? 1 : 0)
     }
 
     /// The tiles' `attribution` metadata as plain text (HTML tags removed,

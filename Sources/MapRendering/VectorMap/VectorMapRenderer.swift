@@ -37,8 +37,12 @@ public struct VectorMapRenderer: Sendable {
     /// thread (see `BandedCanvas`): the active processors. Any count draws the same bytes.
     var bandCount = ProcessInfo.processInfo.activeProcessorCount
     /// Each drawn tile layer's features filtered and grouped by paint, per
-    /// style layer and zoom, kept between this renderer's snapshots.
-    let preparedLayers = PreparedLayerCache()
+    /// style layer and zoom, kept between this renderer's snapshots: its own,
+    /// or its source's shared by every renderer drawing `style` from it
+    /// (`VectorTileMapRenderer`, with `preparedStyle` telling its styles apart).
+    var preparedLayers = PreparedLayerCache()
+    /// The `style` of `preparedLayers`' keys: which style of those sharing it this is.
+    var preparedStyle = 0
 
     /// A renderer drawing `tiles` (named `sourceName` in `cache`) with `style`.
     public init(tiles: any VectorTileProviding, sourceName: String, style: VectorStyle,
@@ -114,7 +118,7 @@ public struct VectorMapRenderer: Sendable {
             guard let sourceLayer = layer.sourceLayer else { continue }
             for (tile, place) in tiles {
                 guard let tileLayer = tile.layer(named: sourceLayer) else { continue }
-                let key = PreparedLayerCache.Key(tile: place.tile, layer: layerIndex, zoom: zoom)
+                let key = PreparedLayerCache.Key(style: preparedStyle, tile: place.tile, layer: layerIndex, zoom: zoom)
                 let groups = preparedLayers.groups(for: key, of: tileLayer) {
                     VectorLayerDrawer.prepare(layer, from: tileLayer, atZoom: zoom)
                 }
@@ -148,12 +152,12 @@ public struct VectorMapRenderer: Sendable {
             }
         }
         guard bandCount > 1, tiles.count > 1, !drawn.isEmpty else { return }
-        let preparedLayers = self.preparedLayers
+        let (preparedLayers, preparedStyle) = (self.preparedLayers, self.preparedStyle)
         DispatchQueue.concurrentPerform(iterations: tiles.count) { i in
             let (tile, place) = tiles[i]
             for (index, layer) in drawn {
                 guard let name = layer.sourceLayer, let tileLayer = tile.layer(named: name) else { continue }
-                let key = PreparedLayerCache.Key(tile: place.tile, layer: index, zoom: zoom)
+                let key = PreparedLayerCache.Key(style: preparedStyle, tile: place.tile, layer: index, zoom: zoom)
                 _ = preparedLayers.groups(for: key, of: tileLayer) { VectorLayerDrawer.prepare(layer, from: tileLayer, atZoom: zoom) }
             }
         }

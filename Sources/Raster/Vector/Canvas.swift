@@ -298,7 +298,7 @@ extension Canvas {
         try strokeFlattened(polylines, color: color, style: style)
     }
 
-    /// Strokes point lists as one shape, in one pass, as ``stroke(_:color:style:)-swift.method``
+    /// Strokes point lists as one shape, in one pass, as ``stroke(_:color:style:)-([Path],_,_)``
     /// strokes the paths they make (`closed`: the last point joins the first),
     /// without building the paths. Lists of fewer than two points draw nothing.
     public mutating func stroke(polylines: [(points: [Point], closed: Bool)], color: RGBA, style: StrokeStyle) throws {

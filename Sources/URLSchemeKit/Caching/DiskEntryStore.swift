@@ -76,13 +76,18 @@ struct DiskEntryStore {
         rescan(removingStaleTemporaries: true)
     }
 
-    /// Notes a read of `name`: it becomes the most recently used.
-    mutating func touch(_ name: String, size: Int) {
+    /// Notes a read of `name`: it becomes the most recently used. A file
+    /// the index does not know (another process wrote it) joins it, unless
+    /// it is gone: removed since it was read, it must not be counted again.
+    /// False then.
+    mutating func touch(_ name: String, size: Int) -> Bool {
         scanIfNeeded()
-        if index.value(for: name) == nil {
-            deleteFiles(index.insert((), for: name, cost: size))
-            noteOwnChange()
-        }
+        guard index.value(for: name) == nil else { return true }
+        var status = stat()
+        guard lstat(url(forFile: name).path, &status) == 0 else { return false }
+        deleteFiles(index.insert((), for: name, cost: size))
+        noteOwnChange()
+        return true
     }
 
     /// Moves a finished temporary file into place and accounts for it,

@@ -224,7 +224,9 @@ public final class QueryKeyedURLCache: URLCache, @unchecked Sendable {
             return nil
         }
         state.withLock { state in
-            state.disk?.touch(name, size: data.count)
+            // Removed, or stored anew, while the file was read: the newer state stands.
+            guard state.disk?.touch(name, size: data.count) == true, state.pending[key] == nil,
+                  state.memory.value(for: key) == nil else { return }
             _ = state.memory.insert(MemoryEntry(response: response, stored: Date()), for: key,
                                 cost: Self.memoryCost(response, key))
         }
