@@ -49,12 +49,12 @@ final class DeflateEncoderPartsTests: XCTestCase {
     /// flush per part boundary, and inflates (ours and python3's zlib, which
     /// checks the Adler-32) to the input, at every matching level.
     func testPartedStreamsInflateToTheInputWithOursAndZlib() throws {
-        let size = DeflateEncoder.minimumPartSize * 4 + 1_003  // four parts, not all the same size
-        let input = imageLike(size, seed: 3)
+        let partSize = 128 * 1024
+        let input = imageLike(partSize * 4 + 1_003, seed: 3)  // four parts, not all the same size
         var streams: [[UInt8]] = []
         for level in [1, 4, 6, 9] {
             let encoder = DeflateEncoder(level: level)
-            let parted = input.withUnsafeBufferPointer { encoder.zlibCompressInParts($0, parts: 4, checkCancellation: {}) }
+            let parted = input.withUnsafeBufferPointer { encoder.zlibCompressInParts($0, partSize: partSize, checkCancellation: {}) }
             let whole = encoder.zlibCompress(input)
             XCTAssertNotEqual(parted, whole, "level \(level): the parted path was taken")
             XCTAssertEqual(try Inflater.zlibDecompress(parted, limit: input.count), input, "level \(level)")
@@ -67,26 +67,72 @@ final class DeflateEncoderPartsTests: XCTestCase {
         for (i, output) in decoded.enumerated() { XCTAssertEqual(output, input, "stream \(i) through python3's zlib") }
     }
 
-    /// Inputs too small for two parts, one part asked for, and level 0 are
-    /// compressed whole, byte for byte as `zlibCompress` does.
-    func testSmallInputsOnePartAndLevelZeroAreCompressedWhole() {
-        let small = imageLike(DeflateEncoder.minimumPartSize * 2 - 1, seed: 5)
-        XCTAssertEqual(small.withUnsafeBufferPointer { DeflateEncoder().zlibCompressInParts($0, parts: 8, checkCancellation: {}) },
+    /// The split depends on the input alone: run in order on one thread or
+    /// concurrently, in rounds of one part, three or all of them, the stream is
+    /// byte for byte the same, and parts prepared by `prepare` (written just
+    /// before they are compressed) give the stream of the finished input.
+    func testPartedStreamsAreTheSameHoweverThePartsAreRun() throws {
+        let input = imageLike(DeflateEncoder.partSize * 5 + 77, seed: 8)
+        let bounds = DeflateEncoder.partBounds(count: input.count)
+        XCTAssertEqual(bounds.count, 6, "five parts")
+        let reference = input.withUnsafeBufferPointer { DeflateEncoder().zlibCompressInParts($0, checkCancellation: {}) }
+        XCTAssertEqual(try Inflater.zlibDecompress(reference, limit: input.count), input)
+        for concurrently in [false, true] {
+            for partsPerRound in [1, 3, 16] {
+                let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: input.count)
+                defer { buffer.deallocate() }
+                buffer.initialize(repeating: 0xA5, count: input.count)
+                // Safe: each call writes only its own part.
+                nonisolated(unsafe) let target = buffer
+                let source = input
+                let stream = DeflateEncoder().zlibCompress(parts: bounds, of: buffer, partsPerRound: partsPerRound, concurrently: concurrently,
+                                                           prepare: { part in
+                    for i in bounds[part]..<bounds[part + 1] { target[i] = source[i] }
+                }, checkCancellation: {})
+                XCTAssertEqual(stream, reference, "concurrently \(concurrently), \(partsPerRound) parts per round")
+            }
+        }
+    }
+
+    /// Inputs too small for two parts and level 0 are compressed whole, byte
+    /// for byte as `zlibCompress` does.
+    func testSmallInputsAndLevelZeroAreCompressedWhole() {
+        let small = imageLike(DeflateEncoder.partSize * 2 - 1, seed: 5)
+        XCTAssertEqual(DeflateEncoder.partBounds(count: small.count), [0, small.count])
+        XCTAssertEqual(small.withUnsafeBufferPointer { DeflateEncoder().zlibCompressInParts($0, checkCancellation: {}) },
                        DeflateEncoder().zlibCompress(small))
-        let large = imageLike(DeflateEncoder.minimumPartSize * 2, seed: 5)
-        XCTAssertEqual(large.withUnsafeBufferPointer { DeflateEncoder().zlibCompressInParts($0, parts: 1, checkCancellation: {}) },
-                       DeflateEncoder().zlibCompress(large))
-        XCTAssertEqual(large.withUnsafeBufferPointer { DeflateEncoder(level: 0).zlibCompressInParts($0, parts: 2, checkCancellation: {}) },
+        let large = imageLike(DeflateEncoder.partSize * 2, seed: 5)
+        XCTAssertEqual(large.withUnsafeBufferPointer { DeflateEncoder(level: 0).zlibCompressInParts($0, checkCancellation: {}) },
                        DeflateEncoder(level: 0).zlibCompress(large))
     }
 
-    /// Cancellation before the parts start ends the work with the thrown error.
-    func testPartedCompressionStopsWhenCancelled() {
+    /// Cancellation is checked on the caller's thread before each round,
+    /// between its preparing and compressing, and at the end; what it throws
+    /// ends the work before the next round's parts are prepared.
+    func testPartedCompressionStopsBetweenRoundsWhenCancelled() throws {
         struct Stop: Error {}
-        let input = imageLike(DeflateEncoder.minimumPartSize * 2, seed: 11)
-        XCTAssertThrowsError(try input.withUnsafeBufferPointer { try DeflateEncoder().zlibCompressInParts($0, parts: 2, checkCancellation: { throw Stop() }) }) {
-            XCTAssertTrue($0 is Stop)
+        let input = imageLike(DeflateEncoder.partSize * 4, seed: 11)
+        let bounds = DeflateEncoder.partBounds(count: input.count)
+        let prepared = PreparedParts()
+        let caller = pthread_self()
+        var calls = 0, otherThread = false
+        let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: input.count)
+        defer { buffer.deallocate() }
+        buffer.initialize(repeating: 0, count: input.count)
+        let compress = { (stopAt: Int) in
+            calls = 0
+            return try DeflateEncoder().zlibCompress(parts: bounds, of: buffer, partsPerRound: 2, prepare: { prepared.add($0) }, checkCancellation: {
+                calls += 1
+                if pthread_equal(pthread_self(), caller) == 0 { otherThread = true }
+                if calls == stopAt { throw Stop() }
+            })
         }
+        XCTAssertNoThrow(try compress(0))
+        XCTAssertEqual(calls, 5, "two rounds of two parts: before each, between its steps, and at the end")
+        XCTAssertFalse(otherThread, "called on the caller's thread only")
+        prepared.reset()
+        XCTAssertThrowsError(try compress(3)) { XCTAssertTrue($0 is Stop) }
+        XCTAssertEqual(prepared.parts, [0, 1], "the second round never started")
     }
 
     /// Occurrences of an empty stored block's LEN/NLEN (00 00 FF FF).
@@ -94,4 +140,14 @@ final class DeflateEncoderPartsTests: XCTestCase {
         guard stream.count >= 4 else { return 0 }
         return (0...(stream.count - 4)).filter { stream[$0] == 0 && stream[$0 + 1] == 0 && stream[$0 + 2] == 0xFF && stream[$0 + 3] == 0xFF }.count
     }
+}
+
+/// The parts a `prepare` closure was called for, from any thread.
+private final class PreparedParts: @unchecked Sendable {  // Safe: `lock` guards `list`.
+    private let lock = NSLock()
+    private var list: [Int] = []
+
+    func add(_ part: Int) { lock.withLock { list.append(part) } }
+    func reset() { lock.withLock { list = [] } }
+    var parts: [Int] { lock.withLock { list.sorted() } }
 }

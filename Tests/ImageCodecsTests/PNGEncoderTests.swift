@@ -66,7 +66,7 @@ extension PNGEncoderTests {
         var image = try Bitmap(width: 512, height: 512, fill: .white)
         for y in 0..<512 { for x in 0..<512 { image[x, y] = RGBA(UInt8(truncatingIfNeeded: x &* 7 &+ y), UInt8(truncatingIfNeeded: y &* 13), UInt8(truncatingIfNeeded: x ^ y)) } }
         var calls = 0
-        let stopAtThird = { calls += 1; if calls == 3 { throw Stop() } }  // PNG: after packing, 256 rows, then deflate
+        let stopAtThird = { calls += 1; if calls == 3 { throw Stop() } }  // PNG (two parts): after packing, before the round, after its filtering
         XCTAssertThrowsError(try PNGEncoder().encode(image, checkCancellation: stopAtThird)) { XCTAssertTrue($0 is Stop) }
         XCTAssertEqual(calls, 3)
         calls = 0
@@ -77,27 +77,46 @@ extension PNGEncoderTests {
 }
 
 extension PNGEncoderTests {
-    /// An image with filtered rows of two `DeflateEncoder.minimumPartSize` or
-    /// more is compressed in parts on every core: python3's zlib and hand-written
+    /// An image with 512 KiB or more of filtered rows is filtered and
+    /// compressed in parts of whole rows: python3's zlib and hand-written
     /// filters, and our decoder, give back every pixel; its IDAT data differs
     /// from the whole-input stream (the parted path was taken) but inflates to
-    /// the same filtered bytes as the serial path's, so filter choice is unchanged.
-    func testLargeImagesCompressedInPartsRoundTripExactly() throws {
-        let image = try bitmap(width: 330, height: 270, gray: false, alpha: true, seed: 4)  // 356,670 filtered bytes
-        XCTAssertGreaterThanOrEqual((330 * 4 + 1) * 270, DeflateEncoder.minimumPartSize * 2)
-        var encoder = PNGEncoder()
-        encoder.parts = 2  // as on a machine with two cores or more
-        let file = try encoder.encode(image)
+    /// the serial path's filtered bytes (level 0 is never parted), so parts
+    /// choose the same filters. Run in order on the caller's thread, as on a
+    /// one-core machine, the file is byte for byte the same.
+    func testLargeImagesCompressedInPartsRoundTripExactlyAndAreTheSameOnAnyMachine() throws {
+        let image = try bitmap(width: 420, height: 330, gray: false, alpha: true, seed: 4)
+        let filteredCount = (420 * 4 + 1) * 330  // 554,730 bytes: two parts of 165 rows
+        XCTAssertEqual(PNGEncoder.partRows(rowBytes: 420 * 4, height: 330), 165)
+        let file = try PNGEncoder().encode(image)
         let decoded = try XCTUnwrap(try IndependentDecoder.pngDecode([file])[0], "the independent decoder refused the file")
         XCTAssertEqual(decoded.rgba, image.pixels)
         XCTAssertEqual(try PNGDecoder().decode(file).pixels, image.pixels)
 
         let idat = Self.idatData(file)
-        let filtered = try Inflater.zlibDecompress(idat, limit: (330 * 4 + 1) * 270)
+        let filtered = try Inflater.zlibDecompress(idat, limit: filteredCount)
         XCTAssertNotEqual(idat, DeflateEncoder(level: PNGEncoder.defaultLevel).zlibCompress(filtered), "compressed in parts")
-        // Level 0 is never parted: the serial path's filtered rows, which the parted file must hold too.
         let serial = try PNGEncoder(level: 0).encode(image)
-        XCTAssertEqual(try Inflater.zlibDecompress(Self.idatData(serial), limit: filtered.count), filtered)
+        XCTAssertEqual(try Inflater.zlibDecompress(Self.idatData(serial), limit: filteredCount), filtered)
+
+        var oneCore = PNGEncoder()
+        oneCore.concurrentParts = false
+        XCTAssertEqual(try oneCore.encode(image), file)
+    }
+
+    /// In parts, cancellation is checked on the caller's thread only: after
+    /// packing, before the round of parts, between their filtering and
+    /// compressing, and at the end.
+    func testPartedEncodesCheckCancellationOnTheCallersThread() throws {
+        let image = try bitmap(width: 420, height: 330, gray: false, alpha: true, seed: 2)
+        let caller = pthread_self()
+        var calls = 0, otherThread = false
+        _ = try PNGEncoder().encode(image) {
+            calls += 1
+            if pthread_equal(pthread_self(), caller) == 0 { otherThread = true }
+        }
+        XCTAssertEqual(calls, 4)
+        XCTAssertFalse(otherThread)
     }
 
     /// The IDAT chunks' data, concatenated.

@@ -131,45 +131,95 @@ public struct DeflateEncoder: Sendable {
 
     // MARK: Parts on every core
 
-    /// The fewest input bytes per part of `zlibCompressInParts`: pigz's block
-    /// size. Each part costs a block header or two and the matches it cannot
-    /// see past its dictionary, so images under twice this stay whole.
-    static let minimumPartSize = 128 * 1024
+    /// The input bytes per part of `zlibCompressInParts`: pigz's block size
+    /// doubled. The split depends on the input alone, never on the machine,
+    /// so the same input gives the same stream everywhere. Each part costs a
+    /// block header or two, a sync flush and the matches it cannot see past
+    /// its 32 KiB dictionary; smaller parts share the work between cores more
+    /// evenly.
+    static let partSize = 256 * 1024
 
-    /// A zlib stream of `input` whose deflate data is made in up to `parts`
-    /// parts of equal size (at least `minimumPartSize` each) compressed
-    /// concurrently, as pigz does: each part takes the 32 KiB before it as
-    /// preset dictionary and ends with a sync flush, the last with the final
-    /// block. With one part (small inputs, level 0) it is `zlibCompress`'s
-    /// stream. `checkCancellation` is called before and after the parts, not
-    /// inside them: the closure need not be safe to call from other threads.
-    func zlibCompressInParts(_ input: UnsafeBufferPointer<UInt8>, parts: Int,
+    /// How many parts run between two calls of `checkCancellation` (a round).
+    static let partsPerRound = 16
+
+    /// The part boundaries for `count` input bytes: `count / partSize` parts
+    /// of (nearly) equal size, part i covering `bounds[i]..<bounds[i + 1]`;
+    /// [0, count] (one part) below two `partSize`.
+    static func partBounds(count: Int, partSize: Int = DeflateEncoder.partSize) -> [Int] {
+        let parts = max(1, count / max(1, partSize))
+        return (0...parts).map { count / parts * $0 + min($0, count % parts) }
+    }
+
+    /// A zlib stream of `input` whose deflate data is made in the parts of
+    /// `partBounds(count:partSize:)`, compressed concurrently on every core,
+    /// as pigz does: each part takes the 32 KiB before it as preset dictionary
+    /// and ends with a sync flush, the last with the final block. The bytes
+    /// depend only on `input` and `partSize`, never on the cores. With one part
+    /// (or level 0) it is `zlibCompress`'s stream. `checkCancellation` is called
+    /// on the caller's thread before and after each round of `partsPerRound`
+    /// parts (4 MiB of input), never inside one.
+    func zlibCompressInParts(_ input: UnsafeBufferPointer<UInt8>, partSize: Int = DeflateEncoder.partSize,
                              checkCancellation: () throws -> Void) rethrows -> [UInt8] {
-        let partCount = min(parts, input.count / Self.minimumPartSize)
-        guard let base = input.baseAddress, partCount > 1, level > 0 else {
-            return try zlibCompress(input, checkCancellation: checkCancellation)
-        }
-        try checkCancellation()
-        let count = input.count
-        // Part i covers bounds[i]..<bounds[i + 1].
-        let bounds = (0...partCount).map { count / partCount * $0 + min($0, count % partCount) }
-        var compressed = [[UInt8]](repeating: [], count: partCount)
-        var checksums = [UInt32](repeating: 0, count: partCount)
-        compressed.withUnsafeMutableBufferPointer { compressed in
-            checksums.withUnsafeMutableBufferPointer { checksums in
-                // Safe: iteration i reads the input and writes only compressed[i] and
-                // checksums[i]; concurrentPerform returns only when every iteration has.
-                nonisolated(unsafe) let (compressed, checksums, base) = (compressed, checksums, base)
-                DispatchQueue.concurrentPerform(iterations: partCount) { i in
-                    let start = bounds[i], end = bounds[i + 1]
-                    let dictionary = min(start, LZ77Matcher.windowSize)
-                    var writer = BitWriter(capacity: Self.bound(end - start))
-                    self.deflateBlocks(base + (start - dictionary), count: end - start + dictionary, dictionary: dictionary,
-                                       last: end == count, into: &writer, checkCancellation: {})
-                    compressed[i] = writer.bytes
-                    checksums[i] = Adler32.checksum(UnsafeBufferPointer(start: base + start, count: end - start))
-                }
+        guard let base = input.baseAddress else { return try zlibCompress(input, checkCancellation: checkCancellation) }
+        return try zlibCompress(parts: Self.partBounds(count: input.count, partSize: partSize), of: UnsafeMutablePointer(mutating: base), prepare: nil,
+                                checkCancellation: checkCancellation)
+    }
+
+    /// A zlib stream of the bytes at `base`, compressed in the parts `bounds`
+    /// delimits (`bounds[0] == 0`, increasing). `prepare`, when given, writes
+    /// part i's bytes before it is compressed: called concurrently for the parts
+    /// of a round, all before any of them is compressed (a part's dictionary is
+    /// the end of the part before). `concurrently: false` runs everything in
+    /// order on the caller's thread, as a one-core machine would, to the same
+    /// bytes. `checkCancellation` is called on the caller's thread before each
+    /// round, between its preparing and compressing, and at the end.
+    func zlibCompress(parts bounds: [Int], of base: UnsafeMutablePointer<UInt8>, partsPerRound: Int = DeflateEncoder.partsPerRound,
+                      concurrently: Bool = true, prepare: (@Sendable (Int) -> Void)?,
+                      checkCancellation: () throws -> Void) rethrows -> [UInt8] {
+        let partCount = bounds.count - 1, count = bounds[partCount]
+        precondition(partCount >= 1 && bounds[0] == 0, "parts cover the input from its start")
+        // Safe: each call writes only its own part's slots (and, through `prepare`, its
+        // own part's bytes), and every call of a round returns before the round's next step.
+        nonisolated(unsafe) let base = base
+        func run(_ parts: Range<Int>, _ body: @Sendable (Int) -> Void) {
+            if concurrently && parts.count > 1 {
+                DispatchQueue.concurrentPerform(iterations: parts.count) { body(parts.lowerBound + $0) }
+            } else {
+                for i in parts { body(i) }
             }
+        }
+        guard partCount > 1, level > 0 else {
+            try checkCancellation()
+            if let prepare { run(0..<partCount, prepare) }
+            return try zlibCompress(UnsafeBufferPointer(start: base, count: count), checkCancellation: checkCancellation)
+        }
+        let compressed = UnsafeMutableBufferPointer<[UInt8]>.allocate(capacity: partCount)
+        compressed.initialize(repeating: [])
+        let checksums = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: partCount)
+        defer {
+            compressed.deinitialize().deallocate()
+            checksums.deallocate()
+        }
+        // Safe: as `base` above.
+        nonisolated(unsafe) let (slots, sums) = (compressed, checksums)
+        var round = 0
+        while round < partCount {
+            let parts = round..<min(partCount, round + max(1, partsPerRound))
+            try checkCancellation()
+            if let prepare {
+                run(parts, prepare)
+                try checkCancellation()
+            }
+            run(parts) { i in
+                let start = bounds[i], end = bounds[i + 1]
+                let dictionary = min(start, LZ77Matcher.windowSize)
+                var writer = BitWriter(capacity: Self.bound(end - start))
+                self.deflateBlocks(base + (start - dictionary), count: end - start + dictionary, dictionary: dictionary,
+                                   last: end == count, into: &writer, checkCancellation: {})
+                slots[i] = writer.bytes
+                sums[i] = Adler32.checksum(UnsafeBufferPointer(start: base + start, count: end - start))
+            }
+            round = parts.upperBound
         }
         try checkCancellation()
         var stream: [UInt8] = [0x78, level >= 7 ? 0xDA : level >= 2 ? 0x9C : 0x01]

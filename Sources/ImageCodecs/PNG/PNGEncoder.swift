@@ -17,10 +17,10 @@ public struct PNGEncoder: ImageEncoding {
     /// benchmark photo and map are smaller than Pillow's default level makes them.
     public static let defaultLevel = 4
 
-    /// Into how many parts deflate may split the filtered rows, compressed
-    /// concurrently (each at least `DeflateEncoder.minimumPartSize` bytes):
-    /// one per active core. Tests set it to take or avoid the parted path.
-    var parts = ProcessInfo.processInfo.activeProcessorCount
+    /// Whether the parts of a large image run on every core (false: one after
+    /// another on the caller's thread). The bytes are the same either way;
+    /// tests set it to show that.
+    var concurrentParts = true
 
     /// Always `.png`.
     public var format: ImageFormat { .png }
@@ -36,9 +36,15 @@ public struct PNGEncoder: ImageEncoding {
         try encode(bitmap, checkCancellation: {})
     }
 
-    /// Encodes `bitmap`, calling `checkCancellation` after packing, every 256
-    /// filtered rows and before each deflate block (for images compressed in
-    /// parts on every core, before and after the parts); whatever it throws ends the encode.
+    /// Encodes `bitmap`, calling `checkCancellation` on the caller's thread
+    /// after packing, every 256 filtered rows and before each deflate block;
+    /// whatever it throws ends the encode. Images of 512 KiB or more of
+    /// filtered rows are filtered and compressed in parts of whole rows of
+    /// about `DeflateEncoder.partSize` bytes on every core, and are checked
+    /// instead before and after each round of `DeflateEncoder.partsPerRound`
+    /// parts' filtering and compressing (about 4 MiB of rows, a few tens of
+    /// milliseconds). The split depends on the image alone: the file is the
+    /// same on any machine.
     public func encode(_ bitmap: Bitmap, checkCancellation: () throws -> Void) throws -> Data {
         guard !bitmap.isEmpty else { throw ImageCodecError(PNGError.emptyImage(width: bitmap.width, height: bitmap.height)) }
         guard bitmap.width <= Int(Int32.max), bitmap.height <= Int(Int32.max) else {
@@ -51,16 +57,30 @@ public struct PNGEncoder: ImageEncoding {
             // Rows are packed into the chosen type one at a time as the filter asks for them.
             let filtered = UnsafeMutablePointer<UInt8>.allocate(capacity: (rowBytes + 1) * bitmap.height)
             defer { filtered.deallocate() }
-            let rgba = pixels.baseAddress!, width = bitmap.width
             try checkCancellation()
-            try PNGFilter.filterRows(rows: bitmap.height, rowBytes: rowBytes, bpp: channels, into: filtered,
+            let rows = Self.partRows(rowBytes: rowBytes, height: bitmap.height)
+            // Safe: the pixels and `filtered` outlive the encode; parts pack and filter
+            // disjoint row ranges (reading the pixels of the row above theirs too).
+            nonisolated(unsafe) let rgba = pixels.baseAddress!, output = filtered
+            let width = bitmap.width, height = bitmap.height
+            let filterPart: @Sendable (Int) -> Void = { part in
+                PNGFilter.filterRows(part * rows..<min(height, (part + 1) * rows), rowBytes: rowBytes, bpp: channels, into: output,
                                      packRow: { y, row in Self.pack(rgba + y * width * 4, count: width, as: type, into: row) },
-                                     checkCancellation: checkCancellation)
-            // Large images are compressed in parts, one per core: the pixels are
-            // the same everywhere, the bytes depend on the number of cores.
-            let compressed = try DeflateEncoder(level: level)
-                .zlibCompressInParts(UnsafeBufferPointer(start: filtered, count: (rowBytes + 1) * bitmap.height), parts: parts,
-                                     checkCancellation: checkCancellation)
+                                     checkCancellation: {})
+            }
+            let compressed: [UInt8]
+            let encoder = DeflateEncoder(level: level)
+            if rows < height && level > 0 {
+                let bounds = stride(from: 0, to: height, by: rows).map { $0 * (rowBytes + 1) } + [height * (rowBytes + 1)]
+                compressed = try encoder.zlibCompress(parts: bounds, of: filtered, concurrently: concurrentParts, prepare: filterPart,
+                                                      checkCancellation: checkCancellation)
+            } else {
+                try PNGFilter.filterRows(0..<height, rowBytes: rowBytes, bpp: channels, into: filtered,
+                                         packRow: { y, row in Self.pack(rgba + y * width * 4, count: width, as: type, into: row) },
+                                         checkCancellation: checkCancellation)
+                compressed = try encoder.zlibCompress(UnsafeBufferPointer(start: filtered, count: (rowBytes + 1) * height),
+                                                      checkCancellation: checkCancellation)
+            }
 
             var file: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
             file.reserveCapacity(compressed.count + 128)
@@ -78,6 +98,16 @@ public struct PNGEncoder: ImageEncoding {
             Self.appendChunk("IEND", [], to: &file)
             return Data(file)
         }
+    }
+
+    /// Rows per part for an image of `height` rows of `rowBytes` bytes: as many
+    /// parts as `DeflateEncoder.partBounds` makes of the filtered bytes, of
+    /// whole rows, all but the last the same height; `height` (one part) when
+    /// that is fewer than two parts.
+    static func partRows(rowBytes: Int, height: Int) -> Int {
+        let parts = DeflateEncoder.partBounds(count: (rowBytes + 1) * height).count - 1
+        guard parts > 1 else { return height }
+        return (height + parts - 1) / parts
     }
 
     /// Packs `count` RGBA pixels into `type`; `out` has 8 bytes of slack past them.
