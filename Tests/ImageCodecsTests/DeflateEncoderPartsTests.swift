@@ -49,12 +49,12 @@ final class DeflateEncoderPartsTests: XCTestCase {
     /// flush per part boundary, and inflates (ours and python3's zlib, which
     /// checks the Adler-32) to the input, at every matching level.
     func testPartedStreamsInflateToTheInputWithOursAndZlib() throws {
-        let partSize = 128 * 1024
-        let input = imageLike(partSize * 4 + 1_003, seed: 3)  // four parts, not all the same size
+        let input = imageLike(DeflateEncoder.minimumPartSize * 4 + 1_003, seed: 3)  // four parts, not all the same size
+        XCTAssertEqual(DeflateEncoder.partBounds(count: input.count).count, 5)
         var streams: [[UInt8]] = []
         for level in [1, 4, 6, 9] {
             let encoder = DeflateEncoder(level: level)
-            let parted = input.withUnsafeBufferPointer { encoder.zlibCompressInParts($0, partSize: partSize, checkCancellation: {}) }
+            let parted = input.withUnsafeBufferPointer { encoder.zlibCompressInParts($0, checkCancellation: {}) }
             let whole = encoder.zlibCompress(input)
             XCTAssertNotEqual(parted, whole, "level \(level): the parted path was taken")
             XCTAssertEqual(try Inflater.zlibDecompress(parted, limit: input.count), input, "level \(level)")
@@ -72,7 +72,7 @@ final class DeflateEncoderPartsTests: XCTestCase {
     /// byte for byte the same, and parts prepared by `prepare` (written just
     /// before they are compressed) give the stream of the finished input.
     func testPartedStreamsAreTheSameHoweverThePartsAreRun() throws {
-        let input = imageLike(DeflateEncoder.partSize * 5 + 77, seed: 8)
+        let input = imageLike(DeflateEncoder.minimumPartSize * 5 + 77, seed: 8)
         let bounds = DeflateEncoder.partBounds(count: input.count)
         XCTAssertEqual(bounds.count, 6, "five parts")
         let reference = input.withUnsafeBufferPointer { DeflateEncoder().zlibCompressInParts($0, checkCancellation: {}) }
@@ -97,11 +97,17 @@ final class DeflateEncoderPartsTests: XCTestCase {
     /// Inputs too small for two parts and level 0 are compressed whole, byte
     /// for byte as `zlibCompress` does.
     func testSmallInputsAndLevelZeroAreCompressedWhole() {
-        let small = imageLike(DeflateEncoder.partSize * 2 - 1, seed: 5)
+        let small = imageLike(DeflateEncoder.minimumPartSize * 2 - 1, seed: 5)
         XCTAssertEqual(DeflateEncoder.partBounds(count: small.count), [0, small.count])
         XCTAssertEqual(small.withUnsafeBufferPointer { DeflateEncoder().zlibCompressInParts($0, checkCancellation: {}) },
                        DeflateEncoder().zlibCompress(small))
-        let large = imageLike(DeflateEncoder.partSize * 2, seed: 5)
+        // Eight parts for mid-sized inputs; 4 MiB ones for huge ones (a 16k×16k RGBA image), a round being two or more of them.
+        XCTAssertEqual(DeflateEncoder.partBounds(count: 3_000_000), (0...8).map { $0 * 375_000 })
+        let huge = DeflateEncoder.partBounds(count: 1 << 30)
+        XCTAssertEqual(huge.count, 257)
+        XCTAssertEqual(huge[1], DeflateEncoder.maximumPartSize)
+        XCTAssertGreaterThanOrEqual(DeflateEncoder.partsPerRound(partSize: huge[1]), 2)
+        let large = imageLike(DeflateEncoder.minimumPartSize * 2, seed: 5)
         XCTAssertEqual(large.withUnsafeBufferPointer { DeflateEncoder(level: 0).zlibCompressInParts($0, checkCancellation: {}) },
                        DeflateEncoder(level: 0).zlibCompress(large))
     }
@@ -111,7 +117,7 @@ final class DeflateEncoderPartsTests: XCTestCase {
     /// ends the work before the next round's parts are prepared.
     func testPartedCompressionStopsBetweenRoundsWhenCancelled() throws {
         struct Stop: Error {}
-        let input = imageLike(DeflateEncoder.partSize * 4, seed: 11)
+        let input = imageLike(DeflateEncoder.minimumPartSize * 4, seed: 11)
         let bounds = DeflateEncoder.partBounds(count: input.count)
         let prepared = PreparedParts()
         let caller = pthread_self()

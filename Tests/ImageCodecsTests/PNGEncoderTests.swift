@@ -66,7 +66,7 @@ extension PNGEncoderTests {
         var image = try Bitmap(width: 512, height: 512, fill: .white)
         for y in 0..<512 { for x in 0..<512 { image[x, y] = RGBA(UInt8(truncatingIfNeeded: x &* 7 &+ y), UInt8(truncatingIfNeeded: y &* 13), UInt8(truncatingIfNeeded: x ^ y)) } }
         var calls = 0
-        let stopAtThird = { calls += 1; if calls == 3 { throw Stop() } }  // PNG (two parts): after packing, before the round, after its filtering
+        let stopAtThird = { calls += 1; if calls == 3 { throw Stop() } }  // PNG (in parts): after packing, before the round, after its filtering
         XCTAssertThrowsError(try PNGEncoder().encode(image, checkCancellation: stopAtThird)) { XCTAssertTrue($0 is Stop) }
         XCTAssertEqual(calls, 3)
         calls = 0
@@ -77,7 +77,7 @@ extension PNGEncoderTests {
 }
 
 extension PNGEncoderTests {
-    /// An image with 512 KiB or more of filtered rows is filtered and
+    /// An image with 256 KiB or more of filtered rows is filtered and
     /// compressed in parts of whole rows: python3's zlib and hand-written
     /// filters, and our decoder, give back every pixel; its IDAT data differs
     /// from the whole-input stream (the parted path was taken) but inflates to
@@ -86,8 +86,8 @@ extension PNGEncoderTests {
     /// one-core machine, the file is byte for byte the same.
     func testLargeImagesCompressedInPartsRoundTripExactlyAndAreTheSameOnAnyMachine() throws {
         let image = try bitmap(width: 420, height: 330, gray: false, alpha: true, seed: 4)
-        let filteredCount = (420 * 4 + 1) * 330  // 554,730 bytes: two parts of 165 rows
-        XCTAssertEqual(PNGEncoder.partRows(rowBytes: 420 * 4, height: 330), 165)
+        let filteredCount = (420 * 4 + 1) * 330  // 554,730 bytes: four parts of 83 rows (the last 81)
+        XCTAssertEqual(PNGEncoder.partRows(rowBytes: 420 * 4, height: 330), 83)
         let file = try PNGEncoder().encode(image)
         let decoded = try XCTUnwrap(try IndependentDecoder.pngDecode([file])[0], "the independent decoder refused the file")
         XCTAssertEqual(decoded.rgba, image.pixels)

@@ -38,12 +38,13 @@ public struct PNGEncoder: ImageEncoding {
 
     /// Encodes `bitmap`, calling `checkCancellation` on the caller's thread
     /// after packing, every 256 filtered rows and before each deflate block;
-    /// whatever it throws ends the encode. Images of 512 KiB or more of
-    /// filtered rows are filtered and compressed in parts of whole rows of
-    /// about `DeflateEncoder.partSize` bytes on every core, and are checked
-    /// instead before and after each round of `DeflateEncoder.partsPerRound`
-    /// parts' filtering and compressing (about 4 MiB of rows, a few tens of
-    /// milliseconds). The split depends on the image alone: the file is the
+    /// whatever it throws ends the encode. Images of 256 KiB or more of
+    /// filtered rows are filtered and compressed in parts of whole rows on
+    /// every core (eight parts, or parts of 128 KiB to 4 MiB: see
+    /// `DeflateEncoder.partBounds`), and checked instead before each round of
+    /// parts, between its filtering and its compressing, and at the end: a
+    /// round is about 8 MiB of rows (or one part per core if more), tens of
+    /// milliseconds. The split depends on the image alone, so the file is the
     /// same on any machine.
     public func encode(_ bitmap: Bitmap, checkCancellation: () throws -> Void) throws -> Data {
         guard !bitmap.isEmpty else { throw ImageCodecError(PNGError.emptyImage(width: bitmap.width, height: bitmap.height)) }
@@ -100,10 +101,10 @@ public struct PNGEncoder: ImageEncoding {
         }
     }
 
-    /// Rows per part for an image of `height` rows of `rowBytes` bytes: as many
-    /// parts as `DeflateEncoder.partBounds` makes of the filtered bytes, of
-    /// whole rows, all but the last the same height; `height` (one part) when
-    /// that is fewer than two parts.
+    /// Rows per part for an image of `height` rows of `rowBytes` bytes: about
+    /// as many parts as `DeflateEncoder.partBounds` makes of the filtered
+    /// bytes, of whole rows, all but the last the same height; `height` (one
+    /// part) when that is fewer than two parts.
     static func partRows(rowBytes: Int, height: Int) -> Int {
         let parts = DeflateEncoder.partBounds(count: (rowBytes + 1) * height).count - 1
         guard parts > 1 else { return height }
