@@ -3,6 +3,11 @@ import Raster
 
 /// Writes bitmaps as PNG files: 8-bit gray, gray + alpha, RGB or RGBA, one
 /// filter chosen per row, deflate at a chosen level, CRC on every chunk.
+///
+/// Images of 256 KiB or more of filtered rows are filtered and compressed in
+/// parts of whole rows on every core, as pigz compresses (each part's deflate
+/// data primed with the 32 KiB before it). How the rows are split depends on
+/// the image's size alone, so the same bitmap gives the same file on any machine.
 public struct PNGEncoder: ImageEncoding {
     /// The colour type to write; nil picks the smallest that keeps every pixel exact.
     public var colorType: PNGColorType?
