@@ -66,7 +66,7 @@ extension PNGEncoderTests {
         var image = try Bitmap(width: 512, height: 512, fill: .white)
         for y in 0..<512 { for x in 0..<512 { image[x, y] = RGBA(UInt8(truncatingIfNeeded: x &* 7 &+ y), UInt8(truncatingIfNeeded: y &* 13), UInt8(truncatingIfNeeded: x ^ y)) } }
         var calls = 0
-        let stopAtThird = { calls += 1; if calls == 3 { throw Stop() } }  // PNG (in parts): after packing, before the round, after its filtering
+        let stopAtThird = { calls += 1; if calls == 3 { throw Stop() } }  // PNG (in parts): before filtering, before the round, at the end
         XCTAssertThrowsError(try PNGEncoder().encode(image, checkCancellation: stopAtThird)) { XCTAssertTrue($0 is Stop) }
         XCTAssertEqual(calls, 3)
         calls = 0
@@ -104,9 +104,8 @@ extension PNGEncoderTests {
         XCTAssertEqual(try oneCore.encode(image), file)
     }
 
-    /// In parts, cancellation is checked on the caller's thread only: after
-    /// packing, before the round of parts, between their filtering and
-    /// compressing, and at the end.
+    /// In parts, cancellation is checked on the caller's thread only: before
+    /// filtering, before the round of parts, and at the end.
     func testPartedEncodesCheckCancellationOnTheCallersThread() throws {
         let image = try bitmap(width: 420, height: 330, gray: false, alpha: true, seed: 2)
         let caller = pthread_self()
@@ -115,7 +114,7 @@ extension PNGEncoderTests {
             calls += 1
             if pthread_equal(pthread_self(), caller) == 0 { otherThread = true }
         }
-        XCTAssertEqual(calls, 4)
+        XCTAssertEqual(calls, 3)
         XCTAssertFalse(otherThread)
     }
 

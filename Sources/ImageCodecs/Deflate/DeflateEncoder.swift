@@ -171,42 +171,36 @@ public struct DeflateEncoder: Sendable {
     /// ends with a sync flush, the last with the final block. The bytes depend
     /// only on `input`, never on the cores. With one part (or level 0) it is
     /// `zlibCompress`'s stream. `checkCancellation` is called on the caller's
-    /// thread before and after each round of parts (`roundSize`), never inside one.
+    /// thread before each round of parts (`roundSize`) and at the end, never inside one.
     func zlibCompressInParts(_ input: UnsafeBufferPointer<UInt8>, checkCancellation: () throws -> Void) rethrows -> [UInt8] {
-        guard let base = input.baseAddress else { return try zlibCompress(input, checkCancellation: checkCancellation) }
-        return try zlibCompress(parts: Self.partBounds(count: input.count), of: UnsafeMutablePointer(mutating: base), prepare: nil,
-                                checkCancellation: checkCancellation)
+        let bounds = Self.partBounds(count: input.count)
+        guard let base = input.baseAddress, bounds.count > 2, level > 0 else {
+            return try zlibCompress(input, checkCancellation: checkCancellation)
+        }
+        // Safe: the input is only read, and outlives the call.
+        nonisolated(unsafe) let start = base
+        return try zlibCompress(parts: bounds, withPart: { i, body in
+            body(start + bounds[i] - min(bounds[i], LZ77Matcher.windowSize))
+        }, checkCancellation: checkCancellation)
     }
 
-    /// A zlib stream of the bytes at `base`, compressed in the parts `bounds`
-    /// delimits (`bounds[0] == 0`, increasing), `partsPerRound` at a time
-    /// (nil: `partsPerRound(partSize:)` of the first part's size). `prepare`, when given, writes
-    /// part i's bytes before it is compressed: called concurrently for the parts
-    /// of a round, all before any of them is compressed (a part's dictionary is
-    /// the end of the part before). `concurrently: false` runs everything in
-    /// order on the caller's thread, as a one-core machine would, to the same
-    /// bytes. `checkCancellation` is called on the caller's thread before each
-    /// round, between its preparing and compressing, and at the end.
-    func zlibCompress(parts bounds: [Int], of base: UnsafeMutablePointer<UInt8>, partsPerRound: Int? = nil,
-                      concurrently: Bool = true, prepare: (@Sendable (Int) -> Void)?,
+    /// A zlib stream of the bytes `bounds` delimits (`bounds[0] == 0`,
+    /// increasing), compressed in those parts, `partsPerRound` at a time (nil:
+    /// `partsPerRound(partSize:)` of the first part's size), each part on
+    /// whichever core is free. `withPart(i, body)` calls `body` once with a
+    /// pointer to part i's bytes preceded by its dictionary, the
+    /// `min(bounds[i], LZ77Matcher.windowSize)` bytes before it, and may make
+    /// them on the spot (`PNGEncoder` filters a part's rows, and those of its
+    /// dictionary, into memory of its own): calls for one round run
+    /// concurrently. `concurrently: false` runs everything in order on the
+    /// caller's thread, as a one-core machine would, to the same bytes.
+    /// `checkCancellation` is called on the caller's thread before each round
+    /// and at the end.
+    func zlibCompress(parts bounds: [Int], partsPerRound: Int? = nil, concurrently: Bool = true,
+                      withPart: @Sendable (Int, (UnsafePointer<UInt8>) -> Void) -> Void,
                       checkCancellation: () throws -> Void) rethrows -> [UInt8] {
         let partCount = bounds.count - 1, count = bounds[partCount]
         precondition(partCount >= 1 && bounds[0] == 0, "parts cover the input from its start")
-        // Safe: each call writes only its own part's slots (and, through `prepare`, its
-        // own part's bytes), and every call of a round returns before the round's next step.
-        nonisolated(unsafe) let base = base
-        func run(_ parts: Range<Int>, _ body: @Sendable (Int) -> Void) {
-            if concurrently && parts.count > 1 {
-                DispatchQueue.concurrentPerform(iterations: parts.count) { body(parts.lowerBound + $0) }
-            } else {
-                for i in parts { body(i) }
-            }
-        }
-        guard partCount > 1, level > 0 else {
-            try checkCancellation()
-            if let prepare { run(0..<partCount, prepare) }
-            return try zlibCompress(UnsafeBufferPointer(start: base, count: count), checkCancellation: checkCancellation)
-        }
         let compressed = UnsafeMutableBufferPointer<[UInt8]>.allocate(capacity: partCount)
         compressed.initialize(repeating: [])
         let checksums = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: partCount)
@@ -214,25 +208,28 @@ public struct DeflateEncoder: Sendable {
             compressed.deinitialize().deallocate()
             checksums.deallocate()
         }
-        // Safe: as `base` above.
+        // Safe: the call for part i writes only slot i, and every call of a round returns before the next round.
         nonisolated(unsafe) let (slots, sums) = (compressed, checksums)
+        @Sendable func compressPart(_ i: Int) {
+            let start = bounds[i], end = bounds[i + 1]
+            let dictionary = min(start, LZ77Matcher.windowSize)
+            withPart(i) { bytes in
+                var writer = BitWriter(capacity: Self.bound(end - start))
+                self.deflateBlocks(bytes, count: end - start + dictionary, dictionary: dictionary, last: end == count, into: &writer,
+                                   checkCancellation: {})
+                slots[i] = writer.bytes
+                sums[i] = Adler32.checksum(UnsafeBufferPointer(start: bytes + dictionary, count: end - start))
+            }
+        }
         let roundParts = max(1, partsPerRound ?? Self.partsPerRound(partSize: bounds[1]))
         var round = 0
         while round < partCount {
             let parts = round..<min(partCount, round + roundParts)
             try checkCancellation()
-            if let prepare {
-                run(parts, prepare)
-                try checkCancellation()
-            }
-            run(parts) { i in
-                let start = bounds[i], end = bounds[i + 1]
-                let dictionary = min(start, LZ77Matcher.windowSize)
-                var writer = BitWriter(capacity: Self.bound(end - start))
-                self.deflateBlocks(base + (start - dictionary), count: end - start + dictionary, dictionary: dictionary,
-                                   last: end == count, into: &writer, checkCancellation: {})
-                slots[i] = writer.bytes
-                sums[i] = Adler32.checksum(UnsafeBufferPointer(start: base + start, count: end - start))
+            if concurrently && parts.count > 1 {
+                DispatchQueue.concurrentPerform(iterations: parts.count) { compressPart(parts.lowerBound + $0) }
+            } else {
+                for i in parts { compressPart(i) }
             }
             round = parts.upperBound
         }

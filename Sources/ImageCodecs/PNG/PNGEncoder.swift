@@ -47,10 +47,9 @@ public struct PNGEncoder: ImageEncoding {
     /// filtered rows are filtered and compressed in parts of whole rows on
     /// every core (eight parts, or parts of 128 KiB to 4 MiB: see
     /// `DeflateEncoder.partBounds`), and checked instead before each round of
-    /// parts, between its filtering and its compressing, and at the end: a
-    /// round is about 8 MiB of rows (or one part per core if more), tens of
-    /// milliseconds. The split depends on the image alone, so the file is the
-    /// same on any machine.
+    /// parts and at the end: a round is about 8 MiB of rows (or one part per
+    /// core if more), tens of milliseconds. The split depends on the image
+    /// alone, so the file is the same on any machine.
     public func encode(_ bitmap: Bitmap, checkCancellation: () throws -> Void) throws -> Data {
         guard !bitmap.isEmpty else { throw ImageCodecError(PNGError.emptyImage(width: bitmap.width, height: bitmap.height)) }
         guard bitmap.width <= Int(Int32.max), bitmap.height <= Int(Int32.max) else {
@@ -60,31 +59,38 @@ public struct PNGEncoder: ImageEncoding {
             let type = colorType ?? PNGColorType.smallest(for: pixels)
             let channels = type.channels
             let rowBytes = bitmap.width * channels
-            // Rows are packed into the chosen type one at a time as the filter asks for them.
-            let filtered = UnsafeMutablePointer<UInt8>.allocate(capacity: (rowBytes + 1) * bitmap.height)
-            defer { filtered.deallocate() }
+            let rowStride = rowBytes + 1, width = bitmap.width, height = bitmap.height
             try checkCancellation()
-            let rows = Self.partRows(rowBytes: rowBytes, height: bitmap.height)
-            // Safe: the pixels and `filtered` outlive the encode; parts pack and filter
-            // disjoint row ranges (reading the pixels of the row above theirs too).
-            nonisolated(unsafe) let rgba = pixels.baseAddress!, output = filtered
-            let width = bitmap.width, height = bitmap.height
-            let filterPart: @Sendable (Int) -> Void = { part in
-                PNGFilter.filterRows(part * rows..<min(height, (part + 1) * rows), rowBytes: rowBytes, bpp: channels, into: output,
-                                     packRow: { y, row in Self.pack(rgba + y * width * 4, count: width, as: type, into: row) },
-                                     checkCancellation: {})
-            }
+            // Rows are packed into the chosen type one at a time as the filter asks for them.
+            let rgba = pixels.baseAddress!
             let compressed: [UInt8]
             let encoder = DeflateEncoder(level: level)
+            let rows = Self.partRows(rowBytes: rowBytes, height: height)
             if rows < height && level > 0 {
-                let bounds = stride(from: 0, to: height, by: rows).map { $0 * (rowBytes + 1) } + [height * (rowBytes + 1)]
-                compressed = try encoder.zlibCompress(parts: bounds, of: filtered, concurrently: concurrentParts, prepare: filterPart,
-                                                      checkCancellation: checkCancellation)
+                // Each part filters its rows into memory of its own, after the rows
+                // of its dictionary (the 32 KiB of filtered rows before it), which
+                // the part before filters too: a few rows twice, no full-image buffer.
+                let bounds = stride(from: 0, to: height, by: rows).map { $0 * rowStride } + [height * rowStride]
+                let dictionaryRows = (LZ77Matcher.windowSize + rowStride - 1) / rowStride
+                // Safe: the pixels outlive the encode and are only read.
+                nonisolated(unsafe) let source = rgba
+                compressed = try encoder.zlibCompress(parts: bounds, concurrently: concurrentParts, withPart: { part, body in
+                    let first = max(0, part * rows - dictionaryRows), end = min(height, (part + 1) * rows)
+                    let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: (end - first) * rowStride)
+                    defer { buffer.deallocate() }
+                    PNGFilter.filterRows(first..<end, rowBytes: rowBytes, bpp: channels, into: buffer,
+                                         packRow: { y, row in Self.pack(source + y * width * 4, count: width, as: type, into: row) },
+                                         checkCancellation: {})
+                    let dictionary = min(part * rows * rowStride, LZ77Matcher.windowSize)
+                    body(buffer + (part * rows - first) * rowStride - dictionary)
+                }, checkCancellation: checkCancellation)
             } else {
+                let filtered = UnsafeMutablePointer<UInt8>.allocate(capacity: rowStride * height)
+                defer { filtered.deallocate() }
                 try PNGFilter.filterRows(0..<height, rowBytes: rowBytes, bpp: channels, into: filtered,
                                          packRow: { y, row in Self.pack(rgba + y * width * 4, count: width, as: type, into: row) },
                                          checkCancellation: checkCancellation)
-                compressed = try encoder.zlibCompress(UnsafeBufferPointer(start: filtered, count: (rowBytes + 1) * height),
+                compressed = try encoder.zlibCompress(UnsafeBufferPointer(start: filtered, count: rowStride * height),
                                                       checkCancellation: checkCancellation)
             }
 

@@ -2,8 +2,8 @@
 /// neighbours, chosen per row to make the bytes more compressible.
 enum PNGFilter {
     /// Filters the rows `rows` of an image whose rows have `rowBytes` bytes
-    /// (`bpp` bytes per pixel) into `output`, row y at `y × (rowBytes + 1)`
-    /// prefixed by its filter type; `packRow(y, buffer)` writes row y's bytes
+    /// (`bpp` bytes per pixel) into `output`, one after another from the
+    /// first, each prefixed by its filter type; `packRow(y, buffer)` writes row y's bytes
     /// into a buffer of `rowBytes` bytes (plus 8 of slack a packer may
     /// overwrite), so only two rows, the current one and the one above, are
     /// ever held unfiltered (the row above the first is packed too, unless it
@@ -33,7 +33,7 @@ enum PNGFilter {
             let scores = score(row, up, rowBytes, bpp)
             var best = 0
             for filter in 1...4 where scores[filter] < scores[best] { best = filter }
-            let destination = output + y * (rowBytes + 1)
+            let destination = output + (y - rows.lowerBound) * (rowBytes + 1)
             destination[0] = UInt8(best)
             apply(row, up, rowBytes, bpp, filter: best, into: destination + 1)
             up = UnsafePointer(row)
