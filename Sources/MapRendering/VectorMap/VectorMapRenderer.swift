@@ -87,17 +87,7 @@ public struct VectorMapRenderer: Sendable {
         guard frame.cover.count <= limits.tilesPerSnapshot else {
             throw VectorTileError(.limitExceeded, "the view needs \(frame.cover.count) tiles at zoom \(frame.tileZoom), over the limit of \(limits.tilesPerSnapshot) per snapshot")
         }
-        var tiles: [(tile: VectorTile, place: TileCover.Placed)] = []
-        for place in frame.cover {
-            try checkCancellation()
-            let key = VectorTileCache.Key(source: sourceName, tile: place.tile)
-            if let tile = cache.tile(for: key) {
-                tiles.append((tile, place))
-            } else if let tile = try self.tiles.vectorTile(at: place.tile, cancellation: cancellation) {
-                cache.insert(tile, for: key)
-                tiles.append((tile, place))
-            }
-        }
+        let tiles = try loadTiles(Array(frame.cover), cancellation: cancellation, checkCancellation: checkCancellation)
         try checkBudget(tiles.map(\.tile), layers: layers)
         prepareLayers(zip(shown, layers).map { $0 }, of: tiles, atZoom: zoom)
         var bands = try BandedCanvas(width: frame.pixelWidth, height: frame.pixelHeight, bandCount: bandCount)
@@ -138,6 +128,44 @@ public struct VectorMapRenderer: Sendable {
         try checkCancellation()
         try placer.draw(on: &canvas)
         return (canvas.bitmap, placer.labels)
+    }
+
+    /// The tiles of `places` the source has, in their order: from `cache`, or
+    /// read, inflated and decoded (a first snapshot's largest serial cost) a
+    /// tile per thread on up to `bandCount` threads, then cached. When tiles
+    /// fail, the first failing one in `places` order is thrown.
+    private func loadTiles(_ places: [TileCover.Placed], cancellation: RenderCancellation,
+                           checkCancellation: () throws -> Void) throws -> [(tile: VectorTile, place: TileCover.Placed)] {
+        let keys = places.map { VectorTileCache.Key(source: sourceName, tile: $0.tile) }
+        var results = keys.map { key in cache.tile(for: key).map { Result<VectorTile?, Error>.success($0) } }
+        let missing = results.indices.filter { results[$0] == nil }
+        try checkCancellation()
+        let source = self.tiles
+        if bandCount > 1, missing.count > 1 {
+            results.withUnsafeMutableBufferPointer { results in
+                // Safe: iteration j writes only results[missing[j]], a distinct slot
+                // each, and concurrentPerform returns only when every iteration has.
+                nonisolated(unsafe) let results = results
+                DispatchQueue.concurrentPerform(iterations: missing.count) { j in
+                    let i = missing[j]
+                    results[i] = Result { try source.vectorTile(at: places[i].tile, cancellation: cancellation) }
+                }
+            }
+        } else {
+            for i in missing {
+                try checkCancellation()
+                results[i] = Result { try source.vectorTile(at: places[i].tile, cancellation: cancellation) }
+            }
+        }
+        var loaded: [(tile: VectorTile, place: TileCover.Placed)] = []
+        for (i, result) in results.enumerated() {
+            if let tile = try result?.get() { loaded.append((tile, places[i])) }
+        }
+        for i in missing {
+            if case .success(let tile?) = results[i] { cache.insert(tile, for: keys[i]) }
+        }
+        try checkCancellation()
+        return loaded
     }
 
     /// Prepares the fill and line layers of `tiles` not yet in `preparedLayers`,
