@@ -111,28 +111,10 @@ struct BandedCanvas {
     }
 
     /// Draws what is recorded and gives the image, each band converted to
-    /// straight alpha on its own thread (for a snapshot with nothing to draw
-    /// on top). The bands are let go before their rows are put together.
+    /// straight alpha into its rows of it on its own thread (for a snapshot
+    /// with nothing to draw on top).
     mutating func finishBitmap() throws -> Bitmap {
         try draw()
-        guard bands.count > 1 else { return try Canvas(joining: &bands).bitmap }
-        let (width, height) = (bands[0].width, bands[0].height)
-        var parts = [Bitmap?](repeating: nil, count: bands.count)
-        bands.withUnsafeBufferPointer { canvases in
-            parts.withUnsafeMutableBufferPointer { converted in
-                // Safe: iteration i reads canvases[i] and writes only converted[i];
-                // concurrentPerform returns only when every iteration has.
-                nonisolated(unsafe) let (canvases, converted) = (canvases, converted)
-                DispatchQueue.concurrentPerform(iterations: canvases.count) { converted[$0] = canvases[$0].bitmap }
-            }
-        }
-        bands.removeAll()
-        var pixels: [UInt8] = []
-        pixels.reserveCapacity(width * height * 4)
-        for i in parts.indices {
-            pixels += parts[i]?.pixels ?? []
-            parts[i] = nil
-        }
-        return try Bitmap(width: width, height: height, rgba: pixels)
+        return try Canvas.bitmap(joining: &bands)
     }
 }

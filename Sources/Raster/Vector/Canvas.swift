@@ -57,15 +57,8 @@ public struct Canvas: Sendable {
     /// emptied as it is read, so the pixels are held about once. Throws unless
     /// the bands are of one canvas and hold every row of it exactly once, in order.
     public init(joining bands: inout [Canvas]) throws {
-        guard let first = bands.first else { throw RasterError.invalidArgument("no bands to join") }
-        var next = 0
-        for band in bands {
-            guard band.width == first.width, band.height == first.height, band.rows.lowerBound == next else {
-                throw RasterError.invalidArgument("bands do not make one canvas: rows \(band.rows) after row \(next)")
-            }
-            next = band.rows.upperBound
-        }
-        guard next == first.height else { throw RasterError.invalidArgument("bands end at row \(next), not \(first.height)") }
+        try Canvas.checkJoin(bands)
+        let first = bands[0]
         width = first.width
         height = first.height
         rows = 0..<first.height
@@ -80,10 +73,55 @@ public struct Canvas: Sendable {
         while let band = bands.popLast() { pixels += band.pixels }
     }
 
+    /// The straight-alpha bitmap of the whole canvas the bands of `bands` make
+    /// (see ``init(joining:)``), each band converted into its rows of the one
+    /// bitmap on its own thread: no joined premultiplied copy is made. `bands` is emptied.
+    public static func bitmap(joining bands: inout [Canvas]) throws -> Bitmap {
+        try checkJoin(bands)
+        let (width, height) = (bands[0].width, bands[0].height)
+        let pixels = [UInt8](unsafeUninitializedCapacity: width * height * 4) { buffer, initialized in
+            bands.withUnsafeBufferPointer { bands in
+                // Safe: band i writes only its own rows of `buffer`, the bands' rows
+                // do not overlap (checked above), and concurrentPerform returns only
+                // when every band has.
+                nonisolated(unsafe) let (bands, buffer) = (bands, buffer)
+                DispatchQueue.concurrentPerform(iterations: bands.count) { i in
+                    let band = bands[i]
+                    guard width > 0, !band.rows.isEmpty else { return }
+                    band.pixels.withUnsafeBufferPointer { source in
+                        Premultiplication.unpremultiply(source.baseAddress!, count: width * band.rows.count,
+                                                        into: buffer.baseAddress! + band.rows.lowerBound * width * 4)
+                    }
+                }
+            }
+            initialized = width * height * 4
+        }
+        bands.removeAll()
+        return Bitmap(validatedWidth: width, height: height, pixels: pixels)
+    }
+
+    /// Throws unless `bands` are bands of one canvas holding every row of it exactly once, in order.
+    private static func checkJoin(_ bands: [Canvas]) throws {
+        guard let first = bands.first else { throw RasterError.invalidArgument("no bands to join") }
+        var next = 0
+        for band in bands {
+            guard band.width == first.width, band.height == first.height, band.rows.lowerBound == next else {
+                throw RasterError.invalidArgument("bands do not make one canvas: rows \(band.rows) after row \(next)")
+            }
+            next = band.rows.upperBound
+        }
+        guard next == first.height else { throw RasterError.invalidArgument("bands end at row \(next), not \(first.height)") }
+    }
+
     /// The drawing so far as a straight-alpha bitmap (of the rows held).
     public var bitmap: Bitmap {
-        var out = pixels
-        Premultiplication.unpremultiply(&out)
+        let count = width * rows.count
+        let out = [UInt8](unsafeUninitializedCapacity: count * 4) { buffer, initialized in
+            if count > 0 {
+                pixels.withUnsafeBufferPointer { Premultiplication.unpremultiply($0.baseAddress!, count: count, into: buffer.baseAddress!) }
+            }
+            initialized = count * 4
+        }
         // Dimensions were validated when the canvas was made.
         return Bitmap(validatedWidth: width, height: rows.count, pixels: out)
     }
