@@ -59,9 +59,9 @@ struct VectorLayerDrawer {
     }
 
     /// Fills the canvas with a background layer's colour.
-    mutating func drawBackground(_ style: BackgroundLayerStyle, on canvas: inout BandedCanvas) throws {
+    func drawBackground(_ style: BackgroundLayerStyle, into canvas: inout BandedCanvas.Recording) {
         let color = Self.rgba(style.color.value(atZoom: zoom), opacity: style.opacity.value(atZoom: zoom))
-        try canvas.fill(polygons: [[Point(0, 0), Point(Double(width), 0), Point(Double(width), Double(height)), Point(0, Double(height))]],
+        canvas.fill(polygons: [[Point(0, 0), Point(Double(width), 0), Point(Double(width), Double(height)), Point(0, Double(height))]],
                         color: color)
     }
 
@@ -195,9 +195,9 @@ struct VectorLayerDrawer {
         }
     }
 
-    /// Draws what was collected, in the order the groups first appeared, and
-    /// forgets it.
-    mutating func flush(on canvas: inout BandedCanvas) throws {
+    /// Records the drawing of what was collected, in the order the groups
+    /// first appeared, and forgets it.
+    mutating func flush(into canvas: inout BandedCanvas.Recording) {
         defer {
             fills.removeAll(keepingCapacity: true)
             fillIndex.removeAll(keepingCapacity: true)
@@ -206,10 +206,10 @@ struct VectorLayerDrawer {
         }
         for (paint, rings) in fills where !rings.isEmpty {
             // Tile rings are wound exterior one way, holes the other: non-zero.
-            try canvas.fill(polygons: rings, color: paint.color)
+            canvas.fill(polygons: rings, color: paint.color)
             if let outline = paint.outline, outline.a != 0 {
                 // MapLibre outlines fills with one-pixel antialiased lines, no joins: hairlines.
-                try canvas.strokeHairlines(polylines: rings.map { ($0, true) }, color: outline, width: 1)
+                canvas.strokeHairlines(polylines: rings.map { ($0, true) }, color: outline, width: 1)
             }
         }
         for (paint, polylines) in lines where !polylines.isEmpty {
@@ -231,7 +231,7 @@ struct VectorLayerDrawer {
                     }
                 }
             }
-            try canvas.stroke(polylines: paths, color: paint.color, style: style)
+            canvas.stroke(polylines: paths, color: paint.color, style: style)
         }
     }
 
