@@ -32,12 +32,22 @@ struct BandedCanvas {
         let grid = Canvas.bandRows(width: width)
         let gridBands = max(1, (height + grid - 1) / grid)
         let count = max(1, min(bandCount, gridBands))
-        bands = try (0..<count).map { band in
-            // Band i holds grid bands [i·n/count, (i+1)·n/count), so each is whole grid bands.
-            let top = min(height, band * gridBands / count * grid)
-            let bottom = band == count - 1 ? height : min(height, (band + 1) * gridBands / count * grid)
-            return try Canvas(width: width, height: height, rows: top..<bottom)
+        // Band i holds grid bands [i·n/count, (i+1)·n/count), so each is whole grid bands.
+        let rows = (0..<count).map { band in
+            min(height, band * gridBands / count * grid)..<(band == count - 1 ? height : min(height, (band + 1) * gridBands / count * grid))
         }
+        // Each band's pixels are allocated and cleared on its own thread (a
+        // 2048² canvas is 16 MB to page in).
+        var made = [Result<Canvas, Error>?](repeating: nil, count: count)
+        made.withUnsafeMutableBufferPointer { made in
+            // Safe: iteration i writes only made[i], and concurrentPerform
+            // returns only when every iteration has.
+            nonisolated(unsafe) let made = made
+            DispatchQueue.concurrentPerform(iterations: count) { band in
+                made[band] = Result { try Canvas(width: width, height: height, rows: rows[band]) }
+            }
+        }
+        bands = try made.map { try $0!.get() }
     }
 
     /// Drawing operations recorded apart from any canvas (one layer's, made
