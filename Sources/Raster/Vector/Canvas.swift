@@ -397,7 +397,9 @@ extension Canvas {
                 throw RasterError.invalidArgument("path coordinate (\(p.x), \(p.y)) is not finite")
             }
         }
-        try strokeFlattened(polylines.filter { $0.points.count >= 2 }, color: color, style: style)
+        // Filtered only when needed: a copy of the list per band per stroke otherwise.
+        try strokeFlattened(polylines.allSatisfy { $0.points.count >= 2 } ? polylines : polylines.filter { $0.points.count >= 2 },
+                            color: color, style: style)
     }
 
     /// Strokes point lists as hairlines `width` pixels wide (at most one), in
