@@ -179,33 +179,63 @@ final class StrokeTests: XCTestCase {
         XCTAssertThrowsError(try Canvas(joining: &gap))
     }
 
+    private static func randomColor(_ generator: inout SystemRandomNumberGenerator) -> RGBA {
+        RGBA(UInt8.random(in: 0...255, using: &generator), UInt8.random(in: 0...255, using: &generator),
+             UInt8.random(in: 0...255, using: &generator), UInt8.random(in: 0...255, using: &generator))
+    }
+
+    /// Premultiplied destinations: no channel above alpha.
+    private static func randomPremultipliedPixels(_ count: Int, _ generator: inout SystemRandomNumberGenerator) -> [UInt32] {
+        (0..<count).map { _ in
+            let a = UInt32.random(in: 0...255, using: &generator)
+            return (0..<3).reduce(a << 24) { $0 | UInt32.random(in: 0...a, using: &generator) << (8 * UInt32($1)) }
+        }
+    }
+
+    /// `new` is `old` under `source` at `coverage` by the per-pixel formula:
+    /// source-over of the premultiplied colour scaled by coverage, d · (255 − a) / 255 rounded.
+    private static func assertBlended(_ old: UInt32, into new: UInt32, source: SIMD4<UInt32>, coverage: UInt32,
+                                      file: StaticString = #filePath, line: UInt = #line) {
+        let c = coverage + (coverage >> 7)
+        for channel in 0..<4 {
+            let s = (source[channel] * c) >> 8, inverse = 255 - ((source[3] * c) >> 8)
+            let d = (old >> (8 * UInt32(channel))) & 0xFF
+            let expected = min(255, s + (d * inverse + 127) / 255)
+            XCTAssertEqual((new >> (8 * UInt32(channel))) & 0xFF, expected, "channel \(channel) of \(old) under \(source) at \(coverage)",
+                           file: file, line: line)
+        }
+    }
+
     /// Blending runs of pixels (four at a time in 16-bit lanes) gives, for every
     /// pixel, colour and coverage, what the per-pixel formula gives: source-over
     /// of the premultiplied colour scaled by coverage, d · (255 − a) / 255 rounded.
     func testBlendingRunsMatchesThePerPixelFormula() {
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<2000 {
-            let color = RGBA(UInt8.random(in: 0...255, using: &generator), UInt8.random(in: 0...255, using: &generator),
-                             UInt8.random(in: 0...255, using: &generator), UInt8.random(in: 0...255, using: &generator))
+            let color = Self.randomColor(&generator)
             let source = Canvas.premultiplied(color)
             let coverage = UInt32.random(in: 0...255, using: &generator)
             let count = Int.random(in: 1...13, using: &generator)
-            var words = (0..<count).map { _ -> UInt32 in
-                // Premultiplied destinations: no channel above alpha.
-                let a = UInt32.random(in: 0...255, using: &generator)
-                return (0..<3).reduce(a << 24) { $0 | UInt32.random(in: 0...a, using: &generator) << (8 * UInt32($1)) }
-            }
+            var words = Self.randomPremultipliedPixels(count, &generator)
             let before = words
             words.withUnsafeMutableBufferPointer { Canvas.blend(source, coverage: coverage, into: $0.baseAddress!, count: count) }
-            let c = coverage + (coverage >> 7)
-            for (old, new) in zip(before, words) {
-                for channel in 0..<4 {
-                    let s = (source[channel] * c) >> 8, inverse = 255 - ((source[3] * c) >> 8)
-                    let d = (old >> (8 * UInt32(channel))) & 0xFF
-                    let expected = min(255, s + (d * inverse + 127) / 255)
-                    XCTAssertEqual((new >> (8 * UInt32(channel))) & 0xFF, expected, "channel \(channel) of \(old) under \(color) at \(coverage)")
-                }
-            }
+            for (old, new) in zip(before, words) { Self.assertBlended(old, into: new, source: source, coverage: coverage) }
+        }
+    }
+
+    /// Blending eight pixels each at its own coverage (a fill's edge pixels)
+    /// gives every pixel what the per-pixel formula gives.
+    func testBlendingEightPixelsAtTheirOwnCoverageMatchesThePerPixelFormula() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2000 {
+            let color = Self.randomColor(&generator)
+            let source = Canvas.premultiplied(color)
+            var coverages = SIMD8<UInt32>()
+            for lane in 0..<8 { coverages[lane] = [0, 255, UInt32.random(in: 0...255, using: &generator)].randomElement(using: &generator)! }
+            var words = Self.randomPremultipliedPixels(8, &generator)
+            let before = words
+            words.withUnsafeMutableBufferPointer { Canvas.blend(source, coverages: coverages, into: $0.baseAddress!) }
+            for lane in 0..<8 { Self.assertBlended(before[lane], into: words[lane], source: source, coverage: coverages[lane]) }
         }
     }
 

@@ -5,7 +5,7 @@ import Raster
 /// A vector map's canvas split into horizontal bands drawn on every core at
 /// once (MapLibre's software renderer, llvmpipe, rasterises on all cores too).
 ///
-/// Fills and strokes are recorded, then each band replays them in order,
+/// Fills and strokes are recorded (``Recording``), then each band replays them in order,
 /// clipped to its rows: a stroke's outline pieces are built only for the
 /// segments reaching the band, and every pixel gets the bytes one whole canvas
 /// would give it (``Canvas`` works in bands of rows on a grid fixed by the
@@ -14,7 +14,7 @@ import Raster
 /// about one canvas plus a bounded batch of geometry.
 struct BandedCanvas {
     /// One recorded drawing operation.
-    private enum Operation {
+    fileprivate enum Operation: Sendable {
         case fill(polygons: [[Point]], color: RGBA)
         case stroke(polylines: [(points: [Point], closed: Bool)], color: RGBA, style: StrokeStyle)
         case hairlines(polylines: [(points: [Point], closed: Bool)], color: RGBA, width: Double)
@@ -32,41 +32,64 @@ struct BandedCanvas {
         let grid = Canvas.bandRows(width: width)
         let gridBands = max(1, (height + grid - 1) / grid)
         let count = max(1, min(bandCount, gridBands))
-        bands = try (0..<count).map { band in
-            // Band i holds grid bands [i·n/count, (i+1)·n/count), so each is whole grid bands.
-            let top = min(height, band * gridBands / count * grid)
-            let bottom = band == count - 1 ? height : min(height, (band + 1) * gridBands / count * grid)
-            return try Canvas(width: width, height: height, rows: top..<bottom)
+        // Band i holds grid bands [i·n/count, (i+1)·n/count), so each is whole grid bands.
+        let rows = (0..<count).map { band in
+            min(height, band * gridBands / count * grid)..<(band == count - 1 ? height : min(height, (band + 1) * gridBands / count * grid))
+        }
+        // Each band's pixels are allocated and cleared on its own thread (a
+        // 2048² canvas is 16 MB to page in).
+        var made = [Result<Canvas, Error>?](repeating: nil, count: count)
+        made.withUnsafeMutableBufferPointer { made in
+            // Safe: iteration i writes only made[i], and concurrentPerform
+            // returns only when every iteration has.
+            nonisolated(unsafe) let made = made
+            DispatchQueue.concurrentPerform(iterations: count) { band in
+                made[band] = Result { try Canvas(width: width, height: height, rows: rows[band]) }
+            }
+        }
+        bands = try made.map { try $0!.get() }
+    }
+
+    /// Drawing operations recorded apart from any canvas (one layer's, made
+    /// on any thread), drawn in order by ``draw(_:)``.
+    struct Recording: Sendable {
+        fileprivate var operations: [Operation] = []
+        /// The points recorded.
+        private(set) var points = 0
+
+        /// Records a fill of `polygons` as one non-zero shape.
+        mutating func fill(polygons: [[Point]], color: RGBA) {
+            operations.append(.fill(polygons: polygons, color: color))
+            points += polygons.reduce(0) { $0 + $1.count }
+        }
+
+        /// Records a stroke of `polylines` as one shape.
+        mutating func stroke(polylines: [(points: [Point], closed: Bool)], color: RGBA, style: StrokeStyle) {
+            operations.append(.stroke(polylines: polylines, color: color, style: style))
+            points += polylines.reduce(0) { $0 + $1.points.count }
+        }
+
+        /// Records hairlines of `polylines`, `width` ≤ 1 pixel (`Canvas.strokeHairlines`).
+        mutating func strokeHairlines(polylines: [(points: [Point], closed: Bool)], color: RGBA, width: Double) {
+            operations.append(.hairlines(polylines: polylines, color: color, width: width))
+            points += polylines.reduce(0) { $0 + $1.points.count }
         }
     }
 
-    /// Records a fill of `polygons` as one non-zero shape.
-    mutating func fill(polygons: [[Point]], color: RGBA) throws {
-        pending.append(.fill(polygons: polygons, color: color))
-        pendingPoints += polygons.reduce(0) { $0 + $1.count }
-        try drawIfFull()
-    }
-
-    /// Records a stroke of `polylines` as one shape.
-    mutating func stroke(polylines: [(points: [Point], closed: Bool)], color: RGBA, style: StrokeStyle) throws {
-        pending.append(.stroke(polylines: polylines, color: color, style: style))
-        pendingPoints += polylines.reduce(0) { $0 + $1.points.count }
-        try drawIfFull()
-    }
-
-    /// Records hairlines of `polylines`, `width` ≤ 1 pixel (`Canvas.strokeHairlines`).
-    mutating func strokeHairlines(polylines: [(points: [Point], closed: Bool)], color: RGBA, width: Double) throws {
-        pending.append(.hairlines(polylines: polylines, color: color, width: width))
-        pendingPoints += polylines.reduce(0) { $0 + $1.points.count }
+    /// Queues `recording`'s operations after those before (drawing the batch
+    /// when it reaches ``pendingPointLimit`` points).
+    mutating func draw(_ recording: Recording) throws {
+        pending += recording.operations
+        pendingPoints += recording.points
         try drawIfFull()
     }
 
     private mutating func drawIfFull() throws {
-        if pendingPoints >= Self.pendingPointLimit { try draw() }
+        if pendingPoints >= Self.pendingPointLimit { try drawPending() }
     }
 
-    /// Draws everything recorded, each band on its own thread.
-    mutating func draw() throws {
+    /// Draws everything queued, each band on its own thread.
+    private mutating func drawPending() throws {
         let operations = pending
         pending.removeAll()
         pendingPoints = 0
@@ -106,33 +129,15 @@ struct BandedCanvas {
 
     /// Draws what is recorded and gives the whole canvas.
     mutating func finish() throws -> Canvas {
-        try draw()
+        try drawPending()
         return try Canvas(joining: &bands)
     }
 
     /// Draws what is recorded and gives the image, each band converted to
-    /// straight alpha on its own thread (for a snapshot with nothing to draw
-    /// on top). The bands are let go before their rows are put together.
+    /// straight alpha into its rows of it on its own thread (for a snapshot
+    /// with nothing to draw on top).
     mutating func finishBitmap() throws -> Bitmap {
-        try draw()
-        guard bands.count > 1 else { return try Canvas(joining: &bands).bitmap }
-        let (width, height) = (bands[0].width, bands[0].height)
-        var parts = [Bitmap?](repeating: nil, count: bands.count)
-        bands.withUnsafeBufferPointer { canvases in
-            parts.withUnsafeMutableBufferPointer { converted in
-                // Safe: iteration i reads canvases[i] and writes only converted[i];
-                // concurrentPerform returns only when every iteration has.
-                nonisolated(unsafe) let (canvases, converted) = (canvases, converted)
-                DispatchQueue.concurrentPerform(iterations: canvases.count) { converted[$0] = canvases[$0].bitmap }
-            }
-        }
-        bands.removeAll()
-        var pixels: [UInt8] = []
-        pixels.reserveCapacity(width * height * 4)
-        for i in parts.indices {
-            pixels += parts[i]?.pixels ?? []
-            parts[i] = nil
-        }
-        return try Bitmap(width: width, height: height, rgba: pixels)
+        try drawPending()
+        return try Canvas.bitmap(joining: &bands)
     }
 }

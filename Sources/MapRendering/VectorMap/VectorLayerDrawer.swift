@@ -59,9 +59,9 @@ struct VectorLayerDrawer {
     }
 
     /// Fills the canvas with a background layer's colour.
-    mutating func drawBackground(_ style: BackgroundLayerStyle, on canvas: inout BandedCanvas) throws {
+    func drawBackground(_ style: BackgroundLayerStyle, into canvas: inout BandedCanvas.Recording) {
         let color = Self.rgba(style.color.value(atZoom: zoom), opacity: style.opacity.value(atZoom: zoom))
-        try canvas.fill(polygons: [[Point(0, 0), Point(Double(width), 0), Point(Double(width), Double(height)), Point(0, Double(height))]],
+        canvas.fill(polygons: [[Point(0, 0), Point(Double(width), 0), Point(Double(width), Double(height)), Point(0, Double(height))]],
                         color: color)
     }
 
@@ -69,49 +69,90 @@ struct VectorLayerDrawer {
     /// grouped by their paint as the style gives it (before the output scale),
     /// groups in the order of their first feature: what does not depend on
     /// where the tile lands or on the output scale, so it can be kept
-    /// between snapshots (``PreparedLayerCache``).
-    static func prepare(_ layer: StyleLayer, from tileLayer: VectorTileLayer, atZoom zoom: Double) -> [PreparedLayerGroup] {
+    /// between snapshots (``PreparedLayerCache``). The style is evaluated once
+    /// per ``FeatureSignature`` seen, or, with `evaluatingEachFeature` (for
+    /// tests), for every feature: the groups are the same either way.
+    static func prepare(_ layer: StyleLayer, from tileLayer: VectorTileLayer, atZoom zoom: Double,
+                        evaluatingEachFeature: Bool = false) -> [PreparedLayerGroup] {
         guard tileLayer.extent > 0 else { return [] }
-        var groups: [PreparedLayerGroup] = []
-        var index: [PreparedLayerGroup.Paint: Int] = [:]
-        func append(_ parts: Range<Int>, to paint: PreparedLayerGroup.Paint, flag: UInt32 = 0) {
-            let group = index[paint] ?? {
-                groups.append(PreparedLayerGroup(paint: paint, parts: []))
-                index[paint] = groups.count - 1
-                return groups.count - 1
-            }()
-            groups[group].parts.append(contentsOf: parts.lazy.map { UInt32(truncatingIfNeeded: $0) | flag })
-        }
-        for featureIndex in 0..<tileLayer.featureCount {
-            let feature = tileLayer.feature(at: featureIndex)
-            switch layer.kind {
-            case .fill(let style):
-                guard feature.geometryType == .polygon, layer.matches(feature, atZoom: zoom) else { continue }
-                let color = Self.rgba(style.color.value(atZoom: zoom, for: feature), opacity: style.opacity.value(atZoom: zoom, for: feature))
-                let outline = style.outlineColor.value(atZoom: zoom, for: feature).map {
-                    Self.rgba($0, opacity: style.opacity.value(atZoom: zoom, for: feature))
-                }
-                guard color.a != 0 || (outline?.a ?? 0) != 0 else { continue }
+        // What the layer draws a feature with, nil when it draws nothing; asked
+        // once per feature signature when the layer's inputs fit one.
+        let drawsType: (VectorTileGeometryType) -> Bool
+        let paint: (VectorTileFeature) -> PreparedLayerGroup.Paint?
+        let keys: Set<String>?
+        /// The flag on a polygon's parts: a line layer strokes its rings closed.
+        let polygonFlag: UInt32
+        switch layer.kind {
+        case .fill(let style):
+            drawsType = { $0 == .polygon }
+            polygonFlag = 0
+            paint = { feature in
+                let opacity = style.opacity.value(atZoom: zoom, for: feature)
+                let color = Self.rgba(style.color.value(atZoom: zoom, for: feature), opacity: opacity)
+                let outline = style.outlineColor.value(atZoom: zoom, for: feature).map { Self.rgba($0, opacity: opacity) }
+                guard color.a != 0 || (outline?.a ?? 0) != 0 else { return nil }
                 let translate = style.translate.value(atZoom: zoom, for: feature)
-                append(feature.parts, to: .fill(color: color, outline: outline, translate: translate.count == 2 ? translate : []))
-            case .line(let style):
-                guard feature.geometryType == .lineString || feature.geometryType == .polygon,
-                      layer.matches(feature, atZoom: zoom) else { continue }
+                return .fill(color: color, outline: outline, translate: translate.count == 2 ? translate : [])
+            }
+            keys = Self.union([layer.filter.propertyKeys, style.color.propertyKeys, style.opacity.propertyKeys,
+                               style.outlineColor.propertyKeys, style.translate.propertyKeys])
+        case .line(let style):
+            drawsType = { $0 == .lineString || $0 == .polygon }
+            polygonFlag = PreparedLayerGroup.closedFlag
+            paint = { feature in
                 let color = Self.rgba(style.color.value(atZoom: zoom, for: feature), opacity: style.opacity.value(atZoom: zoom, for: feature))
                 let width = style.width.value(atZoom: zoom, for: feature)
-                guard color.a != 0, width.isFinite, width > 0 else { continue }
-                append(feature.parts, to: .line(
-                    color: color, width: width, gap: style.gapWidth.value(atZoom: zoom, for: feature),
-                    offset: style.offset.value(atZoom: zoom, for: feature),
-                    dashes: style.dashArray.value(atZoom: zoom, for: feature),
-                    cap: style.cap.value(atZoom: zoom, for: feature), join: style.join.value(atZoom: zoom, for: feature),
-                    miterLimit: style.miterLimit.value(atZoom: zoom, for: feature)),
-                    flag: feature.geometryType == .polygon ? PreparedLayerGroup.closedFlag : 0)
-            case .background, .symbol:
-                return []
+                guard color.a != 0, width.isFinite, width > 0 else { return nil }
+                return .line(color: color, width: width, gap: style.gapWidth.value(atZoom: zoom, for: feature),
+                             offset: style.offset.value(atZoom: zoom, for: feature),
+                             dashes: style.dashArray.value(atZoom: zoom, for: feature),
+                             cap: style.cap.value(atZoom: zoom, for: feature), join: style.join.value(atZoom: zoom, for: feature),
+                             miterLimit: style.miterLimit.value(atZoom: zoom, for: feature))
             }
+            keys = Self.union([layer.filter.propertyKeys, style.color.propertyKeys, style.opacity.propertyKeys,
+                               style.width.propertyKeys, style.gapWidth.propertyKeys, style.offset.propertyKeys,
+                               style.dashArray.propertyKeys, style.cap.propertyKeys, style.join.propertyKeys,
+                               style.miterLimit.propertyKeys])
+        case .background, .symbol:
+            return []
+        }
+        var groups: [PreparedLayerGroup] = []
+        var index: [PreparedLayerGroup.Paint: Int] = [:]
+        let signatures = evaluatingEachFeature ? nil : FeatureSignature.Reader(keys: keys, in: tileLayer)
+        /// Per signature seen, its group (-1: not drawn).
+        var known: [FeatureSignature: Int] = [:]
+        for featureIndex in 0..<tileLayer.featureCount {
+            let feature = tileLayer.feature(at: featureIndex)
+            guard drawsType(feature.geometryType) else { continue }
+            let signature = signatures?.signature(of: feature)
+            var group = -1
+            if let signature, let seen = known[signature] {
+                group = seen
+            } else {
+                if layer.matches(feature, atZoom: zoom), let paint = paint(feature) {
+                    group = index[paint] ?? {
+                        groups.append(PreparedLayerGroup(paint: paint, parts: []))
+                        index[paint] = groups.count - 1
+                        return groups.count - 1
+                    }()
+                }
+                if let signature { known[signature] = group }
+            }
+            guard group >= 0 else { continue }
+            let flag = feature.geometryType == .polygon ? polygonFlag : 0
+            groups[group].parts.append(contentsOf: feature.parts.lazy.map { UInt32(truncatingIfNeeded: $0) | flag })
         }
         return groups
+    }
+
+    /// Every key of `sets`; nil if any is nil.
+    private static func union(_ sets: [Set<String>?]) -> Set<String>? {
+        var keys = Set<String>()
+        for set in sets {
+            guard let set else { return nil }
+            keys.formUnion(set)
+        }
+        return keys
     }
 
     /// Adds prepared groups of `tileLayer`, placed at `place`: paint scaled to
@@ -154,9 +195,9 @@ struct VectorLayerDrawer {
         }
     }
 
-    /// Draws what was collected, in the order the groups first appeared, and
-    /// forgets it.
-    mutating func flush(on canvas: inout BandedCanvas) throws {
+    /// Records the drawing of what was collected, in the order the groups
+    /// first appeared, and forgets it.
+    mutating func flush(into canvas: inout BandedCanvas.Recording) {
         defer {
             fills.removeAll(keepingCapacity: true)
             fillIndex.removeAll(keepingCapacity: true)
@@ -165,10 +206,10 @@ struct VectorLayerDrawer {
         }
         for (paint, rings) in fills where !rings.isEmpty {
             // Tile rings are wound exterior one way, holes the other: non-zero.
-            try canvas.fill(polygons: rings, color: paint.color)
+            canvas.fill(polygons: rings, color: paint.color)
             if let outline = paint.outline, outline.a != 0 {
                 // MapLibre outlines fills with one-pixel antialiased lines, no joins: hairlines.
-                try canvas.strokeHairlines(polylines: rings.map { ($0, true) }, color: outline, width: 1)
+                canvas.strokeHairlines(polylines: rings.map { ($0, true) }, color: outline, width: 1)
             }
         }
         for (paint, polylines) in lines where !polylines.isEmpty {
@@ -190,7 +231,7 @@ struct VectorLayerDrawer {
                     }
                 }
             }
-            try canvas.stroke(polylines: paths, color: paint.color, style: style)
+            canvas.stroke(polylines: paths, color: paint.color, style: style)
         }
     }
 

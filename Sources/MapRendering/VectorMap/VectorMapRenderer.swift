@@ -87,44 +87,22 @@ public struct VectorMapRenderer: Sendable {
         guard frame.cover.count <= limits.tilesPerSnapshot else {
             throw VectorTileError(.limitExceeded, "the view needs \(frame.cover.count) tiles at zoom \(frame.tileZoom), over the limit of \(limits.tilesPerSnapshot) per snapshot")
         }
-        var tiles: [(tile: VectorTile, place: TileCover.Placed)] = []
-        for place in frame.cover {
-            try checkCancellation()
-            let key = VectorTileCache.Key(source: sourceName, tile: place.tile)
-            if let tile = cache.tile(for: key) {
-                tiles.append((tile, place))
-            } else if let tile = try self.tiles.vectorTile(at: place.tile, cancellation: cancellation) {
-                cache.insert(tile, for: key)
-                tiles.append((tile, place))
-            }
-        }
+        let tiles = try loadTiles(Array(frame.cover), cancellation: cancellation, checkCancellation: checkCancellation)
         try checkBudget(tiles.map(\.tile), layers: layers)
-        prepareLayers(zip(shown, layers).map { $0 }, of: tiles, atZoom: zoom)
         var bands = try BandedCanvas(width: frame.pixelWidth, height: frame.pixelHeight, bandCount: bandCount)
-        var drawer = VectorLayerDrawer(scale: camera.scale, zoom: zoom, width: frame.pixelWidth, height: frame.pixelHeight)
+        var painted: [(index: Int, layer: StyleLayer)] = []
         var symbolLayers: [StyleLayer] = []
-        for (layerIndex, layer) in zip(shown, layers) {
+        for (index, layer) in zip(shown, layers) {
+            if case .symbol = layer.kind { symbolLayers.append(layer) } else { painted.append((index, layer)) }
+        }
+        // Layers are recorded a chunk at a time (bounding the geometry held),
+        // the chunk's layers on every core, then drawn in style order.
+        var start = 0
+        while start < painted.count {
             try checkCancellation()
-            switch layer.kind {
-            case .background(let background):
-                try drawer.drawBackground(background, on: &bands)
-                continue
-            case .symbol:
-                symbolLayers.append(layer)
-                continue
-            case .fill, .line:
-                break
-            }
-            guard let sourceLayer = layer.sourceLayer else { continue }
-            for (tile, place) in tiles {
-                guard let tileLayer = tile.layer(named: sourceLayer) else { continue }
-                let key = PreparedLayerCache.Key(style: preparedStyle, tile: place.tile, layer: layerIndex, zoom: zoom)
-                let groups = preparedLayers.groups(for: key, of: tileLayer) {
-                    VectorLayerDrawer.prepare(layer, from: tileLayer, atZoom: zoom)
-                }
-                drawer.add(groups, from: tileLayer, at: place)
-            }
-            try drawer.flush(on: &bands)
+            let chunk = Array(painted[start..<min(painted.count, start + Self.layersPerChunk)])
+            for recording in record(chunk, of: tiles, camera: camera, frame: frame) { try bands.draw(recording) }
+            start += chunk.count
         }
         guard !symbolLayers.isEmpty else { return (try bands.finishBitmap(), []) }
         var canvas = try bands.finish()
@@ -140,27 +118,88 @@ public struct VectorMapRenderer: Sendable {
         return (canvas.bitmap, placer.labels)
     }
 
-    /// Prepares the fill and line layers of `tiles` not yet in `preparedLayers`,
-    /// a tile per thread on up to `bandCount` threads (a first snapshot's
-    /// filtering and paint evaluation; the drawing loop then finds them kept).
-    private func prepareLayers(_ layers: [(index: Int, layer: StyleLayer)], of tiles: [(tile: VectorTile, place: TileCover.Placed)],
-                               atZoom zoom: Double) {
-        let drawn = layers.filter { entry in
-            switch entry.layer.kind {
-            case .fill, .line: return entry.layer.sourceLayer != nil
-            case .background, .symbol: return false
+    /// The tiles of `places` the source has, in their order: from `cache`, or
+    /// read, inflated and decoded (a first snapshot's largest serial cost) a
+    /// tile per thread on up to `bandCount` threads, then cached. When tiles
+    /// fail, the first failing one in `places` order is thrown.
+    private func loadTiles(_ places: [TileCover.Placed], cancellation: RenderCancellation,
+                           checkCancellation: () throws -> Void) throws -> [(tile: VectorTile, place: TileCover.Placed)] {
+        let keys = places.map { VectorTileCache.Key(source: sourceName, tile: $0.tile) }
+        var results = keys.map { key in cache.tile(for: key).map { Result<VectorTile?, Error>.success($0) } }
+        let missing = results.indices.filter { results[$0] == nil }
+        try checkCancellation()
+        let source = self.tiles
+        if bandCount > 1, missing.count > 1 {
+            results.withUnsafeMutableBufferPointer { results in
+                // Safe: iteration j writes only results[missing[j]], a distinct slot
+                // each, and concurrentPerform returns only when every iteration has.
+                nonisolated(unsafe) let results = results
+                DispatchQueue.concurrentPerform(iterations: missing.count) { j in
+                    let i = missing[j]
+                    results[i] = Result { try source.vectorTile(at: places[i].tile, cancellation: cancellation) }
+                }
+            }
+        } else {
+            for i in missing {
+                try checkCancellation()
+                results[i] = Result { try source.vectorTile(at: places[i].tile, cancellation: cancellation) }
             }
         }
-        guard bandCount > 1, tiles.count > 1, !drawn.isEmpty else { return }
+        var loaded: [(tile: VectorTile, place: TileCover.Placed)] = []
+        for (i, result) in results.enumerated() {
+            if let tile = try result?.get() { loaded.append((tile, places[i])) }
+        }
+        for i in missing {
+            if case .success(let tile?) = results[i] { cache.insert(tile, for: keys[i]) }
+        }
+        try checkCancellation()
+        return loaded
+    }
+
+    /// How many layers are recorded at once.
+    static let layersPerChunk = 16
+
+    /// The recordings of `layers` (background, fill and line layers) drawn
+    /// from `tiles`, a layer per thread on up to `bandCount` threads: each
+    /// layer's features filtered and grouped by paint (kept in
+    /// `preparedLayers`), projected, offset and dashed.
+    private func record(_ layers: [(index: Int, layer: StyleLayer)], of tiles: [(tile: VectorTile, place: TileCover.Placed)],
+                        camera: VectorMapCamera, frame: VectorMapFrame) -> [BandedCanvas.Recording] {
+        let zoom = camera.styleZoom
         let (preparedLayers, preparedStyle) = (self.preparedLayers, self.preparedStyle)
-        DispatchQueue.concurrentPerform(iterations: tiles.count) { i in
-            let (tile, place) = tiles[i]
-            for (index, layer) in drawn {
-                guard let name = layer.sourceLayer, let tileLayer = tile.layer(named: name) else { continue }
-                let key = PreparedLayerCache.Key(style: preparedStyle, tile: place.tile, layer: index, zoom: zoom)
-                _ = preparedLayers.groups(for: key, of: tileLayer) { VectorLayerDrawer.prepare(layer, from: tileLayer, atZoom: zoom) }
+        @Sendable func record(_ layerIndex: Int, _ layer: StyleLayer) -> BandedCanvas.Recording {
+            var recording = BandedCanvas.Recording()
+            var drawer = VectorLayerDrawer(scale: camera.scale, zoom: zoom, width: frame.pixelWidth, height: frame.pixelHeight)
+            switch layer.kind {
+            case .background(let background):
+                drawer.drawBackground(background, into: &recording)
+            case .fill, .line:
+                guard let sourceLayer = layer.sourceLayer else { break }
+                for (tile, place) in tiles {
+                    guard let tileLayer = tile.layer(named: sourceLayer) else { continue }
+                    let key = PreparedLayerCache.Key(style: preparedStyle, tile: place.tile, layer: layerIndex, zoom: zoom)
+                    let groups = preparedLayers.groups(for: key, of: tileLayer) {
+                        VectorLayerDrawer.prepare(layer, from: tileLayer, atZoom: zoom)
+                    }
+                    drawer.add(groups, from: tileLayer, at: place)
+                }
+                drawer.flush(into: &recording)
+            case .symbol:
+                break
+            }
+            return recording
+        }
+        guard bandCount > 1, layers.count > 1 else { return layers.map { record($0.index, $0.layer) } }
+        var recordings = [BandedCanvas.Recording](repeating: BandedCanvas.Recording(), count: layers.count)
+        recordings.withUnsafeMutableBufferPointer { recordings in
+            // Safe: iteration i writes only recordings[i], and concurrentPerform
+            // returns only when every iteration has.
+            nonisolated(unsafe) let recordings = recordings
+            DispatchQueue.concurrentPerform(iterations: layers.count) { i in
+                recordings[i] = record(layers[i].index, layers[i].layer)
             }
         }
+        return recordings
     }
 
     /// Throws when the drawn layers of `tiles` hold more features or vertices

@@ -74,6 +74,23 @@ indirect enum StyleExpression: Sendable {
         }
     }
 
+    /// The feature properties the value reads (the keys of its `get` and
+    /// `has`), or nil when it reads the feature's id as well. With the geometry
+    /// type, these are all of a feature that the value depends on.
+    var propertyKeys: Set<String>? {
+        switch self {
+        case .id: return nil
+        case .get(let key), .has(let key): return [key]
+        default:
+            var keys = Set<String>()
+            for child in children {
+                guard let more = child.propertyKeys else { return nil }
+                keys.formUnion(more)
+            }
+            return keys
+        }
+    }
+
     /// MapLibre's rule for property values: `["zoom"]` appears only as the input of
     /// one `step` or `interpolate` at the top (or inside a top-level `coalesce`).
     var zoomIsOnlyCurveInput: Bool {

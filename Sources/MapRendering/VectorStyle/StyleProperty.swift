@@ -57,6 +57,13 @@ public struct StyleProperty<Value: Sendable>: Sendable {
         return false
     }
 
+    /// The feature properties the value reads: none when it is the same for
+    /// every feature, nil when it reads the feature's id.
+    var propertyKeys: Set<String>? {
+        guard case .expression(let expression, true) = storage else { return [] }
+        return expression.propertyKeys
+    }
+
     /// This property at `zoom`: a constant unless it depends on the feature. Call
     /// once per layer per render, then ``value(atZoom:for:)`` per feature.
     public func atZoom(_ zoom: Double) -> StyleProperty {

@@ -28,17 +28,28 @@ enum Premultiplication {
     /// Turns premultiplied RGBA back into straight RGBA in place.
     static func unpremultiply(_ pixels: inout [UInt8]) {
         pixels.withUnsafeMutableBufferPointer { p in
-            var i = 0
-            while i + 3 < p.count {
-                let a = UInt32(p[i + 3])
-                if a == 0 {
-                    p[i] = 0; p[i + 1] = 0; p[i + 2] = 0
-                } else if a != 255 {
-                    p[i] = UInt8(min(255, (UInt32(p[i]) * 255 + a / 2) / a))
-                    p[i + 1] = UInt8(min(255, (UInt32(p[i + 1]) * 255 + a / 2) / a))
-                    p[i + 2] = UInt8(min(255, (UInt32(p[i + 2]) * 255 + a / 2) / a))
+            guard let base = p.baseAddress else { return }
+            unpremultiply(UnsafePointer(base), count: p.count / 4, into: base)
+        }
+    }
+
+    /// Writes `count` premultiplied RGBA pixels from `source` as straight RGBA
+    /// to `destination` (which may be `source`). Opaque pixels, most of a
+    /// map or a photo, are copied as whole words.
+    static func unpremultiply(_ source: UnsafePointer<UInt8>, count: Int, into destination: UnsafeMutablePointer<UInt8>) {
+        let words = UnsafeRawPointer(source), out = UnsafeMutableRawPointer(destination)
+        for i in 0..<count {
+            let word = words.loadUnaligned(fromByteOffset: 4 * i, as: UInt32.self)
+            let a = word >> 24
+            if a == 255 {
+                out.storeBytes(of: word, toByteOffset: 4 * i, as: UInt32.self)
+            } else if a == 0 {
+                out.storeBytes(of: 0, toByteOffset: 4 * i, as: UInt32.self)
+            } else {
+                @inline(__always) func channel(_ shift: UInt32) -> UInt32 {
+                    min(255, (((word >> shift) & 0xFF) * 255 + a / 2) / a) << shift
                 }
-                i += 4
+                out.storeBytes(of: channel(0) | channel(8) | channel(16) | a << 24, toByteOffset: 4 * i, as: UInt32.self)
             }
         }
     }

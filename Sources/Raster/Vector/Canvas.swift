@@ -57,15 +57,8 @@ public struct Canvas: Sendable {
     /// emptied as it is read, so the pixels are held about once. Throws unless
     /// the bands are of one canvas and hold every row of it exactly once, in order.
     public init(joining bands: inout [Canvas]) throws {
-        guard let first = bands.first else { throw RasterError.invalidArgument("no bands to join") }
-        var next = 0
-        for band in bands {
-            guard band.width == first.width, band.height == first.height, band.rows.lowerBound == next else {
-                throw RasterError.invalidArgument("bands do not make one canvas: rows \(band.rows) after row \(next)")
-            }
-            next = band.rows.upperBound
-        }
-        guard next == first.height else { throw RasterError.invalidArgument("bands end at row \(next), not \(first.height)") }
+        try Canvas.checkJoin(bands)
+        let first = bands[0]
         width = first.width
         height = first.height
         rows = 0..<first.height
@@ -80,10 +73,55 @@ public struct Canvas: Sendable {
         while let band = bands.popLast() { pixels += band.pixels }
     }
 
+    /// The straight-alpha bitmap of the whole canvas the bands of `bands` make
+    /// (see ``init(joining:)``), each band converted into its rows of the one
+    /// bitmap on its own thread: no joined premultiplied copy is made. `bands` is emptied.
+    public static func bitmap(joining bands: inout [Canvas]) throws -> Bitmap {
+        try checkJoin(bands)
+        let (width, height) = (bands[0].width, bands[0].height)
+        let pixels = [UInt8](unsafeUninitializedCapacity: width * height * 4) { buffer, initialized in
+            bands.withUnsafeBufferPointer { bands in
+                // Safe: band i writes only its own rows of `buffer`, the bands' rows
+                // do not overlap (checked above), and concurrentPerform returns only
+                // when every band has.
+                nonisolated(unsafe) let (bands, buffer) = (bands, buffer)
+                DispatchQueue.concurrentPerform(iterations: bands.count) { i in
+                    let band = bands[i]
+                    guard width > 0, !band.rows.isEmpty else { return }
+                    band.pixels.withUnsafeBufferPointer { source in
+                        Premultiplication.unpremultiply(source.baseAddress!, count: width * band.rows.count,
+                                                        into: buffer.baseAddress! + band.rows.lowerBound * width * 4)
+                    }
+                }
+            }
+            initialized = width * height * 4
+        }
+        bands.removeAll()
+        return Bitmap(validatedWidth: width, height: height, pixels: pixels)
+    }
+
+    /// Throws unless `bands` are bands of one canvas holding every row of it exactly once, in order.
+    private static func checkJoin(_ bands: [Canvas]) throws {
+        guard let first = bands.first else { throw RasterError.invalidArgument("no bands to join") }
+        var next = 0
+        for band in bands {
+            guard band.width == first.width, band.height == first.height, band.rows.lowerBound == next else {
+                throw RasterError.invalidArgument("bands do not make one canvas: rows \(band.rows) after row \(next)")
+            }
+            next = band.rows.upperBound
+        }
+        guard next == first.height else { throw RasterError.invalidArgument("bands end at row \(next), not \(first.height)") }
+    }
+
     /// The drawing so far as a straight-alpha bitmap (of the rows held).
     public var bitmap: Bitmap {
-        var out = pixels
-        Premultiplication.unpremultiply(&out)
+        let count = width * rows.count
+        let out = [UInt8](unsafeUninitializedCapacity: count * 4) { buffer, initialized in
+            if count > 0 {
+                pixels.withUnsafeBufferPointer { Premultiplication.unpremultiply($0.baseAddress!, count: count, into: buffer.baseAddress!) }
+            }
+            initialized = count * 4
+        }
         // Dimensions were validated when the canvas was made.
         return Bitmap(validatedWidth: width, height: rows.count, pixels: out)
     }
@@ -187,6 +225,26 @@ public struct Canvas: Sendable {
                         var sum: Float = 0
                         var x = first
                         while x <= last {
+                            // Eight pixels with an edge among them: each its own coverage,
+                            // blended together (an edge is mostly runs of one pixel).
+                            if x + 8 <= last + 1 && Canvas.hasEdge(a + x) {
+                                // Unrolled: a lane written at a time would go through memory.
+                                @inline(__always) func next(_ lane: Int) -> UInt32 {
+                                    sum += a[x + lane]
+                                    return Canvas.coverage(sum, evenOdd: evenOdd)
+                                }
+                                let (c0, c1, c2, c3) = (next(0), next(1), next(2), next(3))
+                                let (c4, c5, c6, c7) = (next(4), next(5), next(6), next(7))
+                                let coverages = SIMD8<UInt32>(c0, c1, c2, c3, c4, c5, c6, c7)
+                                UnsafeMutableRawPointer(a + x).storeBytes(of: SIMD8<Float>(), as: SIMD8<Float>.self)
+                                if opaque && coverages == SIMD8(repeating: 255) {
+                                    (words + x).update(repeating: solid, count: 8)
+                                } else if coverages != SIMD8() {
+                                    Canvas.blend(source, coverages: coverages, into: words + x)
+                                }
+                                x += 8
+                                continue
+                            }
                             sum += a[x]
                             a[x] = 0
                             // The run of pixels sharing this coverage: up to the next nonzero cell.
@@ -238,6 +296,37 @@ public struct Canvas: Sendable {
             v = 1
         }
         return UInt32(v * 255 + 0.5)
+    }
+
+    /// True if one of the eight cells at `cells` is nonzero (shifting out the sign bits counts −0 as 0).
+    @inline(__always)
+    private static func hasEdge(_ cells: UnsafePointer<Float>) -> Bool {
+        let raw = UnsafeRawPointer(cells)
+        let bits = raw.loadUnaligned(as: UInt64.self) | raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+            | raw.loadUnaligned(fromByteOffset: 16, as: UInt64.self) | raw.loadUnaligned(fromByteOffset: 24, as: UInt64.self)
+        return bits & 0x7FFF_FFFF_7FFF_FFFF != 0
+    }
+
+    /// Source-over of the premultiplied `source` onto eight pixels, each at its
+    /// own coverage: `blend(_:coverage:into:count:)`'s arithmetic, a channel
+    /// of eight pixels per vector.
+    @inline(__always)
+    static func blend(_ source: SIMD4<UInt32>, coverages: SIMD8<UInt32>, into words: UnsafeMutablePointer<UInt32>) {
+        typealias Lanes = SIMD8<UInt32>
+        let c = coverages &+ (coverages &>> 7)  // 0...255 → 0...256
+        let scaledAlpha = (Lanes(repeating: source[3]) &* c) &>> 8
+        let inverse = 255 &- scaledAlpha
+        let raw = UnsafeMutableRawPointer(words)
+        let destination = raw.loadUnaligned(as: Lanes.self)
+        @inline(__always) func channel(_ shift: UInt32, _ scaled: Lanes) -> Lanes {
+            let t = ((destination &>> shift) & 0xFF) &* inverse &+ 128
+            let out = scaled &+ ((t &+ (t &>> 8)) &>> 8)
+            return (out & 0xFF | (0 &- (out &>> 8)) & 0xFF) &<< shift  // saturated at 255
+        }
+        let red = channel(0, (Lanes(repeating: source[0]) &* c) &>> 8)
+        let green = channel(8, (Lanes(repeating: source[1]) &* c) &>> 8)
+        let blue = channel(16, (Lanes(repeating: source[2]) &* c) &>> 8)
+        raw.storeBytes(of: red | green | blue | channel(24, scaledAlpha), as: Lanes.self)
     }
 
     /// Source-over of the premultiplied `source` at `coverage` onto `count` pixels
@@ -308,7 +397,9 @@ extension Canvas {
                 throw RasterError.invalidArgument("path coordinate (\(p.x), \(p.y)) is not finite")
             }
         }
-        try strokeFlattened(polylines.filter { $0.points.count >= 2 }, color: color, style: style)
+        // Filtered only when needed: a copy of the list per band per stroke otherwise.
+        try strokeFlattened(polylines.allSatisfy { $0.points.count >= 2 } ? polylines : polylines.filter { $0.points.count >= 2 },
+                            color: color, style: style)
     }
 
     /// Strokes point lists as hairlines `width` pixels wide (at most one), in

@@ -10,10 +10,14 @@ import Foundation
 enum Stroker {
     /// Appends the outline pieces of `polyline` to `pieces`.
     static func appendOutlines(of polyline: [Point], closed: Bool, style: StrokeStyle, to pieces: inout PolygonList) {
-        // Drop repeated points: zero-length segments have no direction.
-        var points: [Point] = []
-        points.reserveCapacity(polyline.count)
-        for p in polyline where points.last != p { points.append(p) }
+        // Drop repeated points: zero-length segments have no direction. Most
+        // lines have none, and are used as they are (no copy per line per band).
+        var points = polyline
+        if zip(polyline, polyline.dropFirst()).contains(where: { $0 == $1 }) {
+            points = []
+            points.reserveCapacity(polyline.count)
+            for p in polyline where points.last != p { points.append(p) }
+        }
         if closed, points.count > 2, points.first == points.last { points.removeLast() }
         guard points.count >= 2 else { return }
         let hw = style.width / 2

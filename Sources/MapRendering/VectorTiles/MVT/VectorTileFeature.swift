@@ -39,6 +39,12 @@ public struct VectorTileFeature: Sendable {
         return nil
     }
 
+    /// Where the feature's tags are in the layer's `tags`: key index, value index, key index…
+    var tagRange: Range<Int> {
+        let record = record
+        return Int(record.tagStart)..<Int(record.tagStart) + Int(record.tagCount)
+    }
+
     /// The number of properties (tag pairs).
     public var propertyCount: Int { Int(record.tagCount) / 2 }
 
