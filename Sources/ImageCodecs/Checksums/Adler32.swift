@@ -18,6 +18,21 @@ struct Adler32: Sendable {
         return adler.value
     }
 
+    /// The checksum of two byte runs one after the other, from the checksum
+    /// of each and the second's length. With a = 1 + Σ bytes and b = Σ of a
+    /// after each byte: a of the whole is a₁ + (a₂ − 1); and b of the whole is
+    /// b₁ + b₂ + n₂·(a₁ − 1), since each of the second run's n₂ sums of a
+    /// starts from a₁ instead of 1.
+    static func combine(_ first: UInt32, _ second: UInt32, secondLength: Int) -> UInt32 {
+        let modulus: UInt64 = 65_521
+        let a1 = UInt64(first & 0xFFFF), b1 = UInt64(first >> 16)
+        let a2 = UInt64(second & 0xFFFF), b2 = UInt64(second >> 16)
+        let n2 = UInt64(secondLength) % modulus
+        let a = (a1 + a2 + modulus - 1) % modulus
+        let b = (b1 + b2 + n2 * ((a1 + modulus - 1) % modulus)) % modulus
+        return UInt32(b << 16 | a)
+    }
+
     /// Feeds more bytes.
     mutating func update(_ buffer: UnsafeBufferPointer<UInt8>) {
         guard let base = buffer.baseAddress else { return }

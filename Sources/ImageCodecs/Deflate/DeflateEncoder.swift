@@ -1,3 +1,6 @@
+import Dispatch
+import Foundation
+
 /// Deflate compression (RFC 1951), raw or with zlib framing (RFC 1950).
 ///
 /// LZ77 over a 32 KiB window (`LZ77Matcher`: hash chains of 4-byte prefixes
@@ -90,25 +93,156 @@ public struct DeflateEncoder: Sendable {
             writer.alignToByte()
             return
         }
+        try deflateBlocks(base, count: input.count, dictionary: 0, last: true, into: &writer, checkCancellation: checkCancellation)
+    }
+
+    /// Blocks for `input[dictionary..<count]`, the bytes before `dictionary`
+    /// serving as preset dictionary, ending byte-aligned: with a final block
+    /// when `last`, else with an empty stored block (zlib's sync flush), so
+    /// the next part's blocks can follow at once.
+    private func deflateBlocks(_ base: UnsafePointer<UInt8>, count: Int, dictionary: Int, last: Bool, into writer: inout BitWriter,
+                               checkCancellation: () throws -> Void) rethrows {
+        let input = UnsafeBufferPointer(start: base, count: count)
         if level == 0 {
-            writeStored(input, final: true, to: &writer)
-            return
+            writeStored(UnsafeBufferPointer(rebasing: input[dictionary...]), final: last, to: &writer)
+        } else {
+            var matcher = LZ77Matcher(input: base, count: count, dictionary: dictionary, effort: Self.efforts[level])
+            var blockStart = dictionary
+            var tokens = TokenBuffer(limit: Self.blockTokens)
+            let codes = HuffmanTokenWriter()
+            while true {
+                try checkCancellation()
+                let consumed = matcher.fill(&tokens, limit: Self.blockTokens)
+                let finished = matcher.isFinished
+                writeBlock(tokens, raw: UnsafeBufferPointer(rebasing: input[blockStart..<(blockStart + consumed)]), final: last && finished,
+                           codes: codes, to: &writer)
+                blockStart += consumed
+                tokens.removeAll()
+                if finished { break }
+            }
         }
-        var matcher = LZ77Matcher(input: base, count: input.count, effort: Self.efforts[level])
-        var blockStart = 0
-        var tokens = TokenBuffer(limit: Self.blockTokens)
-        let codes = HuffmanTokenWriter()
-        while true {
-            try checkCancellation()
-            let consumed = matcher.fill(&tokens, limit: Self.blockTokens)
-            let final = matcher.isFinished
-            writeBlock(tokens, raw: UnsafeBufferPointer(rebasing: input[blockStart..<(blockStart + consumed)]), final: final,
-                       codes: codes, to: &writer)
-            blockStart += consumed
-            tokens.removeAll()
-            if final { break }
+        if !last {
+            writer.write(0, 3)  // not final, stored
+            writer.alignToByte()
+            writer.write(0x0000, 16)  // LEN 0, NLEN its complement
+            writer.write(0xFFFF, 16)
         }
         writer.alignToByte()
+    }
+
+    // MARK: Parts on every core
+
+    /// The split into parts depends on the input's size alone, never on the
+    /// machine, so the same input gives the same stream everywhere: eight
+    /// parts (enough for eight cores), each at least `minimumPartSize` and at
+    /// most `maximumPartSize` bytes. Each part costs a block header (~50 B), a
+    /// sync flush and the matches it cannot see past its 32 KiB dictionary:
+    /// measured on 2026-11-26, parts of 256 KiB made the 1920×1280 benchmark
+    /// map (28 parts) 2.0 % larger, eight parts 0.6 %; the 1024×1024 vector
+    /// map and the photo move by under 0.1 % either way.
+    static let partsPerInput = 8
+    /// pigz's block size: below two of these an input stays whole.
+    static let minimumPartSize = 128 * 1024
+    /// Keeps parts of huge inputs short, so a round (below) stays short too.
+    static let maximumPartSize = 4 * 1024 * 1024
+    /// About how many input bytes run between two calls of `checkCancellation`:
+    /// a round is this much, or one part per core if that is more.
+    static let roundSize = 8 * 1024 * 1024
+
+    /// The part boundaries for `count` input bytes, part i covering
+    /// `bounds[i]..<bounds[i + 1]`, all of (nearly) the same size: [0, count]
+    /// (one part) below two `minimumPartSize`.
+    static func partBounds(count: Int) -> [Int] {
+        let size = min(maximumPartSize, max(minimumPartSize, count / partsPerInput))
+        let parts = max(1, count / size)
+        return (0...parts).map { count / parts * $0 + min($0, count % parts) }
+    }
+
+    /// Parts per round for parts of about `partSize` bytes: `roundSize` of
+    /// them, at least one per core. Rounds change when cancellation is
+    /// checked, never the bytes.
+    static func partsPerRound(partSize: Int) -> Int {
+        max(roundSize / max(1, partSize), ProcessInfo.processInfo.activeProcessorCount, 1)
+    }
+
+    /// A zlib stream of `input` whose deflate data is made in the parts of
+    /// `partBounds(count:)`, compressed concurrently on every core, as pigz
+    /// does: each part takes the 32 KiB before it as preset dictionary and
+    /// ends with a sync flush, the last with the final block. The bytes depend
+    /// only on `input`, never on the cores. With one part (or level 0) it is
+    /// `zlibCompress`'s stream. `checkCancellation` is called on the caller's
+    /// thread before each round of parts (`roundSize`) and at the end, never inside one.
+    func zlibCompressInParts(_ input: UnsafeBufferPointer<UInt8>, checkCancellation: () throws -> Void) rethrows -> [UInt8] {
+        let bounds = Self.partBounds(count: input.count)
+        guard let base = input.baseAddress, bounds.count > 2, level > 0 else {
+            return try zlibCompress(input, checkCancellation: checkCancellation)
+        }
+        // Safe: the input is only read, and outlives the call.
+        nonisolated(unsafe) let start = base
+        return try zlibCompress(parts: bounds, withPart: { i, body in
+            body(start + bounds[i] - min(bounds[i], LZ77Matcher.windowSize))
+        }, checkCancellation: checkCancellation)
+    }
+
+    /// A zlib stream of the bytes `bounds` delimits (`bounds[0] == 0`,
+    /// increasing), compressed in those parts, `partsPerRound` at a time (nil:
+    /// `partsPerRound(partSize:)` of the first part's size), each part on
+    /// whichever core is free. `withPart(i, body)` calls `body` once with a
+    /// pointer to part i's bytes preceded by its dictionary, the
+    /// `min(bounds[i], LZ77Matcher.windowSize)` bytes before it, and may make
+    /// them on the spot (`PNGEncoder` filters a part's rows, and those of its
+    /// dictionary, into memory of its own): calls for one round run
+    /// concurrently. `concurrently: false` runs everything in order on the
+    /// caller's thread, as a one-core machine would, to the same bytes.
+    /// `checkCancellation` is called on the caller's thread before each round
+    /// and at the end.
+    func zlibCompress(parts bounds: [Int], partsPerRound: Int? = nil, concurrently: Bool = true,
+                      withPart: @Sendable (Int, (UnsafePointer<UInt8>) -> Void) -> Void,
+                      checkCancellation: () throws -> Void) rethrows -> [UInt8] {
+        let partCount = bounds.count - 1, count = bounds[partCount]
+        precondition(partCount >= 1 && bounds[0] == 0, "parts cover the input from its start")
+        let compressed = UnsafeMutableBufferPointer<[UInt8]>.allocate(capacity: partCount)
+        compressed.initialize(repeating: [])
+        let checksums = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: partCount)
+        defer {
+            compressed.deinitialize().deallocate()
+            checksums.deallocate()
+        }
+        // Safe: the call for part i writes only slot i, and every call of a round returns before the next round.
+        nonisolated(unsafe) let (slots, sums) = (compressed, checksums)
+        @Sendable func compressPart(_ i: Int) {
+            let start = bounds[i], end = bounds[i + 1]
+            let dictionary = min(start, LZ77Matcher.windowSize)
+            withPart(i) { bytes in
+                var writer = BitWriter(capacity: Self.bound(end - start))
+                self.deflateBlocks(bytes, count: end - start + dictionary, dictionary: dictionary, last: end == count, into: &writer,
+                                   checkCancellation: {})
+                slots[i] = writer.bytes
+                sums[i] = Adler32.checksum(UnsafeBufferPointer(start: bytes + dictionary, count: end - start))
+            }
+        }
+        let roundParts = max(1, partsPerRound ?? Self.partsPerRound(partSize: bounds[1]))
+        var round = 0
+        while round < partCount {
+            let parts = round..<min(partCount, round + roundParts)
+            try checkCancellation()
+            if concurrently && parts.count > 1 {
+                DispatchQueue.concurrentPerform(iterations: parts.count) { compressPart(parts.lowerBound + $0) }
+            } else {
+                for i in parts { compressPart(i) }
+            }
+            round = parts.upperBound
+        }
+        try checkCancellation()
+        var stream: [UInt8] = [0x78, level >= 7 ? 0xDA : level >= 2 ? 0x9C : 0x01]
+        stream.reserveCapacity(compressed.reduce(6) { $0 + $1.count })
+        var adler = checksums[0]
+        for i in 0..<partCount {
+            stream += compressed[i]
+            if i > 0 { adler = Adler32.combine(adler, checksums[i], secondLength: bounds[i + 1] - bounds[i]) }
+        }
+        for shift in [24, 16, 8, 0] { stream.append(UInt8((adler >> UInt32(shift)) & 0xFF)) }
+        return stream
     }
 
     // MARK: Blocks

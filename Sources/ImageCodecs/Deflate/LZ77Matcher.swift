@@ -54,7 +54,12 @@ struct LZ77Matcher {
     /// Next position to look at; every byte before it is covered by emitted tokens.
     private var position = 0
 
-    init(input: UnsafePointer<UInt8>, count: Int, effort: Effort) {
+    /// A matcher for the `count` bytes at `input`, emitting tokens from
+    /// `dictionary` on: the bytes before it are a preset dictionary (zlib's
+    /// `deflateSetDictionary`), indexed so that matches may reach back into it
+    /// but never emitted. Only its last window can be reached, so only that is indexed.
+    init(input: UnsafePointer<UInt8>, count: Int, dictionary: Int = 0, effort: Effort) {
+        precondition(dictionary >= 0 && dictionary <= count, "the dictionary is a prefix of the input")
         self.input = input
         self.count = count
         self.effort = effort
@@ -65,6 +70,13 @@ struct LZ77Matcher {
         chainHead = tables.chainHead
         previous = tables.previous
         shortHead = tables.shortHead
+        position = dictionary
+        // Dictionary positions with four bytes before the input's end, as `fill` indexes them.
+        var p = max(0, dictionary - Self.windowSize)
+        while p < min(dictionary, count - 3) {
+            insert(p)
+            p += 1
+        }
     }
 
     /// True once every input byte is covered by an emitted token.
