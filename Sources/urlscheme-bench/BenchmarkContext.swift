@@ -25,6 +25,10 @@ final class BenchmarkContext {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Benchmarks", isDirectory: true)
 
+    /// The vector tile test fixtures (the Helsinki archives, their `.mbtiles` and styles).
+    static let vectorTileFixtures = benchmarksDirectory.deletingLastPathComponent()
+        .appendingPathComponent("Tests/MapRenderingTests/Fixtures/tiles", isDirectory: true)
+
     /// One of the standard 1920×1280 inputs, generated once per run.
     func image(_ kind: BenchmarkImages.Kind) throws -> Bitmap {
         if let cached = imageCache[kind.rawValue] { return cached }

@@ -19,8 +19,7 @@ struct VectorMapBenchmarks: BenchmarkSuite {
     let summary = "512×512 Helsinki vector map snapshot vs MapLibre Native (pymgl, Mesa), cold and warm"
 
     func run(_ context: BenchmarkContext) throws -> [BenchmarkRow] {
-        let tiles = BenchmarkContext.benchmarksDirectory.deletingLastPathComponent()
-            .appendingPathComponent("Tests/MapRenderingTests/Fixtures/tiles")
+        let tiles = BenchmarkContext.vectorTileFixtures
         let archiveURL = tiles.appendingPathComponent("helsinki-openmaptiles.pmtiles")
         let styleURL = tiles.appendingPathComponent("helsinki-label-free-style.json")
         let style = try VectorStyle(data: Data(contentsOf: styleURL))

@@ -12,8 +12,7 @@ struct VectorMapReuseBenchmarks: BenchmarkSuite {
     let summary = "another map:// snapshot of a drawn area: source-kept prepared layers vs prepared anew"
 
     func run(_ context: BenchmarkContext) throws -> [BenchmarkRow] {
-        let archiveURL = BenchmarkContext.benchmarksDirectory.deletingLastPathComponent()
-            .appendingPathComponent("Tests/MapRenderingTests/Fixtures/tiles/helsinki-openmaptiles.pmtiles")
+        let archiveURL = BenchmarkContext.vectorTileFixtures.appendingPathComponent("helsinki-openmaptiles.pmtiles")
         let style = try BuiltinVectorStyle(schema: .openMapTiles, look: .light).style()
         let source = VectorTileSource(tiles: try PMTilesArchive(url: archiveURL), lightStyle: style, darkStyle: style,
                                       attribution: "© OpenStreetMap contributors", identity: "bench")

@@ -38,16 +38,9 @@ struct BandedCanvas {
         }
         // Each band's pixels are allocated and cleared on its own thread (a
         // 2048² canvas is 16 MB to page in).
-        var made = [Result<Canvas, Error>?](repeating: nil, count: count)
-        made.withUnsafeMutableBufferPointer { made in
-            // Safe: iteration i writes only made[i], and concurrentPerform
-            // returns only when every iteration has.
-            nonisolated(unsafe) let made = made
-            DispatchQueue.concurrentPerform(iterations: count) { band in
-                made[band] = Result { try Canvas(width: width, height: height, rows: rows[band]) }
-            }
-        }
-        bands = try made.map { try $0!.get() }
+        bands = try [Result<Canvas, Error>](concurrentlyMaking: count) { band in
+            Result { try Canvas(width: width, height: height, rows: rows[band]) }
+        }.map { try $0.get() }
     }
 
     /// Drawing operations recorded apart from any canvas (one layer's, made

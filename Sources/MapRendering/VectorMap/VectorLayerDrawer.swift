@@ -62,7 +62,7 @@ struct VectorLayerDrawer {
     func drawBackground(_ style: BackgroundLayerStyle, into canvas: inout BandedCanvas.Recording) {
         let color = Self.rgba(style.color.value(atZoom: zoom), opacity: style.opacity.value(atZoom: zoom))
         canvas.fill(polygons: [[Point(0, 0), Point(Double(width), 0), Point(Double(width), Double(height)), Point(0, Double(height))]],
-                        color: color)
+                    color: color)
     }
 
     /// The features of `tileLayer` that `layer` (evaluated at `zoom`) draws,
@@ -94,8 +94,7 @@ struct VectorLayerDrawer {
                 let translate = style.translate.value(atZoom: zoom, for: feature)
                 return .fill(color: color, outline: outline, translate: translate.count == 2 ? translate : [])
             }
-            keys = Self.union([layer.filter.propertyKeys, style.color.propertyKeys, style.opacity.propertyKeys,
-                               style.outlineColor.propertyKeys, style.translate.propertyKeys])
+            keys = Set(unionOf: [layer.filter.propertyKeys, style.propertyKeys])
         case .line(let style):
             drawsType = { $0 == .lineString || $0 == .polygon }
             polygonFlag = PreparedLayerGroup.closedFlag
@@ -109,10 +108,7 @@ struct VectorLayerDrawer {
                              cap: style.cap.value(atZoom: zoom, for: feature), join: style.join.value(atZoom: zoom, for: feature),
                              miterLimit: style.miterLimit.value(atZoom: zoom, for: feature))
             }
-            keys = Self.union([layer.filter.propertyKeys, style.color.propertyKeys, style.opacity.propertyKeys,
-                               style.width.propertyKeys, style.gapWidth.propertyKeys, style.offset.propertyKeys,
-                               style.dashArray.propertyKeys, style.cap.propertyKeys, style.join.propertyKeys,
-                               style.miterLimit.propertyKeys])
+            keys = Set(unionOf: [layer.filter.propertyKeys, style.propertyKeys])
         case .background, .symbol:
             return []
         }
@@ -143,16 +139,6 @@ struct VectorLayerDrawer {
             groups[group].parts.append(contentsOf: feature.parts.lazy.map { UInt32(truncatingIfNeeded: $0) | flag })
         }
         return groups
-    }
-
-    /// Every key of `sets`; nil if any is nil.
-    private static func union(_ sets: [Set<String>?]) -> Set<String>? {
-        var keys = Set<String>()
-        for set in sets {
-            guard let set else { return nil }
-            keys.formUnion(set)
-        }
-        return keys
     }
 
     /// Adds prepared groups of `tileLayer`, placed at `place`: paint scaled to

@@ -130,15 +130,10 @@ public struct VectorMapRenderer: Sendable {
         try checkCancellation()
         let source = self.tiles
         if bandCount > 1, missing.count > 1 {
-            results.withUnsafeMutableBufferPointer { results in
-                // Safe: iteration j writes only results[missing[j]], a distinct slot
-                // each, and concurrentPerform returns only when every iteration has.
-                nonisolated(unsafe) let results = results
-                DispatchQueue.concurrentPerform(iterations: missing.count) { j in
-                    let i = missing[j]
-                    results[i] = Result { try source.vectorTile(at: places[i].tile, cancellation: cancellation) }
-                }
+            let read = [Result<VectorTile?, Error>](concurrentlyMaking: missing.count) { j in
+                Result { try source.vectorTile(at: places[missing[j]].tile, cancellation: cancellation) }
             }
+            for (j, i) in missing.enumerated() { results[i] = read[j] }
         } else {
             for i in missing {
                 try checkCancellation()
@@ -190,16 +185,7 @@ public struct VectorMapRenderer: Sendable {
             return recording
         }
         guard bandCount > 1, layers.count > 1 else { return layers.map { record($0.index, $0.layer) } }
-        var recordings = [BandedCanvas.Recording](repeating: BandedCanvas.Recording(), count: layers.count)
-        recordings.withUnsafeMutableBufferPointer { recordings in
-            // Safe: iteration i writes only recordings[i], and concurrentPerform
-            // returns only when every iteration has.
-            nonisolated(unsafe) let recordings = recordings
-            DispatchQueue.concurrentPerform(iterations: layers.count) { i in
-                recordings[i] = record(layers[i].index, layers[i].layer)
-            }
-        }
-        return recordings
+        return [BandedCanvas.Recording](concurrentlyMaking: layers.count) { record(layers[$0].index, layers[$0].layer) }
     }
 
     /// Throws when the drawn layers of `tiles` hold more features or vertices

@@ -16,4 +16,10 @@ public struct FillLayerStyle: Sendable {
         FillLayerStyle(color: color.atZoom(zoom), opacity: opacity.atZoom(zoom), outlineColor: outlineColor.atZoom(zoom),
                        translate: translate.atZoom(zoom), antialias: antialias.atZoom(zoom))
     }
+
+    /// The feature properties the paint reads; nil when some of it reads the feature's id.
+    var propertyKeys: Set<String>? {
+        Set(unionOf: [color.propertyKeys, opacity.propertyKeys, outlineColor.propertyKeys, translate.propertyKeys,
+                      antialias.propertyKeys])
+    }
 }

@@ -27,6 +27,13 @@ public struct LineLayerStyle: Sendable {
                        gapWidth: gapWidth.atZoom(zoom), dashArray: dashArray.atZoom(zoom), offset: offset.atZoom(zoom),
                        cap: cap.atZoom(zoom), join: join.atZoom(zoom), miterLimit: miterLimit.atZoom(zoom))
     }
+
+    /// The feature properties the paint and layout read; nil when some of it reads the feature's id.
+    var propertyKeys: Set<String>? {
+        Set(unionOf: [color.propertyKeys, width.propertyKeys, opacity.propertyKeys, gapWidth.propertyKeys,
+                      dashArray.propertyKeys, offset.propertyKeys, cap.propertyKeys, join.propertyKeys,
+                      miterLimit.propertyKeys])
+    }
 }
 
 /// How a line's ends are drawn (`line-cap`).

@@ -96,3 +96,15 @@ public struct StyleProperty<Value: Sendable>: Sendable {
         return converted
     }
 }
+
+extension Set<String> {
+    /// Every key of `sets` (the ``StyleProperty`` `propertyKeys` of a layer's
+    /// properties), or nil when one of them is nil: something reads the feature's id.
+    init?(unionOf sets: [Set<String>?]) {
+        self.init()
+        for set in sets {
+            guard let set else { return nil }
+            formUnion(set)
+        }
+    }
+}
