@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "MapRendering", targets: ["MapRendering"]),
         .executable(name: "urlscheme", targets: ["urlscheme"]),
         .executable(name: "urlscheme-bench", targets: ["urlscheme-bench"]),
+        .executable(name: "maplibre-render-tests", targets: ["maplibre-render-tests"]),
     ],
     targets: [
         // Pixels and geometry; no I/O. The embedded font's licence travels beside it.
@@ -30,9 +31,13 @@ let package = Package(
             name: "urlscheme-bench",
             dependencies: ["URLSchemeKit", "ImageCodecs", "Raster", "MapRendering"]
         ),
+        // MapLibre's render tests run against MapRendering: the runner and its
+        // comparison, shared by the executable and the tests (not a product).
+        .target(name: "MapRenderTesting", dependencies: ["MapRendering", "ImageCodecs", "Raster"]),
+        .executableTarget(name: "maplibre-render-tests", dependencies: ["MapRenderTesting"], exclude: ["README.md"]),
         .testTarget(name: "RasterTests", dependencies: ["Raster"], exclude: ["Fixtures"]),
         .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs"], exclude: ["Fixtures"]),
-        .testTarget(name: "MapRenderingTests", dependencies: ["MapRendering", "ImageCodecs"], exclude: ["Fixtures"]),
+        .testTarget(name: "MapRenderingTests", dependencies: ["MapRendering", "ImageCodecs", "MapRenderTesting"], exclude: ["Fixtures"]),
         .testTarget(name: "URLSchemeKitTests", dependencies: ["URLSchemeKit"], exclude: ["Fixtures", "Hostile"]),
     ]
 )

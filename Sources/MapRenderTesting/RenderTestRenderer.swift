@@ -1,0 +1,113 @@
+import Foundation
+import ImageCodecs
+import MapRendering
+import Raster
+
+/// Draws a MapLibre render test with this package's renderer and compares it
+/// with the expected image as MapLibre Native's runner does.
+///
+/// `local://X` (and `http://localhost:2900/X`) in a style name files of the
+/// suite's `integration/` folder, as MapLibre's runners resolve them. The
+/// camera is the style's own `center` and `zoom` (MapLibre's 512-point zoom:
+/// ``VectorMapCamera`` takes it plus one); the image is the test's `width` ×
+/// `height` at its `pixelRatio`.
+struct RenderTestRenderer {
+    /// The suite's `integration/` folder.
+    var integration: URL
+    /// The comparison.
+    var pixelMatch = PixelMatch()
+
+    /// What running a test gave.
+    struct Run {
+        var outcome: RenderTestOutcome
+        /// The image drawn (straight alpha), when one was.
+        var actual: Bitmap?
+        /// The suite's files the style loaded, relative to `integration/`.
+        var resources: Set<String> = []
+    }
+
+    /// Runs `test`.
+    func run(_ test: RenderTest) -> Run {
+        var loaders: [SuiteFileLoader] = []
+        do {
+            let actual = try render(test, loaders: &loaders)
+            let resources = Set(loaders.flatMap(\.filesRead))
+            let expected = try PNGDecoder().decode(Data(contentsOf: test.expectedImage))
+            guard expected.width == actual.width, expected.height == actual.height else {
+                return Run(outcome: .error("drew \(actual.width)×\(actual.height) pixels, the expected image is \(expected.width)×\(expected.height)"), actual: actual)
+            }
+            let differing = pixelMatch.compare(PixelMatch.premultiplied(actual), PixelMatch.premultiplied(expected),
+                                               width: actual.width, height: actual.height).count
+            let difference = Double(differing) / Double(actual.width * actual.height)
+            let outcome: RenderTestOutcome = difference <= test.allowed ? .passed(difference: difference) : .failed(difference: difference)
+            return Run(outcome: outcome, actual: actual, resources: resources)
+        } catch let unsupported as Unsupported {
+            return Run(outcome: .unsupported(unsupported.feature))
+        } catch {
+            return Run(outcome: .error(String(describing: error)))
+        }
+    }
+
+    /// A feature the renderer cannot express, which stops a test before drawing.
+    struct Unsupported: Error {
+        var feature: String
+    }
+
+    /// The test's style drawn with its camera, the loaders of its sources
+    /// added to `loaders`. Throws ``Unsupported`` for what cannot be
+    /// expressed, and the renderer's errors.
+    private func render(_ test: RenderTest, loaders: inout [SuiteFileLoader]) throws -> Bitmap {
+        let document = try JSONSerialization.jsonObject(with: test.style) as? [String: Any] ?? [:]
+        for key in ["bearing", "pitch"] {
+            if let angle = (document[key] as? NSNumber)?.doubleValue, angle != 0 { throw Unsupported(feature: "camera \(key)") }
+        }
+        let style = try VectorStyle(data: test.style)
+        for warning in style.warnings {
+            for kind in ["source type", "layer type"] {
+                if let range = warning.range(of: "\(kind) '") {
+                    let name = warning[range.upperBound...].prefix { $0 != "'" }
+                    throw Unsupported(feature: "\(kind) \(name)")
+                }
+            }
+        }
+        guard style.sources.count <= 1 else { throw Unsupported(feature: "several vector sources") }
+        let tiles: any VectorTileProviding
+        let sourceName: String
+        if let source = style.sources.values.first {
+            let loader = try tileLoader(for: source)
+            loaders.append(loader)
+            tiles = LoadedVectorTiles(loader: loader, zoomRange: (source.minimumZoom ?? 0)...(source.maximumZoom ?? 22))
+            sourceName = source.name
+        } else {
+            tiles = LoadedVectorTiles(loader: NoTiles(), zoomRange: 0...0)
+            sourceName = ""
+        }
+        let center = (document["center"] as? [NSNumber])?.map(\.doubleValue) ?? [0, 0]
+        let zoom = (document["zoom"] as? NSNumber)?.doubleValue ?? 0
+        guard center.count == 2 else { throw Unsupported(feature: "a 'center' that is not [longitude, latitude]") }
+        let camera = VectorMapCamera(center: GeoCoordinate(latitude: center[1], longitude: center[0]), zoom: zoom + 1,
+                                     width: test.width, height: test.height, scale: test.pixelRatio)
+        return try VectorMapRenderer(tiles: tiles, sourceName: sourceName, style: style).render(camera)
+    }
+
+    /// The loader of the suite's files for a `tiles` template of `local://` URLs.
+    private func tileLoader(for source: VectorStyleSource) throws -> SuiteFileLoader {
+        guard source.url == nil else { throw Unsupported(feature: "a TileJSON 'url' source") }
+        guard let template = source.tiles.first else { throw Unsupported(feature: "a vector source without 'tiles'") }
+        var path: Substring
+        if let local = template.split(separator: "local://", maxSplits: 1, omittingEmptySubsequences: false).dropFirst().first {
+            path = local
+        } else if let served = template.split(separator: "localhost:2900/", maxSplits: 1, omittingEmptySubsequences: false).dropFirst().first {
+            path = served
+        } else {
+            throw Unsupported(feature: "tiles from '\(template)'")
+        }
+        if path.hasSuffix(".mlt") { throw Unsupported(feature: "MapLibre Tiles (.mlt)") }
+        return SuiteFileLoader(integration: integration, template: String(path))
+    }
+
+    /// The loader of a style with no source: every tile empty.
+    private struct NoTiles: TileLoading {
+        func tile(_ coordinate: TileCoordinate) throws -> [UInt8] { [] }
+    }
+}
