@@ -116,7 +116,7 @@ class Handler(BaseHTTPRequestHandler):
                 self.send_header(name, value)
             self.send_header("Transfer-Encoding", "chunked")
             self.end_headers()
-            chunk = bytes(range(256)) * 256
+            chunk = (bytes(range(256)) * 256)[:route.get("endless_chunk", 65536)]
             try:
                 for _ in range(route.get("endless_bytes", 256 << 20) // len(chunk)):
                     self.wfile.write(b"%x\r\n%s\r\n" % (len(chunk), chunk))
