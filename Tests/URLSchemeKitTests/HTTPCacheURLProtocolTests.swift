@@ -456,7 +456,8 @@ final class HTTPCacheURLProtocolTests: XCTestCase {
     private func spoolFiles() -> Int {
         let storeFolder = directory.appendingPathComponent(".tmp").path
         let inStore = ((try? FileManager.default.contentsOfDirectory(atPath: storeFolder)) ?? []).filter { $0.contains("spool-") }
-        return inStore.count + ((try? FileManager.default.contentsOfDirectory(atPath: SpooledBody.directory.path)) ?? []).count
+        let temporary = (try? SpoolFolder.temporary.get())?.path ?? ""
+        return inStore.count + ((try? FileManager.default.contentsOfDirectory(atPath: temporary)) ?? []).count
     }
 
     /// Waits up to 5 s for the spool files to number `count` (a dropped body's

@@ -112,6 +112,9 @@ public final class HTTPCache: Sendable {
                                   spoolThreshold: configuration.spoolThreshold, spoolFolder: storage.temporaryDirectory, clock: clock)
         hits = HitMemo(capacity: configuration.memoryCapacity / 4)
         partitions = CachePartitions(directory: directory)
+        // Without a disk store, bodies spool to the user's folder under the
+        // temporary directory: checked, and swept of dead processes' spools, at start.
+        if storage.temporaryDirectory == nil { _ = SpoolFolder.temporary }
         let box = WeakBox()
         reachability = OriginReachability(initialBackoff: configuration.initialBackoff,
                                           maximumBackoff: configuration.maximumBackoff) { origin, offline in

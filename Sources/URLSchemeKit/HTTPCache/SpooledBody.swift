@@ -20,22 +20,25 @@ private let systemWrite = Darwin.write
 /// folder for that (same file system, so the entry is a rename away), kept
 /// until the cache claims or drops them; a process that dies leaves them to
 /// the next instance's sweep of stale temporaries. Without a disk store they
-/// go to a folder under the system's temporary directory and are unlinked
-/// as soon as they are mapped: the mapping keeps the bytes alive, and
-/// nothing is left behind. Either way 0600, like the cache's entries (a body
-/// can be a user's page).
+/// go to `SpoolFolder.temporary`, a folder of this user's under the system's
+/// temporary directory, and are unlinked as soon as they are made: nothing is
+/// left behind, even by a process killed mid-download. Either way the file
+/// is made new (`O_EXCL`, never through a link), 0600 like the cache's entries
+/// (a body can be a user's page), and the body is read back through the
+/// descriptor it was written to, never by opening the path again (which
+/// another user could have swapped).
 final class SpooledBody: @unchecked Sendable {
     // @unchecked Sendable: a body is appended to only by the inner session's
     // delegate callbacks, which its serial delegate queue runs one at a time,
     // then finished or discarded once, by the task's completion.
 
     let memoryLimit: Int
-    /// Where the spool file is made.
-    private let folder: URL
-    /// Whether a finished file is kept for the cache (made in its store's folder).
-    private let keepsFile: Bool
+    /// The disk store's temporary folder, where a finished file is kept for
+    /// the cache; nil: the file goes to `SpoolFolder.temporary`, unlinked at once.
+    private let folder: URL?
     private var memory = Data()
-    private var file: (descriptor: Int32, path: String)?
+    /// The spool file: its descriptor, and its path while it has one (kept for the cache).
+    private var file: (descriptor: Int32, path: String?)?
     /// Chunks received for the file, written once `writeSize` bytes gather:
     /// a write per 16 KiB chunk cost more in system calls than the copy.
     private var unwritten = Data()
@@ -47,21 +50,13 @@ final class SpooledBody: @unchecked Sendable {
 
     /// A body held in memory up to `memoryLimit` bytes, then spooled to a
     /// file in `storeFolder` (the disk store's temporary folder, where it can
-    /// become an entry), or, when nil, in `SpooledBody.directory`.
+    /// become an entry), or, when nil, in `SpoolFolder.temporary`.
     init(memoryLimit: Int, storeFolder: URL?) {
         self.memoryLimit = memoryLimit
-        folder = storeFolder ?? Self.directory
-        keepsFile = storeFolder != nil
+        folder = storeFolder
     }
 
     deinit { discard() }
-
-    /// Where spool files are made for caches without a disk store.
-    static let directory: URL = {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("URLSchemeKit-spool-\(getuid())", isDirectory: true)
-        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        return folder
-    }()
 
     /// Whether the body has moved to a file.
     var isSpooled: Bool { file != nil }
@@ -81,10 +76,7 @@ final class SpooledBody: @unchecked Sendable {
             memory.append(data)
             return
         }
-        let path = folder.appendingPathComponent(DiskEntryStore.temporaryPrefix + "spool-" + UUID().uuidString).path
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw Self.failure("cannot create a spool file in \(folder.path)") }
-        file = (descriptor, path)
+        file = try Self.create(in: folder)
         let held = memory
         memory = Data()
         checksum.add(held)
@@ -95,23 +87,38 @@ final class SpooledBody: @unchecked Sendable {
         try write(data)
     }
 
-    /// The whole body: the bytes held, or the spool file mapped, with the
-    /// file itself when it is kept for the cache (else it is unlinked now).
+    /// Makes a spool file: in `folder`, named, or in `SpoolFolder.temporary`, unlinked at once.
+    private static func create(in folder: URL?) throws -> (descriptor: Int32, path: String?) {
+        let flags = O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC
+        if let folder {
+            let path = folder.appendingPathComponent(SpoolFolder.newName()).path
+            let descriptor = open(path, flags, 0o600)
+            guard descriptor >= 0 else { throw failure("cannot create a spool file in \(folder.path) (\(String(cString: strerror(errno))))") }
+            return (descriptor, path)
+        }
+        let temporary = try SpoolFolder.temporary.get()
+        let name = SpoolFolder.newName()
+        let descriptor = openat(temporary.descriptor, name, flags, 0o600)
+        guard descriptor >= 0 else { throw failure("cannot create a spool file in \(temporary.path) (\(String(cString: strerror(errno))))") }
+        unlinkat(temporary.descriptor, name, 0)
+        return (descriptor, nil)
+    }
+
+    /// The whole body: the bytes held, or the spool file mapped (through the
+    /// descriptor it was written to), with the file itself when it is kept
+    /// for the cache.
     func finish() throws -> (body: Data, file: SpoolFile?) {
         guard let file else { return (memory, nil) }
+        defer { discard() }
         try write(unwritten)
         unwritten = Data()
-        close(file.descriptor)
-        self.file = nil
-        let spool = keepsFile ? SpoolFile(path: file.path, bodyLength: count, bodyChecksum: checksum.finish()) : nil
-        defer { if !keepsFile { unlink(file.path) } }
+        let spool = file.path.map { SpoolFile(path: $0, bodyLength: count, bodyChecksum: checksum.finish()) }
+        // The SpoolFile owns the path now: discarding the body only closes the descriptor.
+        self.file?.path = nil
         let size = CacheEntryFile.prefixLength + count
-        let descriptor = open(file.path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw Self.failure("cannot read back the spooled body (\(String(cString: strerror(errno))))") }
-        defer { close(descriptor) }
         var status = stat()
-        guard fstat(descriptor, &status) == 0, Int(status.st_size) == size,
-              let base = mmap(nil, size, PROT_READ, Self.mappingFlags, descriptor, 0), base != MAP_FAILED else {
+        guard fstat(file.descriptor, &status) == 0, Int(status.st_size) == size,
+              let base = mmap(nil, size, PROT_READ, Self.mappingFlags, file.descriptor, 0), base != MAP_FAILED else {
             throw Self.failure("cannot map the spooled body (\(count) bytes expected)")
         }
         let body = Data(bytesNoCopy: base + CacheEntryFile.prefixLength, count: count,
@@ -125,7 +132,7 @@ final class SpooledBody: @unchecked Sendable {
         unwritten = Data()
         guard let file else { return }
         close(file.descriptor)
-        unlink(file.path)
+        if let path = file.path { unlink(path) }
         self.file = nil
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import URLSchemeKit
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -50,10 +51,11 @@ final class OriginServer {
     /// Sets what `path` answers.
     func route(_ path: String, status: Int = 200, headers: [String: String] = [:], body: String = "",
                bodySize: Int = 0, echoHeader: String? = nil, echoMap: [String: String]? = nil, delay: Double = 0,
-               unsafeStatus: Int = 200, unsafeHeaders: [String: String] = [:], endless: Bool = false) throws {
+               unsafeStatus: Int = 200, unsafeHeaders: [String: String] = [:], endless: Bool = false, endlessBytes: Int = 256 << 20, endlessChunk: Int = 65_536) throws {
         var route: [String: Any] = ["path": path, "status": status, "headers": headers, "body": body,
                                     "body_size": bodySize, "delay": delay,
-                                    "unsafe_status": unsafeStatus, "unsafe_headers": unsafeHeaders, "endless": endless]
+                                    "unsafe_status": unsafeStatus, "unsafe_headers": unsafeHeaders, "endless": endless,
+                                    "endless_bytes": endlessBytes, "endless_chunk": endlessChunk]
         if let echoHeader { route["echo_header"] = echoHeader }
         if let echoMap { route["echo_map"] = echoMap }
         var request = URLRequest(url: url("/__route"))
@@ -121,4 +123,17 @@ private final class ResultBox<Value: Sendable>: @unchecked Sendable {
     // read only after it was waited for.
     private(set) var value: Result<Value, Error>?
     func set(_ value: Result<Value, Error>) { self.value = value }
+}
+
+extension XCTestCase {
+    /// A session loading http(s) through `cache` (and a small image cache),
+    /// as an app sets one up; invalidated when the test ends.
+    func makeCachedSession(_ cache: HTTPCache) -> URLSession {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.installURLSchemeKit(URLSchemeKitEnvironment(
+            imageCache: QueryKeyedURLCache(memoryCapacity: 1 << 20, diskCapacity: 0), httpCache: cache))
+        let session = URLSession(configuration: configuration)
+        addTeardownBlock { session.invalidateAndCancel() }
+        return session
+    }
 }

@@ -110,15 +110,15 @@ class Handler(BaseHTTPRequestHandler):
         if not_modified:
             return self.reply(304, headers)
         if route.get("endless"):
-            # A chunked body that never ends (bounded at 256 MiB, so a test gone wrong still stops).
+            # A chunked body that never ends (bounded at 256 MiB, or endless_bytes, so a test gone wrong still stops).
             self.send_response_only(route.get("status", 200))
             for name, value in headers.items():
                 self.send_header(name, value)
             self.send_header("Transfer-Encoding", "chunked")
             self.end_headers()
-            chunk = bytes(range(256)) * 256
+            chunk = (bytes(range(256)) * 256)[:route.get("endless_chunk", 65536)]
             try:
-                for _ in range((256 << 20) // len(chunk)):
+                for _ in range(route.get("endless_bytes", 256 << 20) // len(chunk)):
                     self.wfile.write(b"%x\r\n%s\r\n" % (len(chunk), chunk))
             except (BrokenPipeError, ConnectionResetError):
                 pass
