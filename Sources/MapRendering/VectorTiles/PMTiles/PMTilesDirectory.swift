@@ -14,8 +14,16 @@ struct PMTilesDirectory: Sendable {
 
     let entries: [Entry]
 
-    /// Decodes an inflated directory; `what` names it in errors.
-    init(_ bytes: [UInt8], what: String) throws {
+    /// The bytes one parsed entry takes in memory.
+    static let bytesPerEntry = MemoryLayout<Entry>.stride
+
+    /// The bytes the parsed entries take (what a directory cache counts).
+    var byteCount: Int { entries.count * Self.bytesPerEntry }
+
+    /// Decodes an inflated directory; `what` names it in errors. A directory
+    /// whose entry count (its first varint) would take more than
+    /// `byteLimit` bytes parsed is refused before anything is allocated for it.
+    init(_ bytes: [UInt8], what: String, byteLimit: Int = .max) throws {
         entries = try bytes.withUnsafeBufferPointer { buffer in
             var reader = ProtobufReader(buffer)
             do {
@@ -26,6 +34,9 @@ struct PMTilesDirectory: Sendable {
                     throw VectorTileError(.corrupt, "it claims \(count) entries in \(reader.remaining) bytes")
                 }
                 guard count > 0 else { throw VectorTileError(.corrupt, "it has no entries") }
+                guard count <= UInt64(max(0, byteLimit) / Self.bytesPerEntry) else {
+                    throw VectorTileError(.limitExceeded, "it has \(count) entries, \(count * UInt64(Self.bytesPerEntry)) bytes parsed, over the \(byteLimit) bytes of directories it may take (VectorTileLimits.directoryBytes)")
+                }
                 var entries = [Entry](repeating: Entry(tileID: 0, offset: 0, length: 0, runLength: 0), count: Int(count))
                 var id: UInt64 = 0
                 for i in entries.indices {
