@@ -7,7 +7,7 @@ enum HostileAnimations {
     /// Every generated file by name.
     static func files() -> [String: Data] {
         ["gif-100k-frames.gif": gifOfManyFrames(), "gif-endless-lzw.gif": gifWithEndlessLZW(),
-         "webp-100k-frames.webp": webPOfManyFrames()]
+         "webp-100k-frames.webp": webPOfManyFrames(), "gif-64mp.gif": gifOfAHugeScreen()]
     }
 
     private static func u16(_ value: Int) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8)] }
@@ -47,6 +47,14 @@ enum HostileAnimations {
             }
         }
         return Data(bytes + data)
+    }
+
+    /// A 35-byte GIF whose screen and one image are 8000×8000 (64
+    /// megapixels, 256 MB as RGBA), its LZW data drawing one pixel.
+    static func gifOfAHugeScreen() -> Data {
+        let bytes = Array("GIF89a".utf8) + u16(8000) + u16(8000) + [0x80, 0, 0] + [255, 0, 0, 0, 0, 255]
+            + [0x2C] + u16(0) + u16(0) + u16(8000) + u16(8000) + [0] + [2, 2, 0x44, 0x01, 0] + [0x3B]
+        return Data(bytes)
     }
 
     /// An animated WebP listing 100,000 frames of one pixel (3.2 MB).
