@@ -14,14 +14,15 @@ enum HostileAnimations {
     private static func u24(_ value: Int) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value >> 16 & 0xFF)] }
     private static func u32(_ value: Int) -> [UInt8] { u16(value & 0xFFFF) + u16(value >> 16) }
 
-    /// 100,000 frames of one pixel each on a 400×400 screen (1.5 MB): a
-    /// frame deep in it composites thousands of canvases.
-    static func gifOfManyFrames() -> Data {
-        var bytes = Array("GIF89a".utf8) + u16(400) + u16(400) + [0x80, 0, 0] + [255, 0, 0, 0, 0, 255]
-        bytes.reserveCapacity(bytes.count + 100_000 * 15 + 1)
-        for i in 0..<100_000 {
+    /// `count` frames of one pixel each on a `screen` × `screen` canvas (by
+    /// default 100,000 on 400×400, 1.5 MB): a frame deep in it composites
+    /// thousands of canvases.
+    static func gifOfManyFrames(count: Int = 100_000, screen: Int = 400) -> Data {
+        var bytes = Array("GIF89a".utf8) + u16(screen) + u16(screen) + [0x80, 0, 0] + [255, 0, 0, 0, 0, 255]
+        bytes.reserveCapacity(bytes.count + count * 15 + 1)
+        for i in 0..<count {
             // One pixel of index i % 2: code size 2, codes clear, index, end (3 bits each).
-            bytes += [0x2C] + u16(i % 400) + u16(i / 400 % 400) + u16(1) + u16(1) + [0]
+            bytes += [0x2C] + u16(i % screen) + u16(i / screen % screen) + u16(1) + u16(1) + [0]
             bytes += [2, 2, i % 2 == 0 ? 0x44 : 0x4C, 0x01, 0]
         }
         return Data(bytes + [0x3B])
