@@ -318,5 +318,16 @@ final class PMTilesArchiveTests: XCTestCase {
         assertError(.limitExceeded, containing: "root directory: it has 4 entries, 96 bytes parsed, over the 95 bytes") {
             _ = try PMTilesArchive(source: PMTilesDataSource(data), limits: VectorTileLimits(directoryBytes: rootBytes - 1))
         }
+        // Gzipped, the count is read from the first inflated bytes: refused
+        // by it before the rest would pass the (here tiny) inflated limit.
+        archive.internalCompression = 2
+        let gzipped = Data(archive.bytes)
+        let small = VectorTileLimits(inflatedTileBytes: 8, directoryBytes: rootBytes - 1)
+        assertError(.limitExceeded, containing: "root directory: it has 4 entries, 96 bytes parsed") {
+            _ = try PMTilesArchive(source: PMTilesDataSource(gzipped), limits: small)
+        }
+        assertError(.limitExceeded, containing: "exceeds the limit of 8 bytes") {
+            _ = try PMTilesArchive(source: PMTilesDataSource(gzipped), limits: VectorTileLimits(inflatedTileBytes: 8))
+        }
     }
 }

@@ -160,6 +160,11 @@ public final class PMTilesArchive: Sendable {
             throw VectorTileError(.limitExceeded, "\(what) is \(range.count) bytes, over the limit of \(limits.compressedTileBytes)")
         }
         let stored = try cancellation.map { try source.bytes(in: range, cancellation: $0) } ?? source.bytes(in: range)
+        // The entry count leads the directory: read from the first inflated
+        // bytes, a directory over the budget is refused before it is inflated whole.
+        if let head = try header.internalCompression.inflatedPrefix(stored, count: 10, what: what) {
+            try PMTilesDirectory.checkEntryCount(head: head, byteLimit: byteLimit, what: what)
+        }
         let bytes = try header.internalCompression.decompress(stored, limit: limits.inflatedTileBytes, what: what)
         return try PMTilesDirectory(bytes, what: what, byteLimit: byteLimit)
     }

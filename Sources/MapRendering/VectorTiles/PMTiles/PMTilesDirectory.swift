@@ -34,9 +34,7 @@ struct PMTilesDirectory: Sendable {
                     throw VectorTileError(.corrupt, "it claims \(count) entries in \(reader.remaining) bytes")
                 }
                 guard count > 0 else { throw VectorTileError(.corrupt, "it has no entries") }
-                guard count <= UInt64(max(0, byteLimit) / Self.bytesPerEntry) else {
-                    throw VectorTileError(.limitExceeded, "it has \(count) entries, \(count * UInt64(Self.bytesPerEntry)) bytes parsed, over the \(byteLimit) bytes of directories it may take (VectorTileLimits.directoryBytes)")
-                }
+                try Self.check(count, byteLimit: byteLimit)
                 var entries = [Entry](repeating: Entry(tileID: 0, offset: 0, length: 0, runLength: 0), count: Int(count))
                 var id: UInt64 = 0
                 for i in entries.indices {
@@ -67,6 +65,28 @@ struct PMTilesDirectory: Sendable {
             } catch let error as VectorTileError {
                 throw error.prefixed(what)
             }
+        }
+    }
+
+    /// Refuses a directory whose first bytes (`head`, inflated) give an
+    /// entry count that would take more than `byteLimit` bytes parsed; `what`
+    /// names it. Head bytes too short to hold the count pass (the whole
+    /// directory is checked again when parsed).
+    static func checkEntryCount(head: [UInt8], byteLimit: Int, what: String) throws {
+        try head.withUnsafeBufferPointer { buffer in
+            var reader = ProtobufReader(buffer)
+            guard let count = try? reader.varint() else { return }
+            do {
+                try check(count, byteLimit: byteLimit)
+            } catch let error as VectorTileError {
+                throw error.prefixed(what)
+            }
+        }
+    }
+
+    private static func check(_ count: UInt64, byteLimit: Int) throws {
+        guard count <= UInt64(max(0, byteLimit) / bytesPerEntry) else {
+            throw VectorTileError(.limitExceeded, "it has \(count) entries, \(count * UInt64(bytesPerEntry)) bytes parsed, over the \(byteLimit) bytes of directories it may take (VectorTileLimits.directoryBytes)")
         }
     }
 
