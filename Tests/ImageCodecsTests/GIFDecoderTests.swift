@@ -89,6 +89,39 @@ final class GIFDecoderTests: XCTestCase {
         XCTAssertTrue(try ImageDecoder.readInfo(try Self.gif("disposal_keep")).hasAlpha, "a transparent index")
     }
 
+    /// At a reduced scale the first frame is composited straight at that
+    /// size: each pixel the box average of the reference's (the colour over
+    /// its opaque pixels, alpha the opaque share), edges averaging fewer.
+    func testAReducedFirstFrameIsTheBoxAverageOfTheFullOne() throws {
+        for name in Self.names {
+            let (expected, references) = try Self.expected(name)
+            let full = references[0], (width, height) = (expected.width, expected.height)
+            for scale in [JPEGScale.half, .quarter, .eighth] {
+                let f = scale.rawValue
+                let decoded = try ImageDecoder.decode(try Self.gif(name), options: .init(jpegScale: scale))
+                XCTAssertEqual(decoded.scale, scale, name)
+                XCTAssertEqual([decoded.bitmap.width, decoded.bitmap.height], [scale.scaled(width), scale.scaled(height)], name)
+                var box = [UInt8]()
+                for oy in 0..<scale.scaled(height) {
+                    for ox in 0..<scale.scaled(width) {
+                        var sums = [0, 0, 0], opaque = 0, area = 0
+                        for y in oy * f..<min(oy * f + f, height) {
+                            for x in ox * f..<min(ox * f + f, width) {
+                                area += 1
+                                let at = (y * width + x) * 4
+                                guard full[at + 3] == 255 else { continue }
+                                opaque += 1
+                                for c in 0..<3 { sums[c] += Int(full[at + c]) }
+                            }
+                        }
+                        box += opaque == 0 ? [0, 0, 0, 0] : sums.map { UInt8(($0 + opaque / 2) / opaque) } + [UInt8((255 * opaque + area / 2) / area)]
+                    }
+                }
+                XCTAssertEqual(Self.normalized(decoded.bitmap), box, "\(name) at 1/\(f)")
+            }
+        }
+    }
+
     /// The frames a caller does not keep are not kept: the decoder reuses one
     /// canvas, so each frame handed out stays as it was when the next is drawn.
     func testFramesHandedOutDoNotChangeAfterwards() throws {

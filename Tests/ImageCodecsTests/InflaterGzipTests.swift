@@ -53,4 +53,22 @@ final class InflaterGzipTests: XCTestCase {
             XCTAssertEqual((error as? ImageCodecError)?.kind, .tooLarge)
         }
     }
+
+    /// A prefix inflates the start and stops: of each member (Python's), the
+    /// first bytes asked for, or the whole when shorter; of a bomb, its first
+    /// bytes without inflating the megabyte.
+    func testAPrefixIsTheStartOfTheDataAndStopsThere() throws {
+        for (input, member) in zip(inputs, try IndependentDecoder.gzipCompress(inputs, level: 9)) {
+            for count in [1, 10, 300] {
+                let prefix = try Inflater.gzipPrefix(member, count: count)
+                XCTAssertGreaterThanOrEqual(prefix.count, min(count, input.count))
+                XCTAssertLessThanOrEqual(prefix.count, count + 258)
+                XCTAssertEqual(prefix, Array(input.prefix(prefix.count)), "\(input.count) bytes, prefix of \(count)")
+            }
+        }
+        let bomb = try IndependentDecoder.gzipCompress([[UInt8](repeating: 7, count: 1 << 20)], level: 9)[0]
+        let prefix = try Inflater.gzipPrefix(bomb, count: 10)
+        XCTAssertTrue((10...268).contains(prefix.count), "\(prefix.count)")
+        XCTAssertEqual(Set(prefix), [7])
+    }
 }

@@ -119,4 +119,33 @@ final class AvatarURLProtocolTests: XCTestCase {
         _ = try await loadImage(session, "asset://?id=\(id)&width=40")
         XCTAssertEqual(source.cache.statistics, .init(hits: 1, decodes: 1))
     }
+
+    /// One decode per photo per render: four members of one photo the
+    /// decoded-image cache cannot keep (its capacity is below the photo's
+    /// size) are one decode, not four.
+    func testTheSamePhotoInEveryTileIsDecodedOnce() async throws {
+        let store = try FileAssetStore(directory: makeTemporaryDirectory())
+        let source = AssetImageSource(store: store, cache: DecodedImageCache(capacity: 1_000))
+        let id = try add(store, green, width: 300, height: 300)
+        let session = makeSchemeSession(source)
+        let (image, _) = try await loadImage(session, "avatar://?id=\(id)&id=\(id)&id=\(id)&id=\(id)&size=64&shape=square&format=png")
+        assertColor(image, 10, 10, green)
+        assertColor(image, 50, 50, green)
+        XCTAssertEqual(source.cache.statistics.decodes, 1)
+    }
+
+    /// A GIF of a 64-megapixel screen (35 bytes: one pixel drawn) as four
+    /// small tiles: its first frame is composited at 1/8 scale (a 1000×1000
+    /// canvas the cache keeps), not at 8000×8000 (256 MB, which it cannot).
+    func testAGIFOfAHugeScreenIsCompositedAtTheTilesScale() async throws {
+        let (store, source) = try makeAssetStore()
+        let id = try store.add(HostileAnimations.gifOfAHugeScreen())
+        let session = makeSchemeSession(source)
+        let started = Date()
+        let (image, _) = try await loadImage(session, "avatar://?id=\(id)&id=\(id)&id=\(id)&id=\(id)&size=256&shape=square&format=png")
+        XCTAssertEqual([image.width, image.height], [256, 256])
+        XCTAssertEqual(source.cache.statistics.decodes, 1)
+        XCTAssertEqual(source.cache.totalBytes, 1000 * 1000 * 4)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 10)
+    }
 }

@@ -164,4 +164,26 @@ final class ImageLoaderAnimationTests: XCTestCase {
         }
         XCTAssertEqual(fewFrames.memoryCache.totalBytes, 0, "failures are not cached")
     }
+
+    /// By default a loader holds an animation to 2²⁵ pixels: a 15 KB GIF of
+    /// 1,024 one-pixel frames on a 1024×1024 screen (2³⁰ composited pixels,
+    /// 6.9 s of compositing and up to 4 GiB of frames under the decoders'
+    /// default) is refused before a frame is decoded, naming the limit; a
+    /// screen of 128×128 (2²⁴) loads.
+    func testTheDefaultAnimationBudgetRefusesAThousandFramesOfAMegapixel() async throws {
+        let (server, loader) = try serve(["big.gif": HostileAnimations.gifOfManyFrames(count: 1024, screen: 1024),
+                                          "small.gif": HostileAnimations.gifOfManyFrames(count: 1024, screen: 128)])
+        XCTAssertEqual(loader.configuration.maximumAnimationPixelCount, 1 << 25)
+        let started = Date()
+        await XCTAssertThrowsErrorAsync(try await loader.animation(for: XCTUnwrap(URL(string: server.url("/big.gif"))),
+                                                                   size: ImageTargetSize(width: 64, height: 64))) { error in
+            XCTAssertEqual((error as? URLError)?.code, .cannotDecodeContentData)
+            let message = (error as? URLError)?.localizedDescription ?? ""
+            XCTAssertTrue(message.contains("1024 frames of 1048576 pixels are above the animation's limit of 33554432")
+                          && message.contains("ImageLoader.Configuration.maximumFrameCount and maximumAnimationPixelCount"), message)
+        }
+        XCTAssertLessThan(Date().timeIntervalSince(started), 2, "refused before any frame is composited")
+        let small = try await loader.animation(for: XCTUnwrap(URL(string: server.url("/small.gif"))), size: ImageTargetSize(width: 64, height: 64))
+        XCTAssertEqual(small.frames.count, 1024)
+    }
 }

@@ -3,7 +3,7 @@ import Raster
 
 /// The one entry point for decoding an image: the format is sniffed from the
 /// bytes (PNG, JPEG, GIF, WebP), the EXIF orientation applied (a JPEG's APP1,
-/// a PNG's `eXIf`, a WebP's `EXIF`), and a JPEG wanted smaller than it is decoded at 1/2, 1/4 or 1/8
+/// a PNG's `eXIf`, a WebP's `EXIF`), and a JPEG (or a GIF's first frame) wanted smaller than it is decoded at 1/2, 1/4 or 1/8
 /// scale instead of in full. An animation decodes to its first frame here;
 /// `animation(_:options:)` gives every frame, one at a time.
 ///
@@ -19,13 +19,14 @@ public enum ImageDecoder {
         /// says (the default); false returns them as stored.
         public var appliesOrientation: Bool
         /// The smallest size the caller needs, in the orientation of the
-        /// result (upright unless `appliesOrientation` is false). A JPEG is
-        /// decoded at the coarsest of 1/1, 1/2, 1/4 and 1/8 scale whose output
+        /// result (upright unless `appliesOrientation` is false). A JPEG (or
+        /// a GIF's first frame, box-averaged) is decoded at the coarsest of
+        /// 1/1, 1/2, 1/4 and 1/8 scale whose output
         /// still covers it in both dimensions; nothing is resized, so the
         /// result may be larger than this. Nil decodes at full size. For a
         /// result that must fit a box, pass the fitted size, not the box.
         public var targetSize: (width: Int, height: Int)?
-        /// The scale a JPEG is decoded at, for a caller that has chosen it
+        /// The scale a JPEG or a GIF's first frame is decoded at, for a caller that has chosen it
         /// already (it then need not read the header first to state a target
         /// size); it wins over `targetSize`. Nil lets `targetSize` choose.
         public var jpegScale: JPEGScale?
@@ -86,8 +87,13 @@ public enum ImageDecoder {
             (stored, info) = try PNGDecoder(maximumPixelCount: options.maximumPixelCount).decodeImage(data)
             scale = .full
         case .gif:
-            (stored, info) = try GIFDecoder(maximumPixelCount: options.maximumPixelCount).decodeImage(data)
-            scale = .full
+            let decoder = GIFDecoder(maximumPixelCount: options.maximumPixelCount)
+            if options.jpegScale == nil, let target = options.targetSize {
+                scale = jpegScale(for: try decoder.readInfo(data), covering: target, upright: options.appliesOrientation)
+            } else {
+                scale = options.jpegScale ?? .full
+            }
+            (stored, info) = try decoder.decodeImage(data, scale: scale)
         case .webp:
             (stored, info, iccProfile) = try webPDecoder(options).decodeImage(data, checkCancellation: checkCancellation)
             scale = .full

@@ -39,7 +39,11 @@ public enum Inflater {
     }
 
     /// `inflate`, throwing `InflateError`.
-    static func decodeDeflate(_ input: UnsafeBufferPointer<UInt8>, expectedSize: Int = 0, limit: Int) throws -> (output: [UInt8], bytesRead: Int) {
+    /// `stoppingAtLimit`: a prefix is wanted, so reaching `limit` ends
+    /// decoding with what was produced (at least `limit` - 258 bytes, a match's
+    /// most, when the data holds that many) instead of throwing.
+    static func decodeDeflate(_ input: UnsafeBufferPointer<UInt8>, expectedSize: Int = 0, limit: Int,
+                              stoppingAtLimit: Bool = false) throws -> (output: [UInt8], bytesRead: Int) {
         // Decode straight into the array returned, so a large output is neither
         // copied nor faulted in twice; only an output beyond `expectedSize`
         // grows into storage of its own and is copied once at the end.
@@ -52,27 +56,31 @@ public enum Inflater {
             defer { output.deallocate() }
             var reader = InflateBitReader(input)
             var final = false
-            while !final {
-                final = try reader.bits(1) == 1
-                switch try reader.bits(2) {
-                case 0:
-                    let start = reader.nextByte
-                    guard start + 4 <= input.count else { throw InflateError.truncated }
-                    let length = Int(input[start]) | Int(input[start + 1]) << 8
-                    let complement = Int(input[start + 2]) | Int(input[start + 3]) << 8
-                    guard length == complement ^ 0xFFFF else { throw InflateError.corrupt("stored block length \(length) does not match its complement") }
-                    try reader.copyBytes(0, into: &output)  // move past the header
-                    _ = try reader.bits(32)
-                    try reader.copyBytes(length, into: &output)
-                case 1:
-                    try InflateBlockDecoder.decode(&reader, literal: FixedCodes.literal, distance: FixedCodes.distance, into: &output)
-                case 2:
-                    let (literal, distance) = try readDynamicCodes(&reader)
-                    try InflateBlockDecoder.decode(&reader, literal: literal, distance: distance, into: &output)
-                default:
-                    throw InflateError.corrupt("block type 3 is reserved")
+            do {
+                while !final {
+                    final = try reader.bits(1) == 1
+                    switch try reader.bits(2) {
+                    case 0:
+                        let start = reader.nextByte
+                        guard start + 4 <= input.count else { throw InflateError.truncated }
+                        let length = Int(input[start]) | Int(input[start + 1]) << 8
+                        let complement = Int(input[start + 2]) | Int(input[start + 3]) << 8
+                        guard length == complement ^ 0xFFFF else { throw InflateError.corrupt("stored block length \(length) does not match its complement") }
+                        try reader.copyBytes(0, into: &output)  // move past the header
+                        _ = try reader.bits(32)
+                        try reader.copyBytes(length, into: &output)
+                    case 1:
+                        try InflateBlockDecoder.decode(&reader, literal: FixedCodes.literal, distance: FixedCodes.distance, into: &output)
+                    case 2:
+                        let (literal, distance) = try readDynamicCodes(&reader)
+                        try InflateBlockDecoder.decode(&reader, literal: literal, distance: distance, into: &output)
+                    default:
+                        throw InflateError.corrupt("block type 3 is reserved")
+                    }
+                    if reader.isPastEnd { throw InflateError.truncated }
                 }
-                if reader.isPastEnd { throw InflateError.truncated }
+            } catch InflateError.outputLimitExceeded where stoppingAtLimit {
+                // The prefix asked for is there; the rest is not wanted.
             }
             bytesRead = reader.nextByte
             if output.ownsStorage { grown = output.bytes() } else { initialized = output.count }

@@ -28,10 +28,14 @@ public struct GIFDecoder: ImageDecoding {
         try decodeImage(data).bitmap
     }
 
-    /// The first frame and the header's facts.
-    func decodeImage(_ data: Data) throws -> (bitmap: Bitmap, info: ImageInfo) {
+    /// The first frame and the header's facts; at a `scale` below full, the
+    /// frame is composited straight at that fraction of each side (each
+    /// pixel the average of those it covers), so the work and memory follow
+    /// the output and the pixels stored, not the screen's size.
+    func decodeImage(_ data: Data, scale: JPEGScale = .full) throws -> (bitmap: Bitmap, info: ImageInfo) {
         try ImageCodecError.converting {
             var frames = try GIFFrameDecoder(data, maximumPixelCount: maximumPixelCount)
+            if scale != .full { return (try frames.firstFrame(reducedBy: scale.rawValue), frames.info) }
             guard let first = try frames.nextFrame() else { throw GIFError.invalid("the file holds no image") }
             return (first.canvas, frames.info)
         }

@@ -62,6 +62,48 @@ struct GIFFrameDecoder: AnimationFrameDecoding {
         guard width * height <= limit else { throw GIFError.tooManyPixels(width: width, height: height, limit: limit) }
     }
 
+    /// The first frame as `nextFrame` would composite it, at 1/`factor` of
+    /// each side (`GIFReducedFrame`), without a canvas of the full size; for
+    /// a decoder that has not returned a frame yet.
+    mutating func firstFrame(reducedBy factor: Int) throws -> Bitmap {
+        guard var frame = firstImage else { throw GIFError.invalid("the file holds no image") }
+        firstImage = nil
+        isFinished = true
+        if frame.width == 0 || frame.height == 0 {
+            frame.width = info.width
+            frame.height = info.height
+        }
+        try Self.check(width: frame.width, height: frame.height, limit: maximumPixelCount)
+        var reduced = GIFReducedFrame(canvasWidth: info.width, canvasHeight: info.height, factor: factor)
+        let x0 = min(frame.left, info.width), x1 = max(x0, min(frame.left + frame.width, info.width))
+        let y1 = min(frame.top + frame.height, info.height)
+        let rows = frame.isInterlaced ? frame.height : min(frame.height, max(0, y1 - frame.top))
+        let wanted = frame.palette == nil || x1 <= x0 || y1 <= frame.top ? 0 : frame.width * rows
+        guard wanted > 0, let palette = frame.palette else { return try reduced.bitmap(canvasWidth: info.width, canvasHeight: info.height) }
+        indices = [UInt8](repeating: 0, count: wanted)
+        let (data, _) = parser.imageData()
+        let codeSize = frame.minimumCodeSize
+        let count = try data.withUnsafeBufferPointer { data in
+            try indices.withUnsafeMutableBufferPointer { indices in
+                try lzw.decode(data, minimumCodeSize: codeSize, into: indices, frame: 0).count
+            }
+        }
+        let colors = GIFFrameCompositor.colors(parser.bytes[palette], transparentIndex: frame.transparentIndex)
+        colors.withUnsafeBufferPointer { colors in
+            indices.withUnsafeBufferPointer { indices in
+                for row in 0..<(count + frame.width - 1) / frame.width {
+                    let y = frame.top + (frame.isInterlaced ? GIFFrameCompositor.interlacedRow(row, height: frame.height) : row)
+                    guard y < y1 else { continue }
+                    let start = row * frame.width + (x0 - frame.left), end = min(row * frame.width + (x1 - frame.left), count)
+                    guard start < end else { continue }
+                    reduced.add(row: y, from: x0, indices: UnsafeBufferPointer(rebasing: indices[start..<end]), colors: colors)
+                }
+            }
+        }
+        indices = []
+        return try reduced.bitmap(canvasWidth: info.width, canvasHeight: info.height)
+    }
+
     mutating func nextFrame() throws -> (canvas: Bitmap, milliseconds: Int?)? {
         guard !isFinished else { return nil }
         var frame: GIFImageDescriptor

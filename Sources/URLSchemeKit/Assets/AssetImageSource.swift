@@ -60,7 +60,7 @@ public final class AssetImageSource: Sendable {
                 if frame > 0 {
                     return .init(bitmap: try Self.frame(frame, of: data, budget: budget, cancellation: cancellation), reduction: 1)
                 }
-                // A JPEG at 1/reduction of its size; a PNG decodes at full size.
+                // A JPEG or a GIF at 1/reduction of its size; a PNG decodes at full size.
                 let options = ImageDecoder.Options(jpegScale: JPEGScale(rawValue: reduction) ?? .full,
                                                    maximumPixelCount: budget.decodedPixels, maximumScanCount: budget.jpegScans)
                 let decoded = try ImageDecoder.decode(data, options: options) { try cancellation?.check() }
@@ -115,9 +115,11 @@ public final class AssetImageSource: Sendable {
     }
 
     /// The reduction `image(for:fraction:)` decodes `metadata`'s photo at:
-    /// 1, 2, 4 or 8 for a JPEG, 1 for anything else.
+    /// 1, 2, 4 or 8 for a JPEG or a GIF (its first frame composited at that
+    /// scale: a 64-megapixel screen never allocated for a small output), 1
+    /// for anything else.
     func reduction(for metadata: AssetMetadata, fraction: Double) -> Int {
-        metadata.format == .jpeg ? Self.reduction(for: fraction) : 1
+        metadata.format == .jpeg || metadata.format == .gif ? Self.reduction(for: fraction) : 1
     }
 
     /// The coarsest JPEG scale whose output keeps at least `fraction` of each side.

@@ -67,6 +67,9 @@ enum ImageBodyDecoder {
                                    sourceWidth: info.uprightWidth, sourceHeight: info.uprightHeight)
         } catch let error as CancellationError {
             throw error
+        } catch let error as ImageCodecError where error.detail.isAnimationLimit {
+            throw failure(error, format: format, url: url, limit: "ImageLoader.Configuration.maximumFrameCount and maximumAnimationPixelCount; "
+                          + "a server should send animations at the size they are shown")
         } catch {
             throw failure(error, format: format, url: url)
         }
@@ -84,9 +87,10 @@ enum ImageBodyDecoder {
         return format
     }
 
-    /// A decoder's error as the loader reports it.
-    private static func failure(_ error: Error, format: ImageFormat, url: URL) -> URLError {
+    /// A decoder's error as the loader reports it, naming the `limit` passed if any.
+    private static func failure(_ error: Error, format: ImageFormat, url: URL, limit: String? = nil) -> URLError {
         let message = "could not decode the \(format.rawValue.uppercased()) body of \(url.absoluteString): \(error)"
+            + (limit.map { " (limits: \($0))" } ?? "")
         return URLErrors.converting(ImageBodyError(description: message, underlying: error), url: url)
     }
 
@@ -100,6 +104,14 @@ enum ImageBodyDecoder {
         if size.mode == .fit, bitmap.width <= size.width, bitmap.height <= size.height { return bitmap }
         if bitmap.width == size.width, bitmap.height == size.height { return bitmap }
         return try bitmap.resized(width: size.width, height: size.height, mode: size.mode)
+    }
+}
+
+private extension ImageCodecError.Detail {
+    /// Whether this is an animation's frame or pixel limit.
+    var isAnimationLimit: Bool {
+        if case .animation = self { return true }
+        return false
     }
 }
 

@@ -9,6 +9,14 @@ extension ImageLoader {
     public struct Configuration: Sendable {
         /// The memory budget used when none is given: 128 MiB of decoded pixels.
         public static let defaultMemoryCapacity = 128 << 20
+        /// The animation budget used when none is given: 2²⁵ (33,554,432)
+        /// pixels, composited (frames × canvas) and kept (frames × output),
+        /// so an animation holds at most 128 MiB of frames, the default
+        /// memory budget, and its compositing stays well under a second: a
+        /// phone-sized feed's 480×480 GIF of 145 frames, or 1080×1080 of 28.
+        /// Servers should send animations at the size they are shown (or as
+        /// video); the decoders' own default, 2³⁰, is 4 GiB of frames.
+        public static let defaultMaximumAnimationPixelCount = 1 << 25
 
         /// The session every load goes through (it decides which schemes load
         /// and which URL cache answers repeats).
@@ -29,13 +37,15 @@ extension ImageLoader {
         /// The most pixels an animation may cost, checked before any frame is
         /// decoded: frames × canvas pixels composited, and again frames ×
         /// output pixels kept (so the frames held take at most 4 bytes ×
-        /// this). The default, 2³⁰, is the decoder's.
+        /// this). Default `defaultMaximumAnimationPixelCount`, 2²⁵ (128 MiB
+        /// of frames); over it, the load fails naming this limit.
         public var maximumAnimationPixelCount: Int
 
         /// A configuration; by default a session with every URLSchemeKit scheme
         /// installed, a new cache of 128 MiB of decoded images, 6 loads and one
         /// decode per processor at once, images up to the decoders' default of
-        /// 64 megapixels, animations up to the decoders' default frame and pixel limits.
+        /// 64 megapixels, animations up to the decoders' 10,000 frames and
+        /// `defaultMaximumAnimationPixelCount` pixels.
         public init(
             session: URLSession = Configuration.defaultSession,
             memoryCache: DecodedImageCache = DecodedImageCache(capacity: Configuration.defaultMemoryCapacity),
@@ -43,7 +53,7 @@ extension ImageLoader {
             maximumConcurrentDecodes: Int = ProcessInfo.processInfo.activeProcessorCount,
             maximumPixelCount: Int = defaultMaximumPixelCount,
             maximumFrameCount: Int = ImageDecoder.Options.defaultMaximumFrameCount,
-            maximumAnimationPixelCount: Int = ImageDecoder.Options.defaultMaximumAnimationPixelCount
+            maximumAnimationPixelCount: Int = Configuration.defaultMaximumAnimationPixelCount
         ) {
             self.session = session
             self.memoryCache = memoryCache

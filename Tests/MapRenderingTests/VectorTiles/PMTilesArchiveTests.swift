@@ -281,4 +281,53 @@ final class PMTilesArchiveTests: XCTestCase {
         assertError(.limitExceeded, containing: "vertices") { _ = try archive.archive.vectorTile(at: TileCoordinate(z: 0, x: 0, y: 0)) }
         XCTAssertLessThan(Date().timeIntervalSince(start), 5)
     }
+
+    /// Directories are held to `directoryBytes` parsed: one whose entry count
+    /// would not fit (the root's, or a leaf's beside the root) is refused
+    /// before it is parsed, and leaves are kept by bytes, oldest let go.
+    func testDirectoriesAreHeldWithinTheirByteBudget() throws {
+        // Four leaves of 1,000 one-tile entries (24,000 bytes parsed each).
+        let tile = PMTilesTestArchive.gzip([0x1A, 0])
+        var leaves = [UInt8](), root = [PMTilesTestArchive.Entry]()
+        for leaf in 0..<4 {
+            let first = UInt64(leaf * 1000)
+            let bytes = PMTilesTestArchive.directory((0..<1000).map { .init(tileID: first + $0, offset: 0, length: UInt64(tile.count), runLength: 1) })
+            root.append(.init(tileID: first, offset: UInt64(leaves.count), length: UInt64(bytes.count), runLength: 0))
+            leaves += bytes
+        }
+        var archive = PMTilesTestArchive(root: root)
+        archive.leaves = leaves
+        archive.tiles = tile
+        let data = Data(archive.bytes)
+        let rootBytes = 4 * PMTilesDirectory.bytesPerEntry
+        let ids: [UInt64] = [5, 1500, 2500, 3500, 10, 1999]
+
+        // Room for the root and two leaves: every tile is found, two leaves kept.
+        let roomy = try PMTilesArchive(source: PMTilesDataSource(data), limits: VectorTileLimits(directoryBytes: rootBytes + 50_000))
+        for id in ids { XCTAssertNotNil(try roomy.tileRange(id), "tile id \(id)") }
+        XCTAssertEqual(roomy.keptLeafBytes, 48_000)
+
+        // Room for the root and less than a leaf: refused, naming the count and the limit.
+        let tight = try PMTilesArchive(source: PMTilesDataSource(data), limits: VectorTileLimits(directoryBytes: rootBytes + 20_000))
+        assertError(.limitExceeded, containing: "leaf directory at offset 0: it has 1000 entries, 24000 bytes parsed, over the 20000 bytes") {
+            _ = try tight.tileRange(5)
+        }
+        XCTAssertEqual(tight.keptLeafBytes, 0)
+
+        // A root that alone is over the limit is refused on opening.
+        assertError(.limitExceeded, containing: "root directory: it has 4 entries, 96 bytes parsed, over the 95 bytes") {
+            _ = try PMTilesArchive(source: PMTilesDataSource(data), limits: VectorTileLimits(directoryBytes: rootBytes - 1))
+        }
+        // Gzipped, the count is read from the first inflated bytes: refused
+        // by it before the rest would pass the (here tiny) inflated limit.
+        archive.internalCompression = 2
+        let gzipped = Data(archive.bytes)
+        let small = VectorTileLimits(inflatedTileBytes: 8, directoryBytes: rootBytes - 1)
+        assertError(.limitExceeded, containing: "root directory: it has 4 entries, 96 bytes parsed") {
+            _ = try PMTilesArchive(source: PMTilesDataSource(gzipped), limits: small)
+        }
+        assertError(.limitExceeded, containing: "exceeds the limit of 8 bytes") {
+            _ = try PMTilesArchive(source: PMTilesDataSource(gzipped), limits: VectorTileLimits(inflatedTileBytes: 8))
+        }
+    }
 }

@@ -9,9 +9,9 @@ checked only headers would have accepted it), runs `urlscheme add` on each and
 `urlscheme get` on each case in a child process, and checks the outcome, the
 time and the peak resident memory (getrusage). Deterministic: no randomness.
 
-Three files too large to keep in the repository are made by the test itself
-at run time (HostileCorpusTests.generatedFiles): gif-100k-frames.gif,
-gif-endless-lzw.gif and webp-100k-frames.webp; the cases here name them.
+Four files too large to keep in the repository are made by the test itself
+at run time (HostileAnimations): gif-100k-frames.gif, gif-endless-lzw.gif,
+webp-100k-frames.webp and gif-64mp.gif; the cases here name them.
 Needs Pillow (a lossy WebP to cut short, a 1x1 lossless one to wrap).
 """
 import io
@@ -216,6 +216,9 @@ def main():
         ("WebP 100,000 frames", "asset://?id={webp-100k-frames.webp}&frame=2", "error", "WebP animation has more than 10000 frames"),
         ("VP8 cut short", "asset://?id={vp8-cut.webp}&width=64", "error", "truncated"),
         ("VP8 partitions cut short", "asset://?id={vp8-short-partitions.webp}&width=64", "error", "VP8 data ends inside token partition 0"),
+        # A 35-byte GIF of an 8000x8000 screen (made at run time) as all four
+        # members: one decode, its first frame composited at 1/8.
+        ("avatar of a 64-megapixel GIF", "avatar://?" + "&".join(["id={gif-64mp.gif}"] * 4), "200", ""),
     ]
     with open(os.path.join(HERE, "cases.tsv"), "w") as f:
         f.write("# name\tURL ({file} is the id of that planted file)\t200, or error\ttext the error message contains\n")

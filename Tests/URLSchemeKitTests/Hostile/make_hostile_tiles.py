@@ -13,7 +13,14 @@ tiles.tsv, loaded by `urlscheme get 'map://…&tiles=t' --tiles t=ARCHIVE`:
 - folder-bad-zoom/: a folder whose metadata.json says minzoom "99";
 - folder-deep-metadata/: a folder whose metadata.json nests 5,000 lists;
 - folder-deep-json/: a folder whose metadata.json's `json` string (MBTiles
-  style) nests 5,000 lists.
+  style) nests 5,000 lists;
+- leaf-bomb.pmtiles: 225 leaf directories (the audit's archive of issue 35),
+  each inflating to 32 MiB: 8,388,607 entries of four one-byte varints, about
+  200 MB each once parsed. The audit's file held 225 copies of the 32 KB gzip
+  stream (7.3 MB); here the leaves share one: leaf i starts at its own gzip
+  header, whose extra field (FEXTRA) spans the headers after it, so every
+  leaf is a distinct offset and a complete gzip member of the same data;
+- root-bomb.pmtiles: a root directory inflating to 32 MiB of such entries.
 
 Each archive is otherwise valid (metadata naming OpenMapTiles layers, so the
 built-in style is chosen), so the hostile part is what is reached.
@@ -26,6 +33,7 @@ import gzip
 import json
 import os
 import struct
+import zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TILES = os.path.join(HERE, "tiles")
@@ -59,9 +67,11 @@ def directory(entries):
     return out
 
 
-def archive(root, leaves=b"", tiles=b"", tile_compression=2, tile_data_length=None):
+def archive(root, leaves=b"", tiles=b"", tile_compression=2, tile_data_length=None, internal_compression=1):
     metadata = json.dumps({"name": "hostile", "attribution": "hostile corpus",
                            "vector_layers": [{"id": "transportation"}, {"id": "building"}]}).encode()
+    if internal_compression == 2:
+        metadata = gzip.compress(metadata, mtime=0)
     root_offset = 127
     metadata_offset = root_offset + len(root)
     leaves_offset = metadata_offset + len(metadata)
@@ -71,7 +81,7 @@ def archive(root, leaves=b"", tiles=b"", tile_compression=2, tile_data_length=No
                           leaves_offset, len(leaves), tiles_offset,
                           len(tiles) if tile_data_length is None else tile_data_length)
     header += struct.pack("<QQQ", 1, 1, 1)
-    header += bytes([1, 1, tile_compression, 1, 0, 14])       # clustered, internal none, tiles, MVT, zooms 0-14
+    header += bytes([1, internal_compression, tile_compression, 1, 0, 14])       # clustered, internal none, tiles, MVT, zooms 0-14
     header += struct.pack("<iiii", -1800000000, -850000000, 1800000000, 850000000)
     header += bytes([0]) + struct.pack("<ii", 0, 0)
     assert len(header) == 127
@@ -126,4 +136,34 @@ def main():
     write("folder-deep-json/14/8192/8192.pbf", b"")
 
 
+def directory_bomb(first_id, tile_length):
+    """32 MiB of directory: 8,388,607 tile entries from first_id, each a run
+    of one tile of tile_length bytes at offset 0 (four one-byte varints)."""
+    count = ((32 << 20) - 4) // 4
+    assert first_id < 128 and tile_length < 128
+    raw = varint(count) + bytes([first_id]) + b"\x01" * (count - 1) + b"\x01" * count + bytes([tile_length]) * count + b"\x01" * count
+    assert len(raw) <= 32 << 20
+    return raw
+
+
+def bombs():
+    tile = gzip.compress(b"\x1a\x00", mtime=0)
+    raw = directory_bomb(0, len(tile))
+    write("root-bomb.pmtiles", archive(gzip.compress(raw, compresslevel=9, mtime=0), tiles=tile, internal_compression=2))
+
+    # One deflate stream and trailer shared by 225 gzip headers: header i's
+    # extra field covers the 12-byte headers of leaves i+1...224.
+    compressor = zlib.compressobj(9, zlib.DEFLATED, -15)
+    body = compressor.compress(raw) + compressor.flush()
+    body += struct.pack("<II", zlib.crc32(raw), len(raw) & 0xFFFFFFFF)
+    count = 225
+    headers = b"".join(b"\x1f\x8b\x08\x04" + bytes(4) + b"\x02\xff" + struct.pack("<H", 12 * (count - 1 - i))
+                       for i in range(count))
+    leaves = headers + body
+    span = (1 << 32) // count     # the root's leaves spread over every tile id to zoom 15
+    root = directory([(i * span, 0, len(leaves) - 12 * i, 12 * i) for i in range(count)])
+    write("leaf-bomb.pmtiles", archive(gzip.compress(root, mtime=0), leaves=leaves, tiles=tile, internal_compression=2))
+
+
 main()
+bombs()

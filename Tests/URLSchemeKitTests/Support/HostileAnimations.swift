@@ -7,21 +7,22 @@ enum HostileAnimations {
     /// Every generated file by name.
     static func files() -> [String: Data] {
         ["gif-100k-frames.gif": gifOfManyFrames(), "gif-endless-lzw.gif": gifWithEndlessLZW(),
-         "webp-100k-frames.webp": webPOfManyFrames()]
+         "webp-100k-frames.webp": webPOfManyFrames(), "gif-64mp.gif": gifOfAHugeScreen()]
     }
 
     private static func u16(_ value: Int) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8)] }
     private static func u24(_ value: Int) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value >> 16 & 0xFF)] }
     private static func u32(_ value: Int) -> [UInt8] { u16(value & 0xFFFF) + u16(value >> 16) }
 
-    /// 100,000 frames of one pixel each on a 400×400 screen (1.5 MB): a
-    /// frame deep in it composites thousands of canvases.
-    static func gifOfManyFrames() -> Data {
-        var bytes = Array("GIF89a".utf8) + u16(400) + u16(400) + [0x80, 0, 0] + [255, 0, 0, 0, 0, 255]
-        bytes.reserveCapacity(bytes.count + 100_000 * 15 + 1)
-        for i in 0..<100_000 {
+    /// `count` frames of one pixel each on a `screen` × `screen` canvas (by
+    /// default 100,000 on 400×400, 1.5 MB): a frame deep in it composites
+    /// thousands of canvases.
+    static func gifOfManyFrames(count: Int = 100_000, screen: Int = 400) -> Data {
+        var bytes = Array("GIF89a".utf8) + u16(screen) + u16(screen) + [0x80, 0, 0] + [255, 0, 0, 0, 0, 255]
+        bytes.reserveCapacity(bytes.count + count * 15 + 1)
+        for i in 0..<count {
             // One pixel of index i % 2: code size 2, codes clear, index, end (3 bits each).
-            bytes += [0x2C] + u16(i % 400) + u16(i / 400 % 400) + u16(1) + u16(1) + [0]
+            bytes += [0x2C] + u16(i % screen) + u16(i / screen % screen) + u16(1) + u16(1) + [0]
             bytes += [2, 2, i % 2 == 0 ? 0x44 : 0x4C, 0x01, 0]
         }
         return Data(bytes + [0x3B])
@@ -47,6 +48,14 @@ enum HostileAnimations {
             }
         }
         return Data(bytes + data)
+    }
+
+    /// A 35-byte GIF whose screen and one image are 8000×8000 (64
+    /// megapixels, 256 MB as RGBA), its LZW data drawing one pixel.
+    static func gifOfAHugeScreen() -> Data {
+        let bytes = Array("GIF89a".utf8) + u16(8000) + u16(8000) + [0x80, 0, 0] + [255, 0, 0, 0, 0, 255]
+            + [0x2C] + u16(0) + u16(0) + u16(8000) + u16(8000) + [0] + [2, 2, 0x44, 0x01, 0] + [0x3B]
+        return Data(bytes)
     }
 
     /// An animated WebP listing 100,000 frames of one pixel (3.2 MB).

@@ -12,7 +12,9 @@ import Synchronization
 /// point outside their section, leaf directories that nest deeper than
 /// ``VectorTileLimits/leafDirectoryDepth`` or point back at themselves, and
 /// tiles or directories that inflate past the limits are errors naming what
-/// is wrong. Safe to use from several threads.
+/// is wrong. Parsed directories (the root and the leaves kept) are held
+/// within ``VectorTileLimits/directoryBytes``, each checked against it from
+/// its entry count before it is parsed. Safe to use from several threads.
 public final class PMTilesArchive: Sendable {
     /// The archive's header.
     public let header: PMTilesHeader
@@ -20,9 +22,13 @@ public final class PMTilesArchive: Sendable {
     public let limits: VectorTileLimits
     private let source: any PMTilesByteSource
     let root: PMTilesDirectory
-    /// Leaf directories already read, by offset; bounded, emptied when full.
-    private let leaves = Mutex([UInt64: PMTilesDirectory]())
-    private static let leafCacheCount = 64
+    /// Leaf directories already read, by offset, within what
+    /// `limits.directoryBytes` leaves after the root.
+    private let leaves = Mutex(PMTilesLeafCache())
+    /// Held while a leaf missing from `leaves` is read, so a render's threads
+    /// wanting the same leaf read it once, and at most one leaf being parsed
+    /// is outside the budget at a time.
+    private let leafReading = Mutex(())
 
     /// Opens the archive in the local file at `url`.
     public convenience init(url: URL, limits: VectorTileLimits = .default) throws {
@@ -36,7 +42,8 @@ public final class PMTilesArchive: Sendable {
         self.limits = limits
         let head = try source.bytes(in: 0..<min(UInt64(PMTilesHeader.size), source.count))
         header = try PMTilesHeader(head, fileSize: source.count)
-        root = try Self.readDirectory(source: source, header: header, range: header.rootDirectory, limits: limits, what: "the root directory")
+        root = try Self.readDirectory(source: source, header: header, range: header.rootDirectory, limits: limits,
+                                      byteLimit: limits.directoryBytes, what: "the root directory")
     }
 
     /// The metadata JSON's bytes, inflated (at most `limits.metadataBytes`).
@@ -121,16 +128,21 @@ public final class PMTilesArchive: Sendable {
     }
 
     private func leaf(_ entry: PMTilesDirectory.Entry, cancellation: RenderCancellation?) throws -> PMTilesDirectory {
-        if let cached = leaves.withLock({ $0[entry.offset] }) { return cached }
+        if let cached = leaves.withLock({ $0.directory(at: entry.offset) }) { return cached }
         let range = try Self.range(entry, in: header.leafDirectories, section: "leaf directories")
-        let directory = try Self.readDirectory(source: source, header: header, range: range, limits: limits,
-                                               what: "the leaf directory at offset \(entry.offset)", cancellation: cancellation)
-        leaves.withLock { cache in
-            if cache.count >= Self.leafCacheCount { cache.removeAll(keepingCapacity: true) }
-            cache[entry.offset] = directory
+        let budget = limits.directoryBytes - root.byteCount
+        return try leafReading.withLock { _ throws -> PMTilesDirectory in
+            // Another thread may have read it while this one waited.
+            if let cached = leaves.withLock({ $0.directory(at: entry.offset) }) { return cached }
+            let directory = try Self.readDirectory(source: source, header: header, range: range, limits: limits, byteLimit: budget,
+                                                   what: "the leaf directory at offset \(entry.offset)", cancellation: cancellation)
+            leaves.withLock { $0.insert(directory, at: entry.offset, budget: budget) }
+            return directory
         }
-        return directory
     }
+
+    /// The parsed bytes of the leaf directories kept.
+    var keptLeafBytes: Int { leaves.withLock { $0.byteCount } }
 
     /// The entry's bytes as a range of the file, checked to lie in its section.
     private static func range(_ entry: PMTilesDirectory.Entry, in section: Range<UInt64>, section name: String) throws -> Range<UInt64> {
@@ -142,12 +154,18 @@ public final class PMTilesArchive: Sendable {
     }
 
     private static func readDirectory(source: any PMTilesByteSource, header: PMTilesHeader, range: Range<UInt64>,
-                                      limits: VectorTileLimits, what: String, cancellation: RenderCancellation? = nil) throws -> PMTilesDirectory {
+                                      limits: VectorTileLimits, byteLimit: Int, what: String,
+                                      cancellation: RenderCancellation? = nil) throws -> PMTilesDirectory {
         guard range.count <= limits.compressedTileBytes else {
             throw VectorTileError(.limitExceeded, "\(what) is \(range.count) bytes, over the limit of \(limits.compressedTileBytes)")
         }
         let stored = try cancellation.map { try source.bytes(in: range, cancellation: $0) } ?? source.bytes(in: range)
+        // The entry count leads the directory: read from the first inflated
+        // bytes, a directory over the budget is refused before it is inflated whole.
+        if let head = try header.internalCompression.inflatedPrefix(stored, count: 10, what: what) {
+            try PMTilesDirectory.checkEntryCount(head: head, byteLimit: byteLimit, what: what)
+        }
         let bytes = try header.internalCompression.decompress(stored, limit: limits.inflatedTileBytes, what: what)
-        return try PMTilesDirectory(bytes, what: what)
+        return try PMTilesDirectory(bytes, what: what, byteLimit: byteLimit)
     }
 }

@@ -28,18 +28,33 @@ public enum PMTilesCompression: UInt8, Sendable {
                 }
                 return bytes
             }
-            do {
-                return try Inflater.gzipDecompress(bytes, limit: limit)
-            } catch let error as ImageCodecError {
-                let kind: VectorTileError.Kind
-                switch error.kind {
-                case .truncated: kind = .truncated
-                case .corrupt: kind = .corrupt
-                case .unsupported: kind = .unsupported
-                case .tooLarge: kind = .limitExceeded
-                }
-                throw VectorTileError(kind, "\(what): \(error.message)")
+            return try Self.inflating(what) { try Inflater.gzipDecompress(bytes, limit: limit) }
+        }
+    }
+
+    /// The first bytes of gzipped `bytes` inflated: at least `count` (up to
+    /// 4,096) when the data holds that many, inflating no further; nil when
+    /// `bytes` are not gzipped (they are their own prefix). For reading a
+    /// directory's entry count before inflating it whole.
+    func inflatedPrefix(_ bytes: [UInt8], count: Int, what: String) throws -> [UInt8]? {
+        let gzipped = self == .gzip || (self == .unknown && bytes.count >= 2 && bytes[0] == 0x1F && bytes[1] == 0x8B)
+        guard gzipped else { return nil }
+        return try Self.inflating(what) { try Inflater.gzipPrefix(bytes, count: count) }
+    }
+
+    /// What `body` inflates, its `ImageCodecError` as a `VectorTileError` naming `what`.
+    private static func inflating(_ what: String, _ body: () throws -> [UInt8]) throws -> [UInt8] {
+        do {
+            return try body()
+        } catch let error as ImageCodecError {
+            let kind: VectorTileError.Kind
+            switch error.kind {
+            case .truncated: kind = .truncated
+            case .corrupt: kind = .corrupt
+            case .unsupported: kind = .unsupported
+            case .tooLarge: kind = .limitExceeded
             }
+            throw VectorTileError(kind, "\(what): \(error.message)")
         }
     }
 }

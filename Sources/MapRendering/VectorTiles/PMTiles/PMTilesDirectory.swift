@@ -14,8 +14,16 @@ struct PMTilesDirectory: Sendable {
 
     let entries: [Entry]
 
-    /// Decodes an inflated directory; `what` names it in errors.
-    init(_ bytes: [UInt8], what: String) throws {
+    /// The bytes one parsed entry takes in memory.
+    static let bytesPerEntry = MemoryLayout<Entry>.stride
+
+    /// The bytes the parsed entries take (what a directory cache counts).
+    var byteCount: Int { entries.count * Self.bytesPerEntry }
+
+    /// Decodes an inflated directory; `what` names it in errors. A directory
+    /// whose entry count (its first varint) would take more than
+    /// `byteLimit` bytes parsed is refused before anything is allocated for it.
+    init(_ bytes: [UInt8], what: String, byteLimit: Int = .max) throws {
         entries = try bytes.withUnsafeBufferPointer { buffer in
             var reader = ProtobufReader(buffer)
             do {
@@ -26,6 +34,7 @@ struct PMTilesDirectory: Sendable {
                     throw VectorTileError(.corrupt, "it claims \(count) entries in \(reader.remaining) bytes")
                 }
                 guard count > 0 else { throw VectorTileError(.corrupt, "it has no entries") }
+                try Self.check(count, byteLimit: byteLimit)
                 var entries = [Entry](repeating: Entry(tileID: 0, offset: 0, length: 0, runLength: 0), count: Int(count))
                 var id: UInt64 = 0
                 for i in entries.indices {
@@ -56,6 +65,28 @@ struct PMTilesDirectory: Sendable {
             } catch let error as VectorTileError {
                 throw error.prefixed(what)
             }
+        }
+    }
+
+    /// Refuses a directory whose first bytes (`head`, inflated) give an
+    /// entry count that would take more than `byteLimit` bytes parsed; `what`
+    /// names it. Head bytes too short to hold the count pass (the whole
+    /// directory is checked again when parsed).
+    static func checkEntryCount(head: [UInt8], byteLimit: Int, what: String) throws {
+        try head.withUnsafeBufferPointer { buffer in
+            var reader = ProtobufReader(buffer)
+            guard let count = try? reader.varint() else { return }
+            do {
+                try check(count, byteLimit: byteLimit)
+            } catch let error as VectorTileError {
+                throw error.prefixed(what)
+            }
+        }
+    }
+
+    private static func check(_ count: UInt64, byteLimit: Int) throws {
+        guard count <= UInt64(max(0, byteLimit) / bytesPerEntry) else {
+            throw VectorTileError(.limitExceeded, "it has \(count) entries, \(count * UInt64(bytesPerEntry)) bytes parsed, over the \(byteLimit) bytes of directories it may take (VectorTileLimits.directoryBytes)")
         }
     }
 

@@ -31,10 +31,16 @@ public struct AvatarRenderer: Renderer {
         let layout = AvatarLayout(participants: avatar.ids.count, size: avatar.size)
         var canvas = try Bitmap(width: avatar.size, height: avatar.size)
         var missing: [String] = []
-        for (id, tile) in zip(avatar.ids, layout.tiles) {
+        // One decode per photo however many tiles show it, at the detail
+        // its largest tile needs; let go after its last tile.
+        var photos = PhotosOfTiles(ids: avatar.ids, tiles: layout.tiles)
+        for (member, (id, tile)) in zip(avatar.ids, layout.tiles).enumerated() {
             let photo: Bitmap
             do {
-                photo = try self.photo(id, from: source, filling: tile, budget: context.budget, cancellation: cancellation)
+                let image = try photos.image(of: member) {
+                    try self.image(id, from: source, covering: $0, budget: context.budget, cancellation: cancellation)
+                }
+                photo = try image.resized(width: tile.width, height: tile.height, mode: .fill, checkCancellation: cancellation.check)
             } catch AssetStoreError.notFound {
                 missing.append(id)
                 photo = try Bitmap(width: tile.width, height: tile.height, fill: Self.placeholderColor)
@@ -51,14 +57,13 @@ public struct AvatarRenderer: Renderer {
         return try OutputEncoding.encode(canvas, format: avatar.format ?? (avatar.shape == .circle ? .png : .jpeg), quality: avatar.quality, cancellation: cancellation)
     }
 
-    /// Asset `id`, centre-cropped to `tile`'s shape and scaled to cover it
-    /// (cropped first: a panorama's unused sides are never resampled).
-    private func photo(_ id: String, from source: AssetImageSource, filling tile: PixelRect, budget: ResourceBudget,
+    /// Asset `id` decoded with enough detail to be cropped and scaled to
+    /// cover every one of `tiles`.
+    private func image(_ id: String, from source: AssetImageSource, covering tiles: [PixelRect], budget: ResourceBudget,
                        cancellation: RenderCancellation) throws -> Bitmap {
         let metadata = try source.metadata(for: id)
         let upright = metadata.uprightSize
-        let detail = max(Double(tile.width) / Double(upright.width), Double(tile.height) / Double(upright.height))
-        let image = try source.image(for: metadata, fraction: detail, budget: budget, cancellation: cancellation).bitmap
-        return try image.resized(width: tile.width, height: tile.height, mode: .fill, checkCancellation: cancellation.check)
+        let detail = tiles.map { max(Double($0.width) / Double(upright.width), Double($0.height) / Double(upright.height)) }.max() ?? 1
+        return try source.image(for: metadata, fraction: detail, budget: budget, cancellation: cancellation).bitmap
     }
 }
