@@ -13,7 +13,7 @@ public struct StyleLimits: Sendable, Equatable {
     public var maximumExpressionDepth: Int
     /// The most nodes (operators and their operands, a literal counting as
     /// one) in one property's expression, filter or function. Default 10,000;
-    /// the largest in the built-in styles has under 100. A value evaluated per
+    /// the largest in the built-in styles has 42. A value evaluated per
     /// feature costs its nodes for every feature drawn, so a style of 285,000
     /// `["id"]` terms would cost seconds per tile: it is refused when read.
     public var maximumExpressionNodes: Int
