@@ -222,9 +222,9 @@ struct VectorLayerDrawer {
                     if offset != 0 { try budget.charge(points.count, layer: layer) }
                     let line = offset == 0 ? points : LineGeometry.offset(points, closed: closed, by: offset)
                     let length = LineGeometry.length(of: line, closed: closed)
-                    if let pattern, pattern.dashCount(alongLength: length) <= Double(LineGeometry.maximumDashesPerLine) {
-                        let dashes = Int(pattern.dashCount(alongLength: length).rounded(.up)) + 1
-                        try budget.charge(GeneratedGeometryBudget.strokeCost(lines: dashes, points: line.count + 2 * dashes, length: length,
+                    if let pattern, case let count = pattern.dashCount(alongLength: length), count <= Double(LineGeometry.maximumDashesPerLine) {
+                        let dashCount = Int(count.rounded(.up)) + 1
+                        try budget.charge(GeneratedGeometryBudget.strokeCost(lines: dashCount, points: line.count + 2 * dashCount, length: length,
                                                                              closed: false, style: style), layer: layer)
                         if let dashes = LineGeometry.dashes(of: line, closed: closed, pattern: pattern) {
                             paths += dashes.map { ($0, false) }
