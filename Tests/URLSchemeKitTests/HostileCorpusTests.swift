@@ -87,16 +87,28 @@ final class HostileCorpusTests: XCTestCase {
     func testEveryHostileVectorSourceFailsFastNamingTheProblem() throws {
         let binary = try CLIBinary.require()
         let directory = try makeTemporaryDirectory()
-        // A style of a million (empty) layers: 3 MB, so written here rather than stored.
-        let million = directory.appendingPathComponent("million-layers.json")
-        try Data(("{\"version\":8,\"layers\":[" + Array(repeating: "{}", count: 1_000_000).joined(separator: ",") + "]}").utf8).write(to: million)
+        // Styles too large to store, written here: a million (empty) layers (3 MB);
+        // a road layer 1e9 wide dashed by 100,000 lengths (700 KB); a road
+        // width coalescing 285,000 `["id"]` terms, evaluated per feature (2 MB).
+        func roads(_ paint: String) -> String {
+            #"{"version":8,"sources":{"openmaptiles":{"type":"vector"}},"layers":[{"id":"background","type":"background"},"#
+                + #"{"id":"roads","type":"line","source":"openmaptiles","source-layer":"transportation","paint":{"# + paint + "}}]}"
+        }
+        let styles = [
+            "million-layers.json": "{\"version\":8,\"layers\":[" + Array(repeating: "{}", count: 1_000_000).joined(separator: ",") + "]}",
+            "dash-bomb.json": roads(#""line-width":1e9,"line-dasharray":["# + Array(repeating: "0.0001", count: 100_000).joined(separator: ",") + "]"),
+            "id-terms.json": roads(#""line-width":["coalesce""# + String(repeating: #",["id"]"#, count: 285_000) + ",1]"),
+        ]
+        for (name, text) in styles { try Data(text.utf8).write(to: directory.appendingPathComponent(name)) }
         let helsinki = Self.hostile.deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("MapRenderingTests/Fixtures/tiles/helsinki-openmaptiles.pmtiles")
         let tiles = Self.hostile.appendingPathComponent("tiles")
         for row in try table("tiles.tsv") {
             let (name, url, text) = (row[0], row[2], row[3])
             var argument = row[1].replacingOccurrences(of: "{helsinki}", with: helsinki.path)
-                .replacingOccurrences(of: "{million-layers.json}", with: million.path)
+            for name in styles.keys {
+                argument = argument.replacingOccurrences(of: "{\(name)}", with: directory.appendingPathComponent(name).path)
+            }
             for file in try FileManager.default.contentsOfDirectory(atPath: tiles.path) {
                 argument = argument.replacingOccurrences(of: "{\(file)}", with: tiles.appendingPathComponent(file).path)
             }

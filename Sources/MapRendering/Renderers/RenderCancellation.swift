@@ -9,7 +9,9 @@ import Synchronization
 /// Work that waits (a tile on the network, another thread's decode) never
 /// wakes up to poll: it registers a handler with ``onCancel(_:)`` that ends
 /// the wait (cancels the request, signals the semaphore), so a cancelled
-/// render returns at once and an idle one costs no wake-ups.
+/// render returns at once and an idle one costs no wake-ups. Such a wait
+/// goes through ``waitingForInput(_:)``, so a render queue can lend the
+/// render's slot to another render meanwhile (see ``RenderSlot``).
 public final class RenderCancellation: Sendable {
     private struct State {
         /// Handlers still to run; nil once cancelled (later handlers run at once).
@@ -20,6 +22,8 @@ public final class RenderCancellation: Sendable {
 
     private let flag = Atomic<Bool>(false)
     private let state = Mutex(State())
+    /// The render queue's slot the render holds, lent while it waits for input.
+    private let slot = Mutex<(any RenderSlot)?>(nil)
 
     /// A flag that is not cancelled yet; the protocol core cancels it on
     /// `stopLoading()` or when the render's deadline passes.
@@ -62,4 +66,33 @@ public final class RenderCancellation: Sendable {
         flag.store(true, ordering: .releasing)
         for handler in waiting { handler() }
     }
+
+    /// Makes `slot` (the render queue's slot this render runs in) lent
+    /// while the render waits for input, from now on; nil when the render ends.
+    public func lendWhileWaiting(_ slot: (any RenderSlot)?) {
+        self.slot.withLock { $0 = slot }
+    }
+
+    /// Runs `wait`, a wait for input from elsewhere (a tile server's answer,
+    /// a byte range of a remote archive): the render's slot, if it holds one,
+    /// is lent to another render meanwhile, and taken back (perhaps after
+    /// waiting for a slot to free) before this returns, so the render
+    /// computes only in a slot.
+    public func waitingForInput<T>(_ wait: () throws -> T) rethrows -> T {
+        let slot = self.slot.withLock { $0 }
+        slot?.beginInputWait()
+        defer { slot?.endInputWait() }
+        return try wait()
+    }
+}
+
+/// A render queue's slot held by one render (URLSchemeKit's `RenderQueue`
+/// implements it), told when the render's threads wait for input so it can
+/// lend the slot meanwhile: one slow tile server then holds threads, not the
+/// slots every user's renders share.
+public protocol RenderSlot: Sendable {
+    /// A thread of the render starts waiting for input.
+    func beginInputWait()
+    /// That thread's wait ended; returns once the render holds its slot again.
+    func endInputWait()
 }

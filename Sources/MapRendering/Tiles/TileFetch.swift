@@ -42,7 +42,7 @@ final class TileFetch: Sendable {
         var remaining = tiles.count
         while remaining > 0 {
             try cancellation.check()
-            arrival.wait()
+            cancellation.waitingForInput { arrival.wait() }
             try cancellation.check()
             let arrived = state.withLock { state in
                 defer { state.arrived.removeAll() }

@@ -43,32 +43,70 @@ enum LineGeometry {
         return out
     }
 
+    /// Most dashes one line is cut into; past it the line is drawn solid.
+    static let maximumDashesPerLine = 100_000
+
+    /// A `line-dasharray` in pixels, checked and made even once per paint:
+    /// alternating dash and gap lengths starting with a dash; an odd-length
+    /// pattern repeats twice, so dashes and gaps alternate.
+    struct DashPattern {
+        /// The lengths, an even count of them.
+        let lengths: [Double]
+        /// Their sum: the pixels after which the pattern repeats.
+        let period: Double
+
+        /// Nil when `pattern` cannot dash (empty, all gaps, a negative or
+        /// non-finite length, or shorter than 0.05 px in all): the line is drawn solid.
+        init?(_ pattern: [Double]) {
+            guard !pattern.isEmpty, pattern.allSatisfy({ $0.isFinite && $0 >= 0 }) else { return nil }
+            let lengths = pattern.count % 2 == 1 ? pattern + pattern : pattern
+            let period = lengths.reduce(0, +)
+            guard stride(from: 0, to: lengths.count, by: 2).contains(where: { lengths[$0] > 0 }), period > 0.05 else { return nil }
+            self.lengths = lengths
+            self.period = period
+        }
+
+        /// About how many dashes a polyline `length` pixels long has (at most one more).
+        func dashCount(alongLength length: Double) -> Double {
+            length / period * Double(lengths.count / 2)
+        }
+    }
+
+    /// The length of `polyline` in pixels, walked back to its start when `closed`.
+    static func length(of polyline: [Point], closed: Bool) -> Double {
+        var total = 0.0
+        for i in polyline.indices.dropFirst() { total += distance(polyline[i - 1], polyline[i]) }
+        if closed, let first = polyline.first, let last = polyline.last { total += distance(last, first) }
+        return total
+    }
+
+    private static func distance(_ a: Point, _ b: Point) -> Double {
+        ((b.x - a.x) * (b.x - a.x) + (b.y - a.y) * (b.y - a.y)).squareRoot()
+    }
+
     /// The dashes of `polyline` for `pattern` (alternating dash and gap lengths
     /// in pixels, starting with a dash at the first point); a closed polyline
-    /// is walked back to its start. Nil when the pattern cannot dash (empty,
-    /// all gaps, or a negative or non-finite length): the line is drawn solid.
+    /// is walked back to its start. Nil when the pattern cannot dash (see
+    /// ``DashPattern``): the line is drawn solid.
     /// A line that would need more than `maximumDashes` dashes is drawn solid too
     /// (a hostile pattern of a millionth of a pixel), counted before the work.
-    static func dashes(of polyline: [Point], closed: Bool, pattern: [Double], maximumDashes: Int = 100_000) -> [[Point]]? {
-        guard !pattern.isEmpty, pattern.allSatisfy({ $0.isFinite && $0 >= 0 }) else { return nil }
-        // An odd-length pattern repeats twice, so dashes and gaps alternate.
-        let lengths = pattern.count % 2 == 1 ? pattern + pattern : pattern
-        guard stride(from: 0, to: lengths.count, by: 2).contains(where: { lengths[$0] > 0 }),
-              lengths.reduce(0, +) > 0.05 else { return nil }
+    static func dashes(of polyline: [Point], closed: Bool, pattern: [Double], maximumDashes: Int = maximumDashesPerLine) -> [[Point]]? {
+        DashPattern(pattern).flatMap { dashes(of: polyline, closed: closed, pattern: $0, maximumDashes: maximumDashes) }
+    }
+
+    /// The dashes of `polyline` for a checked `pattern`, as the overload taking its lengths gives them.
+    static func dashes(of polyline: [Point], closed: Bool, pattern: DashPattern, maximumDashes: Int = maximumDashesPerLine) -> [[Point]]? {
+        let lengths = pattern.lengths
         var points = polyline
         if closed, let first = points.first, points.last != first { points.append(first) }
-        var total = 0.0
-        for i in points.indices.dropFirst() {
-            total += ((points[i].x - points[i - 1].x) * (points[i].x - points[i - 1].x) + (points[i].y - points[i - 1].y) * (points[i].y - points[i - 1].y)).squareRoot()
-        }
-        guard total / lengths.reduce(0, +) * Double(lengths.count / 2) <= Double(maximumDashes) else { return nil }
+        guard pattern.dashCount(alongLength: length(of: points, closed: false)) <= Double(maximumDashes) else { return nil }
         var result: [[Point]] = []
         var index = 0, remaining = lengths[0]
         var current: [Point]? = points.first.map { [$0] }
         for i in 1..<max(1, points.count) {
             var a = points[i - 1]
             let b = points[i]
-            var segment = ((b.x - a.x) * (b.x - a.x) + (b.y - a.y) * (b.y - a.y)).squareRoot()
+            var segment = distance(a, b)
             while segment > remaining {
                 let t = remaining / segment
                 let cut = Point(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t)

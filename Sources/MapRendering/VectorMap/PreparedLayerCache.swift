@@ -48,8 +48,9 @@ final class PreparedLayerCache: Sendable {
         self.capacity = capacity
     }
 
-    /// The groups of `tileLayer` for `key`, made by `prepare` and kept when absent.
-    func groups(for key: Key, of tileLayer: VectorTileLayer, orPrepare prepare: () -> [PreparedLayerGroup]) -> [PreparedLayerGroup] {
+    /// The groups of `tileLayer` for `key`, made by `prepare` and kept when
+    /// absent; what `prepare` throws (a cancellation) is rethrown, nothing kept.
+    func groups(for key: Key, of tileLayer: VectorTileLayer, orPrepare prepare: () throws -> [PreparedLayerGroup]) rethrows -> [PreparedLayerGroup] {
         let cached: [PreparedLayerGroup]? = state.withLock { state in
             guard let entry = state.entries[key], entry.tileLayer === tileLayer else {
                 state.statistics.preparations += 1
@@ -59,7 +60,7 @@ final class PreparedLayerCache: Sendable {
             return entry.groups
         }
         if let cached { return cached }
-        let groups = prepare()
+        let groups = try prepare()
         let cost = groups.reduce(1) { $0 + $1.parts.count + 16 }
         state.withLock { state in
             if let old = state.entries.removeValue(forKey: key) { state.cost -= old.cost }

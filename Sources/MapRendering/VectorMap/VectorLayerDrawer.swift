@@ -72,8 +72,10 @@ struct VectorLayerDrawer {
     /// between snapshots (``PreparedLayerCache``). The style is evaluated once
     /// per ``FeatureSignature`` seen, or, with `evaluatingEachFeature` (for
     /// tests), for every feature: the groups are the same either way.
+    /// `cancellation` is polled before each evaluation (a style may cost much
+    /// per feature); its error is thrown.
     static func prepare(_ layer: StyleLayer, from tileLayer: VectorTileLayer, atZoom zoom: Double,
-                        evaluatingEachFeature: Bool = false) -> [PreparedLayerGroup] {
+                        evaluatingEachFeature: Bool = false, cancellation: RenderCancellation = RenderCancellation()) throws -> [PreparedLayerGroup] {
         guard tileLayer.extent > 0 else { return [] }
         // What the layer draws a feature with, nil when it draws nothing; asked
         // once per feature signature when the layer's inputs fit one.
@@ -125,6 +127,7 @@ struct VectorLayerDrawer {
             if let signature, let seen = known[signature] {
                 group = seen
             } else {
+                try cancellation.check()
                 if layer.matches(feature, atZoom: zoom), let paint = paint(feature) {
                     group = index[paint] ?? {
                         groups.append(PreparedLayerGroup(paint: paint, parts: []))
@@ -182,8 +185,12 @@ struct VectorLayerDrawer {
     }
 
     /// Records the drawing of what was collected, in the order the groups
-    /// first appeared, and forgets it.
-    mutating func flush(into canvas: inout BandedCanvas.Recording) {
+    /// first appeared, and forgets it. Every stroke's work (its dashes,
+    /// offset copies, joins and caps: ``GeneratedGeometryBudget``) is charged
+    /// to `budget` as `layer`'s before it is made; `cancellation` is polled per line.
+    /// Throws the budget's `VectorTileError` or the cancellation's error.
+    mutating func flush(into canvas: inout BandedCanvas.Recording, layer: String,
+                        budget: GeneratedGeometryBudget, cancellation: RenderCancellation) throws {
         defer {
             fills.removeAll(keepingCapacity: true)
             fillIndex.removeAll(keepingCapacity: true)
@@ -206,15 +213,27 @@ struct VectorLayerDrawer {
             let offsets = paint.gap > 0
                 ? [paint.offset - (paint.gap + paint.width) / 2, paint.offset + (paint.gap + paint.width) / 2]
                 : [paint.offset]
+            let pattern = LineGeometry.DashPattern(paint.dashes)
             var paths: [(points: [Point], closed: Bool)] = []
             for (points, closed) in polylines {
+                try cancellation.check()
                 for offset in offsets {
+                    // An offset copy's points are charged before it is made, its stroke after.
+                    if offset != 0 { try budget.charge(points.count, layer: layer) }
                     let line = offset == 0 ? points : LineGeometry.offset(points, closed: closed, by: offset)
-                    if let dashes = LineGeometry.dashes(of: line, closed: closed, pattern: paint.dashes) {
-                        paths += dashes.map { ($0, false) }
-                    } else {
-                        paths.append((line, closed))
+                    let length = LineGeometry.length(of: line, closed: closed)
+                    if let pattern, case let count = pattern.dashCount(alongLength: length), count <= Double(LineGeometry.maximumDashesPerLine) {
+                        let dashCount = Int(count.rounded(.up)) + 1
+                        try budget.charge(GeneratedGeometryBudget.strokeCost(lines: dashCount, points: line.count + 2 * dashCount, length: length,
+                                                                             closed: false, style: style), layer: layer)
+                        if let dashes = LineGeometry.dashes(of: line, closed: closed, pattern: pattern) {
+                            paths += dashes.map { ($0, false) }
+                            continue
+                        }
                     }
+                    try budget.charge(GeneratedGeometryBudget.strokeCost(lines: 1, points: line.count, length: length, closed: closed, style: style),
+                                      layer: layer)
+                    paths.append((line, closed))
                 }
             }
             canvas.stroke(polylines: paths, color: paint.color, style: style)

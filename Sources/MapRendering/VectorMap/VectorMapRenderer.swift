@@ -96,12 +96,16 @@ public struct VectorMapRenderer: Sendable {
             if case .symbol = layer.kind { symbolLayers.append(layer) } else { painted.append((index, layer)) }
         }
         // Layers are recorded a chunk at a time (bounding the geometry held),
-        // the chunk's layers on every core, then drawn in style order.
+        // the chunk's layers on every core, then drawn in style order. What
+        // lines generate is charged to one budget for the whole snapshot.
+        let budget = GeneratedGeometryBudget(limit: limits.generatedGeometryPerSnapshot)
         var start = 0
         while start < painted.count {
             try checkCancellation()
             let chunk = Array(painted[start..<min(painted.count, start + Self.layersPerChunk)])
-            for recording in record(chunk, of: tiles, camera: camera, frame: frame) { try bands.draw(recording) }
+            for recording in record(chunk, of: tiles, camera: camera, frame: frame, budget: budget, cancellation: cancellation) {
+                try bands.draw(recording.get())
+            }
             start += chunk.count
         }
         guard !symbolLayers.isEmpty else { return (try bands.finishBitmap(), []) }
@@ -111,7 +115,7 @@ public struct VectorMapRenderer: Sendable {
         // MapLibre places the top-most symbol layer first: the last in the style wins.
         for layer in symbolLayers.reversed() {
             try checkCancellation()
-            try placer.place(layer, from: tiles)
+            try placer.place(layer, from: tiles, checkCancellation: checkCancellation)
         }
         try checkCancellation()
         try placer.draw(on: &canvas)
@@ -157,12 +161,18 @@ public struct VectorMapRenderer: Sendable {
     /// The recordings of `layers` (background, fill and line layers) drawn
     /// from `tiles`, a layer per thread on up to `bandCount` threads: each
     /// layer's features filtered and grouped by paint (kept in
-    /// `preparedLayers`), projected, offset and dashed.
+    /// `preparedLayers`), projected, offset and dashed, what lines generate
+    /// charged to `budget`. A layer failing (over the budget, or cancelled:
+    /// polled per feature evaluated and per line) gives its error.
     private func record(_ layers: [(index: Int, layer: StyleLayer)], of tiles: [(tile: VectorTile, place: TileCover.Placed)],
-                        camera: VectorMapCamera, frame: VectorMapFrame) -> [BandedCanvas.Recording] {
+                        camera: VectorMapCamera, frame: VectorMapFrame, budget: GeneratedGeometryBudget,
+                        cancellation: RenderCancellation) -> [Result<BandedCanvas.Recording, Error>] {
         let zoom = camera.styleZoom
         let (preparedLayers, preparedStyle) = (self.preparedLayers, self.preparedStyle)
-        @Sendable func record(_ layerIndex: Int, _ layer: StyleLayer) -> BandedCanvas.Recording {
+        @Sendable func record(_ layerIndex: Int, _ layer: StyleLayer) -> Result<BandedCanvas.Recording, Error> {
+            Result { try recording(layerIndex, layer) }
+        }
+        @Sendable func recording(_ layerIndex: Int, _ layer: StyleLayer) throws -> BandedCanvas.Recording {
             var recording = BandedCanvas.Recording()
             var drawer = VectorLayerDrawer(scale: camera.scale, zoom: zoom, width: frame.pixelWidth, height: frame.pixelHeight)
             switch layer.kind {
@@ -173,19 +183,19 @@ public struct VectorMapRenderer: Sendable {
                 for (tile, place) in tiles {
                     guard let tileLayer = tile.layer(named: sourceLayer) else { continue }
                     let key = PreparedLayerCache.Key(style: preparedStyle, tile: place.tile, layer: layerIndex, zoom: zoom)
-                    let groups = preparedLayers.groups(for: key, of: tileLayer) {
-                        VectorLayerDrawer.prepare(layer, from: tileLayer, atZoom: zoom)
+                    let groups = try preparedLayers.groups(for: key, of: tileLayer) {
+                        try VectorLayerDrawer.prepare(layer, from: tileLayer, atZoom: zoom, cancellation: cancellation)
                     }
                     drawer.add(groups, from: tileLayer, at: place)
                 }
-                drawer.flush(into: &recording)
+                try drawer.flush(into: &recording, layer: layer.id, budget: budget, cancellation: cancellation)
             case .symbol:
                 break
             }
             return recording
         }
         guard bandCount > 1, layers.count > 1 else { return layers.map { record($0.index, $0.layer) } }
-        return [BandedCanvas.Recording](concurrentlyMaking: layers.count) { record(layers[$0].index, layers[$0].layer) }
+        return [Result<BandedCanvas.Recording, Error>](concurrentlyMaking: layers.count) { record(layers[$0].index, layers[$0].layer) }
     }
 
     /// Throws when the drawn layers of `tiles` hold more features or vertices

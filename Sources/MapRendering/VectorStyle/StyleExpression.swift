@@ -65,6 +65,17 @@ indirect enum StyleExpression: Sendable {
         }
     }
 
+    /// The nodes of the tree (this one and every operand's, a literal counting
+    /// as one), counted no further than just past `limit`.
+    func nodeCount(upTo limit: Int) -> Int {
+        var count = 1
+        for child in children {
+            guard count <= limit else { break }
+            count += child.nodeCount(upTo: limit - count)
+        }
+        return count
+    }
+
     /// True if the value can differ between features (reads a property, the id or
     /// the geometry type); false if the zoom alone decides it.
     var dependsOnFeature: Bool {

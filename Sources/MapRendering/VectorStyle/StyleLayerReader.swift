@@ -4,11 +4,14 @@
 struct StyleLayerReader {
     let id: String
     let expressions: StyleExpressionCompiler
+    /// `StyleLimits.maximumExpressionNodes`.
+    let maximumNodes: Int
     var warnings: [String] = []
 
     init(id: String, limits: StyleLimits) {
         self.id = id
         expressions = StyleExpressionCompiler(maximumDepth: limits.maximumExpressionDepth)
+        maximumNodes = limits.maximumExpressionNodes
     }
 
     mutating func warn(_ message: String) {
@@ -23,13 +26,23 @@ struct StyleLayerReader {
         VectorStyleError(.limitExceeded, layer: id, property: property, detail: "the expression nests deeper than \(limit) levels")
     }
 
+    /// `expression`, the value of `property`, unless it has more nodes than
+    /// `maximumNodes`: then a `VectorStyleError` naming the property and the limit.
+    func counted(_ expression: StyleExpression, _ property: String) throws -> StyleExpression {
+        guard expression.nodeCount(upTo: maximumNodes) <= maximumNodes else {
+            throw VectorStyleError(.limitExceeded, layer: id, property: property,
+                                   detail: "the expression has more than \(maximumNodes) nodes, the limit (StyleLimits.maximumExpressionNodes)")
+        }
+        return expression
+    }
+
     /// The layer's `filter` (true when absent); nil if it uses something outside
     /// the subset (warned: the layer then draws nothing rather than everything).
     mutating func filter(_ json: StyleJSON?) throws -> StyleProperty<Bool>? {
         let pass = StyleProperty<Bool>(constant: true, convert: Self.boolean)
         guard let json else { return pass }
         do {
-            let expression = try StyleFilterCompiler(expressions: expressions).compile(json)
+            let expression = try counted(StyleFilterCompiler(expressions: expressions).compile(json), "filter")
             // A filter's default on an evaluation error is false (MapLibre's).
             guard let property = StyleProperty(expression: expression, defaultValue: false, convert: Self.boolean) else {
                 throw invalid("filter", "the filter is not a boolean")
@@ -68,6 +81,7 @@ struct StyleLayerReader {
             default:
                 expression = try expressions.compile(json, expecting: type)
             }
+            _ = try counted(expression, name)
             guard !(Self.dataConstant.contains(name) && expression.dependsOnFeature) else {
                 throw StyleCompileError.invalid("the value may not depend on the feature (the property is data-constant)")
             }

@@ -36,4 +36,15 @@ public struct StrokeStyle: Sendable, Equatable {
         self.cap = cap
         self.miterLimit = miterLimit
     }
+
+    /// About how many chords the round joins (up to half a turn each) and
+    /// round caps (half a turn at each end of an open polyline) of a stroked
+    /// polyline of `vertexCount` points make: work that grows with the width,
+    /// for budgets checked before it is done. Zero for miter or bevel joins and butt or square caps.
+    public func roundChordEstimate(vertexCount: Int, closed: Bool) -> Int {
+        guard vertexCount > 1, join == .round || cap == .round else { return 0 }
+        let turn = Stroker.ArcSteps.count(radius: width / 2)
+        let joins = join == .round ? (closed ? vertexCount : vertexCount - 2) * (turn / 2 + 1) : 0
+        return joins + (!closed && cap == .round ? turn + 2 : 0)
+    }
 }

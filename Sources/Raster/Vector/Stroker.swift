@@ -101,8 +101,13 @@ enum Stroker {
         let sine: Double
         let step: Double
 
+        /// Chords in a full turn at `radius`.
+        static func count(radius: Double) -> Int {
+            max(8, min(512, Int((Double.pi / acos(max(-1, min(1, 1 - 0.1 / max(radius, 0.1))))).rounded(.up))))
+        }
+
         init(radius: Double) {
-            let count = max(8, min(512, Int((Double.pi / acos(max(-1, min(1, 1 - 0.1 / max(radius, 0.1))))).rounded(.up))))
+            let count = Self.count(radius: radius)
             step = 2 * .pi / Double(count)
             cosine = cos(step)
             sine = sin(step)

@@ -42,10 +42,13 @@ public struct ResourceBudget: Sendable, Equatable {
     /// as a tile is read, before it is inflated or decoded.
     public var vectorTile = VectorTileLimits()
     /// What one vector map snapshot may cost: tiles read, and features and
-    /// vertices in the drawn layers, checked before anything is drawn.
+    /// vertices in the drawn layers, checked before anything is drawn, and
+    /// the stroke work of its lines (dashes, offsets, joins), checked per line
+    /// before it is made.
     public var vectorSnapshot = VectorMapLimits()
     /// What a vector source's style may cost to read: bytes, layers, nesting
-    /// depth, checked before the JSON is parsed further.
+    /// depth, checked before the JSON is parsed further, and the nodes of each
+    /// property's expression, as it is read.
     public var vectorStyle = StyleLimits()
     /// Wall-clock seconds one render may run, from the moment it starts
     /// (time spent waiting for a render slot is not counted).

@@ -23,14 +23,14 @@ final class FeatureSignatureTests: XCTestCase {
     }
 
     /// Every fill and line layer of `style`, at zooms 13 to 16, prepared both ways from every tile layer it draws.
-    func assertSignaturesGroupAlike(_ style: VectorStyle, _ layers: [VectorTileLayer], file: StaticString = #filePath, line: UInt = #line) {
+    func assertSignaturesGroupAlike(_ style: VectorStyle, _ layers: [VectorTileLayer], file: StaticString = #filePath, line: UInt = #line) throws {
         var compared = 0
         for zoom in [13.0, 14.5, 16] {
             for layer in style.layers where layer.isShown(atZoom: zoom) {
                 let layer = layer.atZoom(zoom)
                 for tileLayer in layers where tileLayer.name == layer.sourceLayer {
-                    let bySignature = VectorLayerDrawer.prepare(layer, from: tileLayer, atZoom: zoom)
-                    let byFeature = VectorLayerDrawer.prepare(layer, from: tileLayer, atZoom: zoom, evaluatingEachFeature: true)
+                    let bySignature = try VectorLayerDrawer.prepare(layer, from: tileLayer, atZoom: zoom)
+                    let byFeature = try VectorLayerDrawer.prepare(layer, from: tileLayer, atZoom: zoom, evaluatingEachFeature: true)
                     XCTAssertTrue(bySignature == byFeature, "layer \(layer.id) at zoom \(zoom): the groups differ", file: file, line: line)
                     compared += byFeature.count
                 }
@@ -44,7 +44,7 @@ final class FeatureSignatureTests: XCTestCase {
                                   (.protomaps, "helsinki-protomaps.pmtiles")] {
             let layers = try Self.tileLayers(archive)
             for look in MapStyle.allCases {
-                assertSignaturesGroupAlike(try BuiltinVectorStyle(schema: schema, look: look).style(), layers)
+                try assertSignaturesGroupAlike(try BuiltinVectorStyle(schema: schema, look: look).style(), layers)
             }
         }
     }
@@ -71,6 +71,6 @@ final class FeatureSignatureTests: XCTestCase {
         XCTAssertNil(buildings.filter.propertyKeys.flatMap { _ in
             if case .fill(let fill) = buildings.kind { return fill.color.propertyKeys } else { return nil }
         }, "a paint reading the id has no keys to sign with")
-        assertSignaturesGroupAlike(style, try Self.tileLayers("helsinki-openmaptiles.pmtiles"))
+        try assertSignaturesGroupAlike(style, try Self.tileLayers("helsinki-openmaptiles.pmtiles"))
     }
 }

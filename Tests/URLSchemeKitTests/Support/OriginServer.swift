@@ -48,14 +48,15 @@ final class OriginServer {
 
     func url(_ path: String) -> URL { URL(string: "http://\(host):\(port)\(path)")! }
 
-    /// Sets what `path` answers.
+    /// Sets what `path` answers (`trickle`: seconds between the body's bytes).
     func route(_ path: String, status: Int = 200, headers: [String: String] = [:], body: String = "",
                bodySize: Int = 0, echoHeader: String? = nil, echoMap: [String: String]? = nil, delay: Double = 0,
-               unsafeStatus: Int = 200, unsafeHeaders: [String: String] = [:], endless: Bool = false, endlessBytes: Int = 256 << 20, endlessChunk: Int = 65_536) throws {
+               unsafeStatus: Int = 200, unsafeHeaders: [String: String] = [:], endless: Bool = false, endlessBytes: Int = 256 << 20,
+               endlessChunk: Int = 65_536, trickle: Double = 0) throws {
         var route: [String: Any] = ["path": path, "status": status, "headers": headers, "body": body,
                                     "body_size": bodySize, "delay": delay,
                                     "unsafe_status": unsafeStatus, "unsafe_headers": unsafeHeaders, "endless": endless,
-                                    "endless_bytes": endlessBytes, "endless_chunk": endlessChunk]
+                                    "endless_bytes": endlessBytes, "endless_chunk": endlessChunk, "trickle": trickle]
         if let echoHeader { route["echo_header"] = echoHeader }
         if let echoMap { route["echo_map"] = echoMap }
         var request = URLRequest(url: url("/__route"))

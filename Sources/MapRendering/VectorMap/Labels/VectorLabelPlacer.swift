@@ -81,8 +81,11 @@ struct VectorLabelPlacer {
         return !isExhausted
     }
 
-    /// Places the labels of `layer` (a symbol layer evaluated at the zoom) from `tiles`.
-    mutating func place(_ layer: StyleLayer, from tiles: [(tile: VectorTile, place: TileCover.Placed)]) throws {
+    /// Places the labels of `layer` (a symbol layer evaluated at the zoom)
+    /// from `tiles`, calling `checkCancellation` before each feature's
+    /// filter and text are evaluated (a style may cost much per feature).
+    mutating func place(_ layer: StyleLayer, from tiles: [(tile: VectorTile, place: TileCover.Placed)],
+                        checkCancellation: () throws -> Void = {}) throws {
         guard case .symbol(let style) = layer.kind, let sourceLayer = layer.sourceLayer else { return }
         let alongLines = style.placement.value(atZoom: zoom) == .line
         var groups: [LineGroup: Int] = [:]
@@ -103,6 +106,7 @@ struct VectorLabelPlacer {
                                    maxX: (maxX - place.x) / unit, maxY: (maxY - place.y) / unit)
             for featureIndex in 0..<tileLayer.featureCount {
                 guard examine() else { return }
+                try checkCancellation()
                 let feature = tileLayer.feature(at: featureIndex)
                 if alongLines, feature.geometryType != .lineString && feature.geometryType != .polygon { continue }
                 guard layer.matches(feature, atZoom: zoom) else { continue }

@@ -153,7 +153,7 @@ public final class HTTPRangeByteSource: PMTilesByteSource {
         // queue (stopLoading of the outer load), which task.cancel() waits on.
         cancellation.onCancel { DispatchQueue.global().async { task.cancel() } }
         task.resume()
-        let answered = fetch.done.wait(timeout: .now() + timeout + 1) == .success
+        let answered = cancellation.waitingForInput { fetch.done.wait(timeout: .now() + timeout + 1) } == .success
         try cancellation.check()
         guard answered else {
             task.cancel()

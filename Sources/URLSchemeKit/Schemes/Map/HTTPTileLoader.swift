@@ -101,7 +101,7 @@ public final class HTTPTileLoader: TileLoading {
         // One wait: the delegate signals when the task ends, and a
         // cancellation ends it by cancelling the task. The deadline is a
         // backstop for a server that trickles bytes under the idle time-out.
-        let answered = fetch.done.wait(timeout: .now() + timeout + 1) == .success
+        let answered = cancellation.waitingForInput { fetch.done.wait(timeout: .now() + timeout + 1) } == .success
         if cancellation.isCancelled {
             throw MapTileError.unavailable(coordinate, "\(url.absoluteString): the snapshot was cancelled or ran out of time")
         }

@@ -5,7 +5,8 @@ Routes are set by the tests:
 
   POST /__route  {"path": "/a", "status": 200, "headers": {"Cache-Control": "max-age=60"},
                   "body": "text", "body_size": 0, "echo_header": "Accept-Language",
-                  "delay": 0.0, "unsafe_status": 200, "unsafe_headers": {}, "endless": false}
+                  "delay": 0.0, "unsafe_status": 200, "unsafe_headers": {}, "endless": false,
+                  "trickle": 0.0}
   GET  /__stats?path=/a  ->  {"count": N, "methods": [...], "last_headers": {...}}
   POST /__clock  {"offset": 120}   (the Date header runs this many seconds ahead,
                                     as the tests move the cache's clock)
@@ -14,7 +15,9 @@ A GET or HEAD of a route answers with its status, headers and body (body_size
 bytes of a repeating pattern when given; with echo_header, the body is that
 request header's value, or with echo_map {value: body} what that value maps to). A request whose If-None-Match names the route's ETag,
 or whose If-Modified-Since is not before its Last-Modified, gets a 304 with the
-route's headers. Any other method answers unsafe_status with unsafe_headers.
+route's headers. With trickle, the body goes out one byte per trickle seconds
+(a slow server that never trips an idle time-out). Any other method answers
+unsafe_status with unsafe_headers.
 Every request to a route is counted, with its method and headers.
 """
 import email.utils
@@ -136,6 +139,21 @@ class Handler(BaseHTTPRequestHandler):
             body = (pattern * (size // 256 + 1))[:size]
         else:
             body = route.get("body", "").encode()
+        if route.get("trickle"):
+            headers["Content-Length"] = str(len(body))
+            self.send_response_only(route.get("status", 200))
+            for name, value in headers.items():
+                self.send_header(name, value)
+            self.end_headers()
+            try:
+                for byte in body:
+                    self.wfile.write(bytes([byte]))
+                    self.wfile.flush()
+                    time.sleep(route["trickle"])
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+            self.close_connection = True
+            return
         self.reply(route.get("status", 200), headers, body)
 
     do_GET = do_HEAD = do_POST = do_PUT = do_DELETE = do_PATCH = serve
