@@ -7,7 +7,7 @@ import URLSchemeKit
 // urlscheme: load any URL the package understands and save the body.
 
 let usage = """
-    usage: urlscheme get URL [-o FILE] [--reload] [--offline] [--no-cache] [--assets DIR]
+    usage: urlscheme get URL [-o FILE] [--reload] [--offline] [--no-cache] [--strict] [--assets DIR]
                          [--tiles NAME=ARCHIVE|FOLDER|URL-TEMPLATE[,style=FILE.json|light|dark]
                                   [,minzoom=Z][,maxzoom=Z]]...
            urlscheme add FILE... [--assets DIR]
@@ -34,6 +34,8 @@ let usage = """
       --reload            ignore cached responses (still stores the new one)
       --offline           answer from the caches only; fail if nothing is stored
       --no-cache          use no cache at all
+      --strict            treat a warning (a style's, or a response's Warning
+                          header) as an error: exit 1
       --assets DIR        the asset store's directory (default: $URLSCHEME_ASSETS,
                           else ~/.local/share/URLSchemeKit/Assets)
       --tiles NAME=SOURCE[,style=STYLE][,minzoom=Z][,maxzoom=Z]
@@ -47,13 +49,23 @@ let usage = """
                           the built-in style for the tiles' schema, light or
                           dark as the URL's style=). minzoom/maxzoom: the zooms
                           a folder or template has (default: a folder's
-                          metadata.json or zoom folders; 0-14 for a template)
+                          metadata.json or zoom folders; 0-14 for a template).
+                          What a style asks for that is not drawn is printed
+                          once per style on standard error, as a warning
       -h, --help          show this help
     """
 
 func fail(_ message: String, code: Int32 = 1) -> Never {
     FileHandle.standardError.write(Data("urlscheme: \(message)\n".utf8))
     exit(code)
+}
+
+/// Prints each of `warnings` on standard error, once each, in order.
+func printWarnings(_ warnings: [String]) {
+    var printed: Set<String> = []
+    for warning in warnings where printed.insert(warning).inserted {
+        FileHandle.standardError.write(Data("urlscheme: warning: \(warning)\n".utf8))
+    }
 }
 
 var arguments = Array(CommandLine.arguments.dropFirst())
@@ -68,6 +80,7 @@ var operands: [String] = []
 var output: String?
 var policy = URLRequest.CachePolicy.useProtocolCachePolicy
 var useCache = true
+var strict = false
 var tileArguments: [String] = []
 var assetDirectory = ProcessInfo.processInfo.environment["URLSCHEME_ASSETS"].map { URL(fileURLWithPath: $0, isDirectory: true) }
     ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share/URLSchemeKit/Assets", isDirectory: true)
@@ -83,6 +96,8 @@ while !arguments.isEmpty {
         policy = .returnCacheDataDontLoad
     case "--no-cache" where command == "get":
         useCache = false
+    case "--strict" where command == "get":
+        strict = true
     case "--tiles" where command == "get":
         guard !arguments.isEmpty else { fail("--tiles needs NAME=ARCHIVE|FOLDER|URL-TEMPLATE", code: 2) }
         tileArguments.append(arguments.removeFirst())
@@ -144,7 +159,7 @@ func plainDescription(_ error: Error) -> String {
     case "dark": style = .builtin(.dark)
     case let file?:
         do {
-            style = .json(try readStyleFile(file))
+            style = .json(try readStyleFile(file), fileName: file)
         } catch {
             fail("--tiles \(name): cannot read the style \(file): \(plainDescription(error))")
         }
@@ -165,23 +180,48 @@ func plainDescription(_ error: Error) -> String {
         guard low <= high else { fail("--tiles \(name): minzoom \(low) is above maxzoom \(high)", code: 2) }
         zoomRange = low...high
     }
+    let source = openVectorSource(name: name, location: location, isRemote: isRemote, isFolder: isFolder, zoomRange: zoomRange, style: style)
+    // A style's warnings, once per style (a style file is both looks' style).
+    let warnings = source.lightStyle.warnings + source.darkStyle.warnings
+    printWarnings(warnings)
+    if strict && !warnings.isEmpty {
+        fail("--tiles \(name): the style has \(Set(warnings).count) warning\(Set(warnings).count == 1 ? "" : "s"), and --strict makes them errors")
+    }
+    return (name, source)
+}
+
+/// The source `--tiles NAME=LOCATION` names, opened (or a one-line failure).
+@MainActor func openVectorSource(name: String, location: String, isRemote: Bool, isFolder: Bool, zoomRange: ClosedRange<Int>?,
+                                 style: VectorSourceStyle) -> VectorTileSource {
     do {
         if isRemote && location.contains("{z}") {
             // Tiles are fetched through a session over the HTTP cache: kept there as the server's answers.
             let configuration = URLSessionConfiguration.ephemeral
             configuration.installURLSchemeKit(URLSchemeKitEnvironment(imageCache: nil, httpCache: useCache ? .standard : nil))
-            return (name, try VectorTileSource.open(template: location, zoomRange: zoomRange, style: style, configuration: configuration))
+            return try VectorTileSource.open(template: location, zoomRange: zoomRange, style: style, configuration: configuration)
         }
         if isFolder {
-            return (name, try VectorTileSource.open(folder: URL(fileURLWithPath: location, isDirectory: true), zoomRange: zoomRange, style: style))
+            return try VectorTileSource.open(folder: URL(fileURLWithPath: location, isDirectory: true), zoomRange: zoomRange, style: style)
         }
         guard zoomRange == nil else { fail("--tiles \(name): minzoom and maxzoom are for a folder or URL template; an archive states its own", code: 2) }
         let archive = isRemote ? URL(string: location) : URL(fileURLWithPath: location)
         guard let archive else { fail("--tiles \(name): '\(location)' is not a URL", code: 2) }
         // An http(s) archive's ranges are kept in the image cache, so a later run reads them from disk.
-        return (name, try VectorTileSource.open(archive, style: style, rangeStore: useCache ? .standard : nil))
+        return try VectorTileSource.open(archive, style: style, rangeStore: useCache ? .standard : nil)
+    } catch let error as VectorStyleError where error.file != nil {
+        fail("\(error)")  // my.json:14:30: layer …: the file, line and column name the place
     } catch {
-        fail("--tiles \(name): \(plainDescription(error))")
+        if "\(error)".contains("MBTiles (SQLite)") {
+            let base = (location as NSString).deletingPathExtension
+            let converted = base + (location.lowercased().hasSuffix(".mbtiles") ? ".pmtiles" : "-converted.pmtiles")
+            fail("--tiles \(name): \(location) is an MBTiles file, which urlscheme does not read; convert it once with "
+                 + "'pmtiles convert \(location) \(converted)' (https://github.com/protomaps/go-pmtiles) and give \(converted)")
+        }
+        // The path as the user wrote it, once (the library names the absolute path).
+        let absolute = URL(fileURLWithPath: location).path
+        var message = plainDescription(error)
+        if !isRemote, absolute != location { message = message.replacingOccurrences(of: absolute, with: location) }
+        fail("--tiles \(name): \(message)")
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import MapRendering
 
 /// Reads a URL's query items strictly, for a typed URL's parser.
 ///
