@@ -31,6 +31,9 @@ let usage = """
             image's URL shown under it; progress on standard error.
 
       -o, --output FILE   write the body to FILE instead of standard output
+                          (nothing is written for an HTTP error). For map://,
+                          asset://, avatar:// and poll:// URLs without format=,
+                          FILE's .png or .jpg picks the format
       --reload            ignore cached responses (still stores the new one)
       --offline           answer from the caches only; fail if nothing is stored
       --no-cache          use no cache at all
@@ -295,10 +298,17 @@ default:
 
 guard operands.count <= 1 else { fail("unexpected argument '\(operands[1])'", code: 2) }
 guard let urlText = operands.first else { fail("no URL given; try 'urlscheme --help'", code: 2) }
-guard let url = URL(string: urlText), let scheme = url.scheme?.lowercased() else { fail("'\(urlText)' is not a URL", code: 2) }
+guard var url = URL(string: urlText), let scheme = url.scheme?.lowercased() else { fail("'\(urlText)' is not a URL", code: 2) }
 let supportedSchemes = [MapURL.scheme, AssetURL.scheme, AvatarURL.scheme, PollURL.scheme, "http", "https", "file"]
 guard supportedSchemes.contains(scheme) else {
     fail("unsupported URL scheme '\(scheme)': urlscheme gets " + supportedSchemes.map { $0 + "://" }.joined(separator: ", ") + " URLs", code: 2)
+}
+if let output {
+    do {
+        url = try OutputFileFormat.url(url, writingTo: output)
+    } catch {
+        fail("\(error)", code: 2)
+    }
 }
 let imageCache: QueryKeyedURLCache? = useCache ? .standard : nil
 let environment: URLSchemeKitEnvironment
@@ -343,7 +353,18 @@ environment.httpCache?.flush()
 let status = (response as? HTTPURLResponse)?.statusCode ?? 200
 let type = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type") ?? response.mimeType ?? "unknown type"
 
+// What the answer lacks (a map view outside its tiles' data), said by a Warning header.
+let responseWarnings = ((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Warning")).map(RenderedImage.warnings(inHeader:)) ?? []
+printWarnings(responseWarnings)
+let cacheStatus = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Cache-Status").map { " (\($0))" } ?? ""
+let statusLine = "\(status) \(type) \(data.count) bytes in \(String(format: "%.1f", milliseconds)) ms\(cacheStatus)"
+if strict && !responseWarnings.isEmpty {
+    fail("the answer has \(responseWarnings.count) warning\(responseWarnings.count == 1 ? "" : "s"), and --strict makes them errors")
+}
+
 if let output {
+    // An error page is not the file asked for: nothing is written, and the file there stays.
+    guard status < 400 else { fail("\(statusLine); nothing written to \(output)") }
     do {
         // A new or regular file is replaced atomically; anything else (/dev/null, a pipe)
         // is written in place: an atomic write would rename a file over the device.
@@ -351,11 +372,10 @@ if let output {
         let isSpecial = stat(output, &status) == 0 && (status.st_mode & S_IFMT) != S_IFREG
         try data.write(to: URL(fileURLWithPath: output), options: isSpecial ? [] : .atomic)
     } catch {
-        fail("cannot write \(output): \(error.localizedDescription)")
+        fail("cannot write \(output): \(plainDescription(error))")
     }
 } else {
     FileHandle.standardOutput.write(data)
 }
-let cacheStatus = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Cache-Status").map { " (\($0))" } ?? ""
-FileHandle.standardError.write(Data("\(status) \(type) \(data.count) bytes in \(String(format: "%.1f", milliseconds)) ms\(cacheStatus)\n".utf8))
+FileHandle.standardError.write(Data("\(statusLine)\n".utf8))
 exit(status < 400 ? 0 : 1)

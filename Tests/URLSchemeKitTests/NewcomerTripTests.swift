@@ -1,5 +1,6 @@
 import XCTest
 import ImageCodecs
+@testable import URLSchemeKit
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -93,5 +94,104 @@ final class NewcomerTripTests: XCTestCase {
         XCTAssertEqual(mbtiles.status, 1)
         XCTAssertEqual(mbtiles.stderr, "urlscheme: --tiles hel: hel.mbtiles is an MBTiles file, which urlscheme does not read; convert it once with "
                        + "'pmtiles convert hel.mbtiles hel.pmtiles' (https://github.com/protomaps/go-pmtiles) and give hel.pmtiles\n")
+    }
+
+    /// Trip 3: a view a few streets east of the extract, or at `zoom=3`,
+    /// still draws, and says why it is blank: a `Warning` header the tool
+    /// prints (also when the answer comes from the disk cache); a view with
+    /// data has none.
+    func testAViewWithNoDataSaysSo() throws {
+        _ = try CLIBinary.require()
+        let directory = try makeTemporaryDirectory()
+        let cache = ["XDG_CACHE_HOME": try makeTemporaryDirectory().path]
+        let east = Self.map.replacingOccurrences(of: "longitude=24.945", with: "longitude=24.99")
+        let outside = try ToolRun(["get", east, "--tiles", "hel=\(Self.archive)", "-o", "east.png"], environment: cache, in: directory)
+        XCTAssertEqual(outside.status, 0, outside.stderr)
+        let warning = "urlscheme: warning: tile source 'hel': the view (24.9857–24.9943 E, 60.1684–60.1716 N) shows none of the tiles' data "
+            + "(24.9352–24.9534 E, 60.1642–60.1791 N): only the style's background is drawn\n"
+        XCTAssertTrue(outside.stderr.hasPrefix(warning), outside.stderr)
+        XCTAssertEqual(try PNGDecoder().decode(Data(contentsOf: directory.appendingPathComponent("east.png"))).width, 200, "still drawn")
+        let cached = try ToolRun(["get", east, "--offline", "--tiles", "hel=\(Self.archive)", "-o", "east.png"], environment: cache, in: directory)
+        XCTAssertEqual(cached.status, 0, cached.stderr)
+        XCTAssertTrue(cached.stderr.hasPrefix(warning), "the stored answer keeps its warning: \(cached.stderr)")
+
+        let far = try ToolRun(["get", Self.map.replacingOccurrences(of: "zoom=15", with: "zoom=3"), "--no-cache", "--tiles", "hel=\(Self.archive)", "-o", "far.png"],
+                              in: directory)
+        XCTAssertEqual(far.status, 0, far.stderr)
+        XCTAssertTrue(far.stderr.hasPrefix("urlscheme: warning: tile source 'hel': the tiles' data (24.9352–24.9534 E, 60.1642–60.1791 N) "
+                                           + "is 0.1 × 0.2 pixels in this view at zoom 3: zoom in to see it\n"), far.stderr)
+        let strict = try ToolRun(["get", east, "--no-cache", "--strict", "--tiles", "hel=\(Self.archive)", "-o", "strict.png"], in: directory)
+        XCTAssertEqual(strict.status, 1)
+        XCTAssertTrue(strict.stderr.hasSuffix("urlscheme: the answer has 1 warning, and --strict makes them errors\n"), strict.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: directory.appendingPathComponent("strict.png").path), "nothing written")
+
+        let inside = try ToolRun(["get", Self.map, "--no-cache", "--tiles", "hel=\(Self.archive)", "-o", "inside.png"], in: directory)
+        XCTAssertEqual(inside.status, 0, inside.stderr)
+        XCTAssertFalse(inside.stderr.contains("warning"), inside.stderr)
+    }
+
+    /// Trip 3 through the API: the `Warning` header of a `map://` answer from
+    /// a URLSession, read back with `RenderedImage.warnings(inHeader:)`.
+    func testTheWarningIsAResponseHeader() async throws {
+        var sources = MapTileSources()
+        sources.register("hel", try VectorTileSource.open(URL(fileURLWithPath: Self.archive)))
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.installURLSchemeKit(URLSchemeKitEnvironment(tileSources: sources, imageCache: nil, httpCache: nil))
+        let session = URLSession(configuration: configuration)
+        let (_, response) = try await session.data(from: try XCTUnwrap(URL(string: Self.map.replacingOccurrences(of: "latitude=60.170", with: "latitude=60.19"))))
+        let header = try XCTUnwrap((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Warning"))
+        XCTAssertTrue(header.hasPrefix("199 - \"tile source 'hel': the view ("), header)
+        XCTAssertEqual(RenderedImage.warnings(inHeader: header).count, 1)
+        XCTAssertTrue(RenderedImage.warnings(inHeader: header)[0].hasSuffix("only the style's background is drawn"))
+        let (_, inside) = try await session.data(from: try XCTUnwrap(URL(string: Self.map)))
+        XCTAssertNil((inside as? HTTPURLResponse)?.value(forHTTPHeaderField: "Warning"))
+    }
+
+    /// A warning's quotes survive the header's quoting.
+    func testWarningHeaderRoundTrips() {
+        let image = RenderedImage(data: Data(), mimeType: "image/png", warnings: [#"a "quoted" \ one"#, "two, with a comma"])
+        XCTAssertEqual(RenderedImage.warnings(inHeader: image.warningHeader ?? ""), [#"a "quoted" \ one"#, "two, with a comma"])
+        XCTAssertNil(RenderedImage(data: Data(), mimeType: "image/png").warningHeader)
+    }
+
+    /// Trip 6: `-o x.png` of a photo (JPEG by default, being opaque) writes
+    /// PNG; a `.webp` file, or one that disagrees with the URL's `format=`, is
+    /// refused with the fix; a 404 page is never written into the file.
+    func testOutputFilesHoldWhatTheirNamesSay() throws {
+        _ = try CLIBinary.require()
+        let directory = try makeTemporaryDirectory()
+        let assets = ["URLSCHEME_ASSETS": directory.appendingPathComponent("store").path]
+        let added = try ToolRun(["add", AssetFixtures.directory.appendingPathComponent("photo.jpg").path], environment: assets)
+        XCTAssertEqual(added.status, 0, added.stderr)
+        let id = String(decoding: added.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+
+        for (file, format) in [("x.png", ImageFormat.png), ("x.jpg", .jpeg), ("x.JPEG", .jpeg)] {
+            let got = try ToolRun(["get", "asset://?id=\(id)&width=48", "--no-cache", "-o", file], environment: assets, in: directory)
+            XCTAssertEqual(got.status, 0, got.stderr)
+            XCTAssertEqual(ImageFormat(sniffing: try Data(contentsOf: directory.appendingPathComponent(file))), format, file)
+        }
+        let webP = try ToolRun(["get", "asset://?id=\(id)", "--no-cache", "-o", "x.webp"], environment: assets, in: directory)
+        XCTAssertEqual(webP.status, 2)
+        XCTAssertEqual(webP.stderr, "urlscheme: -o x.webp: urlscheme writes PNG or JPEG; name the file .png or .jpg\n")
+        let disagreeing = try ToolRun(["get", "asset://?id=\(id)&format=jpeg", "--no-cache", "-o", "y.png"], environment: assets, in: directory)
+        XCTAssertEqual(disagreeing.status, 2)
+        XCTAssertEqual(disagreeing.stderr, "urlscheme: -o y.png is a .png file, but the URL asks for format=jpeg; name the file .jpg or drop format= from the URL\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: directory.appendingPathComponent("y.png").path))
+        // Another name says nothing about the format: the URL's default stands.
+        let plain = try ToolRun(["get", "asset://?id=\(id)", "--no-cache", "-o", "photo.out"], environment: assets, in: directory)
+        XCTAssertEqual(plain.status, 0, plain.stderr)
+        XCTAssertEqual(ImageFormat(sniffing: try Data(contentsOf: directory.appendingPathComponent("photo.out"))), .jpeg)
+
+        let server = try LoopbackFileServer(root: directory, test: self)
+        let previous = Data("the file from before".utf8)
+        try previous.write(to: directory.appendingPathComponent("kept.png"))
+        for file in ["kept.png", "new.png"] {
+            let missing = try ToolRun(["get", server.url("/no-such.png"), "--no-cache", "-o", file], in: directory)
+            XCTAssertEqual(missing.status, 1)
+            XCTAssertTrue(missing.stderr.hasPrefix("urlscheme: 404 "), missing.stderr)
+            XCTAssertTrue(missing.stderr.hasSuffix("; nothing written to \(file)\n"), missing.stderr)
+        }
+        XCTAssertEqual(try Data(contentsOf: directory.appendingPathComponent("kept.png")), previous, "the file there stays as it was")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: directory.appendingPathComponent("new.png").path), "no file is made")
     }
 }
