@@ -194,4 +194,39 @@ final class NewcomerTripTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: directory.appendingPathComponent("kept.png")), previous, "the file there stays as it was")
         XCTAssertFalse(FileManager.default.fileExists(atPath: directory.appendingPathComponent("new.png").path), "no file is made")
     }
+
+    /// Trip 7: the README's example as written (a 1600×1200 photo, `width=640`),
+    /// and `enlarge=false`, which never scales a smaller photo up (by default
+    /// `asset://` does: the URL asks for those pixels).
+    func testTheREADMEPhotoAndEnlargeFalse() throws {
+        _ = try CLIBinary.require()
+        let directory = try makeTemporaryDirectory()
+        let assets = ["URLSCHEME_ASSETS": directory.appendingPathComponent("store").path]
+        func add(_ name: String) throws -> String {
+            let added = try ToolRun(["add", AssetFixtures.directory.appendingPathComponent(name).path], environment: assets)
+            XCTAssertEqual(added.status, 0, added.stderr)
+            return String(decoding: added.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        func size(_ query: String, _ id: String) throws -> [Int] {
+            let got = try ToolRun(["get", "asset://?id=\(id)&\(query)", "--no-cache", "-o", "out.png"], environment: assets, in: directory)
+            XCTAssertEqual(got.status, 0, got.stderr)
+            let bitmap = try PNGDecoder().decode(Data(contentsOf: directory.appendingPathComponent("out.png")))
+            return [bitmap.width, bitmap.height]
+        }
+        let photo = try add("photo-1600x1200.jpg")
+        let listed = String(decoding: try ToolRun(["list"], environment: assets).stdout, as: UTF8.self)
+        XCTAssertTrue(listed.contains("\(photo)\tjpeg\t1600x1200\t"), listed)
+        XCTAssertEqual(try size("width=640&rotate=90&filter=sepia", photo), [640, 853], "a downscale, as the README says")
+        XCTAssertEqual(try size("width=640&enlarge=false", photo), [640, 480], "a smaller box is unchanged by enlarge=false")
+
+        let small = try add("photo.jpg")  // 96×64
+        XCTAssertEqual(try size("width=640", small), [640, 427], "enlarged by default")
+        XCTAssertEqual(try size("width=640&enlarge=false", small), [96, 64])
+        XCTAssertEqual(try size("width=640&height=640&enlarge=false", small), [96, 64])
+        XCTAssertEqual(try size("width=640&height=320&mode=fill&enlarge=false", small), [96, 48], "the largest 2:1 part, unscaled")
+        XCTAssertEqual(try size("width=640&height=32&mode=stretch&enlarge=false", small), [96, 32])
+        let bad = try ToolRun(["get", "asset://?id=\(small)&width=640&enlarge=no", "--no-cache"], environment: assets)
+        XCTAssertEqual(bad.status, 1)
+        XCTAssertTrue(bad.stderr.contains("parameter 'enlarge' must be true, false, 1 or 0, got 'no'"), bad.stderr)
+    }
 }

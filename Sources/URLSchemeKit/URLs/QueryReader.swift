@@ -82,6 +82,16 @@ public struct QueryReader: Sendable {
         return value
     }
 
+    /// `true`/`1` or `false`/`0` (any case), or nil when absent.
+    public func bool(_ name: String) throws -> Bool? {
+        guard let text = try string(name) else { return nil }
+        switch text.lowercased() {
+        case "true", "1": return true
+        case "false", "0": return false
+        default: throw URLParameterError(parameter: name, reason: "must be true, false, 1 or 0, got '\(text)'")
+        }
+    }
+
     /// One of a fixed set of words (an enum's raw values), or nil when absent.
     public func choice<Choice: RawRepresentable & CaseIterable>(_ name: String, as type: Choice.Type = Choice.self) throws -> Choice?
     where Choice.RawValue == String {
