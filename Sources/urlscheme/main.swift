@@ -13,7 +13,7 @@ let usage = """
            urlscheme add FILE... [--assets DIR]
            urlscheme list [--assets DIR]
            urlscheme remove ID... [--assets DIR]
-           urlscheme gallery DIR
+           urlscheme gallery DIR [--tiles NAME=ARCHIVE|FOLDER|URL-TEMPLATE]...
 
     get     Loads URL through a URLSession configured with every URLSchemeKit
             protocol, the shared QueryKeyedURLCache and, for http(s), the shared
@@ -28,7 +28,9 @@ let usage = """
     gallery Builds the seed app's screens (chat list of avatar://, conversations
             with map://, asset:// and poll://, both styles) as DIR/index.html
             plus DIR/images/, every image loaded through ImageLoader, each
-            image's URL shown under it; progress on standard error.
+            image's URL shown under it; progress on standard error. With
+            --tiles, a street map of each source (its built-in style,
+            light and dark, over the middle of its data) too.
 
       -o, --output FILE   write the body to FILE instead of standard output
                           (nothing is written for an HTTP error). For map://,
@@ -101,7 +103,7 @@ while !arguments.isEmpty {
         useCache = false
     case "--strict" where command == "get":
         strict = true
-    case "--tiles" where command == "get":
+    case "--tiles" where command == "get" || command == "gallery":
         guard !arguments.isEmpty else { fail("--tiles needs NAME=ARCHIVE|FOLDER|URL-TEMPLATE", code: 2) }
         tileArguments.append(arguments.removeFirst())
     case "--assets":
@@ -274,7 +276,8 @@ case "list":
 case "gallery":
     guard operands.count == 1 else { fail("gallery needs one directory; try 'urlscheme --help'", code: 2) }
     do {
-        let result = try await GalleryBuilder(directory: URL(fileURLWithPath: operands[0], isDirectory: true)).run()
+        let streetMaps = tileArguments.map(openTileSource)
+        let result = try await GalleryBuilder(directory: URL(fileURLWithPath: operands[0], isDirectory: true), streetMaps: streetMaps).run()
         GalleryProgress.note("wrote \(operands[0])/index.html: \(result.imageCount) images, \(result.byteCount) bytes in \(String(format: "%.2f", result.seconds)) s"
             + " (loader: \(result.statistics.sessionLoads) session loads, \(result.statistics.joins) joined a prefetch in flight, \(result.statistics.memoryHits) found it done, \(result.statistics.decodes) decodes)")
     } catch {

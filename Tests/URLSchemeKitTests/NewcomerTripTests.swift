@@ -229,4 +229,26 @@ final class NewcomerTripTests: XCTestCase {
         XCTAssertEqual(bad.status, 1)
         XCTAssertTrue(bad.stderr.contains("parameter 'enlarge' must be true, false, 1 or 0, got 'no'"), bad.stderr)
     }
+
+    /// Trip 10: `urlscheme gallery DIR --tiles hel=…` adds the street map,
+    /// light and dark, over the archive's data, to the page.
+    func testTheGalleryShowsAStreetMap() throws {
+        _ = try CLIBinary.require()
+        let directory = try makeTemporaryDirectory().appendingPathComponent("gallery", isDirectory: true)
+        let result = try ToolRun(["gallery", directory.path, "--tiles", "hel=\(Self.archive)"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let html = try String(contentsOf: directory.appendingPathComponent("index.html"), encoding: .utf8)
+        XCTAssertTrue(html.contains("Street map: --tiles hel"), "the section is on the page")
+        let urls = html.matches(of: /<code>(map:\/\/\?[^<]*tiles=hel[^<]*)<\/code>/).map { String($0.1) }
+        XCTAssertEqual(urls, ["map://?latitude=60.17163&amp;longitude=24.94430&amp;zoom=15&amp;width=300&amp;height=200&amp;scale=2&amp;tiles=hel",
+                              "map://?latitude=60.17163&amp;longitude=24.94430&amp;zoom=15&amp;width=300&amp;height=200&amp;scale=2&amp;tiles=hel&amp;style=dark"],
+                       "light and dark, over the middle of the archive's bounds")
+        XCTAssertFalse(result.stderr.contains("warning"), "the view shows the data: \(result.stderr)")
+        // Each street map's image is a drawn PNG of the page's size (300×200 at 2×), light and dark unlike.
+        let files = html.matches(of: /<img src="(images\/[^"]+)"[^>]*>(?:(?!<figure).)*tiles=hel/).map { String($0.1) }
+        XCTAssertEqual(files.count, 2, "\(files)")
+        let bitmaps = try files.map { try PNGDecoder().decode(Data(contentsOf: directory.appendingPathComponent($0))) }
+        XCTAssertEqual(bitmaps.map { [$0.width, $0.height] }, [[600, 400], [600, 400]])
+        XCTAssertFalse(bitmaps[0] == bitmaps[1], "style=dark draws the dark look")
+    }
 }
