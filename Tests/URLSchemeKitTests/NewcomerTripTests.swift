@@ -251,4 +251,50 @@ final class NewcomerTripTests: XCTestCase {
         XCTAssertEqual(bitmaps.map { [$0.width, $0.height] }, [[600, 400], [600, 400]])
         XCTAssertFalse(bitmaps[0] == bitmaps[1], "style=dark draws the dark look")
     }
+
+    /// Trip 11: two tenants in one process, their environments written with
+    /// each part named where it is set, in the order the newcomer thought of
+    /// them (which the positional initialiser refused); each session sees only
+    /// its own store, and `configuration` makes a copy that differs in one part.
+    func testTwoTenantsWrittenPartByPart() async throws {
+        var tenants: [URLSchemeKitEnvironment] = []
+        var ids: [String] = []
+        for (index, name) in ["photo.jpg", "logo.png"].enumerated() {
+            let store = try FileAssetStore(directory: try makeTemporaryDirectory("tenant\(index)"))
+            ids.append(try store.add(contentsOf: AssetFixtures.directory.appendingPathComponent(name)))
+            tenants.append(URLSchemeKitEnvironment { environment in
+                environment.cachePartition = "tenant-\(index)"
+                environment.httpCache = nil
+                environment.imageCache = QueryKeyedURLCache(memoryCapacity: 1 << 20, diskCapacity: 0)
+                environment.assets = AssetImageSource(store: store)
+            })
+        }
+        XCTAssertEqual(tenants.map(\.cachePartition), ["tenant-0", "tenant-1"])
+        XCTAssertNil(tenants[0].httpCache)
+        XCTAssertTrue(tenants[0].tileSources.isEmpty, "parts left alone keep their defaults")
+        XCTAssertEqual(tenants[0].budget.producedPixels, ResourceBudget().producedPixels)
+
+        func load(_ id: String, in environment: URLSchemeKitEnvironment) async throws -> Int {
+            let configuration = URLSessionConfiguration.ephemeral
+            configuration.installURLSchemeKit(environment)
+            let (_, response) = try await URLSession(configuration: configuration).data(from: try XCTUnwrap(URL(string: "asset://?id=\(id)&width=16")))
+            return (response as? HTTPURLResponse)?.statusCode ?? 0
+        }
+        let loaded = try await load(ids[0], in: tenants[0])
+        XCTAssertEqual(loaded, 200)
+        do {
+            _ = try await load(ids[0], in: tenants[1])
+            XCTFail("tenant 1 must not see tenant 0's photo")
+        } catch let error as URLError {
+            XCTAssertTrue(error.localizedDescription.contains("no asset with id"), "\(error)")
+        }
+
+        var stricter = tenants[0].configuration
+        stricter.budget.producedPixels = 100
+        let preview = URLSchemeKitEnvironment(stricter)
+        XCTAssertEqual(preview.cachePartition, "tenant-0")
+        XCTAssertTrue((preview.assets?.store as? FileAssetStore) === (tenants[0].assets?.store as? FileAssetStore), "the same store")
+        XCTAssertEqual(preview.budget.producedPixels, 100)
+        XCTAssertEqual(tenants[0].budget.producedPixels, ResourceBudget().producedPixels, "the first is unchanged")
+    }
 }
