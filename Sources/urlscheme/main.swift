@@ -7,13 +7,13 @@ import URLSchemeKit
 // urlscheme: load any URL the package understands and save the body.
 
 let usage = """
-    usage: urlscheme get URL [-o FILE] [--reload] [--offline] [--no-cache] [--assets DIR]
+    usage: urlscheme get URL [-o FILE] [--reload] [--offline] [--no-cache] [--strict] [--assets DIR]
                          [--tiles NAME=ARCHIVE|FOLDER|URL-TEMPLATE[,style=FILE.json|light|dark]
                                   [,minzoom=Z][,maxzoom=Z]]...
            urlscheme add FILE... [--assets DIR]
            urlscheme list [--assets DIR]
            urlscheme remove ID... [--assets DIR]
-           urlscheme gallery DIR
+           urlscheme gallery DIR [--tiles NAME=ARCHIVE|FOLDER|URL-TEMPLATE]...
 
     get     Loads URL through a URLSession configured with every URLSchemeKit
             protocol, the shared QueryKeyedURLCache and, for http(s), the shared
@@ -28,12 +28,19 @@ let usage = """
     gallery Builds the seed app's screens (chat list of avatar://, conversations
             with map://, asset:// and poll://, both styles) as DIR/index.html
             plus DIR/images/, every image loaded through ImageLoader, each
-            image's URL shown under it; progress on standard error.
+            image's URL shown under it; progress on standard error. With
+            --tiles, a street map of each source (its built-in style,
+            light and dark, over the middle of its data) too.
 
       -o, --output FILE   write the body to FILE instead of standard output
+                          (nothing is written for an HTTP error). For map://,
+                          asset://, avatar:// and poll:// URLs without format=,
+                          FILE's .png or .jpg picks the format
       --reload            ignore cached responses (still stores the new one)
       --offline           answer from the caches only; fail if nothing is stored
       --no-cache          use no cache at all
+      --strict            treat a warning (a style's, or a response's Warning
+                          header) as an error: exit 1
       --assets DIR        the asset store's directory (default: $URLSCHEME_ASSETS,
                           else ~/.local/share/URLSchemeKit/Assets)
       --tiles NAME=SOURCE[,style=STYLE][,minzoom=Z][,maxzoom=Z]
@@ -47,13 +54,23 @@ let usage = """
                           the built-in style for the tiles' schema, light or
                           dark as the URL's style=). minzoom/maxzoom: the zooms
                           a folder or template has (default: a folder's
-                          metadata.json or zoom folders; 0-14 for a template)
+                          metadata.json or zoom folders; 0-14 for a template).
+                          What a style asks for that is not drawn is printed
+                          once per style on standard error, as a warning
       -h, --help          show this help
     """
 
 func fail(_ message: String, code: Int32 = 1) -> Never {
     FileHandle.standardError.write(Data("urlscheme: \(message)\n".utf8))
     exit(code)
+}
+
+/// Prints each of `warnings` on standard error, once each, in order.
+func printWarnings(_ warnings: [String]) {
+    var printed: Set<String> = []
+    for warning in warnings where printed.insert(warning).inserted {
+        FileHandle.standardError.write(Data("urlscheme: warning: \(warning)\n".utf8))
+    }
 }
 
 var arguments = Array(CommandLine.arguments.dropFirst())
@@ -68,6 +85,7 @@ var operands: [String] = []
 var output: String?
 var policy = URLRequest.CachePolicy.useProtocolCachePolicy
 var useCache = true
+var strict = false
 var tileArguments: [String] = []
 var assetDirectory = ProcessInfo.processInfo.environment["URLSCHEME_ASSETS"].map { URL(fileURLWithPath: $0, isDirectory: true) }
     ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share/URLSchemeKit/Assets", isDirectory: true)
@@ -83,7 +101,9 @@ while !arguments.isEmpty {
         policy = .returnCacheDataDontLoad
     case "--no-cache" where command == "get":
         useCache = false
-    case "--tiles" where command == "get":
+    case "--strict" where command == "get":
+        strict = true
+    case "--tiles" where command == "get" || command == "gallery":
         guard !arguments.isEmpty else { fail("--tiles needs NAME=ARCHIVE|FOLDER|URL-TEMPLATE", code: 2) }
         tileArguments.append(arguments.removeFirst())
     case "--assets":
@@ -144,7 +164,7 @@ func plainDescription(_ error: Error) -> String {
     case "dark": style = .builtin(.dark)
     case let file?:
         do {
-            style = .json(try readStyleFile(file))
+            style = .json(try readStyleFile(file), fileName: file)
         } catch {
             fail("--tiles \(name): cannot read the style \(file): \(plainDescription(error))")
         }
@@ -165,23 +185,48 @@ func plainDescription(_ error: Error) -> String {
         guard low <= high else { fail("--tiles \(name): minzoom \(low) is above maxzoom \(high)", code: 2) }
         zoomRange = low...high
     }
+    let source = openVectorSource(name: name, location: location, isRemote: isRemote, isFolder: isFolder, zoomRange: zoomRange, style: style)
+    // A style's warnings, once per style (a style file is both looks' style).
+    let warnings = source.lightStyle.warnings + source.darkStyle.warnings
+    printWarnings(warnings)
+    if strict && !warnings.isEmpty {
+        fail("--tiles \(name): the style has \(Set(warnings).count) warning\(Set(warnings).count == 1 ? "" : "s"), and --strict makes them errors")
+    }
+    return (name, source)
+}
+
+/// The source `--tiles NAME=LOCATION` names, opened (or a one-line failure).
+@MainActor func openVectorSource(name: String, location: String, isRemote: Bool, isFolder: Bool, zoomRange: ClosedRange<Int>?,
+                                 style: VectorSourceStyle) -> VectorTileSource {
     do {
         if isRemote && location.contains("{z}") {
             // Tiles are fetched through a session over the HTTP cache: kept there as the server's answers.
             let configuration = URLSessionConfiguration.ephemeral
             configuration.installURLSchemeKit(URLSchemeKitEnvironment(imageCache: nil, httpCache: useCache ? .standard : nil))
-            return (name, try VectorTileSource.open(template: location, zoomRange: zoomRange, style: style, configuration: configuration))
+            return try VectorTileSource.open(template: location, zoomRange: zoomRange, style: style, configuration: configuration)
         }
         if isFolder {
-            return (name, try VectorTileSource.open(folder: URL(fileURLWithPath: location, isDirectory: true), zoomRange: zoomRange, style: style))
+            return try VectorTileSource.open(folder: URL(fileURLWithPath: location, isDirectory: true), zoomRange: zoomRange, style: style)
         }
         guard zoomRange == nil else { fail("--tiles \(name): minzoom and maxzoom are for a folder or URL template; an archive states its own", code: 2) }
         let archive = isRemote ? URL(string: location) : URL(fileURLWithPath: location)
         guard let archive else { fail("--tiles \(name): '\(location)' is not a URL", code: 2) }
         // An http(s) archive's ranges are kept in the image cache, so a later run reads them from disk.
-        return (name, try VectorTileSource.open(archive, style: style, rangeStore: useCache ? .standard : nil))
+        return try VectorTileSource.open(archive, style: style, rangeStore: useCache ? .standard : nil)
+    } catch let error as VectorStyleError where error.file != nil {
+        fail("\(error)")  // my.json:14:30: layer …: the file, line and column name the place
     } catch {
-        fail("--tiles \(name): \(plainDescription(error))")
+        if "\(error)".contains("MBTiles (SQLite)") {
+            let base = (location as NSString).deletingPathExtension
+            let converted = base + (location.lowercased().hasSuffix(".mbtiles") ? ".pmtiles" : "-converted.pmtiles")
+            fail("--tiles \(name): \(location) is an MBTiles file, which urlscheme does not read; convert it once with "
+                 + "'pmtiles convert \(location) \(converted)' (https://github.com/protomaps/go-pmtiles) and give \(converted)")
+        }
+        // The path as the user wrote it, once (the library names the absolute path).
+        let absolute = URL(fileURLWithPath: location).path
+        var message = plainDescription(error)
+        if !isRemote, absolute != location { message = message.replacingOccurrences(of: absolute, with: location) }
+        fail("--tiles \(name): \(message)")
     }
 }
 
@@ -231,7 +276,8 @@ case "list":
 case "gallery":
     guard operands.count == 1 else { fail("gallery needs one directory; try 'urlscheme --help'", code: 2) }
     do {
-        let result = try await GalleryBuilder(directory: URL(fileURLWithPath: operands[0], isDirectory: true)).run()
+        let streetMaps = tileArguments.map(openTileSource)
+        let result = try await GalleryBuilder(directory: URL(fileURLWithPath: operands[0], isDirectory: true), streetMaps: streetMaps).run()
         GalleryProgress.note("wrote \(operands[0])/index.html: \(result.imageCount) images, \(result.byteCount) bytes in \(String(format: "%.2f", result.seconds)) s"
             + " (loader: \(result.statistics.sessionLoads) session loads, \(result.statistics.joins) joined a prefetch in flight, \(result.statistics.memoryHits) found it done, \(result.statistics.decodes) decodes)")
     } catch {
@@ -255,10 +301,17 @@ default:
 
 guard operands.count <= 1 else { fail("unexpected argument '\(operands[1])'", code: 2) }
 guard let urlText = operands.first else { fail("no URL given; try 'urlscheme --help'", code: 2) }
-guard let url = URL(string: urlText), let scheme = url.scheme?.lowercased() else { fail("'\(urlText)' is not a URL", code: 2) }
+guard var url = URL(string: urlText), let scheme = url.scheme?.lowercased() else { fail("'\(urlText)' is not a URL", code: 2) }
 let supportedSchemes = [MapURL.scheme, AssetURL.scheme, AvatarURL.scheme, PollURL.scheme, "http", "https", "file"]
 guard supportedSchemes.contains(scheme) else {
     fail("unsupported URL scheme '\(scheme)': urlscheme gets " + supportedSchemes.map { $0 + "://" }.joined(separator: ", ") + " URLs", code: 2)
+}
+if let output {
+    do {
+        url = try OutputFileFormat.url(url, writingTo: output)
+    } catch {
+        fail("\(error)", code: 2)
+    }
 }
 let imageCache: QueryKeyedURLCache? = useCache ? .standard : nil
 let environment: URLSchemeKitEnvironment
@@ -303,7 +356,18 @@ environment.httpCache?.flush()
 let status = (response as? HTTPURLResponse)?.statusCode ?? 200
 let type = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type") ?? response.mimeType ?? "unknown type"
 
+// What the answer lacks (a map view outside its tiles' data), said by a Warning header.
+let responseWarnings = ((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Warning")).map(RenderedImage.warnings(inHeader:)) ?? []
+printWarnings(responseWarnings)
+let cacheStatus = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Cache-Status").map { " (\($0))" } ?? ""
+let statusLine = "\(status) \(type) \(data.count) bytes in \(String(format: "%.1f", milliseconds)) ms\(cacheStatus)"
+if strict && !responseWarnings.isEmpty {
+    fail("the answer has \(responseWarnings.count) warning\(responseWarnings.count == 1 ? "" : "s"), and --strict makes them errors")
+}
+
 if let output {
+    // An error page is not the file asked for: nothing is written, and the file there stays.
+    guard status < 400 else { fail("\(statusLine); nothing written to \(output)") }
     do {
         // A new or regular file is replaced atomically; anything else (/dev/null, a pipe)
         // is written in place: an atomic write would rename a file over the device.
@@ -311,11 +375,10 @@ if let output {
         let isSpecial = stat(output, &status) == 0 && (status.st_mode & S_IFMT) != S_IFREG
         try data.write(to: URL(fileURLWithPath: output), options: isSpecial ? [] : .atomic)
     } catch {
-        fail("cannot write \(output): \(error.localizedDescription)")
+        fail("cannot write \(output): \(plainDescription(error))")
     }
 } else {
     FileHandle.standardOutput.write(data)
 }
-let cacheStatus = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Cache-Status").map { " (\($0))" } ?? ""
-FileHandle.standardError.write(Data("\(status) \(type) \(data.count) bytes in \(String(format: "%.1f", milliseconds)) ms\(cacheStatus)\n".utf8))
+FileHandle.standardError.write(Data("\(statusLine)\n".utf8))
 exit(status < 400 ? 0 : 1)

@@ -1,13 +1,41 @@
-/// A latitude/longitude box, for skipping shapes that lie outside a view.
-struct GeoBounds: Hashable, Sendable {
+import Foundation
+
+/// A latitude/longitude box: for skipping shapes that lie outside a view, and
+/// the area a tile set has data for (``VectorTileProviding/bounds``).
+public struct GeoBounds: Hashable, Sendable {
     /// The southern edge, in degrees.
-    var minimumLatitude: Double
+    public var minimumLatitude: Double
     /// The northern edge, in degrees.
-    var maximumLatitude: Double
+    public var maximumLatitude: Double
     /// The western edge, in degrees.
-    var minimumLongitude: Double
+    public var minimumLongitude: Double
     /// The eastern edge, in degrees.
-    var maximumLongitude: Double
+    public var maximumLongitude: Double
+
+    /// The box from `west` to `east` and `south` to `north`, in degrees.
+    public init(west: Double, south: Double, east: Double, north: Double) {
+        minimumLongitude = west
+        maximumLongitude = east
+        minimumLatitude = south
+        maximumLatitude = north
+    }
+
+    /// The box, when it is one of the world the right way round (a stranger's
+    /// header or metadata may say anything); nil otherwise.
+    static func checked(west: Double, south: Double, east: Double, north: Double) -> GeoBounds? {
+        guard west < east, south < north, west >= -180, east <= 180, south >= -90, north <= 90 else { return nil }
+        return GeoBounds(west: west, south: south, east: east, north: north)
+    }
+
+    /// The box in words, `24.9352–24.9534 E, 60.1642–60.1791 N`, for messages.
+    public var text: String {
+        func degrees(_ low: Double, _ high: Double, _ positive: String, _ negative: String) -> String {
+            if low >= 0 { return String(format: "%.4f–%.4f %@", low, high, positive) }
+            if high <= 0 { return String(format: "%.4f–%.4f %@", -low, -high, negative) }
+            return String(format: "%.4f %@–%.4f %@", -low, negative, high, positive)
+        }
+        return degrees(minimumLongitude, maximumLongitude, "E", "W") + ", " + degrees(minimumLatitude, maximumLatitude, "N", "S")
+    }
 
     /// The smallest box holding every coordinate; nil for none.
     init?<Coordinates: Sequence>(_ coordinates: Coordinates) where Coordinates.Element == GeoCoordinate {

@@ -29,6 +29,9 @@ public struct LoadedVectorTiles: VectorTileProviding {
         self.limits = limits
     }
 
+    /// The metadata's `bounds`, if it states them.
+    public var bounds: GeoBounds? { tileSetMetadata.bounds }
+
     /// `attribution` and `vector_layers` from the set's metadata.
     public func metadata() throws -> [String: Any] {
         tileSetMetadata.object

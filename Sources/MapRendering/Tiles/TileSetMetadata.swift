@@ -17,6 +17,9 @@ public struct TileSetMetadata: Sendable, Equatable {
     public var attribution: String?
     /// The ids of the layers the tiles hold (`vector_layers`), in order.
     public var layerIDs: [String]
+    /// The area with data (`bounds`: `[west, south, east, north]`, or MBTiles'
+    /// `"west,south,east,north"`), when stated; a malformed box is ignored.
+    public var bounds: GeoBounds?
 
     /// Metadata stating nothing.
     public init(minimumZoom: Int? = nil, maximumZoom: Int? = nil, attribution: String? = nil, layerIDs: [String] = []) {
@@ -47,6 +50,7 @@ public struct TileSetMetadata: Sendable, Equatable {
         case let text as String: attribution = text
         default: throw VectorTileError(.corrupt, "\(what): attribution is not a string")
         }
+        bounds = Self.bounds(object["bounds"])
         var layers = object["vector_layers"]
         // MBTiles metadata: the TileJSON part is a JSON string under "json".
         if layers == nil, let inner = object["json"] as? String {
@@ -71,6 +75,18 @@ public struct TileSetMetadata: Sendable, Equatable {
         var object: [String: Any] = ["vector_layers": layerIDs.map { ["id": $0] }]
         if let attribution { object["attribution"] = attribution }
         return object
+    }
+
+    /// `[west, south, east, north]` or `"west,south,east,north"`, when a box of the world.
+    private static func bounds(_ value: Any?) -> GeoBounds? {
+        let numbers: [Double]
+        switch value {
+        case let list as [Any]: numbers = list.compactMap { ($0 as? NSNumber)?.doubleValue }
+        case let text as String: numbers = text.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+        default: return nil
+        }
+        guard numbers.count == 4 else { return nil }
+        return GeoBounds.checked(west: numbers[0], south: numbers[1], east: numbers[2], north: numbers[3])
     }
 
     /// A zoom given as a number or a string of digits, in 0–30.

@@ -75,13 +75,20 @@ public struct VectorTileSource: Sendable {
     }
 }
 
+extension VectorTileSource {
+    /// The layer ids `tiles`' metadata lists (`vector_layers`); empty when it lists none.
+    package static func layerIDs(of tiles: any VectorTileProviding) throws -> [String] {
+        (try tiles.metadata()["vector_layers"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+    }
+}
+
 extension BuiltinVectorStyle.Schema {
     /// The schema of `tiles`, told from the layer ids their metadata lists
     /// (`vector_layers`): Protomaps' `roads`/`earth`, OpenMapTiles'
     /// `transportation`/`building`. Throws ``VectorTileError`` (`unsupported`)
     /// naming the layers when it is neither.
     public init(detecting tiles: any VectorTileProviding) throws {
-        let layers = (try tiles.metadata()["vector_layers"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+        let layers = try VectorTileSource.layerIDs(of: tiles)
         let names = Set(layers)
         if !names.isDisjoint(with: ["roads", "earth"]) {
             self = .protomaps

@@ -5,12 +5,20 @@ import Foundation
 /// when the type is not known ahead, which made a 4 MB style take seconds), and
 /// nesting bounded by `maximumDepth`. Strict RFC 8259 except that invalid UTF-8
 /// in strings is repaired (U+FFFD) rather than refused.
+///
+/// Errors name the line and column; ``position(of:in:maximumDepth:)`` finds
+/// where a value lies, for an error found after parsing (a second pass, paid
+/// only on the error path, so a good style keeps no positions).
 struct StyleJSONParser {
     private let bytes: UnsafeRawBufferPointer
     private let maximumDepth: Int
     private var index = 0
+    /// The member and element path sought by `position(of:in:maximumDepth:)`
+    /// (nil while parsing), and the path of the value being read.
+    private var target: [String]?
+    private var path: [String] = []
 
-    /// The document in `data`, or a `.malformedJSON` error naming the byte offset.
+    /// The document in `data`, or a `.malformedJSON` error naming the line and column.
     static func parse(_ data: Data, maximumDepth: Int) throws -> StyleJSON {
         try data.withUnsafeBytes { bytes in
             var parser = StyleJSONParser(bytes: bytes, maximumDepth: maximumDepth)
@@ -21,13 +29,55 @@ struct StyleJSONParser {
         }
     }
 
+    /// The line and column (from 1) of the value at `path` (member names and
+    /// array indices from the root, e.g. `["layers", "3", "paint", "line-width"]`),
+    /// or nil when the document has none there.
+    static func position(of path: [String], in data: Data, maximumDepth: Int) -> (line: Int, column: Int)? {
+        data.withUnsafeBytes { bytes in
+            var parser = StyleJSONParser(bytes: bytes, maximumDepth: maximumDepth)
+            parser.target = path
+            do {
+                _ = try parser.value(depth: 0)
+            } catch is Found {
+                return lineAndColumn(of: parser.index, in: bytes)
+            } catch {}
+            return nil
+        }
+    }
+
+    /// Thrown to stop the search at the sought value.
+    private struct Found: Error {}
+
+    /// Stops the search when the value about to be read is the sought one.
+    private mutating func checkTarget() throws {
+        guard let target, path == target else { return }
+        skipWhitespace()
+        throw Found()
+    }
+
+    /// The line and column (from 1; columns in characters) of `offset`.
+    private static func lineAndColumn(of offset: Int, in bytes: UnsafeRawBufferPointer) -> (line: Int, column: Int) {
+        var line = 1, column = 1
+        for byte in bytes[..<min(offset, bytes.count)] {
+            if byte == 0x0A {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {  // not a UTF-8 continuation byte
+                column += 1
+            }
+        }
+        return (line, column)
+    }
+
     private init(bytes: UnsafeRawBufferPointer, maximumDepth: Int) {
         self.bytes = bytes
         self.maximumDepth = maximumDepth
     }
 
     private func error(_ what: String) -> VectorStyleError {
-        VectorStyleError(.malformedJSON, detail: "the style is not valid JSON: \(what) at byte \(index)")
+        var error = VectorStyleError(.malformedJSON, detail: "the style is not valid JSON: \(what)")
+        (error.line, error.column) = Self.lineAndColumn(of: index, in: bytes)
+        return error
     }
 
     private var current: UInt8? { index < bytes.count ? bytes[index] : nil }
@@ -72,7 +122,12 @@ struct StyleJSONParser {
         skipWhitespace()
         if current == UInt8(ascii: "]") { index += 1; return .array(elements) }
         while true {
+            if target != nil {
+                path.append(String(elements.count))
+                try checkTarget()
+            }
             elements.append(try value(depth: depth))
+            if target != nil { path.removeLast() }
             skipWhitespace()
             switch current {
             case UInt8(ascii: ","): index += 1
@@ -95,7 +150,12 @@ struct StyleJSONParser {
             skipWhitespace()
             guard current == UInt8(ascii: ":") else { throw error("':' expected") }
             index += 1
+            if target != nil {
+                path.append(key)
+                try checkTarget()
+            }
             members[key] = try value(depth: depth)
+            if target != nil { path.removeLast() }
             skipWhitespace()
             switch current {
             case UInt8(ascii: ","): index += 1

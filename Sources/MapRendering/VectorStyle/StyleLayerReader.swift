@@ -18,12 +18,12 @@ struct StyleLayerReader {
         warnings.append("layer '\(id)': \(message)")
     }
 
-    func invalid(_ property: String, _ detail: String) -> VectorStyleError {
-        VectorStyleError(.invalidValue, layer: id, property: property, detail: detail)
+    func invalid(_ property: String, _ detail: String, section: String? = nil) -> VectorStyleError {
+        VectorStyleError(.invalidValue, layer: id, section: section, property: property, detail: detail)
     }
 
-    func tooDeep(_ property: String, _ limit: Int) -> VectorStyleError {
-        VectorStyleError(.limitExceeded, layer: id, property: property, detail: "the expression nests deeper than \(limit) levels")
+    func tooDeep(_ property: String, _ limit: Int, section: String? = nil) -> VectorStyleError {
+        VectorStyleError(.limitExceeded, layer: id, section: section, property: property, detail: "the expression nests deeper than \(limit) levels")
     }
 
     /// `expression`, the value of `property`, unless it has more nodes than
@@ -96,9 +96,9 @@ struct StyleLayerReader {
             warn("\(sectionName) property '\(name)': \(what) is not supported")
             return fallback
         } catch StyleCompileError.invalid(let detail) {
-            throw invalid(name, detail)
+            throw invalid(name, detail, section: sectionName)
         } catch StyleCompileError.tooDeep(let limit) {
-            throw tooDeep(name, limit)
+            throw tooDeep(name, limit, section: sectionName)
         }
     }
 

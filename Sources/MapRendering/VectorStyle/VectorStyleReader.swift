@@ -39,16 +39,22 @@ struct VectorStyleReader {
         var layers: [StyleLayer] = []
         var ids: Set<String> = []
         for (index, layerJSON) in layerList.enumerated() {
-            guard case .object(let members) = layerJSON, case .string(let id)? = members["id"] else {
-                throw VectorStyleError(.invalidValue, property: "layers", detail: "layer \(index) is not an object with a string 'id'")
+            do {
+                guard case .object(let members) = layerJSON, case .string(let id)? = members["id"] else {
+                    throw VectorStyleError(.invalidValue, property: "layers", detail: "layer \(index) is not an object with a string 'id'")
+                }
+                guard ids.insert(id).inserted else {
+                    throw VectorStyleError(.invalidValue, layer: id, property: "id", detail: "the id is used by an earlier layer")
+                }
+                var reader = StyleLayerReader(id: id, limits: limits)
+                let layer = try readLayer(members, reader: &reader, sources: sources, otherSources: otherSources)
+                reader.warnings.forEach { warn($0) }
+                if let layer { layers.append(layer) }
+            } catch var error as VectorStyleError {
+                // Where in the document: `VectorStyle` turns it into a line and column.
+                error.layerIndex = index
+                throw error
             }
-            guard ids.insert(id).inserted else {
-                throw VectorStyleError(.invalidValue, layer: id, property: "id", detail: "the id is used by an earlier layer")
-            }
-            var reader = StyleLayerReader(id: id, limits: limits)
-            let layer = try readLayer(members, reader: &reader, sources: sources, otherSources: otherSources)
-            reader.warnings.forEach { warn($0) }
-            if let layer { layers.append(layer) }
         }
         return VectorStyle(name: name, sources: sources, layers: layers, warnings: warnings)
     }
@@ -111,11 +117,11 @@ struct VectorStyleReader {
             throw reader.invalid("type", "a layer needs a string 'type'")
         }
         guard Self.supportedTypes.contains(type) else {
-            reader.warn("layer type '\(type)' is not supported")
+            reader.warn("layer type '\(type)' is not supported" + NameSuggestion.didYouMean(type, in: Self.supportedTypes.sorted()))
             return nil
         }
         for key in members.keys.sorted() where !Self.layerKeys.contains(key) {
-            reader.warn("layer property '\(key)' is not supported")
+            reader.warn("layer property '\(key)' is not supported" + NameSuggestion.didYouMean(key, in: Self.layerKeys.sorted()))
         }
         var source: String?, sourceLayer: String?
         if type != "background" {
@@ -143,16 +149,16 @@ struct VectorStyleReader {
         var isVisible = true
         if let visibility = layout["visibility"] {
             guard visibility == .string("visible") || visibility == .string("none") else {
-                throw reader.invalid("visibility", "visibility is 'visible' or 'none', not \(visibility.summary)")
+                throw reader.invalid("visibility", "visibility is 'visible' or 'none', not \(visibility.summary)", section: "layout")
             }
             isVisible = visibility == .string("visible")
         }
         let supported = Self.supportedProperties[type]!
         for key in layout.keys.sorted() where !supported.layout.contains(key) && key != "visibility" {
-            reader.warn("layout property '\(key)' is not supported")
+            reader.warn(Self.unsupportedPropertyWarning(key, section: "layout", type: type))
         }
         for key in paint.keys.sorted() where !supported.paint.contains(key) && !key.hasSuffix("-transition") {
-            reader.warn("paint property '\(key)' is not supported")
+            reader.warn(Self.unsupportedPropertyWarning(key, section: "paint", type: type))
         }
         guard let filter = try reader.filter(members["filter"]) else { return nil }
 

@@ -17,15 +17,21 @@ import FoundationNetworking
 /// two tenants side by side, and a test builds the environment it needs.
 ///
 /// ```swift
-/// let tenant = URLSchemeKitEnvironment(
-///     assets: AssetImageSource(store: try FileAssetStore(directory: photos)),
-///     cachePartition: "tenant-42")
+/// let tenant = try URLSchemeKitEnvironment { environment in
+///     environment.assets = AssetImageSource(store: try FileAssetStore(directory: photos))
+///     environment.cachePartition = "tenant-42"
+/// }
 /// let configuration = URLSessionConfiguration.ephemeral
 /// configuration.installURLSchemeKit(tenant)
 /// let session = URLSession(configuration: configuration)
 /// ```
 ///
-/// An environment is immutable; make another to change it. Each protocol
+/// Each part is named where it is set (``Configuration``), in any order;
+/// the initialiser taking every part as a defaulted argument stays, for
+/// code written before it.
+///
+/// An environment is immutable; make another to change it (from its
+/// ``configuration``). Each protocol
 /// finds its session's environment when a load starts, through the
 /// session's `urlCache` (see `URLSessionConfiguration.installURLSchemeKit(_:)`).
 public final class URLSchemeKitEnvironment: Sendable {
@@ -52,7 +58,9 @@ public final class URLSchemeKitEnvironment: Sendable {
     /// memory hit needs no parse (``SchemeURLProtocol/startLoading()``).
     let renderVersions = Mutex<[String: String]>([:])
 
-    /// An environment. `cachePartition` nil: `"shared"` when the answers depend
+    /// An environment of every part given in this order (prefer
+    /// `URLSchemeKitEnvironment(configuration)` or the closure form, which name each part
+    /// where it is set). `cachePartition` nil: `"shared"` when the answers depend
     /// on nothing but the URL (no asset store, no tile sources, only the
     /// built-in renderers), so every such environment shares them; otherwise a
     /// name new to this process, so nothing is shared by accident (give a

@@ -32,8 +32,8 @@ import FoundationNetworking
 ///    ``ResourceBudget/renderDeadline`` (reported as `URLError(.timedOut)`); a
 ///    full queue refuses it at once;
 /// 5. a success is stored in the environment's ``QueryKeyedURLCache``, then answered
-///    as `HTTPURLResponse` 200 with `Content-Type` and `Content-Length`; a
-///    failure as a `URLError`;
+///    as `HTTPURLResponse` 200 with `Content-Type` and `Content-Length` (and
+///    `Warning`, for a ``RenderedImage/warnings``); a failure as a `URLError`;
 /// 6. the client hears one outcome, on the task's work queue, never after
 ///    `stopLoading()` (see `ClientChannel`): answers known inside
 ///    `startLoading()` (memory hits, parse errors) are reported there and
@@ -132,7 +132,7 @@ open class SchemeURLProtocol: URLProtocol {
                     try cancellation.check()
                     let image = try work(context)
                     try cancellation.check()
-                    let response = Self.response(for: url, mimeType: image.mimeType, length: image.data.count)
+                    let response = Self.response(for: url, mimeType: image.mimeType, length: image.data.count, warning: image.warningHeader)
                     environment.imageCache?.store(CachedURLResponse(response: response, data: image.data, storagePolicy: .allowed), for: key)
                     channel.deliver(.loaded(response, image.data), on: workQueue)
                 } catch {
@@ -160,9 +160,10 @@ open class SchemeURLProtocol: URLProtocol {
         URLErrors.make(.resourceUnavailable, "no cached response for \(url.absoluteString), and the cache policy forbids loading", url: url)
     }
 
-    /// The 200 response for a rendered body.
-    static func response(for url: URL, mimeType: String, length: Int) -> URLResponse {
-        let headers = ["Content-Type": mimeType, "Content-Length": String(length)]
+    /// The 200 response for a rendered body, with its `Warning` header if any.
+    static func response(for url: URL, mimeType: String, length: Int, warning: String? = nil) -> URLResponse {
+        var headers = ["Content-Type": mimeType, "Content-Length": String(length)]
+        if let warning { headers["Warning"] = warning }
         // HTTPURLResponse's initialiser fails only for a malformed HTTP version;
         // "HTTP/1.1" is well formed, so the fallback exists only to stay total.
         return HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: headers)
@@ -172,8 +173,8 @@ open class SchemeURLProtocol: URLProtocol {
     /// A cached answer re-addressed to the URL that asked (which may order its query differently).
     static func response(for url: URL, answering cached: CachedURLResponse) -> URLResponse {
         if cached.response.url == url { return cached.response }
-        let mimeType = (cached.response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type")
-            ?? cached.response.mimeType ?? "application/octet-stream"
-        return response(for: url, mimeType: mimeType, length: cached.data.count)
+        let http = cached.response as? HTTPURLResponse
+        let mimeType = http?.value(forHTTPHeaderField: "Content-Type") ?? cached.response.mimeType ?? "application/octet-stream"
+        return response(for: url, mimeType: mimeType, length: cached.data.count, warning: http?.value(forHTTPHeaderField: "Warning"))
     }
 }

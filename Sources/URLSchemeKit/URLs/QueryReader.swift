@@ -1,4 +1,5 @@
 import Foundation
+import MapRendering
 
 /// Reads a URL's query items strictly, for a typed URL's parser.
 ///
@@ -79,6 +80,16 @@ public struct QueryReader: Sendable {
                 reason: "must be a whole number from \(range.lowerBound) to \(range.upperBound), got '\(text)'")
         }
         return value
+    }
+
+    /// `true`/`1` or `false`/`0` (any case), or nil when absent.
+    public func bool(_ name: String) throws -> Bool? {
+        guard let text = try string(name) else { return nil }
+        switch text.lowercased() {
+        case "true", "1": return true
+        case "false", "0": return false
+        default: throw URLParameterError(parameter: name, reason: "must be true, false, 1 or 0, got '\(text)'")
+        }
     }
 
     /// One of a fixed set of words (an enum's raw values), or nil when absent.

@@ -36,6 +36,8 @@ struct GalleryBuilder {
     }
 
     let directory: URL
+    /// Vector tile sources (`--tiles`) whose street maps the page shows, by name.
+    var streetMaps: [(name: String, source: VectorTileSource)] = []
 
     func run() async throws -> Result {
         let start = DispatchTime.now()
@@ -46,7 +48,10 @@ struct GalleryBuilder {
         defer { try? FileManager.default.removeItem(at: storeDirectory) }
         let store = try FileAssetStore(directory: storeDirectory)
         let photo = try store.add(GalleryPhoto.testorig)
+        var tileSources = MapTileSources()
+        for (name, source) in streetMaps { tileSources.register(name, source) }
         let environment = URLSchemeKitEnvironment(assets: AssetImageSource(store: store, cache: DecodedImageCache(capacity: 64 << 20)),
+                                                  tileSources: tileSources,
                                                   imageCache: QueryKeyedURLCache(memoryCapacity: 256 << 20, diskCapacity: 0), httpCache: nil)
         let configuration = URLSessionConfiguration.ephemeral
         configuration.installURLSchemeKit(environment)
@@ -55,14 +60,15 @@ struct GalleryBuilder {
         let participantItems = GalleryScreens.participantURLs(photo: photo)
         let participantCount = participantItems.count
         // The screens need the participants' ids, so their photos are made and stored first; any ids count the screens' images.
-        let total = try participantCount + GalleryScreens.sections(photo: photo, participants: Array(repeating: photo, count: participantCount))
-            .reduce(0) { $0 + $1.items.count }
+        let streetMapSections = streetMaps.map { GalleryScreens.streetMap(name: $0.name, source: $0.source) }
+        let total = try participantCount + (GalleryScreens.sections(photo: photo, participants: Array(repeating: photo, count: participantCount))
+            + streetMapSections).reduce(0) { $0 + $1.items.count }
         var writer = ImageWriter(loader: loader, directory: imagesDirectory, progress: GalleryProgress(total: total))
         loader.prefetch(participantItems.map(\.url))
         let participantImages = try await writer.load(participantItems)
         let participants = try participantImages.map { try store.add(Data(contentsOf: directory.appendingPathComponent($0.file))) }
 
-        let screens = try GalleryScreens.sections(photo: photo, participants: participants)
+        let screens = try GalleryScreens.sections(photo: photo, participants: participants) + streetMapSections
         loader.prefetch(screens.flatMap { $0.items.map(\.url) })
         var sections: [(section: GallerySection, images: [GalleryPage.Image])] = [
             (GallerySection(title: "Participants' photos (asset:// edits, stored back as assets)", layout: .grid, dark: false, items: participantItems),

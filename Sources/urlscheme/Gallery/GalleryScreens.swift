@@ -72,4 +72,21 @@ enum GalleryScreens {
             ]),
         ]
     }
+
+    /// A street map of the vector source `name` (`--tiles`), drawn in its
+    /// built-in style, light and dark, over the middle of its data (its
+    /// bounds; the world's centre when it states none), at the zoom whose
+    /// 300-point-wide view its data just fills (at most 16).
+    static func streetMap(name: String, source: VectorTileSource) -> GallerySection {
+        let bounds = source.tiles.bounds
+        let latitude = bounds.map { ($0.minimumLatitude + $0.maximumLatitude) / 2 } ?? 0
+        let longitude = bounds.map { ($0.minimumLongitude + $0.maximumLongitude) / 2 } ?? 0
+        let span = bounds.map { $0.maximumLongitude - $0.minimumLongitude } ?? 360
+        let zoom = min(16, max(1, Int((log2(300 * 360 / (256 * span))).rounded(.down)) + 1))
+        let map = String(format: "map://?latitude=%.5f&longitude=%.5f&zoom=%d&width=300&height=200&scale=2&tiles=%@", latitude, longitude, zoom, name)
+        return GallerySection(title: "Street map: --tiles \(name) (vector tiles, built-in style)", layout: .grid, dark: false, items: [
+            GalleryItem(map, text: "light", scale: 2),
+            GalleryItem(map + "&style=dark", text: "dark", scale: 2),
+        ])
+    }
 }

@@ -60,10 +60,23 @@ final class StyleJSONParserTests: XCTestCase {
         XCTAssertNotNil(ours(String(repeating: "[", count: 64) + String(repeating: "]", count: 64)))
     }
 
-    func testErrorsNameTheOffset() {
+    /// Line and column (from 1, columns in characters), as an editor shows them, not a byte offset.
+    func testErrorsNameTheLineAndColumn() {
         XCTAssertThrowsError(try StyleJSONParser.parse(Data(#"{"a": [1, 2,]}"#.utf8), maximumDepth: 8)) { error in
-            XCTAssertEqual((error as? VectorStyleError)?.detail, "the style is not valid JSON: an unexpected character at byte 12")
+            XCTAssertEqual((error as? VectorStyleError)?.description, "line 1, column 13: the style is not valid JSON: an unexpected character")
         }
+        XCTAssertThrowsError(try StyleJSONParser.parse(Data("{\n  \"é\": 1,\n  \"ü\": tru }".utf8), maximumDepth: 8)) { error in
+            XCTAssertEqual((error as? VectorStyleError)?.line, 3)
+            XCTAssertEqual((error as? VectorStyleError)?.column, 8, "characters, not bytes: 'ü' is two")
+        }
+    }
+
+    /// The position of a value found by path, for errors found after parsing.
+    func testPositionOfAValue() {
+        let json = Data("{\"layers\": [\n  {\"id\": \"a\"},\n  {\"id\": \"b\", \"paint\": {\"line-width\": \"wide\"}}\n]}".utf8)
+        XCTAssertEqual(StyleJSONParser.position(of: ["layers", "1", "paint", "line-width"], in: json, maximumDepth: 8).map { [$0.line, $0.column] }, [3, 39])
+        XCTAssertEqual(StyleJSONParser.position(of: ["layers", "0"], in: json, maximumDepth: 8).map { [$0.line, $0.column] }, [2, 3])
+        XCTAssertNil(StyleJSONParser.position(of: ["layers", "2"], in: json, maximumDepth: 8))
     }
 
     func testALargeDocumentReadsQuickly() throws {

@@ -121,10 +121,76 @@ final class VectorStyleTests: XCTestCase {
         assertInvalid("", layer: nil, property: nil, .malformedJSON)
     }
 
+    /// The newcomer's trip 4: the file, line and column of the value, then the
+    /// layer and property, as a compiler names a place.
     func testErrorDescriptionNamesWhere() {
-        XCTAssertThrowsError(try VectorStyle(json: layer(#""paint": {"line-width": "wide"}"#))) { error in
-            XCTAssertEqual("\(error)", "layer 'L': 'line-width': 'wide' is not a valid value")
+        let json = """
+            {"version": 8, "sources": {"s": {"type": "vector"}},
+             "layers": [
+               {"id": "bg", "type": "background"},
+               {"id": "roads-casing", "type": "line", "source": "s", "source-layer": "roads",
+                "paint": {"line-color": "#888", "line-width": "wide"}}
+             ]}
+            """
+        XCTAssertThrowsError(try VectorStyle(data: Data(json.utf8), fileName: "my.json")) { error in
+            XCTAssertEqual("\(error)", "my.json:5:51: layer 'roads-casing': paint 'line-width': 'wide' is not a valid value")
         }
+        XCTAssertThrowsError(try VectorStyle(json: layer(#""paint": {"line-width": "wide"}"#))) { error in
+            XCTAssertEqual("\(error)", "line 1, column 153: layer 'L': paint 'line-width': 'wide' is not a valid value")
+        }
+        // A missing member: the layer's own position.
+        XCTAssertThrowsError(try VectorStyle(data: Data(json.replacingOccurrences(of: #""source-layer": "roads","#, with: "").utf8), fileName: "my.json")) { error in
+            XCTAssertEqual("\(error)", "my.json:4:4: layer 'roads-casing': 'source-layer': a line layer of a vector source needs a string 'source-layer'")
+        }
+        XCTAssertThrowsError(try VectorStyle(data: Data("{\"version\": 8,\n \"layers\": [}".utf8), fileName: "my.json")) { error in
+            XCTAssertEqual("\(error)", "my.json:2:13: the style is not valid JSON: an unexpected character")
+        }
+    }
+
+    /// The newcomer's trip 8: a typo in a key is answered with the nearest
+    /// name, as a URL parameter is; a key MapLibre has but we do not draw is
+    /// only said to be unsupported; warnings of a file start with its name.
+    func testWarningsSuggestTheKeyMeant() throws {
+        let style = try VectorStyle(data: Data("""
+            {"version": 8, "sources": {"s": {"type": "vector"}},
+             "layers": [
+               {"id": "casing", "type": "line", "source": "s", "source-layer": "roads", "source_layer": "x",
+                "layout": {"line-color": "red", "line-jion": "round"},
+                "paint": {"line-colour": "#888", "line-blur": 1, "line-patern": "dots"}},
+               {"id": "parks", "type": "fil", "source": "s", "source-layer": "park"},
+               {"id": "names", "type": "symbol", "source": "s", "source-layer": "roads", "paint": {"text-halo-blur": 1}}
+             ]}
+            """.utf8), fileName: "my.json")
+        XCTAssertEqual(style.warnings, [
+            "my.json: layer 'casing': layer property 'source_layer' is not supported; did you mean 'source-layer'?",
+            "my.json: layer 'casing': layout property 'line-color' is not supported; it is a paint property",
+            "my.json: layer 'casing': layout property 'line-jion' is not supported; did you mean 'line-join'?",
+            "my.json: layer 'casing': paint property 'line-blur' is not supported",
+            "my.json: layer 'casing': paint property 'line-colour' is not supported; did you mean 'line-color'?",
+            "my.json: layer 'casing': paint property 'line-patern' is not supported; did you mean 'line-pattern'?",
+            "my.json: layer 'parks': layer type 'fil' is not supported; did you mean 'fill'?",
+            "my.json: layer 'names': paint property 'text-halo-blur' is not supported",
+        ])
+        XCTAssertEqual(style.fileName, "my.json")
+    }
+
+    /// The newcomer's trip 2: a `source-layer` the tiles do not have (a
+    /// Protomaps name on OpenMapTiles tiles) is warned with the layers they have.
+    func testSourceLayersAreCheckedAgainstTheTiles() throws {
+        var style = try VectorStyle(json: """
+            {"version": 8, "sources": {"s": {"type": "vector"}},
+             "layers": [
+               {"id": "houses", "type": "fill", "source": "s", "source-layer": "buildings"},
+               {"id": "roads", "type": "line", "source": "s", "source-layer": "transportation"},
+               {"id": "bg", "type": "background"}
+             ]}
+            """)
+        style.checkSourceLayers(["water", "building", "transportation"])
+        XCTAssertEqual(style.warnings, ["layer 'houses': source-layer 'buildings' is not in the tiles, so the layer draws nothing; "
+                                        + "did you mean 'building'? (the tiles have building, transportation, water)"])
+        style.warnings = []
+        style.checkSourceLayers([])
+        XCTAssertEqual(style.warnings, [], "tiles that list no layers are not checked")
     }
 
     // MARK: Hostile styles: clear errors, fast.
@@ -156,7 +222,9 @@ final class VectorStyleTests: XCTestCase {
         // An expression nested deeper than the limit but within the document's slack.
         let nested = String(repeating: #"["+", 1, "#, count: 40) + "1" + String(repeating: "]", count: 40)
         XCTAssertThrowsError(try VectorStyle(json: layer(#""paint": {"line-width": "# + nested + "}"), limits: StyleLimits(maximumExpressionDepth: 36))) { error in
-            XCTAssertEqual(error as? VectorStyleError, VectorStyleError(.limitExceeded, layer: "L", property: "line-width", detail: "the expression nests deeper than 36 levels"))
+            var expected = VectorStyleError(.limitExceeded, layer: "L", section: "paint", property: "line-width", detail: "the expression nests deeper than 36 levels")
+            (expected.line, expected.column) = (1, 153)
+            XCTAssertEqual(error as? VectorStyleError, expected)
         }
         let legacy = String(repeating: #"["all", "#, count: 40) + "true" + String(repeating: "]", count: 40)
         XCTAssertThrowsError(try VectorStyle(json: layer(#""filter": "# + legacy), limits: StyleLimits(maximumExpressionDepth: 36))) { error in

@@ -28,11 +28,12 @@ try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories
 let store = try FileAssetStore(directory: scratch.appendingPathComponent("assets"))
 var renderers = SchemeRenderers()
 renderers.set(BadgeRenderer())
-let environment = URLSchemeKitEnvironment(
-    assets: AssetImageSource(store: store),
-    imageCache: QueryKeyedURLCache(memoryCapacity: 32 << 20, diskCapacity: 64 << 20, directory: scratch.appendingPathComponent("images")),
-    httpCache: HTTPCache(directory: scratch.appendingPathComponent("web")),
-    renderers: renderers)
+let environment = URLSchemeKitEnvironment { environment in
+    environment.assets = AssetImageSource(store: store)
+    environment.imageCache = QueryKeyedURLCache(memoryCapacity: 32 << 20, diskCapacity: 64 << 20, directory: scratch.appendingPathComponent("images"))
+    environment.httpCache = HTTPCache(directory: scratch.appendingPathComponent("web"))
+    environment.renderers = renderers
+}
 let configuration = URLSessionConfiguration.ephemeral
 configuration.installURLSchemeKit(environment, extraProtocols: [BadgeURLProtocol.self])
 let session = URLSession(configuration: configuration)

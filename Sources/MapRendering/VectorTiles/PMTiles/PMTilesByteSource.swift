@@ -37,7 +37,19 @@ public final class PMTilesFileSource: PMTilesByteSource {
             count = try handle.seekToEnd()
             self.handle = Mutex(handle)
         } catch {
-            throw VectorTileError(.truncated, "cannot open the PMTiles archive \(url.path): \(error.localizedDescription)")
+            throw VectorTileError(.truncated, "\(url.path): \(Self.reason(error))")
+        }
+    }
+
+    /// Why a file could not be opened or read, in a few words ("no such file"), not
+    /// Foundation's sentence ("The operation could not be completed…").
+    static func reason(_ error: Error) -> String {
+        switch (error as? CocoaError)?.code {
+        case .fileNoSuchFile?, .fileReadNoSuchFile?: return "no such file"
+        case .fileReadNoPermission?: return "permission denied"
+        default:
+            let posix = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+            return posix.map { String(cString: strerror(Int32($0.code))) } ?? error.localizedDescription
         }
     }
 
@@ -52,7 +64,7 @@ public final class PMTilesFileSource: PMTilesByteSource {
                 try handle.seek(toOffset: range.lowerBound)
                 return try handle.read(upToCount: range.count)
             } catch {
-                throw VectorTileError(.truncated, "reading bytes \(range) of \(path): \(error.localizedDescription)")
+                throw VectorTileError(.truncated, "reading bytes \(range) of \(path): \(Self.reason(error))")
             }
         }
         guard let data, data.count == range.count else {

@@ -51,6 +51,10 @@ public struct PMTilesHeader: Equatable, Sendable {
             throw VectorTileError(.truncated, "the archive is \(bytes.count) bytes, shorter than the 127-byte PMTiles header")
         }
         guard bytes.starts(with: Array("PMTiles".utf8)) else {
+            if bytes.starts(with: Array("SQLite format 3\0".utf8)) {
+                throw VectorTileError(.unsupported, "an MBTiles (SQLite) file: MBTiles is not read; convert it once to PMTiles with "
+                                      + "`pmtiles convert FILE.mbtiles FILE.pmtiles` (go-pmtiles, https://github.com/protomaps/go-pmtiles)")
+            }
             throw VectorTileError(.corrupt, "the file does not start with the PMTiles magic number")
         }
         guard bytes[7] == 3 else {

@@ -12,7 +12,7 @@ import Raster
 /// have made it.
 struct AssetGeometry {
     /// Width and height of the result; nil keeps the edited (cropped, rotated) size.
-    let output: (width: Int, height: Int)?
+    private(set) var output: (width: Int, height: Int)?
     /// The smallest fraction of the original's sides the decode must keep
     /// (1 when the output is as large as the edited image or larger).
     let detail: Double
@@ -32,7 +32,7 @@ struct AssetGeometry {
         edited = (width, height)
 
         let w = Double(width), h = Double(height)
-        let scale: Double
+        var scale: Double
         switch (asset.width, asset.height) {
         case (nil, nil):
             output = nil
@@ -57,6 +57,13 @@ struct AssetGeometry {
                 scale = max(Double(boxWidth) / w, Double(boxHeight) / h)
                 output = (boxWidth, boxHeight)
             }
+        }
+        if !asset.enlarge, scale > 1, let box = output {
+            // Never scaled up: the box shrunk by the enlargement it would take.
+            output = asset.mode == .stretch && asset.width != nil && asset.height != nil
+                ? (min(box.width, width), min(box.height, height))
+                : (max(1, min(width, Int((Double(box.width) / scale).rounded()))), max(1, min(height, Int((Double(box.height) / scale).rounded()))))
+            scale = 1
         }
         if let output, output.width * output.height > maximumPixels {
             throw URLParameterError(parameter: asset.width != nil ? "width" : "height",

@@ -8,6 +8,7 @@ import ImageCodecs
 /// asset://?id=mzxw6ytboi3tmnrz2xhlhg5qcm&width=640&rotate=90&filter=sepia
 /// asset://?id=…&width=1920&height=1280&mode=fill&crop=0.1,0.2,0.5,0.5&flip=h&filter=contrast:1.2,blur:1.5&format=jpeg&quality=85
 /// asset://?id=…&frame=3&width=320
+/// asset://?id=…&width=640&enlarge=false
 /// ```
 ///
 /// Edits apply in a fixed order: the frame (an animated GIF's or WebP's
@@ -17,14 +18,14 @@ public struct AssetURL: SchemeURL {
     /// `asset`.
     public static let scheme = "asset"
     /// Every query item an `asset://` URL may carry.
-    public static let parameterNames = ["id", "frame", "width", "height", "mode", "crop", "rotate", "flip", "filter", "format", "quality"]
+    public static let parameterNames = ["id", "frame", "width", "height", "mode", "enlarge", "crop", "rotate", "flip", "filter", "format", "quality"]
 
     /// How the image meets a `width` × `height` box.
     public enum Mode: String, CaseIterable, Sendable {
         /// Scaled to fit inside the box, keeping its aspect ratio (the default).
-        /// A smaller photo is enlarged: the URL asks for those pixels. (An
-        /// `ImageTargetSize` `.fit` is a display size and never enlarges; both
-        /// fit with `Bitmap.fittedSize`.)
+        /// A smaller photo is enlarged, unless ``AssetURL/enlarge`` is false:
+        /// the URL asks for those pixels. (An `ImageTargetSize` `.fit` is a
+        /// display size and never enlarges; both fit with `Bitmap.fittedSize`.)
         case fit
         /// Scaled to cover the box, then centre-cropped to it.
         case fill
@@ -56,6 +57,12 @@ public struct AssetURL: SchemeURL {
     public var height: Int?
     /// How the photo meets the box when both sides are given.
     public var mode: Mode
+    /// Whether a photo smaller than the box is scaled up to it (`enlarge=true`,
+    /// the default: the URL asks for those pixels). `enlarge=false`, as
+    /// imgproxy's and thumbor's habit, never scales up: the photo comes out
+    /// at its own size (`fit`, or one side given), as the largest part of it
+    /// with the box's shape (`fill`), or with each side at most its own (`stretch`).
+    public var enlarge: Bool
     /// The part of the upright photo to keep, before rotation; nil keeps it whole.
     public var crop: NormalizedRect?
     /// Degrees clockwise; multiples of 90 are exact.
@@ -71,14 +78,15 @@ public struct AssetURL: SchemeURL {
 
     /// An edit of asset `id`; every parameter but `id` defaults to leaving the
     /// photo as it is. Throws the `URLParameterError` that reading its URL would.
-    public init(id: String, frame: Int = 1, width: Int? = nil, height: Int? = nil, mode: Mode = .fit, crop: NormalizedRect? = nil,
-                rotate: Double = 0, flip: Flip? = nil, filters: [ImageEdit] = [], format: ImageFormat? = nil,
+    public init(id: String, frame: Int = 1, width: Int? = nil, height: Int? = nil, mode: Mode = .fit, enlarge: Bool = true,
+                crop: NormalizedRect? = nil, rotate: Double = 0, flip: Flip? = nil, filters: [ImageEdit] = [], format: ImageFormat? = nil,
                 quality: Int = OutputEncoding.defaultQuality) throws {
         self.id = id
         self.frame = frame
         self.width = width
         self.height = height
         self.mode = mode
+        self.enlarge = enlarge
         self.crop = crop
         self.rotate = rotate
         self.flip = flip
@@ -95,6 +103,7 @@ public struct AssetURL: SchemeURL {
         width = try query.int("width", in: 1...Self.maximumDimension)
         height = try query.int("height", in: 1...Self.maximumDimension)
         mode = try query.choice("mode", as: Mode.self) ?? .fit
+        enlarge = try query.bool("enlarge") ?? true
         crop = try query.string("crop").map { try NormalizedRect.parse($0, parameter: "crop") }
         rotate = try query.double("rotate", in: -3600...3600) ?? 0
         flip = try query.choice("flip", as: Flip.self)
@@ -124,6 +133,7 @@ public struct AssetURL: SchemeURL {
         query.add("width", width)
         query.add("height", height)
         if mode != .fit { query.add("mode", mode.rawValue) }
+        if !enlarge { query.add("enlarge", "false") }
         query.add("crop", crop?.text)
         if rotate != 0 { query.add("rotate", rotate) }
         query.add("flip", flip?.rawValue)

@@ -1,3 +1,4 @@
+import MapRendering
 import Raster
 
 /// One step of an `asset://` filter chain, in URL form (`filter=sepia,blur:2`).
@@ -49,7 +50,7 @@ public enum ImageEdit: Hashable, Sendable {
         case "contrast": return .contrast(try number(0...4))
         case "saturation": return .saturation(try number(0...4))
         default:
-            let suggestion = NameSuggestion.nearest(to: name, in: names).map { "; did you mean '\($0)'?" } ?? ""
+            let suggestion = NameSuggestion.didYouMean(name, in: names)
             throw URLParameterError(parameter: parameter, reason: "has unknown filter '\(name)'\(suggestion) (known: \(names.joined(separator: ", ")))")
         }
     }

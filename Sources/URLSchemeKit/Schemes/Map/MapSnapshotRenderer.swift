@@ -44,9 +44,15 @@ public struct MapSnapshotRenderer: Renderer {
         let cancellation = context.cancellation
         // A view needing more tiles than the budget throws MapOptionError, a
         // tile that cannot be had MapTileError: URLErrors.converting reports them.
-        let bitmap = try mapRenderer(for: map, in: context).render(map.options, in: MapViewport(options: map.options), cancellation: cancellation)
+        let viewport = MapViewport(options: map.options)
+        let bitmap = try mapRenderer(for: map, in: context).render(map.options, in: viewport, cancellation: cancellation)
         try cancellation.check()
-        return try OutputEncoding.encode(bitmap, format: map.format, quality: map.quality, cancellation: cancellation)
+        var image = try OutputEncoding.encode(bitmap, format: map.format, quality: map.quality, cancellation: cancellation)
+        // A view with none of its tiles' data is still drawn, with the reason it is blank.
+        if let name = map.tiles, let source = context.environment.tileSources.vectorSource(named: name) {
+            image.warnings = source.coverageWarnings(for: viewport).map { "tile source '\(name)': \($0)" }
+        }
+        return image
     }
 }
 

@@ -10,6 +10,8 @@ public enum VectorSourceStyle: Sendable, Equatable {
     /// The built-in style for the archive's schema in one look, whatever the URL asks.
     case builtin(MapStyle)
     /// A MapLibre style JSON document; its one vector source draws from the
-    /// archive, whatever that source's `url` says.
-    case json(Data)
+    /// archive, whatever that source's `url` says. `fileName`, when it was
+    /// read from a file (as the user named it, e.g. `my.json`), starts its
+    /// errors and warnings (`my.json:14:30: layer 'roads': …`).
+    case json(Data, fileName: String? = nil)
 }

@@ -17,9 +17,13 @@ extension VectorTileSource {
     /// source's own memory (`HTTPRangeByteSource`'s `store`), e.g. the
     /// environment's `imageCache`, so that later processes read them from disk.
     ///
-    /// Throws `VectorTileError` or `VectorStyleError` with a message naming
-    /// `location` (a truncated archive, an unknown schema, a style that cannot
-    /// be read or has more than one vector source).
+    /// Throws `VectorTileError` with a message naming `location` (a truncated
+    /// archive, an unknown schema), or `VectorStyleError` naming the style's
+    /// file and the line and column at fault (a style that cannot be read or
+    /// has more than one vector source).
+    ///
+    /// A style file's `source-layer`s are checked against the tiles'
+    /// `vector_layers`: a layer the tiles lack is named in the style's warnings.
     public static func open(_ location: URL, style: VectorSourceStyle = .automatic, budget: ResourceBudget = ResourceBudget(),
                             configuration: URLSessionConfiguration? = nil, rangeStore: QueryKeyedURLCache? = nil) throws -> VectorTileSource {
         let name = location.isFileURL ? location.path : location.absoluteString
@@ -39,9 +43,8 @@ extension VectorTileSource {
             }
             return try open(bytes, style: style, budget: budget)
         } catch let error as VectorTileError {
-            throw VectorTileError(error.kind, "\(name): \(error.message)")
-        } catch let error as VectorStyleError {
-            throw VectorStyleError(error.kind, layer: error.layer, property: error.property, detail: "the style for \(name): \(error.detail)")
+            // Named once: a file that cannot be opened names itself.
+            throw error.message.hasPrefix(name + ": ") ? error : VectorTileError(error.kind, "\(name): \(error.message)")
         }
     }
 
@@ -71,16 +74,22 @@ extension VectorTileSource {
             light = try lightStyle.style()
             dark = try darkStyle.style()
             styleIdentity = Array((lightStyle.json + darkStyle.json).utf8)
-        case .json(let data):
+        case .json(let data, let fileName):
             guard data.count <= budget.vectorStyle.maximumByteCount else {
-                throw VectorStyleError(.limitExceeded, detail: "the style is \(data.count) bytes, over the limit of \(budget.vectorStyle.maximumByteCount) (ResourceBudget.vectorStyle)")
+                var error = VectorStyleError(.limitExceeded, detail: "the style is \(data.count) bytes, over the limit of \(budget.vectorStyle.maximumByteCount) (ResourceBudget.vectorStyle)")
+                error.file = fileName
+                throw error
             }
-            light = try VectorStyle(data: data, limits: budget.vectorStyle)
+            var style = try VectorStyle(data: data, fileName: fileName, limits: budget.vectorStyle)
             // Every layer draws from the one tile set: a style of several vector
             // sources would draw the others' layers from the wrong tiles.
-            guard light.sources.count <= 1 else {
-                throw VectorStyleError(.invalidValue, property: "sources", detail: "the style has \(light.sources.count) vector sources (\(light.sources.keys.sorted().joined(separator: ", "))); a style drawn from one archive has one")
+            guard style.sources.count <= 1 else {
+                var error = VectorStyleError(.invalidValue, property: "sources", detail: "the style has \(style.sources.count) vector sources (\(style.sources.keys.sorted().joined(separator: ", "))); a style drawn from one archive has one")
+                error.file = fileName
+                throw error
             }
+            style.checkSourceLayers(try layerIDs(of: tiles))
+            light = style
             dark = light
             styleIdentity = Array(data)
         }

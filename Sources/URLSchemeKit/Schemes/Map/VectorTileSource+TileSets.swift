@@ -28,7 +28,8 @@ extension VectorTileSource {
     /// a server whose tiles change under the same template is not noticed
     /// by cached snapshots (as for any image URL).
     ///
-    /// Throws `VectorTileError` naming the template, or `VectorStyleError`.
+    /// Throws `VectorTileError` naming the template, or `VectorStyleError`
+    /// naming the style's file, line and column.
     public static func open(template: String, zoomRange: ClosedRange<Int>? = nil, style: VectorSourceStyle = .automatic,
                             budget: ResourceBudget = ResourceBudget(), configuration: URLSessionConfiguration? = nil) throws -> VectorTileSource {
         do {
@@ -55,8 +56,6 @@ extension VectorTileSource {
             throw VectorTileError(error.kind, "\(template): \(error.message)")
         } catch MapTileError.unavailable(let tile, let reason) {
             throw VectorTileError(.truncated, "\(template): tile \(tile): \(reason)")
-        } catch let error as VectorStyleError {
-            throw VectorStyleError(error.kind, layer: error.layer, property: error.property, detail: "the style for \(template): \(error.detail)")
         }
     }
 
@@ -75,7 +74,8 @@ extension VectorTileSource {
     /// the folder and its zoom folders, and the style: adding or removing
     /// tiles of a zoom, or replacing the metadata, draws cached URLs again.
     ///
-    /// Throws `VectorTileError` naming the folder, or `VectorStyleError`.
+    /// Throws `VectorTileError` naming the folder, or `VectorStyleError`
+    /// naming the style's file, line and column.
     public static func open(folder directory: URL, zoomRange: ClosedRange<Int>? = nil, style: VectorSourceStyle = .automatic,
                             budget: ResourceBudget = ResourceBudget()) throws -> VectorTileSource {
         let path = directory.path
@@ -109,8 +109,6 @@ extension VectorTileSource {
             return try open(tiles, identity: identity, style: style, budget: budget)
         } catch let error as VectorTileError {
             throw VectorTileError(error.kind, "\(path): \(error.message)")
-        } catch let error as VectorStyleError {
-            throw VectorStyleError(error.kind, layer: error.layer, property: error.property, detail: "the style for \(path): \(error.detail)")
         }
     }
 

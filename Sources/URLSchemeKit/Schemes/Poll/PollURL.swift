@@ -111,8 +111,8 @@ public struct PollURL: SchemeURL {
         }
         self.votes = votes
         chosen = try query.int("chosen", in: 1...options.count)
-        closed = try Self.flag(query, "closed")
-        anonymous = try Self.flag(query, "anonymous")
+        closed = try query.bool("closed") ?? false
+        anonymous = try query.bool("anonymous") ?? false
         width = try query.int("width", in: Self.widthRange) ?? Self.defaultWidth
         scale = try query.double("scale", in: Self.scaleRange) ?? 1
         style = try query.choice("style", as: Style.self) ?? .light
@@ -150,15 +150,5 @@ public struct PollURL: SchemeURL {
             throw URLParameterError(parameter: parameter, reason: "is \(text.count) characters long; at most \(limit) are allowed")
         }
         return text
-    }
-
-    /// `true`/`1` or `false`/`0`; false when absent.
-    private static func flag(_ query: QueryReader, _ name: String) throws -> Bool {
-        guard let text = try query.string(name) else { return false }
-        switch text.lowercased() {
-        case "true", "1": return true
-        case "false", "0": return false
-        default: throw URLParameterError(parameter: name, reason: "must be true, false, 1 or 0, got '\(text)'")
-        }
     }
 }

@@ -1,9 +1,11 @@
 /// Finds the known parameter name closest to a mistyped one, so that
-/// `lattitude=` is answered with "did you mean 'latitude'?" rather than ignored.
-enum NameSuggestion {
+/// `lattitude=` is answered with "did you mean 'latitude'?" rather than ignored,
+/// and a style's `line-colour` with "did you mean 'line-color'?". (In
+/// MapRendering, the lowest module both the URL readers and the style reader see.)
+package enum NameSuggestion {
     /// The nearest of `candidates` by edit distance, if it is near enough to be a typo
     /// (at most a third of the longer name's length, and at least 1 edit allowed).
-    static func nearest(to name: String, in candidates: [String]) -> String? {
+    package static func nearest(to name: String, in candidates: [String]) -> String? {
         let lowered = name.lowercased()
         var best: (name: String, distance: Int)?
         for candidate in candidates {
@@ -15,8 +17,13 @@ enum NameSuggestion {
         return best.distance <= allowed ? best.name : nil
     }
 
+    /// `; did you mean 'NAME'?` for the nearest of `candidates`, or "" when none is near.
+    package static func didYouMean(_ name: String, in candidates: [String]) -> String {
+        nearest(to: name, in: candidates).map { "; did you mean '\($0)'?" } ?? ""
+    }
+
     /// Optimal string alignment distance (Levenshtein plus adjacent transpositions).
-    static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+    package static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
         var previous2 = [Int](repeating: 0, count: b.count + 1)
