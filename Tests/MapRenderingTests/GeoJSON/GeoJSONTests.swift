@@ -126,6 +126,21 @@ final class GeoJSONTests: XCTestCase {
         assertError(#"{"type": "Point", "coordinates": \#(deep)}"#, .limitExceeded, "nesting deeper than 32")
     }
 
+    func testADocumentAtTheByteLimitOfPositionsIsRefusedAtTheVertexLimit() throws {
+        // 8 MiB of the shortest positions, 1.4 million of them: the worst
+        // tree the reader holds, refused at the millionth position.
+        let limits = GeoJSONLimits.default
+        let prefix = #"{"type":"MultiPoint","coordinates":["#
+        let count = (limits.maximumByteCount - prefix.utf8.count - 2) / 6
+        let data = Data((prefix + String(repeating: "[0,0],", count: count).dropLast() + "]}").utf8)
+        XCTAssertLessThanOrEqual(data.count, limits.maximumByteCount)
+        let start = Date()
+        XCTAssertThrowsError(try GeoJSON(data: data)) { error in
+            XCTAssertEqual((error as? GeoJSONError)?.message, "the document.coordinates[1000000]: the GeoJSON has over 1000000 positions, the limit")
+        }
+        print("8 MiB of positions refused in \(Date().timeIntervalSince(start)) s")
+    }
+
     func testAHostileDocumentAtTheLimitsIsRefusedQuickly() throws {
         // A megabyte of one-point features: refused at the feature limit, not read whole.
         let feature = #"{"type":"Feature","properties":{},"geometry":{"type":"Point","coordinates":[0,0]}},"#
