@@ -51,6 +51,11 @@ final class GeoJSONTilesTests: XCTestCase {
             XCTAssertEqual(layer.feature(at: 0).geometry, [[expected]], "tile 1/\(x)/\(y)")
         }
         XCTAssertNil(try layer(source, 3, 0, 0), "far from the point")
+        // Without a buffer too: a point on an edge belongs to both sides (geojson-vt clips points inclusively).
+        let unbuffered = try tiles(#"{"type": "Point", "coordinates": [0, 0]}"#, GeoJSONTileOptions(buffer: 0))
+        for (x, y) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
+            XCTAssertEqual(try layer(unbuffered, 1, x, y)?.featureCount, 1, "tile 1/\(x)/\(y) without a buffer")
+        }
     }
 
     func testSimplificationDropsAVertexAtLowZoomsAndKeepsItAtTheMaximum() throws {
