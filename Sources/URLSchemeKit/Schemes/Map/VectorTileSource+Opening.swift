@@ -78,8 +78,10 @@ extension VectorTileSource {
             light = try VectorStyle(data: data, limits: budget.vectorStyle)
             // Every layer draws from the one tile set: a style of several vector
             // sources would draw the others' layers from the wrong tiles.
-            guard light.sources.count <= 1 else {
-                throw VectorStyleError(.invalidValue, property: "sources", detail: "the style has \(light.sources.count) vector sources (\(light.sources.keys.sorted().joined(separator: ", "))); a style drawn from one archive has one")
+            // (A `geojson` source is not bound to the archive: map:// does not load it yet.)
+            let vectorSources = light.sources.values.filter { $0.kind == .vector }.map(\.name).sorted()
+            guard vectorSources.count <= 1 else {
+                throw VectorStyleError(.invalidValue, property: "sources", detail: "the style has \(vectorSources.count) vector sources (\(vectorSources.joined(separator: ", "))); a style drawn from one archive has one")
             }
             dark = light
             styleIdentity = Array(data)
