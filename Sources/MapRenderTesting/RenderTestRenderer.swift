@@ -63,7 +63,7 @@ struct RenderTestRenderer {
         }
         let style = try VectorStyle(data: test.style)
         for warning in style.warnings {
-            for kind in ["source type", "layer type"] {
+            for kind in ["source type", "layer type", "geojson option"] {
                 if let range = warning.range(of: "\(kind) '") {
                     let name = warning[range.upperBound...].prefix { $0 != "'" }
                     throw Unsupported(feature: "\(kind) \(name)")
@@ -73,7 +73,10 @@ struct RenderTestRenderer {
         guard style.sources.count <= 1 else { throw Unsupported(feature: "several vector sources") }
         let tiles: any VectorTileProviding
         let sourceName: String
-        if let source = style.sources.values.first {
+        if let source = style.sources.values.first, case .geojson(let geojson) = source.kind {
+            tiles = geojson.tiles(try features(of: geojson, loaders: &loaders))
+            sourceName = source.name
+        } else if let source = style.sources.values.first {
             let loader = try tileLoader(for: source)
             loaders.append(loader)
             tiles = LoadedVectorTiles(loader: loader, zoomRange: (source.minimumZoom ?? 0)...(source.maximumZoom ?? 22))
@@ -94,16 +97,32 @@ struct RenderTestRenderer {
     private func tileLoader(for source: VectorStyleSource) throws -> SuiteFileLoader {
         guard source.url == nil else { throw Unsupported(feature: "a TileJSON 'url' source") }
         guard let template = source.tiles.first else { throw Unsupported(feature: "a vector source without 'tiles'") }
-        var path: Substring
-        if let local = template.split(separator: "local://", maxSplits: 1, omittingEmptySubsequences: false).dropFirst().first {
-            path = local
-        } else if let served = template.split(separator: "localhost:2900/", maxSplits: 1, omittingEmptySubsequences: false).dropFirst().first {
-            path = served
-        } else {
-            throw Unsupported(feature: "tiles from '\(template)'")
-        }
+        let path = try suitePath(template, "tiles")
         if path.hasSuffix(".mlt") { throw Unsupported(feature: "MapLibre Tiles (.mlt)") }
-        return SuiteFileLoader(integration: integration, template: String(path))
+        return SuiteFileLoader(integration: integration, template: path)
+    }
+
+    /// A GeoJSON source's document: inline, or the suite's file its URL names
+    /// (read through a loader added to `loaders`, so it is copied with the test).
+    private func features(of source: GeoJSONStyleSource, loaders: inout [SuiteFileLoader]) throws -> GeoJSON {
+        switch source.data {
+        case .inline(let document):
+            return document
+        case .url(let url):
+            let loader = SuiteFileLoader(integration: integration, template: "")
+            loaders.append(loader)
+            return try GeoJSON(data: loader.file(suitePath(url, "GeoJSON")), promoteId: source.promoteId)
+        }
+    }
+
+    /// The path under `integration/` of a `local://` (or `http://localhost:2900/`) URL.
+    private func suitePath(_ url: String, _ what: String) throws -> String {
+        if let local = url.split(separator: "local://", maxSplits: 1, omittingEmptySubsequences: false).dropFirst().first {
+            return String(local)
+        } else if let served = url.split(separator: "localhost:2900/", maxSplits: 1, omittingEmptySubsequences: false).dropFirst().first {
+            return String(served)
+        }
+        throw Unsupported(feature: "\(what) from '\(url)'")
     }
 
     /// The loader of a style with no source: every tile empty.

@@ -10,12 +10,22 @@ final class SuiteFileLoader: TileLoading {
     var filesRead: Set<String> { read.withLock { $0 } }
 
     private let loader: DirectoryTileLoader
+    private let integration: URL
     private let read = Mutex<Set<String>>([])
 
     /// A loader of `template` (a path under `integration`, with `{z}`, `{x}`,
     /// `{y}`); a tile with no file is empty, as a server's 404 is to MapLibre.
     init(integration: URL, template: String) {
         loader = DirectoryTileLoader(directory: integration, template: template, missingFilesAreEmpty: true)
+        self.integration = integration
+    }
+
+    /// The suite's file at `path` (relative to `integration/`, as a
+    /// `local://` URL names it, e.g. a GeoJSON source's `data`), kept as read.
+    func file(_ path: String) throws -> Data {
+        let data = try Data(contentsOf: integration.appendingPathComponent(path))
+        read.withLock { _ = $0.insert(path) }
+        return data
     }
 
     func tile(_ coordinate: TileCoordinate) throws -> [UInt8] {

@@ -415,6 +415,8 @@ final class VectorMapURLTests: XCTestCase {
         XCTAssertThrowsError(try VectorTileSource.open(Self.archive("openmaptiles"), style: .json(twoSources))) { error in
             XCTAssertTrue("\(error)".contains("2 vector sources (a, b)"), "\(error)")
         }
+        let withGeoJSON = Data(#"{"version": 8, "sources": {"a": {"type": "vector"}, "g": {"type": "geojson", "data": {"type": "Point", "coordinates": [0, 0]}}}, "layers": []}"#.utf8)
+        XCTAssertNoThrow(try VectorTileSource.open(Self.archive("openmaptiles"), style: .json(withGeoJSON)), "a geojson source is not a second archive")
         let oneSource = Data(##"{"version": 8, "sources": {"elsewhere": {"type": "vector", "url": "https://example.invalid/tiles.json"}}, "layers": [{"id": "water", "type": "fill", "source": "elsewhere", "source-layer": "water", "paint": {"fill-color": "#0000ff"}}]}"##.utf8)
         let drawn = try VectorTileSource.open(Self.archive("openmaptiles"), style: .json(oneSource))
         var one = MapTileSources()

@@ -71,7 +71,7 @@ struct VectorStyleReader {
             guard case .object(let source) = value, case .string(let type)? = source["type"] else {
                 throw VectorStyleError(.invalidValue, property: "sources", detail: "source '\(name)' is not an object with a string 'type'")
             }
-            guard type == "vector" else {
+            guard type == "vector" || type == "geojson" else {
                 warn("source '\(name)': source type '\(type)' is not supported")
                 others.insert(name)
                 continue
@@ -102,6 +102,13 @@ struct VectorStyleReader {
                     tiles.append(template)
                 }
             }
+            if type == "geojson" {
+                var geojson = GeoJSONSourceReader(name: name, members: source)
+                sources[name] = VectorStyleSource(name: name, url: nil, tiles: [], minimumZoom: nil, maximumZoom: nil,
+                                                  attribution: try string("attribution"), kind: .geojson(try geojson.read()))
+                geojson.warnings.forEach { warn($0) }
+                continue
+            }
             sources[name] = VectorStyleSource(name: name, url: try string("url"), tiles: tiles, minimumZoom: try zoom("minzoom"),
                                               maximumZoom: try zoom("maxzoom"), attribution: try string("attribution"))
         }
@@ -130,12 +137,16 @@ struct VectorStyleReader {
                 reader.warn("source '\(name)' is not a vector source; the layer is not drawn")
                 return nil
             }
-            guard sources[name] != nil else { throw reader.invalid("source", "source '\(name)' is not declared in 'sources'") }
-            guard case .string(let layerName)? = members["source-layer"] else {
+            guard let declared = sources[name] else { throw reader.invalid("source", "source '\(name)' is not declared in 'sources'") }
+            source = name
+            if case .geojson = declared.kind {
+                // A GeoJSON source's tiles have one layer; `source-layer` means nothing to it.
+                sourceLayer = GeoJSONTiles.layerName
+            } else if case .string(let layerName)? = members["source-layer"] {
+                sourceLayer = layerName
+            } else {
                 throw reader.invalid("source-layer", "a \(type) layer of a vector source needs a string 'source-layer'")
             }
-            source = name
-            sourceLayer = layerName
         }
         func zoom(_ key: String, _ fallback: Double) throws -> Double {
             guard let value = members[key] else { return fallback }

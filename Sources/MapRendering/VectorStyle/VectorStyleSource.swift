@@ -1,6 +1,15 @@
-/// A `vector` source of a style: its name and what the style says about where its
-/// tiles come from (the renderer may bind another archive to the name).
+/// A source of a style: its name, its type, and what the style says about
+/// where its tiles come from (the renderer may bind another archive to a
+/// `vector` source's name).
 public struct VectorStyleSource: Sendable, Equatable {
+    /// The source's type and what only that type has.
+    public enum Kind: Sendable, Equatable {
+        /// `vector`: tiles from ``VectorStyleSource/url`` or ``VectorStyleSource/tiles``.
+        case vector
+        /// `geojson`: features cut into tiles by ``GeoJSONTiles``.
+        case geojson(GeoJSONStyleSource)
+    }
+
     /// The source's key in the style's `sources`.
     public var name: String
     /// Its `url` (a TileJSON or `pmtiles://` URL), if given.
@@ -13,4 +22,6 @@ public struct VectorStyleSource: Sendable, Equatable {
     public var maximumZoom: Int?
     /// Its `attribution` text, if given.
     public var attribution: String?
+    /// Its type: `vector` unless the style says otherwise.
+    public var kind: Kind = .vector
 }

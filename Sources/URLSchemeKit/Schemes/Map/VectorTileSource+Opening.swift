@@ -83,8 +83,10 @@ extension VectorTileSource {
             var style = try VectorStyle(data: data, fileName: fileName, limits: budget.vectorStyle)
             // Every layer draws from the one tile set: a style of several vector
             // sources would draw the others' layers from the wrong tiles.
-            guard style.sources.count <= 1 else {
-                var error = VectorStyleError(.invalidValue, property: "sources", detail: "the style has \(style.sources.count) vector sources (\(style.sources.keys.sorted().joined(separator: ", "))); a style drawn from one archive has one")
+            // (A `geojson` source is not bound to the archive: map:// does not load it yet.)
+            let vectorSources = style.sources.values.filter { $0.kind == .vector }.map(\.name).sorted()
+            guard vectorSources.count <= 1 else {
+                var error = VectorStyleError(.invalidValue, property: "sources", detail: "the style has \(vectorSources.count) vector sources (\(vectorSources.joined(separator: ", "))); a style drawn from one archive has one")
                 error.file = fileName
                 throw error
             }

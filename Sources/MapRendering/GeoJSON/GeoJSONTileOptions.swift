@@ -1,0 +1,23 @@
+/// How a GeoJSON source is cut into tiles: MapLibre's `geojson` source
+/// options, in its units (pixels of a 512-pixel tile), with its defaults.
+public struct GeoJSONTileOptions: Equatable, Sendable {
+    /// The deepest zoom tiles are made at (`maxzoom`, 0…24); deeper views
+    /// draw this zoom's tiles larger, unsimplified. Default 18.
+    public var maximumZoom: Int
+    /// How far past its edges a tile keeps geometry, in pixels of a 512-pixel
+    /// tile (`buffer`, 0…512), so lines and labels cross tile edges cleanly. Default 128.
+    public var buffer: Double
+    /// Douglas–Peucker tolerance in pixels of a 512-pixel tile (`tolerance`):
+    /// higher is simpler and faster. Not applied at ``maximumZoom``. Default 0.375.
+    public var tolerance: Double
+    /// Tile coordinates across a tile. Default 8192, as MapLibre's tiles.
+    public var extent: Int
+
+    /// Options with MapLibre's defaults, any of them overridden.
+    public init(maximumZoom: Int = 18, buffer: Double = 128, tolerance: Double = 0.375, extent: Int = 8192) {
+        self.maximumZoom = maximumZoom
+        self.buffer = buffer
+        self.tolerance = tolerance
+        self.extent = extent
+    }
+}
