@@ -47,13 +47,17 @@ final class OriginServer {
 
     func url(_ path: String) -> URL { URL(string: "http://\(host):\(port)\(path)")! }
 
-    /// Sets what `path` answers.
+    /// Sets what `path` answers. `endless`: a chunked body ending at
+    /// `endlessBytes`, `chunkDelay` seconds between its 64 KiB chunks;
+    /// `gzipZeros`: that many zero bytes, chunked and sent gzipped.
     func route(_ path: String, status: Int = 200, headers: [String: String] = [:], body: String = "",
                bodySize: Int = 0, echoHeader: String? = nil, echoMap: [String: String]? = nil, delay: Double = 0,
-               unsafeStatus: Int = 200, unsafeHeaders: [String: String] = [:], endless: Bool = false) throws {
+               unsafeStatus: Int = 200, unsafeHeaders: [String: String] = [:], endless: Bool = false,
+               endlessBytes: Int = 256 << 20, chunkDelay: Double = 0, gzipZeros: Int = 0) throws {
         var route: [String: Any] = ["path": path, "status": status, "headers": headers, "body": body,
                                     "body_size": bodySize, "delay": delay,
-                                    "unsafe_status": unsafeStatus, "unsafe_headers": unsafeHeaders, "endless": endless]
+                                    "unsafe_status": unsafeStatus, "unsafe_headers": unsafeHeaders, "endless": endless,
+                                    "endless_bytes": endlessBytes, "chunk_delay": chunkDelay, "gzip_zeros": gzipZeros]
         if let echoHeader { route["echo_header"] = echoHeader }
         if let echoMap { route["echo_map"] = echoMap }
         var request = URLRequest(url: url("/__route"))
