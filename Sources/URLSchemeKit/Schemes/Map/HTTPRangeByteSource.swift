@@ -19,8 +19,12 @@ import FoundationNetworking
 /// A server is a stranger: a body longer than the range asked for is cut off
 /// with an error, and one that ignores Range (a 200 with the whole file) is
 /// read whole only when the file is at most `maximumWholeBytes` (then served
-/// from memory); a larger one is refused, saying so. Each request may take
-/// `timeout` seconds. Reads block their thread (a render queue's worker).
+/// from memory); a larger one is refused, saying so, as the bytes arrive
+/// (through an `HTTPCache` too, which is told each request's limit). Each
+/// request may take `timeout` seconds. An `Authorization` or `Cookie` of the
+/// configuration's `httpAdditionalHeaders` is sent with each request, and
+/// never to another origin a redirect names. Reads block their thread (a
+/// render queue's worker).
 public final class HTTPRangeByteSource: PMTilesByteSource {
     /// The archive's URL.
     public let url: URL
