@@ -229,4 +229,40 @@ final class PlatformTrapTests: XCTestCase {
         let (language, _) = try await plain.data(from: origin.url("/language"))
         XCTAssertEqual(String(decoding: language, as: UTF8.self), expected["Accept-Language"] ?? "(none)")
     }
+
+    /// Trap 21: a configuration's `httpAdditionalHeaders` go with every hop
+    /// of a redirect, whatever request the delegate's
+    /// `willPerformHTTPRedirection` hands back: a delegate that drops
+    /// `Authorization` for another host does not stop it. So the map's
+    /// fetches take credentials out of the configuration and set them on
+    /// each request (`LimitedFetches.takeCredentials`), where a redirect to
+    /// another origin drops them.
+    func testAdditionalHeadersFollowARedirectWhateverTheDelegateReturns() throws {
+        let origin = try OriginServer(test: self)
+        let other = try OriginServer(test: self, host: "127.0.0.2")
+        try other.route("/target", echoHeader: "Authorization")
+        try origin.route("/moved", status: 302, headers: ["Location": other.url("/target").absoluteString])
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpAdditionalHeaders = ["Authorization": "Bearer key"]
+        let session = URLSession(configuration: configuration, delegate: AuthorizationDroppingDelegate(), delegateQueue: nil)
+        defer { session.invalidateAndCancel() }
+        let body = Result<Data, Error>.waiting { done in
+            session.dataTask(with: origin.url("/moved")) { data, _, error in
+                done(data.map { .success($0) } ?? .failure(error ?? URLError(.badServerResponse)))
+            }.resume()
+        }
+        XCTAssertEqual(try other.count("/target"), 1, "the redirect was followed")
+        XCTAssertEqual(String(decoding: try body.get(), as: UTF8.self), "Bearer key",
+                       "the platform no longer re-adds a configuration's headers on a redirect: revisit LimitedFetches.takeCredentials")
+    }
+}
+
+/// Drops `Authorization` from every redirected request (which the platform undoes, trap 21).
+private final class AuthorizationDroppingDelegate: NSObject, URLSessionTaskDelegate, Sendable {
+    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                    newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
+        var next = request
+        next.setValue(nil, forHTTPHeaderField: "Authorization")
+        completionHandler(next)
+    }
 }

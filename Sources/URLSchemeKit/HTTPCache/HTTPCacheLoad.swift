@@ -34,6 +34,8 @@ struct HTTPCacheLoad: Sendable {
     let timeLimit: TimeInterval?
     /// The outer session and its connection limit per origin (`ForwardingLanes`).
     let lane: (session: ObjectIdentifier, limit: Int)?
+    /// The most body bytes the caller takes, when it said (`HTTPForwarder.bodyLimitField`).
+    let bodyLimit: HTTPForwarder.BodyLimit?
     /// The request's URL.
     let url: URL
     /// The user's session's cookies, sent and stored by the forwarder.
@@ -43,7 +45,7 @@ struct HTTPCacheLoad: Sendable {
 
     /// A load of `request`; nil when it has no URL.
     init?(cache: HTTPCache, request: URLRequest, cookies: SessionCookies?, cancellation: RenderCancellation, hops: Int = 0,
-          timeLimit: TimeInterval? = nil, lane: (session: ObjectIdentifier, limit: Int)? = nil,
+          timeLimit: TimeInterval? = nil, bodyLimit: HTTPForwarder.BodyLimit? = nil, lane: (session: ObjectIdentifier, limit: Int)? = nil,
           finish: @escaping @Sendable (ClientChannel.Outcome) -> Void) {
         guard let url = request.url else { return nil }
         var request = request
@@ -54,6 +56,7 @@ struct HTTPCacheLoad: Sendable {
         self.partition = cache.partition(for: request)
         self.hops = hops
         self.timeLimit = timeLimit
+        self.bodyLimit = bodyLimit
         self.lane = lane
         self.cookies = cookies
         self.url = url
@@ -126,7 +129,7 @@ struct HTTPCacheLoad: Sendable {
     private func follow(to target: URL) {
         let next = RedirectedRequest.next(after: request, to: target, cookies: cookies)
         HTTPCacheLoad(cache: cache, request: next, cookies: cookies, cancellation: cancellation, hops: hops + 1,
-                      timeLimit: timeLimit, lane: lane, finish: finish)?.run()
+                      timeLimit: timeLimit, bodyLimit: bodyLimit, lane: lane, finish: finish)?.run()
     }
 
     // MARK: Forwarding
@@ -138,7 +141,7 @@ struct HTTPCacheLoad: Sendable {
             if let etag { outgoing.setValue(etag, forHTTPHeaderField: "If-None-Match") }
             if let lastModified { outgoing.setValue(lastModified, forHTTPHeaderField: "If-Modified-Since") }
         }
-        cache.forwarder.forward(outgoing, cookies: cookies, cancellation: cancellation, timeLimit: timeLimit, lane: lane) { result in
+        cache.forwarder.forward(outgoing, cookies: cookies, cancellation: cancellation, timeLimit: timeLimit, lane: lane, bodyLimit: bodyLimit) { result in
             let now = cache.clock()
             switch result {
             case let .failure(error):
@@ -235,7 +238,7 @@ struct HTTPCacheLoad: Sendable {
     /// `Content-Location` (same origin only) is invalidated (RFC 9111 §4.4).
     private func forwardUnsafe() {
         let method = self.method
-        cache.forwarder.forward(request, cookies: cookies, cancellation: cancellation, timeLimit: timeLimit, lane: lane) { result in
+        cache.forwarder.forward(request, cookies: cookies, cancellation: cancellation, timeLimit: timeLimit, lane: lane, bodyLimit: bodyLimit) { result in
             switch result {
             case let .failure(error):
                 finish(.failed(URLErrors.converting(error, url: url)))
@@ -261,7 +264,7 @@ struct HTTPCacheLoad: Sendable {
         guard let key = CacheKey(resource: url).map({ key in partition.map { key.variant($0) } ?? key }),
               cache.revalidating.withLock({ $0.insert(key).inserted }) else { return }
         let background = HTTPCacheLoad(cache: cache, request: request, cookies: cookies, cancellation: RenderCancellation(), hops: hops,
-                                       timeLimit: timeLimit, lane: lane) { _ in
+                                       timeLimit: timeLimit, bodyLimit: bodyLimit, lane: lane) { _ in
             _ = cache.revalidating.withLock { $0.remove(key) }
         }
         background?.forward(.stale, validating: entry.hasValidators ? entry : nil, fallback: nil)

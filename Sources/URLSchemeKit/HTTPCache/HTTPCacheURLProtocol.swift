@@ -46,6 +46,7 @@ public final class HTTPCacheURLProtocol: URLProtocol {
         guard let load = HTTPCacheLoad(cache: EnvironmentURLCache.environment(in: configuration)?.httpCache ?? .standard,
                                        request: Self.outgoing(request, configuration), cookies: SessionCookies(configuration),
                                        cancellation: cancellation, timeLimit: configuration?.timeoutIntervalForResource,
+                                       bodyLimit: HTTPForwarder.BodyLimit(field: request.value(forHTTPHeaderField: HTTPForwarder.bodyLimitField)),
                                        lane: session.map { (ObjectIdentifier($0), $0.configuration.httpMaximumConnectionsPerHost) },
                                        finish: { outcome in channel.deliver(Self.deliverable(outcome), on: workQueue) })
         else {
@@ -83,9 +84,10 @@ public final class HTTPCacheURLProtocol: URLProtocol {
 
     /// The request as the origin should see it: the session's additional
     /// headers added where the request has none of its own (the inner session
-    /// has its own configuration).
+    /// has its own configuration), the body limit meant for the cache removed.
     static func outgoing(_ request: URLRequest, _ configuration: URLSessionConfiguration?) -> URLRequest {
         var outgoing = request
+        outgoing.setValue(nil, forHTTPHeaderField: HTTPForwarder.bodyLimitField)
         for case let (name as String, value as String) in configuration?.httpAdditionalHeaders ?? [:]
         where outgoing.value(forHTTPHeaderField: name) == nil {
             outgoing.setValue(value, forHTTPHeaderField: name)

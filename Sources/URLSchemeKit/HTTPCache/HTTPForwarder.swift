@@ -15,13 +15,15 @@ import FoundationNetworking
 /// authentication challenge comes back as the `401` it is (Linux's default
 /// handling of one never completes the load). Bodies are collected in memory
 /// up to `spoolThreshold` and in a spool file past it (`SpooledBody`), up to
-/// `maximumResponseSize`: a larger one fails as soon as its length is known or
-/// reached, is cancelled, and every chunk that still arrives is dropped.
+/// `maximumResponseSize`, or the smaller limit the request names
+/// (`bodyLimitField`, e.g. a tile loader's `maximumTileBytes`): a larger one
+/// fails as soon as its length is known or reached, is cancelled
+/// (`TransferStops`), and every chunk that still arrives is dropped.
 ///
 /// Threads: `forward` must not be called on the outer session's work queue
 /// (creating a task from inside `startLoading()` deadlocks there), and
-/// cancellations hop to `controlQueue` for the same reason (they arrive from
-/// `stopLoading()`); delegate callbacks arrive on the inner session's own
+/// cancellations hop to another queue (`TransferStops`) for the same reason
+/// (they arrive from `stopLoading()`); delegate callbacks arrive on the inner session's own
 /// delegate queue, and completions leave it for `completionQueue`.
 final class HTTPForwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     // @unchecked Sendable: `session` is set once in init and URLSession is
@@ -63,8 +65,56 @@ final class HTTPForwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable
         var challenged = false
         /// Ends the load at its time limit; cancelled when it ends first.
         var timer: TimeLimit?
-
+        /// The most body bytes taken, and the setting that says so.
+        var limit: BodyLimit
+        /// Set when the caller was answered before the transfer ended (its time
+        /// limit passed): the body is dropped by the next callback, on the
+        /// delegate queue, which alone touches it.
+        var answered = false
     }
+
+    /// The most bytes of a body a load takes, and the setting that set it (named in the error).
+    struct BodyLimit: Sendable, Equatable {
+        var bytes: Int
+        var setting: String
+        /// Another limit for a `200` (a range request answered with the whole file).
+        var whole: Int?
+
+        init(bytes: Int, setting: String, whole: Int? = nil) {
+            self.bytes = bytes
+            self.setting = setting
+            self.whole = whole
+        }
+
+        /// The limit a request names in `bodyLimitField` (`<bytes>; [200=<bytes>;] <setting>`),
+        /// nil when it names none or a malformed one.
+        init?(field: String?) {
+            let parts = (field ?? "").split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard let first = parts.first, let bytes = Int(first), bytes >= 0 else { return nil }
+            let whole = parts.dropFirst().first { $0.hasPrefix("200=") }.flatMap { Int($0.dropFirst(4)) }
+            let name = parts.dropFirst().last { !$0.hasPrefix("200=") } ?? ""
+            self.init(bytes: bytes, setting: name.isEmpty || name.count > 80 ? "the request's limit" : name, whole: whole)
+        }
+
+        /// The value of `bodyLimitField` for this limit.
+        var field: String { "\(bytes); " + (whole.map { "200=\($0); " } ?? "") + setting }
+
+        /// The limit for an answer of `status`, in bytes.
+        func bytes(for status: Int?) -> Int { status == 200 ? whole ?? bytes : bytes }
+
+        /// What the error says of the limit for `status`.
+        func describe(for status: Int?) -> String {
+            "the limit of \(bytes(for: status)) bytes (\(setting))"
+        }
+    }
+
+    /// The request field by which a caller inside the package tells the
+    /// cache the most body bytes it will take (a tile's, a range's size):
+    /// the forwarded load ends there as the bytes arrive, instead of after
+    /// the whole body reached the disk. `HTTPCacheURLProtocol` removes it
+    /// before anything is sent, stored or keyed (trap 9: a request property
+    /// would be lost on the way).
+    static let bodyLimitField = "X-URLSchemeKit-Body-Limit"
 
     let maximumResponseSize: Int
     /// Bytes of a body held in memory before it goes to a spool file.
@@ -73,8 +123,8 @@ final class HTTPForwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable
     private let spoolFolder: URL?
     private let clock: @Sendable () -> Date
     private let loads = Mutex<[Int: Load]>([:])
-    /// Tasks cancelled by `stop(_:)` whose last callback has not come yet.
-    private let stoppedTasks = Mutex<Set<Int>>([])
+    /// Cancels tasks once, off the delegate and timer queues.
+    private let stops = TransferStops()
     /// Each outer session's share of the connections to each origin.
     private let lanes = ForwardingLanes(queue: HTTPForwarder.controlQueue)
     private var session: URLSession!
@@ -102,7 +152,7 @@ final class HTTPForwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable
         // Serial (a body's chunks arrive in order), and bounded: past 1,024
         // chunks waiting, the session stops reading (trap 19).
         session = URLSession(configuration: configuration, delegate: self,
-                             delegateQueue: BoundedDelegateQueue(name: "URLSchemeKit.HTTPForwarder.delegate", limit: 1_024))
+                             delegateQueue: TransferStops.delegateQueue(named: "URLSchemeKit.HTTPForwarder.delegate"))
     }
 
     /// Sends `request` with `cookies`, the user's session's, and stores there
@@ -114,10 +164,15 @@ final class HTTPForwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable
     /// `lane` names the outer session and its connection limit per origin
     /// (`ForwardingLanes`); a load past that limit waits for one of its own
     /// session's loads to that origin to end, not for other sessions'.
+    /// `bodyLimit`: a limit below `maximumResponseSize` the caller set.
     func forward(_ request: URLRequest, cookies: SessionCookies?, cancellation: RenderCancellation?, timeLimit: TimeInterval? = nil,
-                 lane: (session: ObjectIdentifier, limit: Int)? = nil, completion: @escaping Completion) {
+                 lane: (session: ObjectIdentifier, limit: Int)? = nil, bodyLimit: BodyLimit? = nil, completion: @escaping Completion) {
+        let ours = BodyLimit(bytes: maximumResponseSize, setting: "HTTPCache.Configuration.maximumResponseSize")
+        // The caller's limit, where it is the lower one (a limit for a 200 above ours is ours).
+        let limit = bodyLimit.map { BodyLimit(bytes: min($0.bytes, ours.bytes), setting: $0.bytes < ours.bytes ? $0.setting : ours.setting,
+                                             whole: $0.whole.map { min($0, ours.bytes) }) } ?? ours
         guard let lane, let url = request.url else {
-            return start(request, cookies: cookies, cancellation: cancellation, timeLimit: timeLimit, lane: nil, completion: completion)
+            return start(request, cookies: cookies, cancellation: cancellation, timeLimit: timeLimit, lane: nil, limit: limit, completion: completion)
         }
         let key = ForwardingLanes.Lane(session: lane.session, origin: Origin(url))
         lanes.admit(key, limit: lane.limit) { [self] in
@@ -125,12 +180,12 @@ final class HTTPForwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable
                 lanes.release(key)
                 return completion(.failure(URLError(.cancelled)))
             }
-            start(request, cookies: cookies, cancellation: cancellation, timeLimit: timeLimit, lane: key, completion: completion)
+            start(request, cookies: cookies, cancellation: cancellation, timeLimit: timeLimit, lane: key, limit: limit, completion: completion)
         }
     }
 
     private func start(_ request: URLRequest, cookies: SessionCookies?, cancellation: RenderCancellation?, timeLimit: TimeInterval?,
-                       lane: ForwardingLanes.Lane?, completion: @escaping Completion) {
+                       lane: ForwardingLanes.Lane?, limit: BodyLimit, completion: @escaping Completion) {
         var outgoing = request
         cookies?.addCookies(to: &outgoing)
         outgoing.cachePolicy = .reloadIgnoringLocalCacheData
@@ -140,9 +195,12 @@ final class HTTPForwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable
         loads.withLock {
             $0[task.taskIdentifier] = Load(body: SpooledBody(memoryLimit: spoolThreshold, storeFolder: spoolFolder), requestTime: clock(),
                                            completion: completion, cookies: cookies,
-                                           mainDocumentURL: request.mainDocumentURL, sent: outgoing, lane: lane)
+                                           mainDocumentURL: request.mainDocumentURL, sent: outgoing, lane: lane, limit: limit)
         }
-        cancellation?.onCancel { Self.controlQueue.async { task.cancel() } }
+        cancellation?.onCancel { [weak self] in
+            guard let self, loads.withLock({ $0[task.taskIdentifier] != nil }) else { return }
+            stops.stop(task)
+        }
         if let timeLimit, timeLimit > 0, timeLimit < Self.longestTimer {
             let timer = TimeLimit(after: timeLimit, on: Self.controlQueue) { [weak self] in self?.expire(task, after: timeLimit) }
             loads.withLock { $0[task.taskIdentifier]?.timer = timer }
@@ -164,11 +222,15 @@ final class HTTPForwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable
                     completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
         let now = clock()
         let (tooLarge, load) = loads.withLock { loads -> (Bool, Load?) in
-            loads[dataTask.taskIdentifier]?.response = response as? HTTPURLResponse
-            loads[dataTask.taskIdentifier]?.responseTime = now
-            guard response.expectedContentLength > Int64(maximumResponseSize) else { return (false, loads[dataTask.taskIdentifier]) }
-            loads[dataTask.taskIdentifier]?.failure = tooLargeError(response.url, length: Int(response.expectedContentLength))
-            return (true, loads[dataTask.taskIdentifier])
+            guard var load = loads[dataTask.taskIdentifier] else { return (false, nil) }
+            load.response = response as? HTTPURLResponse
+            load.responseTime = now
+            let tooLarge = response.expectedContentLength > Int64(load.limit.bytes(for: load.response?.statusCode))
+            if tooLarge {
+                load.failure = tooLargeError(response.url, length: Int(response.expectedContentLength), limit: load.limit, status: load.response?.statusCode)
+            }
+            loads[dataTask.taskIdentifier] = load
+            return (tooLarge, load)
         }
         if let http = response as? HTTPURLResponse {
             load?.cookies?.store(from: http, for: dataTask.currentRequest?.url, mainDocumentURL: load?.mainDocumentURL)
@@ -211,17 +273,20 @@ final class HTTPForwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         let (body, failed) = loads.withLock { loads -> (SpooledBody?, Load?) in
             guard let load = loads[dataTask.taskIdentifier] else { return (nil, nil) }
-            guard load.body.count + data.count <= maximumResponseSize else {
+            guard !load.answered, load.body.count + data.count <= load.limit.bytes(for: load.response?.statusCode) else {
                 var failed = loads.removeValue(forKey: dataTask.taskIdentifier)
-                failed?.failure = tooLargeError(dataTask.currentRequest?.url, length: load.body.count + data.count)
+                if !load.answered {
+                    failed?.failure = tooLargeError(dataTask.currentRequest?.url, length: load.body.count + data.count, limit: load.limit,
+                                                     status: load.response?.statusCode)
+                }
                 return (nil, failed)
             }
             return (load.body, nil)
         }
         guard let body else {
-            // Past the limit, or ended already: drop the chunk and answer now,
-            // rather than when the platform stops the transfer.
-            stop(dataTask)
+            // Past the limit, answered already (timed out) or ended: drop the
+            // chunk and answer now, rather than when the platform stops the transfer.
+            stops.stop(dataTask)
             if let failed { complete(failed, with: .failure(failed.failure ?? URLError(.dataLengthExceedsMaximum))) }
             return
         }
@@ -229,26 +294,14 @@ final class HTTPForwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable
             try body.append(data)
         } catch {
             guard let load = loads.withLock({ $0.removeValue(forKey: dataTask.taskIdentifier) }) else { return }
-            stop(dataTask)
+            stops.stop(dataTask)
             complete(load, with: .failure(error as? URLError ?? URLError(.cannotWriteToFile)))
         }
     }
 
-    /// Cancels a transfer whose chunks are no longer wanted, once, from
-    /// another queue: `cancel()` waits for the inner session's work queue,
-    /// busy receiving, and while it waits this delegate queue stops draining,
-    /// so every load's chunks pile up in memory behind it (trap 19). Once: the
-    /// platform leaves a fast transfer running after a cancel whatever we do,
-    /// and a cancel that lands as the transfer ends by itself can crash it
-    /// (trap 20), so repeating one only adds that risk.
-    private func stop(_ task: URLSessionTask) {
-        guard stoppedTasks.withLock({ $0.insert(task.taskIdentifier).inserted }) else { return }
-        Self.controlQueue.async { task.cancel() }
-    }
-
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
         // The task's last callback: no chunk of it can arrive after this.
-        _ = stoppedTasks.withLock { $0.remove(task.taskIdentifier) }
+        stops.ended(task)
         guard let load = loads.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
         let result: Result<Answer, URLError>
         if let failure = load.failure {
@@ -269,20 +322,28 @@ final class HTTPForwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable
     /// need no timer of ours.
     private static let longestTimer: TimeInterval = 86_400
 
-    /// The load's time limit passed: it fails now, whatever the platform does with the cancel.
+    /// The load's time limit passed: it fails now, whatever the platform does
+    /// with the cancel, which is sent from another queue (this timer's must not
+    /// wait for the session's work queue: trap 19). The body stays with the
+    /// delegate queue, which drops it, spool file and all, at the task's next
+    /// callback (a chunk, or the end the cancel brings).
     private func expire(_ task: URLSessionTask, after limit: TimeInterval) {
-        guard let load = loads.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
-        task.cancel()
-        complete(load, with: .failure(URLErrors.make(.timedOut,
+        guard let load = loads.withLock({ loads -> Load? in
+            guard let load = loads[task.taskIdentifier], !load.answered else { return nil }
+            loads[task.taskIdentifier]?.answered = true
+            return load
+        }) else { return }
+        stops.stop(task)
+        answer(load, with: .failure(URLErrors.make(.timedOut,
             "the load took longer than its time limit of \(limit) s (the session's timeoutIntervalForResource)",
             url: task.originalRequest?.url)))
     }
 
     /// Hands `result` (with the body read back, for a success) to the load's
-    /// completion, once, and drops what the load held.
+    /// completion, once, and drops what the load held. On the delegate queue
+    /// only (it finishes the body); a load answered already just drops it.
     private func complete(_ load: Load, with result: Result<Answer, URLError>) {
-        load.timer?.cancel()
-        if let lane = load.lane { lanes.release(lane) }
+        guard !load.answered else { return load.body.discard() }
         var outcome = result
         if case var .success(answer) = result {
             do {
@@ -293,16 +354,21 @@ final class HTTPForwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable
             }
         }
         load.body.discard()
-        // Off the inner session's serial delegate queue: what follows stores to disk,
-        // and every other forwarded request's callbacks wait behind that queue.
-        let delivered = outcome, completion = load.completion
-        Self.completionQueue.async { completion(delivered) }
+        answer(load, with: outcome)
     }
 
-    private func tooLargeError(_ url: URL?, length: Int) -> URLError {
-        URLErrors.make(.dataLengthExceedsMaximum,
-                       "the response body (\(length) bytes or more) exceeds the HTTP cache's limit of \(maximumResponseSize) bytes "
-                       + "(HTTPCache.Configuration.maximumResponseSize)", url: url)
+    /// Hands `outcome` to the load's completion and gives back its lane and timer.
+    private func answer(_ load: Load, with outcome: Result<Answer, URLError>) {
+        load.timer?.cancel()
+        if let lane = load.lane { lanes.release(lane) }
+        // Off the inner session's serial delegate queue: what follows stores to disk,
+        // and every other forwarded request's callbacks wait behind that queue.
+        let completion = load.completion
+        Self.completionQueue.async { completion(outcome) }
+    }
+
+    private func tooLargeError(_ url: URL?, length: Int, limit: BodyLimit, status: Int?) -> URLError {
+        URLErrors.make(.dataLengthExceedsMaximum, "the response body (\(length) bytes or more) exceeds \(limit.describe(for: status))", url: url)
     }
 }
 

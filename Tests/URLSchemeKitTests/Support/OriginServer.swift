@@ -48,15 +48,20 @@ final class OriginServer {
 
     func url(_ path: String) -> URL { URL(string: "http://\(host):\(port)\(path)")! }
 
-    /// Sets what `path` answers (`trickle`: seconds between the body's bytes).
+    /// Sets what `path` answers. `endless`: a chunked body ending at
+    /// `endlessBytes`, in chunks of `endlessChunk` bytes, `chunkDelay` seconds
+    /// apart; `gzipZeros`: that many zero bytes, chunked and sent gzipped;
+    /// `trickle`: seconds between the body's bytes.
     func route(_ path: String, status: Int = 200, headers: [String: String] = [:], body: String = "",
                bodySize: Int = 0, echoHeader: String? = nil, echoMap: [String: String]? = nil, delay: Double = 0,
-               unsafeStatus: Int = 200, unsafeHeaders: [String: String] = [:], endless: Bool = false, endlessBytes: Int = 256 << 20,
-               endlessChunk: Int = 65_536, trickle: Double = 0) throws {
+               unsafeStatus: Int = 200, unsafeHeaders: [String: String] = [:], endless: Bool = false,
+               endlessBytes: Int = 256 << 20, endlessChunk: Int = 65_536, chunkDelay: Double = 0, gzipZeros: Int = 0,
+               trickle: Double = 0) throws {
         var route: [String: Any] = ["path": path, "status": status, "headers": headers, "body": body,
                                     "body_size": bodySize, "delay": delay,
                                     "unsafe_status": unsafeStatus, "unsafe_headers": unsafeHeaders, "endless": endless,
-                                    "endless_bytes": endlessBytes, "endless_chunk": endlessChunk, "trickle": trickle]
+                                    "endless_bytes": endlessBytes, "endless_chunk": endlessChunk, "chunk_delay": chunkDelay,
+                                    "gzip_zeros": gzipZeros, "trickle": trickle]
         if let echoHeader { route["echo_header"] = echoHeader }
         if let echoMap { route["echo_map"] = echoMap }
         var request = URLRequest(url: url("/__route"))

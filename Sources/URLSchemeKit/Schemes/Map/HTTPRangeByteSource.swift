@@ -19,8 +19,12 @@ import FoundationNetworking
 /// A server is a stranger: a body longer than the range asked for is cut off
 /// with an error, and one that ignores Range (a 200 with the whole file) is
 /// read whole only when the file is at most `maximumWholeBytes` (then served
-/// from memory); a larger one is refused, saying so. Each request may take
-/// `timeout` seconds. Reads block their thread (a render queue's worker).
+/// from memory); a larger one is refused, saying so, as the bytes arrive
+/// (through an `HTTPCache` too, which is told each request's limit). Each
+/// request may take `timeout` seconds. An `Authorization` or `Cookie` of the
+/// configuration's `httpAdditionalHeaders` is sent with each request, and
+/// never to another origin a redirect names. Reads block their thread (a
+/// render queue's worker).
 public final class HTTPRangeByteSource: PMTilesByteSource {
     /// The archive's URL.
     public let url: URL
@@ -31,7 +35,11 @@ public final class HTTPRangeByteSource: PMTilesByteSource {
     /// The archive, when the server sent it whole.
     private let whole: [UInt8]?
     private let session: URLSession
-    private let fetches = RangeFetches()
+    private let fetches = LimitedFetches(name: "HTTPRangeByteSource")
+    /// Sent with each request (taken out of the configuration: see `LimitedFetches.takeCredentials`).
+    private let credentials: [String: String]
+    /// Whether requests go through an `HTTPCache` (which is then told each one's limit).
+    private let configuration: URLSessionConfiguration
     private let kept: Mutex<KeptRanges>
     private let requests = Atomic<Int>(0)
     /// The first answer's `ETag`: a later answer with another means the file changed under us.
@@ -65,9 +73,11 @@ public final class HTTPRangeByteSource: PMTilesByteSource {
         if configuration.httpAdditionalHeaders?["User-Agent"] == nil {
             configuration.httpAdditionalHeaders = (configuration.httpAdditionalHeaders ?? [:]).merging(["User-Agent": "URLSchemeKit"]) { $1 }
         }
-        session = URLSession(configuration: configuration, delegate: fetches, delegateQueue: nil)
-        let first = try Self.fetch(url, range: 0..<Self.prefixLength, session: session, fetches: fetches, timeout: timeout,
-                                   wholeLimit: maximumWholeBytes, requests: requests)
+        credentials = LimitedFetches.takeCredentials(from: configuration)
+        self.configuration = configuration
+        session = URLSession(configuration: configuration, delegate: fetches, delegateQueue: fetches.delegateQueue)
+        let first = try Self.fetch(range: 0..<Self.prefixLength, wholeLimit: maximumWholeBytes,
+                                   over: (url, session, fetches, credentials, configuration, timeout), requests: requests)
         entityTag = first.entityTag
         if let store, let validator = first.entityTag ?? first.lastModified, !first.isWhole, let key = CacheKey(url: url) {
             self.store = (store, key.variant("pmtiles-range&v=\(validator)&n=\(first.total)"))
@@ -116,7 +126,7 @@ public final class HTTPRangeByteSource: PMTilesByteSource {
             kept.withLock { $0.insert(bytes, at: range.lowerBound) }
             return bytes
         }
-        let answer = try Self.fetch(url, range: range, session: session, fetches: fetches, timeout: timeout, wholeLimit: 0,
+        let answer = try Self.fetch(range: range, wholeLimit: 0, over: (url, session, fetches, credentials, configuration, timeout),
                                     requests: requests, cancellation: cancellation)
         guard !answer.isWhole, answer.bytes.count == range.count else {
             throw VectorTileError(.truncated, "\(url.absoluteString) answered \(answer.bytes.count) bytes for the \(range.count) of bytes \(range)")
@@ -141,22 +151,49 @@ public final class HTTPRangeByteSource: PMTilesByteSource {
         var lastModified: String?
     }
 
-    private static func fetch(_ url: URL, range: Range<UInt64>, session: URLSession, fetches: RangeFetches, timeout: TimeInterval,
-                              wholeLimit: Int, requests: borrowing Atomic<Int>, cancellation: RenderCancellation = RenderCancellation()) throws -> Answer {
+    /// The bytes in `range` from the server: a 206 of at most `range.count`
+    /// bytes, or (`wholeLimit` above 0) a 200 of the whole file of at most
+    /// `wholeLimit`; either refused as soon as it passes its limit.
+    /// `link`: the source's fields a fetch uses (static, so the initialiser can fetch).
+    private static func fetch(range: Range<UInt64>, wholeLimit: Int,
+                              over link: (url: URL, session: URLSession, fetches: LimitedFetches, credentials: [String: String],
+                                          configuration: URLSessionConfiguration, timeout: TimeInterval),
+                              requests: borrowing Atomic<Int>, cancellation: RenderCancellation = RenderCancellation()) throws -> Answer {
+        let (url, session, fetches, credentials, configuration, timeout) = link
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
         request.setValue("bytes=\(range.lowerBound)-\(range.upperBound - 1)", forHTTPHeaderField: "Range")
+        for (name, value) in credentials { request.setValue(value, forHTTPHeaderField: name) }
+        let limit = Int(range.count)
+        LimitedFetches.requestLimit(&request, HTTPForwarder.BodyLimit(bytes: limit, setting: "HTTPRangeByteSource: the bytes asked for, or maximumWholeBytes for a whole file",
+                                                                      whole: wholeLimit), configuration: configuration)
         let task = session.dataTask(with: request)
-        let fetch = fetches.begin(task, limit: UInt64(range.count), wholeLimit: wholeLimit)
+        let fetch = fetches.begin(task) { response in
+            switch response.statusCode {
+            case 206:
+                return .take(limit: limit, overflow: "the server sent more than the \(limit) bytes asked for")
+            case 200:
+                // The server ignored Range and sends the whole file.
+                let length = response.expectedContentLength
+                guard wholeLimit > 0, length <= Int64(wholeLimit) else {
+                    let size = length >= 0 ? "\(length) bytes" : "a body of unstated size"
+                    return .refuse("the server ignores Range requests (it answered 200 with the whole file, \(size), instead of 206)"
+                                   + (wholeLimit > 0 ? "; archives over \(wholeLimit) bytes are read only from servers that support ranges" : ""))
+                }
+                return .take(limit: wholeLimit, overflow: "the server ignores Range requests and sent more than \(wholeLimit) bytes of the whole file")
+            default:
+                return .refuse("answered HTTP \(response.statusCode)")
+            }
+        }
         requests.add(1, ordering: .relaxed)
-        // A cancelled render cancels the request, which ends the wait below.
-        // Not on the cancelling thread: that may be URLSession's own work
-        // queue (stopLoading of the outer load), which task.cancel() waits on.
-        cancellation.onCancel { DispatchQueue.global().async { task.cancel() } }
+        // A cancelled render cancels the request, which ends the wait below;
+        // never on the cancelling thread, which may be URLSession's own work queue.
+        cancellation.onCancel { [fetches] in fetches.cancel(task) }
         task.resume()
-        let answered = cancellation.waitingForInput { fetch.done.wait(timeout: .now() + timeout + 1) } == .success
+        // While it waits, the render lends its queue slot (RenderCancellation.waitingForInput).
+        let answered = cancellation.waitingForInput { fetch.wait(seconds: timeout + 1) }
         try cancellation.check()
         guard answered else {
-            task.cancel()
+            fetches.cancel(task)
             throw VectorTileError(.truncated, "\(url.absoluteString) did not answer bytes \(range) within \(Int(timeout)) s")
         }
         let outcome = fetch.outcome.withLock { $0 }

@@ -10,8 +10,12 @@ import FoundationNetworking
 /// servers refuse anonymous clients), and a `QueryKeyedURLCache` as the tile cache.
 ///
 /// A tile server is a stranger too: a response is refused as soon as it says
-/// or shows that it is larger than `maximumTileBytes`, and a
-/// fetch gives up when its snapshot is cancelled or runs out of time.
+/// or shows that it is larger than `maximumTileBytes` (bytes as they arrive,
+/// after any `Content-Encoding` is decoded: a gzip bomb ends at the limit),
+/// through an `HTTPCache` too, which is told the limit; and a fetch gives up
+/// when its snapshot is cancelled or runs out of time. An `Authorization` or
+/// `Cookie` of the configuration's `httpAdditionalHeaders` is sent with each
+/// request, and never to another origin a redirect names.
 ///
 /// It runs on the render queue's workers, never on URLSession's shared work
 /// queue, so waiting for an inner request cannot deadlock the outer one.
@@ -19,7 +23,11 @@ public final class HTTPTileLoader: TileLoading {
     /// The tile URL, with `{z}`, `{x}` and `{y}` where the tile's coordinates go.
     public let template: String
     private let session: URLSession
-    private let delegate = HTTPTileFetches()
+    private let delegate = LimitedFetches(name: "HTTPTileLoader")
+    /// Sent with each request (taken out of the configuration: see `LimitedFetches.takeCredentials`).
+    private let credentials: [String: String]
+    /// The session's configuration (whether it loads through an `HTTPCache`).
+    private let configuration: URLSessionConfiguration
     private let timeout: TimeInterval
     /// Bytes accepted from the server for one tile.
     public let maximumTileBytes: Int
@@ -46,7 +54,9 @@ public final class HTTPTileLoader: TileLoading {
         configuration.urlCache = cache
         configuration.httpAdditionalHeaders = ["User-Agent": userAgent]
         configuration.timeoutIntervalForRequest = timeout
-        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+        credentials = [:]
+        self.configuration = configuration
+        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: delegate.delegateQueue)
     }
 
     /// A loader fetching `template`'s tiles through a session made from
@@ -71,7 +81,9 @@ public final class HTTPTileLoader: TileLoading {
         if configuration.httpAdditionalHeaders?["User-Agent"] == nil {
             configuration.httpAdditionalHeaders = (configuration.httpAdditionalHeaders ?? [:]).merging(["User-Agent": "URLSchemeKit"]) { $1 }
         }
-        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+        credentials = LimitedFetches.takeCredentials(from: configuration)
+        self.configuration = configuration
+        session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: delegate.delegateQueue)
     }
 
     deinit {
@@ -92,107 +104,41 @@ public final class HTTPTileLoader: TileLoading {
     public func tile(_ coordinate: TileCoordinate, cancellation: RenderCancellation) throws -> [UInt8] {
         let text = coordinate.filling(template)
         guard let url = URL(string: text) else { throw MapTileError.unavailable(coordinate, "'\(text)' is not a URL") }
-        let task = session.dataTask(with: URLRequest(url: url, cachePolicy: cachePolicy))
-        let fetch = delegate.begin(task, coordinate: coordinate, limit: maximumTileBytes, emptyStatuses: emptyStatuses)
-        // Not on the cancelling thread: that may be URLSession's own work
-        // queue (stopLoading of the outer load), which task.cancel() waits on.
-        cancellation.onCancel { DispatchQueue.global().async { task.cancel() } }
+        var request = URLRequest(url: url, cachePolicy: cachePolicy)
+        for (name, value) in credentials { request.setValue(value, forHTTPHeaderField: name) }
+        LimitedFetches.requestLimit(&request, HTTPForwarder.BodyLimit(bytes: maximumTileBytes, setting: "HTTPTileLoader.maximumTileBytes"),
+                                    configuration: configuration)
+        let task = session.dataTask(with: request)
+        let fetch = delegate.begin(task) { [maximumTileBytes, emptyStatuses] response in
+            let where_ = response.url?.absoluteString ?? url.absoluteString
+            if emptyStatuses.contains(response.statusCode) { return .empty }
+            if response.statusCode != 200 { return .refuse("\(where_) answered HTTP \(response.statusCode)") }
+            if response.expectedContentLength > Int64(maximumTileBytes) {
+                return .refuse("\(where_) sends \(response.expectedContentLength) bytes; at most \(maximumTileBytes) are accepted (HTTPTileLoader.maximumTileBytes)")
+            }
+            return .take(limit: maximumTileBytes, overflow: "\(where_) sent more than \(maximumTileBytes) bytes (HTTPTileLoader.maximumTileBytes)")
+        }
+        // Never on the cancelling thread, which may be URLSession's own work queue (stopLoading of the outer load).
+        cancellation.onCancel { [delegate] in delegate.cancel(task) }
         task.resume()
-        // One wait: the delegate signals when the task ends, and a
-        // cancellation ends it by cancelling the task. The deadline is a
-        // backstop for a server that trickles bytes under the idle time-out.
-        let answered = cancellation.waitingForInput { fetch.done.wait(timeout: .now() + timeout + 1) } == .success
+        // One wait: the delegate signals when the task ends or passes its
+        // limit, and a cancellation ends it by cancelling the task. The deadline
+        // is a backstop for a server that trickles bytes under the idle time-out.
+        // While it waits, the render lends its queue slot (RenderCancellation.waitingForInput).
+        let answered = cancellation.waitingForInput { fetch.wait(seconds: timeout + 1) }
         if cancellation.isCancelled {
             throw MapTileError.unavailable(coordinate, "\(url.absoluteString): the snapshot was cancelled or ran out of time")
         }
         guard answered else {
-            task.cancel()
+            delegate.cancel(task)
             throw MapTileError.unavailable(coordinate, "\(url.absoluteString) did not answer within \(Int(timeout)) s")
         }
-        return try fetch.result()
-    }
-}
-
-/// The session delegate of an `HTTPTileLoader`: collects each tile's bytes,
-/// cancelling a response that grows past its limit.
-final class HTTPTileFetches: NSObject, URLSessionDataDelegate, Sendable {
-    /// One tile being fetched.
-    final class Fetch: Sendable {
-        let coordinate: TileCoordinate
-        let limit: Int
-        let emptyStatuses: Set<Int>
-        let done = DispatchSemaphore(value: 0)
-        /// `empty`: the server answered one of `emptyStatuses`.
-        let outcome = Mutex<(bytes: [UInt8], failure: MapTileError?, empty: Bool)>(([], nil, false))
-
-        init(coordinate: TileCoordinate, limit: Int, emptyStatuses: Set<Int>) {
-            self.coordinate = coordinate
-            self.limit = limit
-            self.emptyStatuses = emptyStatuses
-        }
-
-        func result() throws -> [UInt8] {
-            try outcome.withLock { outcome in
-                if outcome.empty { return [] }
-                if let failure = outcome.failure { throw failure }
-                return outcome.bytes
+        return try fetch.outcome.withLock { outcome in
+            if outcome.empty { return [] }
+            if let failure = outcome.failure {
+                throw MapTileError.unavailable(coordinate, failure.hasPrefix(url.absoluteString) ? failure : "\(url.absoluteString): \(failure)")
             }
+            return outcome.bytes
         }
-
-        func fail(_ reason: String) {
-            outcome.withLock { if $0.failure == nil { $0.failure = .unavailable(coordinate, reason) } }
-        }
-    }
-
-    private let fetches = Mutex<[Int: Fetch]>([:])
-
-    func begin(_ task: URLSessionTask, coordinate: TileCoordinate, limit: Int, emptyStatuses: Set<Int> = []) -> Fetch {
-        let fetch = Fetch(coordinate: coordinate, limit: limit, emptyStatuses: emptyStatuses)
-        fetches.withLock { $0[task.taskIdentifier] = fetch }
-        return fetch
-    }
-
-    private func fetch(_ task: URLSessionTask) -> Fetch? {
-        fetches.withLock { $0[task.taskIdentifier] }
-    }
-
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-                    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
-        guard let fetch = fetch(dataTask) else { return completionHandler(.cancel) }
-        let url = response.url?.absoluteString ?? "the tile server"
-        if let status = (response as? HTTPURLResponse)?.statusCode, fetch.emptyStatuses.contains(status) {
-            fetch.outcome.withLock { $0.empty = true }
-            return completionHandler(.cancel)
-        }
-        if let status = (response as? HTTPURLResponse)?.statusCode, status != 200 {
-            fetch.fail("\(url) answered HTTP \(status)")
-            return completionHandler(.cancel)
-        }
-        if response.expectedContentLength > Int64(fetch.limit) {
-            fetch.fail("\(url) sends \(response.expectedContentLength) bytes; at most \(fetch.limit) are accepted (HTTPTileLoader.maximumTileBytes)")
-            return completionHandler(.cancel)
-        }
-        completionHandler(.allow)
-    }
-
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        guard let fetch = fetch(dataTask) else { return }
-        let tooLarge = fetch.outcome.withLock { outcome -> Bool in
-            guard outcome.bytes.count + data.count <= fetch.limit else { return true }
-            outcome.bytes.append(contentsOf: data)
-            return false
-        }
-        if tooLarge {
-            fetch.fail("\(dataTask.originalRequest?.url?.absoluteString ?? "the tile server") sent more than \(fetch.limit) bytes (HTTPTileLoader.maximumTileBytes)")
-            dataTask.cancel()
-        }
-    }
-
-    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
-        guard let fetch = fetches.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
-        if let error {
-            fetch.fail("\(task.originalRequest?.url?.absoluteString ?? "the tile server"): \(error.localizedDescription)")
-        }
-        fetch.done.signal()
     }
 }

@@ -18,6 +18,10 @@ or whose If-Modified-Since is not before its Last-Modified, gets a 304 with the
 route's headers. With trickle, the body goes out one byte per trickle seconds
 (a slow server that never trips an idle time-out). Any other method answers
 unsafe_status with unsafe_headers.
+With endless, the body is chunked and ends only at endless_bytes (256 MiB unless
+given), in chunks of endless_chunk bytes (64 KiB unless given), chunk_delay
+seconds apart; with gzip_zeros, it is that many zero bytes gzipped, chunked,
+with Content-Encoding: gzip (a bomb: 2 GiB is 2 MB on the wire).
 Every request to a route is counted, with its method and headers.
 """
 import email.utils
@@ -26,12 +30,28 @@ import sys
 import threading
 import time
 import urllib.parse
+import zlib
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 routes = {}
 stats = {}
 clock = {"offset": 0.0}
 lock = threading.Lock()
+
+
+gzipped = {}
+
+
+def gzipped_zeros(size):
+    """`size` zero bytes gzipped, in 64 KiB parts, made once per size."""
+    with lock:
+        if size not in gzipped:
+            compressor = zlib.compressobj(9, zlib.DEFLATED, 31)
+            block = bytes(1 << 20)
+            data = b"".join(compressor.compress(block[:min(len(block), size - done)]) for done in range(0, size, len(block)))
+            data += compressor.flush()
+            gzipped[size] = [data[i:i + 65536] for i in range(0, len(data), 65536)]
+        return gzipped[size]
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -64,6 +84,8 @@ class Handler(BaseHTTPRequestHandler):
         url = urllib.parse.urlsplit(self.path)
         if url.path == "/__route":
             route = json.loads(self.read_body())
+            if route.get("gzip_zeros"):
+                gzipped_zeros(route["gzip_zeros"])  # made now, not while a client waits
             with lock:
                 routes[route["path"]] = route
             self.reply(200, {"Content-Type": "text/plain"}, b"ok")
@@ -120,9 +142,27 @@ class Handler(BaseHTTPRequestHandler):
             self.send_header("Transfer-Encoding", "chunked")
             self.end_headers()
             chunk = (bytes(range(256)) * 256)[:route.get("endless_chunk", 65536)]
+            delay = route.get("chunk_delay", 0)
             try:
                 for _ in range(route.get("endless_bytes", 256 << 20) // len(chunk)):
                     self.wfile.write(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+                    if delay:
+                        time.sleep(delay)
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+            self.close_connection = True
+            return
+        if route.get("gzip_zeros"):
+            self.send_response_only(route.get("status", 200))
+            for name, value in headers.items():
+                self.send_header(name, value)
+            self.send_header("Content-Encoding", "gzip")
+            self.send_header("Transfer-Encoding", "chunked")
+            self.end_headers()
+            try:
+                for part in gzipped_zeros(route["gzip_zeros"]):
+                    self.wfile.write(b"%x\r\n%s\r\n" % (len(part), part))
+                self.wfile.write(b"0\r\n\r\n")
             except (BrokenPipeError, ConnectionResetError):
                 pass
             self.close_connection = True
