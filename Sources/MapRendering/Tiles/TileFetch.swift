@@ -36,8 +36,12 @@ final class TileFetch: Sendable {
         defer { stopped.cancel() }
         stopped.onCancel { [arrival] in arrival.signal() }
         cancellation.onCancel { [stopped] in stopped.cancel() }
+        // Each worker on a serial queue of its own, which libdispatch gives a
+        // thread of its own: the workers block on the network, and on the
+        // global queue (as many threads as cores) two of them held every
+        // thread, so the other fetches (and any other global work) waited.
         for _ in 0..<min(concurrency, tiles.count) {
-            DispatchQueue.global().async { self.work() }
+            DispatchQueue(label: "URLSchemeKit.TileFetch.worker").async { self.work() }
         }
         var remaining = tiles.count
         while remaining > 0 {
