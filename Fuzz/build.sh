@@ -12,7 +12,8 @@ cd "$(dirname "$0")/.."
 [ $# -gt 0 ] || { echo "usage: Fuzz/build.sh TARGET... (folders in Fuzz/)" >&2; exit 2; }
 out=.build-fuzz
 mkdir -p "$out"
-flags=(-O -parse-as-library -sanitize=fuzzer,address -g)
+# One package name for every module, as SwiftPM gives it (for `package` access).
+flags=(-O -parse-as-library -sanitize=fuzzer,address -g -package-name URLSchemeKit)
 build_library() {  # module name, extra flags, sources...
     local module=$1 extra=$2; shift 2
     swiftc "${flags[@]}" $extra -module-name "$module" -I "$out" -emit-module -emit-module-path "$out/$module.swiftmodule" \
