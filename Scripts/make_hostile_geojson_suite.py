@@ -14,14 +14,20 @@ local:// file at the default limits: 4 MiB of the shortest positions (refused
 at the vertex limit), 4 MiB of one-point features, arrays nested 100 000 deep,
 4 MiB of one-number "positions", and a line of 250 000 positions zigzagging
 across the world (accepted: read, tiled and drawn at zoom 2). The expected
-image is any 512x512 PNG given as the second argument (default: a blank one
-from the MapLibre suite); the outcome that matters is the time and memory.
+image is a blank 512x512 PNG written here; the outcome that matters is the
+time and memory.
 """
-import json, os, shutil, sys
+import json, os, struct, sys, zlib
 
 root = os.path.join(sys.argv[1], "integration")
-blank = sys.argv[2] if len(sys.argv) > 2 else \
-    "/work/shared/data/maplibre-render-tests/integration/render-tests/geojson/inline-invalid/expected.png"
+
+def blank_png(width=512, height=512):
+    """A fully transparent RGBA PNG, made with the standard library alone."""
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    rows = b"".join(b"\0" + bytes(width * 4) for _ in range(height))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 6, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
 limit = 4 << 20
 os.makedirs(os.path.join(root, "data"), exist_ok=True)
 
@@ -33,7 +39,8 @@ def test(name, data, zoom=0):
              "layers": [{"id": "f", "type": "fill", "source": "g"}, {"id": "l", "type": "line", "source": "g"}]}
     with open(os.path.join(folder, "style.json"), "w") as f:
         json.dump(style, f)
-    shutil.copy(blank, os.path.join(folder, "expected.png"))
+    with open(os.path.join(folder, "expected.png"), "wb") as f:
+        f.write(blank_png())
     with open(os.path.join(root, "data", name + ".geojson"), "w") as f:
         f.write(data)
 

@@ -32,6 +32,9 @@ struct RenderTestRenderer {
         do {
             let actual = try render(test, loaders: &loaders)
             let resources = Set(loaders.flatMap(\.filesRead))
+            guard FileManager.default.fileExists(atPath: test.expectedImage.path) else {
+                return Run(outcome: .error("the test has no expected.png"), actual: actual)
+            }
             let expected = try PNGDecoder().decode(Data(contentsOf: test.expectedImage))
             guard expected.width == actual.width, expected.height == actual.height else {
                 return Run(outcome: .error("drew \(actual.width)×\(actual.height) pixels, the expected image is \(expected.width)×\(expected.height)"), actual: actual)
