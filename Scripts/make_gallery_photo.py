@@ -6,7 +6,7 @@ must work from an installed binary (no file beside it), so the photo is compiled
 in, as the label font is. The photo is the IJG test image testorig.jpg (227x149,
 baseline JPEG; IJG licence, see Sources/urlscheme/Gallery/IJG-LICENSE.txt).
 
-  Scripts/make_gallery_photo.py /work/shared/data/jpeg/testorig.jpg
+  Scripts/make_gallery_photo.py ../shared/data/jpeg/testorig.jpg
 """
 import base64
 import pathlib

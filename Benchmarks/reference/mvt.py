@@ -3,10 +3,11 @@ decode of the same tile (Benchmarks/reference/vtzero_decode.cpp, C++ -O2,
 header-only vtzero on Debian's libprotozero-dev).
 
 vtzero's headers come from $VTZERO_INCLUDE (its include/ folder), else
-.build/vtzero/include, else a clone into .build/vtzero of $VTZERO_DIR (a
-checkout or bare git directory of github.com/mapbox/vtzero, e.g. the offline
-mirror /work/.mirror/mapbox+vtzero/repo), else of the mirror if present, else
-of https://github.com/mapbox/vtzero (needs the network). Protozero comes from
+.build/vtzero/include (relative to the package), else a clone into
+.build/vtzero of $VTZERO_DIR (a checkout or bare git directory of
+github.com/mapbox/vtzero, such as an offline mirror), else of
+https://github.com/mapbox/vtzero (needs the network). No machine's own path
+is tried: where vtzero lives is the caller's to say. Protozero comes from
 Debian's libprotozero-dev (apt-get install libprotozero-dev).
   python3 Benchmarks/reference/mvt.py --iterations 21 --tile TILE.mvt --row NAME --work DIR
 """
@@ -20,10 +21,6 @@ here = os.path.dirname(os.path.abspath(__file__))
 package = os.path.normpath(os.path.join(here, "..", ".."))
 
 
-# Where vtzero may already be on this machine (a bare git mirror), tried before the network.
-MIRRORS = ["/work/.mirror/mapbox+vtzero/repo"]
-
-
 def vtzero_include():
     if os.environ.get("VTZERO_INCLUDE"):
         return os.environ["VTZERO_INCLUDE"]
@@ -33,7 +30,7 @@ def vtzero_include():
     given = os.environ.get("VTZERO_DIR")
     if given and not os.path.isdir(given):
         sys.exit("mvt.py: VTZERO_DIR=%s is not a directory (a vtzero checkout or bare git directory)" % given)
-    source = given or next((m for m in MIRRORS if os.path.isdir(m)), "https://github.com/mapbox/vtzero")
+    source = given or "https://github.com/mapbox/vtzero"
     if os.path.isdir(os.path.join(source, "include", "vtzero")):
         return os.path.join(source, "include")  # a checkout with its work tree: use it in place
     done = subprocess.run(["git", "clone", "--quiet", source, checkout])

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Makes the JPEG decoder fixtures and their expectations with Pillow (libjpeg-turbo).
 
-Source: a 45x37 crop of the IJG test image /work/shared/data/jpeg/testorig.ppm
+Source: a 45x37 crop of the IJG test image shared/data/jpeg/testorig.ppm (the
+project's shared data, beside the package checkout)
 (odd size on purpose, so partial MCUs and edge upsampling are exercised).
 For each variant, NAME.jpg is the file Pillow writes and NAME.rgb the raw RGB8
 bytes of Pillow's own decode of it (the reference our decoder must match to
@@ -12,7 +13,8 @@ from PIL import Image
 
 here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "jpeg")
 os.makedirs(here, exist_ok=True)
-src = sys.argv[1] if len(sys.argv) > 1 else "/work/shared/data/jpeg/testorig.ppm"
+package = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..")
+src = sys.argv[1] if len(sys.argv) > 1 else os.path.join(package, "..", "shared", "data", "jpeg", "testorig.ppm")
 base = Image.open(src).convert("RGB").crop((90, 50, 135, 87))
 
 def save(name, image, **options):
