@@ -14,6 +14,7 @@ enum BenchmarkSuites {
         ScrollBenchmarks(),
         VectorTileBenchmarks(),
         WebPLosslessBenchmarks(),
+        WebPLosslessEncodeBenchmarks(),
         WebPLossyBenchmarks(),
         WebPAnimatedBenchmarks(),
         AnimationMemoryBenchmarks(),

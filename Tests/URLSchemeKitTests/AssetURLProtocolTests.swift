@@ -57,6 +57,18 @@ final class AssetURLProtocolTests: XCTestCase {
         }
     }
 
+    /// `format=webp` answers lossless WebP: the same pixels the PNG of the same edit holds, alpha included.
+    func testWebPAnswersHoldThePNGsPixels() async throws {
+        let (ids, source) = try storeFixtures()
+        let session = makeSchemeSession(source)
+        for query in ["id=\(try XCTUnwrap(ids["photo.jpg"]))&width=40&filter=sepia", "id=\(try XCTUnwrap(ids["logo.png"]))&rotate=30"] {
+            let (webp, webpType) = try await loadImage(session, "asset://?\(query)&format=webp")
+            let (png, _) = try await loadImage(session, "asset://?\(query)&format=png")
+            XCTAssertEqual(webpType, "image/webp", query)
+            XCTAssertTrue(webp == png, "\(query): the WebP answer is not the PNG's pixels")
+        }
+    }
+
     func testASecondLoadIsServedByTheCacheWithoutDecoding() async throws {
         let (ids, source) = try storeFixtures()
         let session = makeSchemeSession(source)

@@ -155,7 +155,7 @@ final class NewcomerTripTests: XCTestCase {
     }
 
     /// Trip 6: `-o x.png` of a photo (JPEG by default, being opaque) writes
-    /// PNG; a `.webp` file, or one that disagrees with the URL's `format=`, is
+    /// PNG and `-o x.webp` WebP; a `.gif` file, or one that disagrees with the URL's `format=`, is
     /// refused with the fix; a 404 page is never written into the file.
     func testOutputFilesHoldWhatTheirNamesSay() throws {
         _ = try CLIBinary.require()
@@ -165,14 +165,14 @@ final class NewcomerTripTests: XCTestCase {
         XCTAssertEqual(added.status, 0, added.stderr)
         let id = String(decoding: added.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
 
-        for (file, format) in [("x.png", ImageFormat.png), ("x.jpg", .jpeg), ("x.JPEG", .jpeg)] {
+        for (file, format) in [("x.png", ImageFormat.png), ("x.jpg", .jpeg), ("x.JPEG", .jpeg), ("x.webp", .webp)] {
             let got = try ToolRun(["get", "asset://?id=\(id)&width=48", "--no-cache", "-o", file], environment: assets, in: directory)
             XCTAssertEqual(got.status, 0, got.stderr)
             XCTAssertEqual(ImageFormat(sniffing: try Data(contentsOf: directory.appendingPathComponent(file))), format, file)
         }
-        let webP = try ToolRun(["get", "asset://?id=\(id)", "--no-cache", "-o", "x.webp"], environment: assets, in: directory)
-        XCTAssertEqual(webP.status, 2)
-        XCTAssertEqual(webP.stderr, "urlscheme: -o x.webp: urlscheme writes PNG or JPEG; name the file .png or .jpg\n")
+        let gif = try ToolRun(["get", "asset://?id=\(id)", "--no-cache", "-o", "x.gif"], environment: assets, in: directory)
+        XCTAssertEqual(gif.status, 2)
+        XCTAssertEqual(gif.stderr, "urlscheme: -o x.gif: urlscheme writes PNG, JPEG or WebP; name the file .png, .jpg or .webp\n")
         let disagreeing = try ToolRun(["get", "asset://?id=\(id)&format=jpeg", "--no-cache", "-o", "y.png"], environment: assets, in: directory)
         XCTAssertEqual(disagreeing.status, 2)
         XCTAssertEqual(disagreeing.stderr, "urlscheme: -o y.png is a .png file, but the URL asks for format=jpeg; name the file .jpg or drop format= from the URL\n")

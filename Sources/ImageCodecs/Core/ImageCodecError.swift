@@ -47,7 +47,7 @@ public struct ImageCodecError: Error, Equatable, Sendable, CustomStringConvertib
         case animation(AnimationError)
         /// The first bytes match no format the codecs read.
         case unrecognizedFormat
-        /// `ImageEncoder` was asked for a format it only reads (GIF, WebP).
+        /// `ImageEncoder` was asked for a format it only reads (GIF).
         case notEncodable(ImageFormat)
     }
 
@@ -109,7 +109,7 @@ public struct ImageCodecError: Error, Equatable, Sendable, CustomStringConvertib
 
     /// `format` asked of `ImageEncoder`, which writes only `ImageFormat.encodable`.
     static func notEncodable(_ format: ImageFormat) -> ImageCodecError {
-        let writable = ImageFormat.encodable.map(\.rawValue).joined(separator: " and ")
+        let writable = ImageFormat.encodable.map(\.rawValue).joined(separator: ", ")
         return ImageCodecError(kind: .unsupported, detail: .notEncodable(format),
                                message: "\(format.rawValue.uppercased()) is read but not written: the encoders write \(writable)")
     }

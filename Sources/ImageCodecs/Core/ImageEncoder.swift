@@ -2,18 +2,21 @@ import Foundation
 import Raster
 
 /// The one entry point for encoding a bitmap in a format chosen at run time
-/// (a URL's `format=`); use `PNGEncoder` or `JPEGEncoder` directly for their
-/// other settings (colour type, deflate level, subsampling).
+/// (a URL's `format=`); use `PNGEncoder`, `JPEGEncoder` or
+/// `WebPLosslessEncoder` directly for their other settings (colour type,
+/// deflate level, subsampling, effort).
 public enum ImageEncoder {
     /// `bitmap` as one complete file. JPEG has no alpha channel: a bitmap
     /// with translucent pixels is composited onto `background` first (PNG
-    /// keeps them). `quality` (1…100, clamped) and `progressive` (a
-    /// progressive JPEG, see `JPEGEncoder.progressive`) apply to JPEG only.
+    /// and WebP keep them). WebP is written lossless (`WebPLosslessEncoder`
+    /// at its default effort): the lossy WebP encoder is not written yet.
+    /// `quality` (1…100, clamped) and `progressive` (a progressive JPEG, see
+    /// `JPEGEncoder.progressive`) apply to JPEG only.
     /// `checkCancellation` is polled as the encoder goes; whatever it throws
     /// ends the encode. Throws `ImageCodecError` for a bitmap the format
     /// cannot store (empty, or larger than its limits), and of kind
     /// `.unsupported` (detail `.notEncodable`) for a format it only reads
-    /// (`ImageFormat.isEncodable` is false: GIF, WebP).
+    /// (`ImageFormat.isEncodable` is false: GIF).
     public static func encode(_ bitmap: Bitmap, format: ImageFormat, quality: Int = JPEGEncoder.defaultQuality,
                               background: RGBA = .white, progressive: Bool = false, checkCancellation: () throws -> Void = {}) throws -> Data {
         switch format {
@@ -22,7 +25,9 @@ public enum ImageEncoder {
         case .jpeg:
             let opaque = bitmap.isOpaque ? bitmap : bitmap.flattened(onto: background)
             return try JPEGEncoder(quality: quality, progressive: progressive).encode(opaque, checkCancellation: checkCancellation)
-        case .gif, .webp:
+        case .webp:
+            return try WebPLosslessEncoder().encode(bitmap, checkCancellation: checkCancellation)
+        case .gif:
             throw ImageCodecError.notEncodable(format)
         }
     }

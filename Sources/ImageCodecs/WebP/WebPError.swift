@@ -22,6 +22,9 @@ public enum WebPError: Error, Equatable, Sendable, CustomStringConvertible {
     case tooManyPixels(width: Int, height: Int, limit: Int)
     /// An animation has more frames than the decoder's frame limit.
     case tooManyFrames(limit: Int)
+    /// The encoder was given a bitmap WebP cannot store: empty, or wider or
+    /// taller than WebP's 16,384 pixels.
+    case unencodableSize(width: Int, height: Int)
 
     /// What is wrong with the file, for logs and `URLError` descriptions.
     public var description: String {
@@ -42,6 +45,8 @@ public enum WebPError: Error, Equatable, Sendable, CustomStringConvertible {
             return "WebP image is \(width)×\(height) = \(width * height) pixels, above the limit of \(limit)"
         case let .tooManyFrames(limit):
             return "WebP animation has more than \(limit) frames"
+        case let .unencodableSize(width, height):
+            return "cannot encode a \(width)×\(height) image as WebP: each side must be 1 to 16384 pixels"
         }
     }
 
@@ -53,6 +58,7 @@ public enum WebPError: Error, Equatable, Sendable, CustomStringConvertible {
         case .notWebP: return .unsupported
         case .invalidContainer, .invalidLossless, .invalidAlpha: return .corrupt
         case .tooManyPixels, .tooManyFrames: return .tooLarge
+        case let .unencodableSize(width, height): return width < 1 || height < 1 ? .unsupported : .tooLarge
         }
     }
 }

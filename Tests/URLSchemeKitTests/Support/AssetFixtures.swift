@@ -37,6 +37,7 @@ enum AssetFixtures {
         switch mimeType {
         case "image/png": return try PNGDecoder().decode(data)
         case "image/jpeg": return try JPEGDecoder().decode(data)
+        case "image/webp": return try WebPDecoder().decode(data)
         default: throw URLError(.cannotDecodeContentData)
         }
     }

@@ -50,7 +50,7 @@ public struct MapURL: SchemeURL {
 
     /// What to draw; valid by construction.
     public private(set) var options: MapSnapshotOptions
-    /// PNG or JPEG.
+    /// PNG, JPEG or WebP (lossless).
     public var format: ImageFormat
     /// JPEG quality (`OutputEncoding.qualityRange`; ignored for PNG).
     public var quality: Int
