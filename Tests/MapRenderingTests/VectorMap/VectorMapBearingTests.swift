@@ -173,4 +173,25 @@ final class VectorMapBearingTests: XCTestCase {
             }
         }
     }
+
+    /// `map://`'s viewport turns its points about the image's centre, and a
+    /// fitted camera fits the overlays as turned: two markers 20° apart east
+    /// to west stand one above the other at bearing 90, both in a wide, low image.
+    func testTheSnapshotViewportTurnsAndFitsTheTurnedOverlays() {
+        let markers = [MapMarker(coordinate: GeoCoordinate(latitude: 0, longitude: -10)), MapMarker(coordinate: GeoCoordinate(latitude: 0, longitude: 10))]
+        let options = MapSnapshotOptions(camera: .fit(center: nil, padding: 10), width: 400, height: 200, markers: markers, bearing: 90)
+        let viewport = MapViewport(options: options)
+        let west = viewport.pixel(for: markers[0].coordinate), east = viewport.pixel(for: markers[1].coordinate)
+        XCTAssertEqual(west.x, 200, accuracy: 1e-6)
+        XCTAssertEqual(east.x, 200, accuracy: 1e-6)
+        XCTAssertLessThan(east.y, west.y, "east is up")
+        for p in [west, east] {
+            XCTAssertGreaterThanOrEqual(p.y - markers[0].size.height, 10 - 1e-6, "the pin stays inside the padding")
+            XCTAssertLessThanOrEqual(p.y, 190 + 1e-6)
+        }
+        // The inverse turns back.
+        let back = viewport.coordinate(atPixel: east.x, east.y)
+        XCTAssertEqual(back.longitude, 10, accuracy: 1e-9)
+        XCTAssertEqual(back.latitude, 0, accuracy: 1e-9)
+    }
 }
