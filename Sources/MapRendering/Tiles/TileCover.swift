@@ -59,8 +59,8 @@ struct TileCover: Sequence {
     private var rows: [(row: Int, columns: ClosedRange<Int>)]
 
     /// At most this many rows are scanned one by one; a view spanning more
-    /// (a hostile zoom range) is counted by its bounding box, which any tile
-    /// limit refuses anyway.
+    /// (a hostile zoom range) is counted and covered by its bounding box,
+    /// which any tile limit refuses anyway.
     static let maximumScannedRows = 4096
 
     /// The cover of a view `pixelWidth` × `pixelHeight` output pixels whose
@@ -98,7 +98,7 @@ struct TileCover: Sequence {
         let box = columns(minX, maxX)
         boxCount = box.count * (lastRow - firstRow + 1)
         if lastRow - firstRow >= Self.maximumScannedRows {
-            isBoxOnly = true
+            boxOnly = (firstRow...lastRow, box)
         } else if sin == 0 {
             rows = (firstRow...lastRow).map { ($0, box) }
         } else {
@@ -121,18 +121,19 @@ struct TileCover: Sequence {
 
     /// The tiles of the view's bounding box (world-aligned).
     private var boxCount = 0
-    /// True when the rows were too many to scan: only ``count`` is meaningful.
-    private var isBoxOnly = false
+    /// The rows and columns of the bounding box when they were too many to scan.
+    private var boxOnly: (rows: ClosedRange<Int>, columns: ClosedRange<Int>)?
 
     /// How many tiles cover the view, counted without making them (a view
     /// of more rows than ``maximumScannedRows``: its bounding box's tiles).
     var count: Int {
-        isBoxOnly ? boxCount : rows.reduce(0) { $0 + $1.columns.count }
+        boxOnly != nil ? boxCount : rows.reduce(0) { $0 + $1.columns.count }
     }
 
     func makeIterator() -> [Placed].Iterator {
         let wrap = 1 << zoom
         let cx = left + Double(pixelWidth) / 2, cy = top + Double(pixelHeight) / 2
+        let rows = boxOnly.map { box in box.rows.map { ($0, box.columns) } } ?? self.rows
         return rows.flatMap { row, columns in
             columns.map { column in
                 // The tile's corner relative to the view's centre, turned, from the image's centre.

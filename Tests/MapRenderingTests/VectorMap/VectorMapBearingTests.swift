@@ -94,6 +94,17 @@ final class VectorMapBearingTests: XCTestCase {
         }
     }
 
+    /// A view of more rows than are scanned one by one (tiny tiles of a
+    /// hostile zoom range) is counted and covered by its bounding box: what is
+    /// counted is what is made, and it holds every tile the view touches.
+    func testAViewOfTooManyRowsIsCoveredByItsBoundingBox() {
+        let cover = TileCover(zoom: 16, tileSide: 0.1, left: 1000, top: 1000, pixelWidth: 2, pixelHeight: 500, bearing: 1)
+        XCTAssertEqual(cover.count, Array(cover).count)
+        let rows = Set(cover.map(\.tile.y))
+        XCTAssertGreaterThan(rows.count, TileCover.maximumScannedRows)
+        XCTAssertEqual(cover.count, rows.count * Set(cover.map(\.tile.x)).count, "a box")
+    }
+
     private func style(_ data: String, layers: String) throws -> (VectorStyle, GeoJSONTiles) {
         let style = try VectorStyle(json: #"{"version": 8, "sources": {"g": {"type": "geojson", "data": \#(data)}}, "layers": \#(layers)}"#)
         guard case .geojson(let geojson)? = style.sources["g"]?.kind, case .inline(let document) = geojson.data else {
