@@ -8,8 +8,8 @@ import Raster
 ///
 /// `local://X` (and `http://localhost:2900/X`) in a style name files of the
 /// suite's `integration/` folder, as MapLibre's runners resolve them. The
-/// camera is the style's own `center` and `zoom` (MapLibre's 512-point zoom:
-/// ``VectorMapCamera`` takes it plus one); the image is the test's `width` ×
+/// camera is the style's own `center`, `zoom` (MapLibre's 512-point zoom:
+/// ``VectorMapCamera`` takes it plus one) and `bearing`; the image is the test's `width` ×
 /// `height` at its `pixelRatio`.
 struct RenderTestRenderer {
     /// The suite's `integration/` folder.
@@ -61,9 +61,7 @@ struct RenderTestRenderer {
     /// expressed, and the renderer's errors.
     private func render(_ test: RenderTest, loaders: inout [SuiteFileLoader]) throws -> Bitmap {
         let document = try JSONSerialization.jsonObject(with: test.style) as? [String: Any] ?? [:]
-        for key in ["bearing", "pitch"] {
-            if let angle = (document[key] as? NSNumber)?.doubleValue, angle != 0 { throw Unsupported(feature: "camera \(key)") }
-        }
+        if let pitch = (document["pitch"] as? NSNumber)?.doubleValue, pitch != 0 { throw Unsupported(feature: "camera pitch") }
         let style = try VectorStyle(data: test.style)
         for warning in style.warnings {
             for kind in ["source type", "layer type", "geojson option"] {
@@ -91,8 +89,12 @@ struct RenderTestRenderer {
         let center = (document["center"] as? [NSNumber])?.map(\.doubleValue) ?? [0, 0]
         let zoom = (document["zoom"] as? NSNumber)?.doubleValue ?? 0
         guard center.count == 2 else { throw Unsupported(feature: "a 'center' that is not [longitude, latitude]") }
+        // MapLibre takes any bearing and wraps it; the camera takes 0…360.
+        let bearing = (document["bearing"] as? NSNumber)?.doubleValue ?? 0
+        let wrapped = bearing.truncatingRemainder(dividingBy: 360)
         let camera = VectorMapCamera(center: GeoCoordinate(latitude: center[1], longitude: center[0]), zoom: zoom + 1,
-                                     width: test.width, height: test.height, scale: test.pixelRatio)
+                                     width: test.width, height: test.height, scale: test.pixelRatio,
+                                     bearing: wrapped < 0 ? wrapped + 360 : wrapped)
         return try VectorMapRenderer(tiles: tiles, sourceName: sourceName, style: style).render(camera)
     }
 

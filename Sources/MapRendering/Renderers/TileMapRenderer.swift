@@ -8,6 +8,7 @@ import Raster
 /// than the world work, then the snapshot's paths and markers, then the
 /// source's attribution. A tile that cannot be had or decoded ends the render
 /// with `MapTileError` naming it: no snapshot is better than a wrong one.
+/// A bearing other than 0 (or 360) is refused (`MapOptionError` for `bearing`).
 ///
 /// Tiles carry their own labels, so place labels are not drawn over them.
 public struct TileMapRenderer: MapRenderer {
@@ -47,6 +48,10 @@ public struct TileMapRenderer: MapRenderer {
 
     private func render(_ options: MapSnapshotOptions, in viewport: MapViewport, cancellation: RenderCancellation,
                         checkCancellation: () throws -> Void) throws -> Bitmap {
+        // Raster tiles are composited upright; turning them is not done yet.
+        guard viewport.bearing.truncatingRemainder(dividingBy: 360) == 0 else {
+            throw MapOptionError(option: "bearing", reason: "turns the embedded basemap and vector tiles; a raster tile source is drawn only at bearing 0, got \(MapSnapshotOptions.text(viewport.bearing))")
+        }
         let cover = tiles(for: viewport)
         guard cover.count <= maximumTiles else {
             throw MapOptionError(option: "tiles", reason: "needs \(cover.count) tiles for this view; at most \(maximumTiles) may be fetched (ResourceBudget.tiles): make the map smaller or zoom out")

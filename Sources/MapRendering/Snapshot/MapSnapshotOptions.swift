@@ -22,6 +22,9 @@ public struct MapSnapshotOptions: Hashable, Sendable {
     public var markers: [MapMarker]
     /// Lines and polygons, drawn over the map and under labels and markers.
     public var paths: [MapPath]
+    /// Degrees clockwise from north of the direction pointing up (MapLibre's
+    /// `bearing`): the map, its paths and markers turn about the image's centre.
+    public var bearing: Double
 
     // MARK: Defaults
 
@@ -54,6 +57,8 @@ public struct MapSnapshotOptions: Hashable, Sendable {
     public static let latitudeDeltaRange = 0.0...180.0
     /// The longitude span a camera may ask for (more than the lower bound, 0).
     public static let longitudeDeltaRange = 0.0...360.0
+    /// The bearings, in degrees, a camera may have.
+    public static let bearingRange = 0.0...360.0
     /// The padding, in points, a fitted camera may keep.
     public static let paddingRange = 0.0...512.0
     /// The most a fitted camera zooms in (one marker alone would otherwise zoom without end).
@@ -61,7 +66,8 @@ public struct MapSnapshotOptions: Hashable, Sendable {
 
     /// Options with the defaults above for everything not given.
     public init(camera: MapCamera, width: Int = defaultWidth, height: Int = defaultHeight, scale: Double = defaultScale,
-                style: MapStyle = defaultStyle, labels: MapLabels = defaultLabels, markers: [MapMarker] = [], paths: [MapPath] = []) {
+                style: MapStyle = defaultStyle, labels: MapLabels = defaultLabels, markers: [MapMarker] = [], paths: [MapPath] = [],
+                bearing: Double = 0) {
         self.camera = camera
         self.width = width
         self.height = height
@@ -70,6 +76,7 @@ public struct MapSnapshotOptions: Hashable, Sendable {
         self.labels = labels
         self.markers = markers
         self.paths = paths
+        self.bearing = bearing
     }
 
     /// Image width in pixels.
@@ -95,6 +102,8 @@ public struct MapSnapshotOptions: Hashable, Sendable {
         let pixels = Double(width) * Double(height) * scale * scale
         try check(pixels <= Double(Self.maximumPixelCount), "width",
                   "× height × scale² must be at most \(Self.maximumPixelCount) pixels (4096×4096), got \(Int(pixels))")
+        try check(bearing.isFinite && Self.bearingRange.contains(bearing), "bearing",
+                  "must be from \(Self.text(Self.bearingRange)) degrees, got \(bearing)")
         switch camera {
         case let .zoom(center, zoom):
             try checkCoordinate(center, "latitude", "longitude")

@@ -6,7 +6,8 @@ import Raster
 ///
 /// Web Mercator with a fractional zoom: the world is `256 · 2^zoom · scale`
 /// pixels wide and repeats horizontally, so a view across the antimeridian
-/// or wider than the world shows every copy it covers.
+/// or wider than the world shows every copy it covers. A bearing turns the
+/// map about the image's centre (MapLibre's: the bearing's direction points up).
 public struct MapViewport: Sendable, Equatable {
     /// The zoom level, fractional, within `MapSnapshotOptions.zoomRange`.
     public let zoom: Double
@@ -20,9 +21,17 @@ public struct MapViewport: Sendable, Equatable {
     public let scale: Double
     /// The world's width in output pixels: the period of horizontal repetition.
     public let worldPixelWidth: Double
+    /// Degrees clockwise from north of the direction pointing up.
+    public let bearing: Double
     /// The centre in world pixels at this zoom and scale.
     private let centerX: Double
     private let centerY: Double
+    /// Cosine and sine of the turn on the image (clockwise, y down: minus the bearing).
+    private let cos: Double
+    private let sin: Double
+    /// Half the turned image's extent along the world's x and y axes, in pixels.
+    private let halfSpanX: Double
+    private let halfSpanY: Double
 
     /// Resolves `options.camera` (which must have been validated) into a frame.
     public init(options: MapSnapshotOptions) {
@@ -38,17 +47,32 @@ public struct MapViewport: Sendable, Equatable {
         let c = WebMercator.project(latitude: center.latitude, longitude: center.longitude, zoom: zoom)
         centerX = c.x * scale
         centerY = c.y * scale
+        bearing = options.bearing
+        let angle = -options.bearing * .pi / 180
+        (cos, sin) = options.bearing.truncatingRemainder(dividingBy: 360) == 0 ? (1, 0) : (Foundation.cos(angle), Foundation.sin(angle))
+        halfSpanX = (abs(cos) * Double(pixelWidth) + abs(sin) * Double(pixelHeight)) / 2
+        halfSpanY = (abs(sin) * Double(pixelWidth) + abs(cos) * Double(pixelHeight)) / 2
     }
 
     /// The output pixel of `coordinate` in the copy of the world nearest the centre.
     public func pixel(for coordinate: GeoCoordinate) -> (x: Double, y: Double) {
         var p = unwrappedPixel(for: coordinate)
         p.x -= worldPixelWidth * ((p.x - Double(pixelWidth) / 2) / worldPixelWidth).rounded()
-        return p
+        let turned = turn(Point(p.x, p.y))
+        return (turned.x, turned.y)
     }
 
-    /// The output pixel of `coordinate` taking its longitude as it is (no wrapping):
-    /// project a whole shape this way, then draw it at each of `copyOffsets`.
+    /// `p` (a pixel of the unturned map) turned by the bearing about the image's centre.
+    @inline(__always)
+    func turn(_ p: Point) -> Point {
+        guard sin != 0 else { return p }
+        let dx = p.x - Double(pixelWidth) / 2, dy = p.y - Double(pixelHeight) / 2
+        return Point(Double(pixelWidth) / 2 + cos * dx - sin * dy, Double(pixelHeight) / 2 + sin * dx + cos * dy)
+    }
+
+    /// The output pixel of `coordinate` on the unturned map (at bearing 0 the
+    /// output pixel), taking its longitude as it is (no wrapping): project a
+    /// whole shape this way, then draw it at each of `copyOffsets`, turned.
     func unwrappedPixel(for coordinate: GeoCoordinate) -> (x: Double, y: Double) {
         // The world's size in output pixels is stored: no 2^zoom per point.
         (WebMercator.unitX(longitude: coordinate.longitude) * worldPixelWidth - centerX + Double(pixelWidth) / 2,
@@ -56,11 +80,12 @@ public struct MapViewport: Sendable, Equatable {
     }
 
     /// The horizontal shifts (whole multiples of `worldPixelWidth`) at which a shape
-    /// spanning `minX…maxX` unwrapped pixels overlaps the image.
+    /// spanning `minX…maxX` unwrapped pixels overlaps the image (turned: its
+    /// bounding box on the unturned map).
     func copyOffsets(minX: Double, maxX: Double) -> [Double] {
         guard minX.isFinite, maxX.isFinite, worldPixelWidth > 0 else { return [] }
-        let first = ((0 - maxX) / worldPixelWidth).rounded(.up)
-        let last = ((Double(pixelWidth) - minX) / worldPixelWidth).rounded(.down)
+        let first = ((Double(pixelWidth) / 2 - halfSpanX - maxX) / worldPixelWidth).rounded(.up)
+        let last = ((Double(pixelWidth) / 2 + halfSpanX - minX) / worldPixelWidth).rounded(.down)
         guard first <= last else { return [] }
         return stride(from: first, through: last, by: 1).map { $0 * worldPixelWidth }
     }
@@ -70,7 +95,7 @@ public struct MapViewport: Sendable, Equatable {
         guard let bounds else { return false }
         let top = unwrappedPixel(for: GeoCoordinate(latitude: bounds.maximumLatitude, longitude: bounds.minimumLongitude))
         let bottom = unwrappedPixel(for: GeoCoordinate(latitude: bounds.minimumLatitude, longitude: bounds.maximumLongitude))
-        guard bottom.y >= -2, top.y <= Double(pixelHeight) + 2 else { return false }
+        guard bottom.y >= Double(pixelHeight) / 2 - halfSpanY - 2, top.y <= Double(pixelHeight) / 2 + halfSpanY + 2 else { return false }
         return !copyOffsets(minX: top.x - 2, maxX: bottom.x + 2).isEmpty
     }
 
@@ -90,14 +115,16 @@ public struct MapViewport: Sendable, Equatable {
         }
         guard points.count >= 2 else { return [] }
         return copyOffsets(minX: minX, maxX: maxX).map { offset in
-            offset == 0 ? points : points.map { Point($0.x + offset, $0.y) }
+            offset == 0 && sin == 0 ? points : points.map { turn(Point($0.x + offset, $0.y)) }
         }
     }
 
     /// The coordinate at output pixel (x, y): the inverse of `pixel(for:)`.
     public func coordinate(atPixel x: Double, _ y: Double) -> GeoCoordinate {
-        let wx = (x - Double(pixelWidth) / 2 + centerX) / scale
-        let wy = (y - Double(pixelHeight) / 2 + centerY) / scale
+        // Turned back about the image's centre first.
+        let dx = x - Double(pixelWidth) / 2, dy = y - Double(pixelHeight) / 2
+        let wx = (cos * dx + sin * dy + centerX) / scale
+        let wy = (-sin * dx + cos * dy + centerY) / scale
         let c = WebMercator.unproject(x: wx, y: wy, zoom: zoom)
         var longitude = c.longitude.truncatingRemainder(dividingBy: 360)
         if longitude > 180 { longitude -= 360 } else if longitude < -180 { longitude += 360 }
@@ -179,8 +206,11 @@ public struct MapViewport: Sendable, Equatable {
         let roomUp = Double(options.height) / 2 - padding - pin
         let roomDown = Double(options.height) / 2 - padding
         var zoom = MapSnapshotOptions.maximumFitZoom
+        // Each point's offset from the centre as the image shows it: turned by the bearing.
+        let angle = -options.bearing * .pi / 180
+        let (c, s) = options.bearing == 0 ? (1.0, 0.0) : (Foundation.cos(angle), Foundation.sin(angle))
         for p in world {
-            let dx = abs(p.x - cx), dy = p.y - cy
+            let dx = abs(c * (p.x - cx) - s * (p.y - cy)), dy = s * (p.x - cx) + c * (p.y - cy)
             if dx > 1e-12 { zoom = min(zoom, log2(max(roomX, 1e-9) / dx)) }
             if dy < -1e-12 { zoom = min(zoom, log2(max(roomUp, 1e-9) / -dy)) }
             if dy > 1e-12 { zoom = min(zoom, log2(max(roomDown, 1e-9) / dy)) }

@@ -152,8 +152,12 @@ struct VectorLayerDrawer {
         for prepared in prepared {
             switch prepared.paint {
             case let .fill(color, outline, translate):
-                let dx = translate.count == 2 ? bounded(translate[0] * scale) : 0
-                let dy = translate.count == 2 ? bounded(translate[1] * scale) : 0
+                // `fill-translate-anchor: map` (the default): the shift turns with the map.
+                var shifted = place
+                if translate.count == 2 {
+                    let origin = place.pixel(bounded(translate[0] * scale), bounded(translate[1] * scale))
+                    (shifted.x, shifted.y) = (origin.x, origin.y)
+                }
                 let paint = FillPaint(color: color, outline: outline)
                 let group = fillIndex[paint] ?? {
                     fills.append((paint, []))
@@ -161,7 +165,7 @@ struct VectorLayerDrawer {
                     return fills.count - 1
                 }()
                 for part in prepared.parts {
-                    let ring = Self.project(tileLayer.points(ofPart: Int(part)), x: place.x + dx, y: place.y + dy, unit: unit, keepLast: false)
+                    let ring = Self.project(tileLayer.points(ofPart: Int(part)), at: shifted, unit: unit, keepLast: false)
                     if ring.count >= 3 { fills[group].rings.append(ring) }
                 }
             case let .line(color, rawWidth, gap, offset, dashes, cap, join, miterLimit):
@@ -177,7 +181,7 @@ struct VectorLayerDrawer {
                 }()
                 for part in prepared.parts {
                     let index = Int(part & ~PreparedLayerGroup.closedFlag)
-                    let line = Self.project(tileLayer.points(ofPart: index), x: place.x, y: place.y, unit: unit, keepLast: true)
+                    let line = Self.project(tileLayer.points(ofPart: index), at: place, unit: unit, keepLast: true)
                     if line.count >= 2 { lines[group].polylines.append((line, part & PreparedLayerGroup.closedFlag != 0)) }
                 }
             }
@@ -240,15 +244,20 @@ struct VectorLayerDrawer {
         }
     }
 
-    /// Tile points in output pixels, dropping each closer than a quarter pixel
-    /// (Manhattan) to the last kept: over-zoomed or not, no vertex is wasted
-    /// below what anti-aliasing shows. `keepLast` keeps a line's end point.
-    static func project(_ points: ArraySlice<VectorTilePoint>, x: Double, y: Double, unit: Double, keepLast: Bool) -> [Point] {
+    /// Tile points in output pixels (through `place`, turned with the
+    /// camera), dropping each closer than a quarter pixel (Manhattan) to the
+    /// last kept: over-zoomed or not, no vertex is wasted below what
+    /// anti-aliasing shows. `keepLast` keeps a line's end point. `unit` is
+    /// output pixels per tile unit.
+    static func project(_ points: ArraySlice<VectorTilePoint>, at place: TileCover.Placed, unit: Double, keepLast: Bool) -> [Point] {
         var out: [Point] = []
         out.reserveCapacity(points.count)
         var droppedLast = false
+        // One affine map: tile units straight to output pixels.
+        let (a, b, x, y) = (place.cos * unit, place.sin * unit, place.x, place.y)
         for point in points {
-            let p = Point(x + Double(point.x) * unit, y + Double(point.y) * unit)
+            let px = Double(point.x), py = Double(point.y)
+            let p = Point(x + a * px - b * py, y + b * px + a * py)
             if let last = out.last, abs(p.x - last.x) + abs(p.y - last.y) < 0.25 {
                 droppedLast = true
                 continue
@@ -258,7 +267,7 @@ struct VectorLayerDrawer {
         }
         if keepLast, droppedLast, let end = points.last {
             // The end replaces the last kept point (a line's first point stays).
-            let p = Point(x + Double(end.x) * unit, y + Double(end.y) * unit)
+            let p = place.pixel(Double(end.x) * unit, Double(end.y) * unit)
             if out.count >= 2 { out[out.count - 1] = p } else { out.append(p) }
         }
         return out

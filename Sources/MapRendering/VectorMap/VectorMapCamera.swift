@@ -1,7 +1,7 @@
 import Foundation
 
-/// What a vector map snapshot shows: a centre, a fractional zoom and an image
-/// size in points at a scale (pixels per point).
+/// What a vector map snapshot shows: a centre, a fractional zoom, a bearing
+/// and an image size in points at a scale (pixels per point).
 ///
 /// The zoom is the one every map in this package uses (``MapViewport``,
 /// `map://`): the world is `256 · 2^zoom` points wide. MapLibre styles are
@@ -18,14 +18,20 @@ public struct VectorMapCamera: Sendable, Equatable {
     public var height: Int
     /// Pixels per point, 1…4.
     public var scale: Double
+    /// Degrees clockwise from north of the direction pointing up, 0…360, as
+    /// MapLibre's `bearing`: the map is turned about the image's centre
+    /// (at 90 east is up). Labels at points stay upright; labels along lines follow them.
+    public var bearing: Double
 
-    /// A camera at `center` and `zoom` for a `width × height` point image at `scale`.
-    public init(center: GeoCoordinate, zoom: Double, width: Int, height: Int, scale: Double = 1) {
+    /// A camera at `center` and `zoom` for a `width × height` point image at
+    /// `scale`, turned by `bearing` degrees.
+    public init(center: GeoCoordinate, zoom: Double, width: Int, height: Int, scale: Double = 1, bearing: Double = 0) {
         self.center = center
         self.zoom = zoom
         self.width = width
         self.height = height
         self.scale = scale
+        self.bearing = bearing
     }
 
     /// The zoom a MapLibre style is evaluated at (512-point tiles): `zoom − 1`, at least 0.
@@ -33,6 +39,8 @@ public struct VectorMapCamera: Sendable, Equatable {
 
     /// The zooms a camera may have.
     public static let zoomRange = 0.0...24.0
+    /// The bearings a camera may have, in degrees.
+    public static let bearingRange = 0.0...360.0
     /// The largest image side, in points.
     public static let maximumSide = 4096
 
@@ -51,6 +59,9 @@ public struct VectorMapCamera: Sendable, Equatable {
         }
         guard zoom.isFinite, Self.zoomRange.contains(zoom) else {
             throw MapOptionError(option: "zoom", reason: "must be within 0…24, not \(zoom)")
+        }
+        guard bearing.isFinite, Self.bearingRange.contains(bearing) else {
+            throw MapOptionError(option: "bearing", reason: "must be within 0…360, not \(bearing)")
         }
         guard scale.isFinite, (1...4).contains(scale) else {
             throw MapOptionError(option: "scale", reason: "must be within 1…4, not \(scale)")

@@ -12,6 +12,8 @@ struct VectorMapFrame {
     /// The view's top-left corner in world pixels.
     private let left: Double
     private let top: Double
+    /// The camera's bearing, degrees.
+    let bearing: Double
 
     init(camera: VectorMapCamera, zoomRange: ClosedRange<Int>) {
         pixelWidth = camera.pixelWidth
@@ -26,10 +28,14 @@ struct VectorMapFrame {
         let center = WebMercator.project(latitude: latitude, longitude: camera.center.longitude, zoom: camera.zoom)
         left = center.x * camera.scale - Double(pixelWidth) / 2
         top = center.y * camera.scale - Double(pixelHeight) / 2
+        bearing = camera.bearing
     }
 
-    /// The tiles covering the view (`TileCover`, the rule the raster renderer uses too).
+    /// The tiles covering the view (`TileCover`, the rule the raster renderer
+    /// uses too), each placed with the camera's turn: every drawing stage
+    /// projects tile points through ``TileCover/Placed/pixel(_:_:)``.
     var cover: TileCover {
-        TileCover(zoom: tileZoom, tileSide: tileSide, left: left, top: top, pixelWidth: pixelWidth, pixelHeight: pixelHeight)
+        TileCover(zoom: tileZoom, tileSide: tileSide, left: left, top: top, pixelWidth: pixelWidth, pixelHeight: pixelHeight,
+                  bearing: bearing)
     }
 }

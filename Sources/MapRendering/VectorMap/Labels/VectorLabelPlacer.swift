@@ -97,13 +97,16 @@ struct VectorLabelPlacer {
             guard let tileLayer = tile.layer(named: sourceLayer), tileLayer.extent > 0 else { continue }
             let extent = Double(tileLayer.extent)
             let unit = place.tileSide / extent
-            // The tile's own square within the image, in tile units: a label must fit
-            // in the image, so only what lies here can be labelled from this tile.
-            let minX = max(place.x, 0), minY = max(place.y, 0)
-            let maxX = min(place.x + place.tileSide, Double(width)), maxY = min(place.y + place.tileSide, Double(height))
+            // The tile's own square within the image (a turned image: within its
+            // bounding box on the tile), in pixels along the tile's edges: a label
+            // must fit in the image, so only what lies here can be labelled from this tile.
+            let corners = [Point(0, 0), Point(Double(width), 0), Point(Double(width), Double(height)), Point(0, Double(height))].map(place.onTile)
+            let minX = max(corners.map(\.u).min()!, 0), minY = max(corners.map(\.v).min()!, 0)
+            let maxX = min(corners.map(\.u).max()!, place.tileSide), maxY = min(corners.map(\.v).max()!, place.tileSide)
             guard minX < maxX, minY < maxY else { continue }
-            let visible = LabelBox(minX: (minX - place.x) / unit, minY: (minY - place.y) / unit,
-                                   maxX: (maxX - place.x) / unit, maxY: (maxY - place.y) / unit)
+            let visible = LabelBox(minX: minX / unit, minY: minY / unit, maxX: maxX / unit, maxY: maxY / unit)
+            // The tile unturned at the origin: lines are clipped there, then turned.
+            let onTile = TileCover.Placed(tile: place.tile, x: 0, y: 0, tileSide: place.tileSide)
             for featureIndex in 0..<tileLayer.featureCount {
                 guard examine() else { return }
                 try checkCancellation()
@@ -122,8 +125,9 @@ struct VectorLabelPlacer {
                         return pieces.count - 1
                     }()
                     for part in feature.parts {
-                        let line = VectorLayerDrawer.project(tileLayer.points(ofPart: part), x: place.x, y: place.y, unit: unit, keepLast: true)
+                        let line = VectorLayerDrawer.project(tileLayer.points(ofPart: part), at: onTile, unit: unit, keepLast: true)
                         pieces[slot].lines += LabelPath.clip(line, minX: minX, minY: minY, maxX: maxX, maxY: maxY)
+                            .map { $0.map { place.pixel($0.x, $0.y) } }
                     }
                 } else {
                     // Text and paint are evaluated at the first anchor that could hold a label.
@@ -145,7 +149,7 @@ struct VectorLabelPlacer {
                             guard let text = try lay(text, paint) else { return false }
                             laid = text
                         }
-                        let p = Point(place.x + anchor.x * unit, place.y + anchor.y * unit)
+                        let p = place.pixel(anchor.x * unit, anchor.y * unit)
                         let radius = paint.spacing / 2
                         guard !placedPoints.contains(text, near: p, within: radius) else { return true }
                         if placePoint(layerID: layer.id, text: text, laid: laid!, at: p, paint: paint) {

@@ -10,6 +10,7 @@ import Raster
 /// map://?latitude=59.93&longitude=30.32&latitude_delta=0.2&longitude_delta=0.4&format=jpeg&quality=70
 /// map://?marker=59.9386,30.3141,color:red,label:A&marker=55.7539,37.6208,size:large&path=59.9386,30.3141,55.7539,37.6208,width:4
 /// map://?latitude=48.85&longitude=2.35&zoom=5&style=dark&labels=none
+/// map://?latitude=60.17&longitude=24.94&zoom=14&bearing=90&tiles=helsinki
 /// ```
 ///
 /// Markers and paths are lists of comma-separated tokens: numbers are
@@ -34,7 +35,7 @@ public struct MapURL: SchemeURL {
     /// Every query item a `map://` URL may have.
     public static let parameterNames = [
         "latitude", "longitude", "zoom", "latitude_delta", "longitude_delta", "width", "height", "scale",
-        "format", "quality", "marker", "path", "style", "labels", "padding", "tiles",
+        "format", "quality", "marker", "path", "style", "labels", "padding", "tiles", "bearing",
     ]
 
     /// The `map://` spelling of a name other static-map APIs use (`lat`, `center=59.9,30.3`, …).
@@ -147,7 +148,8 @@ public struct MapURL: SchemeURL {
             style: try query.choice("style", as: MapStyle.self) ?? MapSnapshotOptions.defaultStyle,
             labels: try query.choice("labels", as: MapLabels.self) ?? MapSnapshotOptions.defaultLabels,
             markers: markers,
-            paths: paths)
+            paths: paths,
+            bearing: try query.double("bearing", in: MapSnapshotOptions.bearingRange) ?? 0)
         let tiles = try query.string("tiles")
         if let tiles, tiles.isEmpty || !tiles.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_") }) {
             throw URLParameterError(parameter: "tiles", reason: "must name a tile source (letters, digits, '-', '_'), got '\(tiles)'")
@@ -247,6 +249,7 @@ public struct MapURL: SchemeURL {
         if options.scale != MapSnapshotOptions.defaultScale { query.add("scale", options.scale) }
         if options.style != MapSnapshotOptions.defaultStyle { query.add("style", options.style.rawValue) }
         if options.labels != MapSnapshotOptions.defaultLabels { query.add("labels", options.labels.rawValue) }
+        if options.bearing != 0 { query.add("bearing", options.bearing) }
         OutputEncoding.write(format: format, quality: quality, defaultFormat: .png, to: &query)
         query.add("tiles", tiles)
         for marker in options.markers {
