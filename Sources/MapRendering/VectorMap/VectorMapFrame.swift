@@ -12,6 +12,8 @@ struct VectorMapFrame {
     /// The view's top-left corner in world pixels.
     private let left: Double
     private let top: Double
+    /// The world's side in output pixels.
+    private let world: Double
 
     init(camera: VectorMapCamera, zoomRange: ClosedRange<Int>) {
         pixelWidth = camera.pixelWidth
@@ -20,12 +22,23 @@ struct VectorMapFrame {
         let wanted = Int(camera.styleZoom.rounded(.down))
         // Capped at 24 whatever a hostile header says, so the tile arithmetic stays in range.
         tileZoom = min(24, min(max(wanted, zoomRange.lowerBound), zoomRange.upperBound))
-        let world = WebMercator.worldSize(zoom: camera.zoom) * camera.scale
+        world = WebMercator.worldSize(zoom: camera.zoom) * camera.scale
         tileSide = world / Double(1 << tileZoom)
         let latitude = min(max(camera.center.latitude, -WebMercator.maximumLatitude), WebMercator.maximumLatitude)
         let center = WebMercator.project(latitude: latitude, longitude: camera.center.longitude, zoom: camera.zoom)
         left = center.x * camera.scale - Double(pixelWidth) / 2
         top = center.y * camera.scale - Double(pixelHeight) / 2
+    }
+
+    /// The Web Mercator position (0…1 across the world, y down, x not
+    /// wrapped) under the output pixel position (`x`, `y`).
+    func unitPoint(x: Double, y: Double) -> (x: Double, y: Double) {
+        ((left + x) / world, (top + y) / world)
+    }
+
+    /// The output pixel position of the Web Mercator position (`x`, `y`).
+    func pixelPoint(unitX x: Double, unitY y: Double) -> (x: Double, y: Double) {
+        (x * world - left, y * world - top)
     }
 
     /// The tiles covering the view (`TileCover`, the rule the raster renderer uses too).

@@ -1,0 +1,109 @@
+import Foundation
+import ImageCodecs
+import Raster
+
+/// The tiles of a style's `raster` or `raster-dem` source: pictures (PNG,
+/// JPEG, WebP) read through a ``TileLoading`` (a folder or URL template of
+/// tiles), with the source's tile size, row scheme, bounds and zoom range.
+///
+/// Tiles are read at the zoom MapLibre covers a view with for such a source
+/// (the style zoom rounded, for its tile size); past the source's maximum
+/// zoom the last level's tiles are drawn larger, and below its minimum zoom
+/// nothing is drawn.
+public struct RasterTileSource: Sendable {
+    /// Where the tile files come from.
+    public let loader: any TileLoading
+    /// The source's `tileSize`, `scheme`, `bounds` and, for elevation, `encoding`.
+    public var options: RasterStyleSource
+    /// The zooms the source has tiles for (`minzoom`…`maxzoom`).
+    public var zoomRange: ClosedRange<Int>
+    /// The most pixels a tile may have.
+    public var limits: RasterSourceLimits
+
+    /// A source reading tiles from `loader`.
+    public init(loader: any TileLoading, options: RasterStyleSource = RasterStyleSource(), zoomRange: ClosedRange<Int> = 0...22,
+                limits: RasterSourceLimits = .default) {
+        self.loader = loader
+        self.options = options
+        self.zoomRange = zoomRange
+        self.limits = limits
+    }
+
+    /// The zoom of the tiles drawn at `styleZoom` (MapLibre's 512-point zoom):
+    /// the ideal zoom for the tile size rounded, capped at the source's maximum
+    /// (over-zoom); nil below the source's minimum zoom, where nothing is drawn.
+    func tileZoom(atStyleZoom styleZoom: Double) -> Int? {
+        let ideal = styleZoom + log2(512 / Double(max(1, options.tileSize)))
+        let zoom = max(0, Int(min(30, ideal).rounded()))
+        guard zoom >= zoomRange.lowerBound else { return nil }
+        return min(zoom, zoomRange.upperBound, 24)
+    }
+
+    /// The picture of the tile at `coordinate` (row 0 at the north whatever
+    /// the scheme), nil when the source has none there (outside its bounds,
+    /// or an empty or missing file). Throws a ``VectorTileError`` naming the
+    /// tile when its file is no picture or is over ``limits``.
+    func image(at coordinate: TileCoordinate, cancellation: RenderCancellation) throws -> Bitmap? {
+        if let bounds = options.bounds, !Self.tile(coordinate, meets: bounds) { return nil }
+        var stored = coordinate
+        if options.scheme == .tms { stored.y = (1 << coordinate.z) - 1 - coordinate.y }
+        let bytes = try loader.tile(stored, cancellation: cancellation)
+        guard !bytes.isEmpty else { return nil }
+        do {
+            return try ImageDecoder.decode(Data(bytes), options: .init(maximumPixelCount: limits.tilePixels)).bitmap
+        } catch let error as ImageCodecError where error.kind == .tooLarge {
+            throw VectorTileError(.limitExceeded, "raster tile \(stored): \(error) (RasterSourceLimits.tilePixels is \(limits.tilePixels))")
+        } catch {
+            throw VectorTileError(.corrupt, "raster tile \(stored) is no picture that can be read: \(error)")
+        }
+    }
+
+    /// True if the tile at `coordinate` overlaps `bounds`.
+    static func tile(_ coordinate: TileCoordinate, meets bounds: GeoBounds) -> Bool {
+        let n = Double(1 << coordinate.z)
+        let west = WebMercator.unitX(longitude: bounds.minimumLongitude) * n, east = WebMercator.unitX(longitude: bounds.maximumLongitude) * n
+        let north = WebMercator.unitY(latitude: min(bounds.maximumLatitude, WebMercator.maximumLatitude)) * n
+        let south = WebMercator.unitY(latitude: max(bounds.minimumLatitude, -WebMercator.maximumLatitude)) * n
+        let (x, y) = (Double(coordinate.x), Double(coordinate.y))
+        return x < east && x + 1 > west && y < south && y + 1 > north
+    }
+}
+
+extension RasterTileSource {
+    /// The pictures of the tiles of `zoom` under `frame`'s view, by tile
+    /// (columns wrapped into 0..<2^zoom); tiles the source lacks are left
+    /// out. Throws a ``VectorTileError`` when the view needs more than
+    /// `tileLimit` tiles (checked before any is read) or a tile fails.
+    func images(covering frame: VectorMapFrame, zoom: Int, tileLimit: Int,
+                cancellation: RenderCancellation) throws -> [TileCoordinate: Bitmap] {
+        var images: [TileCoordinate: Bitmap] = [:]
+        for place in try Self.tiles(covering: frame, zoom: zoom, limit: tileLimit) {
+            try cancellation.check()
+            if let image = try image(at: place, cancellation: cancellation) { images[place] = image }
+        }
+        return images
+    }
+
+    /// The tiles of `zoom` (columns wrapped) under `frame`'s view; throws
+    /// when they are more than `limit`, before any is listed.
+    static func tiles(covering frame: VectorMapFrame, zoom: Int, limit: Int) throws -> [TileCoordinate] {
+        let n = 1 << zoom
+        let topLeft = frame.unitPoint(x: 0, y: 0)
+        let bottomRight = frame.unitPoint(x: Double(frame.pixelWidth), y: Double(frame.pixelHeight))
+        // Bounded so a hostile camera cannot make the ranges overflow.
+        func index(_ unit: Double) -> Int { Int(max(-1e9, min(1e9, (unit * Double(n)).rounded(.down)))) }
+        let firstColumn = index(topLeft.x), lastColumn = max(firstColumn, index(bottomRight.x))
+        let rows = max(0, index(topLeft.y))...min(n - 1, max(0, index(bottomRight.y)))
+        let count = min(n, lastColumn - firstColumn + 1) * rows.count
+        guard count <= limit else {
+            throw VectorTileError(.limitExceeded, "the view needs \(count) raster tiles at zoom \(zoom), over the limit of \(limit) per snapshot (VectorMapLimits.tilesPerSnapshot)")
+        }
+        var tiles: [TileCoordinate] = []
+        for row in rows {
+            for column in firstColumn...min(lastColumn, firstColumn + n - 1) {
+                tiles.append(TileCoordinate(z: zoom, x: ((column % n) + n) % n, y: row))
+            }
+        }
+        return tiles
+    }
+}
