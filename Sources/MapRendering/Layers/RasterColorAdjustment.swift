@@ -46,9 +46,13 @@ struct RasterColorAdjustment {
         return SIMD4(rgb * alpha, alpha)
     }
 
-    /// `color` (premultiplied, 0…1) as the 8-bit bytes a framebuffer stores, clamped.
+    /// `color` (premultiplied, 0…1) as the 8-bit bytes a framebuffer stores, clamped (NaN as 0).
     static func bytes(_ color: SIMD4<Float>) -> SIMD4<UInt8> {
-        let clamped = color.clamped(lowerBound: .zero, upperBound: SIMD4(repeating: 1))
-        return SIMD4<UInt8>((clamped * 255).rounded(.toNearestOrEven))
+        var bytes = SIMD4<UInt8>()
+        for lane in 0..<4 {
+            let value = color[lane]
+            bytes[lane] = value > 0 ? UInt8((min(value, 1) * 255).rounded(.toNearestOrEven)) : 0
+        }
+        return bytes
     }
 }

@@ -30,11 +30,13 @@ public struct RasterTileSource: Sendable {
     }
 
     /// The zoom of the tiles drawn at `styleZoom` (MapLibre's 512-point zoom):
-    /// the ideal zoom for the tile size rounded, capped at the source's maximum
-    /// (over-zoom); nil below the source's minimum zoom, where nothing is drawn.
+    /// the ideal zoom for the tile size, rounded for pictures and rounded down
+    /// for elevation (MapLibre Native's `coveringZoomLevel`), capped at the
+    /// source's maximum (over-zoom); nil below the source's minimum zoom,
+    /// where nothing is drawn.
     func tileZoom(atStyleZoom styleZoom: Double) -> Int? {
-        let ideal = styleZoom + log2(512 / Double(max(1, options.tileSize)))
-        let zoom = max(0, Int(min(30, ideal).rounded()))
+        let ideal = min(30, styleZoom + log2(512 / Double(max(1, options.tileSize))))
+        let zoom = max(0, Int(options.encoding == nil ? ideal.rounded() : ideal.rounded(.down)))
         guard zoom >= zoomRange.lowerBound else { return nil }
         return min(zoom, zoomRange.upperBound, 24)
     }

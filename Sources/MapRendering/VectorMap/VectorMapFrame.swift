@@ -10,8 +10,8 @@ struct VectorMapFrame {
     /// One tile's side in output pixels.
     let tileSide: Double
     /// The view's top-left corner in world pixels.
-    private let left: Double
-    private let top: Double
+    private var left: Double
+    private var top: Double
     /// The world's side in output pixels.
     private let world: Double
 
@@ -34,6 +34,23 @@ struct VectorMapFrame {
     /// wrapped) under the output pixel position (`x`, `y`).
     func unitPoint(x: Double, y: Double) -> (x: Double, y: Double) {
         ((left + x) / world, (top + y) / world)
+    }
+
+    /// The frame moved by under half a point so that `camera`'s centre falls
+    /// where MapLibre aligns raster tiles to the pixel grid (its
+    /// `alignedProjMatrix`: the centre rounded to a whole point, less half a
+    /// point along an odd dimension), so 1:1 tiles are drawn crisp.
+    func alignedToPixels(_ camera: VectorMapCamera) -> VectorMapFrame {
+        var frame = self
+        let scale = camera.scale
+        func shift(_ start: Double, _ pixels: Int, _ points: Int) -> Double {
+            let center = (start + Double(pixels) / 2) / scale
+            let d = center - center.rounded() + Double(points % 2) / 2
+            return (d > 0.5 ? d - 1 : d) * scale
+        }
+        frame.left -= shift(left, pixelWidth, camera.width)
+        frame.top -= shift(top, pixelHeight, camera.height)
+        return frame
     }
 
     /// The output pixel position of the Web Mercator position (`x`, `y`).

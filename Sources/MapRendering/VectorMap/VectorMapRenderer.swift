@@ -201,13 +201,13 @@ public struct VectorMapRenderer: Sendable {
                 break
             case .raster(let style):
                 guard let source = layer.source.flatMap({ rasterSources[$0] }) else { break }
-                let drawer = RasterLayerDrawer(frame: frame, zoom: zoom, tileLimit: tileLimit)
+                let drawer = RasterLayerDrawer(frame: frame.alignedToPixels(camera), zoom: zoom, tileLimit: tileLimit)
                 if let pixels = try drawer.draw(style, from: source, cancellation: cancellation) {
                     recording.composite(premultipliedLayer: pixels)
                 }
             case .hillshade(let style):
                 guard case .elevation(let source)? = layer.source.flatMap({ rasterSources[$0] }) else { break }
-                let drawer = HillshadeLayerDrawer(frame: frame, zoom: zoom, tileLimit: tileLimit)
+                let drawer = HillshadeLayerDrawer(frame: frame.alignedToPixels(camera), zoom: zoom, tileLimit: tileLimit)
                 if let pixels = try drawer.draw(style, from: source, cancellation: cancellation) {
                     recording.composite(premultipliedLayer: pixels)
                 }
