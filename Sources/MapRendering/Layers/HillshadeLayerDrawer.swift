@@ -32,7 +32,7 @@ struct HillshadeLayerDrawer {
         guard !images.isEmpty else { return nil }
         let encoding = source.options.encoding ?? .mapbox
         var elevations: [TileCoordinate: (side: Int, heights: [Float])] = [:]
-        for (tile, image) in images {
+        for (tile, image) in images.values where elevations[tile] == nil {
             guard image.width == image.height, image.width > 0 else {
                 throw VectorTileError(.corrupt, "elevation tile \(tile) is \(image.width)×\(image.height) pixels; a raster-dem tile is square")
             }
@@ -43,7 +43,7 @@ struct HillshadeLayerDrawer {
             try cancellation.check()
             slopes[tile] = Self.prepare(tile, elevations: elevations, maximumZoom: source.zoomRange.upperBound)
         }
-        return try shade(slopes, zoom: tileZoom, style: style, cancellation: cancellation)
+        return try shade(images.mapValues { (tile: $0.tile, slopes: slopes[$0.tile]!) }, zoom: tileZoom, style: style, cancellation: cancellation)
     }
 
     /// Each pixel's elevation in metres, as MapLibre's shader unpacks it (divided by 4).
@@ -95,14 +95,15 @@ struct HillshadeLayerDrawer {
         UInt8((min(max(value, 0), 1) * 255).rounded(.toNearestOrEven))
     }
 
-    /// The shading pass: each pixel whose centre lies on a prepared tile.
-    private func shade(_ slopes: [TileCoordinate: Slopes], zoom tileZoom: Int, style: HillshadeLayerStyle,
+    /// The shading pass: each pixel whose centre lies on a tile of `slopes`
+    /// (of zoom `tileZoom`), shaded from the slopes of the tile (it or an ancestor) given for it.
+    private func shade(_ slopes: [TileCoordinate: (tile: TileCoordinate, slopes: Slopes)], zoom tileZoom: Int, style: HillshadeLayerStyle,
                        cancellation: RenderCancellation) throws -> [UInt8] {
         let shading = HillshadeShading(style, atZoom: zoom)
         let (width, height) = (frame.pixelWidth, frame.pixelHeight)
         let n = 1 << tileZoom, scale = Double(n)
         var pixels = [UInt8](repeating: 0, count: width * height * 4)
-        var lastKey: TileCoordinate?, last: Slopes?
+        var lastKey: TileCoordinate?, last: (tile: TileCoordinate, slopes: Slopes)?
         var latitudes = (top: 0.0, bottom: 0.0)
         for y in 0..<height {
             if y % 64 == 0 { try cancellation.check() }
@@ -114,10 +115,16 @@ struct HillshadeLayerDrawer {
                 let key = TileCoordinate(z: tileZoom, x: ((Int(column) % n) + n) % n, y: Int(row))
                 if key != lastKey {
                     (lastKey, last) = (key, slopes[key])
-                    latitudes = (Self.latitude(ofRow: row, scale: scale), Self.latitude(ofRow: row + 1, scale: scale))
+                    if let tile = last?.tile {
+                        let rows = Double(1 << tile.z)
+                        latitudes = (Self.latitude(ofRow: Double(tile.y), scale: rows), Self.latitude(ofRow: Double(tile.y + 1), scale: rows))
+                    }
                 }
-                guard let tile = last else { continue }
-                let (u, v) = (tx - column, ty - row)
+                guard let (owner, tile) = last else { continue }
+                // Where the pixel lies across the slopes' tile (an ancestor's spans 2^k of these).
+                let span = Double(1 << (tileZoom - owner.z))
+                let (px, py) = (tx / span, ty / span)
+                let (u, v) = (px - px.rounded(.down), py - py.rounded(.down))
                 let derivative = Self.sample(tile, u: u, v: v) * 2 - 1
                 // The latitude under the pixel, linear across the tile as the shader takes it.
                 let latitude = (latitudes.top - latitudes.bottom) * (1 - v) + latitudes.bottom

@@ -23,9 +23,12 @@ struct RasterLayerDrawer {
         switch source {
         case .tiles(let tiles):
             guard let tileZoom = tiles.tileZoom(atStyleZoom: zoom) else { return nil }
-            let textures = try tiles.images(covering: frame, zoom: tileZoom, tileLimit: tileLimit, cancellation: cancellation)
-                .mapValues(RasterTexture.init)
-            guard !textures.isEmpty else { return nil }
+            let images = try tiles.images(covering: frame, zoom: tileZoom, tileLimit: tileLimit, cancellation: cancellation)
+            guard !images.isEmpty else { return nil }
+            // One texture per picture, shared by the tiles an ancestor stands in for.
+            var byPicture: [TileCoordinate: RasterTexture] = [:]
+            for (tile, image) in images.values where byPicture[tile] == nil { byPicture[tile] = RasterTexture(image) }
+            let textures = images.mapValues { (tile: $0.tile, texture: byPicture[$0.tile]!) }
             return try drawTiles(textures, zoom: tileZoom, adjustment: adjustment, nearest: nearest, cancellation: cancellation)
         case .image(let image):
             return try drawImage(image, adjustment: adjustment, nearest: nearest, cancellation: cancellation)
@@ -34,13 +37,14 @@ struct RasterLayerDrawer {
         }
     }
 
-    /// Each pixel whose centre lies on a tile of `textures` (of zoom `zoom`).
-    private func drawTiles(_ textures: [TileCoordinate: RasterTexture], zoom: Int, adjustment: RasterColorAdjustment,
+    /// Each pixel whose centre lies on a tile of `textures` (of zoom `zoom`),
+    /// sampled from the picture of the tile (it or an ancestor) given for it.
+    private func drawTiles(_ textures: [TileCoordinate: (tile: TileCoordinate, texture: RasterTexture)], zoom: Int, adjustment: RasterColorAdjustment,
                            nearest: Bool, cancellation: RenderCancellation) throws -> [UInt8] {
         let (width, height) = (frame.pixelWidth, frame.pixelHeight)
         let n = 1 << zoom, scale = Double(1 << zoom)
         var pixels = [UInt8](repeating: 0, count: width * height * 4)
-        var lastKey: TileCoordinate?, last: RasterTexture?
+        var lastKey: TileCoordinate?, last: (tile: TileCoordinate, texture: RasterTexture)?
         for y in 0..<height {
             if y % 64 == 0 { try cancellation.check() }
             for x in 0..<width {
@@ -50,8 +54,11 @@ struct RasterLayerDrawer {
                 let column = tx.rounded(.down), row = ty.rounded(.down)
                 let key = TileCoordinate(z: zoom, x: ((Int(column) % n) + n) % n, y: Int(row))
                 if key != lastKey { (lastKey, last) = (key, textures[key]) }
-                guard let texture = last else { continue }
-                let color = adjustment.apply(texture.sample(u: tx - column, v: ty - row, nearest: nearest))
+                guard let (tile, texture) = last else { continue }
+                // Where the pixel lies across the picture's tile (an ancestor's spans 2^k of these).
+                let span = Double(1 << (zoom - tile.z))
+                let (px, py) = (tx / span, ty / span)
+                let color = adjustment.apply(texture.sample(u: px - px.rounded(.down), v: py - py.rounded(.down), nearest: nearest))
                 Self.store(color, at: (y * width + x) * 4, in: &pixels)
             }
         }

@@ -72,16 +72,38 @@ public struct RasterTileSource: Sendable {
 }
 
 extension RasterTileSource {
-    /// The pictures of the tiles of `zoom` under `frame`'s view, by tile
-    /// (columns wrapped into 0..<2^zoom); tiles the source lacks are left
-    /// out. Throws a ``VectorTileError`` when the view needs more than
-    /// `tileLimit` tiles (checked before any is read) or a tile fails.
+    /// The pictures drawn for the tiles of `zoom` under `frame`'s view, by
+    /// tile (columns wrapped into 0..<2^zoom): each tile's own, or, where the
+    /// source lacks it, its nearest ancestor's down to the source's minimum
+    /// zoom (as MapLibre keeps a parent tile in place of a missing one), with
+    /// the tile whose picture it is. Tiles with neither are left out. Throws
+    /// a ``VectorTileError`` when the view needs more than `tileLimit` tiles
+    /// (checked before any is read), when ancestors bring the files read over
+    /// twice that, or when a tile fails.
     func images(covering frame: VectorMapFrame, zoom: Int, tileLimit: Int,
-                cancellation: RenderCancellation) throws -> [TileCoordinate: Bitmap] {
-        var images: [TileCoordinate: Bitmap] = [:]
-        for place in try Self.tiles(covering: frame, zoom: zoom, limit: tileLimit) {
+                cancellation: RenderCancellation) throws -> [TileCoordinate: (tile: TileCoordinate, image: Bitmap)] {
+        var read: [TileCoordinate: Bitmap?] = [:]
+        func picture(_ tile: TileCoordinate) throws -> Bitmap? {
+            if let known = read[tile] { return known }
+            guard read.count < 2 * tileLimit else {
+                throw VectorTileError(.limitExceeded, "the view's missing raster tiles need over \(2 * tileLimit) tiles and ancestors read, over twice the limit of \(tileLimit) per snapshot (VectorMapLimits.tilesPerSnapshot)")
+            }
             try cancellation.check()
-            if let image = try image(at: place, cancellation: cancellation) { images[place] = image }
+            let image = try image(at: tile, cancellation: cancellation)
+            read[tile] = .some(image)
+            return image
+        }
+        var images: [TileCoordinate: (tile: TileCoordinate, image: Bitmap)] = [:]
+        for place in try Self.tiles(covering: frame, zoom: zoom, limit: tileLimit) {
+            var tile = place
+            while true {
+                if let image = try picture(tile) {
+                    images[place] = (tile, image)
+                    break
+                }
+                guard tile.z > zoomRange.lowerBound, tile.z > 0 else { break }
+                tile = TileCoordinate(z: tile.z - 1, x: tile.x / 2, y: tile.y / 2)
+            }
         }
         return images
     }

@@ -70,6 +70,14 @@ final class RasterLayerTests: XCTestCase {
         XCTAssertEqual(image[5, 5], RGBA(255, 0, 0))
     }
 
+    func testMissingTileIsDrawnFromItsParent() throws {
+        try writeTile(try halves(RGBA(255, 0, 0), RGBA(0, 0, 255)), 0, 0, 0)
+        // Zoom 1 is in the source's range but has no files: zoom 0's tile stands in, as MapLibre keeps a parent.
+        let image = try render(rasterStyle(source: #""type": "raster", "tiles": ["{z}/{x}/{y}.png"], "tileSize": 256, "maxzoom": 1"#))
+        XCTAssertEqual(image[100, 256], RGBA(255, 0, 0))
+        XCTAssertEqual(image[400, 100], RGBA(0, 0, 255))
+    }
+
     func testRasterPaintRecoloursAsMapLibreShaderDoes() throws {
         try writeTile(try halves(RGBA(255, 0, 0), RGBA(0, 0, 255)), 0, 0, 0)
         // Half opacity over white: red is drawn as 128 of 255 alpha, leaving 127 of the white.
