@@ -183,6 +183,48 @@ final class RasterLayerTests: XCTestCase {
         }
     }
 
+    /// A PNG header declaring `width` × `height` pixels, with no pixel data.
+    private func pngHeader(width: UInt32, height: UInt32) -> Data {
+        var chunk = Array("IHDR".utf8)
+        for value in [width, height] { chunk += withUnsafeBytes(of: value.bigEndian, Array.init) }
+        chunk += [8, 6, 0, 0, 0]
+        var data = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13])
+        data += chunk
+        data += withUnsafeBytes(of: CRC32.checksum(chunk).bigEndian, Array.init)
+        return data
+    }
+
+    func testHostileTileHeaderIsRefusedBeforeDecoding() throws {
+        // 100 000 × 100 000 pixels would be 40 GB: refused from the header by the default limit, at once.
+        let directory = folder.appendingPathComponent("0/0")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try pngHeader(width: 100_000, height: 100_000).write(to: directory.appendingPathComponent("0.png"))
+        let start = Date()
+        XCTAssertThrowsError(try render(rasterStyle())) { error in
+            XCTAssertEqual((error as? VectorTileError)?.kind, .limitExceeded, "\(error)")
+            XCTAssertTrue("\(error)".contains("RasterSourceLimits.tilePixels is 4194304"), "\(error)")
+        }
+        XCTAssertLessThan(Date().timeIntervalSince(start), 2)
+        let corners = [GeoCoordinate(latitude: 1, longitude: 0), GeoCoordinate(latitude: 1, longitude: 1),
+                       GeoCoordinate(latitude: 0, longitude: 1), GeoCoordinate(latitude: 0, longitude: 0)]
+        XCTAssertThrowsError(try ImageSource(data: pngHeader(width: 100_000, height: 100_000), corners: corners)) { error in
+            XCTAssertTrue("\(error)".contains("RasterSourceLimits.imagePixels is 16777216"), "\(error)")
+        }
+    }
+
+    func testViewOverTheTileLimitIsRefusedBeforeReading() throws {
+        // Style zoom 10 over 256-point tiles wants zoom 11; a 2048-point view needs 5 × 5 of them.
+        let style = try VectorStyle(json: rasterStyle(source: #""type": "raster", "tiles": ["{z}/{x}/{y}.png"], "tileSize": 256"#))
+        let loader = DirectoryTileLoader(directory: folder, template: "{z}/{x}/{y}.png", missingFilesAreEmpty: true)
+        let none = LoadedVectorTiles(loader: loader, zoomRange: 0...0)
+        var renderer = VectorMapRenderer(tiles: none, sourceName: "", style: style,
+                                         rasterSources: ["pictures": .tiles(RasterTileSource(loader: loader, options: RasterStyleSource(tileSize: 256)))])
+        renderer.limits.tilesPerSnapshot = 16
+        XCTAssertThrowsError(try renderer.render(VectorMapCamera(center: GeoCoordinate(latitude: 0, longitude: 0), zoom: 11, width: 1024, height: 1024))) { error in
+            XCTAssertTrue("\(error)".contains("raster tiles at zoom 11, over the limit of 16"), "\(error)")
+        }
+    }
+
     func testTileThatIsNoPictureIsNamed() throws {
         let directory = folder.appendingPathComponent("0/0")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
