@@ -7,20 +7,19 @@ import Raster
 struct RasterTexture {
     let width: Int
     let height: Int
-    /// Premultiplied RGBA, 0…1, row order.
-    private let texels: [Float]
+    /// Premultiplied RGBA8, row order (as the GPU holds it: a byte per channel).
+    private let texels: [UInt8]
 
     /// The texture of `picture` (straight alpha).
     init(_ picture: Bitmap) {
         width = picture.width
         height = picture.height
-        var texels = [Float](repeating: 0, count: picture.pixels.count)
-        picture.pixels.withUnsafeBufferPointer { pixels in
+        var texels = picture.pixels
+        texels.withUnsafeMutableBufferPointer { pixels in
             var i = 0
             while i < pixels.count {
                 let a = UInt32(pixels[i + 3])
-                for c in 0..<3 { texels[i + c] = Float((UInt32(pixels[i + c]) * a + 127) / 255) / 255 }
-                texels[i + 3] = Float(a) / 255
+                for c in 0..<3 { pixels[i + c] = UInt8((UInt32(pixels[i + c]) * a + 127) / 255) }
                 i += 4
             }
         }
@@ -46,6 +45,6 @@ struct RasterTexture {
     /// The texel at (`x`, `y`), clamped to the edges.
     private func texel(_ x: Int, _ y: Int) -> SIMD4<Float> {
         let i = (min(max(y, 0), height - 1) * width + min(max(x, 0), width - 1)) * 4
-        return SIMD4(texels[i], texels[i + 1], texels[i + 2], texels[i + 3])
+        return SIMD4(Float(texels[i]), Float(texels[i + 1]), Float(texels[i + 2]), Float(texels[i + 3])) / 255
     }
 }

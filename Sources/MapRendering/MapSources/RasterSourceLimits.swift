@@ -9,13 +9,18 @@ public struct RasterSourceLimits: Equatable, Sendable {
     public var tilePixels: Int
     /// Most pixels of an `image` source's picture. Default 4096×4096 (16 777 216).
     public var imagePixels: Int
+    /// Most pixels of all the tiles one layer decodes for a snapshot (64 MB
+    /// as RGBA). Default 4096×4096 (16 777 216): sixty-four 512-pixel tiles,
+    /// or sixteen 1024-pixel ones.
+    public var tilePixelsPerLayer: Int
 
     /// The documented defaults.
     public static let `default` = RasterSourceLimits()
 
     /// Limits with the documented defaults, any of them overridden.
-    public init(tilePixels: Int = 2048 * 2048, imagePixels: Int = 4096 * 4096) {
+    public init(tilePixels: Int = 2048 * 2048, imagePixels: Int = 4096 * 4096, tilePixelsPerLayer: Int = 4096 * 4096) {
         self.tilePixels = tilePixels
         self.imagePixels = imagePixels
+        self.tilePixelsPerLayer = tilePixelsPerLayer
     }
 }

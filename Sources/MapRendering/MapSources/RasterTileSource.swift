@@ -79,10 +79,12 @@ extension RasterTileSource {
     /// the tile whose picture it is. Tiles with neither are left out. Throws
     /// a ``VectorTileError`` when the view needs more than `tileLimit` tiles
     /// (checked before any is read), when ancestors bring the files read over
-    /// twice that, or when a tile fails.
+    /// twice that, when the pictures decoded pass
+    /// ``RasterSourceLimits/tilePixelsPerLayer``, or when a tile fails.
     func images(covering frame: VectorMapFrame, zoom: Int, tileLimit: Int,
                 cancellation: RenderCancellation) throws -> [TileCoordinate: (tile: TileCoordinate, image: Bitmap)] {
         var read: [TileCoordinate: Bitmap?] = [:]
+        var decoded = 0
         func picture(_ tile: TileCoordinate) throws -> Bitmap? {
             if let known = read[tile] { return known }
             guard read.count < 2 * tileLimit else {
@@ -90,6 +92,10 @@ extension RasterTileSource {
             }
             try cancellation.check()
             let image = try image(at: tile, cancellation: cancellation)
+            decoded += image.map { $0.width * $0.height } ?? 0
+            guard decoded <= limits.tilePixelsPerLayer else {
+                throw VectorTileError(.limitExceeded, "the view's raster tiles hold over \(limits.tilePixelsPerLayer) pixels, the limit per layer (RasterSourceLimits.tilePixelsPerLayer)")
+            }
             read[tile] = .some(image)
             return image
         }

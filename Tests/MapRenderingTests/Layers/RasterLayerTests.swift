@@ -225,6 +225,16 @@ final class RasterLayerTests: XCTestCase {
         }
     }
 
+    func testTilesOverThePixelsPerLayerAreRefused() throws {
+        // Zoom 1 has four tiles of 256²: 262 144 pixels, over a limit of 200 000 at the third.
+        for (x, y) in [(0, 0), (0, 1), (1, 0), (1, 1)] { try writeTile(try Bitmap(width: 256, height: 256, fill: RGBA(9, 9, 9)), 1, x, y) }
+        let source = #""type": "raster", "tiles": ["{z}/{x}/{y}.png"], "tileSize": 256, "minzoom": 1, "maxzoom": 1"#
+        XCTAssertNoThrow(try render(rasterStyle(source: source), limits: RasterSourceLimits(tilePixelsPerLayer: 262_144)))
+        XCTAssertThrowsError(try render(rasterStyle(source: source), limits: RasterSourceLimits(tilePixelsPerLayer: 200_000))) { error in
+            XCTAssertTrue("\(error)".contains("over 200000 pixels, the limit per layer (RasterSourceLimits.tilePixelsPerLayer)"), "\(error)")
+        }
+    }
+
     func testTileThatIsNoPictureIsNamed() throws {
         let directory = folder.appendingPathComponent("0/0")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
