@@ -76,8 +76,10 @@ struct RasterLayerDrawer {
         let (width, height) = (frame.pixelWidth, frame.pixelHeight)
         let xs = corners.map(\.x), ys = corners.map(\.y)
         guard xs.allSatisfy(\.isFinite), ys.allSatisfy(\.isFinite) else { return nil }
-        let left = max(0, Int(max(-1, xs.min()!).rounded(.down))), right = min(width, Int(min(Double(width), xs.max()!).rounded(.up)))
-        let top = max(0, Int(max(-1, ys.min()!).rounded(.down))), bottom = min(height, Int(min(Double(height), ys.max()!).rounded(.up)))
+        // The corners' box held to the canvas before it becomes integers (a corner may lie 10³⁰⁰ pixels away).
+        func clamped(_ value: Double, _ limit: Int) -> Double { min(max(value, 0), Double(limit)) }
+        let left = Int(clamped(xs.min()!, width).rounded(.down)), right = Int(clamped(xs.max()!, width).rounded(.up))
+        let top = Int(clamped(ys.min()!, height).rounded(.down)), bottom = Int(clamped(ys.max()!, height).rounded(.up))
         guard left < right, top < bottom else { return nil }
         // MapLibre's triangle strip: (top-left, top-right, bottom-left), (top-right, bottom-left, bottom-right).
         let triangles = [

@@ -119,6 +119,14 @@ final class RasterLayerTests: XCTestCase {
         XCTAssertEqual(image[300, 300], RGBA(255, 255, 255), "south of the picture")
     }
 
+    func testImageSourceFarOffTheViewDrawsNothing() throws {
+        try PNGEncoder().encode(try halves(RGBA(255, 0, 0), RGBA(0, 0, 255), width: 4, height: 4)).write(to: folder.appendingPathComponent("picture.png"))
+        // Corners 10³⁰⁰ degrees east: far past any pixel, and no crash turning them into integers.
+        let source = #""type": "image", "url": "picture.png", "coordinates": [[1e300, 10], [2e300, 10], [2e300, 0], [1e300, 0]]"#
+        let image = try render(rasterStyle(source: source))
+        XCTAssertEqual(image[256, 256], RGBA(255, 255, 255))
+    }
+
     /// A Terrarium tile whose height rises `step` metres per pixel eastwards.
     private func terrariumRamp(step: Double) throws -> Bitmap {
         var bitmap = try Bitmap(width: 256, height: 256)
