@@ -71,13 +71,18 @@ struct RenderTestRenderer {
                 }
             }
         }
-        guard style.sources.count <= 1 else { throw Unsupported(feature: "several vector sources") }
+        var rasterSources: [String: MapRasterSource] = [:]
+        for source in style.sources.values where source.isPicture {
+            rasterSources[source.name] = try rasterSource(source, loaders: &loaders)
+        }
+        let vectorSources = style.sources.values.filter { !$0.isPicture }
+        guard vectorSources.count <= 1 else { throw Unsupported(feature: "several vector sources") }
         let tiles: any VectorTileProviding
         let sourceName: String
-        if let source = style.sources.values.first, case .geojson(let geojson) = source.kind {
+        if let source = vectorSources.first, case .geojson(let geojson) = source.kind {
             tiles = geojson.tiles(try features(of: geojson, loaders: &loaders))
             sourceName = source.name
-        } else if let source = style.sources.values.first {
+        } else if let source = vectorSources.first {
             let loader = try tileLoader(for: source)
             loaders.append(loader)
             tiles = LoadedVectorTiles(loader: loader, zoomRange: (source.minimumZoom ?? 0)...(source.maximumZoom ?? 22))
@@ -95,13 +100,32 @@ struct RenderTestRenderer {
         let camera = VectorMapCamera(center: GeoCoordinate(latitude: center[1], longitude: center[0]), zoom: zoom + 1,
                                      width: test.width, height: test.height, scale: test.pixelRatio,
                                      bearing: wrapped < 0 ? wrapped + 360 : wrapped)
-        return try VectorMapRenderer(tiles: tiles, sourceName: sourceName, style: style).render(camera)
+        return try VectorMapRenderer(tiles: tiles, sourceName: sourceName, style: style, rasterSources: rasterSources).render(camera)
+    }
+
+    /// A `raster`, `raster-dem` or `image` source read from the suite's files.
+    private func rasterSource(_ source: VectorStyleSource, loaders: inout [SuiteFileLoader]) throws -> MapRasterSource {
+        let zoomRange = (source.minimumZoom ?? 0)...max(source.minimumZoom ?? 0, source.maximumZoom ?? 22)
+        switch source.kind {
+        case .raster(let options), .rasterDEM(let options):
+            let loader = try tileLoader(for: source)
+            loaders.append(loader)
+            let tiles = RasterTileSource(loader: loader, options: options, zoomRange: zoomRange)
+            if case .rasterDEM = source.kind { return .elevation(tiles) }
+            return .tiles(tiles)
+        case .image(let image):
+            let loader = SuiteFileLoader(integration: integration, template: "")
+            loaders.append(loader)
+            return .image(try ImageSource(data: loader.file(suitePath(image.url, "image")), corners: image.corners))
+        case .vector, .geojson:
+            throw Unsupported(feature: "a vector source drawn as pictures")
+        }
     }
 
     /// The loader of the suite's files for a `tiles` template of `local://` URLs.
     private func tileLoader(for source: VectorStyleSource) throws -> SuiteFileLoader {
         guard source.url == nil else { throw Unsupported(feature: "a TileJSON 'url' source") }
-        guard let template = source.tiles.first else { throw Unsupported(feature: "a vector source without 'tiles'") }
+        guard let template = source.tiles.first else { throw Unsupported(feature: "a source without 'tiles'") }
         let path = try suitePath(template, "tiles")
         if path.hasSuffix(".mlt") { throw Unsupported(feature: "MapLibre Tiles (.mlt)") }
         return SuiteFileLoader(integration: integration, template: path)

@@ -18,6 +18,7 @@ struct BandedCanvas {
         case fill(polygons: [[Point]], color: RGBA)
         case stroke(polylines: [(points: [Point], closed: Bool)], color: RGBA, style: StrokeStyle)
         case hairlines(polylines: [(points: [Point], closed: Bool)], color: RGBA, width: Double)
+        case layer(pixels: [UInt8])
     }
 
     private var bands: [Canvas]
@@ -66,6 +67,14 @@ struct BandedCanvas {
         mutating func strokeHairlines(polylines: [(points: [Point], closed: Bool)], color: RGBA, width: Double) {
             operations.append(.hairlines(polylines: polylines, color: color, width: width))
             points += polylines.reduce(0) { $0 + $1.points.count }
+        }
+
+        /// Records a layer drawn pixel by pixel: premultiplied RGBA8 of the
+        /// whole canvas, drawn source-over (`Canvas.composite(premultipliedLayer:)`).
+        mutating func composite(premultipliedLayer pixels: [UInt8]) {
+            operations.append(.layer(pixels: pixels))
+            // Counted as its pixels, so a few such layers are drawn before more is recorded.
+            points += pixels.count / 4
         }
     }
 
@@ -117,6 +126,8 @@ struct BandedCanvas {
             try canvas.stroke(polylines: polylines, color: color, style: style)
         case let .hairlines(polylines, color, width):
             try canvas.strokeHairlines(polylines: polylines, color: color, width: width)
+        case let .layer(pixels):
+            try canvas.composite(premultipliedLayer: pixels)
         }
     }
 

@@ -111,7 +111,7 @@ struct VectorLayerDrawer {
                              miterLimit: style.miterLimit.value(atZoom: zoom, for: feature))
             }
             keys = Set(unionOf: [layer.filter.propertyKeys, style.propertyKeys])
-        case .background, .symbol:
+        case .background, .symbol, .raster, .hillshade:
             return []
         }
         var groups: [PreparedLayerGroup] = []

@@ -10,10 +10,15 @@ struct VectorMapFrame {
     /// One tile's side in output pixels.
     let tileSide: Double
     /// The view's top-left corner in world pixels.
-    private let left: Double
-    private let top: Double
+    private var left: Double
+    private var top: Double
+    /// The world's side in output pixels.
+    private let world: Double
     /// The camera's bearing, degrees.
     let bearing: Double
+    /// The cosine and sine of the turn on the image (minus the bearing,
+    /// clockwise with y down), as ``TileCover/Placed`` turns tiles.
+    private let turn: (cos: Double, sin: Double)
 
     init(camera: VectorMapCamera, zoomRange: ClosedRange<Int>) {
         pixelWidth = camera.pixelWidth
@@ -22,18 +27,53 @@ struct VectorMapFrame {
         let wanted = Int(camera.styleZoom.rounded(.down))
         // Capped at 24 whatever a hostile header says, so the tile arithmetic stays in range.
         tileZoom = min(24, min(max(wanted, zoomRange.lowerBound), zoomRange.upperBound))
-        let world = WebMercator.worldSize(zoom: camera.zoom) * camera.scale
+        world = WebMercator.worldSize(zoom: camera.zoom) * camera.scale
         tileSide = world / Double(1 << tileZoom)
         let latitude = min(max(camera.center.latitude, -WebMercator.maximumLatitude), WebMercator.maximumLatitude)
         let center = WebMercator.project(latitude: latitude, longitude: camera.center.longitude, zoom: camera.zoom)
         left = center.x * camera.scale - Double(pixelWidth) / 2
         top = center.y * camera.scale - Double(pixelHeight) / 2
         bearing = camera.bearing
+        let angle = -camera.bearing * .pi / 180
+        turn = camera.bearing.truncatingRemainder(dividingBy: 360) == 0 ? (1, 0) : (cos(angle), sin(angle))
+    }
+
+    /// The Web Mercator position (0…1 across the world, y down, x not
+    /// wrapped) under the output pixel position (`x`, `y`), the view's turn undone.
+    func unitPoint(x: Double, y: Double) -> (x: Double, y: Double) {
+        let dx = x - Double(pixelWidth) / 2, dy = y - Double(pixelHeight) / 2
+        let worldX = turn.cos * dx + turn.sin * dy, worldY = -turn.sin * dx + turn.cos * dy
+        return ((left + Double(pixelWidth) / 2 + worldX) / world, (top + Double(pixelHeight) / 2 + worldY) / world)
+    }
+
+    /// The frame moved by under half a point so that `camera`'s centre falls
+    /// where MapLibre aligns raster tiles to the pixel grid (its
+    /// `alignedProjMatrix`: the centre rounded to a whole point, less half a
+    /// point along an odd dimension), so 1:1 tiles are drawn crisp.
+    func alignedToPixels(_ camera: VectorMapCamera) -> VectorMapFrame {
+        var frame = self
+        let scale = camera.scale
+        func shift(_ start: Double, _ pixels: Int, _ points: Int) -> Double {
+            let center = (start + Double(pixels) / 2) / scale
+            let d = center - center.rounded() + Double(points % 2) / 2
+            return (d > 0.5 ? d - 1 : d) * scale
+        }
+        frame.left -= shift(left, pixelWidth, camera.width)
+        frame.top -= shift(top, pixelHeight, camera.height)
+        return frame
+    }
+
+    /// The output pixel position of the Web Mercator position (`x`, `y`), turned with the view.
+    func pixelPoint(unitX x: Double, unitY y: Double) -> (x: Double, y: Double) {
+        let worldX = x * world - left - Double(pixelWidth) / 2, worldY = y * world - top - Double(pixelHeight) / 2
+        return (Double(pixelWidth) / 2 + turn.cos * worldX - turn.sin * worldY,
+                Double(pixelHeight) / 2 + turn.sin * worldX + turn.cos * worldY)
     }
 
     /// The tiles covering the view (`TileCover`, the rule the raster renderer
     /// uses too), each placed with the camera's turn: every drawing stage
-    /// projects tile points through ``TileCover/Placed/pixel(_:_:)``.
+    /// projects tile points through ``TileCover/Placed/pixel(_:_:)``, or
+    /// world points through ``pixelPoint(unitX:unitY:)``.
     var cover: TileCover {
         TileCover(zoom: tileZoom, tileSide: tileSide, left: left, top: top, pixelWidth: pixelWidth, pixelHeight: pixelHeight,
                   bearing: bearing)

@@ -33,6 +33,10 @@ public struct VectorMapRenderer: Sendable {
     public let cache: VectorTileCache
     /// The work one snapshot may cause.
     public var limits: VectorMapLimits
+    /// The `raster`, `raster-dem` and `image` sources by their names in the
+    /// style, drawn by its `raster` and `hillshade` layers (a layer whose
+    /// source is missing here draws nothing).
+    public var rasterSources: [String: MapRasterSource]
     /// The horizontal bands fills and strokes are drawn in, each on its own
     /// thread (see `BandedCanvas`): the active processors. Any count draws the same bytes.
     var bandCount = ProcessInfo.processInfo.activeProcessorCount
@@ -44,14 +48,17 @@ public struct VectorMapRenderer: Sendable {
     /// The `style` of `preparedLayers`' keys: which style of those sharing it this is.
     var preparedStyle = 0
 
-    /// A renderer drawing `tiles` (named `sourceName` in `cache`) with `style`.
+    /// A renderer drawing `tiles` (named `sourceName` in `cache`) and
+    /// `rasterSources` with `style`.
     public init(tiles: any VectorTileProviding, sourceName: String, style: VectorStyle,
-                cache: VectorTileCache = VectorTileCache(), limits: VectorMapLimits = .default) {
+                cache: VectorTileCache = VectorTileCache(), limits: VectorMapLimits = .default,
+                rasterSources: [String: MapRasterSource] = [:]) {
         self.tiles = tiles
         self.sourceName = sourceName
         self.style = style
         self.cache = cache
         self.limits = limits
+        self.rasterSources = rasterSources
     }
 
     /// A renderer drawing `archive` (named `sourceName` in `cache`) with `style`.
@@ -169,6 +176,7 @@ public struct VectorMapRenderer: Sendable {
                         cancellation: RenderCancellation) -> [Result<BandedCanvas.Recording, Error>] {
         let zoom = camera.styleZoom
         let (preparedLayers, preparedStyle) = (self.preparedLayers, self.preparedStyle)
+        let (rasterSources, tileLimit) = (self.rasterSources, limits.tilesPerSnapshot)
         @Sendable func record(_ layerIndex: Int, _ layer: StyleLayer) -> Result<BandedCanvas.Recording, Error> {
             Result { try recording(layerIndex, layer) }
         }
@@ -191,6 +199,18 @@ public struct VectorMapRenderer: Sendable {
                 try drawer.flush(into: &recording, layer: layer.id, budget: budget, cancellation: cancellation)
             case .symbol:
                 break
+            case .raster(let style):
+                guard let source = layer.source.flatMap({ rasterSources[$0] }) else { break }
+                let drawer = RasterLayerDrawer(frame: frame.alignedToPixels(camera), zoom: zoom, tileLimit: tileLimit)
+                if let pixels = try drawer.draw(style, from: source, cancellation: cancellation) {
+                    recording.composite(premultipliedLayer: pixels)
+                }
+            case .hillshade(let style):
+                guard case .elevation(let source)? = layer.source.flatMap({ rasterSources[$0] }) else { break }
+                let drawer = HillshadeLayerDrawer(frame: frame.alignedToPixels(camera), zoom: zoom, tileLimit: tileLimit)
+                if let pixels = try drawer.draw(style, from: source, cancellation: cancellation) {
+                    recording.composite(premultipliedLayer: pixels)
+                }
             }
             return recording
         }

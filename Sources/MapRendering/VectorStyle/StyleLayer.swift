@@ -11,11 +11,15 @@ public struct StyleLayer: Sendable {
         case line(LineLayerStyle)
         /// Text labels.
         case symbol(SymbolLayerStyle)
+        /// A `raster` or `image` source's pictures, recoloured.
+        case raster(RasterLayerStyle)
+        /// A `raster-dem` source's relief, shaded.
+        case hillshade(HillshadeLayerStyle)
     }
 
     /// The layer's `id`, unique in its style.
     public var id: String
-    /// The `source` it draws from (a vector source's name); nil for a background.
+    /// The `source` it draws from; nil for a background.
     public var source: String?
     /// The layer in the vector tiles (`source-layer`); nil for a background.
     public var sourceLayer: String?
@@ -51,6 +55,8 @@ public struct StyleLayer: Sendable {
         case .fill(let style): layer.kind = .fill(style.atZoom(zoom))
         case .line(let style): layer.kind = .line(style.atZoom(zoom))
         case .symbol(let style): layer.kind = .symbol(style.atZoom(zoom))
+        case .raster(let style): layer.kind = .raster(style.atZoom(zoom))
+        case .hillshade(let style): layer.kind = .hillshade(style.atZoom(zoom))
         }
         return layer
     }

@@ -61,7 +61,11 @@ struct StyleLayerReader {
     /// Properties the spec marks "data-constant": their value may depend on the
     /// zoom but not on the feature.
     static let dataConstant: Set<String> = ["background-color", "background-opacity", "fill-antialias", "fill-translate", "symbol-placement",
-                                              "symbol-spacing", "text-max-angle", "text-allow-overlap", "text-ignore-placement"]
+                                              "symbol-spacing", "text-max-angle", "text-allow-overlap", "text-ignore-placement",
+                                              "raster-opacity", "raster-hue-rotate", "raster-brightness-min", "raster-brightness-max",
+                                              "raster-saturation", "raster-contrast", "raster-resampling", "hillshade-illumination-direction",
+                                              "hillshade-illumination-anchor", "hillshade-exaggeration", "hillshade-shadow-color",
+                                              "hillshade-highlight-color", "hillshade-accent-color"]
 
     /// The property `name` of `section` (`paint` or `layout`): its default when
     /// absent or outside the subset (with a warning), compiled otherwise.
@@ -128,6 +132,8 @@ struct StyleLayerReader {
     static let length: @Sendable (StyleValue) -> Double? = { if case .number(let n) = $0, n.isFinite, n >= 0 { return n } else { return nil } }
     /// `symbol-spacing`: at least one pixel (the spec's minimum).
     static let atLeastOne: @Sendable (StyleValue) -> Double? = { if case .number(let n) = $0, n.isFinite, n >= 1 { return n } else { return nil } }
+    /// `raster-saturation`, `raster-contrast`: -1…1.
+    static let signedUnit: @Sendable (StyleValue) -> Double? = { if case .number(let n) = $0, n >= -1, n <= 1 { return n } else { return nil } }
     static let opacity: @Sendable (StyleValue) -> Double? = { if case .number(let n) = $0, n >= 0, n <= 1 { return n } else { return nil } }
     static let text: @Sendable (StyleValue) -> String? = { $0 == .null ? nil : StyleExpression.string($0) }
     static let offset: @Sendable (StyleValue) -> [Double]? = { value in

@@ -71,7 +71,7 @@ struct VectorStyleReader {
             guard case .object(let source) = value, case .string(let type)? = source["type"] else {
                 throw VectorStyleError(.invalidValue, property: "sources", detail: "source '\(name)' is not an object with a string 'type'")
             }
-            guard type == "vector" || type == "geojson" else {
+            guard ["vector", "geojson", "raster", "raster-dem", "image"].contains(type) else {
                 warn("source '\(name)': source type '\(type)' is not supported")
                 others.insert(name)
                 continue
@@ -109,14 +109,23 @@ struct VectorStyleReader {
                 geojson.warnings.forEach { warn($0) }
                 continue
             }
+            var kind = VectorStyleSource.Kind.vector
+            switch type {
+            case "raster", "raster-dem":
+                kind = try RasterSourceReader(name: name, members: source).read(dem: type == "raster-dem")
+            case "image":
+                kind = try RasterSourceReader(name: name, members: source).readImage()
+            default:
+                break
+            }
             sources[name] = VectorStyleSource(name: name, url: try string("url"), tiles: tiles, minimumZoom: try zoom("minzoom"),
-                                              maximumZoom: try zoom("maxzoom"), attribution: try string("attribution"))
+                                              maximumZoom: try zoom("maxzoom"), attribution: try string("attribution"), kind: kind)
         }
         return (sources, others)
     }
 
     static let layerKeys: Set<String> = ["id", "type", "source", "source-layer", "minzoom", "maxzoom", "filter", "layout", "paint", "metadata"]
-    static let supportedTypes: Set<String> = ["background", "fill", "line", "symbol"]
+    static let supportedTypes: Set<String> = ["background", "fill", "line", "symbol", "raster", "hillshade"]
 
     private mutating func readLayer(_ members: [String: StyleJSON], reader: inout StyleLayerReader,
                                     sources: [String: VectorStyleSource], otherSources: Set<String>) throws -> StyleLayer? {
@@ -139,7 +148,19 @@ struct VectorStyleReader {
             }
             guard let declared = sources[name] else { throw reader.invalid("source", "source '\(name)' is not declared in 'sources'") }
             source = name
-            if case .geojson = declared.kind {
+            let fits: Bool
+            switch (type, declared.kind) {
+            case ("raster", .raster), ("raster", .image), ("hillshade", .rasterDEM): fits = true
+            case ("raster", _), ("hillshade", _): fits = false
+            default: fits = !declared.isPicture
+            }
+            guard fits else {
+                let wanted = type == "raster" ? "a 'raster' or 'image'" : type == "hillshade" ? "a 'raster-dem'" : "a 'vector' or 'geojson'"
+                throw reader.invalid("source", "a \(type) layer draws from \(wanted) source; '\(name)' is not one")
+            }
+            if declared.isPicture {
+                sourceLayer = nil
+            } else if case .geojson = declared.kind {
                 // A GeoJSON source's tiles have one layer; `source-layer` means nothing to it.
                 sourceLayer = GeoJSONTiles.layerName
             } else if case .string(let layerName)? = members["source-layer"] {
@@ -198,6 +219,25 @@ struct VectorStyleReader {
                 cap: try reader.property("line-cap", in: layout, "layout", type: .enumeration, default: .butt, convert: R.enumeration(StyleLineCap.self)),
                 join: try reader.property("line-join", in: layout, "layout", type: .enumeration, default: .miter, convert: R.enumeration(StyleLineJoin.self)),
                 miterLimit: try reader.property("line-miter-limit", in: layout, "layout", type: .number, default: 2, convert: R.length)))
+        case "raster":
+            kind = .raster(RasterLayerStyle(
+                opacity: try reader.property("raster-opacity", in: paint, "paint", type: .number, default: 1, convert: R.opacity),
+                hueRotate: try reader.property("raster-hue-rotate", in: paint, "paint", type: .number, default: 0, convert: R.number),
+                brightnessMin: try reader.property("raster-brightness-min", in: paint, "paint", type: .number, default: 0, convert: R.opacity),
+                brightnessMax: try reader.property("raster-brightness-max", in: paint, "paint", type: .number, default: 1, convert: R.opacity),
+                saturation: try reader.property("raster-saturation", in: paint, "paint", type: .number, default: 0, convert: R.signedUnit),
+                contrast: try reader.property("raster-contrast", in: paint, "paint", type: .number, default: 0, convert: R.signedUnit),
+                resampling: try reader.property("raster-resampling", in: paint, "paint", type: .enumeration, default: .linear,
+                                                convert: R.enumeration(RasterLayerStyle.Resampling.self))))
+        case "hillshade":
+            kind = .hillshade(HillshadeLayerStyle(
+                illuminationDirection: try reader.property("hillshade-illumination-direction", in: paint, "paint", type: .number, default: 335, convert: R.number),
+                illuminationAnchor: try reader.property("hillshade-illumination-anchor", in: paint, "paint", type: .enumeration, default: .viewport,
+                                                        convert: R.enumeration(HillshadeLayerStyle.Anchor.self)),
+                exaggeration: try reader.property("hillshade-exaggeration", in: paint, "paint", type: .number, default: 0.5, convert: R.opacity),
+                shadowColor: try reader.property("hillshade-shadow-color", in: paint, "paint", type: .color, default: StyleColor(red: 0, green: 0, blue: 0), convert: R.color),
+                highlightColor: try reader.property("hillshade-highlight-color", in: paint, "paint", type: .color, default: StyleColor(red: 1, green: 1, blue: 1), convert: R.color),
+                accentColor: try reader.property("hillshade-accent-color", in: paint, "paint", type: .color, default: StyleColor(red: 0, green: 0, blue: 0), convert: R.color)))
         default:
             var layout = layout
             if let placement = layout["symbol-placement"], placement == .string("line-center") {
@@ -239,5 +279,10 @@ struct VectorStyleReader {
         "symbol": (["text-field", "text-size", "symbol-placement", "text-font", "text-max-width", "symbol-spacing", "text-padding",
                     "text-max-angle", "text-allow-overlap", "text-ignore-placement"],
                    ["text-color", "text-halo-color", "text-halo-width", "text-opacity"]),
+        // `raster-fade-duration` only animates; a still map is drawn faded in.
+        "raster": ([], ["raster-opacity", "raster-hue-rotate", "raster-brightness-min", "raster-brightness-max", "raster-saturation",
+                        "raster-contrast", "raster-resampling", "raster-fade-duration"]),
+        "hillshade": ([], ["hillshade-illumination-direction", "hillshade-illumination-anchor", "hillshade-exaggeration",
+                           "hillshade-shadow-color", "hillshade-highlight-color", "hillshade-accent-color"]),
     ]
 }

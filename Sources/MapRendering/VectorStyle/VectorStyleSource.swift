@@ -8,6 +8,12 @@ public struct VectorStyleSource: Sendable, Equatable {
         case vector
         /// `geojson`: features cut into tiles by ``GeoJSONTiles``.
         case geojson(GeoJSONStyleSource)
+        /// `raster`: image tiles (PNG, JPEG, WebP) drawn by `raster` layers.
+        case raster(RasterStyleSource)
+        /// `raster-dem`: elevation tiles drawn by `hillshade` layers.
+        case rasterDEM(RasterStyleSource)
+        /// `image`: one picture pinned to four coordinates, drawn by `raster` layers.
+        case image(ImageStyleSource)
     }
 
     /// The source's key in the style's `sources`.
@@ -24,4 +30,12 @@ public struct VectorStyleSource: Sendable, Equatable {
     public var attribution: String?
     /// Its type: `vector` unless the style says otherwise.
     public var kind: Kind = .vector
+
+    /// True for a source of pictures (`raster`, `raster-dem`, `image`), drawn by `raster` and `hillshade` layers.
+    public var isPicture: Bool {
+        switch kind {
+        case .raster, .rasterDEM, .image: return true
+        case .vector, .geojson: return false
+        }
+    }
 }

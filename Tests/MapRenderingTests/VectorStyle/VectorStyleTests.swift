@@ -10,21 +10,21 @@ final class VectorStyleTests: XCTestCase {
         let style = try VectorStyle(json: """
             {"version": 8, "name": "Test", "center": [24.9, 60.2], "zoom": 12, "glyphs": "https://example.com/{fontstack}/{range}.pbf",
              "sources": {"omt": {"type": "vector", "url": "pmtiles://x.pmtiles", "maxzoom": 14, "attribution": "© OSM"},
-                         "hills": {"type": "raster", "tiles": ["https://example.com/{z}/{x}/{y}.png"]}},
+                         "hills": {"type": "video", "urls": ["https://example.com/hills.mp4"]}},
              "layers": [
                {"id": "bg", "type": "background", "paint": {"background-color": "#eee", "background-opacity": 0.5}},
                {"id": "water", "type": "fill", "source": "omt", "source-layer": "water", "minzoom": 2, "maxzoom": 16,
                 "paint": {"fill-color": "#aad3df", "fill-outline-color": "#000", "fill-translate": [1, -2], "fill-color-transition": {"duration": 0}}},
                {"id": "roads", "type": "line", "source": "omt", "source-layer": "transportation", "layout": {"visibility": "none"}},
-               {"id": "relief", "type": "raster", "source": "hills"}
+               {"id": "relief", "type": "color-relief", "source": "hills"}
              ]}
             """)
         XCTAssertEqual(style.name, "Test")
         XCTAssertEqual(style.sources, ["omt": VectorStyleSource(name: "omt", url: "pmtiles://x.pmtiles", tiles: [], minimumZoom: nil, maximumZoom: 14, attribution: "© OSM")])
         XCTAssertEqual(style.layers.map(\.id), ["bg", "water", "roads"])
         XCTAssertEqual(style.warnings, [
-            "source 'hills': source type 'raster' is not supported",
-            "layer 'relief': layer type 'raster' is not supported",
+            "source 'hills': source type 'video' is not supported",
+            "layer 'relief': layer type 'color-relief' is not supported",
         ])
         let water = style.layers[1]
         XCTAssertEqual(water.source, "omt")

@@ -1,0 +1,71 @@
+/// Reads what a `raster`, `raster-dem` or `image` source says beyond the keys
+/// every source has: `tileSize`, `scheme`, `bounds`, `encoding`, or an image's
+/// `url` and `coordinates`. A malformed value throws a ``VectorStyleError``
+/// naming the source and key.
+struct RasterSourceReader {
+    let name: String
+    let members: [String: StyleJSON]
+
+    private func invalid(_ key: String, _ detail: String) -> VectorStyleError {
+        VectorStyleError(.invalidValue, property: "sources", detail: "source '\(name)': '\(key)' \(detail)")
+    }
+
+    /// The tile sizes accepted: MapLibre draws any, but a tile's side beyond
+    /// 4096 points is no tile set anyone serves.
+    static let tileSizes = 1...4096
+
+    /// A `raster` (or, with `dem`, a `raster-dem`) source's options.
+    func read(dem: Bool) throws -> VectorStyleSource.Kind {
+        var options = RasterStyleSource()
+        if let value = members["tileSize"] {
+            guard case .number(let size) = value, size == size.rounded(), Self.tileSizes.contains(Int(exactly: size) ?? 0) else {
+                throw invalid("tileSize", "is a whole number of points 1–4096 (256 or 512 as a rule), not \(value.summary)")
+            }
+            options.tileSize = Int(size)
+        }
+        if let value = members["scheme"] {
+            guard case .string(let text) = value, let scheme = RasterStyleSource.Scheme(rawValue: text) else {
+                throw invalid("scheme", "is \"xyz\" or \"tms\", not \(value.summary)")
+            }
+            options.scheme = scheme
+        }
+        if let value = members["bounds"] {
+            guard case .array(let elements) = value, elements.count == 4 else {
+                throw invalid("bounds", "is [west, south, east, north] in degrees, not \(value.summary)")
+            }
+            let numbers = elements.compactMap { element -> Double? in if case .number(let n) = element { return n } else { return nil } }
+            guard numbers.count == 4, let bounds = GeoBounds.checked(west: numbers[0], south: numbers[1], east: numbers[2], north: numbers[3]) else {
+                throw invalid("bounds", "is [west, south, east, north] in degrees, west < east and south < north, not \(value.summary)")
+            }
+            options.bounds = bounds
+        }
+        guard dem else { return .raster(options) }
+        options.encoding = .mapbox
+        if let value = members["encoding"] {
+            guard case .string(let text) = value, let encoding = RasterStyleSource.Encoding(rawValue: text) else {
+                throw invalid("encoding", "is \"mapbox\" or \"terrarium\", not \(value.summary)")
+            }
+            options.encoding = encoding
+        }
+        return .rasterDEM(options)
+    }
+
+    /// An `image` source's picture URL and corners.
+    func readImage() throws -> VectorStyleSource.Kind {
+        guard case .string(let url)? = members["url"] else {
+            throw invalid("url", "is needed: the picture's URL, a string")
+        }
+        guard case .array(let list)? = members["coordinates"], list.count == 4 else {
+            throw invalid("coordinates", "is needed: four [longitude, latitude] corners, top-left first, clockwise")
+        }
+        var corners: [GeoCoordinate] = []
+        for element in list {
+            guard case .array(let pair) = element, pair.count == 2, case .number(let longitude) = pair[0], case .number(let latitude) = pair[1],
+                  longitude.isFinite, abs(latitude) <= 90 else {
+                throw invalid("coordinates", "holds [longitude, latitude] pairs with a latitude within ±90, not \(element.summary)")
+            }
+            corners.append(GeoCoordinate(latitude: latitude, longitude: longitude))
+        }
+        return .image(ImageStyleSource(url: url, corners: corners))
+    }
+}
