@@ -73,27 +73,22 @@ struct RenderTestRenderer {
                 }
             }
         }
-        guard style.sources.count <= 1 else { throw Unsupported(feature: "several vector sources") }
-        let tiles: any VectorTileProviding
-        let sourceName: String
-        if let source = style.sources.values.first, case .geojson(let geojson) = source.kind {
-            tiles = geojson.tiles(try features(of: geojson, loaders: &loaders))
-            sourceName = source.name
-        } else if let source = style.sources.values.first {
-            let loader = try tileLoader(for: source)
-            loaders.append(loader)
-            tiles = LoadedVectorTiles(loader: loader, zoomRange: (source.minimumZoom ?? 0)...(source.maximumZoom ?? 22))
-            sourceName = source.name
-        } else {
-            tiles = LoadedVectorTiles(loader: NoTiles(), zoomRange: 0...0)
-            sourceName = ""
+        var sources: [String: any VectorTileProviding] = [:]
+        for (name, source) in style.sources.sorted(by: { $0.key < $1.key }) {
+            if case .geojson(let geojson) = source.kind {
+                sources[name] = geojson.tiles(try features(of: geojson, loaders: &loaders))
+            } else {
+                let loader = try tileLoader(for: source)
+                loaders.append(loader)
+                sources[name] = LoadedVectorTiles(loader: loader, zoomRange: (source.minimumZoom ?? 0)...(source.maximumZoom ?? 22))
+            }
         }
         let center = (document["center"] as? [NSNumber])?.map(\.doubleValue) ?? [0, 0]
         let zoom = (document["zoom"] as? NSNumber)?.doubleValue ?? 0
         guard center.count == 2 else { throw Unsupported(feature: "a 'center' that is not [longitude, latitude]") }
         let camera = VectorMapCamera(center: GeoCoordinate(latitude: center[1], longitude: center[0]), zoom: zoom + 1,
                                      width: test.width, height: test.height, scale: test.pixelRatio)
-        return try VectorMapRenderer(tiles: tiles, sourceName: sourceName, style: style).render(camera)
+        return try VectorMapRenderer(sources: sources, style: style).render(camera)
     }
 
     /// The loader of the suite's files for a `tiles` template of `local://` URLs.
@@ -126,10 +121,5 @@ struct RenderTestRenderer {
             return String(served)
         }
         throw Unsupported(feature: "\(what) from '\(url)'")
-    }
-
-    /// The loader of a style with no source: every tile empty.
-    private struct NoTiles: TileLoading {
-        func tile(_ coordinate: TileCoordinate) throws -> [UInt8] { [] }
     }
 }

@@ -18,6 +18,7 @@ struct BandedCanvas {
         case fill(polygons: [[Point]], color: RGBA)
         case stroke(polylines: [(points: [Point], closed: Bool)], color: RGBA, style: StrokeStyle)
         case hairlines(polylines: [(points: [Point], closed: Bool)], color: RGBA, width: Double)
+        case circles([CircleLayerDrawer.Circle])
     }
 
     private var bands: [Canvas]
@@ -66,6 +67,12 @@ struct BandedCanvas {
         mutating func strokeHairlines(polylines: [(points: [Point], closed: Bool)], color: RGBA, width: Double) {
             operations.append(.hairlines(polylines: polylines, color: color, width: width))
             points += polylines.reduce(0) { $0 + $1.points.count }
+        }
+
+        /// Records `circles`, shaded in order (``CircleLayerDrawer/draw(_:on:)``).
+        mutating func shade(circles: [CircleLayerDrawer.Circle]) {
+            operations.append(.circles(circles))
+            points += circles.count
         }
     }
 
@@ -117,6 +124,8 @@ struct BandedCanvas {
             try canvas.stroke(polylines: polylines, color: color, style: style)
         case let .hairlines(polylines, color, width):
             try canvas.strokeHairlines(polylines: polylines, color: color, width: width)
+        case let .circles(circles):
+            CircleLayerDrawer.draw(circles, on: &canvas)
         }
     }
 

@@ -11,6 +11,8 @@ public struct StyleLayer: Sendable {
         case line(LineLayerStyle)
         /// Text labels.
         case symbol(SymbolLayerStyle)
+        /// A disc at every vertex.
+        case circle(CircleLayerStyle)
     }
 
     /// The layer's `id`, unique in its style.
@@ -51,6 +53,7 @@ public struct StyleLayer: Sendable {
         case .fill(let style): layer.kind = .fill(style.atZoom(zoom))
         case .line(let style): layer.kind = .line(style.atZoom(zoom))
         case .symbol(let style): layer.kind = .symbol(style.atZoom(zoom))
+        case .circle(let style): layer.kind = .circle(style.atZoom(zoom))
         }
         return layer
     }
