@@ -168,13 +168,16 @@ struct CircleLayerDrawer {
             shown.append(circle)
             if shown.count % 4096 == 0 {
                 try cancellation.check()
-                try budget.charge(area, layer: layer)
+                try budget.charge(area, layer: layer, work: Self.work)
                 area = 0
             }
         }
-        try budget.charge(area, layer: layer)
+        try budget.charge(area, layer: layer, work: Self.work)
         if !shown.isEmpty { canvas.shade(circles: shown) }
     }
+
+    /// What circles cost, as the budget's error names it.
+    static let work = "its circles' pixels"
 
     /// Shades `circles` onto `canvas` in order (each blended over those before).
     static func draw(_ circles: [Circle], on canvas: inout Canvas) {
