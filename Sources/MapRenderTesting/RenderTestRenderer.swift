@@ -72,24 +72,17 @@ struct RenderTestRenderer {
             }
         }
         var rasterSources: [String: MapRasterSource] = [:]
-        for source in style.sources.values where source.isPicture {
-            rasterSources[source.name] = try rasterSource(source, loaders: &loaders)
-        }
-        let vectorSources = style.sources.values.filter { !$0.isPicture }
-        guard vectorSources.count <= 1 else { throw Unsupported(feature: "several vector sources") }
-        let tiles: any VectorTileProviding
-        let sourceName: String
-        if let source = vectorSources.first, case .geojson(let geojson) = source.kind {
-            tiles = geojson.tiles(try features(of: geojson, loaders: &loaders))
-            sourceName = source.name
-        } else if let source = vectorSources.first {
-            let loader = try tileLoader(for: source)
-            loaders.append(loader)
-            tiles = LoadedVectorTiles(loader: loader, zoomRange: (source.minimumZoom ?? 0)...(source.maximumZoom ?? 22))
-            sourceName = source.name
-        } else {
-            tiles = LoadedVectorTiles(loader: NoTiles(), zoomRange: 0...0)
-            sourceName = ""
+        var sources: [String: any VectorTileProviding] = [:]
+        for (name, source) in style.sources.sorted(by: { $0.key < $1.key }) {
+            if source.isPicture {
+                rasterSources[name] = try rasterSource(source, loaders: &loaders)
+            } else if case .geojson(let geojson) = source.kind {
+                sources[name] = geojson.tiles(try features(of: geojson, loaders: &loaders))
+            } else {
+                let loader = try tileLoader(for: source)
+                loaders.append(loader)
+                sources[name] = LoadedVectorTiles(loader: loader, zoomRange: (source.minimumZoom ?? 0)...(source.maximumZoom ?? 22))
+            }
         }
         let center = (document["center"] as? [NSNumber])?.map(\.doubleValue) ?? [0, 0]
         let zoom = (document["zoom"] as? NSNumber)?.doubleValue ?? 0
@@ -100,7 +93,7 @@ struct RenderTestRenderer {
         let camera = VectorMapCamera(center: GeoCoordinate(latitude: center[1], longitude: center[0]), zoom: zoom + 1,
                                      width: test.width, height: test.height, scale: test.pixelRatio,
                                      bearing: wrapped < 0 ? wrapped + 360 : wrapped)
-        return try VectorMapRenderer(tiles: tiles, sourceName: sourceName, style: style, rasterSources: rasterSources).render(camera)
+        return try VectorMapRenderer(sources: sources, style: style, rasterSources: rasterSources).render(camera)
     }
 
     /// A `raster`, `raster-dem` or `image` source read from the suite's files.
@@ -152,10 +145,5 @@ struct RenderTestRenderer {
             return String(served)
         }
         throw Unsupported(feature: "\(what) from '\(url)'")
-    }
-
-    /// The loader of a style with no source: every tile empty.
-    private struct NoTiles: TileLoading {
-        func tile(_ coordinate: TileCoordinate) throws -> [UInt8] { [] }
     }
 }

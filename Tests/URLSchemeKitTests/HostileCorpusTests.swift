@@ -89,7 +89,8 @@ final class HostileCorpusTests: XCTestCase {
         let directory = try makeTemporaryDirectory()
         // Styles too large to store, written here: a million (empty) layers (3 MB);
         // a road layer 1e9 wide dashed by 100,000 lengths (700 KB); a road
-        // width coalescing 285,000 `["id"]` terms, evaluated per feature (2 MB).
+        // width coalescing 285,000 `["id"]` terms, evaluated per feature (2 MB);
+        // a circle 1e6 pixels wide at every road vertex.
         func roads(_ paint: String) -> String {
             #"{"version":8,"sources":{"openmaptiles":{"type":"vector"}},"layers":[{"id":"background","type":"background"},"#
                 + #"{"id":"roads","type":"line","source":"openmaptiles","source-layer":"transportation","paint":{"# + paint + "}}]}"
@@ -98,6 +99,7 @@ final class HostileCorpusTests: XCTestCase {
             "million-layers.json": "{\"version\":8,\"layers\":[" + Array(repeating: "{}", count: 1_000_000).joined(separator: ",") + "]}",
             "dash-bomb.json": roads(#""line-width":1e9,"line-dasharray":["# + Array(repeating: "0.0001", count: 100_000).joined(separator: ",") + "]"),
             "id-terms.json": roads(#""line-width":["coalesce""# + String(repeating: #",["id"]"#, count: 285_000) + ",1]"),
+            "circle-bomb.json": roads(#""circle-radius":1e6,"circle-blur":1"#).replacingOccurrences(of: #""type":"line""#, with: #""type":"circle""#),
         ]
         for (name, text) in styles { try Data(text.utf8).write(to: directory.appendingPathComponent(name)) }
         let helsinki = Self.hostile.deletingLastPathComponent().deletingLastPathComponent()

@@ -19,6 +19,7 @@ struct BandedCanvas {
         case stroke(polylines: [(points: [Point], closed: Bool)], color: RGBA, style: StrokeStyle)
         case hairlines(polylines: [(points: [Point], closed: Bool)], color: RGBA, width: Double)
         case layer(pixels: [UInt8])
+        case circles([CircleLayerDrawer.Circle])
     }
 
     private var bands: [Canvas]
@@ -76,6 +77,12 @@ struct BandedCanvas {
             // Counted as its pixels, so a few such layers are drawn before more is recorded.
             points += pixels.count / 4
         }
+
+        /// Records `circles`, shaded in order (``CircleLayerDrawer/draw(_:on:)``).
+        mutating func shade(circles: [CircleLayerDrawer.Circle]) {
+            operations.append(.circles(circles))
+            points += circles.count
+        }
     }
 
     /// Queues `recording`'s operations after those before (drawing the batch
@@ -128,6 +135,8 @@ struct BandedCanvas {
             try canvas.strokeHairlines(polylines: polylines, color: color, width: width)
         case let .layer(pixels):
             try canvas.composite(premultipliedLayer: pixels)
+        case let .circles(circles):
+            CircleLayerDrawer.draw(circles, on: &canvas)
         }
     }
 

@@ -1,7 +1,8 @@
 import Raster
 import Synchronization
 
-/// The stroke work one snapshot's `line` layers may cause, shared by the
+/// The stroke work one snapshot's `line` layers may cause (and the pixels
+/// its `circle` layers shade, one unit each), shared by the
 /// layers recorded at once (each on its own thread), charged for each line
 /// before its dashes, offset copies, joins and caps are made: a hostile
 /// style (a 100,000-length `line-dasharray` on a line 10⁹ pixels wide) then
@@ -24,11 +25,11 @@ final class GeneratedGeometryBudget: Sendable {
     var charged: Int { used.load(ordering: .relaxed) }
 
     /// Charges `cost` to `layer`; throws `VectorTileError` (`limitExceeded`)
-    /// naming the layer and the limit once the snapshot's total passes it.
-    func charge(_ cost: Int, layer: String) throws {
+    /// naming the layer, its `work` and the limit once the snapshot's total passes it.
+    func charge(_ cost: Int, layer: String, work: String = "its lines' dashes, offsets and joins") throws {
         let total = used.add(cost, ordering: .relaxed).newValue
         guard total <= limit else {
-            throw VectorTileError(.limitExceeded, "layer '\(layer)': its lines' dashes, offsets and joins would cost more than \(limit) units of stroke work in this snapshot, the limit (VectorMapLimits.generatedGeometryPerSnapshot)")
+            throw VectorTileError(.limitExceeded, "layer '\(layer)': \(work) would cost more than \(limit) units of stroke work in this snapshot, the limit (VectorMapLimits.generatedGeometryPerSnapshot)")
         }
     }
 

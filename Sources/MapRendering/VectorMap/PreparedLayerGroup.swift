@@ -13,11 +13,13 @@ struct PreparedLayerGroup: Sendable {
         /// A `line`.
         case line(color: RGBA, width: Double, gap: Double, offset: Double, dashes: [Double],
                   cap: StyleLineCap, join: StyleLineJoin, miterLimit: Double)
+        /// A `circle`.
+        case circle(CircleLayerDrawer.Paint)
     }
 
     var paint: Paint
-    /// Part indices, with ``closedFlag`` set on a line layer's polygon rings
-    /// (stroked closed). Kept in feature order, rings and lines interleaved as
+    /// Part indices, with ``closedFlag`` set on a line or circle layer's
+    /// polygon rings (stroked closed; a circle on the closing vertex too). Kept in feature order, rings and lines interleaved as
     /// the tile has them, so a stroke's pieces add up in the same order.
     var parts: [UInt32]
     /// The bit of a part marking a closed ring (a tile's parts are far fewer than 2³¹).

@@ -67,7 +67,9 @@ struct VectorLayerDrawer {
 
     /// The features of `tileLayer` that `layer` (evaluated at `zoom`) draws,
     /// grouped by their paint as the style gives it (before the output scale),
-    /// groups in the order of their first feature: what does not depend on
+    /// groups in the order of their first feature (for a `circle` layer, whose
+    /// circles blend one over the other, a group per run of features alike,
+    /// so feature order is kept): what does not depend on
     /// where the tile lands or on the output scale, so it can be kept
     /// between snapshots (``PreparedLayerCache``). The style is evaluated once
     /// per ``FeatureSignature`` seen, or, with `evaluatingEachFeature` (for
@@ -111,9 +113,19 @@ struct VectorLayerDrawer {
                              miterLimit: style.miterLimit.value(atZoom: zoom, for: feature))
             }
             keys = Set(unionOf: [layer.filter.propertyKeys, style.propertyKeys])
+        case .circle(let style):
+            drawsType = { _ in true }
+            polygonFlag = PreparedLayerGroup.closedFlag
+            paint = { CircleLayerDrawer.paint(of: $0, style: style, atZoom: zoom).map { .circle($0) } }
+            keys = Set(unionOf: [layer.filter.propertyKeys, style.propertyKeys])
         case .background, .symbol, .raster, .hillshade:
             return []
         }
+        let inFeatureOrder: Bool
+        if case .circle = layer.kind { inFeatureOrder = true } else { inFeatureOrder = false }
+        /// With `inFeatureOrder`: runs of features of one group, in feature order.
+        var runs: [PreparedLayerGroup] = []
+        var lastGroup = -1
         var groups: [PreparedLayerGroup] = []
         var index: [PreparedLayerGroup.Paint: Int] = [:]
         let signatures = evaluatingEachFeature ? nil : FeatureSignature.Reader(keys: keys, in: tileLayer)
@@ -139,9 +151,16 @@ struct VectorLayerDrawer {
             }
             guard group >= 0 else { continue }
             let flag = feature.geometryType == .polygon ? polygonFlag : 0
-            groups[group].parts.append(contentsOf: feature.parts.lazy.map { UInt32(truncatingIfNeeded: $0) | flag })
+            let parts = feature.parts.lazy.map { UInt32(truncatingIfNeeded: $0) | flag }
+            if inFeatureOrder {
+                if group != lastGroup { runs.append(PreparedLayerGroup(paint: groups[group].paint, parts: [])) }
+                runs[runs.count - 1].parts.append(contentsOf: parts)
+                lastGroup = group
+            } else {
+                groups[group].parts.append(contentsOf: parts)
+            }
         }
-        return groups
+        return inFeatureOrder ? runs : groups
     }
 
     /// Adds prepared groups of `tileLayer`, placed at `place`: paint scaled to
@@ -168,6 +187,8 @@ struct VectorLayerDrawer {
                     let ring = Self.project(tileLayer.points(ofPart: Int(part)), at: shifted, unit: unit, keepLast: false)
                     if ring.count >= 3 { fills[group].rings.append(ring) }
                 }
+            case .circle:
+                break
             case let .line(color, rawWidth, gap, offset, dashes, cap, join, miterLimit):
                 let width = bounded(rawWidth * scale)
                 guard width > 0 else { continue }

@@ -1,8 +1,9 @@
 import Foundation
 import Raster
 
-/// Draws vector map snapshots: the tiles of a ``VectorTileProviding`` (a
-/// PMTiles archive, a folder or URL template of tiles) covering a
+/// Draws vector map snapshots: the tiles of one or several
+/// ``VectorTileProviding`` sources (PMTiles archives, folders or URL templates
+/// of tiles, ``GeoJSONTiles``), by the style's source names, covering a
 /// ``VectorMapCamera``, styled by a ``VectorStyle``, anti-aliased.
 ///
 /// Tiles come from the source's zoom nearest below the style zoom (MapLibre's
@@ -11,7 +12,9 @@ import Raster
 /// lines keep the style's width and stay sharp. Layers draw in style order:
 /// `background`, `fill` (colour, opacity, outline colour, translate) and
 /// `line` (colour, width, opacity, gap-width casings, dashes, offset, caps,
-/// joins), each within its zoom range and visibility and through its filter.
+/// joins) and `circle` (every paint property, as MapLibre's circle shader
+/// draws them: ``CircleLayerDrawer``), each within its zoom range and
+/// visibility and through its filter.
 /// `symbol` layers (labels, in the embedded DejaVu Sans whatever `text-font`
 /// names) are placed after every fill and line, the top-most layer first as
 /// in MapLibre, each dropped if it would overlap one placed before, and drawn
@@ -22,12 +25,18 @@ import Raster
 ///
 ///     let renderer = VectorMapRenderer(archive: archive, sourceName: "helsinki", style: style)
 ///     let bitmap = try renderer.render(VectorMapCamera(center: c, zoom: 15, width: 512, height: 512))
+///
+/// A style of several sources gets them by name, each read at its own zoom range:
+///
+///     let renderer = VectorMapRenderer(sources: ["roads": archive, "points": geojson.tiles(document)], style: style)
 public struct VectorMapRenderer: Sendable {
-    /// Where the tiles come from.
-    public let tiles: any VectorTileProviding
-    /// The source's name: the key of its tiles in `cache`.
-    public let sourceName: String
-    /// The style drawn. Every layer with a `source-layer` draws from `tiles`.
+    /// Where the tiles come from, by source name (also the key of their tiles
+    /// in `cache`). A layer draws from the source its `source` names; when
+    /// there is only one source, every layer draws from it whatever its
+    /// `source` says (a style written for another archive of the same
+    /// schema), and a layer whose source is not here draws nothing.
+    public let sources: [String: any VectorTileProviding]
+    /// The style drawn.
     public let style: VectorStyle
     /// Decoded tiles, shared between snapshots.
     public let cache: VectorTileCache
@@ -48,17 +57,23 @@ public struct VectorMapRenderer: Sendable {
     /// The `style` of `preparedLayers`' keys: which style of those sharing it this is.
     var preparedStyle = 0
 
-    /// A renderer drawing `tiles` (named `sourceName` in `cache`) and
-    /// `rasterSources` with `style`.
-    public init(tiles: any VectorTileProviding, sourceName: String, style: VectorStyle,
+    /// A renderer drawing `style` from `sources`, keyed by the style's source
+    /// names (and in `cache`), and its `raster`, `raster-dem` and `image`
+    /// sources from `rasterSources`.
+    public init(sources: [String: any VectorTileProviding], style: VectorStyle,
                 cache: VectorTileCache = VectorTileCache(), limits: VectorMapLimits = .default,
                 rasterSources: [String: MapRasterSource] = [:]) {
-        self.tiles = tiles
-        self.sourceName = sourceName
+        self.sources = sources
         self.style = style
         self.cache = cache
         self.limits = limits
         self.rasterSources = rasterSources
+    }
+
+    /// A renderer drawing every layer of `style` from `tiles` (named `sourceName` in `cache`).
+    public init(tiles: any VectorTileProviding, sourceName: String, style: VectorStyle,
+                cache: VectorTileCache = VectorTileCache(), limits: VectorMapLimits = .default) {
+        self.init(sources: [sourceName: tiles], style: style, cache: cache, limits: limits)
     }
 
     /// A renderer drawing `archive` (named `sourceName` in `cache`) with `style`.
@@ -90,13 +105,21 @@ public struct VectorMapRenderer: Sendable {
         // Each shown layer evaluated at the zoom, with its index in the style (its key in `preparedLayers`).
         let shown = style.layers.indices.filter { style.layers[$0].isShown(atZoom: zoom) }
         let layers = shown.map { style.layers[$0].atZoom(zoom) }
-        let frame = VectorMapFrame(camera: camera, zoomRange: tiles.zoomRange)
-        guard frame.cover.count <= limits.tilesPerSnapshot else {
-            throw VectorTileError(.limitExceeded, "the view needs \(frame.cover.count) tiles at zoom \(frame.tileZoom), over the limit of \(limits.tilesPerSnapshot) per snapshot")
+        // Each source a shown layer draws from, its tiles covering the view at its own zoom.
+        var frames: [String: VectorMapFrame] = [:]
+        for name in Set(layers.compactMap(sourceName(of:))).sorted() {
+            frames[name] = VectorMapFrame(camera: camera, zoomRange: sources[name]!.zoomRange)
+            let needed = frames.values.reduce(0) { $0 + $1.cover.count }
+            guard needed <= limits.tilesPerSnapshot else {
+                throw VectorTileError(.limitExceeded, "the view needs \(needed) tiles at zoom \(frames[name]!.tileZoom)\(frames.count > 1 ? " (of \(frames.count) sources)" : ""), over the limit of \(limits.tilesPerSnapshot) per snapshot")
+            }
         }
-        let tiles = try loadTiles(Array(frame.cover), cancellation: cancellation, checkCancellation: checkCancellation)
-        try checkBudget(tiles.map(\.tile), layers: layers)
-        var bands = try BandedCanvas(width: frame.pixelWidth, height: frame.pixelHeight, bandCount: bandCount)
+        var tiles: [String: [(tile: VectorTile, place: TileCover.Placed)]] = [:]
+        for (name, frame) in frames.sorted(by: { $0.key < $1.key }) {
+            tiles[name] = try loadTiles(Array(frame.cover), of: name, cancellation: cancellation, checkCancellation: checkCancellation)
+        }
+        try checkBudget(tiles, layers: layers)
+        var bands = try BandedCanvas(width: camera.pixelWidth, height: camera.pixelHeight, bandCount: bandCount)
         var painted: [(index: Int, layer: StyleLayer)] = []
         var symbolLayers: [StyleLayer] = []
         for (index, layer) in zip(shown, layers) {
@@ -110,7 +133,7 @@ public struct VectorMapRenderer: Sendable {
         while start < painted.count {
             try checkCancellation()
             let chunk = Array(painted[start..<min(painted.count, start + Self.layersPerChunk)])
-            for recording in record(chunk, of: tiles, camera: camera, frame: frame, budget: budget, cancellation: cancellation) {
+            for recording in record(chunk, of: tiles, camera: camera, budget: budget, cancellation: cancellation) {
                 try bands.draw(recording.get())
             }
             start += chunk.count
@@ -118,28 +141,36 @@ public struct VectorMapRenderer: Sendable {
         guard !symbolLayers.isEmpty else { return (try bands.finishBitmap(), []) }
         var canvas = try bands.finish()
         var placer = VectorLabelPlacer(font: try TrueTypeFont.dejaVuSans, scale: camera.scale, zoom: zoom,
-                                       width: frame.pixelWidth, height: frame.pixelHeight, limits: limits)
+                                       width: camera.pixelWidth, height: camera.pixelHeight, limits: limits)
         // MapLibre places the top-most symbol layer first: the last in the style wins.
         for layer in symbolLayers.reversed() {
             try checkCancellation()
-            try placer.place(layer, from: tiles, checkCancellation: checkCancellation)
+            try placer.place(layer, from: sourceName(of: layer).flatMap { tiles[$0] } ?? [], checkCancellation: checkCancellation)
         }
         try checkCancellation()
         try placer.draw(on: &canvas)
         return (canvas.bitmap, placer.labels)
     }
 
-    /// The tiles of `places` the source has, in their order: from `cache`, or
+    /// The name in ``sources`` of the source `layer` draws from, nil for none
+    /// (a background, or a source not given).
+    func sourceName(of layer: StyleLayer) -> String? {
+        guard let name = layer.source, layer.sourceLayer != nil else { return nil }
+        if sources[name] != nil { return name }
+        return sources.count == 1 ? sources.keys.first : nil
+    }
+
+    /// The tiles of `places` the source `sourceName` has, in their order: from `cache`, or
     /// read, inflated and decoded (a first snapshot's largest serial cost) a
     /// tile per thread on up to `bandCount` threads, then cached. When tiles
     /// fail, the first failing one in `places` order is thrown.
-    private func loadTiles(_ places: [TileCover.Placed], cancellation: RenderCancellation,
+    private func loadTiles(_ places: [TileCover.Placed], of sourceName: String, cancellation: RenderCancellation,
                            checkCancellation: () throws -> Void) throws -> [(tile: VectorTile, place: TileCover.Placed)] {
         let keys = places.map { VectorTileCache.Key(source: sourceName, tile: $0.tile) }
         var results = keys.map { key in cache.tile(for: key).map { Result<VectorTile?, Error>.success($0) } }
         let missing = results.indices.filter { results[$0] == nil }
         try checkCancellation()
-        let source = self.tiles
+        let source = sources[sourceName]!
         if bandCount > 1, missing.count > 1 {
             let read = [Result<VectorTile?, Error>](concurrentlyMaking: missing.count) { j in
                 Result { try source.vectorTile(at: places[missing[j]].tile, cancellation: cancellation) }
@@ -171,8 +202,8 @@ public struct VectorMapRenderer: Sendable {
     /// `preparedLayers`), projected, offset and dashed, what lines generate
     /// charged to `budget`. A layer failing (over the budget, or cancelled:
     /// polled per feature evaluated and per line) gives its error.
-    private func record(_ layers: [(index: Int, layer: StyleLayer)], of tiles: [(tile: VectorTile, place: TileCover.Placed)],
-                        camera: VectorMapCamera, frame: VectorMapFrame, budget: GeneratedGeometryBudget,
+    private func record(_ layers: [(index: Int, layer: StyleLayer)], of tilesBySource: [String: [(tile: VectorTile, place: TileCover.Placed)]],
+                        camera: VectorMapCamera, budget: GeneratedGeometryBudget,
                         cancellation: RenderCancellation) -> [Result<BandedCanvas.Recording, Error>] {
         let zoom = camera.styleZoom
         let (preparedLayers, preparedStyle) = (self.preparedLayers, self.preparedStyle)
@@ -182,21 +213,30 @@ public struct VectorMapRenderer: Sendable {
         }
         @Sendable func recording(_ layerIndex: Int, _ layer: StyleLayer) throws -> BandedCanvas.Recording {
             var recording = BandedCanvas.Recording()
-            var drawer = VectorLayerDrawer(scale: camera.scale, zoom: zoom, width: frame.pixelWidth, height: frame.pixelHeight)
-            switch layer.kind {
-            case .background(let background):
-                drawer.drawBackground(background, into: &recording)
-            case .fill, .line:
-                guard let sourceLayer = layer.sourceLayer else { break }
-                for (tile, place) in tiles {
-                    guard let tileLayer = tile.layer(named: sourceLayer) else { continue }
+            let tiles = sourceName(of: layer).flatMap { tilesBySource[$0] } ?? []
+            /// The layer's prepared groups of each tile that has its source layer.
+            func prepared() throws -> [(groups: [PreparedLayerGroup], tileLayer: VectorTileLayer, place: TileCover.Placed)] {
+                guard let sourceLayer = layer.sourceLayer else { return [] }
+                return try tiles.compactMap { tile, place in
+                    guard let tileLayer = tile.layer(named: sourceLayer) else { return nil }
                     let key = PreparedLayerCache.Key(style: preparedStyle, tile: place.tile, layer: layerIndex, zoom: zoom)
                     let groups = try preparedLayers.groups(for: key, of: tileLayer) {
                         try VectorLayerDrawer.prepare(layer, from: tileLayer, atZoom: zoom, cancellation: cancellation)
                     }
-                    drawer.add(groups, from: tileLayer, at: place)
+                    return (groups, tileLayer, place)
                 }
+            }
+            var drawer = VectorLayerDrawer(scale: camera.scale, zoom: zoom, width: camera.pixelWidth, height: camera.pixelHeight)
+            switch layer.kind {
+            case .background(let background):
+                drawer.drawBackground(background, into: &recording)
+            case .fill, .line:
+                for (groups, tileLayer, place) in try prepared() { drawer.add(groups, from: tileLayer, at: place) }
                 try drawer.flush(into: &recording, layer: layer.id, budget: budget, cancellation: cancellation)
+            case .circle:
+                var circles = CircleLayerDrawer(scale: camera.scale, width: camera.pixelWidth, height: camera.pixelHeight)
+                for (groups, tileLayer, place) in try prepared() { circles.add(groups, from: tileLayer, at: place) }
+                try circles.flush(into: &recording, layer: layer.id, budget: budget, cancellation: cancellation)
             case .symbol:
                 break
             case .raster(let style):
@@ -220,13 +260,15 @@ public struct VectorMapRenderer: Sendable {
 
     /// Throws when the drawn layers of `tiles` hold more features or vertices
     /// than the limits allow.
-    private func checkBudget(_ tiles: [VectorTile], layers: [StyleLayer]) throws {
-        let used = Set(layers.compactMap(\.sourceLayer))
+    private func checkBudget(_ tiles: [String: [(tile: VectorTile, place: TileCover.Placed)]], layers: [StyleLayer]) throws {
         var features = 0, vertices = 0
-        for tile in tiles {
-            for layer in tile.layers where used.contains(layer.name) {
-                features += layer.featureCount
-                vertices += layer.points.count
+        for (source, tiles) in tiles {
+            let used = Set(layers.filter { sourceName(of: $0) == source }.compactMap(\.sourceLayer))
+            for (tile, _) in tiles {
+                for layer in tile.layers where used.contains(layer.name) {
+                    features += layer.featureCount
+                    vertices += layer.points.count
+                }
             }
         }
         guard features <= limits.featuresPerSnapshot else {

@@ -127,12 +127,14 @@ extension StyleExpression {
             guard let result = Self.arithmetic(op, numbers) else { throw StyleEvaluationError() }
             return .number(result)
         case .step(let input, let first, let stops):
-            guard case .number(let x) = try input.evaluate(zoom: zoom, feature: feature) else { throw StyleEvaluationError() }
+            // NaN (`["/", 0, 0]`) is no stop's input: an error, so the property's default (MapLibre's "Input is not a number").
+            guard case .number(let x) = try input.evaluate(zoom: zoom, feature: feature), !x.isNaN else { throw StyleEvaluationError() }
             // The last stop whose input is ≤ x (stops are ascending, checked at compile).
             guard let index = Self.lastStop(atOrBelow: x, in: stops) else { return try first.evaluate(zoom: zoom, feature: feature) }
             return try stops[index].output.evaluate(zoom: zoom, feature: feature)
         case .interpolate(let base, let input, let stops):
-            guard case .number(let x) = try input.evaluate(zoom: zoom, feature: feature) else { throw StyleEvaluationError() }
+            // NaN (`["/", 0, 0]`) is no stop's input: an error, so the property's default (MapLibre's "Input is not a number").
+            guard case .number(let x) = try input.evaluate(zoom: zoom, feature: feature), !x.isNaN else { throw StyleEvaluationError() }
             guard let index = Self.lastStop(atOrBelow: x, in: stops) else { return try stops[0].output.evaluate(zoom: zoom, feature: feature) }
             if index == stops.count - 1 { return try stops[index].output.evaluate(zoom: zoom, feature: feature) }
             let lower = stops[index], upper = stops[index + 1]

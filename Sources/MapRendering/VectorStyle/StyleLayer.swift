@@ -15,6 +15,8 @@ public struct StyleLayer: Sendable {
         case raster(RasterLayerStyle)
         /// A `raster-dem` source's relief, shaded.
         case hillshade(HillshadeLayerStyle)
+        /// A disc at every vertex.
+        case circle(CircleLayerStyle)
     }
 
     /// The layer's `id`, unique in its style.
@@ -57,6 +59,7 @@ public struct StyleLayer: Sendable {
         case .symbol(let style): layer.kind = .symbol(style.atZoom(zoom))
         case .raster(let style): layer.kind = .raster(style.atZoom(zoom))
         case .hillshade(let style): layer.kind = .hillshade(style.atZoom(zoom))
+        case .circle(let style): layer.kind = .circle(style.atZoom(zoom))
         }
         return layer
     }

@@ -60,7 +60,8 @@ struct StyleLayerReader {
 
     /// Properties the spec marks "data-constant": their value may depend on the
     /// zoom but not on the feature.
-    static let dataConstant: Set<String> = ["background-color", "background-opacity", "fill-antialias", "fill-translate", "symbol-placement",
+    static let dataConstant: Set<String> = ["background-color", "background-opacity", "fill-antialias", "fill-translate", "circle-translate",
+                                              "circle-translate-anchor", "circle-pitch-scale", "circle-pitch-alignment", "symbol-placement",
                                               "symbol-spacing", "text-max-angle", "text-allow-overlap", "text-ignore-placement",
                                               "raster-opacity", "raster-hue-rotate", "raster-brightness-min", "raster-brightness-max",
                                               "raster-saturation", "raster-contrast", "raster-resampling", "hillshade-illumination-direction",
@@ -129,6 +130,7 @@ struct StyleLayerReader {
     static let color: @Sendable (StyleValue) -> StyleColor? = { StyleExpression.color($0) }
     static let optionalColor: @Sendable (StyleValue) -> StyleColor?? = { StyleExpression.color($0).map { .some($0) } }
     static let number: @Sendable (StyleValue) -> Double? = { if case .number(let n) = $0, n.isFinite { return n } else { return nil } }
+    static let optionalNumber: @Sendable (StyleValue) -> Double?? = { number($0).map { .some($0) } }
     static let length: @Sendable (StyleValue) -> Double? = { if case .number(let n) = $0, n.isFinite, n >= 0 { return n } else { return nil } }
     /// `symbol-spacing`: at least one pixel (the spec's minimum).
     static let atLeastOne: @Sendable (StyleValue) -> Double? = { if case .number(let n) = $0, n.isFinite, n >= 1 { return n } else { return nil } }

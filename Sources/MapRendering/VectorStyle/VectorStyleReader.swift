@@ -125,7 +125,7 @@ struct VectorStyleReader {
     }
 
     static let layerKeys: Set<String> = ["id", "type", "source", "source-layer", "minzoom", "maxzoom", "filter", "layout", "paint", "metadata"]
-    static let supportedTypes: Set<String> = ["background", "fill", "line", "symbol", "raster", "hillshade"]
+    static let supportedTypes: Set<String> = ["background", "fill", "line", "symbol", "circle", "raster", "hillshade"]
 
     private mutating func readLayer(_ members: [String: StyleJSON], reader: inout StyleLayerReader,
                                     sources: [String: VectorStyleSource], otherSources: Set<String>) throws -> StyleLayer? {
@@ -238,6 +238,23 @@ struct VectorStyleReader {
                 shadowColor: try reader.property("hillshade-shadow-color", in: paint, "paint", type: .color, default: StyleColor(red: 0, green: 0, blue: 0), convert: R.color),
                 highlightColor: try reader.property("hillshade-highlight-color", in: paint, "paint", type: .color, default: StyleColor(red: 1, green: 1, blue: 1), convert: R.color),
                 accentColor: try reader.property("hillshade-accent-color", in: paint, "paint", type: .color, default: StyleColor(red: 0, green: 0, blue: 0), convert: R.color)))
+        case "circle":
+            kind = .circle(CircleLayerStyle(
+                radius: try reader.property("circle-radius", in: paint, "paint", type: .number, default: 5, convert: R.length),
+                color: try reader.property("circle-color", in: paint, "paint", type: .color, default: StyleColor(red: 0, green: 0, blue: 0), convert: R.color),
+                blur: try reader.property("circle-blur", in: paint, "paint", type: .number, default: 0, convert: R.number),
+                opacity: try reader.property("circle-opacity", in: paint, "paint", type: .number, default: 1, convert: R.opacity),
+                translate: try reader.property("circle-translate", in: paint, "paint", type: .numberArray, default: [0, 0], convert: R.offset),
+                translateAnchor: try reader.property("circle-translate-anchor", in: paint, "paint", type: .enumeration, default: .map,
+                                                     convert: R.enumeration(StyleAlignment.self)),
+                pitchScale: try reader.property("circle-pitch-scale", in: paint, "paint", type: .enumeration, default: .map,
+                                                convert: R.enumeration(StyleAlignment.self)),
+                pitchAlignment: try reader.property("circle-pitch-alignment", in: paint, "paint", type: .enumeration, default: .viewport,
+                                                    convert: R.enumeration(StyleAlignment.self)),
+                strokeWidth: try reader.property("circle-stroke-width", in: paint, "paint", type: .number, default: 0, convert: R.length),
+                strokeColor: try reader.property("circle-stroke-color", in: paint, "paint", type: .color, default: StyleColor(red: 0, green: 0, blue: 0), convert: R.color),
+                strokeOpacity: try reader.property("circle-stroke-opacity", in: paint, "paint", type: .number, default: 1, convert: R.opacity),
+                sortKey: try reader.property("circle-sort-key", in: layout, "layout", type: .number, default: nil, convert: R.optionalNumber)))
         default:
             var layout = layout
             if let placement = layout["symbol-placement"], placement == .string("line-center") {
@@ -276,6 +293,9 @@ struct VectorStyleReader {
         "fill": ([], ["fill-color", "fill-opacity", "fill-outline-color", "fill-translate", "fill-antialias"]),
         "line": (["line-cap", "line-join", "line-miter-limit"],
                  ["line-color", "line-width", "line-opacity", "line-gap-width", "line-dasharray", "line-offset"]),
+        "circle": (["circle-sort-key"],
+                   ["circle-radius", "circle-color", "circle-blur", "circle-opacity", "circle-translate", "circle-translate-anchor",
+                    "circle-pitch-scale", "circle-pitch-alignment", "circle-stroke-width", "circle-stroke-color", "circle-stroke-opacity"]),
         "symbol": (["text-field", "text-size", "symbol-placement", "text-font", "text-max-width", "symbol-spacing", "text-padding",
                     "text-max-angle", "text-allow-overlap", "text-ignore-placement"],
                    ["text-color", "text-halo-color", "text-halo-width", "text-opacity"]),

@@ -147,7 +147,7 @@ final class VectorMapRendererTests: XCTestCase {
     func testOverZoomDrawsLinesAtTheStyleWidthAndSharp() throws {
         // Without labels: the road's name runs along the very pixels walked across.
         let labelled = try Self.renderer(.light)
-        let renderer = VectorMapRenderer(tiles: labelled.tiles, sourceName: "helsinki", style: VectorMapLabelTests.labelFree(labelled.style))
+        let renderer = VectorMapRenderer(sources: labelled.sources, style: VectorMapLabelTests.labelFree(labelled.style))
         let road = try XCTUnwrap(Self.places()["road"])
         for scale in [1.0, 2.0] {
             let camera = VectorMapCamera(center: road.coordinate, zoom: 18, width: 96, height: 96, scale: scale)
@@ -246,7 +246,7 @@ final class VectorMapRendererTests: XCTestCase {
     /// converted to straight alpha on its own thread).
     func testBandsDrawTheSameBytesAsOneCanvas() throws {
         let labelled = try Self.renderer(.light)
-        let labelFree = VectorMapRenderer(tiles: labelled.tiles, sourceName: "helsinki",
+        let labelFree = VectorMapRenderer(sources: labelled.sources,
                                           style: VectorMapLabelTests.labelFree(labelled.style))
         let camera = VectorMapCamera(center: Self.center, zoom: 15, width: 256, height: 512, scale: 2)
         for var renderer in [labelled, labelFree] {
