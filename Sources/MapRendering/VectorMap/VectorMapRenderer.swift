@@ -70,10 +70,12 @@ public struct VectorMapRenderer: Sendable {
         self.rasterSources = rasterSources
     }
 
-    /// A renderer drawing every layer of `style` from `tiles` (named `sourceName` in `cache`).
+    /// A renderer drawing every vector layer of `style` from `tiles` (named
+    /// `sourceName` in `cache`), and its picture layers from `rasterSources`.
     public init(tiles: any VectorTileProviding, sourceName: String, style: VectorStyle,
-                cache: VectorTileCache = VectorTileCache(), limits: VectorMapLimits = .default) {
-        self.init(sources: [sourceName: tiles], style: style, cache: cache, limits: limits)
+                cache: VectorTileCache = VectorTileCache(), limits: VectorMapLimits = .default,
+                rasterSources: [String: MapRasterSource] = [:]) {
+        self.init(sources: [sourceName: tiles], style: style, cache: cache, limits: limits, rasterSources: rasterSources)
     }
 
     /// A renderer drawing `archive` (named `sourceName` in `cache`) with `style`.
@@ -208,6 +210,8 @@ public struct VectorMapRenderer: Sendable {
         let zoom = camera.styleZoom
         let (preparedLayers, preparedStyle) = (self.preparedLayers, self.preparedStyle)
         let (rasterSources, tileLimit) = (self.rasterSources, limits.tilesPerSnapshot)
+        // Picture layers sample their own tiles: the frame only places the view, aligned as MapLibre aligns raster tiles.
+        let pictureFrame = VectorMapFrame(camera: camera, zoomRange: 0...24).alignedToPixels(camera)
         @Sendable func record(_ layerIndex: Int, _ layer: StyleLayer) -> Result<BandedCanvas.Recording, Error> {
             Result { try recording(layerIndex, layer) }
         }
@@ -241,13 +245,13 @@ public struct VectorMapRenderer: Sendable {
                 break
             case .raster(let style):
                 guard let source = layer.source.flatMap({ rasterSources[$0] }) else { break }
-                let drawer = RasterLayerDrawer(frame: frame.alignedToPixels(camera), zoom: zoom, tileLimit: tileLimit)
+                let drawer = RasterLayerDrawer(frame: pictureFrame, zoom: zoom, tileLimit: tileLimit)
                 if let pixels = try drawer.draw(style, from: source, cancellation: cancellation) {
                     recording.composite(premultipliedLayer: pixels)
                 }
             case .hillshade(let style):
                 guard case .elevation(let source)? = layer.source.flatMap({ rasterSources[$0] }) else { break }
-                let drawer = HillshadeLayerDrawer(frame: frame.alignedToPixels(camera), zoom: zoom, tileLimit: tileLimit)
+                let drawer = HillshadeLayerDrawer(frame: pictureFrame, zoom: zoom, tileLimit: tileLimit)
                 if let pixels = try drawer.draw(style, from: source, cancellation: cancellation) {
                     recording.composite(premultipliedLayer: pixels)
                 }
