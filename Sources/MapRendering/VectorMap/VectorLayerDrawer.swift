@@ -30,6 +30,8 @@ struct VectorLayerDrawer {
         var width: Double
         var gap: Double
         var offset: Double
+        var blur: Double
+        var translate: [Double]
         var dashes: [Double]
         var cap: StyleLineCap
         var join: StyleLineJoin
@@ -39,7 +41,10 @@ struct VectorLayerDrawer {
     private var fillIndex: [FillPaint: Int] = [:]
     private var fills: [(paint: FillPaint, rings: [[Point]])] = []
     private var lineIndex: [LinePaint: Int] = [:]
-    private var lines: [(paint: LinePaint, polylines: [(points: [Point], closed: Bool)])] = []
+    /// Per group, its lines and the square of the tile each came from (MapLibre clips each tile's drawing to it).
+    private var lines: [(paint: LinePaint, polylines: [(points: [Point], closed: Bool, tile: TileSquare)])] = []
+    /// A tile's square in output pixels.
+    private typealias TileSquare = (minX: Double, minY: Double, maxX: Double, maxY: Double)
 
     /// The canvas size in pixels.
     let width: Int
@@ -104,8 +109,10 @@ struct VectorLayerDrawer {
                 let color = Self.rgba(style.color.value(atZoom: zoom, for: feature), opacity: style.opacity.value(atZoom: zoom, for: feature))
                 let width = style.width.value(atZoom: zoom, for: feature)
                 guard color.a != 0, width.isFinite, width > 0 else { return nil }
+                let translate = style.translate.value(atZoom: zoom, for: feature)
                 return .line(color: color, width: width, gap: style.gapWidth.value(atZoom: zoom, for: feature),
                              offset: style.offset.value(atZoom: zoom, for: feature),
+                             blur: style.blur.value(atZoom: zoom, for: feature), translate: translate.count == 2 ? translate : [],
                              dashes: style.dashArray.value(atZoom: zoom, for: feature),
                              cap: style.cap.value(atZoom: zoom, for: feature), join: style.join.value(atZoom: zoom, for: feature),
                              miterLimit: style.miterLimit.value(atZoom: zoom, for: feature))
@@ -164,12 +171,14 @@ struct VectorLayerDrawer {
                     let ring = Self.project(tileLayer.points(ofPart: Int(part)), x: place.x + dx, y: place.y + dy, unit: unit, keepLast: false)
                     if ring.count >= 3 { fills[group].rings.append(ring) }
                 }
-            case let .line(color, rawWidth, gap, offset, dashes, cap, join, miterLimit):
+            case let .line(color, rawWidth, gap, offset, blur, translate, dashes, cap, join, miterLimit):
                 let width = bounded(rawWidth * scale)
                 guard width > 0 else { continue }
                 let paint = LinePaint(
                     color: color, width: width, gap: max(0, bounded(gap * scale)), offset: bounded(offset * scale),
+                    blur: max(0, bounded(blur * scale)), translate: translate.map { bounded($0 * scale) },
                     dashes: dashes.map { $0 * width }, cap: cap, join: join, miterLimit: miterLimit)
+                let tile = (minX: place.x, minY: place.y, maxX: place.x + place.tileSide, maxY: place.y + place.tileSide)
                 let group = lineIndex[paint] ?? {
                     lines.append((paint, []))
                     lineIndex[paint] = lines.count - 1
@@ -178,7 +187,7 @@ struct VectorLayerDrawer {
                 for part in prepared.parts {
                     let index = Int(part & ~PreparedLayerGroup.closedFlag)
                     let line = Self.project(tileLayer.points(ofPart: index), x: place.x, y: place.y, unit: unit, keepLast: true)
-                    if line.count >= 2 { lines[group].polylines.append((line, part & PreparedLayerGroup.closedFlag != 0)) }
+                    if line.count >= 2 { lines[group].polylines.append((line, part & PreparedLayerGroup.closedFlag != 0, tile)) }
                 }
             }
         }
@@ -206,37 +215,35 @@ struct VectorLayerDrawer {
             }
         }
         for (paint, polylines) in lines where !polylines.isEmpty {
-            let style = StrokeStyle(width: paint.width, join: LineJoin(rawValue: paint.join.rawValue) ?? .miter,
+            // Only for the budget: what the stroke costs, as wide as the triangles reach.
+            let feather = LineFeather(width: paint.width, gap: paint.gap, blur: paint.blur, offset: paint.offset,
+                                      translateX: paint.translate.first ?? 0, translateY: paint.translate.last ?? 0)
+            let style = StrokeStyle(width: 2 * feather.outset, join: LineJoin(rawValue: paint.join.rawValue) ?? .miter,
                                     cap: LineCap(rawValue: paint.cap.rawValue) ?? .butt,
                                     miterLimit: paint.miterLimit.isFinite ? max(1, paint.miterLimit) : 2)
-            // A casing is two strokes, either side of the gap.
-            let offsets = paint.gap > 0
-                ? [paint.offset - (paint.gap + paint.width) / 2, paint.offset + (paint.gap + paint.width) / 2]
-                : [paint.offset]
             let pattern = LineGeometry.DashPattern(paint.dashes)
-            var paths: [(points: [Point], closed: Bool)] = []
-            for (points, closed) in polylines {
+            var meshes: [ShadedTriangles] = []
+            for (line, closed, tile) in polylines {
                 try cancellation.check()
-                for offset in offsets {
-                    // An offset copy's points are charged before it is made, its stroke after.
-                    if offset != 0 { try budget.charge(points.count, layer: layer) }
-                    let line = offset == 0 ? points : LineGeometry.offset(points, closed: closed, by: offset)
-                    let length = LineGeometry.length(of: line, closed: closed)
-                    if let pattern, case let count = pattern.dashCount(alongLength: length), count <= Double(LineGeometry.maximumDashesPerLine) {
-                        let dashCount = Int(count.rounded(.up)) + 1
-                        try budget.charge(GeneratedGeometryBudget.strokeCost(lines: dashCount, points: line.count + 2 * dashCount, length: length,
-                                                                             closed: false, style: style), layer: layer)
-                        if let dashes = LineGeometry.dashes(of: line, closed: closed, pattern: pattern) {
-                            paths += dashes.map { ($0, false) }
-                            continue
-                        }
-                    }
+                var pieces = [(points: line, closed: closed)]
+                let length = LineGeometry.length(of: line, closed: closed)
+                if let pattern, case let count = pattern.dashCount(alongLength: length), count <= Double(LineGeometry.maximumDashesPerLine) {
+                    let dashCount = Int(count.rounded(.up)) + 1
+                    try budget.charge(GeneratedGeometryBudget.strokeCost(lines: dashCount, points: line.count + 2 * dashCount, length: length,
+                                                                         closed: false, style: style), layer: layer)
+                    if let dashes = LineGeometry.dashes(of: line, closed: closed, pattern: pattern) { pieces = dashes.map { ($0, false) } }
+                } else {
                     try budget.charge(GeneratedGeometryBudget.strokeCost(lines: 1, points: line.count, length: length, closed: closed, style: style),
                                       layer: layer)
-                    paths.append((line, closed))
                 }
+                var tessellation = LineTessellator()
+                for piece in pieces {
+                    tessellation.add(piece.points, closed: piece.closed, join: paint.join, cap: paint.cap,
+                                     miterLimit: paint.miterLimit.isFinite ? max(1, paint.miterLimit) : 2)
+                }
+                meshes.append(feather.mesh(of: tessellation, clip: tile))
             }
-            canvas.stroke(polylines: paths, color: paint.color, style: style)
+            canvas.drawLines(meshes, color: paint.color, feather: feather)
         }
     }
 

@@ -14,6 +14,10 @@ public struct LineLayerStyle: Sendable {
     public var dashArray: StyleProperty<[Double]>
     /// `line-offset` in pixels, to the right of the line's direction (default 0).
     public var offset: StyleProperty<Double>
+    /// `line-blur` in pixels, ≥ 0 (default 0): how far inside the edge the line fades out.
+    public var blur: StyleProperty<Double>
+    /// `line-translate`, `[x, y]` in pixels, x right and y down (default `[0, 0]`).
+    public var translate: StyleProperty<[Double]>
     /// `line-cap` (default butt).
     public var cap: StyleProperty<StyleLineCap>
     /// `line-join` (default miter).
@@ -25,13 +29,13 @@ public struct LineLayerStyle: Sendable {
     public func atZoom(_ zoom: Double) -> LineLayerStyle {
         LineLayerStyle(color: color.atZoom(zoom), width: width.atZoom(zoom), opacity: opacity.atZoom(zoom),
                        gapWidth: gapWidth.atZoom(zoom), dashArray: dashArray.atZoom(zoom), offset: offset.atZoom(zoom),
-                       cap: cap.atZoom(zoom), join: join.atZoom(zoom), miterLimit: miterLimit.atZoom(zoom))
+                       blur: blur.atZoom(zoom), translate: translate.atZoom(zoom), cap: cap.atZoom(zoom), join: join.atZoom(zoom), miterLimit: miterLimit.atZoom(zoom))
     }
 
     /// The feature properties the paint and layout read; nil when some of it reads the feature's id.
     var propertyKeys: Set<String>? {
         Set(unionOf: [color.propertyKeys, width.propertyKeys, opacity.propertyKeys, gapWidth.propertyKeys,
-                      dashArray.propertyKeys, offset.propertyKeys, cap.propertyKeys, join.propertyKeys,
+                      dashArray.propertyKeys, offset.propertyKeys, blur.propertyKeys, translate.propertyKeys, cap.propertyKeys, join.propertyKeys,
                       miterLimit.propertyKeys])
     }
 }

@@ -195,6 +195,8 @@ struct VectorStyleReader {
                 gapWidth: try reader.property("line-gap-width", in: paint, "paint", type: .number, default: 0, convert: R.length),
                 dashArray: try reader.property("line-dasharray", in: paint, "paint", type: .numberArray, default: [], convert: R.dashes),
                 offset: try reader.property("line-offset", in: paint, "paint", type: .number, default: 0, convert: R.number),
+                blur: try reader.property("line-blur", in: paint, "paint", type: .number, default: 0, convert: R.length),
+                translate: try reader.property("line-translate", in: paint, "paint", type: .numberArray, default: [0, 0], convert: R.offset),
                 cap: try reader.property("line-cap", in: layout, "layout", type: .enumeration, default: .butt, convert: R.enumeration(StyleLineCap.self)),
                 join: try reader.property("line-join", in: layout, "layout", type: .enumeration, default: .miter, convert: R.enumeration(StyleLineJoin.self)),
                 miterLimit: try reader.property("line-miter-limit", in: layout, "layout", type: .number, default: 2, convert: R.length)))
@@ -235,7 +237,8 @@ struct VectorStyleReader {
         "background": ([], ["background-color", "background-opacity"]),
         "fill": ([], ["fill-color", "fill-opacity", "fill-outline-color", "fill-translate", "fill-antialias"]),
         "line": (["line-cap", "line-join", "line-miter-limit"],
-                 ["line-color", "line-width", "line-opacity", "line-gap-width", "line-dasharray", "line-offset"]),
+                 ["line-color", "line-width", "line-opacity", "line-gap-width", "line-dasharray", "line-offset", "line-blur",
+                  "line-translate"]),
         "symbol": (["text-field", "text-size", "symbol-placement", "text-font", "text-max-width", "symbol-spacing", "text-padding",
                     "text-max-angle", "text-allow-overlap", "text-ignore-placement"],
                    ["text-color", "text-halo-color", "text-halo-width", "text-opacity"]),
