@@ -66,10 +66,10 @@ extension Canvas {
         let alpha = Double(color.a) / 255
         let source = (Double(color.r) / 255 * alpha, Double(color.g) / 255 * alpha, Double(color.b) / 255 * alpha, alpha)
         // Pixel centres allowed: the clip, the canvas and the rows held.
-        let clipX0 = max(0, Int((mesh.clip.minX - 0.5).rounded(.up)))
-        let clipX1 = min(width - 1, Int(min(Double(width), (mesh.clip.maxX - 0.5).rounded(.down))))
-        let clipY0 = max(rows.lowerBound, Int(max(-1, (mesh.clip.minY - 0.5).rounded(.up))))
-        let clipY1 = min(rows.upperBound - 1, Int(min(Double(height), (mesh.clip.maxY - 0.5).rounded(.down))))
+        let clipX0 = max(0, Int(max(-1, (mesh.clip.minX - 0.5).rounded(.up))))
+        let clipX1 = min(width - 1, Int(max(-1, min(Double(width), (mesh.clip.maxX - 0.5).rounded(.down)))))
+        let clipY0 = max(rows.lowerBound, Int(max(-1, min(Double(height), (mesh.clip.minY - 0.5).rounded(.up)))))
+        let clipY1 = min(rows.upperBound - 1, Int(max(-1, min(Double(height), (mesh.clip.maxY - 0.5).rounded(.down)))))
         guard clipX0 <= clipX1, clipY0 <= clipY1 else { return }
         let rowStart = rows.lowerBound
         let stride = width * 4
