@@ -16,7 +16,7 @@ final class ShadedTrianglesTests: XCTestCase {
         // The diagonal passes through pixel centres; translucent black must
         // come out the same on it as off it.
         var canvas = try Canvas(width: 8, height: 8, background: .white)
-        try canvas.draw(square(0.5, 0.5, 6.5, 6.5), color: RGBA(0, 0, 0, 128)) { u, _ in u }
+        try canvas.draw(square(0.5, 0.5, 6.5, 6.5), color: RGBA(0, 0, 0, 128)) { u, _, _ in u }
         let bitmap = canvas.bitmap
         let inside = bitmap[3, 2].r
         XCTAssertEqual(Int(inside), 127, accuracy: 1)
@@ -32,7 +32,7 @@ final class ShadedTrianglesTests: XCTestCase {
         let other = square(0, 0, 4, 8)
         mesh.vertices += other.vertices
         mesh.indices += other.indices.map { $0 + 4 }
-        try canvas.draw(mesh, color: RGBA(0, 0, 0, 128)) { u, _ in u }
+        try canvas.draw(mesh, color: RGBA(0, 0, 0, 128)) { u, _, _ in u }
         let bitmap = canvas.bitmap
         XCTAssertEqual(Int(bitmap[6, 4].r), 127, accuracy: 1)
         XCTAssertEqual(Int(bitmap[2, 4].r), 63, accuracy: 1)
@@ -45,7 +45,7 @@ final class ShadedTrianglesTests: XCTestCase {
         mesh.vertices = [.init(x: 0, y: 0, u: 0, v: 0), .init(x: 8, y: 0, u: 1, v: 0),
                          .init(x: 8, y: 1, u: 1, v: 0), .init(x: 0, y: 1, u: 0, v: 0)]
         mesh.indices = [0, 1, 2, 0, 2, 3]
-        try canvas.draw(mesh, color: .black) { u, _ in u }
+        try canvas.draw(mesh, color: .black) { u, _, _ in u }
         let bitmap = canvas.bitmap
         for column in 0..<6 {
             XCTAssertEqual(Double(bitmap[column, 0].r), 255 * (1 - (Double(column) + 0.5) / 8), accuracy: 1, "column \(column)")
@@ -53,6 +53,6 @@ final class ShadedTrianglesTests: XCTestCase {
         XCTAssertEqual(bitmap[6, 0].r, 255, "clipped")
         var bad = ShadedTriangles()
         bad.indices = [0, 1, 2]
-        XCTAssertThrowsError(try canvas.draw(bad, color: .black) { u, _ in u }, "indices past the vertices are refused")
+        XCTAssertThrowsError(try canvas.draw(bad, color: .black) { u, _, _ in u }, "indices past the vertices are refused")
     }
 }

@@ -22,13 +22,26 @@ struct LineFeather: Sendable, Hashable {
     let offset: Double
     /// `line-translate`.
     let translateX: Double, translateY: Double
+    /// A `line-dasharray`'s field and how it is read, nil for a solid line.
+    let dash: Dash?
+
+    /// How a dashed line reads its ``LineDashTexture`` (maplibre-native's `LineSDFProgram` uniforms).
+    struct Dash: Sendable, Hashable {
+        /// The field.
+        let texture: LineDashTexture
+        /// Pixels along the line per period of the texture: the period in line
+        /// widths times the width at the zoom's integer part, in pixels of that zoom.
+        let length: Double
+        /// Half the width of the smoothstep the field's edge is taken through, in field units.
+        let gamma: Double
+    }
 
     /// Half of the fade a line's edge gets without blur (MapLibre's `ANTIALIASING`, in device pixels).
     static let antialiasing = 0.5
 
     /// The feather of a line `width` pixels wide with a `gap` between its two
     /// strokes (0: one stroke), `blur`, `offset` and a translate, all in output pixels.
-    init(width: Double, gap: Double, blur: Double, offset: Double, translateX: Double = 0, translateY: Double = 0) {
+    init(width: Double, gap: Double, blur: Double, offset: Double, translateX: Double = 0, translateY: Double = 0, dash: Dash? = nil) {
         let halfGap = max(0, gap) / 2, halfWidth = max(0, width) / 2
         inset = halfGap + (halfGap > 0 ? Self.antialiasing : 0)
         outset = halfGap + halfWidth * (halfGap > 0 ? 2 : 1) + (halfWidth == 0 ? 0 : Self.antialiasing)
@@ -36,6 +49,7 @@ struct LineFeather: Sendable, Hashable {
         self.offset = offset
         self.translateX = translateX
         self.translateY = translateY
+        self.dash = dash
     }
 
     /// The tessellated line's triangles in pixels, clipped to `clip`, each
@@ -51,16 +65,25 @@ struct LineFeather: Sendable, Hashable {
             let ox = -offset * vertex.extrudeX * normalY, oy = -offset * vertex.extrudeY * normalY
             let x = vertex.point.x + (ox * t - oy * u) + outset * vertex.extrudeX + translateX
             let y = vertex.point.y + (ox * u + oy * t) + outset * vertex.extrudeY + translateY
-            mesh.vertices.append(ShadedTriangles.Vertex(x: x, y: y, u: normalX, v: normalY))
+            mesh.vertices.append(ShadedTriangles.Vertex(x: x, y: y, u: normalX, v: normalY, w: vertex.distance))
         }
         mesh.indices = line.triangles
         return mesh
     }
 
-    /// The alpha of a pixel whose interpolated normal is (`normalX`, `normalY`):
-    /// fading in past a casing's inner edge, out towards the outer one.
-    func alpha(normalX: Double, normalY: Double) -> Double {
+    /// The alpha of a pixel whose interpolated normal is (`normalX`, `normalY`)
+    /// and `along` pixels along the line: fading in past a casing's inner
+    /// edge, out towards the outer one, and where a dash's field says.
+    func alpha(normalX: Double, normalY: Double, along: Double) -> Double {
         let distance = (normalX * normalX + normalY * normalY).squareRoot() * outset
-        return min(1, max(0, min(distance - (inset - fade), outset - distance) / fade))
+        let alpha = min(1, max(0, min(distance - (inset - fade), outset - distance) / fade))
+        guard let dash, alpha > 0 else { return alpha }
+        // Across the texture: the middle row on the line, the outer rows at its edges.
+        let rows = Double(dash.texture.rows), height = Double(dash.texture.height)
+        let t = normalY * -(rows / height) / 2 + (0.5 + Double(LineDashTexture.roundRows * (dash.texture.rows > 1 ? 1 : 0))) / height
+        let field = dash.texture.sample(s: along / dash.length, t: t)
+        let low = 0.5 - dash.gamma, high = 0.5 + dash.gamma
+        let k = min(1, max(0, (field - low) / (high - low)))
+        return alpha * k * k * (3 - 2 * k)
     }
 }

@@ -23,11 +23,15 @@ struct LineTessellator {
         var up: Bool
         /// −1, 0 or 1: a cap vertex's direction along the line (how the shader turns `line-offset` there).
         var direction: Int8
+        /// How far along the line it is, in pixels (`linesofar`, where dashes are read).
+        var distance: Double
     }
 
     private(set) var vertices: [Vertex] = []
     /// Three vertex indices per triangle.
     private(set) var triangles: [Int32] = []
+    /// How far along the current line the generator is.
+    private var distance = 0.0
     // The last three vertices added (−1: none), as the generator keeps them to make strips.
     private var e1 = -1, e2 = -1, e3 = -1
 
@@ -38,8 +42,16 @@ struct LineTessellator {
     /// The angle each pie slice of a round join spans.
     static let degreesPerTriangle = 20.0
 
-    /// Adds the triangles of one line (`closed`: a polygon's ring, joined where it closes).
-    mutating func add(_ points: [Point], closed: Bool, join: StyleLineJoin, cap: StyleLineCap, miterLimit: Double) {
+    /// How sharp a corner is (the cosine of half its turn, 75°) before extra
+    /// vertices are put either side of it, so a dash tilts only near it (the
+    /// distance along the line is the same at a corner's inner and outer side).
+    static let cosineHalfSharpCorner = 0.7933533402912352
+
+    /// Adds the triangles of one line (`closed`: a polygon's ring, joined where
+    /// it closes); `sharpCornerOffset` pixels either side of a sharp corner get
+    /// a vertex of their own (0: none), as MapLibre's 15 pixels of the tile's zoom.
+    mutating func add(_ points: [Point], closed: Bool, join: StyleLineJoin, cap: StyleLineCap, miterLimit: Double,
+                      sharpCornerOffset: Double = 0) {
         var coordinates = points
         if closed, let first = coordinates.first, coordinates.last != first { coordinates.append(first) }
         var length = coordinates.count
@@ -51,6 +63,7 @@ struct LineTessellator {
         let beginCap = cap, endCap: StyleLineCap = closed ? .butt : cap
 
         var startOfLine = true
+        distance = 0
         var current: Point?
         var previous: Point?
         var next: Point?
@@ -73,7 +86,7 @@ struct LineTessellator {
             if let nextNormal { previousNormal = nextNormal }
             if let current { previous = current }
             current = coordinates[i]
-            let point = coordinates[i]
+            var point = coordinates[i]
             nextNormal = next.map { Self.perp(Self.unit($0 - point)) } ?? previousNormal
             let prevNormal = previousNormal ?? nextNormal!
             previousNormal = prevNormal
@@ -86,6 +99,17 @@ struct LineTessellator {
             let cosHalfAngle = joinNormal.x * nextN.x + joinNormal.y * nextN.y
             let miterLength = cosHalfAngle != 0 ? 1 / cosHalfAngle : .infinity
             let approximateAngle = 2 * (2 - 2 * cosHalfAngle).squareRoot()
+
+            let sharpCorner = sharpCornerOffset > 0 && cosHalfAngle < Self.cosineHalfSharpCorner && previous != nil && next != nil
+            if sharpCorner, i > first, let before = previous {
+                let segment = Self.magnitude(point - before)
+                if segment > 2 * sharpCornerOffset {
+                    let newPrevious = point - (point - before) * (sharpCornerOffset / segment)
+                    distance += Self.magnitude(newPrevious - before)
+                    addCurrentVertex(newPrevious, normal: prevNormal, endLeft: 0, endRight: 0, round: false)
+                    previous = newPrevious
+                }
+            }
 
             let middle = previous != nil && next != nil
             var currentJoin = join
@@ -103,6 +127,8 @@ struct LineTessellator {
                     if miterLength < miterLimit { kind = .miter }
                 }
             }
+
+            if let previous { distance += Self.magnitude(point - previous) }
 
             if middle, kind == .miter {
                 addCurrentVertex(point, normal: joinNormal * miterLength, endLeft: 0, endRight: 0, round: false)
@@ -161,6 +187,16 @@ struct LineTessellator {
                     addCurrentVertex(point, normal: nextN, endLeft: 0, endRight: 0, round: false)
                 }
             }
+            if sharpCorner, i < length - 1, let after = next {
+                let segment = Self.magnitude(after - point)
+                if segment > 2 * sharpCornerOffset {
+                    let newCurrent = point + (after - point) * (sharpCornerOffset / segment)
+                    distance += Self.magnitude(newCurrent - point)
+                    addCurrentVertex(newCurrent, normal: nextN, endLeft: 0, endRight: 0, round: false)
+                    point = newCurrent
+                    current = newCurrent
+                }
+            }
             startOfLine = false
         }
     }
@@ -171,15 +207,15 @@ struct LineTessellator {
     private mutating func addCurrentVertex(_ point: Point, normal: Point, endLeft: Double, endRight: Double, round: Bool) {
         var extrude = normal
         if endLeft != 0 { extrude = extrude - Self.perp(normal) * endLeft }
-        addVertex(Vertex(point: point, extrude: extrude, round: round, up: false, direction: Self.sign(endLeft)))
+        addVertex(Vertex(point: point, extrude: extrude, round: round, up: false, direction: Self.sign(endLeft), distance: distance))
         extrude = normal * -1
         if endRight != 0 { extrude = extrude - Self.perp(normal) * endRight }
-        addVertex(Vertex(point: point, extrude: extrude, round: round, up: true, direction: Self.sign(-endRight)))
+        addVertex(Vertex(point: point, extrude: extrude, round: round, up: true, direction: Self.sign(-endRight), distance: distance))
     }
 
     /// One vertex of a pie slice on the outer side of a turn.
     private mutating func addPieSliceVertex(_ point: Point, extrude: Point, turnsLeft: Bool) {
-        vertices.append(Vertex(point: point, extrude: extrude * (turnsLeft ? -1 : 1), round: false, up: turnsLeft, direction: 0))
+        vertices.append(Vertex(point: point, extrude: extrude * (turnsLeft ? -1 : 1), round: false, up: turnsLeft, direction: 0, distance: distance))
         e3 = vertices.count - 1
         if e1 >= 0, e2 >= 0 { triangles += [Int32(e1), Int32(e2), Int32(e3)] }
         if turnsLeft { e2 = e3 } else { e1 = e3 }
@@ -204,9 +240,9 @@ struct LineTessellator {
 
 extension LineTessellator.Vertex {
     /// A vertex with its extrude quantised as the vertex buffer's bytes keep it (63 steps per unit).
-    init(point: Point, extrude: Point, round: Bool, up: Bool, direction: Int8) {
+    init(point: Point, extrude: Point, round: Bool, up: Bool, direction: Int8, distance: Double) {
         self.init(point: point, extrudeX: Self.quantised(extrude.x), extrudeY: Self.quantised(extrude.y),
-                  round: round, up: up, direction: direction)
+                  round: round, up: up, direction: direction, distance: distance)
     }
 
     private static func quantised(_ value: Double) -> Double {

@@ -11,7 +11,7 @@ struct PreparedLayerGroup: Sendable {
         /// A `fill`: colour and outline colour at their opacity, translate in points ([] for none).
         case fill(color: RGBA, outline: RGBA?, translate: [Double])
         /// A `line`.
-        case line(color: RGBA, width: Double, gap: Double, offset: Double, blur: Double, translate: [Double], dashes: [Double],
+        case line(color: RGBA, width: Double, gap: Double, offset: Double, blur: Double, translate: [Double], dashes: [Double], dashWidth: Double,
                   cap: StyleLineCap, join: StyleLineJoin, miterLimit: Double)
     }
 

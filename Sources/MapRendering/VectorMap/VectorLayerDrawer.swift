@@ -1,3 +1,4 @@
+import Foundation
 import Raster
 
 /// Draws one style layer at a time: collects the matching features of every
@@ -32,7 +33,8 @@ struct VectorLayerDrawer {
         var offset: Double
         var blur: Double
         var translate: [Double]
-        var dashes: [Double]
+        /// The dashes' field and how it is read; nil for a solid line.
+        var dash: LineFeather.Dash?
         var cap: StyleLineCap
         var join: StyleLineJoin
         var miterLimit: Double
@@ -42,7 +44,7 @@ struct VectorLayerDrawer {
     private var fills: [(paint: FillPaint, rings: [[Point]])] = []
     private var lineIndex: [LinePaint: Int] = [:]
     /// Per group, its lines and the square of the tile each came from (MapLibre clips each tile's drawing to it).
-    private var lines: [(paint: LinePaint, polylines: [(points: [Point], closed: Bool, tile: TileSquare)])] = []
+    private var lines: [(paint: LinePaint, polylines: [(points: [Point], closed: Bool, tile: TileSquare, sharpCornerOffset: Double)])] = []
     /// A tile's square in output pixels.
     private typealias TileSquare = (minX: Double, minY: Double, maxX: Double, maxY: Double)
 
@@ -56,6 +58,37 @@ struct VectorLayerDrawer {
         self.width = width
         self.height = height
         reach = 2 * (Double(width * width + height * height)).squareRoot() + 16
+    }
+
+    /// Dash fields made so far, by pattern and cap.
+    private var dashTextures: [DashKey: LineDashTexture?] = [:]
+    private struct DashKey: Hashable {
+        var pattern: [Double]
+        var round: Bool
+    }
+
+    /// How a line reads `pattern` (in widths of `width`, the line's width at
+    /// the zoom's integer part, in points), as MapLibre's dashed lines do:
+    /// measured in pixels of that integer zoom (so a period grows with the
+    /// zoom's fraction), the field's edge smoothed over about a pixel.
+    private mutating func dash(_ pattern: [Double], width: Double, round: Bool) -> LineFeather.Dash? {
+        guard !pattern.isEmpty, width.isFinite, width > 0 else { return nil }
+        let key = DashKey(pattern: pattern, round: round)
+        let texture: LineDashTexture?
+        if let known = dashTextures[key] {
+            texture = known
+        } else {
+            texture = LineDashTexture(pattern, round: round)
+            dashTextures[key] = texture
+        }
+        guard let texture else { return nil }
+        let fraction = zoom - zoom.rounded(.down)
+        let length = bounded(texture.period * width * scale * pow(2, fraction))
+        // MapLibre's sdfgamma: the narrower of the two patterns it crossfades,
+        // the one of the zoom below counting half at an integer zoom.
+        let narrowest = texture.period * (fraction == 0 ? 0.5 : 1)
+        guard length > 0 else { return nil }
+        return LineFeather.Dash(texture: texture, length: length, gamma: 1 / (2 * narrowest * scale * width))
     }
 
     /// `value` held to ±``reach`` (0 when not finite).
@@ -110,10 +143,13 @@ struct VectorLayerDrawer {
                 let width = style.width.value(atZoom: zoom, for: feature)
                 guard color.a != 0, width.isFinite, width > 0 else { return nil }
                 let translate = style.translate.value(atZoom: zoom, for: feature)
+                // The width again at the zoom's integer part only for dashes (it may be costly).
+                let dashes = style.dashArray.value(atZoom: zoom, for: feature)
                 return .line(color: color, width: width, gap: style.gapWidth.value(atZoom: zoom, for: feature),
                              offset: style.offset.value(atZoom: zoom, for: feature),
                              blur: style.blur.value(atZoom: zoom, for: feature), translate: translate.count == 2 ? translate : [],
-                             dashes: style.dashArray.value(atZoom: zoom, for: feature),
+                             dashes: dashes,
+                             dashWidth: dashes.isEmpty ? 0 : (style.dashWidth ?? style.width).value(atZoom: zoom.rounded(.down), for: feature),
                              cap: style.cap.value(atZoom: zoom, for: feature), join: style.join.value(atZoom: zoom, for: feature),
                              miterLimit: style.miterLimit.value(atZoom: zoom, for: feature))
             }
@@ -171,14 +207,17 @@ struct VectorLayerDrawer {
                     let ring = Self.project(tileLayer.points(ofPart: Int(part)), x: place.x + dx, y: place.y + dy, unit: unit, keepLast: false)
                     if ring.count >= 3 { fills[group].rings.append(ring) }
                 }
-            case let .line(color, rawWidth, gap, offset, blur, translate, dashes, cap, join, miterLimit):
+            case let .line(color, rawWidth, gap, offset, blur, translate, dashes, dashWidth, cap, join, miterLimit):
                 let width = bounded(rawWidth * scale)
                 guard width > 0 else { continue }
                 let paint = LinePaint(
                     color: color, width: width, gap: max(0, bounded(gap * scale)), offset: bounded(offset * scale),
                     blur: max(0, bounded(blur * scale)), translate: translate.map { bounded($0 * scale) },
-                    dashes: dashes.map { $0 * width }, cap: cap, join: join, miterLimit: miterLimit)
+                    dash: dash(dashes, width: dashWidth, round: cap == .round), cap: cap, join: join, miterLimit: miterLimit)
                 let tile = (minX: place.x, minY: place.y, maxX: place.x + place.tileSide, maxY: place.y + place.tileSide)
+                // MapLibre's 15 pixels of the tile's zoom, none past 16 times over-zoomed.
+                let overscaling = pow(2, zoom.rounded(.down) - Double(place.tile.z))
+                let sharpCornerOffset = overscaling <= 16 ? 15 * scale * pow(2, zoom - zoom.rounded(.down)) : 0
                 let group = lineIndex[paint] ?? {
                     lines.append((paint, []))
                     lineIndex[paint] = lines.count - 1
@@ -187,7 +226,7 @@ struct VectorLayerDrawer {
                 for part in prepared.parts {
                     let index = Int(part & ~PreparedLayerGroup.closedFlag)
                     let line = Self.project(tileLayer.points(ofPart: index), x: place.x, y: place.y, unit: unit, keepLast: true)
-                    if line.count >= 2 { lines[group].polylines.append((line, part & PreparedLayerGroup.closedFlag != 0, tile)) }
+                    if line.count >= 2 { lines[group].polylines.append((line, part & PreparedLayerGroup.closedFlag != 0, tile, sharpCornerOffset)) }
                 }
             }
         }
@@ -215,36 +254,50 @@ struct VectorLayerDrawer {
             }
         }
         for (paint, polylines) in lines where !polylines.isEmpty {
-            // Only for the budget: what the stroke costs, as wide as the triangles reach.
             let feather = LineFeather(width: paint.width, gap: paint.gap, blur: paint.blur, offset: paint.offset,
-                                      translateX: paint.translate.first ?? 0, translateY: paint.translate.last ?? 0)
+                                      translateX: paint.translate.first ?? 0, translateY: paint.translate.last ?? 0, dash: paint.dash)
+            // Only for the budget: what the stroke costs, as wide as the triangles reach.
             let style = StrokeStyle(width: 2 * feather.outset, join: LineJoin(rawValue: paint.join.rawValue) ?? .miter,
                                     cap: LineCap(rawValue: paint.cap.rawValue) ?? .butt,
                                     miterLimit: paint.miterLimit.isFinite ? max(1, paint.miterLimit) : 2)
-            let pattern = LineGeometry.DashPattern(paint.dashes)
             var meshes: [ShadedTriangles] = []
-            for (line, closed, tile) in polylines {
+            for (line, closed, tile, sharpCornerOffset) in polylines {
                 try cancellation.check()
-                var pieces = [(points: line, closed: closed)]
                 let length = LineGeometry.length(of: line, closed: closed)
-                if let pattern, case let count = pattern.dashCount(alongLength: length), count <= Double(LineGeometry.maximumDashesPerLine) {
-                    let dashCount = Int(count.rounded(.up)) + 1
-                    try budget.charge(GeneratedGeometryBudget.strokeCost(lines: dashCount, points: line.count + 2 * dashCount, length: length,
-                                                                         closed: false, style: style), layer: layer)
-                    if let dashes = LineGeometry.dashes(of: line, closed: closed, pattern: pattern) { pieces = dashes.map { ($0, false) } }
-                } else {
-                    try budget.charge(GeneratedGeometryBudget.strokeCost(lines: 1, points: line.count, length: length, closed: closed, style: style),
-                                      layer: layer)
-                }
+                try budget.charge(GeneratedGeometryBudget.strokeCost(lines: 1, points: line.count, length: length, closed: closed, style: style),
+                                  layer: layer)
                 var tessellation = LineTessellator()
-                for piece in pieces {
-                    tessellation.add(piece.points, closed: piece.closed, join: paint.join, cap: paint.cap,
-                                     miterLimit: paint.miterLimit.isFinite ? max(1, paint.miterLimit) : 2)
-                }
+                tessellation.add(line, closed: closed, join: paint.join, cap: paint.cap,
+                                 miterLimit: paint.miterLimit.isFinite ? max(1, paint.miterLimit) : 2, sharpCornerOffset: sharpCornerOffset)
                 meshes.append(feather.mesh(of: tessellation, clip: tile))
             }
-            canvas.drawLines(meshes, color: paint.color, feather: feather)
+            if Self.fragmentEstimate(meshes, canvasArea: Double(width * height)) <= Self.fragmentsPerCanvasPixel * Double(width * height) {
+                canvas.drawLines(meshes, color: paint.color, feather: feather)
+            } else {
+                // Lines so wide (hostile widths held to the reach) that shading each
+                // triangle's pixels would cost tens of canvases: one union stroke
+                // of the outer width instead, bounded work and the same cover.
+                let wide = StrokeStyle(width: max(1, 2 * feather.outset - 1), join: style.join, cap: style.cap, miterLimit: style.miterLimit)
+                canvas.stroke(polylines: polylines.map { ($0.points, $0.closed) }, color: paint.color, style: wide)
+            }
         }
+    }
+
+    /// How many canvases' worth of pixels a group's triangles may shade
+    /// before the group is stroked as one shape instead.
+    static let fragmentsPerCanvasPixel = 64.0
+
+    /// About how many pixels `meshes` shade: each triangle's area, at most the canvas's.
+    static func fragmentEstimate(_ meshes: [ShadedTriangles], canvasArea: Double) -> Double {
+        var total = 0.0
+        for mesh in meshes {
+            for t in 0..<mesh.triangleCount {
+                let a = mesh.vertices[Int(mesh.indices[3 * t])], b = mesh.vertices[Int(mesh.indices[3 * t + 1])]
+                let c = mesh.vertices[Int(mesh.indices[3 * t + 2])]
+                total += min(canvasArea, abs((b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x)) / 2)
+            }
+        }
+        return total
     }
 
     /// Tile points in output pixels, dropping each closer than a quarter pixel

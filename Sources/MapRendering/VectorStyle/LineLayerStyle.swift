@@ -25,11 +25,17 @@ public struct LineLayerStyle: Sendable {
     /// `line-miter-limit` (default 2).
     public var miterLimit: StyleProperty<Double>
 
+    /// `line-width` as dashes measure it: at the zoom's integer part (MapLibre's
+    /// `floorwidth`); nil until ``atZoom(_:)`` evaluates it, when `width` serves.
+    var dashWidth: StyleProperty<Double>?
+
     /// The style with zoom-only properties evaluated at `zoom`.
     public func atZoom(_ zoom: Double) -> LineLayerStyle {
-        LineLayerStyle(color: color.atZoom(zoom), width: width.atZoom(zoom), opacity: opacity.atZoom(zoom),
+        var style = LineLayerStyle(color: color.atZoom(zoom), width: width.atZoom(zoom), opacity: opacity.atZoom(zoom),
                        gapWidth: gapWidth.atZoom(zoom), dashArray: dashArray.atZoom(zoom), offset: offset.atZoom(zoom),
                        blur: blur.atZoom(zoom), translate: translate.atZoom(zoom), cap: cap.atZoom(zoom), join: join.atZoom(zoom), miterLimit: miterLimit.atZoom(zoom))
+        style.dashWidth = (dashWidth ?? width).atZoom(zoom.rounded(.down))
+        return style
     }
 
     /// The feature properties the paint and layout read; nil when some of it reads the feature's id.

@@ -1,6 +1,6 @@
 /// Triangles drawn as a GPU draws them: a pixel is shaded when its centre lies
 /// inside a triangle (edges shared by two triangles go to exactly one), two
-/// values per vertex are interpolated linearly to that centre, a shading
+/// or three values per vertex are interpolated linearly to that centre, a shading
 /// function turns them into the pixel's alpha, and every triangle blends on
 /// its own, source-over (where triangles overlap, the colour blends twice).
 ///
@@ -9,7 +9,7 @@
 /// fades the edge by the distance that normal gives. Drawing the same
 /// triangles the same way gives the same pixels.
 public struct ShadedTriangles: Sendable {
-    /// One vertex: a position in pixels and the two values interpolated across its triangles.
+    /// One vertex: a position in pixels and the values interpolated across its triangles.
     public struct Vertex: Sendable, Equatable {
         /// The position in canvas pixels (the pixel at column c spans c…c + 1).
         public var x: Double
@@ -19,13 +19,16 @@ public struct ShadedTriangles: Sendable {
         public var u: Double
         /// The second interpolated value.
         public var v: Double
+        /// The third interpolated value.
+        public var w: Double
 
-        /// A vertex at (`x`, `y`) carrying (`u`, `v`).
-        public init(x: Double, y: Double, u: Double, v: Double) {
+        /// A vertex at (`x`, `y`) carrying (`u`, `v`, `w`).
+        public init(x: Double, y: Double, u: Double, v: Double, w: Double = 0) {
             self.x = x
             self.y = y
             self.u = u
             self.v = v
+            self.w = w
         }
     }
 
@@ -51,10 +54,10 @@ extension Canvas {
     /// pixel's alpha multiplied by `shade` of the values interpolated to its
     /// centre (clamped to 0…1). Throws for a vertex that is not finite or
     /// beyond ``coordinateLimit``, or an index out of range.
-    public mutating func draw(_ mesh: ShadedTriangles, color: RGBA, shade: (Double, Double) -> Double) throws {
+    public mutating func draw(_ mesh: ShadedTriangles, color: RGBA, shade: (Double, Double, Double) -> Double) throws {
         for vertex in mesh.vertices {
             guard vertex.x.isFinite, vertex.y.isFinite, abs(vertex.x) <= Canvas.coordinateLimit, abs(vertex.y) <= Canvas.coordinateLimit,
-                  vertex.u.isFinite, vertex.v.isFinite else {
+                  vertex.u.isFinite, vertex.v.isFinite, vertex.w.isFinite else {
                 throw RasterError.invalidArgument("triangle vertex (\(vertex.x), \(vertex.y)) is not finite or beyond ±1e12")
             }
         }
@@ -99,7 +102,8 @@ extension Canvas {
                         let w0 = e0.value(px, py), w1 = e1.value(px, py), w2 = e2.value(px, py)
                         guard e0.contains(w0), e1.contains(w1), e2.contains(w2) else { continue }
                         let wa = w0 * inverseArea, wb = w1 * inverseArea, wc = w2 * inverseArea
-                        let coverage = shade(wa * a.u + wb * b.u + wc * c.u, wa * a.v + wb * b.v + wc * c.v)
+                        let coverage = shade(wa * a.u + wb * b.u + wc * c.u, wa * a.v + wb * b.v + wc * c.v,
+                                             wa * a.w + wb * b.w + wc * c.w)
                         guard coverage > 0 else { continue }
                         let k = min(1, coverage)
                         let sa = source.3 * k

@@ -83,4 +83,36 @@ final class LineParityTests: XCTestCase {
         XCTAssertEqual(Double(away), 127.5, accuracy: 1.5)
         for row in 14...18 { XCTAssertEqual(image[16, row].r, away, "row \(row)") }
     }
+
+    func testDashesAreMeasuredInPixelsOfTheIntegerZoom() throws {
+        // Dashes [2, 2] of a 2 px line at zoom 4.5 repeat every 2 × (2 + 2) × 2^0.5 ≈ 11.3 px
+        // from the line's start at x = 16: dash to 21.7, gap to 27.3, dash again.
+        let image = try Self.render(#"{"id": "l", "type": "line", "source": "shapes", "paint": {"line-width": 2, "line-dasharray": [2, 2]}}"#,
+                                    geometries: [#"{"type":"LineString","coordinates":[[0,0],[20,0]]}"#], zoom: 4.5)
+        XCTAssertEqual(image[18, 16].r, 0, "in the first dash")
+        XCTAssertEqual(image[24, 16].r, 255, "in the first gap")
+        XCTAssertEqual(image[25, 16].r, 255, "still in the gap (a period of 8 px would dash here)")
+        XCTAssertEqual(image[30, 16].r, 0, "in the second dash")
+    }
+
+    func testDashFieldIsTheDistanceToTheNearestEdge() throws {
+        let texture = try XCTUnwrap(LineDashTexture([1, 1], round: false))
+        // Dash over texels 0…128, gap 128…256: the middle of each is 64 texels from an edge.
+        XCTAssertEqual(texture.sample(s: 64.5 / 256, t: 0.5), (128 + 64) / 255, accuracy: 1e-9)
+        XCTAssertEqual(texture.sample(s: 192.5 / 256, t: 0.5), (128 - 64) / 255, accuracy: 1e-9)
+        XCTAssertNil(LineDashTexture([0, 0], round: false), "all zero cannot dash")
+        XCTAssertNil(LineDashTexture([1], round: false), "MapLibre wants two lengths at least")
+    }
+
+    func testSharpMiterBecomesABevelAndRightAngleMiterReachesTheCorner() {
+        var line = LineTessellator()
+        line.add([Point(0, 0), Point(10, 0), Point(10, 10)], closed: false, join: .miter, cap: .butt, miterLimit: 2)
+        // A right angle: the miter vertex is √2 out along the bisector (to 1/63).
+        XCTAssertTrue(line.vertices.contains { abs(($0.extrudeX * $0.extrudeX + $0.extrudeY * $0.extrudeY).squareRoot() - 2.squareRoot()) < 0.03 })
+        var sharp = LineTessellator()
+        sharp.add([Point(0, 0), Point(10, 0), Point(0, 1)], closed: false, join: .miter, cap: .butt, miterLimit: 2)
+        // Past the limit it is bevelled: no vertex reaches twice the half width.
+        XCTAssertFalse(sharp.vertices.contains { ($0.extrudeX * $0.extrudeX + $0.extrudeY * $0.extrudeY).squareRoot() > 2.01 })
+        XCTAssertGreaterThan(sharp.triangles.count, line.triangles.count)
+    }
 }
