@@ -23,6 +23,7 @@ struct VectorLayerDrawer {
     private struct FillPaint: Hashable {
         var color: RGBA
         var outline: RGBA?
+        var sortKey: Double
     }
 
     /// How a group of lines is stroked, widths and offsets in output pixels.
@@ -38,6 +39,7 @@ struct VectorLayerDrawer {
         var cap: StyleLineCap
         var join: StyleLineJoin
         var miterLimit: Double
+        var sortKey: Double
     }
 
     private var fillIndex: [FillPaint: Int] = [:]
@@ -132,7 +134,8 @@ struct VectorLayerDrawer {
                 let outline = style.outlineColor.value(atZoom: zoom, for: feature).map { Self.rgba($0, opacity: opacity) }
                 guard color.a != 0 || (outline?.a ?? 0) != 0 else { return nil }
                 let translate = style.translate.value(atZoom: zoom, for: feature)
-                return .fill(color: color, outline: outline, translate: translate.count == 2 ? translate : [])
+                return .fill(color: color, outline: outline, translate: translate.count == 2 ? translate : [],
+                             sortKey: Self.sortKey(style.sortKey.value(atZoom: zoom, for: feature)))
             }
             keys = Set(unionOf: [layer.filter.propertyKeys, style.propertyKeys])
         case .line(let style):
@@ -151,7 +154,8 @@ struct VectorLayerDrawer {
                              dashes: dashes,
                              dashWidth: dashes.isEmpty ? 0 : (style.dashWidth ?? style.width).value(atZoom: zoom.rounded(.down), for: feature),
                              cap: style.cap.value(atZoom: zoom, for: feature), join: style.join.value(atZoom: zoom, for: feature),
-                             miterLimit: style.miterLimit.value(atZoom: zoom, for: feature))
+                             miterLimit: style.miterLimit.value(atZoom: zoom, for: feature),
+                             sortKey: Self.sortKey(style.sortKey.value(atZoom: zoom, for: feature)))
             }
             keys = Set(unionOf: [layer.filter.propertyKeys, style.propertyKeys])
         case .background, .symbol:
@@ -194,10 +198,10 @@ struct VectorLayerDrawer {
         let unit = place.tileSide / Double(tileLayer.extent)
         for prepared in prepared {
             switch prepared.paint {
-            case let .fill(color, outline, translate):
+            case let .fill(color, outline, translate, sortKey):
                 let dx = translate.count == 2 ? bounded(translate[0] * scale) : 0
                 let dy = translate.count == 2 ? bounded(translate[1] * scale) : 0
-                let paint = FillPaint(color: color, outline: outline)
+                let paint = FillPaint(color: color, outline: outline, sortKey: sortKey)
                 let group = fillIndex[paint] ?? {
                     fills.append((paint, []))
                     fillIndex[paint] = fills.count - 1
@@ -207,13 +211,13 @@ struct VectorLayerDrawer {
                     let ring = Self.project(tileLayer.points(ofPart: Int(part)), x: place.x + dx, y: place.y + dy, unit: unit, keepLast: false)
                     if ring.count >= 3 { fills[group].rings.append(ring) }
                 }
-            case let .line(color, rawWidth, gap, offset, blur, translate, dashes, dashWidth, cap, join, miterLimit):
+            case let .line(color, rawWidth, gap, offset, blur, translate, dashes, dashWidth, cap, join, miterLimit, sortKey):
                 let width = bounded(rawWidth * scale)
                 guard width > 0 else { continue }
                 let paint = LinePaint(
                     color: color, width: width, gap: max(0, bounded(gap * scale)), offset: bounded(offset * scale),
                     blur: max(0, bounded(blur * scale)), translate: translate.map { bounded($0 * scale) },
-                    dash: dash(dashes, width: dashWidth, round: cap == .round), cap: cap, join: join, miterLimit: miterLimit)
+                    dash: dash(dashes, width: dashWidth, round: cap == .round), cap: cap, join: join, miterLimit: miterLimit, sortKey: sortKey)
                 let tile = (minX: place.x, minY: place.y, maxX: place.x + place.tileSide, maxY: place.y + place.tileSide)
                 // MapLibre's 15 pixels of the tile's zoom, none past 16 times over-zoomed.
                 let overscaling = pow(2, zoom.rounded(.down) - Double(place.tile.z))
@@ -245,7 +249,8 @@ struct VectorLayerDrawer {
             lines.removeAll(keepingCapacity: true)
             lineIndex.removeAll(keepingCapacity: true)
         }
-        for (paint, rings) in fills where !rings.isEmpty {
+        // Groups in order of their sort keys, else of their first feature (a stable sort).
+        for (paint, rings) in Self.bySortKey(fills, { $0.paint.sortKey }) where !rings.isEmpty {
             // Tile rings are wound exterior one way, holes the other: non-zero.
             canvas.fill(polygons: rings, color: paint.color)
             if let outline = paint.outline, outline.a != 0 {
@@ -253,7 +258,7 @@ struct VectorLayerDrawer {
                 canvas.strokeHairlines(polylines: rings.map { ($0, true) }, color: outline, width: 1)
             }
         }
-        for (paint, polylines) in lines where !polylines.isEmpty {
+        for (paint, polylines) in Self.bySortKey(lines, { $0.paint.sortKey }) where !polylines.isEmpty {
             let feather = LineFeather(width: paint.width, gap: paint.gap, blur: paint.blur, offset: paint.offset,
                                       translateX: paint.translate.first ?? 0, translateY: paint.translate.last ?? 0, dash: paint.dash)
             // Only for the budget: what the stroke costs, as wide as the triangles reach.
@@ -281,6 +286,14 @@ struct VectorLayerDrawer {
                 canvas.stroke(polylines: polylines.map { ($0.points, $0.closed) }, color: paint.color, style: wide)
             }
         }
+    }
+
+    /// A `*-sort-key` as groups are ordered by it: 0 when not finite.
+    static func sortKey(_ value: Double) -> Double { value.isFinite ? value : 0 }
+
+    /// `groups` stably sorted by `key`.
+    private static func bySortKey<Group>(_ groups: [Group], _ key: (Group) -> Double) -> [Group] {
+        groups.enumerated().sorted { (key($0.element), $0.offset) < (key($1.element), $1.offset) }.map(\.element)
     }
 
     /// How many canvases' worth of pixels a group's triangles may shade

@@ -24,6 +24,8 @@ public struct LineLayerStyle: Sendable {
     public var join: StyleProperty<StyleLineJoin>
     /// `line-miter-limit` (default 2).
     public var miterLimit: StyleProperty<Double>
+    /// `line-sort-key` (default 0): features with lower keys are drawn first.
+    public var sortKey: StyleProperty<Double>
 
     /// `line-width` as dashes measure it: at the zoom's integer part (MapLibre's
     /// `floorwidth`); nil until ``atZoom(_:)`` evaluates it, when `width` serves.
@@ -33,7 +35,8 @@ public struct LineLayerStyle: Sendable {
     public func atZoom(_ zoom: Double) -> LineLayerStyle {
         var style = LineLayerStyle(color: color.atZoom(zoom), width: width.atZoom(zoom), opacity: opacity.atZoom(zoom),
                        gapWidth: gapWidth.atZoom(zoom), dashArray: dashArray.atZoom(zoom), offset: offset.atZoom(zoom),
-                       blur: blur.atZoom(zoom), translate: translate.atZoom(zoom), cap: cap.atZoom(zoom), join: join.atZoom(zoom), miterLimit: miterLimit.atZoom(zoom))
+                       blur: blur.atZoom(zoom), translate: translate.atZoom(zoom), cap: cap.atZoom(zoom), join: join.atZoom(zoom), miterLimit: miterLimit.atZoom(zoom),
+                       sortKey: sortKey.atZoom(zoom))
         style.dashWidth = (dashWidth ?? width).atZoom(zoom.rounded(.down))
         return style
     }
@@ -42,7 +45,7 @@ public struct LineLayerStyle: Sendable {
     var propertyKeys: Set<String>? {
         Set(unionOf: [color.propertyKeys, width.propertyKeys, opacity.propertyKeys, gapWidth.propertyKeys,
                       dashArray.propertyKeys, offset.propertyKeys, blur.propertyKeys, translate.propertyKeys, cap.propertyKeys, join.propertyKeys,
-                      miterLimit.propertyKeys])
+                      miterLimit.propertyKeys, sortKey.propertyKeys])
     }
 }
 

@@ -9,8 +9,10 @@ import XCTest
 final class LineParityTests: XCTestCase {
     /// A snapshot `size` pixels square of `layers` (JSON, after a white
     /// background) over a GeoJSON source of `geometries` (JSON), centred on 0, 0.
-    static func render(_ layers: String, geometries: [String], size: Int = 32, zoom: Double = 4) throws -> Bitmap {
-        let features = geometries.map { #"{"type":"Feature","properties":{},"geometry":\#($0)}"# }.joined(separator: ",")
+    static func render(_ layers: String, geometries: [String], properties: [String]? = nil, size: Int = 32, zoom: Double = 4) throws -> Bitmap {
+        let features = geometries.indices.map {
+            #"{"type":"Feature","properties":\#(properties?[$0] ?? "{}"),"geometry":\#(geometries[$0])}"#
+        }.joined(separator: ",")
         let json = """
         {"version": 8, "sources": {"shapes": {"type": "geojson", "data": {"type": "FeatureCollection", "features": [\(features)]}}},
          "layers": [{"id": "background", "type": "background", "paint": {"background-color": "white"}}, \(layers)]}
@@ -114,5 +116,18 @@ final class LineParityTests: XCTestCase {
         // Past the limit it is bevelled: no vertex reaches twice the half width.
         XCTAssertFalse(sharp.vertices.contains { ($0.extrudeX * $0.extrudeX + $0.extrudeY * $0.extrudeY).squareRoot() > 2.01 })
         XCTAssertGreaterThan(sharp.triangles.count, line.triangles.count)
+    }
+
+    func testSortKeysOrderFeaturesWithinALayer() throws {
+        // The red feature comes first in the data but has the higher key: drawn last, on top.
+        let square = #"{"type":"Polygon","coordinates":[[[-5,-5],[5,-5],[5,5],[-5,5],[-5,-5]]]}"#
+        let properties = [#"{"key": 2, "color": "red"}"#, #"{"key": 1, "color": "blue"}"#]
+        let fills = try Self.render(#"{"id": "f", "type": "fill", "source": "shapes", "layout": {"fill-sort-key": ["get", "key"]}, "#
+                                    + #""paint": {"fill-color": ["get", "color"]}}"#, geometries: [square, square], properties: properties)
+        XCTAssertEqual(fills[16, 16], RGBA(255, 0, 0))
+        let lines = try Self.render(#"{"id": "l", "type": "line", "source": "shapes", "layout": {"line-sort-key": ["get", "key"]}, "#
+                                    + #""paint": {"line-color": ["get", "color"], "line-width": 4}}"#,
+                                    geometries: [Self.equator, Self.equator], properties: properties)
+        XCTAssertEqual(lines[16, 16], RGBA(255, 0, 0))
     }
 }
