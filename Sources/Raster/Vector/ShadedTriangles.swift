@@ -97,7 +97,15 @@ extension Canvas {
                 for y in y0...y1 {
                     let py = Double(y) + 0.5
                     let row = (y - rowStart) * stride
-                    for x in x0...x1 {
+                    // The centres this row can have inside: each edge function is
+                    // linear along the row, so it bounds x on one side (a pixel
+                    // of slack either way; the exact test below decides).
+                    var first = x0, last = x1
+                    e0.narrow(&first, &last, row: py)
+                    e1.narrow(&first, &last, row: py)
+                    e2.narrow(&first, &last, row: py)
+                    guard first <= last else { continue }
+                    for x in first...last {
                         let px = Double(x) + 0.5
                         let w0 = e0.value(px, py), w1 = e1.value(px, py), w2 = e2.value(px, py)
                         guard e0.contains(w0), e1.contains(w1), e2.contains(w2) else { continue }
@@ -136,6 +144,18 @@ extension Canvas {
 
         @inline(__always)
         func contains(_ w: Double) -> Bool { w > 0 || (w == 0 && inclusive) }
+
+        /// Narrows the columns `first…last` of the row of centres at `py` to
+        /// those this edge can hold inside (a column of slack either side).
+        @inline(__always)
+        func narrow(_ first: inout Int, _ last: inout Int, row py: Double) {
+            let slope = -dy, atZero = dx * (py - self.py) + dy * px
+            if slope > 0 {
+                first = max(first, Int(max(-1e15, min(1e15, (-atZero / slope - 0.5).rounded(.down)))) - 1)
+            } else if slope < 0 {
+                last = min(last, Int(max(-1e15, min(1e15, (-atZero / slope - 0.5).rounded(.up)))) + 1)
+            }
+        }
     }
 
     private static func edge(_ p: ShadedTriangles.Vertex, _ q: ShadedTriangles.Vertex) -> Edge {
