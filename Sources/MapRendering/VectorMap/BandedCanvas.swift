@@ -20,6 +20,7 @@ struct BandedCanvas {
         case hairlines(polylines: [(points: [Point], closed: Bool)], color: RGBA, width: Double)
         case layer(pixels: [UInt8])
         case circles([CircleLayerDrawer.Circle])
+        case lines(meshes: [ShadedTriangles], color: RGBA, feather: LineFeather)
     }
 
     private var bands: [Canvas]
@@ -62,6 +63,13 @@ struct BandedCanvas {
         mutating func stroke(polylines: [(points: [Point], closed: Bool)], color: RGBA, style: StrokeStyle) {
             operations.append(.stroke(polylines: polylines, color: color, style: style))
             points += polylines.reduce(0) { $0 + $1.points.count }
+        }
+
+        /// Records lines tessellated as MapLibre tessellates them, each triangle
+        /// shaded by `feather` and blended on its own (``ShadedTriangles``).
+        mutating func drawLines(_ meshes: [ShadedTriangles], color: RGBA, feather: LineFeather) {
+            operations.append(.lines(meshes: meshes, color: color, feather: feather))
+            points += meshes.reduce(0) { $0 + $1.vertices.count }
         }
 
         /// Records hairlines of `polylines`, `width` ≤ 1 pixel (`Canvas.strokeHairlines`).
@@ -137,6 +145,8 @@ struct BandedCanvas {
             try canvas.composite(premultipliedLayer: pixels)
         case let .circles(circles):
             CircleLayerDrawer.draw(circles, on: &canvas)
+        case let .lines(meshes, color, feather):
+            for mesh in meshes { try canvas.draw(mesh, color: color, shade: feather.alpha) }
         }
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import Raster
 
 /// Draws one style layer at a time: collects the matching features of every
@@ -22,6 +23,7 @@ struct VectorLayerDrawer {
     private struct FillPaint: Hashable {
         var color: RGBA
         var outline: RGBA?
+        var sortKey: Double
     }
 
     /// How a group of lines is stroked, widths and offsets in output pixels.
@@ -30,16 +32,23 @@ struct VectorLayerDrawer {
         var width: Double
         var gap: Double
         var offset: Double
-        var dashes: [Double]
+        var blur: Double
+        var translate: [Double]
+        /// The dashes' field and how it is read; nil for a solid line.
+        var dash: LineFeather.Dash?
         var cap: StyleLineCap
         var join: StyleLineJoin
         var miterLimit: Double
+        var sortKey: Double
     }
 
     private var fillIndex: [FillPaint: Int] = [:]
     private var fills: [(paint: FillPaint, rings: [[Point]])] = []
     private var lineIndex: [LinePaint: Int] = [:]
-    private var lines: [(paint: LinePaint, polylines: [(points: [Point], closed: Bool)])] = []
+    /// Per group, its lines and the square of the tile each came from (MapLibre clips each tile's drawing to it).
+    private var lines: [(paint: LinePaint, polylines: [(points: [Point], closed: Bool, tile: TileSquare, sharpCornerOffset: Double)])] = []
+    /// A tile's square in output pixels.
+    private typealias TileSquare = (minX: Double, minY: Double, maxX: Double, maxY: Double)
 
     /// The canvas size in pixels.
     let width: Int
@@ -51,6 +60,37 @@ struct VectorLayerDrawer {
         self.width = width
         self.height = height
         reach = 2 * (Double(width * width + height * height)).squareRoot() + 16
+    }
+
+    /// Dash fields made so far, by pattern and cap.
+    private var dashTextures: [DashKey: LineDashTexture?] = [:]
+    private struct DashKey: Hashable {
+        var pattern: [Double]
+        var round: Bool
+    }
+
+    /// How a line reads `pattern` (in widths of `width`, the line's width at
+    /// the zoom's integer part, in points), as MapLibre's dashed lines do:
+    /// measured in pixels of that integer zoom (so a period grows with the
+    /// zoom's fraction), the field's edge smoothed over about a pixel.
+    private mutating func dash(_ pattern: [Double], width: Double, round: Bool) -> LineFeather.Dash? {
+        guard !pattern.isEmpty, width.isFinite, width > 0 else { return nil }
+        let key = DashKey(pattern: pattern, round: round)
+        let texture: LineDashTexture?
+        if let known = dashTextures[key] {
+            texture = known
+        } else {
+            texture = LineDashTexture(pattern, round: round)
+            dashTextures[key] = texture
+        }
+        guard let texture else { return nil }
+        let fraction = zoom - zoom.rounded(.down)
+        let length = bounded(texture.period * width * scale * pow(2, fraction))
+        // MapLibre's sdfgamma: the narrower of the two patterns it crossfades,
+        // the one of the zoom below counting half at an integer zoom.
+        let narrowest = texture.period * (fraction == 0 ? 0.5 : 1)
+        guard length > 0 else { return nil }
+        return LineFeather.Dash(texture: texture, length: length, gamma: 1 / (2 * narrowest * scale * width))
     }
 
     /// `value` held to ±``reach`` (0 when not finite).
@@ -96,7 +136,8 @@ struct VectorLayerDrawer {
                 let outline = style.outlineColor.value(atZoom: zoom, for: feature).map { Self.rgba($0, opacity: opacity) }
                 guard color.a != 0 || (outline?.a ?? 0) != 0 else { return nil }
                 let translate = style.translate.value(atZoom: zoom, for: feature)
-                return .fill(color: color, outline: outline, translate: translate.count == 2 ? translate : [])
+                return .fill(color: color, outline: outline, translate: translate.count == 2 ? translate : [],
+                             sortKey: Self.sortKey(style.sortKey.value(atZoom: zoom, for: feature)))
             }
             keys = Set(unionOf: [layer.filter.propertyKeys, style.propertyKeys])
         case .line(let style):
@@ -106,11 +147,17 @@ struct VectorLayerDrawer {
                 let color = Self.rgba(style.color.value(atZoom: zoom, for: feature), opacity: style.opacity.value(atZoom: zoom, for: feature))
                 let width = style.width.value(atZoom: zoom, for: feature)
                 guard color.a != 0, width.isFinite, width > 0 else { return nil }
+                let translate = style.translate.value(atZoom: zoom, for: feature)
+                // The width again at the zoom's integer part only for dashes (it may be costly).
+                let dashes = style.dashArray.value(atZoom: zoom, for: feature)
                 return .line(color: color, width: width, gap: style.gapWidth.value(atZoom: zoom, for: feature),
                              offset: style.offset.value(atZoom: zoom, for: feature),
-                             dashes: style.dashArray.value(atZoom: zoom, for: feature),
+                             blur: style.blur.value(atZoom: zoom, for: feature), translate: translate.count == 2 ? translate : [],
+                             dashes: dashes,
+                             dashWidth: dashes.isEmpty ? 0 : (style.dashWidth ?? style.width).value(atZoom: zoom.rounded(.down), for: feature),
                              cap: style.cap.value(atZoom: zoom, for: feature), join: style.join.value(atZoom: zoom, for: feature),
-                             miterLimit: style.miterLimit.value(atZoom: zoom, for: feature))
+                             miterLimit: style.miterLimit.value(atZoom: zoom, for: feature),
+                             sortKey: Self.sortKey(style.sortKey.value(atZoom: zoom, for: feature)))
             }
             keys = Set(unionOf: [layer.filter.propertyKeys, style.propertyKeys])
         case .circle(let style):
@@ -170,14 +217,14 @@ struct VectorLayerDrawer {
         let unit = place.tileSide / Double(tileLayer.extent)
         for prepared in prepared {
             switch prepared.paint {
-            case let .fill(color, outline, translate):
+            case let .fill(color, outline, translate, sortKey):
                 // `fill-translate-anchor: map` (the default): the shift turns with the map.
                 var shifted = place
                 if translate.count == 2 {
                     let origin = place.pixel(bounded(translate[0] * scale), bounded(translate[1] * scale))
                     (shifted.x, shifted.y) = (origin.x, origin.y)
                 }
-                let paint = FillPaint(color: color, outline: outline)
+                let paint = FillPaint(color: color, outline: outline, sortKey: sortKey)
                 let group = fillIndex[paint] ?? {
                     fills.append((paint, []))
                     fillIndex[paint] = fills.count - 1
@@ -189,12 +236,21 @@ struct VectorLayerDrawer {
                 }
             case .circle:
                 break
-            case let .line(color, rawWidth, gap, offset, dashes, cap, join, miterLimit):
+            case let .line(color, rawWidth, gap, offset, blur, translate, dashes, dashWidth, cap, join, miterLimit, sortKey):
                 let width = bounded(rawWidth * scale)
                 guard width > 0 else { continue }
                 let paint = LinePaint(
                     color: color, width: width, gap: max(0, bounded(gap * scale)), offset: bounded(offset * scale),
-                    dashes: dashes.map { $0 * width }, cap: cap, join: join, miterLimit: miterLimit)
+                    blur: max(0, bounded(blur * scale)), translate: translate.map { bounded($0 * scale) },
+                    dash: dash(dashes, width: dashWidth, round: cap == .round), cap: cap, join: join, miterLimit: miterLimit, sortKey: sortKey)
+                // MapLibre clips each tile's drawing to its square; a turned square is
+                // no rectangle, so a turned map's lines are clipped to the canvas alone.
+                let tile = place.isTurned ? (minX: -Double.greatestFiniteMagnitude, minY: -Double.greatestFiniteMagnitude,
+                                             maxX: Double.greatestFiniteMagnitude, maxY: Double.greatestFiniteMagnitude)
+                    : (minX: place.x, minY: place.y, maxX: place.x + place.tileSide, maxY: place.y + place.tileSide)
+                // MapLibre's 15 pixels of the tile's zoom, none past 16 times over-zoomed.
+                let overscaling = pow(2, zoom.rounded(.down) - Double(place.tile.z))
+                let sharpCornerOffset = overscaling <= 16 ? 15 * scale * pow(2, zoom - zoom.rounded(.down)) : 0
                 let group = lineIndex[paint] ?? {
                     lines.append((paint, []))
                     lineIndex[paint] = lines.count - 1
@@ -203,7 +259,7 @@ struct VectorLayerDrawer {
                 for part in prepared.parts {
                     let index = Int(part & ~PreparedLayerGroup.closedFlag)
                     let line = Self.project(tileLayer.points(ofPart: index), at: place, unit: unit, keepLast: true)
-                    if line.count >= 2 { lines[group].polylines.append((line, part & PreparedLayerGroup.closedFlag != 0)) }
+                    if line.count >= 2 { lines[group].polylines.append((line, part & PreparedLayerGroup.closedFlag != 0, tile, sharpCornerOffset)) }
                 }
             }
         }
@@ -222,7 +278,8 @@ struct VectorLayerDrawer {
             lines.removeAll(keepingCapacity: true)
             lineIndex.removeAll(keepingCapacity: true)
         }
-        for (paint, rings) in fills where !rings.isEmpty {
+        // Groups in order of their sort keys, else of their first feature (a stable sort).
+        for (paint, rings) in Self.bySortKey(fills, { $0.paint.sortKey }) where !rings.isEmpty {
             // Tile rings are wound exterior one way, holes the other: non-zero.
             canvas.fill(polygons: rings, color: paint.color)
             if let outline = paint.outline, outline.a != 0 {
@@ -230,39 +287,59 @@ struct VectorLayerDrawer {
                 canvas.strokeHairlines(polylines: rings.map { ($0, true) }, color: outline, width: 1)
             }
         }
-        for (paint, polylines) in lines where !polylines.isEmpty {
-            let style = StrokeStyle(width: paint.width, join: LineJoin(rawValue: paint.join.rawValue) ?? .miter,
+        for (paint, polylines) in Self.bySortKey(lines, { $0.paint.sortKey }) where !polylines.isEmpty {
+            let feather = LineFeather(width: paint.width, gap: paint.gap, blur: paint.blur, offset: paint.offset,
+                                      translateX: paint.translate.first ?? 0, translateY: paint.translate.last ?? 0, dash: paint.dash)
+            // Only for the budget: what the stroke costs, as wide as the triangles reach.
+            let style = StrokeStyle(width: 2 * feather.outset, join: LineJoin(rawValue: paint.join.rawValue) ?? .miter,
                                     cap: LineCap(rawValue: paint.cap.rawValue) ?? .butt,
                                     miterLimit: paint.miterLimit.isFinite ? max(1, paint.miterLimit) : 2)
-            // A casing is two strokes, either side of the gap.
-            let offsets = paint.gap > 0
-                ? [paint.offset - (paint.gap + paint.width) / 2, paint.offset + (paint.gap + paint.width) / 2]
-                : [paint.offset]
-            let pattern = LineGeometry.DashPattern(paint.dashes)
-            var paths: [(points: [Point], closed: Bool)] = []
-            for (points, closed) in polylines {
+            var meshes: [ShadedTriangles] = []
+            for (line, closed, tile, sharpCornerOffset) in polylines {
                 try cancellation.check()
-                for offset in offsets {
-                    // An offset copy's points are charged before it is made, its stroke after.
-                    if offset != 0 { try budget.charge(points.count, layer: layer) }
-                    let line = offset == 0 ? points : LineGeometry.offset(points, closed: closed, by: offset)
-                    let length = LineGeometry.length(of: line, closed: closed)
-                    if let pattern, case let count = pattern.dashCount(alongLength: length), count <= Double(LineGeometry.maximumDashesPerLine) {
-                        let dashCount = Int(count.rounded(.up)) + 1
-                        try budget.charge(GeneratedGeometryBudget.strokeCost(lines: dashCount, points: line.count + 2 * dashCount, length: length,
-                                                                             closed: false, style: style), layer: layer)
-                        if let dashes = LineGeometry.dashes(of: line, closed: closed, pattern: pattern) {
-                            paths += dashes.map { ($0, false) }
-                            continue
-                        }
-                    }
-                    try budget.charge(GeneratedGeometryBudget.strokeCost(lines: 1, points: line.count, length: length, closed: closed, style: style),
-                                      layer: layer)
-                    paths.append((line, closed))
-                }
+                let length = LineGeometry.length(of: line, closed: closed)
+                try budget.charge(GeneratedGeometryBudget.strokeCost(lines: 1, points: line.count, length: length, closed: closed, style: style),
+                                  layer: layer)
+                var tessellation = LineTessellator()
+                tessellation.add(line, closed: closed, join: paint.join, cap: paint.cap,
+                                 miterLimit: paint.miterLimit.isFinite ? max(1, paint.miterLimit) : 2, sharpCornerOffset: sharpCornerOffset)
+                meshes.append(feather.mesh(of: tessellation, clip: tile))
             }
-            canvas.stroke(polylines: paths, color: paint.color, style: style)
+            if Self.fragmentEstimate(meshes, canvasArea: Double(width * height)) <= Self.fragmentsPerCanvasPixel * Double(width * height) {
+                canvas.drawLines(meshes, color: paint.color, feather: feather)
+            } else {
+                // Lines so wide (hostile widths held to the reach) that shading each
+                // triangle's pixels would cost tens of canvases: one union stroke
+                // of the outer width instead, bounded work and the same cover.
+                let wide = StrokeStyle(width: max(1, 2 * feather.outset - 1), join: style.join, cap: style.cap, miterLimit: style.miterLimit)
+                canvas.stroke(polylines: polylines.map { ($0.points, $0.closed) }, color: paint.color, style: wide)
+            }
         }
+    }
+
+    /// A `*-sort-key` as groups are ordered by it: 0 when not finite.
+    static func sortKey(_ value: Double) -> Double { value.isFinite ? value : 0 }
+
+    /// `groups` stably sorted by `key`.
+    private static func bySortKey<Group>(_ groups: [Group], _ key: (Group) -> Double) -> [Group] {
+        groups.enumerated().sorted { (key($0.element), $0.offset) < (key($1.element), $1.offset) }.map(\.element)
+    }
+
+    /// How many canvases' worth of pixels a group's triangles may shade
+    /// before the group is stroked as one shape instead.
+    static let fragmentsPerCanvasPixel = 64.0
+
+    /// About how many pixels `meshes` shade: each triangle's area, at most the canvas's.
+    static func fragmentEstimate(_ meshes: [ShadedTriangles], canvasArea: Double) -> Double {
+        var total = 0.0
+        for mesh in meshes {
+            for t in 0..<mesh.triangleCount {
+                let a = mesh.vertices[Int(mesh.indices[3 * t])], b = mesh.vertices[Int(mesh.indices[3 * t + 1])]
+                let c = mesh.vertices[Int(mesh.indices[3 * t + 2])]
+                total += min(canvasArea, abs((b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x)) / 2)
+            }
+        }
+        return total
     }
 
     /// Tile points in output pixels (through `place`, turned with the

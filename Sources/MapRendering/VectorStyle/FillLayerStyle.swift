@@ -10,16 +10,18 @@ public struct FillLayerStyle: Sendable {
     public var translate: StyleProperty<[Double]>
     /// `fill-antialias` (default true).
     public var antialias: StyleProperty<Bool>
+    /// `fill-sort-key` (default 0): features with lower keys are drawn first.
+    public var sortKey: StyleProperty<Double>
 
     /// The style with zoom-only properties evaluated at `zoom`.
     public func atZoom(_ zoom: Double) -> FillLayerStyle {
         FillLayerStyle(color: color.atZoom(zoom), opacity: opacity.atZoom(zoom), outlineColor: outlineColor.atZoom(zoom),
-                       translate: translate.atZoom(zoom), antialias: antialias.atZoom(zoom))
+                       translate: translate.atZoom(zoom), antialias: antialias.atZoom(zoom), sortKey: sortKey.atZoom(zoom))
     }
 
     /// The feature properties the paint reads; nil when some of it reads the feature's id.
     var propertyKeys: Set<String>? {
         Set(unionOf: [color.propertyKeys, opacity.propertyKeys, outlineColor.propertyKeys, translate.propertyKeys,
-                      antialias.propertyKeys])
+                      antialias.propertyKeys, sortKey.propertyKeys])
     }
 }

@@ -14,25 +14,38 @@ public struct LineLayerStyle: Sendable {
     public var dashArray: StyleProperty<[Double]>
     /// `line-offset` in pixels, to the right of the line's direction (default 0).
     public var offset: StyleProperty<Double>
+    /// `line-blur` in pixels, ≥ 0 (default 0): how far inside the edge the line fades out.
+    public var blur: StyleProperty<Double>
+    /// `line-translate`, `[x, y]` in pixels, x right and y down (default `[0, 0]`).
+    public var translate: StyleProperty<[Double]>
     /// `line-cap` (default butt).
     public var cap: StyleProperty<StyleLineCap>
     /// `line-join` (default miter).
     public var join: StyleProperty<StyleLineJoin>
     /// `line-miter-limit` (default 2).
     public var miterLimit: StyleProperty<Double>
+    /// `line-sort-key` (default 0): features with lower keys are drawn first.
+    public var sortKey: StyleProperty<Double>
+
+    /// `line-width` as dashes measure it: at the zoom's integer part (MapLibre's
+    /// `floorwidth`); nil until ``atZoom(_:)`` evaluates it, when `width` serves.
+    var dashWidth: StyleProperty<Double>?
 
     /// The style with zoom-only properties evaluated at `zoom`.
     public func atZoom(_ zoom: Double) -> LineLayerStyle {
-        LineLayerStyle(color: color.atZoom(zoom), width: width.atZoom(zoom), opacity: opacity.atZoom(zoom),
+        var style = LineLayerStyle(color: color.atZoom(zoom), width: width.atZoom(zoom), opacity: opacity.atZoom(zoom),
                        gapWidth: gapWidth.atZoom(zoom), dashArray: dashArray.atZoom(zoom), offset: offset.atZoom(zoom),
-                       cap: cap.atZoom(zoom), join: join.atZoom(zoom), miterLimit: miterLimit.atZoom(zoom))
+                       blur: blur.atZoom(zoom), translate: translate.atZoom(zoom), cap: cap.atZoom(zoom), join: join.atZoom(zoom), miterLimit: miterLimit.atZoom(zoom),
+                       sortKey: sortKey.atZoom(zoom))
+        style.dashWidth = (dashWidth ?? width).atZoom(zoom.rounded(.down))
+        return style
     }
 
     /// The feature properties the paint and layout read; nil when some of it reads the feature's id.
     var propertyKeys: Set<String>? {
         Set(unionOf: [color.propertyKeys, width.propertyKeys, opacity.propertyKeys, gapWidth.propertyKeys,
-                      dashArray.propertyKeys, offset.propertyKeys, cap.propertyKeys, join.propertyKeys,
-                      miterLimit.propertyKeys])
+                      dashArray.propertyKeys, offset.propertyKeys, blur.propertyKeys, translate.propertyKeys, cap.propertyKeys, join.propertyKeys,
+                      miterLimit.propertyKeys, sortKey.propertyKeys])
     }
 }
 

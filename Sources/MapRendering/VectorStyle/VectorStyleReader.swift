@@ -207,7 +207,8 @@ struct VectorStyleReader {
                 opacity: try reader.property("fill-opacity", in: paint, "paint", type: .number, default: 1, convert: R.opacity),
                 outlineColor: try reader.property("fill-outline-color", in: paint, "paint", type: .color, default: nil, convert: R.optionalColor),
                 translate: try reader.property("fill-translate", in: paint, "paint", type: .numberArray, default: [0, 0], convert: R.offset),
-                antialias: try reader.property("fill-antialias", in: paint, "paint", type: .boolean, default: true, convert: R.boolean)))
+                antialias: try reader.property("fill-antialias", in: paint, "paint", type: .boolean, default: true, convert: R.boolean),
+                sortKey: try reader.property("fill-sort-key", in: layout, "layout", type: .number, default: 0, convert: R.number)))
         case "line":
             kind = .line(LineLayerStyle(
                 color: try reader.property("line-color", in: paint, "paint", type: .color, default: StyleColor(red: 0, green: 0, blue: 0), convert: R.color),
@@ -216,9 +217,12 @@ struct VectorStyleReader {
                 gapWidth: try reader.property("line-gap-width", in: paint, "paint", type: .number, default: 0, convert: R.length),
                 dashArray: try reader.property("line-dasharray", in: paint, "paint", type: .numberArray, default: [], convert: R.dashes),
                 offset: try reader.property("line-offset", in: paint, "paint", type: .number, default: 0, convert: R.number),
+                blur: try reader.property("line-blur", in: paint, "paint", type: .number, default: 0, convert: R.length),
+                translate: try reader.property("line-translate", in: paint, "paint", type: .numberArray, default: [0, 0], convert: R.offset),
                 cap: try reader.property("line-cap", in: layout, "layout", type: .enumeration, default: .butt, convert: R.enumeration(StyleLineCap.self)),
                 join: try reader.property("line-join", in: layout, "layout", type: .enumeration, default: .miter, convert: R.enumeration(StyleLineJoin.self)),
-                miterLimit: try reader.property("line-miter-limit", in: layout, "layout", type: .number, default: 2, convert: R.length)))
+                miterLimit: try reader.property("line-miter-limit", in: layout, "layout", type: .number, default: 2, convert: R.length),
+                sortKey: try reader.property("line-sort-key", in: layout, "layout", type: .number, default: 0, convert: R.number)))
         case "raster":
             kind = .raster(RasterLayerStyle(
                 opacity: try reader.property("raster-opacity", in: paint, "paint", type: .number, default: 1, convert: R.opacity),
@@ -290,9 +294,10 @@ struct VectorStyleReader {
     /// mapped to the one embedded font, `*-transition` is meaningless for a still map.
     static let supportedProperties: [String: (layout: Set<String>, paint: Set<String>)] = [
         "background": ([], ["background-color", "background-opacity"]),
-        "fill": ([], ["fill-color", "fill-opacity", "fill-outline-color", "fill-translate", "fill-antialias"]),
-        "line": (["line-cap", "line-join", "line-miter-limit"],
-                 ["line-color", "line-width", "line-opacity", "line-gap-width", "line-dasharray", "line-offset"]),
+        "fill": (["fill-sort-key"], ["fill-color", "fill-opacity", "fill-outline-color", "fill-translate", "fill-antialias"]),
+        "line": (["line-cap", "line-join", "line-miter-limit", "line-sort-key"],
+                 ["line-color", "line-width", "line-opacity", "line-gap-width", "line-dasharray", "line-offset", "line-blur",
+                  "line-translate"]),
         "circle": (["circle-sort-key"],
                    ["circle-radius", "circle-color", "circle-blur", "circle-opacity", "circle-translate", "circle-translate-anchor",
                     "circle-pitch-scale", "circle-pitch-alignment", "circle-stroke-width", "circle-stroke-color", "circle-stroke-opacity"]),

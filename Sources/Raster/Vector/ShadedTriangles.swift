@@ -1,0 +1,165 @@
+/// Triangles drawn as a GPU draws them: a pixel is shaded when its centre lies
+/// inside a triangle (edges shared by two triangles go to exactly one), two
+/// or three values per vertex are interpolated linearly to that centre, a shading
+/// function turns them into the pixel's alpha, and every triangle blends on
+/// its own, source-over (where triangles overlap, the colour blends twice).
+///
+/// How MapLibre's GL pipeline draws lines: its buckets tessellate a line into
+/// triangles whose vertices carry the line's normal, and the fragment shader
+/// fades the edge by the distance that normal gives. Drawing the same
+/// triangles the same way gives the same pixels.
+public struct ShadedTriangles: Sendable {
+    /// One vertex: a position in pixels and the values interpolated across its triangles.
+    public struct Vertex: Sendable, Equatable {
+        /// The position in canvas pixels (the pixel at column c spans c…c + 1).
+        public var x: Double
+        /// The position in canvas pixels, y down.
+        public var y: Double
+        /// The first interpolated value.
+        public var u: Double
+        /// The second interpolated value.
+        public var v: Double
+        /// The third interpolated value.
+        public var w: Double
+
+        /// A vertex at (`x`, `y`) carrying (`u`, `v`, `w`).
+        public init(x: Double, y: Double, u: Double, v: Double, w: Double = 0) {
+            self.x = x
+            self.y = y
+            self.u = u
+            self.v = v
+            self.w = w
+        }
+    }
+
+    /// The vertices.
+    public var vertices: [Vertex] = []
+    /// Three indices into ``vertices`` per triangle.
+    public var indices: [Int32] = []
+    /// Only pixels whose centres lie in this rectangle are drawn (MapLibre
+    /// clips each tile's drawing to the tile's square with the stencil).
+    public var clip: (minX: Double, minY: Double, maxX: Double, maxY: Double)
+
+    /// An empty mesh clipped to the given rectangle.
+    public init(clip: (minX: Double, minY: Double, maxX: Double, maxY: Double) = (-.infinity, -.infinity, .infinity, .infinity)) {
+        self.clip = clip
+    }
+
+    /// The number of triangles.
+    public var triangleCount: Int { indices.count / 3 }
+}
+
+extension Canvas {
+    /// Draws every triangle of `mesh` in `color` (straight alpha), each
+    /// pixel's alpha multiplied by `shade` of the values interpolated to its
+    /// centre (clamped to 0…1). Throws for a vertex that is not finite or
+    /// beyond ``coordinateLimit``, or an index out of range.
+    public mutating func draw(_ mesh: ShadedTriangles, color: RGBA, shade: (Double, Double, Double) -> Double) throws {
+        for vertex in mesh.vertices {
+            guard vertex.x.isFinite, vertex.y.isFinite, abs(vertex.x) <= Canvas.coordinateLimit, abs(vertex.y) <= Canvas.coordinateLimit,
+                  vertex.u.isFinite, vertex.v.isFinite, vertex.w.isFinite else {
+                throw RasterError.invalidArgument("triangle vertex (\(vertex.x), \(vertex.y)) is not finite or beyond ±1e12")
+            }
+        }
+        guard mesh.indices.count % 3 == 0, mesh.indices.allSatisfy({ $0 >= 0 && Int($0) < mesh.vertices.count }) else {
+            throw RasterError.invalidArgument("triangle indices must come in threes, each below the vertex count \(mesh.vertices.count)")
+        }
+        guard color.a != 0, width > 0, !rows.isEmpty else { return }
+        // Premultiplied, in 0…1: the shader's colour.
+        let alpha = Double(color.a) / 255
+        let source = (Double(color.r) / 255 * alpha, Double(color.g) / 255 * alpha, Double(color.b) / 255 * alpha, alpha)
+        // Pixel centres allowed: the clip, the canvas and the rows held.
+        let clipX0 = max(0, Int(max(-1, (mesh.clip.minX - 0.5).rounded(.up))))
+        let clipX1 = min(width - 1, Int(max(-1, min(Double(width), (mesh.clip.maxX - 0.5).rounded(.down)))))
+        let clipY0 = max(rows.lowerBound, Int(max(-1, min(Double(height), (mesh.clip.minY - 0.5).rounded(.up)))))
+        let clipY1 = min(rows.upperBound - 1, Int(max(-1, min(Double(height), (mesh.clip.maxY - 0.5).rounded(.down)))))
+        guard clipX0 <= clipX1, clipY0 <= clipY1 else { return }
+        let rowStart = rows.lowerBound
+        let stride = width * 4
+        pixels.withUnsafeMutableBufferPointer { pixels in
+            for t in 0..<mesh.triangleCount {
+                var a = mesh.vertices[Int(mesh.indices[3 * t])]
+                var b = mesh.vertices[Int(mesh.indices[3 * t + 1])]
+                let c = mesh.vertices[Int(mesh.indices[3 * t + 2])]
+                var area = (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x)
+                guard area != 0 else { continue }
+                if area < 0 { swap(&a, &b); area = -area }
+                let x0 = max(clipX0, Int((min(a.x, b.x, c.x) - 0.5).rounded(.up)))
+                let x1 = min(clipX1, Int((max(a.x, b.x, c.x) - 0.5).rounded(.down)))
+                let y0 = max(clipY0, Int((min(a.y, b.y, c.y) - 0.5).rounded(.up)))
+                let y1 = min(clipY1, Int((max(a.y, b.y, c.y) - 0.5).rounded(.down)))
+                guard x0 <= x1, y0 <= y1 else { continue }
+                // Edge functions, positive inside (y down, wound so the area is
+                // positive); a centre on an edge counts for one of the two
+                // triangles sharing it: the top-left rule.
+                let (e0, e1, e2) = (Self.edge(b, c), Self.edge(c, a), Self.edge(a, b))
+                let inverseArea = 1 / area
+                for y in y0...y1 {
+                    let py = Double(y) + 0.5
+                    let row = (y - rowStart) * stride
+                    // The centres this row can have inside: each edge function is
+                    // linear along the row, so it bounds x on one side (a pixel
+                    // of slack either way; the exact test below decides).
+                    var first = x0, last = x1
+                    e0.narrow(&first, &last, row: py)
+                    e1.narrow(&first, &last, row: py)
+                    e2.narrow(&first, &last, row: py)
+                    guard first <= last else { continue }
+                    for x in first...last {
+                        let px = Double(x) + 0.5
+                        let w0 = e0.value(px, py), w1 = e1.value(px, py), w2 = e2.value(px, py)
+                        guard e0.contains(w0), e1.contains(w1), e2.contains(w2) else { continue }
+                        let wa = w0 * inverseArea, wb = w1 * inverseArea, wc = w2 * inverseArea
+                        let coverage = shade(wa * a.u + wb * b.u + wc * c.u, wa * a.v + wb * b.v + wc * c.v,
+                                             wa * a.w + wb * b.w + wc * c.w)
+                        guard coverage > 0 else { continue }
+                        let k = min(1, coverage)
+                        let sa = source.3 * k
+                        let keep = 1 - sa
+                        let i = row + x * 4
+                        pixels[i] = Self.channel(source.0 * k, over: pixels[i], keeping: keep)
+                        pixels[i + 1] = Self.channel(source.1 * k, over: pixels[i + 1], keeping: keep)
+                        pixels[i + 2] = Self.channel(source.2 * k, over: pixels[i + 2], keeping: keep)
+                        pixels[i + 3] = Self.channel(sa, over: pixels[i + 3], keeping: keep)
+                    }
+                }
+            }
+        }
+    }
+
+    /// One premultiplied channel blended source-over, as an 8-bit framebuffer keeps it.
+    @inline(__always)
+    private static func channel(_ source: Double, over destination: UInt8, keeping keep: Double) -> UInt8 {
+        UInt8(min(255, (source * 255 + Double(destination) * keep).rounded()))
+    }
+
+    /// A triangle edge from p to q as an edge function.
+    private struct Edge {
+        let dx: Double, dy: Double, px: Double, py: Double
+        /// Whether a centre exactly on the edge is inside: top and left edges are (y down, positive area).
+        let inclusive: Bool
+
+        @inline(__always)
+        func value(_ x: Double, _ y: Double) -> Double { dx * (y - py) - dy * (x - px) }
+
+        @inline(__always)
+        func contains(_ w: Double) -> Bool { w > 0 || (w == 0 && inclusive) }
+
+        /// Narrows the columns `first…last` of the row of centres at `py` to
+        /// those this edge can hold inside (a column of slack either side).
+        @inline(__always)
+        func narrow(_ first: inout Int, _ last: inout Int, row py: Double) {
+            let slope = -dy, atZero = dx * (py - self.py) + dy * px
+            if slope > 0 {
+                first = max(first, Int(max(-1e15, min(1e15, (-atZero / slope - 0.5).rounded(.down)))) - 1)
+            } else if slope < 0 {
+                last = min(last, Int(max(-1e15, min(1e15, (-atZero / slope - 0.5).rounded(.up)))) + 1)
+            }
+        }
+    }
+
+    private static func edge(_ p: ShadedTriangles.Vertex, _ q: ShadedTriangles.Vertex) -> Edge {
+        let dx = q.x - p.x, dy = q.y - p.y
+        return Edge(dx: dx, dy: dy, px: p.x, py: p.y, inclusive: dy < 0 || (dy == 0 && dx > 0))
+    }
+}
