@@ -93,7 +93,13 @@ struct RenderTestRenderer {
         guard center.count == 2 else { throw Unsupported(feature: "a 'center' that is not [longitude, latitude]") }
         let camera = VectorMapCamera(center: GeoCoordinate(latitude: center[1], longitude: center[0]), zoom: zoom + 1,
                                      width: test.width, height: test.height, scale: test.pixelRatio)
-        return try VectorMapRenderer(tiles: tiles, sourceName: sourceName, style: style).render(camera)
+        var renderer = VectorMapRenderer(tiles: tiles, sourceName: sourceName, style: style)
+        if !style.sprites.isEmpty {
+            let loader = SuiteFileLoader(integration: integration, template: "")
+            loaders.append(loader)
+            renderer.sprites = try Sprites(of: style, pixelRatio: test.pixelRatio, from: SuiteSprites(loader: loader, renderer: self))
+        }
+        return try renderer.render(camera)
     }
 
     /// The loader of the suite's files for a `tiles` template of `local://` URLs.
@@ -119,13 +125,25 @@ struct RenderTestRenderer {
     }
 
     /// The path under `integration/` of a `local://` (or `http://localhost:2900/`) URL.
-    private func suitePath(_ url: String, _ what: String) throws -> String {
+    func suitePath(_ url: String, _ what: String) throws -> String {
         if let local = url.split(separator: "local://", maxSplits: 1, omittingEmptySubsequences: false).dropFirst().first {
             return String(local)
         } else if let served = url.split(separator: "localhost:2900/", maxSplits: 1, omittingEmptySubsequences: false).dropFirst().first {
             return String(served)
         }
         throw Unsupported(feature: "\(what) from '\(url)'")
+    }
+
+    /// A style's sprite files from the suite, as `local://` URLs name them.
+    private struct SuiteSprites: SpriteProviding {
+        let loader: SuiteFileLoader
+        let renderer: RenderTestRenderer
+
+        func spriteFile(_ url: String, maximumBytes: Int) throws -> Data {
+            let data = try loader.file(renderer.suitePath(url, "sprite"))
+            guard data.count <= maximumBytes else { throw SpriteError(file: url, "the file is \(data.count) bytes, over the limit of \(maximumBytes)") }
+            return data
+        }
     }
 
     /// The loader of a style with no source: every tile empty.

@@ -33,6 +33,9 @@ public struct VectorMapRenderer: Sendable {
     public let cache: VectorTileCache
     /// The work one snapshot may cause.
     public var limits: VectorMapLimits
+    /// The images `icon-image` names (none by default: no icon is drawn),
+    /// e.g. `Sprites(of: style, pixelRatio: camera.scale, from: provider)`.
+    public var sprites = Sprites()
     /// The horizontal bands fills and strokes are drawn in, each on its own
     /// thread (see `BandedCanvas`): the active processors. Any count draws the same bytes.
     var bandCount = ProcessInfo.processInfo.activeProcessorCount
@@ -110,6 +113,11 @@ public struct VectorMapRenderer: Sendable {
         }
         guard !symbolLayers.isEmpty else { return (try bands.finishBitmap(), []) }
         var canvas = try bands.finish()
+        if !sprites.images.isEmpty {
+            var icons = SymbolIconPlacer(sprites: sprites, scale: camera.scale, zoom: zoom, width: frame.pixelWidth, height: frame.pixelHeight, limits: limits)
+            for layer in symbolLayers.reversed() { try icons.place(layer, from: tiles, checkCancellation: checkCancellation) }
+            icons.draw(on: &canvas)
+        }
         var placer = VectorLabelPlacer(font: try TrueTypeFont.dejaVuSans, scale: camera.scale, zoom: zoom,
                                        width: frame.pixelWidth, height: frame.pixelHeight, limits: limits)
         // MapLibre places the top-most symbol layer first: the last in the style wins.

@@ -61,7 +61,8 @@ struct StyleLayerReader {
     /// Properties the spec marks "data-constant": their value may depend on the
     /// zoom but not on the feature.
     static let dataConstant: Set<String> = ["background-color", "background-opacity", "fill-antialias", "fill-translate", "symbol-placement",
-                                              "symbol-spacing", "text-max-angle", "text-allow-overlap", "text-ignore-placement"]
+                                              "symbol-spacing", "text-max-angle", "text-allow-overlap", "text-ignore-placement",
+                                              "icon-allow-overlap", "icon-ignore-placement", "icon-optional"]
 
     /// The property `name` of `section` (`paint` or `layout`): its default when
     /// absent or outside the subset (with a warning), compiled otherwise.
@@ -76,7 +77,7 @@ struct StyleLayerReader {
             switch json {
             case .object(let members):
                 expression = try StyleFunctionCompiler(expressions: expressions).compile(members, expecting: type)
-            case .string(let text) where name == "text-field":
+            case .string(let text) where name == "text-field" || name == "icon-image":
                 expression = Self.tokens(text)
             default:
                 expression = try expressions.compile(json, expecting: type)
@@ -128,6 +129,14 @@ struct StyleLayerReader {
     static let length: @Sendable (StyleValue) -> Double? = { if case .number(let n) = $0, n.isFinite, n >= 0 { return n } else { return nil } }
     /// `symbol-spacing`: at least one pixel (the spec's minimum).
     static let atLeastOne: @Sendable (StyleValue) -> Double? = { if case .number(let n) = $0, n.isFinite, n >= 1 { return n } else { return nil } }
+    /// `icon-padding`: a number, or [all], [vertical, horizontal] … as CSS (the largest is kept).
+    static let padding: @Sendable (StyleValue) -> Double? = { value in
+        if case .array(let sides) = value {
+            let numbers = sides.compactMap(length)
+            return numbers.count == sides.count && (1...4).contains(numbers.count) ? numbers.max() : nil
+        }
+        return length(value)
+    }
     static let opacity: @Sendable (StyleValue) -> Double? = { if case .number(let n) = $0, n >= 0, n <= 1 { return n } else { return nil } }
     static let text: @Sendable (StyleValue) -> String? = { $0 == .null ? nil : StyleExpression.string($0) }
     static let offset: @Sendable (StyleValue) -> [Double]? = { value in

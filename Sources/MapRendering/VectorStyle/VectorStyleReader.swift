@@ -11,7 +11,7 @@ struct VectorStyleReader {
 
     /// Top-level keys read and deliberately ignored: the camera comes from the
     /// URL, glyphs from our one font, metadata means nothing to drawing.
-    static let ignoredKeys: Set<String> = ["version", "name", "sources", "layers", "metadata", "glyphs", "center", "zoom", "bearing", "pitch", "transition"]
+    static let ignoredKeys: Set<String> = ["version", "name", "sources", "layers", "metadata", "glyphs", "sprite", "center", "zoom", "bearing", "pitch", "transition"]
 
     private mutating func warn(_ message: String) {
         if warned.insert(message).inserted { warnings.append(message) }
@@ -29,6 +29,7 @@ struct VectorStyleReader {
         for key in root.keys.sorted() where !Self.ignoredKeys.contains(key) {
             warn("style property '\(key)' is not supported")
         }
+        let sprites = try root["sprite"].map(StyleSprite.read) ?? []
         let (sources, otherSources) = try readSources(root["sources"])
         guard case .array(let layerList)? = root["layers"] else {
             throw VectorStyleError(.invalidValue, property: "layers", detail: "a style needs a 'layers' array")
@@ -56,7 +57,9 @@ struct VectorStyleReader {
                 throw error
             }
         }
-        return VectorStyle(name: name, sources: sources, layers: layers, warnings: warnings)
+        var style = VectorStyle(name: name, sources: sources, layers: layers, warnings: warnings)
+        style.sprites = sprites
+        return style
     }
 
     /// The vector sources, and the names of sources of other types (warned).
@@ -164,7 +167,11 @@ struct VectorStyleReader {
             }
             isVisible = visibility == .string("visible")
         }
-        let supported = Self.supportedProperties[type]!
+        var supported = Self.supportedProperties[type]!
+        if type == "symbol" {
+            supported.layout.formUnion(SymbolIconStyle.properties.layout)
+            supported.paint.formUnion(SymbolIconStyle.properties.paint)
+        }
         for key in layout.keys.sorted() where !supported.layout.contains(key) && key != "visibility" {
             reader.warn(Self.unsupportedPropertyWarning(key, section: "layout", type: type))
         }
@@ -217,7 +224,8 @@ struct VectorStyleReader {
                 textColor: try reader.property("text-color", in: paint, "paint", type: .color, default: StyleColor(red: 0, green: 0, blue: 0), convert: R.color),
                 haloColor: try reader.property("text-halo-color", in: paint, "paint", type: .color, default: StyleColor(red: 0, green: 0, blue: 0, alpha: 0), convert: R.color),
                 haloWidth: try reader.property("text-halo-width", in: paint, "paint", type: .number, default: 0, convert: R.length),
-                textOpacity: try reader.property("text-opacity", in: paint, "paint", type: .number, default: 1, convert: R.opacity)))
+                textOpacity: try reader.property("text-opacity", in: paint, "paint", type: .number, default: 1, convert: R.opacity),
+                icon: try SymbolIconStyle.read(layout: layout, paint: paint, reader: &reader)))
         }
         return StyleLayer(id: reader.id, source: source, sourceLayer: sourceLayer, minimumZoom: minimumZoom, maximumZoom: maximumZoom,
                           isVisible: isVisible, filter: filter, kind: kind)
