@@ -66,6 +66,9 @@ struct SymbolIconPlacer {
         var opacity: Double
         var color: SIMD4<Float>, halo: SIMD4<Float>?
         var haloWidth: Double, haloBlur: Double
+        /// Where it is drawn among its layer's icons when they may overlap:
+        /// by tile, then down the tile, then later features first (MapLibre's `sortFeatures`).
+        var drawOrder: (tile: Int, y: Int, feature: Int) = (0, 0, 0)
     }
 
     /// Places the icons of `layer` (a symbol layer evaluated at the zoom) from `tiles`.
@@ -76,7 +79,18 @@ struct SymbolIconPlacer {
         if let constant = icon.image.constantValue, constant.isEmpty { return }
         // Point placement only: icons along lines are left to the line placement.
         guard style.placement.value(atZoom: zoom) == .point else { return }
-        for (tile, place) in tiles {
+        // MapLibre draws overlapping point symbols top to bottom, so lower ones cover higher ones.
+        let sortByY = icon.allowOverlap.value(atZoom: zoom, for: NoStyleFeature()) || icon.ignorePlacement.value(atZoom: zoom, for: NoStyleFeature())
+            || style.allowOverlap.value(atZoom: zoom, for: NoStyleFeature()) || style.ignorePlacement.value(atZoom: zoom, for: NoStyleFeature())
+        let first = icons.count
+        defer {
+            if sortByY {
+                icons[first...].sort { a, b in
+                    (a.drawOrder.tile, a.drawOrder.y, -a.drawOrder.feature) < (b.drawOrder.tile, b.drawOrder.y, -b.drawOrder.feature)
+                }
+            }
+        }
+        for (tileIndex, (tile, place)) in tiles.enumerated() {
             guard let tileLayer = tile.layer(named: sourceLayer), tileLayer.extent > 0 else { continue }
             let extent = Double(tileLayer.extent)
             let unit = place.tileSide / extent
@@ -103,6 +117,7 @@ struct SymbolIconPlacer {
                     guard var placed = evaluated else { return false }
                     let p = Point(place.x + anchor.x * unit, place.y + anchor.y * unit)
                     placed.anchor = Point(p.x + placed.anchor.x, p.y + placed.anchor.y)
+                    placed.drawOrder = (tileIndex, Int(anchor.y.rounded()), featureIndex)
                     let pad = Self.viewportPadding * scale
                     // The box in the padded grid's coordinates (the point without `icon-translate`).
                     let placedBox = LabelBox(minX: p.x + box.minX + pad, minY: p.y + box.minY + pad, maxX: p.x + box.maxX + pad, maxY: p.y + box.maxY + pad)
