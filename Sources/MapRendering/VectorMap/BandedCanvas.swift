@@ -18,6 +18,7 @@ struct BandedCanvas {
         case fill(polygons: [[Point]], color: RGBA)
         case stroke(polylines: [(points: [Point], closed: Bool)], color: RGBA, style: StrokeStyle)
         case hairlines(polylines: [(points: [Point], closed: Bool)], color: RGBA, width: Double)
+        case shaded(polygons: [[Point]], shader: @Sendable (Int, Int) -> SIMD4<Float>)
     }
 
     private var bands: [Canvas]
@@ -60,6 +61,17 @@ struct BandedCanvas {
         mutating func stroke(polylines: [(points: [Point], closed: Bool)], color: RGBA, style: StrokeStyle) {
             operations.append(.stroke(polylines: polylines, color: color, style: style))
             points += polylines.reduce(0) { $0 + $1.points.count }
+        }
+
+        /// This recording with every fill painted by `shader` (a pattern)
+        /// instead of its colour, and its strokes left out.
+        func shaded(by shader: @escaping @Sendable (Int, Int) -> SIMD4<Float>) -> Recording {
+            var shaded = Recording()
+            for case .fill(let polygons, _) in operations {
+                shaded.operations.append(.shaded(polygons: polygons, shader: shader))
+                shaded.points += polygons.reduce(0) { $0 + $1.count }
+            }
+            return shaded
         }
 
         /// Records hairlines of `polylines`, `width` ≤ 1 pixel (`Canvas.strokeHairlines`).
@@ -117,6 +129,8 @@ struct BandedCanvas {
             try canvas.stroke(polylines: polylines, color: color, style: style)
         case let .hairlines(polylines, color, width):
             try canvas.strokeHairlines(polylines: polylines, color: color, width: width)
+        case let .shaded(polygons, shader):
+            try canvas.fill(polygons: polygons, rule: .nonZero, shader: shader)
         }
     }
 

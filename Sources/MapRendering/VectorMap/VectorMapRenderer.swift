@@ -176,7 +176,7 @@ public struct VectorMapRenderer: Sendable {
                         camera: VectorMapCamera, frame: VectorMapFrame, budget: GeneratedGeometryBudget,
                         cancellation: RenderCancellation) -> [Result<BandedCanvas.Recording, Error>] {
         let zoom = camera.styleZoom
-        let (preparedLayers, preparedStyle) = (self.preparedLayers, self.preparedStyle)
+        let (preparedLayers, preparedStyle, sprites) = (self.preparedLayers, self.preparedStyle, self.sprites)
         @Sendable func record(_ layerIndex: Int, _ layer: StyleLayer) -> Result<BandedCanvas.Recording, Error> {
             Result { try recording(layerIndex, layer) }
         }
@@ -200,7 +200,20 @@ public struct VectorMapRenderer: Sendable {
             case .symbol:
                 break
             }
-            return recording
+            return try patterned(recording, layer)
+        }
+        // A layer with a pattern is filled with the sprite image instead of its colour;
+        // when the sprite lacks the image the layer draws nothing, as in MapLibre.
+        @Sendable func patterned(_ recording: BandedCanvas.Recording, _ layer: StyleLayer) throws -> BandedCanvas.Recording {
+            let name: String?, opacity: Double?
+            switch layer.kind {
+            case .background(let style): (name, opacity) = (style.pattern.constantValue, style.opacity.constantValue)
+            case .fill(let style): (name, opacity) = (style.pattern.constantValue, style.opacity.constantValue)
+            default: return recording
+            }
+            guard let name, !name.isEmpty else { return recording }
+            guard let image = sprites.images[name] else { return BandedCanvas.Recording() }
+            return recording.shaded(by: SpritePattern(image, camera: camera, opacity: opacity ?? 1).shader)
         }
         guard bandCount > 1, layers.count > 1 else { return layers.map { record($0.index, $0.layer) } }
         return [Result<BandedCanvas.Recording, Error>](concurrentlyMaking: layers.count) { record(layers[$0].index, layers[$0].layer) }

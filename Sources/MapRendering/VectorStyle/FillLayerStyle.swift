@@ -10,11 +10,13 @@ public struct FillLayerStyle: Sendable {
     public var translate: StyleProperty<[Double]>
     /// `fill-antialias` (default true).
     public var antialias: StyleProperty<Bool>
+    /// `fill-pattern`: a sprite image's name tiled instead of the colour; empty (the default) for none.
+    public var pattern: StyleProperty<String>
 
     /// The style with zoom-only properties evaluated at `zoom`.
     public func atZoom(_ zoom: Double) -> FillLayerStyle {
         FillLayerStyle(color: color.atZoom(zoom), opacity: opacity.atZoom(zoom), outlineColor: outlineColor.atZoom(zoom),
-                       translate: translate.atZoom(zoom), antialias: antialias.atZoom(zoom))
+                       translate: translate.atZoom(zoom), antialias: antialias.atZoom(zoom), pattern: pattern.atZoom(zoom))
     }
 
     /// The feature properties the paint reads; nil when some of it reads the feature's id.

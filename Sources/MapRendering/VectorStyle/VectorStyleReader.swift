@@ -186,14 +186,16 @@ struct VectorStyleReader {
         case "background":
             kind = .background(BackgroundLayerStyle(
                 color: try reader.property("background-color", in: paint, "paint", type: .color, default: StyleColor(red: 0, green: 0, blue: 0), convert: R.color),
-                opacity: try reader.property("background-opacity", in: paint, "paint", type: .number, default: 1, convert: R.opacity)))
+                opacity: try reader.property("background-opacity", in: paint, "paint", type: .number, default: 1, convert: R.opacity),
+                pattern: try reader.property("background-pattern", in: paint, "paint", type: .string, default: "", convert: R.text)))
         case "fill":
             kind = .fill(FillLayerStyle(
                 color: try reader.property("fill-color", in: paint, "paint", type: .color, default: StyleColor(red: 0, green: 0, blue: 0), convert: R.color),
                 opacity: try reader.property("fill-opacity", in: paint, "paint", type: .number, default: 1, convert: R.opacity),
                 outlineColor: try reader.property("fill-outline-color", in: paint, "paint", type: .color, default: nil, convert: R.optionalColor),
                 translate: try reader.property("fill-translate", in: paint, "paint", type: .numberArray, default: [0, 0], convert: R.offset),
-                antialias: try reader.property("fill-antialias", in: paint, "paint", type: .boolean, default: true, convert: R.boolean)))
+                antialias: try reader.property("fill-antialias", in: paint, "paint", type: .boolean, default: true, convert: R.boolean),
+                pattern: try reader.property("fill-pattern", in: paint, "paint", type: .string, default: "", convert: R.text)))
         case "line":
             kind = .line(LineLayerStyle(
                 color: try reader.property("line-color", in: paint, "paint", type: .color, default: StyleColor(red: 0, green: 0, blue: 0), convert: R.color),
@@ -240,8 +242,8 @@ struct VectorStyleReader {
     /// The paint and layout properties read per layer type; `text-font` is read and
     /// mapped to the one embedded font, `*-transition` is meaningless for a still map.
     static let supportedProperties: [String: (layout: Set<String>, paint: Set<String>)] = [
-        "background": ([], ["background-color", "background-opacity"]),
-        "fill": ([], ["fill-color", "fill-opacity", "fill-outline-color", "fill-translate", "fill-antialias"]),
+        "background": ([], ["background-color", "background-opacity", "background-pattern"]),
+        "fill": ([], ["fill-color", "fill-opacity", "fill-outline-color", "fill-translate", "fill-antialias", "fill-pattern"]),
         "line": (["line-cap", "line-join", "line-miter-limit"],
                  ["line-color", "line-width", "line-opacity", "line-gap-width", "line-dasharray", "line-offset"]),
         "symbol": (["text-field", "text-size", "symbol-placement", "text-font", "text-max-width", "symbol-spacing", "text-padding",
