@@ -33,22 +33,27 @@ public struct Sprites: Sendable {
         self.images = images
     }
 
-    /// One warning per image a layer of `style` names by a constant
-    /// `icon-image` that these sprites lack, naming the layers that ask for it
-    /// (the renderer draws no icon for them).
+    /// One warning per image that layers of `style` name by a constant
+    /// `icon-image`, `fill-pattern` or `background-pattern` and these sprites
+    /// lack (none are loaded, or the sheet has no such image), naming each
+    /// layer that asks for it: the renderer draws no icon, and a pattern
+    /// layer nothing, for them (as MapLibre).
     public func warnings(for style: VectorStyle) -> [String] {
-        var layersByName: [String: [String]] = [:]
+        var uses: [String: [String]] = [:]
         var order: [String] = []
         for layer in style.layers {
-            guard case .symbol(let symbol) = layer.kind, let name = symbol.icon.image.constantValue,
-                  !name.isEmpty, images[name] == nil else { continue }
-            if layersByName[name] == nil { order.append(name) }
-            layersByName[name, default: []].append(layer.id)
+            let asked: (name: String?, use: String)
+            switch layer.kind {
+            case .symbol(let symbol): asked = (symbol.icon.image.constantValue, "no icon")
+            case .fill(let fill): asked = (fill.pattern.constantValue, "no fill-pattern")
+            case .background(let background): asked = (background.pattern.constantValue, "no background-pattern")
+            default: continue
+            }
+            guard let name = asked.name, !name.isEmpty, images[name] == nil else { continue }
+            if uses[name] == nil { order.append(name) }
+            uses[name, default: []].append("layer '\(layer.id)' draws \(asked.use)")
         }
-        return order.map { name in
-            let layers = layersByName[name]!
-            return "icon-image '\(name)' is not in the sprite (layer\(layers.count == 1 ? "" : "s") \(layers.map { "'\($0)'" }.joined(separator: ", ")))"
-        }
+        return order.map { "image '\($0)' is not in the sprite: " + uses[$0]!.joined(separator: ", ") }
     }
 
     /// A function adding an extension to the sprite `base`, with `@2x` before

@@ -200,11 +200,11 @@ public struct VectorMapRenderer: Sendable {
             case .symbol:
                 break
             }
-            return try patterned(recording, layer)
+            return patterned(recording, layer)
         }
         // A layer with a pattern is filled with the sprite image instead of its colour;
         // when the sprite lacks the image the layer draws nothing, as in MapLibre.
-        @Sendable func patterned(_ recording: BandedCanvas.Recording, _ layer: StyleLayer) throws -> BandedCanvas.Recording {
+        @Sendable func patterned(_ recording: BandedCanvas.Recording, _ layer: StyleLayer) -> BandedCanvas.Recording {
             let name: String?, opacity: Double?
             switch layer.kind {
             case .background(let style): (name, opacity) = (style.pattern.constantValue, style.opacity.constantValue)

@@ -76,6 +76,6 @@ final class SymbolIconTests: XCTestCase {
                     {"id": "b", "type": "symbol", "source": "g", "layout": {"icon-image": "box"}},
                     {"id": "c", "type": "symbol", "source": "g", "layout": {"icon-image": "nowhere"}}]}
         """#)
-        XCTAssertEqual(try Self.sprites().warnings(for: style), ["icon-image 'nowhere' is not in the sprite (layers 'a', 'c')"])
+        XCTAssertEqual(try Self.sprites().warnings(for: style), ["image 'nowhere' is not in the sprite: layer 'a' draws no icon, layer 'c' draws no icon"])
     }
 }
