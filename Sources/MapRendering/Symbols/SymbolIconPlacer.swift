@@ -36,8 +36,9 @@ struct SymbolIconPlacer {
     /// How far past the image an icon is still placed (so the half of it
     /// inside is drawn), in CSS pixels: MapLibre's collision grid padding.
     static let viewportPadding = 100.0
-    /// The most output pixels icons may cover, in images: beyond, icons are left out.
-    static let maximumCoverage = 64.0
+    /// The most output pixels the icons of one snapshot may cover (2²⁵, 128
+    /// images of 512²): each is sampled, so beyond it icons are left out.
+    static let maximumCoverage = Double(1 << 25)
 
     init(sprites: Sprites, scale: Double, zoom: Double, width: Int, height: Int, limits: VectorMapLimits) {
         self.sprites = sprites
@@ -126,7 +127,7 @@ struct SymbolIconPlacer {
                     let allowOverlap = icon.allowOverlap.value(atZoom: zoom, for: feature)
                     if !allowOverlap, index.collides([placedBox]) { return true }
                     let area = (placedBox.maxX - placedBox.minX) * (placedBox.maxY - placedBox.minY)
-                    guard coverage + area <= Self.maximumCoverage * Double(width * height) else { return false }
+                    guard coverage + area <= Self.maximumCoverage else { return false }
                     coverage += area
                     if !icon.ignorePlacement.value(atZoom: zoom, for: feature) { index.insert([placedBox]) }
                     icons.append(placed)

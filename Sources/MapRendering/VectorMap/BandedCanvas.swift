@@ -63,14 +63,16 @@ struct BandedCanvas {
             points += polylines.reduce(0) { $0 + $1.points.count }
         }
 
-        /// This recording with every fill painted by `shader` (a pattern)
-        /// instead of its colour, and its strokes left out.
+        /// This recording's fills as one shape painted by `shader` (a
+        /// layer's pattern) instead of their colours, its strokes left out:
+        /// one pass over the pixels however many paint groups the layer has.
         func shaded(by shader: @escaping @Sendable (Int, Int) -> SIMD4<Float>) -> Recording {
+            var polygons: [[Point]] = []
+            for case .fill(let rings, _) in operations { polygons += rings }
             var shaded = Recording()
-            for case .fill(let polygons, _) in operations {
-                shaded.operations.append(.shaded(polygons: polygons, shader: shader))
-                shaded.points += polygons.reduce(0) { $0 + $1.count }
-            }
+            guard !polygons.isEmpty else { return shaded }
+            shaded.operations.append(.shaded(polygons: polygons, shader: shader))
+            shaded.points = polygons.reduce(0) { $0 + $1.count }
             return shaded
         }
 
