@@ -94,7 +94,7 @@ struct RenderTestRenderer {
         let camera = VectorMapCamera(center: GeoCoordinate(latitude: center[1], longitude: center[0]), zoom: zoom + 1,
                                      width: test.width, height: test.height, scale: test.pixelRatio)
         var renderer = VectorMapRenderer(tiles: tiles, sourceName: sourceName, style: style)
-        if !style.sprites.isEmpty {
+        if !style.sprites.isEmpty, Self.drawsSpriteImages(style) {
             let loader = SuiteFileLoader(integration: integration, template: "")
             loaders.append(loader)
             renderer.sprites = try Sprites(of: style, pixelRatio: test.pixelRatio, from: SuiteSprites(loader: loader, renderer: self))
@@ -132,6 +132,20 @@ struct RenderTestRenderer {
             return String(served)
         }
         throw Unsupported(feature: "\(what) from '\(url)'")
+    }
+
+    /// Whether a visible layer of `style` may draw a sprite image (an icon
+    /// or a pattern): only then are its sprite files read (and copied with a passing test).
+    private static func drawsSpriteImages(_ style: VectorStyle) -> Bool {
+        style.layers.contains { layer in
+            guard layer.isVisible else { return false }
+            switch layer.kind {
+            case .symbol(let symbol): return symbol.icon.image.constantValue != ""
+            case .fill(let fill): return fill.pattern.constantValue != ""
+            case .background(let background): return background.pattern.constantValue != ""
+            default: return false
+            }
+        }
     }
 
     /// A style's sprite files from the suite, as `local://` URLs name them.
