@@ -93,9 +93,14 @@ struct RenderTestRenderer {
         let camera = VectorMapCamera(center: GeoCoordinate(latitude: center[1], longitude: center[0]), zoom: zoom + 1,
                                      width: test.width, height: test.height, scale: test.pixelRatio,
                                      bearing: wrapped < 0 ? wrapped + 360 : wrapped)
-        return try VectorMapRenderer(sources: sources, style: style, rasterSources: rasterSources).render(camera)
+        var renderer = VectorMapRenderer(sources: sources, style: style, rasterSources: rasterSources)
+        if !style.sprites.isEmpty, Self.drawsSpriteImages(style) {
+            let loader = SuiteFileLoader(integration: integration, template: "")
+            loaders.append(loader)
+            renderer.sprites = try Sprites(of: style, pixelRatio: test.pixelRatio, from: SuiteSprites(loader: loader, renderer: self))
+        }
+        return try renderer.render(camera)
     }
-
     /// A `raster`, `raster-dem` or `image` source read from the suite's files.
     private func rasterSource(_ source: VectorStyleSource, loaders: inout [SuiteFileLoader]) throws -> MapRasterSource {
         let zoomRange = (source.minimumZoom ?? 0)...max(source.minimumZoom ?? 0, source.maximumZoom ?? 22)
@@ -138,7 +143,7 @@ struct RenderTestRenderer {
     }
 
     /// The path under `integration/` of a `local://` (or `http://localhost:2900/`) URL.
-    private func suitePath(_ url: String, _ what: String) throws -> String {
+    func suitePath(_ url: String, _ what: String) throws -> String {
         if let local = url.split(separator: "local://", maxSplits: 1, omittingEmptySubsequences: false).dropFirst().first {
             return String(local)
         } else if let served = url.split(separator: "localhost:2900/", maxSplits: 1, omittingEmptySubsequences: false).dropFirst().first {
@@ -146,4 +151,31 @@ struct RenderTestRenderer {
         }
         throw Unsupported(feature: "\(what) from '\(url)'")
     }
+
+    /// Whether a visible layer of `style` may draw a sprite image (an icon
+    /// or a pattern): only then are its sprite files read (and copied with a passing test).
+    private static func drawsSpriteImages(_ style: VectorStyle) -> Bool {
+        style.layers.contains { layer in
+            guard layer.isVisible else { return false }
+            switch layer.kind {
+            case .symbol(let symbol): return symbol.icon.image.constantValue != ""
+            case .fill(let fill): return fill.pattern.constantValue != ""
+            case .background(let background): return background.pattern.constantValue != ""
+            default: return false
+            }
+        }
+    }
+
+    /// A style's sprite files from the suite, as `local://` URLs name them.
+    private struct SuiteSprites: SpriteProviding {
+        let loader: SuiteFileLoader
+        let renderer: RenderTestRenderer
+
+        func spriteFile(_ url: String, maximumBytes: Int) throws -> Data {
+            let data = try loader.file(renderer.suitePath(url, "sprite"))
+            guard data.count <= maximumBytes else { throw SpriteError(file: url, "the file is \(data.count) bytes, over the limit of \(maximumBytes)") }
+            return data
+        }
+    }
+
 }

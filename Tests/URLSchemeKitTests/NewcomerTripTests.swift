@@ -42,8 +42,8 @@ final class NewcomerTripTests: XCTestCase {
         let lines = drawn.stderr.split(separator: "\n").map(String.init)
         XCTAssertEqual(Array(lines.dropLast()), [
             "urlscheme: warning: my.json: layer 'pois': layer type 'heatmap' is not supported",
-            "urlscheme: warning: my.json: layer 'parks': paint property 'fill-pattern' is not supported",
             "urlscheme: warning: my.json: layer 'roads-casing': paint property 'line-colour' is not supported; did you mean 'line-color'?",
+            "urlscheme: warning: my.json: image 'dots' is not in the sprite: layer 'parks' draws no fill-pattern",
             "urlscheme: warning: my.json: layer 'houses': source-layer 'buildings' is not in the tiles, so the layer draws nothing; "
                 + "did you mean 'building'? (the tiles have aerodrome_label, aeroway, boundary, building, housenumber, landcover, landuse, "
                 + "mountain_peak, park, place, poi, transportation, transportation_name, water, water_name, waterway)",

@@ -21,6 +21,7 @@ struct BandedCanvas {
         case layer(pixels: [UInt8])
         case circles([CircleLayerDrawer.Circle])
         case lines(meshes: [ShadedTriangles], color: RGBA, feather: LineFeather)
+        case shaded(polygons: [[Point]], shader: @Sendable (Int, Int) -> SIMD4<Float>)
     }
 
     private var bands: [Canvas]
@@ -70,6 +71,19 @@ struct BandedCanvas {
         mutating func drawLines(_ meshes: [ShadedTriangles], color: RGBA, feather: LineFeather) {
             operations.append(.lines(meshes: meshes, color: color, feather: feather))
             points += meshes.reduce(0) { $0 + $1.vertices.count }
+        }
+
+        /// This recording's fills as one shape painted by `shader` (a
+        /// layer's pattern) instead of their colours, its strokes left out:
+        /// one pass over the pixels however many paint groups the layer has.
+        func shaded(by shader: @escaping @Sendable (Int, Int) -> SIMD4<Float>) -> Recording {
+            var polygons: [[Point]] = []
+            for case .fill(let rings, _) in operations { polygons += rings }
+            var shaded = Recording()
+            guard !polygons.isEmpty else { return shaded }
+            shaded.operations.append(.shaded(polygons: polygons, shader: shader))
+            shaded.points = polygons.reduce(0) { $0 + $1.count }
+            return shaded
         }
 
         /// Records hairlines of `polylines`, `width` ≤ 1 pixel (`Canvas.strokeHairlines`).
@@ -147,6 +161,8 @@ struct BandedCanvas {
             CircleLayerDrawer.draw(circles, on: &canvas)
         case let .lines(meshes, color, feather):
             for mesh in meshes { try canvas.draw(mesh, color: color, shade: feather.alpha) }
+        case let .shaded(polygons, shader):
+            try canvas.fill(polygons: polygons, rule: .nonZero, shader: shader)
         }
     }
 

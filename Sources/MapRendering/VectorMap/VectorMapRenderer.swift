@@ -46,6 +46,9 @@ public struct VectorMapRenderer: Sendable {
     /// style, drawn by its `raster` and `hillshade` layers (a layer whose
     /// source is missing here draws nothing).
     public var rasterSources: [String: MapRasterSource]
+    /// The images `icon-image` names (none by default: no icon is drawn),
+    /// e.g. `Sprites(of: style, pixelRatio: camera.scale, from: provider)`.
+    public var sprites = Sprites()
     /// The horizontal bands fills and strokes are drawn in, each on its own
     /// thread (see `BandedCanvas`): the active processors. Any count draws the same bytes.
     var bandCount = ProcessInfo.processInfo.activeProcessorCount
@@ -142,6 +145,13 @@ public struct VectorMapRenderer: Sendable {
         }
         guard !symbolLayers.isEmpty else { return (try bands.finishBitmap(), []) }
         var canvas = try bands.finish()
+        if !sprites.images.isEmpty {
+            var icons = SymbolIconPlacer(sprites: sprites, scale: camera.scale, zoom: zoom, width: camera.pixelWidth, height: camera.pixelHeight, limits: limits)
+            for layer in symbolLayers.reversed() {
+                try icons.place(layer, from: sourceName(of: layer).flatMap { tiles[$0] } ?? [], checkCancellation: checkCancellation)
+            }
+            icons.draw(on: &canvas)
+        }
         var placer = VectorLabelPlacer(font: try TrueTypeFont.dejaVuSans, scale: camera.scale, zoom: zoom,
                                        width: camera.pixelWidth, height: camera.pixelHeight, limits: limits)
         // MapLibre places the top-most symbol layer first: the last in the style wins.
@@ -208,7 +218,7 @@ public struct VectorMapRenderer: Sendable {
                         camera: VectorMapCamera, budget: GeneratedGeometryBudget,
                         cancellation: RenderCancellation) -> [Result<BandedCanvas.Recording, Error>] {
         let zoom = camera.styleZoom
-        let (preparedLayers, preparedStyle) = (self.preparedLayers, self.preparedStyle)
+        let (preparedLayers, preparedStyle, sprites) = (self.preparedLayers, self.preparedStyle, self.sprites)
         let (rasterSources, tileLimit) = (self.rasterSources, limits.tilesPerSnapshot)
         // Picture layers sample their own tiles: the frame only places the view, aligned as MapLibre aligns raster tiles.
         let pictureFrame = VectorMapFrame(camera: camera, zoomRange: 0...24).alignedToPixels(camera)
@@ -256,7 +266,20 @@ public struct VectorMapRenderer: Sendable {
                     recording.composite(premultipliedLayer: pixels)
                 }
             }
-            return recording
+            return patterned(recording, layer)
+        }
+        // A layer with a pattern is filled with the sprite image instead of its colour;
+        // when the sprite lacks the image the layer draws nothing, as in MapLibre.
+        @Sendable func patterned(_ recording: BandedCanvas.Recording, _ layer: StyleLayer) -> BandedCanvas.Recording {
+            let name: String?, opacity: Double?
+            switch layer.kind {
+            case .background(let style): (name, opacity) = (style.pattern.constantValue, style.opacity.constantValue)
+            case .fill(let style): (name, opacity) = (style.pattern.constantValue, style.opacity.constantValue)
+            default: return recording
+            }
+            guard let name, !name.isEmpty else { return recording }
+            guard let image = sprites.images[name] else { return BandedCanvas.Recording() }
+            return recording.shaded(by: SpritePattern(image, camera: camera, opacity: opacity ?? 1).shader)
         }
         guard bandCount > 1, layers.count > 1 else { return layers.map { record($0.index, $0.layer) } }
         return [Result<BandedCanvas.Recording, Error>](concurrentlyMaking: layers.count) { record(layers[$0].index, layers[$0].layer) }

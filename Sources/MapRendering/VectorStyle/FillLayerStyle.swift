@@ -12,11 +12,14 @@ public struct FillLayerStyle: Sendable {
     public var antialias: StyleProperty<Bool>
     /// `fill-sort-key` (default 0): features with lower keys are drawn first.
     public var sortKey: StyleProperty<Double>
+    /// `fill-pattern`: a sprite image's name tiled instead of the colour; empty (the default) for none.
+    public var pattern: StyleProperty<String>
 
     /// The style with zoom-only properties evaluated at `zoom`.
     public func atZoom(_ zoom: Double) -> FillLayerStyle {
         FillLayerStyle(color: color.atZoom(zoom), opacity: opacity.atZoom(zoom), outlineColor: outlineColor.atZoom(zoom),
-                       translate: translate.atZoom(zoom), antialias: antialias.atZoom(zoom), sortKey: sortKey.atZoom(zoom))
+                       translate: translate.atZoom(zoom), antialias: antialias.atZoom(zoom), sortKey: sortKey.atZoom(zoom),
+                       pattern: pattern.atZoom(zoom))
     }
 
     /// The feature properties the paint reads; nil when some of it reads the feature's id.

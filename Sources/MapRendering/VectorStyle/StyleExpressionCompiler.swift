@@ -127,6 +127,10 @@ struct StyleExpressionCompiler {
             let kind = StyleValueKind(rawValue: op)!
             let inner: StyleOutputType = kind == .number ? .number : kind == .string ? .string : .boolean
             return .assert(kind, try args.map { try sub($0, inner) })
+        case "image":
+            // The image's name: whether the sprite has it is the renderer's to tell.
+            try arity(1...1)
+            return try sub(args[0], .string)
         case "to-string":
             try arity(1...1)
             return .toString(try sub(args[0]))

@@ -63,6 +63,7 @@ struct StyleLayerReader {
     static let dataConstant: Set<String> = ["background-color", "background-opacity", "fill-antialias", "fill-translate", "circle-translate",
                                               "circle-translate-anchor", "circle-pitch-scale", "circle-pitch-alignment", "symbol-placement",
                                               "symbol-spacing", "text-max-angle", "text-allow-overlap", "text-ignore-placement",
+                                              "icon-allow-overlap", "icon-ignore-placement", "icon-optional",
                                               "raster-opacity", "raster-hue-rotate", "raster-brightness-min", "raster-brightness-max",
                                               "raster-saturation", "raster-contrast", "raster-resampling", "hillshade-illumination-direction",
                                               "hillshade-illumination-anchor", "hillshade-exaggeration", "hillshade-shadow-color",
@@ -81,7 +82,7 @@ struct StyleLayerReader {
             switch json {
             case .object(let members):
                 expression = try StyleFunctionCompiler(expressions: expressions).compile(members, expecting: type)
-            case .string(let text) where name == "text-field":
+            case .string(let text) where name == "text-field" || name == "icon-image":
                 expression = Self.tokens(text)
             default:
                 expression = try expressions.compile(json, expecting: type)
@@ -136,6 +137,14 @@ struct StyleLayerReader {
     static let atLeastOne: @Sendable (StyleValue) -> Double? = { if case .number(let n) = $0, n.isFinite, n >= 1 { return n } else { return nil } }
     /// `raster-saturation`, `raster-contrast`: -1…1.
     static let signedUnit: @Sendable (StyleValue) -> Double? = { if case .number(let n) = $0, n >= -1, n <= 1 { return n } else { return nil } }
+    /// `icon-padding`: a number, or [all], [vertical, horizontal] … as CSS (the largest is kept).
+    static let padding: @Sendable (StyleValue) -> Double? = { value in
+        if case .array(let sides) = value {
+            let numbers = sides.compactMap(length)
+            return numbers.count == sides.count && (1...4).contains(numbers.count) ? numbers.max() : nil
+        }
+        return length(value)
+    }
     static let opacity: @Sendable (StyleValue) -> Double? = { if case .number(let n) = $0, n >= 0, n <= 1 { return n } else { return nil } }
     static let text: @Sendable (StyleValue) -> String? = { $0 == .null ? nil : StyleExpression.string($0) }
     static let offset: @Sendable (StyleValue) -> [Double]? = { value in

@@ -1,4 +1,4 @@
-/// A `symbol` layer's text properties (icons are outside the subset).
+/// A `symbol` layer's text and icon properties.
 public struct SymbolLayerStyle: Sendable {
     /// `text-field`: the label; empty (the default) draws nothing. `{name}` tokens
     /// in a constant are read as properties.
@@ -33,6 +33,8 @@ public struct SymbolLayerStyle: Sendable {
     public var haloWidth: StyleProperty<Double>
     /// `text-opacity`, 0…1 (default 1).
     public var textOpacity: StyleProperty<Double>
+    /// The icon properties.
+    public var icon: SymbolIconStyle
 
     /// The style with zoom-only properties evaluated at `zoom`.
     public func atZoom(_ zoom: Double) -> SymbolLayerStyle {
@@ -41,7 +43,7 @@ public struct SymbolLayerStyle: Sendable {
                          maxAngle: maxAngle.atZoom(zoom), allowOverlap: allowOverlap.atZoom(zoom),
                          ignorePlacement: ignorePlacement.atZoom(zoom),
                          textColor: textColor.atZoom(zoom), haloColor: haloColor.atZoom(zoom), haloWidth: haloWidth.atZoom(zoom),
-                         textOpacity: textOpacity.atZoom(zoom))
+                         textOpacity: textOpacity.atZoom(zoom), icon: icon.atZoom(zoom))
     }
 }
 

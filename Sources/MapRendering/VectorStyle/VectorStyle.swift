@@ -15,6 +15,8 @@ public struct VectorStyle: Sendable {
     public var sources: [String: VectorStyleSource]
     /// The layers the subset can draw, bottom first (unsupported ones left out).
     public var layers: [StyleLayer]
+    /// The sprites `sprite` names (none without it): see ``Sprites``.
+    public var sprites: [StyleSprite] = []
     /// One message per thing left out, each naming the layer and property or the
     /// source, e.g. `layer 'roads': paint property 'line-pattern' is not supported`,
     /// and beginning with the file's name (`my.json: layer 'roads': …`) for a

@@ -11,7 +11,7 @@ struct VectorStyleReader {
 
     /// Top-level keys read and deliberately ignored: the camera comes from the
     /// URL, glyphs from our one font, metadata means nothing to drawing.
-    static let ignoredKeys: Set<String> = ["version", "name", "sources", "layers", "metadata", "glyphs", "center", "zoom", "bearing", "pitch", "transition"]
+    static let ignoredKeys: Set<String> = ["version", "name", "sources", "layers", "metadata", "glyphs", "sprite", "center", "zoom", "bearing", "pitch", "transition"]
 
     private mutating func warn(_ message: String) {
         if warned.insert(message).inserted { warnings.append(message) }
@@ -29,6 +29,7 @@ struct VectorStyleReader {
         for key in root.keys.sorted() where !Self.ignoredKeys.contains(key) {
             warn("style property '\(key)' is not supported")
         }
+        let sprites = try root["sprite"].map(StyleSprite.read) ?? []
         let (sources, otherSources) = try readSources(root["sources"])
         guard case .array(let layerList)? = root["layers"] else {
             throw VectorStyleError(.invalidValue, property: "layers", detail: "a style needs a 'layers' array")
@@ -56,7 +57,9 @@ struct VectorStyleReader {
                 throw error
             }
         }
-        return VectorStyle(name: name, sources: sources, layers: layers, warnings: warnings)
+        var style = VectorStyle(name: name, sources: sources, layers: layers, warnings: warnings)
+        style.sprites = sprites
+        return style
     }
 
     /// The vector sources, and the names of sources of other types (warned).
@@ -185,7 +188,11 @@ struct VectorStyleReader {
             }
             isVisible = visibility == .string("visible")
         }
-        let supported = Self.supportedProperties[type]!
+        var supported = Self.supportedProperties[type]!
+        if type == "symbol" {
+            supported.layout.formUnion(SymbolIconStyle.properties.layout)
+            supported.paint.formUnion(SymbolIconStyle.properties.paint)
+        }
         for key in layout.keys.sorted() where !supported.layout.contains(key) && key != "visibility" {
             reader.warn(Self.unsupportedPropertyWarning(key, section: "layout", type: type))
         }
@@ -200,7 +207,8 @@ struct VectorStyleReader {
         case "background":
             kind = .background(BackgroundLayerStyle(
                 color: try reader.property("background-color", in: paint, "paint", type: .color, default: StyleColor(red: 0, green: 0, blue: 0), convert: R.color),
-                opacity: try reader.property("background-opacity", in: paint, "paint", type: .number, default: 1, convert: R.opacity)))
+                opacity: try reader.property("background-opacity", in: paint, "paint", type: .number, default: 1, convert: R.opacity),
+                pattern: try reader.property("background-pattern", in: paint, "paint", type: .string, default: "", convert: R.text)))
         case "fill":
             kind = .fill(FillLayerStyle(
                 color: try reader.property("fill-color", in: paint, "paint", type: .color, default: StyleColor(red: 0, green: 0, blue: 0), convert: R.color),
@@ -208,7 +216,8 @@ struct VectorStyleReader {
                 outlineColor: try reader.property("fill-outline-color", in: paint, "paint", type: .color, default: nil, convert: R.optionalColor),
                 translate: try reader.property("fill-translate", in: paint, "paint", type: .numberArray, default: [0, 0], convert: R.offset),
                 antialias: try reader.property("fill-antialias", in: paint, "paint", type: .boolean, default: true, convert: R.boolean),
-                sortKey: try reader.property("fill-sort-key", in: layout, "layout", type: .number, default: 0, convert: R.number)))
+                sortKey: try reader.property("fill-sort-key", in: layout, "layout", type: .number, default: 0, convert: R.number),
+                pattern: try reader.property("fill-pattern", in: paint, "paint", type: .string, default: "", convert: R.text)))
         case "line":
             kind = .line(LineLayerStyle(
                 color: try reader.property("line-color", in: paint, "paint", type: .color, default: StyleColor(red: 0, green: 0, blue: 0), convert: R.color),
@@ -278,7 +287,8 @@ struct VectorStyleReader {
                 textColor: try reader.property("text-color", in: paint, "paint", type: .color, default: StyleColor(red: 0, green: 0, blue: 0), convert: R.color),
                 haloColor: try reader.property("text-halo-color", in: paint, "paint", type: .color, default: StyleColor(red: 0, green: 0, blue: 0, alpha: 0), convert: R.color),
                 haloWidth: try reader.property("text-halo-width", in: paint, "paint", type: .number, default: 0, convert: R.length),
-                textOpacity: try reader.property("text-opacity", in: paint, "paint", type: .number, default: 1, convert: R.opacity)))
+                textOpacity: try reader.property("text-opacity", in: paint, "paint", type: .number, default: 1, convert: R.opacity),
+                icon: try SymbolIconStyle.read(layout: layout, paint: paint, reader: &reader)))
         }
         return StyleLayer(id: reader.id, source: source, sourceLayer: sourceLayer, minimumZoom: minimumZoom, maximumZoom: maximumZoom,
                           isVisible: isVisible, filter: filter, kind: kind)
@@ -293,8 +303,8 @@ struct VectorStyleReader {
     /// The paint and layout properties read per layer type; `text-font` is read and
     /// mapped to the one embedded font, `*-transition` is meaningless for a still map.
     static let supportedProperties: [String: (layout: Set<String>, paint: Set<String>)] = [
-        "background": ([], ["background-color", "background-opacity"]),
-        "fill": (["fill-sort-key"], ["fill-color", "fill-opacity", "fill-outline-color", "fill-translate", "fill-antialias"]),
+        "background": ([], ["background-color", "background-opacity", "background-pattern"]),
+        "fill": (["fill-sort-key"], ["fill-color", "fill-opacity", "fill-outline-color", "fill-translate", "fill-antialias", "fill-pattern"]),
         "line": (["line-cap", "line-join", "line-miter-limit", "line-sort-key"],
                  ["line-color", "line-width", "line-opacity", "line-gap-width", "line-dasharray", "line-offset", "line-blur",
                   "line-translate"]),

@@ -57,12 +57,10 @@ final class VectorStyleTests: XCTestCase {
              ]}
             """)
         XCTAssertEqual(style.warnings, [
-            "style property 'sprite' is not supported",
             "layer 'roads': layout property 'line-round-limit' is not supported",
             "layer 'roads': paint property 'line-blur' is not supported",
             "layer 'roads': paint property 'line-pattern' is not supported",
             "layer 'roads': paint property 'line-color': expression operator 'to-rgba' is not supported",
-            "layer 'labels': layout property 'icon-image' is not supported",
             "layer 'labels': paint property 'text-halo-blur' is not supported",
             "layer 'labels': layout property 'symbol-placement': 'line-center' is not supported; labels are placed along the line",
             "layer 'labels': layout property 'text-field': expression operator 'format' is not supported",

@@ -90,6 +90,10 @@ extension VectorTileSource {
                 error.file = fileName
                 throw error
             }
+            // map:// loads no sprite: icons and patterns the style names are not drawn.
+            let prefix = fileName.map { "\($0): " } ?? ""
+            if !style.sprites.isEmpty { style.warnings.append(prefix + "style property 'sprite' is not loaded by map:// (icons and patterns are not drawn)") }
+            style.warnings += Sprites().warnings(for: style).map { prefix + $0 }
             style.checkSourceLayers(try layerIDs(of: tiles))
             light = style
             dark = light
