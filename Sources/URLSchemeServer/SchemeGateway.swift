@@ -100,7 +100,9 @@ final class SchemeGateway: Sendable {
         case .timedOut?: return .error(504, message)
         case .resourceUnavailable?:
             // A tile the origin would not give is the upstream's failure; anything else (a full render queue) passes.
-            if (error as NSError).userInfo[NSUnderlyingErrorKey] is MapTileError { return .error(502, message) }
+            // On Linux the underlying error does not bridge back from NSError, so its message (MapTileError's own) tells too.
+            let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? Error
+            if underlying is MapTileError || message.hasPrefix("map tile ") { return .error(502, message) }
             return .error(503, message, extraHeaders: [("Retry-After", "1")])
         case .cancelled?: return .error(503, message, extraHeaders: [("Retry-After", "1")])
         default: return .error(500, message)
