@@ -30,7 +30,16 @@ final class RawHTTPClient {
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     }
 
-    deinit { Glibc.close(fd) }
+    private var isOpen = true
+
+    deinit { close() }
+
+    /// Closes the socket (once).
+    func close() {
+        guard isOpen else { return }
+        isOpen = false
+        Glibc.close(fd)
+    }
 
     func send(_ text: String) {
         let bytes = Array(text.utf8)

@@ -233,4 +233,21 @@ final class SchemeServerTests: XCTestCase {
         XCTAssertEqual(finished.headers["connection"], "close")
         XCTAssertEqual(drained.wait(timeout: .now() + 5), .success)
     }
+
+    func testAtTheConnectionCapANewClientWaitsUntilOneCloses() throws {
+        let fixture = try ServerFixture(environment: ServerFixture.environment(), test: self) { $0.maximumConnections = 2 }
+        let first = try fixture.client(), second = try fixture.client()
+        for client in [first, second] {
+            client.send("GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+            XCTAssertEqual(client.readAnswer()?.status, 200)
+        }
+        // The kernel completes the handshake (the backlog), but the server does not take the connection.
+        let third = try fixture.client(receiveTimeout: 0.5)
+        third.send("GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+        XCTAssertNil(third.readAnswer(), "not served while two connections are open")
+        first.close()
+        var answer: RawHTTPClient.Answer?
+        for _ in 0..<10 where answer == nil { answer = third.readAnswer() }
+        XCTAssertEqual(answer?.status, 200, "served once one closed")
+    }
 }
