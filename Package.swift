@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "ImageCodecs", targets: ["ImageCodecs"]),
         .library(name: "Raster", targets: ["Raster"]),
         .library(name: "MapRendering", targets: ["MapRendering"]),
+        .library(name: "URLSchemeServer", targets: ["URLSchemeServer"]),
         .executable(name: "urlscheme", targets: ["urlscheme"]),
         .executable(name: "urlscheme-bench", targets: ["urlscheme-bench"]),
         .executable(name: "maplibre-render-tests", targets: ["maplibre-render-tests"]),
@@ -26,7 +27,9 @@ let package = Package(
         .target(name: "MapRendering", dependencies: ["Raster", "ImageCodecs"]),
         // The URL Loading System face: protocols, cache, stores, builders.
         .target(name: "URLSchemeKit", dependencies: ["Raster", "ImageCodecs", "MapRendering"]),
-        .executableTarget(name: "urlscheme", dependencies: ["URLSchemeKit"], exclude: ["Gallery/IJG-LICENSE.txt"]),
+        // HTTP/1.1 over POSIX sockets and Dispatch: every scheme for browsers and caches.
+        .target(name: "URLSchemeServer", dependencies: ["URLSchemeKit"]),
+        .executableTarget(name: "urlscheme", dependencies: ["URLSchemeKit", "URLSchemeServer"], exclude: ["Gallery/IJG-LICENSE.txt"]),
         .executableTarget(
             name: "urlscheme-bench",
             dependencies: ["URLSchemeKit", "ImageCodecs", "Raster", "MapRendering"]
@@ -39,5 +42,6 @@ let package = Package(
         .testTarget(name: "ImageCodecsTests", dependencies: ["ImageCodecs"], exclude: ["Fixtures"]),
         .testTarget(name: "MapRenderingTests", dependencies: ["MapRendering", "ImageCodecs", "MapRenderTesting"], exclude: ["Fixtures"]),
         .testTarget(name: "URLSchemeKitTests", dependencies: ["URLSchemeKit"], exclude: ["Fixtures", "Hostile"]),
+        .testTarget(name: "URLSchemeServerTests", dependencies: ["URLSchemeServer", "URLSchemeKit"]),
     ]
 )

@@ -19,8 +19,11 @@ build_library() {  # module name, extra flags, sources...
     swiftc "${flags[@]}" $extra -module-name "$module" -I "$out" -emit-module -emit-module-path "$out/$module.swiftmodule" \
         -emit-library -static -o "$out/lib$module.a" "$@"
 }
-build_library Raster "" $(find Sources/Raster -name '*.swift')
-build_library ImageCodecs -enable-testing $(find Sources/ImageCodecs -name '*.swift')
+# Every target but the server's (which imports URLSchemeServer alone) links the codecs.
+if [ -n "$(grep -L "import URLSchemeServer" $(printf 'Fuzz/%s/main.swift ' "$@") || true)" ]; then
+    build_library Raster "" $(find Sources/Raster -name '*.swift')
+    build_library ImageCodecs -enable-testing $(find Sources/ImageCodecs -name '*.swift')
+fi
 # grep reads the files itself: `cat … | grep -q` under pipefail fails at random
 # when grep exits at its first match and cat dies of SIGPIPE (seen in CI).
 if grep -qE "import (URLSchemeKit|MapRendering)" $(printf 'Fuzz/%s/main.swift ' "$@"); then
@@ -29,9 +32,17 @@ fi
 if grep -q "import URLSchemeKit" $(printf 'Fuzz/%s/main.swift ' "$@"); then
     build_library URLSchemeKit -enable-testing $(find Sources/URLSchemeKit -name '*.swift')
 fi
+if grep -q "import URLSchemeServer" $(printf 'Fuzz/%s/main.swift ' "$@"); then
+    # The server's request parser alone: its three files need Foundation only,
+    # and the targets reach nothing else of the server.
+    build_library URLSchemeServer -enable-testing Sources/URLSchemeServer/HTTPRequest.swift \
+        Sources/URLSchemeServer/HTTPRequestError.swift Sources/URLSchemeServer/HTTPRequestParser.swift
+fi
 for name in "$@"; do
     libraries=(-lImageCodecs -lRaster)
-    if grep -q "import URLSchemeKit" "Fuzz/$name/main.swift"; then
+    if grep -q "import URLSchemeServer" "Fuzz/$name/main.swift"; then
+        libraries=(-lURLSchemeServer)
+    elif grep -q "import URLSchemeKit" "Fuzz/$name/main.swift"; then
         libraries=(-lURLSchemeKit -lMapRendering "${libraries[@]}" -lFoundationNetworking)
     elif grep -q "import MapRendering" "Fuzz/$name/main.swift"; then
         libraries=(-lMapRendering "${libraries[@]}")

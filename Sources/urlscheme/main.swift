@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import URLSchemeKit
+import URLSchemeServer
 
 // urlscheme: load any URL the package understands and save the body.
 
@@ -14,6 +15,8 @@ let usage = """
            urlscheme list [--assets DIR]
            urlscheme remove ID... [--assets DIR]
            urlscheme gallery DIR [--tiles NAME=ARCHIVE|FOLDER|URL-TEMPLATE]...
+           urlscheme serve [--bind ADDR] [--port N] [--workers N] [--queue N] [--max-age S]
+                           [--max-connections N] [--assets DIR] [--tiles …]... [--no-cache]
 
     get     Loads URL through a URLSession configured with every URLSchemeKit
             protocol, the shared QueryKeyedURLCache and, for http(s), the shared
@@ -31,6 +34,15 @@ let usage = """
             image's URL shown under it; progress on standard error. With
             --tiles, a street map of each source (its built-in style,
             light and dark, over the middle of its data) too.
+    serve   Serves /map?…, /asset?…, /avatar?…, /poll?… (the scheme's query,
+            loaded as get loads it), /health and /metrics over HTTP/1.1 until
+            SIGTERM or SIGINT, then drains. Defaults: 127.0.0.1:8080, workers
+            as many as cores, queue 64, max-age 86400, 512 connections. Each
+            option also from URLSCHEME_BIND, URLSCHEME_PORT, URLSCHEME_WORKERS,
+            URLSCHEME_QUEUE, URLSCHEME_MAX_AGE, URLSCHEME_MAX_CONNECTIONS,
+            URLSCHEME_ASSETS, URLSCHEME_TILES (';' between sources) and
+            URLSCHEME_NO_CACHE=1. One JSON access-log line per request on
+            standard output. See docs/serving.md.
 
       -o, --output FILE   write the body to FILE instead of standard output
                           (nothing is written for an HTTP error). For map://,
@@ -79,7 +91,7 @@ if arguments.isEmpty || arguments.contains("-h") || arguments.contains("--help")
     exit(arguments.isEmpty ? 2 : 0)
 }
 let command = arguments.removeFirst()
-guard ["get", "add", "list", "remove", "gallery"].contains(command) else { fail("unknown command '\(command)'; try 'urlscheme --help'", code: 2) }
+guard ["get", "add", "list", "remove", "gallery", "serve"].contains(command) else { fail("unknown command '\(command)'; try 'urlscheme --help'", code: 2) }
 
 var operands: [String] = []
 var output: String?
@@ -87,6 +99,14 @@ var policy = URLRequest.CachePolicy.useProtocolCachePolicy
 var useCache = true
 var strict = false
 var tileArguments: [String] = []
+var serveArguments: [String] = []
+var tileArgumentsFromFlags = false
+let processEnvironment = ProcessInfo.processInfo.environment
+if command == "serve" {
+    // What serve shares with get may come from the environment too (a flag wins: it is read after).
+    tileArguments = processEnvironment["URLSCHEME_TILES"].map { $0.split(separator: ";").map(String.init) } ?? []
+    useCache = processEnvironment["URLSCHEME_NO_CACHE"] != "1"
+}
 var assetDirectory = ProcessInfo.processInfo.environment["URLSCHEME_ASSETS"].map { URL(fileURLWithPath: $0, isDirectory: true) }
     ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share/URLSchemeKit/Assets", isDirectory: true)
 while !arguments.isEmpty {
@@ -99,13 +119,18 @@ while !arguments.isEmpty {
         policy = .reloadIgnoringLocalCacheData
     case "--offline" where command == "get":
         policy = .returnCacheDataDontLoad
-    case "--no-cache" where command == "get":
+    case "--no-cache" where command == "get" || command == "serve":
         useCache = false
     case "--strict" where command == "get":
         strict = true
-    case "--tiles" where command == "get" || command == "gallery":
+    case "--tiles" where command == "get" || command == "gallery" || command == "serve":
         guard !arguments.isEmpty else { fail("--tiles needs NAME=ARCHIVE|FOLDER|URL-TEMPLATE", code: 2) }
+        if !tileArgumentsFromFlags { tileArguments = [] }  // flags replace URLSCHEME_TILES
+        tileArgumentsFromFlags = true
         tileArguments.append(arguments.removeFirst())
+    case _ where command == "serve" && ServeOptions.flags.contains(argument):
+        guard !arguments.isEmpty else { fail("\(argument) needs a value", code: 2) }
+        serveArguments += [argument, arguments.removeFirst()]
     case "--assets":
         guard !arguments.isEmpty else { fail("--assets needs a directory", code: 2) }
         assetDirectory = URL(fileURLWithPath: arguments.removeFirst(), isDirectory: true)
@@ -121,6 +146,20 @@ while !arguments.isEmpty {
 func assetEnvironment(_ store: FileAssetStore, imageCache: QueryKeyedURLCache?) -> URLSchemeKitEnvironment {
     URLSchemeKitEnvironment(assets: AssetImageSource(store: store), imageCache: imageCache, httpCache: nil,
                             cachePartition: "assets:" + store.directory.standardizedFileURL.path)
+}
+
+/// The environment `serve` answers from: the asset store's photos (in the
+/// same cache partition `get` uses for them, so either finds what the other
+/// rendered), every `--tiles` source (whose snapshot keys name the archive's
+/// and style's contents, so sharing that partition is safe) and the caches.
+@MainActor func servingEnvironment(_ store: FileAssetStore, imageCache: QueryKeyedURLCache?) -> URLSchemeKitEnvironment {
+    var sources = MapTileSources()
+    for argument in tileArguments {
+        let (name, source) = openTileSource(argument)
+        sources.register(name, source)
+    }
+    return URLSchemeKitEnvironment(assets: AssetImageSource(store: store), tileSources: sources, imageCache: imageCache,
+                                   httpCache: useCache ? .standard : nil, cachePartition: "assets:" + store.directory.standardizedFileURL.path)
 }
 
 /// An error in one plain line: a file error as what went wrong ("no such
@@ -295,6 +334,19 @@ case "remove":
         }
     }
     exit(0)
+case "serve":
+    guard operands.isEmpty else { fail("unexpected argument '\(operands[0])' for 'serve'", code: 2) }
+    let configuration: ServerConfiguration
+    do {
+        configuration = try ServeOptions.configuration(arguments: serveArguments, environment: processEnvironment)
+    } catch {
+        fail("\(error)", code: 2)
+    }
+    let environment = servingEnvironment(openStore(), imageCache: useCache ? .standard : nil)
+    let server = SchemeServer(environment: environment, configuration: configuration) { line in
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+    await ServeOptions.serve(server)
 default:
     break
 }

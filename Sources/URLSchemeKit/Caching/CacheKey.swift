@@ -12,12 +12,12 @@ import FoundationNetworking
 /// sorted by name with a stable sort, so repeated names keep their relative
 /// order (`marker=A&marker=B` differs from `marker=B&marker=A`), and the
 /// fragment is ignored.
-struct CacheKey: Hashable, Sendable, CustomStringConvertible {
+package struct CacheKey: Hashable, Sendable, CustomStringConvertible {
     /// The canonical text, e.g. `map://?latitude=59.9&longitude=30.3`.
-    let rawValue: String
+    package let rawValue: String
 
     /// The key of `url`; nil when the URL has no scheme or cannot be parsed.
-    init?(url: URL) {
+    package init?(url: URL) {
         // Every cache lookup makes a key, and URLComponents takes about 19 µs
         // here: read the common case straight from the URL's characters.
         if let text = Self.directKey(url.absoluteString) {
@@ -185,7 +185,7 @@ struct CacheKey: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The canonical text (`rawValue`).
-    var description: String { rawValue }
+    package var description: String { rawValue }
 
     /// One query item with its position in the URL, for the stable sort.
     private struct QueryItem {

@@ -10,12 +10,12 @@ import Foundation
 /// Foundation on Linux has no CryptoKit or CommonCrypto, and the package takes
 /// no dependencies: so the hash is here, small and checked against the RFC
 /// 4231 and FIPS 180-4 test vectors (`KeyedHashTests`).
-struct KeyedHash: Sendable {
+package struct KeyedHash: Sendable {
     /// The key padded to a block, XORed with the inner and outer pads.
     private let innerPad: [UInt8]
     private let outerPad: [UInt8]
 
-    init(key: [UInt8]) {
+    package init(key: [UInt8]) {
         var block = key.count > 64 ? Self.sha256(key) : key
         block += [UInt8](repeating: 0, count: 64 - block.count)
         innerPad = block.map { $0 ^ 0x36 }
@@ -23,17 +23,22 @@ struct KeyedHash: Sendable {
     }
 
     /// The HMAC of `message`.
-    func mac(_ message: some Collection<UInt8>) -> [UInt8] {
+    package func mac(_ message: some Collection<UInt8>) -> [UInt8] {
         Self.sha256(outerPad + Self.sha256(innerPad + message))
     }
 
     /// The HMAC of `text`'s UTF-8 bytes as 32 lower-case hex digits (the first
     /// 128 bits: plenty to tell values apart, and short in keys and files).
     func hex(_ text: String) -> String {
+        Self.hex(mac(Array(text.utf8)).prefix(16))
+    }
+
+    /// `bytes` as lower-case hex digits, two a byte.
+    package static func hex(_ bytes: some Collection<UInt8>) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var out: [UInt8] = []
-        out.reserveCapacity(32)
-        for byte in mac(Array(text.utf8)).prefix(16) {
+        out.reserveCapacity(bytes.count * 2)
+        for byte in bytes {
             out.append(digits[Int(byte >> 4)])
             out.append(digits[Int(byte & 15)])
         }
@@ -54,7 +59,7 @@ struct KeyedHash: Sendable {
     ]
 
     /// The SHA-256 digest of `message`.
-    static func sha256(_ message: some Collection<UInt8>) -> [UInt8] {
+    package static func sha256(_ message: some Collection<UInt8>) -> [UInt8] {
         var state: [UInt32] = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]
         var padded = Array(message)
         let bitLength = UInt64(padded.count) &* 8

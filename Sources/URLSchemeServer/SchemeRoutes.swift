@@ -1,0 +1,80 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import URLSchemeKit
+
+/// What ``SchemeServer`` answers on each path, and how each answer is
+/// counted and logged: the scheme routes through ``SchemeGateway`` and the
+/// ``WorkQueue``, `/health` and `/metrics`.
+final class SchemeRoutes: Sendable {
+    private let configuration: ServerConfiguration
+    private let gateway: SchemeGateway
+    private let work: WorkQueue
+    private let metrics = ServerMetrics()
+    private let accessLog: (@Sendable (String) -> Void)?
+
+    init(environment: URLSchemeKitEnvironment, configuration: ServerConfiguration, accessLog: (@Sendable (String) -> Void)?) {
+        self.configuration = configuration
+        gateway = SchemeGateway(environment: environment, maxAge: configuration.maxAge)
+        work = WorkQueue(workers: configuration.workers, capacity: configuration.queueLength)
+        self.accessLog = accessLog
+    }
+
+    /// Answers `request`, which `http` received.
+    func respond(_ http: HTTPServer, _ request: HTTPRequest, _ completion: @escaping @Sendable (HTTPResponse) -> Void) {
+        let path = String(request.path)
+        switch path {
+        case "/health":
+            completion(http.isDraining
+                ? .error(503, "draining", extraHeaders: [("Retry-After", String(configuration.retryAfter))])
+                : HTTPResponse(status: 200, headers: [("Content-Type", "text/plain; charset=utf-8"), ("Cache-Control", "no-store")], body: Data("ok\n".utf8)))
+        case "/metrics":
+            let text = metrics.text(inFlight: work.runningCount, queued: work.waitingCount, connections: http.connectionCount, draining: http.isDraining)
+            completion(HTTPResponse(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8"), ("Cache-Control", "no-store")],
+                                    body: Data(text.utf8)))
+        default:
+            let scheme = String(path.dropFirst())
+            guard path.hasPrefix("/"), SchemeGateway.schemes.contains(scheme) else {
+                return completion(.error(404, "no route \(path.prefix(200)); the routes are /map, /asset, /avatar, /poll, /health and /metrics"))
+            }
+            let url: URL
+            switch SchemeGateway.url(scheme: scheme, query: request.query) {
+            case .success(let value): url = value
+            case .failure(let error): return completion(.error(error.status, error.message))
+            }
+            let ifNoneMatch = request.header("If-None-Match")
+            let accepted = work.submit { [gateway, metrics] done in
+                gateway.load(url, ifNoneMatch: ifNoneMatch) { response, seconds in
+                    metrics.observeLoad(seconds: seconds)
+                    done()
+                    completion(response)
+                }
+            }
+            if !accepted {
+                completion(.error(503, "the server is busy: \(work.workers) loads running and \(work.capacity) waiting (--workers, --queue); try again",
+                                  extraHeaders: [("Retry-After", String(configuration.retryAfter))]))
+            }
+        }
+    }
+
+    /// The metrics' route label of `request`: a known route's name, else `other` (never the raw path: a label per path is unbounded).
+    private static func route(of request: HTTPRequest?) -> String {
+        guard let request else { return "refused" }
+        let name = String(request.path.dropFirst())
+        return (SchemeGateway.schemes + ["health", "metrics"]).contains(name) ? name : "other"
+    }
+
+    /// Counts and logs one written answer.
+    func record(_ request: HTTPRequest?, _ response: HTTPResponse, peer: String, started: DispatchTime) {
+        let route = Self.route(of: request)
+        metrics.countRequest(route: route, status: response.status)
+        guard let accessLog else { return }
+        let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e6
+        let entry = AccessLogEntry(time: Date().ISO8601Format(.iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted)),
+                                   peer: peer, method: request?.method ?? "-", target: String((request?.target ?? "-").prefix(AccessLogEntry.targetLimit)),
+                                   route: route, status: response.status, bytes: request?.method == "HEAD" ? 0 : response.body.count,
+                                   ms: (milliseconds * 10).rounded() / 10)
+        accessLog(entry.line)
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import URLSchemeKit
+
+/// Serves every URLSchemeKit scheme over HTTP/1.1, for browsers, other
+/// languages and caches in front (nginx, a CDN):
+///
+/// | route | answer |
+/// |---|---|
+/// | `/map?…`, `/asset?…`, `/avatar?…`, `/poll?…` | the image `map://?…` (…) loads through a `URLSession` with `installURLSchemeKit(environment)` |
+/// | `/health` | `200 ok`, or `503 draining` once ``drain(completion:)`` began |
+/// | `/metrics` | Prometheus text: requests by route and status, load times, loads in progress, queue length |
+///
+/// Scheme loads run on at most ``ServerConfiguration/workers`` at once with
+/// ``ServerConfiguration/queueLength`` more waiting; past that the answer is
+/// `503` with `Retry-After`. Each answered request is one JSON line given to
+/// `accessLog`.
+///
+/// ```swift
+/// var configuration = ServerConfiguration()
+/// configuration.port = 0
+/// let server = SchemeServer(environment: .standard, configuration: configuration)
+/// try server.start()
+/// print("listening on \(server.port)")
+/// server.drain { print("drained") }
+/// ```
+public final class SchemeServer: Sendable {
+    /// The configuration it was made with.
+    public let configuration: ServerConfiguration
+    private let http: HTTPServer
+
+    /// A server answering from `environment` (its asset store, tile sources,
+    /// budget, caches and renderers), writing each access-log line to
+    /// `accessLog` (nil: none).
+    public init(environment: URLSchemeKitEnvironment, configuration: ServerConfiguration = ServerConfiguration(),
+                accessLog: (@Sendable (String) -> Void)? = nil) {
+        self.configuration = configuration
+        let routes = SchemeRoutes(environment: environment, configuration: configuration, accessLog: accessLog)
+        http = HTTPServer(configuration: configuration, handler: routes.respond, answered: routes.record)
+    }
+
+    /// Binds and listens. Throws ``ServerError`` when the address cannot be used.
+    public func start() throws {
+        try http.start()
+    }
+
+    /// The port listened on (the one the system picked for port 0).
+    public var port: UInt16 { http.port }
+
+    /// Stops accepting connections, answers `/health` with 503, closes idle
+    /// connections and lets requests in progress finish, then calls
+    /// `completion` (at the latest after ``ServerConfiguration/drainTimeout``).
+    public func drain(completion: @escaping @Sendable () -> Void) {
+        http.drain(timeout: configuration.drainTimeout, completion: completion)
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+
+/// The options of `urlscheme serve` that belong to the server (the ones it
+/// shares with `get`, `--tiles`, `--assets` and `--no-cache`, stay with the
+/// tool): each from its flag, else its environment variable, else the
+/// default of ``ServerConfiguration``.
+///
+/// | flag | variable | meaning |
+/// |---|---|---|
+/// | `--bind ADDR` | `URLSCHEME_BIND` | the address to listen on |
+/// | `--port N` | `URLSCHEME_PORT` | the TCP port (0: any free one) |
+/// | `--workers N` | `URLSCHEME_WORKERS` | scheme loads at once |
+/// | `--queue N` | `URLSCHEME_QUEUE` | loads that may wait; past that, 503 |
+/// | `--max-age S` | `URLSCHEME_MAX_AGE` | `Cache-Control: max-age` of answers |
+/// | `--max-connections N` | `URLSCHEME_MAX_CONNECTIONS` | open connections at once |
+public enum ServeOptions {
+    /// The flags read here, each taking one value.
+    public static let flags = ["--bind", "--port", "--workers", "--queue", "--max-age", "--max-connections"]
+
+    /// The configuration `arguments` (flag, value pairs of ``flags``) and
+    /// `environment` ask for. Throws ``ServerError`` naming the flag or
+    /// variable and the range it must be in.
+    public static func configuration(arguments: [String], environment: [String: String]) throws -> ServerConfiguration {
+        var given: [String: (value: String, source: String)] = [:]
+        for flag in flags {
+            let variable = "URLSCHEME_" + flag.dropFirst(2).uppercased().replacingOccurrences(of: "-", with: "_")
+            if let value = environment[variable] { given[flag] = (value, variable) }
+        }
+        var index = 0
+        while index < arguments.count {
+            let flag = arguments[index]
+            guard flags.contains(flag) else { throw ServerError("unexpected option '\(flag)' for 'serve'") }
+            guard index + 1 < arguments.count else { throw ServerError("\(flag) needs a value") }
+            given[flag] = (arguments[index + 1], flag)
+            index += 2
+        }
+        func number(_ flag: String, _ range: ClosedRange<Int>) throws -> Int? {
+            guard let (text, source) = given[flag] else { return nil }
+            guard let value = Int(text), range.contains(value) else {
+                throw ServerError("\(source) \(text): expected a whole number from \(range.lowerBound) to \(range.upperBound)")
+            }
+            return value
+        }
+        var configuration = ServerConfiguration()
+        if let (address, _) = given["--bind"] { configuration.bindAddress = address }
+        if let port = try number("--port", 0...65535) { configuration.port = UInt16(port) }
+        if let workers = try number("--workers", 1...1024) { configuration.workers = workers }
+        if let queue = try number("--queue", 0...1_000_000) { configuration.queueLength = queue }
+        if let maxAge = try number("--max-age", 0...31_536_000) { configuration.maxAge = maxAge }
+        if let connections = try number("--max-connections", 1...65536) { configuration.maximumConnections = connections }
+        return configuration
+    }
+
+    /// Starts `server`, says where it listens on standard error, and serves
+    /// until SIGTERM or SIGINT; then drains (new connections refused,
+    /// `/health` 503, requests in progress finished) and exits 0.
+    /// Exits 1 with the reason when the address cannot be used.
+    public static func serve(_ server: SchemeServer) async -> Never {
+        do {
+            try server.start()
+        } catch {
+            FileHandle.standardError.write(Data("urlscheme: \(error)\n".utf8))
+            exit(1)
+        }
+        let host = server.configuration.bindAddress.contains(":") ? "[\(server.configuration.bindAddress)]" : server.configuration.bindAddress
+        FileHandle.standardError.write(Data("urlscheme: serving on http://\(host):\(server.port)\n".utf8))
+        let queue = DispatchQueue(label: "URLSchemeServer.signals")
+        let sources = [SIGTERM, SIGINT].map { number in
+            signal(number, SIG_IGN)  // the dispatch source, not the default action, handles it
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            source.setEventHandler {
+                FileHandle.standardError.write(Data("urlscheme: draining\n".utf8))
+                server.drain {
+                    FileHandle.standardError.write(Data("urlscheme: stopped\n".utf8))
+                    exit(0)
+                }
+            }
+            source.resume()
+            return source
+        }
+        // Waits for ever: the signal sources end the process.
+        await withUnsafeContinuation { (_: UnsafeContinuation<Void, Never>) in }
+        withExtendedLifetime(sources) {}
+        exit(0)
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+
+/// How a ``SchemeServer`` listens, how much it takes on at once, and how
+/// long it waits for clients. Every default is what `urlscheme serve` uses.
+public struct ServerConfiguration: Sendable {
+    /// The address to listen on, IPv4 or IPv6 (`127.0.0.1`, `0.0.0.0`, `::1`).
+    public var bindAddress = "127.0.0.1"
+    /// The TCP port; 0 picks a free one (read it back from ``SchemeServer/port``).
+    public var port: UInt16 = 8080
+    /// Scheme loads in progress at once; past that they wait in the queue.
+    public var workers = max(2, ProcessInfo.processInfo.activeProcessorCount)
+    /// Scheme loads that may wait for a worker; past that the answer is 503 with `Retry-After`.
+    public var queueLength = 64
+    /// Open connections at once; at the cap no new one is accepted (the
+    /// kernel's listen backlog holds them) until one closes.
+    public var maximumConnections = 512
+    /// The time from a request's first byte to the end of its head; past it, 408 and close.
+    public var headerTimeout: TimeInterval = 10
+    /// How long a kept-alive connection may wait for its next request.
+    public var idleTimeout: TimeInterval = 60
+    /// How long an answer may wait for the client to read more of it.
+    public var writeTimeout: TimeInterval = 30
+    /// `Cache-Control: public, max-age=` of a scheme answer, in seconds.
+    public var maxAge = 86_400
+    /// The `Retry-After` of a 503 for a full queue, in seconds.
+    public var retryAfter = 1
+    /// How long a drain (SIGTERM) waits for requests in progress.
+    public var drainTimeout: TimeInterval = 30
+    /// The bounds of a request head.
+    public var limits = HTTPRequestParser.Limits()
+
+    /// The defaults.
+    public init() {}
+}
