@@ -93,7 +93,14 @@ struct RenderTestRenderer {
         guard center.count == 2 else { throw Unsupported(feature: "a 'center' that is not [longitude, latitude]") }
         let camera = VectorMapCamera(center: GeoCoordinate(latitude: center[1], longitude: center[0]), zoom: zoom + 1,
                                      width: test.width, height: test.height, scale: test.pixelRatio)
-        return try VectorMapRenderer(tiles: tiles, sourceName: sourceName, style: style).render(camera)
+        var renderer = VectorMapRenderer(tiles: tiles, sourceName: sourceName, style: style)
+        if let template = style.glyphs {
+            let loader = SuiteFileLoader(integration: integration, template: "")
+            loaders.append(loader)
+            renderer.glyphs = GlyphCache(provider: SuiteGlyphs(loader: loader, template: try suitePath(template, "glyphs")))
+            renderer.labelsCrossEdges = true
+        }
+        return try renderer.render(camera)
     }
 
     /// The loader of the suite's files for a `tiles` template of `local://` URLs.

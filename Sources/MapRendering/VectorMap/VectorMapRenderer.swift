@@ -33,6 +33,14 @@ public struct VectorMapRenderer: Sendable {
     public let cache: VectorTileCache
     /// The work one snapshot may cause.
     public var limits: VectorMapLimits
+    /// The style's glyph ranges (its `glyphs` URL read through a
+    /// ``GlyphProviding``): point labels are then shaped, placed and drawn from
+    /// them as MapLibre does. Nil (the default) draws labels in the embedded font.
+    public var glyphs: GlyphCache?
+    /// Whether a label may reach past the image's edges, as in MapLibre's
+    /// views; false (the default) keeps labels whole inside the image, so map
+    /// tiles drawn one by one never cut a label at their edges. Labels drawn from `glyphs` only.
+    public var labelsCrossEdges = false
     /// The horizontal bands fills and strokes are drawn in, each on its own
     /// thread (see `BandedCanvas`): the active processors. Any count draws the same bytes.
     var bandCount = ProcessInfo.processInfo.activeProcessorCount
@@ -111,7 +119,8 @@ public struct VectorMapRenderer: Sendable {
         guard !symbolLayers.isEmpty else { return (try bands.finishBitmap(), []) }
         var canvas = try bands.finish()
         var placer = VectorLabelPlacer(font: try TrueTypeFont.dejaVuSans, scale: camera.scale, zoom: zoom,
-                                       width: frame.pixelWidth, height: frame.pixelHeight, limits: limits)
+                                       width: frame.pixelWidth, height: frame.pixelHeight, limits: limits,
+                                       glyphs: glyphs, labelsCrossEdges: labelsCrossEdges)
         // MapLibre places the top-most symbol layer first: the last in the style wins.
         for layer in symbolLayers.reversed() {
             try checkCancellation()

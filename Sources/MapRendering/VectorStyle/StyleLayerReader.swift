@@ -78,6 +78,9 @@ struct StyleLayerReader {
                 expression = try StyleFunctionCompiler(expressions: expressions).compile(members, expecting: type)
             case .string(let text) where name == "text-field":
                 expression = Self.tokens(text)
+            case .array(let names) where name == "text-font" && Self.fontNames(names) != nil:
+                // A font stack written bare, as every style writes it (MapLibre's spec allows it).
+                expression = .literal(.array(Self.fontNames(names)!.map { .string($0) }))
             default:
                 expression = try expressions.compile(json, expecting: type)
             }
@@ -129,6 +132,17 @@ struct StyleLayerReader {
     /// `symbol-spacing`: at least one pixel (the spec's minimum).
     static let atLeastOne: @Sendable (StyleValue) -> Double? = { if case .number(let n) = $0, n.isFinite, n >= 1 { return n } else { return nil } }
     static let opacity: @Sendable (StyleValue) -> Double? = { if case .number(let n) = $0, n >= 0, n <= 1 { return n } else { return nil } }
+    /// The names of a bare `text-font` array: strings, the first not an operator.
+    static func fontNames(_ elements: [StyleJSON]) -> [String]? {
+        let names = elements.compactMap { if case .string(let s) = $0 { return s } else { return nil } }
+        guard names.count == elements.count, let first = names.first, !["literal", "step", "match", "case", "coalesce", "get"].contains(first) else { return nil }
+        return names
+    }
+    static let fontStack: @Sendable (StyleValue) -> [String]? = { value in
+        guard case .array(let elements) = value else { return nil }
+        let names = elements.compactMap { if case .string(let s) = $0 { return s } else { return nil } }
+        return names.count == elements.count && !names.isEmpty ? names : nil
+    }
     static let text: @Sendable (StyleValue) -> String? = { $0 == .null ? nil : StyleExpression.string($0) }
     static let offset: @Sendable (StyleValue) -> [Double]? = { value in
         guard case .array(let elements) = value, elements.count == 2 else { return nil }

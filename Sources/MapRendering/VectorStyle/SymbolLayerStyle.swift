@@ -33,6 +33,8 @@ public struct SymbolLayerStyle: Sendable {
     public var haloWidth: StyleProperty<Double>
     /// `text-opacity`, 0…1 (default 1).
     public var textOpacity: StyleProperty<Double>
+    /// The text layout and paint properties drawn with a style's own glyphs.
+    public var text: SymbolTextStyle
 
     /// The style with zoom-only properties evaluated at `zoom`.
     public func atZoom(_ zoom: Double) -> SymbolLayerStyle {
@@ -41,7 +43,7 @@ public struct SymbolLayerStyle: Sendable {
                          maxAngle: maxAngle.atZoom(zoom), allowOverlap: allowOverlap.atZoom(zoom),
                          ignorePlacement: ignorePlacement.atZoom(zoom),
                          textColor: textColor.atZoom(zoom), haloColor: haloColor.atZoom(zoom), haloWidth: haloWidth.atZoom(zoom),
-                         textOpacity: textOpacity.atZoom(zoom))
+                         textOpacity: textOpacity.atZoom(zoom), text: text.atZoom(zoom))
     }
 }
 

@@ -56,7 +56,14 @@ struct VectorStyleReader {
                 throw error
             }
         }
-        return VectorStyle(name: name, sources: sources, layers: layers, warnings: warnings)
+        var glyphs: String?
+        if let value = root["glyphs"] {
+            guard case .string(let template) = value else {
+                throw VectorStyleError(.invalidValue, property: "glyphs", detail: "'glyphs' is a URL string, not \(value.summary)")
+            }
+            glyphs = template
+        }
+        return VectorStyle(name: name, sources: sources, layers: layers, warnings: warnings, glyphs: glyphs)
     }
 
     /// The vector sources, and the names of sources of other types (warned).
@@ -217,7 +224,8 @@ struct VectorStyleReader {
                 textColor: try reader.property("text-color", in: paint, "paint", type: .color, default: StyleColor(red: 0, green: 0, blue: 0), convert: R.color),
                 haloColor: try reader.property("text-halo-color", in: paint, "paint", type: .color, default: StyleColor(red: 0, green: 0, blue: 0, alpha: 0), convert: R.color),
                 haloWidth: try reader.property("text-halo-width", in: paint, "paint", type: .number, default: 0, convert: R.length),
-                textOpacity: try reader.property("text-opacity", in: paint, "paint", type: .number, default: 1, convert: R.opacity)))
+                textOpacity: try reader.property("text-opacity", in: paint, "paint", type: .number, default: 1, convert: R.opacity),
+                text: try SymbolTextStyle(layout: layout, paint: paint, reader: &reader)))
         }
         return StyleLayer(id: reader.id, source: source, sourceLayer: sourceLayer, minimumZoom: minimumZoom, maximumZoom: maximumZoom,
                           isVisible: isVisible, filter: filter, kind: kind)
@@ -236,8 +244,8 @@ struct VectorStyleReader {
         "fill": ([], ["fill-color", "fill-opacity", "fill-outline-color", "fill-translate", "fill-antialias"]),
         "line": (["line-cap", "line-join", "line-miter-limit"],
                  ["line-color", "line-width", "line-opacity", "line-gap-width", "line-dasharray", "line-offset"]),
-        "symbol": (["text-field", "text-size", "symbol-placement", "text-font", "text-max-width", "symbol-spacing", "text-padding",
-                    "text-max-angle", "text-allow-overlap", "text-ignore-placement"],
-                   ["text-color", "text-halo-color", "text-halo-width", "text-opacity"]),
+        "symbol": (Set(["text-field", "text-size", "symbol-placement", "text-font", "text-max-width", "symbol-spacing", "text-padding",
+                    "text-max-angle", "text-allow-overlap", "text-ignore-placement"]).union(SymbolTextStyle.layoutProperties),
+                   Set(["text-color", "text-halo-color", "text-halo-width", "text-opacity"]).union(SymbolTextStyle.paintProperties)),
     ]
 }

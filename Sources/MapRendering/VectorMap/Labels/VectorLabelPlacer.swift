@@ -29,6 +29,12 @@ struct VectorLabelPlacer {
     let width: Int
     let height: Int
     let limits: VectorMapLimits
+    /// The style's glyphs: point labels are shaped and drawn from them as
+    /// MapLibre does; nil draws every label in `font`.
+    let glyphs: GlyphCache?
+    /// Whether a point label may reach past the image's edges (MapLibre's
+    /// rule); false keeps each label whole inside the image (map tiles drawn one by one).
+    let labelsCrossEdges: Bool
 
     private var index: LabelCollisionIndex
     private(set) var labels: [VectorMapLabel] = []
@@ -43,8 +49,11 @@ struct VectorLabelPlacer {
     /// megapixels, and no image holds a readable label that large.
     static let maximumTextSize = 1000.0
 
-    init(font: TrueTypeFont, scale: Double, zoom: Double, width: Int, height: Int, limits: VectorMapLimits) {
+    init(font: TrueTypeFont, scale: Double, zoom: Double, width: Int, height: Int, limits: VectorMapLimits,
+         glyphs: GlyphCache? = nil, labelsCrossEdges: Bool = false) {
         self.font = font
+        self.glyphs = glyphs
+        self.labelsCrossEdges = labelsCrossEdges
         self.scale = scale
         self.zoom = zoom
         self.width = width
@@ -66,6 +75,27 @@ struct VectorLabelPlacer {
         var maxAngle: Double
         var allowOverlap: Bool
         var ignorePlacement: Bool
+        /// The text properties drawn with the style's glyphs.
+        var text: TextLayout
+    }
+
+    /// A point label's layout and paint from ``SymbolTextStyle`` (used with glyphs).
+    struct TextLayout: Hashable {
+        var fontStack: [String]
+        var lineHeight: Double
+        var letterSpacing: Double
+        var justify: StyleTextJustify
+        var anchor: StyleTextAnchor
+        var offsetX: Double
+        var offsetY: Double
+        var radialOffset: Double
+        var transform: StyleTextTransform
+        var rotate: Double
+        var haloBlur: Double
+        /// `text-halo-width` in CSS pixels, uncapped.
+        var haloWidth: Double
+        /// `text-size` in CSS pixels.
+        var size: Double
     }
 
     private struct LineGroup: Hashable {
@@ -249,13 +279,22 @@ struct VectorLabelPlacer {
         // MapLibre caps the halo at a quarter of the text size.
         let haloWidth = min(style.haloWidth.value(atZoom: zoom, for: feature) * scale, size / 4)
         let hasHalo = halo.a > 0 && haloWidth > 0
+        let t = style.text
+        let offset = t.offset.value(atZoom: zoom, for: feature)
+        let text = TextLayout(fontStack: t.font.value(atZoom: zoom, for: feature), lineHeight: t.lineHeight.value(atZoom: zoom, for: feature),
+                              letterSpacing: t.letterSpacing.value(atZoom: zoom, for: feature), justify: t.justify.value(atZoom: zoom, for: feature),
+                              anchor: t.anchor.value(atZoom: zoom, for: feature), offsetX: offset[0], offsetY: offset[1],
+                              radialOffset: t.radialOffset.value(atZoom: zoom, for: feature), transform: t.transform.value(atZoom: zoom, for: feature),
+                              rotate: t.rotate.value(atZoom: zoom, for: feature), haloBlur: t.haloBlur.value(atZoom: zoom, for: feature),
+                              haloWidth: hasHalo ? style.haloWidth.value(atZoom: zoom, for: feature) : 0,
+                              size: min(style.textSize.value(atZoom: zoom, for: feature), Self.maximumTextSize))
         return Paint(size: size, color: color, halo: hasHalo ? halo : nil, haloWidth: hasHalo ? haloWidth : 0,
                      padding: min(style.padding.value(atZoom: zoom, for: feature) * scale, Double(max(width, height))),
                      maxWidth: style.maxWidth.value(atZoom: zoom, for: feature),
                      spacing: style.spacing.value(atZoom: zoom, for: feature) * scale,
                      maxAngle: style.maxAngle.value(atZoom: zoom, for: feature) * .pi / 180,
                      allowOverlap: style.allowOverlap.value(atZoom: zoom, for: feature),
-                     ignorePlacement: style.ignorePlacement.value(atZoom: zoom, for: feature))
+                     ignorePlacement: style.ignorePlacement.value(atZoom: zoom, for: feature), text: text)
     }
 
     /// Counts `text`'s glyphs at `size` against the limit first; false (and
@@ -276,12 +315,15 @@ struct VectorLabelPlacer {
     struct PointText {
         var lines: [(line: TextLine, origin: Point)]
         var box: LabelBox
+        /// The text shaped from the style's glyphs, when it has them.
+        var sdf: (text: ShapedText, paint: SDFTextDrawer.Paint, angle: Double)?
     }
 
     /// `text` laid out for a point label, centred on (0, 0): wrapped to
     /// `text-max-width` ems, each line centred. Nil when over the glyph limit.
     private mutating func lay(_ text: String, _ paint: Paint) throws -> PointText? {
         guard reserveGlyphs(for: text, size: paint.size) else { return nil }
+        if let glyphs { return shape(text, paint, glyphs) }
         let lines: [TextLine], lineHeight: Double
         let single = TextLine(text, font: font, size: paint.size)
         if paint.maxWidth > 0, single.width > paint.maxWidth * paint.size || text.contains("\n") {
@@ -303,12 +345,52 @@ struct VectorLabelPlacer {
                          box: LabelBox(minX: -width / 2 - h, minY: -height / 2 - h, maxX: width / 2 + h, maxY: height / 2 + h))
     }
 
-    /// Places a point label at `p` if it fits in the image and clears the labels before it.
+    /// `text` shaped from `glyphs` as MapLibre shapes a point label (see
+    /// ``TextShaper``), its box MapLibre's collision box (the shaped bounds at
+    /// the text size, rotated with the text; halo not included). Nil when no
+    /// glyph of it is in the font stack.
+    private func shape(_ text: String, _ paint: Paint, _ glyphs: GlyphCache) -> PointText? {
+        let layout = paint.text
+        let codePoints = layout.transform.apply(text).unicodeScalars.map(\.value)
+        let em = TextShaper.oneEm
+        let translate = layout.radialOffset != 0 ? TextShaper.radialOffset(layout.radialOffset * em, anchor: layout.anchor)
+            : (layout.offsetX * em, layout.offsetY * em)
+        let fontStack = layout.fontStack
+        let shaper = TextShaper(glyph: { glyphs.glyph($0, fontStack: fontStack) }, maxWidth: paint.maxWidth * em,
+                                lineHeight: layout.lineHeight * em,
+                                spacing: TextShaper.allowsLetterSpacing(codePoints) ? layout.letterSpacing * em : 0,
+                                anchor: layout.anchor, justify: layout.justify == .auto ? layout.anchor.justification : layout.justify,
+                                translate: translate)
+        guard let shaped = shaper.shape(codePoints) else { return nil }
+        let fontScale = layout.size / em
+        let s = fontScale * scale
+        let angle = layout.rotate * .pi / 180
+        var box = LabelBox(minX: shaped.left * s, minY: shaped.top * s, maxX: shaped.right * s, maxY: shaped.bottom * s)
+        if angle != 0 {
+            // MapLibre's box of a rotated label: the bounds of its rotated corners.
+            let c = cos(angle), sn = sin(angle)
+            let corners = [(box.minX, box.minY), (box.maxX, box.minY), (box.minX, box.maxY), (box.maxX, box.maxY)]
+                .map { (c * $0.0 - sn * $0.1, sn * $0.0 + c * $0.1) }
+            box = LabelBox(minX: corners.map(\.0).min()!, minY: corners.map(\.1).min()!, maxX: corners.map(\.0).max()!, maxY: corners.map(\.1).max()!)
+        }
+        let sdfPaint = SDFTextDrawer.Paint(fontScale: fontScale, pixelRatio: scale, color: paint.color, halo: paint.halo,
+                                           haloWidth: layout.haloWidth, haloBlur: layout.haloBlur)
+        return PointText(lines: [], box: box, sdf: (shaped, sdfPaint, angle))
+    }
+
+    /// Places a point label at `p` if it fits in the image (or, when labels
+    /// may cross its edges, reaches into it) and clears the labels before it.
     /// Returns whether it was placed.
     private mutating func placePoint(layerID: String, text: String, laid: PointText, at p: Point, paint: Paint) -> Bool {
+        let box = LabelBox(minX: p.x + laid.box.minX, minY: p.y + laid.box.minY, maxX: p.x + laid.box.maxX, maxY: p.y + laid.box.maxY)
+        if let sdf = laid.sdf {
+            guard labelsCrossEdges ? box.intersects(LabelBox(minX: 0, minY: 0, maxX: Double(width), maxY: Double(height)))
+                    : box.isInside(width: Double(width), height: Double(height)) else { return false }
+            return commit(VectorMapLabel(layerID: layerID, text: text, anchor: p, boxes: [box], layout: .sdf(sdf.text, sdf.paint, angle: sdf.angle),
+                                         color: paint.color, halo: paint.halo, haloWidth: paint.haloWidth), paint: paint)
+        }
         // Text of control characters only has no ink to place.
         guard laid.lines.contains(where: { !$0.line.glyphs.isEmpty }) else { return false }
-        let box = LabelBox(minX: p.x + laid.box.minX, minY: p.y + laid.box.minY, maxX: p.x + laid.box.maxX, maxY: p.y + laid.box.maxY)
         guard box.isInside(width: Double(width), height: Double(height)) else { return false }
         return commit(VectorMapLabel(layerID: layerID, text: text, anchor: p, boxes: [box],
                               layout: .lines(laid.lines.map { ($0.line, Point(p.x + $0.origin.x, p.y + $0.origin.y)) }),
@@ -407,28 +489,41 @@ struct VectorLabelPlacer {
             runs.append(labels[start...i])
             start = i + 1
         }
-        for label in runs.reversed().joined() {
-            switch label.layout {
-            case .lines(let lines):
-                for (line, origin) in lines {
-                    try canvas.draw(line, at: origin, color: label.color, halo: label.halo, haloWidth: label.haloWidth)
+        for run in runs.reversed() {
+            // MapLibre draws a layer's halos before its text.
+            for label in run {
+                if case .sdf(let text, let paint, let angle) = label.layout {
+                    try SDFTextDrawer.draw(text, at: label.anchor, angle: angle, paint: paint, halo: true, on: &canvas)
                 }
-            case .alongLine(let glyphs, let size):
-                var path = Path()
-                for glyph in glyphs {
-                    let key = GlyphKey(glyph: glyph.glyph, size: size)
-                    let outline = try outlines[key] ?? {
-                        let made = try font.path(ofGlyph: glyph.glyph, size: size, origin: Point(0, 0))
-                        outlines[key] = made
-                        return made
-                    }()
-                    path.append(Self.transformed(outline, to: glyph.origin, angle: glyph.angle))
-                }
-                if let halo = label.halo {
-                    try canvas.stroke(path, color: halo, style: StrokeStyle(width: 2 * label.haloWidth, join: .round, cap: .round))
-                }
-                try canvas.fill(path, color: label.color)
             }
+            for label in run { try draw(label, on: &canvas, outlines: &outlines) }
+        }
+    }
+
+    /// Draws one label (a signed-distance label's fill only: its halo is drawn before).
+    private func draw(_ label: VectorMapLabel, on canvas: inout Canvas, outlines: inout [GlyphKey: Path]) throws {
+        switch label.layout {
+        case .sdf(let text, let paint, let angle):
+            try SDFTextDrawer.draw(text, at: label.anchor, angle: angle, paint: paint, halo: false, on: &canvas)
+        case .lines(let lines):
+            for (line, origin) in lines {
+                try canvas.draw(line, at: origin, color: label.color, halo: label.halo, haloWidth: label.haloWidth)
+            }
+        case .alongLine(let glyphs, let size):
+            var path = Path()
+            for glyph in glyphs {
+                let key = GlyphKey(glyph: glyph.glyph, size: size)
+                let outline = try outlines[key] ?? {
+                    let made = try font.path(ofGlyph: glyph.glyph, size: size, origin: Point(0, 0))
+                    outlines[key] = made
+                    return made
+                }()
+                path.append(Self.transformed(outline, to: glyph.origin, angle: glyph.angle))
+            }
+            if let halo = label.halo {
+                try canvas.stroke(path, color: halo, style: StrokeStyle(width: 2 * label.haloWidth, join: .round, cap: .round))
+            }
+            try canvas.fill(path, color: label.color)
         }
     }
 

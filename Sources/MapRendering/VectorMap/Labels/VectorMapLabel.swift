@@ -19,6 +19,8 @@ struct VectorMapLabel {
         case lines([(line: TextLine, origin: Point)])
         /// Glyphs rotated one by one along a line, all at one size.
         case alongLine([GlyphAlongLine], size: Double)
+        /// Signed-distance glyphs shaped about `anchor`, rotated clockwise by `angle` radians.
+        case sdf(ShapedText, SDFTextDrawer.Paint, angle: Double)
     }
 
     /// The symbol layer that placed it.
