@@ -162,9 +162,11 @@ struct VectorLabelPlacer {
                     var laid: PointText?
                     try Self.forEachAnchor(of: feature, in: tileLayer) { anchor in
                         guard examine() else { return false }
-                        // Off the image, or a copy in this tile's buffer of a point another tile holds.
-                        guard anchor.x >= visible.minX, anchor.x < min(visible.maxX, extent),
-                              anchor.y >= visible.minY, anchor.y < min(visible.maxY, extent) else { return true }
+                        // A copy in this tile's buffer of a point another tile holds, or off the
+                        // image (unless labels may cross its edges: then MapLibre's rule, the tile's own square).
+                        let area = labelsCrossEdges ? LabelBox(minX: 0, minY: 0, maxX: extent, maxY: extent) : visible
+                        guard anchor.x >= area.minX, anchor.x < min(area.maxX, extent),
+                              anchor.y >= area.minY, anchor.y < min(area.maxY, extent) else { return true }
                         if !isEvaluated {
                             isEvaluated = true
                             let text = Self.cleaned(style.textField.value(atZoom: zoom, for: feature), alongLine: false)
@@ -177,7 +179,8 @@ struct VectorLabelPlacer {
                         }
                         let p = Point(place.x + anchor.x * unit, place.y + anchor.y * unit)
                         let radius = paint.spacing / 2
-                        guard !placedPoints.contains(text, near: p, within: radius) else { return true }
+                        // With the style's glyphs, as in MapLibre, only collisions drop a label.
+                        guard glyphs != nil || !placedPoints.contains(text, near: p, within: radius) else { return true }
                         if placePoint(layerID: layer.id, text: text, laid: laid!, at: p, paint: paint) {
                             placedPoints.insert(text, at: p, radius: radius)
                         }
@@ -387,7 +390,8 @@ struct VectorLabelPlacer {
             guard labelsCrossEdges ? box.intersects(LabelBox(minX: 0, minY: 0, maxX: Double(width), maxY: Double(height)))
                     : box.isInside(width: Double(width), height: Double(height)) else { return false }
             return commit(VectorMapLabel(layerID: layerID, text: text, anchor: p, boxes: [box], layout: .sdf(sdf.text, sdf.paint, angle: sdf.angle),
-                                         color: paint.color, halo: paint.halo, haloWidth: paint.haloWidth), paint: paint)
+                                         color: paint.color, halo: paint.halo, haloWidth: paint.haloWidth,
+                                         drawsByViewportY: paint.allowOverlap || paint.ignorePlacement), paint: paint)
         }
         // Text of control characters only has no ink to place.
         guard laid.lines.contains(where: { !$0.line.glyphs.isEmpty }) else { return false }
@@ -489,7 +493,11 @@ struct VectorLabelPlacer {
             runs.append(labels[start...i])
             start = i + 1
         }
-        for run in runs.reversed() {
+        for var run in runs.reversed() {
+            if run.allSatisfy(\.drawsByViewportY) {
+                // Top of the view first; at one height the later feature first (MapLibre's `sortFeatures`).
+                run = ArraySlice(run.enumerated().sorted { ($0.element.anchor.y, -$0.offset) < ($1.element.anchor.y, -$1.offset) }.map(\.element))
+            }
             // MapLibre draws a layer's halos before its text.
             for label in run {
                 if case .sdf(let text, let paint, let angle) = label.layout {

@@ -37,4 +37,7 @@ struct VectorMapLabel {
     var color: RGBA
     var halo: RGBA?
     var haloWidth: Double
+    /// Whether its layer draws its labels top of the view first (MapLibre's
+    /// `symbol-z-order: auto` for a layer that allows overlap or ignores placement).
+    var drawsByViewportY = false
 }
