@@ -1,7 +1,12 @@
 /// A `symbol` layer's text properties drawn when the style has its own
 /// glyphs (`glyphs`): font stack, line layout, anchor and offsets, rotation,
 /// halo blur. With the embedded font only ``SymbolLayerStyle``'s own are drawn.
+///
+/// As in MapLibre, layout properties are evaluated at the tile's zoom (the
+/// style zoom rounded down, ``layoutZoom(_:)``), paint ones at the style zoom.
 public struct SymbolTextStyle: Sendable {
+    /// `text-max-width` in ems (default 10), at the layout zoom.
+    public var maxWidth: StyleProperty<Double>
     /// `text-font`: the font stack, first font first (default Open Sans Regular, Arial Unicode MS Regular).
     public var font: StyleProperty<[String]>
     /// `text-line-height` in ems (default 1.2).
@@ -32,6 +37,7 @@ public struct SymbolTextStyle: Sendable {
     /// Reads the properties from a layer's `layout` and `paint`.
     init(layout: [String: StyleJSON], paint: [String: StyleJSON], reader: inout StyleLayerReader) throws {
         typealias R = StyleLayerReader
+        maxWidth = try reader.property("text-max-width", in: layout, "layout", type: .number, default: 10, convert: R.length)
         font = try reader.property("text-font", in: layout, "layout", type: .any,
                                    default: ["Open Sans Regular", "Arial Unicode MS Regular"], convert: R.fontStack)
         lineHeight = try reader.property("text-line-height", in: layout, "layout", type: .number, default: 1.2, convert: R.number)
@@ -45,10 +51,11 @@ public struct SymbolTextStyle: Sendable {
         haloBlur = try reader.property("text-halo-blur", in: paint, "paint", type: .number, default: 0, convert: R.length)
     }
 
-    private init(font: StyleProperty<[String]>, lineHeight: StyleProperty<Double>, letterSpacing: StyleProperty<Double>,
+    private init(maxWidth: StyleProperty<Double>, font: StyleProperty<[String]>, lineHeight: StyleProperty<Double>, letterSpacing: StyleProperty<Double>,
                  justify: StyleProperty<StyleTextJustify>, anchor: StyleProperty<StyleTextAnchor>, offset: StyleProperty<[Double]>,
                  radialOffset: StyleProperty<Double>, transform: StyleProperty<StyleTextTransform>, rotate: StyleProperty<Double>,
                  haloBlur: StyleProperty<Double>) {
+        self.maxWidth = maxWidth
         self.font = font
         self.lineHeight = lineHeight
         self.letterSpacing = letterSpacing
@@ -61,11 +68,15 @@ public struct SymbolTextStyle: Sendable {
         self.haloBlur = haloBlur
     }
 
-    /// The style with zoom-only properties evaluated at `zoom`.
+    /// The zoom layout properties are evaluated at for the style zoom `zoom`: the tile's.
+    public static func layoutZoom(_ zoom: Double) -> Double { zoom.rounded(.down) }
+
+    /// The style with zoom-only properties evaluated at `zoom` (layout ones at ``layoutZoom(_:)``).
     public func atZoom(_ zoom: Double) -> SymbolTextStyle {
-        SymbolTextStyle(font: font.atZoom(zoom), lineHeight: lineHeight.atZoom(zoom), letterSpacing: letterSpacing.atZoom(zoom),
-                        justify: justify.atZoom(zoom), anchor: anchor.atZoom(zoom), offset: offset.atZoom(zoom),
-                        radialOffset: radialOffset.atZoom(zoom), transform: transform.atZoom(zoom), rotate: rotate.atZoom(zoom),
-                        haloBlur: haloBlur.atZoom(zoom))
+        let z = Self.layoutZoom(zoom)
+        return SymbolTextStyle(maxWidth: maxWidth.atZoom(z), font: font.atZoom(z), lineHeight: lineHeight.atZoom(z),
+                               letterSpacing: letterSpacing.atZoom(z), justify: justify.atZoom(z), anchor: anchor.atZoom(z),
+                               offset: offset.atZoom(z), radialOffset: radialOffset.atZoom(z), transform: transform.atZoom(z),
+                               rotate: rotate.atZoom(z), haloBlur: haloBlur.atZoom(zoom))
     }
 }

@@ -81,6 +81,8 @@ struct VectorLabelPlacer {
 
     /// A point label's layout and paint from ``SymbolTextStyle`` (used with glyphs).
     struct TextLayout: Hashable {
+        /// `text-max-width` in ems.
+        var maxWidth: Double
         var fontStack: [String]
         var lineHeight: Double
         var letterSpacing: Double
@@ -277,18 +279,21 @@ struct VectorLabelPlacer {
         let size = min(style.textSize.value(atZoom: zoom, for: feature) * scale, Self.maximumTextSize)
         let opacity = style.textOpacity.value(atZoom: zoom, for: feature)
         let color = VectorLayerDrawer.rgba(style.textColor.value(atZoom: zoom, for: feature), opacity: opacity)
-        guard size >= 1, color.a > 0 else { return nil }
+        guard size >= 1, opacity > 0 else { return nil }
         let halo = VectorLayerDrawer.rgba(style.haloColor.value(atZoom: zoom, for: feature), opacity: opacity)
         // MapLibre caps the halo at a quarter of the text size.
         let haloWidth = min(style.haloWidth.value(atZoom: zoom, for: feature) * scale, size / 4)
         let hasHalo = halo.a > 0 && haloWidth > 0
-        let t = style.text
-        let offset = t.offset.value(atZoom: zoom, for: feature)
-        let text = TextLayout(fontStack: t.font.value(atZoom: zoom, for: feature), lineHeight: t.lineHeight.value(atZoom: zoom, for: feature),
-                              letterSpacing: t.letterSpacing.value(atZoom: zoom, for: feature), justify: t.justify.value(atZoom: zoom, for: feature),
-                              anchor: t.anchor.value(atZoom: zoom, for: feature), offsetX: offset[0], offsetY: offset[1],
-                              radialOffset: t.radialOffset.value(atZoom: zoom, for: feature), transform: t.transform.value(atZoom: zoom, for: feature),
-                              rotate: t.rotate.value(atZoom: zoom, for: feature), haloBlur: t.haloBlur.value(atZoom: zoom, for: feature),
+        // Transparent text still shows its halo.
+        guard color.a > 0 || hasHalo else { return nil }
+        let t = style.text, z = SymbolTextStyle.layoutZoom(zoom)
+        let offset = t.offset.value(atZoom: z, for: feature)
+        let text = TextLayout(maxWidth: t.maxWidth.value(atZoom: z, for: feature),
+                              fontStack: t.font.value(atZoom: z, for: feature), lineHeight: t.lineHeight.value(atZoom: z, for: feature),
+                              letterSpacing: t.letterSpacing.value(atZoom: z, for: feature), justify: t.justify.value(atZoom: z, for: feature),
+                              anchor: t.anchor.value(atZoom: z, for: feature), offsetX: offset[0], offsetY: offset[1],
+                              radialOffset: t.radialOffset.value(atZoom: z, for: feature), transform: t.transform.value(atZoom: z, for: feature),
+                              rotate: t.rotate.value(atZoom: z, for: feature), haloBlur: t.haloBlur.value(atZoom: zoom, for: feature),
                               haloWidth: hasHalo ? style.haloWidth.value(atZoom: zoom, for: feature) : 0,
                               size: min(style.textSize.value(atZoom: zoom, for: feature), Self.maximumTextSize))
         return Paint(size: size, color: color, halo: hasHalo ? halo : nil, haloWidth: hasHalo ? haloWidth : 0,
@@ -359,7 +364,7 @@ struct VectorLabelPlacer {
         let translate = layout.radialOffset != 0 ? TextShaper.radialOffset(layout.radialOffset * em, anchor: layout.anchor)
             : (layout.offsetX * em, layout.offsetY * em)
         let fontStack = layout.fontStack
-        let shaper = TextShaper(glyph: { glyphs.glyph($0, fontStack: fontStack) }, maxWidth: paint.maxWidth * em,
+        let shaper = TextShaper(glyph: { glyphs.glyph($0, fontStack: fontStack) }, maxWidth: layout.maxWidth * em,
                                 lineHeight: layout.lineHeight * em,
                                 spacing: TextShaper.allowsLetterSpacing(codePoints) ? layout.letterSpacing * em : 0,
                                 anchor: layout.anchor, justify: layout.justify == .auto ? layout.anchor.justification : layout.justify,
@@ -381,14 +386,15 @@ struct VectorLabelPlacer {
         return PointText(lines: [], box: box, sdf: (shaped, sdfPaint, angle))
     }
 
-    /// Places a point label at `p` if it fits in the image (or, when labels
-    /// may cross its edges, reaches into it) and clears the labels before it.
+    /// Places a point label at `p` if it fits in the image (or labels may
+    /// cross its edges) and clears the labels before it.
     /// Returns whether it was placed.
     private mutating func placePoint(layerID: String, text: String, laid: PointText, at p: Point, paint: Paint) -> Bool {
         let box = LabelBox(minX: p.x + laid.box.minX, minY: p.y + laid.box.minY, maxX: p.x + laid.box.maxX, maxY: p.y + laid.box.maxY)
         if let sdf = laid.sdf {
-            guard labelsCrossEdges ? box.intersects(LabelBox(minX: 0, minY: 0, maxX: Double(width), maxY: Double(height)))
-                    : box.isInside(width: Double(width), height: Double(height)) else { return false }
+            // Across edges, as MapLibre: the anchor lies in its tile, and a box may be
+            // empty (negative letter spacing) while its glyphs still show.
+            guard labelsCrossEdges || box.isInside(width: Double(width), height: Double(height)) else { return false }
             return commit(VectorMapLabel(layerID: layerID, text: text, anchor: p, boxes: [box], layout: .sdf(sdf.text, sdf.paint, angle: sdf.angle),
                                          color: paint.color, halo: paint.halo, haloWidth: paint.haloWidth,
                                          drawsByViewportY: paint.allowOverlap || paint.ignorePlacement), paint: paint)
