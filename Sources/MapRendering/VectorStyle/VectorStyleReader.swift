@@ -9,8 +9,9 @@ struct VectorStyleReader {
         self.limits = limits
     }
 
-    /// Top-level keys read and deliberately ignored: the camera comes from the
-    /// URL, glyphs from our one font, metadata means nothing to drawing.
+    /// Top-level keys not warned about: read elsewhere (`glyphs`, `sources`,
+    /// `layers`) or deliberately ignored: the camera comes from the URL,
+    /// metadata means nothing to drawing.
     static let ignoredKeys: Set<String> = ["version", "name", "sources", "layers", "metadata", "glyphs", "center", "zoom", "bearing", "pitch", "transition"]
 
     private mutating func warn(_ message: String) {

@@ -55,6 +55,45 @@ final class SDFTextDrawerTests: XCTestCase {
         XCTAssertEqual(Double(haloed.bitmap[26, 20].g), 249, accuracy: 2, "240 (0.941) is 2.3 % halo")
     }
 
+    /// A folder holding the range 0-255 of "Test Font" with `glyph`, and a style
+    /// labelling `points` (GeoJSON positions) with `layout`.
+    func styled(_ glyph: SDFGlyph, points: [[Double]], layout: String) throws -> (folder: URL, renderer: VectorMapRenderer) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("glyphs-\(UUID().uuidString)")
+        let dir = folder.appendingPathComponent("Test Font")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        try GlyphPBF.file(name: "Test Font", glyphs: [GlyphPBF.glyph(glyph)]).write(to: dir.appendingPathComponent("0-255.pbf"))
+        let style = try VectorStyle(json: """
+            {"version": 8, "glyphs": "file://\(folder.path)/{fontstack}/{range}.pbf",
+             "sources": {"points": {"type": "geojson", "data": {"type": "MultiPoint", "coordinates": \(points)}}},
+             "layers": [{"id": "bg", "type": "background", "paint": {"background-color": "white"}},
+                        {"id": "labels", "type": "symbol", "source": "points",
+                         "layout": {"text-field": "A", "text-font": ["Test Font"], \(layout)}}]}
+            """)
+        XCTAssertEqual(style.warnings, [])
+        guard case .geojson(let source)? = style.sources["points"]?.kind, case .inline(let document) = source.data else {
+            throw XCTSkip("no GeoJSON source")
+        }
+        var renderer = VectorMapRenderer(tiles: source.tiles(document), sourceName: "points", style: style)
+        renderer.glyphs = GlyphCache(provider: try GlyphFolderProvider(template: try XCTUnwrap(style.glyphs)))
+        return (folder, renderer)
+    }
+
+    func testHugeGlyphsCountAgainstTheGlyphBudget() throws {
+        // A 200-pixel glyph at text-size 100 covers the whole 128² image: each time it is
+        // placed it counts 15 glyphs (16 384 / 1 024 − 1) beyond its text's (100 / 32)²
+        // → 10 (counted once for the feature), so a budget of 250 draws 16 of the 50
+        // labels at one point, where counting the text alone drew all 50 (each drawing
+        // 16 384 pixels).
+        let huge = GlyphPBF.square(65, side: 200, left: 0, top: 0, advance: 200)
+        var (folder, renderer) = try styled(huge, points: Array(repeating: [0, 0], count: 50),
+                                            layout: "\"text-size\": 100, \"text-allow-overlap\": true")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        renderer.labelsCrossEdges = true
+        renderer.limits.labelGlyphsPerSnapshot = 250
+        let (_, labels) = try renderer.snapshot(VectorMapCamera(center: GeoCoordinate(latitude: 0, longitude: 0), zoom: 3, width: 128, height: 128))
+        XCTAssertEqual(labels.count, 16)
+    }
+
     func testStyleWithLocalGlyphsDrawsText() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("glyphs-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -325,6 +325,8 @@ struct VectorLabelPlacer {
         var box: LabelBox
         /// The text shaped from the style's glyphs, when it has them.
         var sdf: (text: ShapedText, paint: SDFTextDrawer.Paint, angle: Double)?
+        /// What drawing it once more costs, in glyphs, beyond the glyphs counted for its text.
+        var drawWeight = 0
     }
 
     /// `text` laid out for a point label, centred on (0, 0): wrapped to
@@ -383,7 +385,15 @@ struct VectorLabelPlacer {
         }
         let sdfPaint = SDFTextDrawer.Paint(fontScale: fontScale, pixelRatio: scale, color: paint.color, halo: paint.halo,
                                            haloWidth: layout.haloWidth, haloBlur: layout.haloBlur)
-        return PointText(lines: [], box: box, sdf: (shaped, sdfPaint, angle))
+        // A glyph's drawing costs its quad's pixels (at most the image's): past 32 × 32
+        // pixels it counts as more glyphs, charged each time the label is placed.
+        let imageArea = Double(width * height)
+        var weight = 0.0
+        for placed in shaped.glyphs {
+            let area = Double(placed.glyph.bitmapWidth + 2) * s * Double(placed.glyph.bitmapHeight + 2) * s
+            weight += max(0, min(area, imageArea) / 1024 - 1)
+        }
+        return PointText(lines: [], box: box, sdf: (shaped, sdfPaint, angle), drawWeight: Int(min(weight, 1e9)))
     }
 
     /// Places a point label at `p` if it fits in the image (or labels may
@@ -395,6 +405,11 @@ struct VectorLabelPlacer {
             // Across edges, as MapLibre: the anchor lies in its tile, and a box may be
             // empty (negative letter spacing) while its glyphs still show.
             guard labelsCrossEdges || box.isInside(width: Double(width), height: Double(height)) else { return false }
+            guard glyphCount + laid.drawWeight <= limits.labelGlyphsPerSnapshot else {
+                isExhausted = true
+                return false
+            }
+            glyphCount += laid.drawWeight
             return commit(VectorMapLabel(layerID: layerID, text: text, anchor: p, boxes: [box], layout: .sdf(sdf.text, sdf.paint, angle: sdf.angle),
                                          color: paint.color, halo: paint.halo, haloWidth: paint.haloWidth,
                                          drawsByViewportY: paint.allowOverlap || paint.ignorePlacement), paint: paint)
