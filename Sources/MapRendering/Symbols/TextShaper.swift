@@ -173,6 +173,24 @@ struct TextShaper {
             || (0xFB50...0xFDFF).contains($0) || (0xFE70...0xFEFF).contains($0) }
     }
 
+    /// MapLibre's offset for `text-offset` (in pixels at 24 px) with variable
+    /// anchors: its sizes, pointed away from `anchor`, less the baseline offset vertically.
+    static func variableOffset(x: Double, y: Double, anchor: StyleTextAnchor) -> (x: Double, y: Double) {
+        let ox = abs(x), oy = abs(y)
+        var dx = 0.0, dy = 0.0
+        switch anchor {
+        case .topRight, .topLeft, .top: dy = oy - baselineOffset
+        case .bottomRight, .bottomLeft, .bottom: dy = -oy + baselineOffset
+        default: break
+        }
+        switch anchor {
+        case .topRight, .bottomRight, .right: dx = -ox
+        case .topLeft, .bottomLeft, .left: dx = ox
+        default: break
+        }
+        return (dx, dy)
+    }
+
     /// MapLibre's offset for `text-radial-offset` (in pixels at 24 px) at `anchor`.
     static func radialOffset(_ radius: Double, anchor: StyleTextAnchor) -> (x: Double, y: Double) {
         let r = max(0, radius)

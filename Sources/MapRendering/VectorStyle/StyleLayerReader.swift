@@ -78,8 +78,8 @@ struct StyleLayerReader {
                 expression = try StyleFunctionCompiler(expressions: expressions).compile(members, expecting: type)
             case .string(let text) where name == "text-field":
                 expression = Self.tokens(text)
-            case .array(let names) where name == "text-font" && Self.fontNames(names) != nil:
-                // A font stack written bare, as every style writes it (MapLibre's spec allows it).
+            case .array(let names) where (name == "text-font" || name == "text-variable-anchor") && Self.fontNames(names) != nil:
+                // A font stack (or anchor list) written bare, as every style writes it (MapLibre's spec allows it).
                 expression = .literal(.array(Self.fontNames(names)!.map { .string($0) }))
             default:
                 expression = try expressions.compile(json, expecting: type)
@@ -142,6 +142,11 @@ struct StyleLayerReader {
         guard case .array(let elements) = value else { return nil }
         let names = elements.compactMap { if case .string(let s) = $0 { return s } else { return nil } }
         return names.count == elements.count && !names.isEmpty ? names : nil
+    }
+    static let anchors: @Sendable (StyleValue) -> [StyleTextAnchor]? = { value in
+        guard case .array(let elements) = value else { return nil }
+        let anchors = elements.compactMap { if case .string(let s) = $0 { return StyleTextAnchor(rawValue: s) } else { return nil } }
+        return anchors.count == elements.count ? anchors : nil
     }
     static let text: @Sendable (StyleValue) -> String? = { $0 == .null ? nil : StyleExpression.string($0) }
     static let offset: @Sendable (StyleValue) -> [Double]? = { value in

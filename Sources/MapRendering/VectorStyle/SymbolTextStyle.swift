@@ -27,10 +27,12 @@ public struct SymbolTextStyle: Sendable {
     public var rotate: StyleProperty<Double>
     /// `text-halo-blur` in pixels (default 0).
     public var haloBlur: StyleProperty<Double>
+    /// `text-variable-anchor`: anchors tried in order until one fits (default none: `text-anchor` alone).
+    public var variableAnchor: StyleProperty<[StyleTextAnchor]>
 
     /// The layout properties read here.
     static let layoutProperties = ["text-line-height", "text-letter-spacing", "text-justify", "text-anchor", "text-offset",
-                                   "text-radial-offset", "text-transform", "text-rotate"]
+                                   "text-radial-offset", "text-transform", "text-rotate", "text-variable-anchor"]
     /// The paint properties read here.
     static let paintProperties = ["text-halo-blur"]
 
@@ -49,12 +51,13 @@ public struct SymbolTextStyle: Sendable {
         transform = try reader.property("text-transform", in: layout, "layout", type: .enumeration, default: .none, convert: R.enumeration(StyleTextTransform.self))
         rotate = try reader.property("text-rotate", in: layout, "layout", type: .number, default: 0, convert: R.number)
         haloBlur = try reader.property("text-halo-blur", in: paint, "paint", type: .number, default: 0, convert: R.length)
+        variableAnchor = try reader.property("text-variable-anchor", in: layout, "layout", type: .any, default: [], convert: R.anchors)
     }
 
     private init(maxWidth: StyleProperty<Double>, font: StyleProperty<[String]>, lineHeight: StyleProperty<Double>, letterSpacing: StyleProperty<Double>,
                  justify: StyleProperty<StyleTextJustify>, anchor: StyleProperty<StyleTextAnchor>, offset: StyleProperty<[Double]>,
                  radialOffset: StyleProperty<Double>, transform: StyleProperty<StyleTextTransform>, rotate: StyleProperty<Double>,
-                 haloBlur: StyleProperty<Double>) {
+                 haloBlur: StyleProperty<Double>, variableAnchor: StyleProperty<[StyleTextAnchor]>) {
         self.maxWidth = maxWidth
         self.font = font
         self.lineHeight = lineHeight
@@ -66,6 +69,7 @@ public struct SymbolTextStyle: Sendable {
         self.transform = transform
         self.rotate = rotate
         self.haloBlur = haloBlur
+        self.variableAnchor = variableAnchor
     }
 
     /// The zoom layout properties are evaluated at for the style zoom `zoom`: the tile's.
@@ -77,6 +81,6 @@ public struct SymbolTextStyle: Sendable {
         return SymbolTextStyle(maxWidth: maxWidth.atZoom(z), font: font.atZoom(z), lineHeight: lineHeight.atZoom(z),
                                letterSpacing: letterSpacing.atZoom(z), justify: justify.atZoom(z), anchor: anchor.atZoom(z),
                                offset: offset.atZoom(z), radialOffset: radialOffset.atZoom(z), transform: transform.atZoom(z),
-                               rotate: rotate.atZoom(z), haloBlur: haloBlur.atZoom(zoom))
+                               rotate: rotate.atZoom(z), haloBlur: haloBlur.atZoom(zoom), variableAnchor: variableAnchor.atZoom(z))
     }
 }

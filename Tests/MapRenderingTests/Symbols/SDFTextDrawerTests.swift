@@ -94,6 +94,24 @@ final class SDFTextDrawerTests: XCTestCase {
         XCTAssertEqual(labels.count, 16)
     }
 
+    func testVariableAnchorsTriedInOrder() throws {
+        // Two labels at one point: with one anchor the second collides and is dropped;
+        // with [left, right] (no padding) it goes to the point's left instead.
+        let a = GlyphPBF.square(65, side: 4, left: 3, top: -15, advance: 10)
+        let camera = VectorMapCamera(center: GeoCoordinate(latitude: 0, longitude: 0), zoom: 3, width: 64, height: 64)
+        let (folder, single) = try styled(a, points: [[0, 0], [0, 0]], layout: "\"text-size\": 24, \"text-padding\": 0")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        XCTAssertEqual(try single.snapshot(camera).labels.count, 1)
+        let (other, variable) = try styled(a, points: [[0, 0], [0, 0]],
+                                           layout: "\"text-size\": 24, \"text-padding\": 0, \"text-variable-anchor\": [\"left\", \"right\"]")
+        defer { try? FileManager.default.removeItem(at: other) }
+        let labels = try variable.snapshot(camera).labels
+        XCTAssertEqual(labels.count, 2)
+        guard labels.count == 2 else { return }
+        XCTAssertEqual(labels[0].boxes[0].minX, labels[0].anchor.x, accuracy: 1e-9, "left: the text starts at the point")
+        XCTAssertEqual(labels[1].boxes[0].maxX, labels[1].anchor.x, accuracy: 1e-9, "right: the text ends at the point")
+    }
+
     func testStyleWithLocalGlyphsDrawsText() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("glyphs-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }

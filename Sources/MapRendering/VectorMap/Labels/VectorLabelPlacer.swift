@@ -94,6 +94,8 @@ struct VectorLabelPlacer {
         var transform: StyleTextTransform
         var rotate: Double
         var haloBlur: Double
+        /// `text-variable-anchor`: the anchors tried in order; empty for `anchor` alone.
+        var variableAnchors: [StyleTextAnchor]
         /// `text-halo-width` in CSS pixels, uncapped.
         var haloWidth: Double
         /// `text-size` in CSS pixels.
@@ -294,6 +296,7 @@ struct VectorLabelPlacer {
                               anchor: t.anchor.value(atZoom: z, for: feature), offsetX: offset[0], offsetY: offset[1],
                               radialOffset: t.radialOffset.value(atZoom: z, for: feature), transform: t.transform.value(atZoom: z, for: feature),
                               rotate: t.rotate.value(atZoom: z, for: feature), haloBlur: t.haloBlur.value(atZoom: zoom, for: feature),
+                              variableAnchors: t.variableAnchor.value(atZoom: z, for: feature),
                               haloWidth: hasHalo ? style.haloWidth.value(atZoom: zoom, for: feature) : 0,
                               size: min(style.textSize.value(atZoom: zoom, for: feature), Self.maximumTextSize))
         return Paint(size: size, color: color, halo: hasHalo ? halo : nil, haloWidth: hasHalo ? haloWidth : 0,
@@ -325,6 +328,8 @@ struct VectorLabelPlacer {
         var box: LabelBox
         /// The text shaped from the style's glyphs, when it has them.
         var sdf: (text: ShapedText, paint: SDFTextDrawer.Paint, angle: Double)?
+        /// With `text-variable-anchor`, the shapings at the anchors after the first, with their boxes, tried in order.
+        var alternatives: [(text: ShapedText, box: LabelBox)] = []
         /// What drawing it once more costs, in glyphs, beyond the glyphs counted for its text.
         var drawWeight = 0
     }
@@ -363,25 +368,37 @@ struct VectorLabelPlacer {
         let layout = paint.text
         let codePoints = layout.transform.apply(text).unicodeScalars.map(\.value)
         let em = TextShaper.oneEm
-        let translate = layout.radialOffset != 0 ? TextShaper.radialOffset(layout.radialOffset * em, anchor: layout.anchor)
-            : (layout.offsetX * em, layout.offsetY * em)
         let fontStack = layout.fontStack
-        let shaper = TextShaper(glyph: { glyphs.glyph($0, fontStack: fontStack) }, maxWidth: layout.maxWidth * em,
-                                lineHeight: layout.lineHeight * em,
-                                spacing: TextShaper.allowsLetterSpacing(codePoints) ? layout.letterSpacing * em : 0,
-                                anchor: layout.anchor, justify: layout.justify == .auto ? layout.anchor.justification : layout.justify,
-                                translate: translate)
-        guard let shaped = shaper.shape(codePoints) else { return nil }
+        let spacing = TextShaper.allowsLetterSpacing(codePoints) ? layout.letterSpacing * em : 0
         let fontScale = layout.size / em
         let s = fontScale * scale
         let angle = layout.rotate * .pi / 180
-        var box = LabelBox(minX: shaped.left * s, minY: shaped.top * s, maxX: shaped.right * s, maxY: shaped.bottom * s)
-        if angle != 0 {
-            // MapLibre's box of a rotated label: the bounds of its rotated corners.
-            let c = cos(angle), sn = sin(angle)
-            let corners = [(box.minX, box.minY), (box.maxX, box.minY), (box.minX, box.maxY), (box.maxX, box.maxY)]
-                .map { (c * $0.0 - sn * $0.1, sn * $0.0 + c * $0.1) }
-            box = LabelBox(minX: corners.map(\.0).min()!, minY: corners.map(\.1).min()!, maxX: corners.map(\.0).max()!, maxY: corners.map(\.1).max()!)
+        // `text-variable-anchor`: each anchor in turn, offset as MapLibre's `evaluateVariableOffset`.
+        let anchors = layout.variableAnchors.isEmpty ? [layout.anchor] : layout.variableAnchors
+        var candidates: [(text: ShapedText, box: LabelBox)] = []
+        for anchor in anchors {
+            let translate: (x: Double, y: Double)
+            if layout.radialOffset != 0 || !layout.variableAnchors.isEmpty && layout.offsetX == 0 && layout.offsetY == 0 {
+                translate = TextShaper.radialOffset(layout.radialOffset * em, anchor: anchor)
+            } else if !layout.variableAnchors.isEmpty {
+                translate = TextShaper.variableOffset(x: layout.offsetX * em, y: layout.offsetY * em, anchor: anchor)
+            } else {
+                translate = (layout.offsetX * em, layout.offsetY * em)
+            }
+            let shaper = TextShaper(glyph: { glyphs.glyph($0, fontStack: fontStack) }, maxWidth: layout.maxWidth * em,
+                                    lineHeight: layout.lineHeight * em, spacing: spacing,
+                                    anchor: anchor, justify: layout.justify == .auto ? anchor.justification : layout.justify,
+                                    translate: translate)
+            guard let shaped = shaper.shape(codePoints) else { return nil }
+            var box = LabelBox(minX: shaped.left * s, minY: shaped.top * s, maxX: shaped.right * s, maxY: shaped.bottom * s)
+            if angle != 0 {
+                // MapLibre's box of a rotated label: the bounds of its rotated corners.
+                let c = cos(angle), sn = sin(angle)
+                let corners = [(box.minX, box.minY), (box.maxX, box.minY), (box.minX, box.maxY), (box.maxX, box.maxY)]
+                    .map { (c * $0.0 - sn * $0.1, sn * $0.0 + c * $0.1) }
+                box = LabelBox(minX: corners.map(\.0).min()!, minY: corners.map(\.1).min()!, maxX: corners.map(\.0).max()!, maxY: corners.map(\.1).max()!)
+            }
+            candidates.append((shaped, box))
         }
         let sdfPaint = SDFTextDrawer.Paint(fontScale: fontScale, pixelRatio: scale, color: paint.color, halo: paint.halo,
                                            haloWidth: layout.haloWidth, haloBlur: layout.haloBlur)
@@ -389,11 +406,12 @@ struct VectorLabelPlacer {
         // pixels it counts as more glyphs, charged each time the label is placed.
         let imageArea = Double(width * height)
         var weight = 0.0
-        for placed in shaped.glyphs {
+        for placed in candidates[0].text.glyphs {
             let area = Double(placed.glyph.bitmapWidth + 2) * s * Double(placed.glyph.bitmapHeight + 2) * s
             weight += max(0, min(area, imageArea) / 1024 - 1)
         }
-        return PointText(lines: [], box: box, sdf: (shaped, sdfPaint, angle), drawWeight: Int(min(weight, 1e9)))
+        return PointText(lines: [], box: candidates[0].box, sdf: (candidates[0].text, sdfPaint, angle),
+                         alternatives: Array(candidates.dropFirst()), drawWeight: Int(min(weight, 1e9)))
     }
 
     /// Places a point label at `p` if it fits in the image (or labels may
@@ -410,9 +428,14 @@ struct VectorLabelPlacer {
                 return false
             }
             glyphCount += laid.drawWeight
-            return commit(VectorMapLabel(layerID: layerID, text: text, anchor: p, boxes: [box], layout: .sdf(sdf.text, sdf.paint, angle: sdf.angle),
+            // The first anchor whose box clears the labels before (MapLibre's variable anchors).
+            for (shaped, relative) in [(sdf.text, laid.box)] + laid.alternatives {
+                let box = LabelBox(minX: p.x + relative.minX, minY: p.y + relative.minY, maxX: p.x + relative.maxX, maxY: p.y + relative.maxY)
+                if commit(VectorMapLabel(layerID: layerID, text: text, anchor: p, boxes: [box], layout: .sdf(shaped, sdf.paint, angle: sdf.angle),
                                          color: paint.color, halo: paint.halo, haloWidth: paint.haloWidth,
-                                         drawsByViewportY: paint.allowOverlap || paint.ignorePlacement), paint: paint)
+                                         drawsByViewportY: paint.allowOverlap || paint.ignorePlacement), paint: paint) { return true }
+            }
+            return false
         }
         // Text of control characters only has no ink to place.
         guard laid.lines.contains(where: { !$0.line.glyphs.isEmpty }) else { return false }
