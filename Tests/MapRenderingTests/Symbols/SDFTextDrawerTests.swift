@@ -57,14 +57,14 @@ final class SDFTextDrawerTests: XCTestCase {
 
     /// A folder holding the range 0-255 of "Test Font" with `glyph`, and a style
     /// labelling `points` (GeoJSON positions) with `layout`.
-    func styled(_ glyph: SDFGlyph, points: [[Double]], layout: String) throws -> (folder: URL, renderer: VectorMapRenderer) {
+    func styled(_ glyph: SDFGlyph, points: [[Double]], layout: String, geometry: String = "MultiPoint") throws -> (folder: URL, renderer: VectorMapRenderer) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("glyphs-\(UUID().uuidString)")
         let dir = folder.appendingPathComponent("Test Font")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         try GlyphPBF.file(name: "Test Font", glyphs: [GlyphPBF.glyph(glyph)]).write(to: dir.appendingPathComponent("0-255.pbf"))
         let style = try VectorStyle(json: """
             {"version": 8, "glyphs": "file://\(folder.path)/{fontstack}/{range}.pbf",
-             "sources": {"points": {"type": "geojson", "data": {"type": "MultiPoint", "coordinates": \(points)}}},
+             "sources": {"points": {"type": "geojson", "data": {"type": "\(geometry)", "coordinates": \(points)}}},
              "layers": [{"id": "bg", "type": "background", "paint": {"background-color": "white"}},
                         {"id": "labels", "type": "symbol", "source": "points",
                          "layout": {"text-field": "A", "text-font": ["Test Font"], \(layout)}}]}
@@ -110,6 +110,26 @@ final class SDFTextDrawerTests: XCTestCase {
         guard labels.count == 2 else { return }
         XCTAssertEqual(labels[0].boxes[0].minX, labels[0].anchor.x, accuracy: 1e-9, "left: the text starts at the point")
         XCTAssertEqual(labels[1].boxes[0].maxX, labels[1].anchor.x, accuracy: 1e-9, "right: the text ends at the point")
+    }
+
+    func testLineLabelsFromGlyphs() throws {
+        // "A" along a level line (off the tile edge at the equator): the glyph (advance 10
+        // at 24 px) centred on the line's middle, upright, centred across the line.
+        let a = GlyphPBF.square(65, side: 4, left: 3, top: -15, advance: 10)
+        let (folder, renderer) = try styled(a, points: [[-10, 5], [10, 5]], layout: "\"text-size\": 24, \"symbol-placement\": \"line\"",
+                                            geometry: "LineString")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (bitmap, labels) = try renderer.snapshot(VectorMapCamera(center: GeoCoordinate(latitude: 5, longitude: 0), zoom: 3, width: 128, height: 64))
+        XCTAssertEqual(labels.map(\.text), ["A"])
+        guard case .sdfAlongLine(let glyphs, _)? = labels.first?.layout else { return XCTFail("not drawn from the glyphs") }
+        XCTAssertEqual(glyphs.count, 1)
+        XCTAssertEqual(glyphs[0].at.x, 64, accuracy: 0.5)
+        XCTAssertEqual(glyphs[0].at.y, 32, accuracy: 0.1, "the line, as the tile grid rounds it")
+        XCTAssertEqual(glyphs[0].angle, 0, accuracy: 1e-9)
+        var ink: [(Int, Int)] = []
+        for y in 0..<64 { for x in 0..<128 where bitmap[x, y].r < 128 { ink.append((x, y)) } }
+        XCTAssertEqual(ink.count, 16, "the 4-pixel square")
+        XCTAssertEqual(ink.map(\.1).min(), 30)
     }
 
     func testStyleWithLocalGlyphsDrawsText() throws {

@@ -81,6 +81,10 @@ struct VectorLabelPlacer {
 
     /// A point label's layout and paint from ``SymbolTextStyle`` (used with glyphs).
     struct TextLayout: Hashable {
+        /// The layout of labels drawn in the embedded font, which read none of it.
+        static let unused = TextLayout(maxWidth: 0, fontStack: [], lineHeight: 0, letterSpacing: 0, justify: .center, anchor: .center,
+                                       offsetX: 0, offsetY: 0, radialOffset: 0, transform: .none, rotate: 0, haloBlur: 0,
+                                       variableAnchors: [], haloWidth: 0, size: 0)
         /// `text-max-width` in ems.
         var maxWidth: Double
         var fontStack: [String]
@@ -288,9 +292,12 @@ struct VectorLabelPlacer {
         let hasHalo = halo.a > 0 && haloWidth > 0
         // Transparent text still shows its halo.
         guard color.a > 0 || hasHalo else { return nil }
-        let t = style.text, z = SymbolTextStyle.layoutZoom(zoom)
-        let offset = t.offset.value(atZoom: z, for: feature)
-        let text = TextLayout(maxWidth: t.maxWidth.value(atZoom: z, for: feature),
+        // The text layout is only read when the style's glyphs draw it.
+        var text = TextLayout.unused
+        if glyphs != nil {
+            let t = style.text, z = SymbolTextStyle.layoutZoom(zoom)
+            let offset = t.offset.value(atZoom: z, for: feature)
+            text = TextLayout(maxWidth: t.maxWidth.value(atZoom: z, for: feature),
                               fontStack: t.font.value(atZoom: z, for: feature), lineHeight: t.lineHeight.value(atZoom: z, for: feature),
                               letterSpacing: t.letterSpacing.value(atZoom: z, for: feature), justify: t.justify.value(atZoom: z, for: feature),
                               anchor: t.anchor.value(atZoom: z, for: feature), offsetX: offset[0], offsetY: offset[1],
@@ -299,6 +306,7 @@ struct VectorLabelPlacer {
                               variableAnchors: t.variableAnchor.value(atZoom: z, for: feature),
                               haloWidth: hasHalo ? style.haloWidth.value(atZoom: zoom, for: feature) : 0,
                               size: min(style.textSize.value(atZoom: zoom, for: feature), Self.maximumTextSize))
+        }
         return Paint(size: size, color: color, halo: hasHalo ? halo : nil, haloWidth: hasHalo ? haloWidth : 0,
                      padding: min(style.padding.value(atZoom: zoom, for: feature) * scale, Double(max(width, height))),
                      maxWidth: style.maxWidth.value(atZoom: zoom, for: feature),
@@ -465,8 +473,39 @@ struct VectorLabelPlacer {
         // Measured before it is laid out: a line far too short costs no glyph work.
         guard length >= paint.size * Double(min(group.text.unicodeScalars.count, 4)) * 0.5 else { return }
         guard reserveGlyphs(for: group.text, size: paint.size) else { return }
+        if let glyphs {
+            // With the style's glyphs: shaped on one line, centred on the line (MapLibre's `text-anchor: center`).
+            let layout = paint.text
+            let codePoints = layout.transform.apply(group.text).unicodeScalars.map(\.value)
+            let fontStack = layout.fontStack
+            let shaper = TextShaper(glyph: { glyphs.glyph($0, fontStack: fontStack) }, maxWidth: .infinity,
+                                    lineHeight: layout.lineHeight * TextShaper.oneEm,
+                                    spacing: TextShaper.allowsLetterSpacing(codePoints) ? layout.letterSpacing * TextShaper.oneEm : 0,
+                                    anchor: .center, justify: .center, translate: (0, 0))
+            guard let shaped = shaper.shape(codePoints) else { return }
+            let fontScale = layout.size / TextShaper.oneEm
+            let sdfPaint = SDFTextDrawer.Paint(fontScale: fontScale, pixelRatio: scale, color: paint.color, halo: paint.halo,
+                                               haloWidth: layout.haloWidth, haloBlur: layout.haloBlur)
+            let image = (width: Double(width), height: Double(height), crossesEdges: labelsCrossEdges)
+            try placeAlong(path, layerID: layerID, group: group, placed: &placed, textWidth: (shaped.right - shaped.left) * fontScale * scale) { walk, middle, anchor in
+                Self.layAlong(shaped, sdfPaint, on: walk, middle: middle, anchor: anchor, layerID: layerID, text: group.text, paint: paint, image: image)
+            }
+            return
+        }
         let line = TextLine(group.text, font: font, size: paint.size)
-        let textWidth = line.width
+        let (font, width, height) = (self.font, self.width, self.height)
+        try placeAlong(path, layerID: layerID, group: group, placed: &placed, textWidth: line.width) { walk, middle, anchor in
+            Self.layAlong(line, font: font, on: walk, middle: middle, anchor: anchor, layerID: layerID, text: group.text, paint: paint,
+                          width: width, height: height)
+        }
+    }
+
+    /// Labels `textWidth` pixels long along `path`, laid by `lay` (the path, walked
+    /// upright, the text's middle along it, and the anchor): see ``placeAlong(_:layerID:group:placed:)``.
+    private mutating func placeAlong(_ path: LabelPath, layerID: String, group: LineGroup, placed: inout LabelAnchorIndex, textWidth: Double,
+                                     lay: (LabelPath, Double, Point) -> VectorMapLabel?) throws {
+        let paint = group.paint
+        let length = path.length
         // Only on lines long enough: the text and half an em either side.
         guard textWidth > 0, length >= textWidth + paint.size else { return }
         // Labels of one line closer than their own length would overlap each
@@ -490,17 +529,44 @@ struct VectorLabelPlacer {
             }
             guard walk.bendsGently(from: middle - textWidth / 2, to: middle + textWidth / 2,
                                    window: max(textWidth / 2, paint.size), maximumTurn: paint.maxAngle) else { continue }
-            guard let label = layAlong(line, on: walk, middle: middle, anchor: anchor, layerID: layerID, text: group.text, paint: paint) else { continue }
+            guard let label = lay(walk, middle, anchor) else { continue }
             if commit(label, paint: paint) { placed.insert(group.text, at: anchor, radius: spacing / 2) }
             if isExhausted { return }
         }
     }
 
+    /// `text`'s signed-distance glyphs set along `path` with its middle `middle`
+    /// pixels along it: each glyph's centre on the line, rotated to the segment
+    /// under it, the line through the text's middle. Nil when a glyph's box leaves the image.
+    private static func layAlong(_ text: ShapedText, _ sdfPaint: SDFTextDrawer.Paint, on path: LabelPath, middle: Double, anchor: Point,
+                                 layerID: String, text label: String, paint: Paint,
+                                 image: (width: Double, height: Double, crossesEdges: Bool)) -> VectorMapLabel? {
+        let s = sdfPaint.fontScale * sdfPaint.pixelRatio
+        let halfHeight = (text.bottom - text.top) / 2 * s
+        var glyphs: [(text: ShapedText, at: Point, angle: Double)] = []
+        var boxes: [LabelBox] = []
+        for placed in text.glyphs {
+            let advance = Double(placed.glyph.advance)
+            let (center, angle) = path.point(at: middle + (placed.x + advance / 2) * s)
+            let one = ShapedText(glyphs: [.init(glyph: placed.glyph, x: -advance / 2, y: placed.y)], left: -advance / 2, top: text.top,
+                                 right: advance / 2, bottom: text.bottom, lineCount: 1)
+            glyphs.append((one, center, angle))
+            let c = cos(angle), sn = sin(angle)
+            let halfWidth = advance / 2 * s
+            let hx = abs(c) * halfWidth + abs(sn) * halfHeight, hy = abs(sn) * halfWidth + abs(c) * halfHeight
+            let box = LabelBox(minX: center.x - hx, minY: center.y - hy, maxX: center.x + hx, maxY: center.y + hy)
+            guard image.crossesEdges || box.isInside(width: image.width, height: image.height) else { return nil }
+            boxes.append(box)
+        }
+        return VectorMapLabel(layerID: layerID, text: label, anchor: anchor, boxes: boxes, layout: .sdfAlongLine(glyphs, sdfPaint),
+                              color: paint.color, halo: paint.halo, haloWidth: paint.haloWidth)
+    }
+
     /// `line`'s glyphs set along `path` with the text's middle `middle` pixels
     /// along it: each glyph's centre on the line, rotated to the segment under
     /// it, the em box centred across the line. Nil when a glyph's box leaves the image.
-    private func layAlong(_ line: TextLine, on path: LabelPath, middle: Double, anchor: Point,
-                          layerID: String, text: String, paint: Paint) -> VectorMapLabel? {
+    private static func layAlong(_ line: TextLine, font: TrueTypeFont, on path: LabelPath, middle: Double, anchor: Point,
+                                 layerID: String, text: String, paint: Paint, width: Int, height: Int) -> VectorMapLabel? {
         let unit = paint.size / Double(font.unitsPerEm)
         // The baseline sits below the line by half the em box's height less the descent.
         let shift = (line.ascent - line.descent) / 2
@@ -546,6 +612,8 @@ struct VectorLabelPlacer {
             for label in run {
                 if case .sdf(let text, let paint, let angle) = label.layout {
                     try SDFTextDrawer.draw(text, at: label.anchor, angle: angle, paint: paint, halo: true, on: &canvas)
+                } else if case .sdfAlongLine(let glyphs, let paint) = label.layout {
+                    for glyph in glyphs { try SDFTextDrawer.draw(glyph.text, at: glyph.at, angle: glyph.angle, paint: paint, halo: true, on: &canvas) }
                 }
             }
             for label in run { try draw(label, on: &canvas, outlines: &outlines) }
@@ -557,6 +625,8 @@ struct VectorLabelPlacer {
         switch label.layout {
         case .sdf(let text, let paint, let angle):
             try SDFTextDrawer.draw(text, at: label.anchor, angle: angle, paint: paint, halo: false, on: &canvas)
+        case .sdfAlongLine(let glyphs, let paint):
+            for glyph in glyphs { try SDFTextDrawer.draw(glyph.text, at: glyph.at, angle: glyph.angle, paint: paint, halo: false, on: &canvas) }
         case .lines(let lines):
             for (line, origin) in lines {
                 try canvas.draw(line, at: origin, color: label.color, halo: label.halo, haloWidth: label.haloWidth)

@@ -21,6 +21,9 @@ struct VectorMapLabel {
         case alongLine([GlyphAlongLine], size: Double)
         /// Signed-distance glyphs shaped about `anchor`, rotated clockwise by `angle` radians.
         case sdf(ShapedText, SDFTextDrawer.Paint, angle: Double)
+        /// Signed-distance glyphs set along a line: each a one-glyph text about its
+        /// point on the line, rotated clockwise by its angle.
+        case sdfAlongLine([(text: ShapedText, at: Point, angle: Double)], SDFTextDrawer.Paint)
     }
 
     /// The symbol layer that placed it.
