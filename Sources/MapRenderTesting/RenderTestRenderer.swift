@@ -99,8 +99,15 @@ struct RenderTestRenderer {
             loaders.append(loader)
             renderer.sprites = try Sprites(of: style, pixelRatio: test.pixelRatio, from: SuiteSprites(loader: loader, renderer: self))
         }
+        if let template = style.glyphs {
+            let loader = SuiteFileLoader(integration: integration, template: "")
+            loaders.append(loader)
+            renderer.glyphs = GlyphCache(provider: SuiteGlyphs(loader: loader, template: try suitePath(template, "glyphs")))
+            renderer.labelsCrossEdges = true
+        }
         return try renderer.render(camera)
     }
+
     /// A `raster`, `raster-dem` or `image` source read from the suite's files.
     private func rasterSource(_ source: VectorStyleSource, loaders: inout [SuiteFileLoader]) throws -> MapRasterSource {
         let zoomRange = (source.minimumZoom ?? 0)...max(source.minimumZoom ?? 0, source.maximumZoom ?? 22)

@@ -10,7 +10,8 @@ final class SuiteFileLoader: TileLoading {
     var filesRead: Set<String> { read.withLock { $0 } }
 
     private let loader: DirectoryTileLoader
-    private let integration: URL
+    /// The suite's `integration/` folder.
+    let integration: URL
     private let read = Mutex<Set<String>>([])
 
     /// A loader of `template` (a path under `integration`, with `{z}`, `{x}`,

@@ -49,6 +49,14 @@ public struct VectorMapRenderer: Sendable {
     /// The images `icon-image` names (none by default: no icon is drawn),
     /// e.g. `Sprites(of: style, pixelRatio: camera.scale, from: provider)`.
     public var sprites = Sprites()
+    /// The style's glyph ranges (its `glyphs` URL read through a
+    /// ``GlyphProviding``): point labels are then shaped, placed and drawn from
+    /// them as MapLibre does. Nil (the default) draws labels in the embedded font.
+    public var glyphs: GlyphCache?
+    /// Whether a label may reach past the image's edges, as in MapLibre's
+    /// views; false (the default) keeps labels whole inside the image, so map
+    /// tiles drawn one by one never cut a label at their edges. Labels drawn from `glyphs` only.
+    public var labelsCrossEdges = false
     /// The horizontal bands fills and strokes are drawn in, each on its own
     /// thread (see `BandedCanvas`): the active processors. Any count draws the same bytes.
     var bandCount = ProcessInfo.processInfo.activeProcessorCount
@@ -153,7 +161,8 @@ public struct VectorMapRenderer: Sendable {
             icons.draw(on: &canvas)
         }
         var placer = VectorLabelPlacer(font: try TrueTypeFont.dejaVuSans, scale: camera.scale, zoom: zoom,
-                                       width: camera.pixelWidth, height: camera.pixelHeight, limits: limits)
+                                       width: camera.pixelWidth, height: camera.pixelHeight, limits: limits,
+                                       glyphs: glyphs, labelsCrossEdges: labelsCrossEdges)
         // MapLibre places the top-most symbol layer first: the last in the style wins.
         for layer in symbolLayers.reversed() {
             try checkCancellation()

@@ -9,8 +9,10 @@ public struct StyleLayer: Sendable {
         case fill(FillLayerStyle)
         /// Lines (and polygon outlines) stroked.
         case line(LineLayerStyle)
+        // Boxed: with its text properties the payload's copies crashed (SIGSEGV in
+        // swift_retain) in VectorMapURLTests' async test, debug build.
         /// Text labels.
-        case symbol(SymbolLayerStyle)
+        indirect case symbol(SymbolLayerStyle)
         /// A `raster` or `image` source's pictures, recoloured.
         case raster(RasterLayerStyle)
         /// A `raster-dem` source's relief, shaded.

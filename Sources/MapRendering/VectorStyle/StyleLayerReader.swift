@@ -84,6 +84,9 @@ struct StyleLayerReader {
                 expression = try StyleFunctionCompiler(expressions: expressions).compile(members, expecting: type)
             case .string(let text) where name == "text-field" || name == "icon-image":
                 expression = Self.tokens(text)
+            case .array(let names) where (name == "text-font" || name == "text-variable-anchor") && Self.fontNames(names) != nil:
+                // A font stack (or anchor list) written bare, as every style writes it (MapLibre's spec allows it).
+                expression = .literal(.array(Self.fontNames(names)!.map { .string($0) }))
             default:
                 expression = try expressions.compile(json, expecting: type)
             }
@@ -146,6 +149,22 @@ struct StyleLayerReader {
         return length(value)
     }
     static let opacity: @Sendable (StyleValue) -> Double? = { if case .number(let n) = $0, n >= 0, n <= 1 { return n } else { return nil } }
+    /// The names of a bare `text-font` array: strings, the first not an operator.
+    static func fontNames(_ elements: [StyleJSON]) -> [String]? {
+        let names = elements.compactMap { if case .string(let s) = $0 { return s } else { return nil } }
+        guard names.count == elements.count, let first = names.first, !["literal", "step", "match", "case", "coalesce", "get"].contains(first) else { return nil }
+        return names
+    }
+    static let fontStack: @Sendable (StyleValue) -> [String]? = { value in
+        guard case .array(let elements) = value else { return nil }
+        let names = elements.compactMap { if case .string(let s) = $0 { return s } else { return nil } }
+        return names.count == elements.count && !names.isEmpty ? names : nil
+    }
+    static let anchors: @Sendable (StyleValue) -> [StyleTextAnchor]? = { value in
+        guard case .array(let elements) = value else { return nil }
+        let anchors = elements.compactMap { if case .string(let s) = $0 { return StyleTextAnchor(rawValue: s) } else { return nil } }
+        return anchors.count == elements.count ? anchors : nil
+    }
     static let text: @Sendable (StyleValue) -> String? = { $0 == .null ? nil : StyleExpression.string($0) }
     static let offset: @Sendable (StyleValue) -> [Double]? = { value in
         guard case .array(let elements) = value, elements.count == 2 else { return nil }

@@ -35,6 +35,8 @@ public struct SymbolLayerStyle: Sendable {
     public var textOpacity: StyleProperty<Double>
     /// The icon properties.
     public var icon: SymbolIconStyle
+    /// The text layout and paint properties drawn with a style's own glyphs.
+    public var text: SymbolTextStyle
 
     /// The style with zoom-only properties evaluated at `zoom`.
     public func atZoom(_ zoom: Double) -> SymbolLayerStyle {
@@ -43,7 +45,7 @@ public struct SymbolLayerStyle: Sendable {
                          maxAngle: maxAngle.atZoom(zoom), allowOverlap: allowOverlap.atZoom(zoom),
                          ignorePlacement: ignorePlacement.atZoom(zoom),
                          textColor: textColor.atZoom(zoom), haloColor: haloColor.atZoom(zoom), haloWidth: haloWidth.atZoom(zoom),
-                         textOpacity: textOpacity.atZoom(zoom), icon: icon.atZoom(zoom))
+                         textOpacity: textOpacity.atZoom(zoom), icon: icon.atZoom(zoom), text: text.atZoom(zoom))
     }
 }
 

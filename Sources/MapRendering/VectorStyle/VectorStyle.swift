@@ -25,6 +25,11 @@ public struct VectorStyle: Sendable {
     /// The name of the file the style was read from (as the user gave it), if
     /// given: its errors and warnings start with it.
     public var fileName: String?
+    /// The style's `glyphs` URL template (`{fontstack}` and `{range}` tokens),
+    /// if it has one: where its labels' signed-distance glyph ranges are
+    /// (``GlyphFolderProvider`` reads `file://` ones). Without it labels use
+    /// the embedded font.
+    public var glyphs: String?
 
     /// Reads a style from its JSON bytes, within `limits`.
     /// - Throws: ``VectorStyleError``, with the line and column of the value at fault.
@@ -65,8 +70,9 @@ public struct VectorStyle: Sendable {
         try self.init(data: Data(json.utf8), limits: limits)
     }
 
-    init(name: String?, sources: [String: VectorStyleSource], layers: [StyleLayer], warnings: [String]) {
+    init(name: String?, sources: [String: VectorStyleSource], layers: [StyleLayer], warnings: [String], glyphs: String? = nil) {
         self.name = name
+        self.glyphs = glyphs
         self.sources = sources
         self.layers = layers
         self.warnings = warnings

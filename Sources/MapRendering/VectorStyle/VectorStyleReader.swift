@@ -9,8 +9,9 @@ struct VectorStyleReader {
         self.limits = limits
     }
 
-    /// Top-level keys read and deliberately ignored: the camera comes from the
-    /// URL, glyphs from our one font, metadata means nothing to drawing.
+    /// Top-level keys not warned about: read elsewhere (`glyphs`, `sprite`,
+    /// `sources`, `layers`) or deliberately ignored: the camera comes from the
+    /// URL, metadata means nothing to drawing.
     static let ignoredKeys: Set<String> = ["version", "name", "sources", "layers", "metadata", "glyphs", "sprite", "center", "zoom", "bearing", "pitch", "transition"]
 
     private mutating func warn(_ message: String) {
@@ -57,7 +58,14 @@ struct VectorStyleReader {
                 throw error
             }
         }
-        var style = VectorStyle(name: name, sources: sources, layers: layers, warnings: warnings)
+        var glyphs: String?
+        if let value = root["glyphs"] {
+            guard case .string(let template) = value else {
+                throw VectorStyleError(.invalidValue, property: "glyphs", detail: "'glyphs' is a URL string, not \(value.summary)")
+            }
+            glyphs = template
+        }
+        var style = VectorStyle(name: name, sources: sources, layers: layers, warnings: warnings, glyphs: glyphs)
         style.sprites = sprites
         return style
     }
@@ -288,7 +296,8 @@ struct VectorStyleReader {
                 haloColor: try reader.property("text-halo-color", in: paint, "paint", type: .color, default: StyleColor(red: 0, green: 0, blue: 0, alpha: 0), convert: R.color),
                 haloWidth: try reader.property("text-halo-width", in: paint, "paint", type: .number, default: 0, convert: R.length),
                 textOpacity: try reader.property("text-opacity", in: paint, "paint", type: .number, default: 1, convert: R.opacity),
-                icon: try SymbolIconStyle.read(layout: layout, paint: paint, reader: &reader)))
+                icon: try SymbolIconStyle.read(layout: layout, paint: paint, reader: &reader),
+                text: try SymbolTextStyle(layout: layout, paint: paint, reader: &reader)))
         }
         return StyleLayer(id: reader.id, source: source, sourceLayer: sourceLayer, minimumZoom: minimumZoom, maximumZoom: maximumZoom,
                           isVisible: isVisible, filter: filter, kind: kind)
@@ -311,9 +320,9 @@ struct VectorStyleReader {
         "circle": (["circle-sort-key"],
                    ["circle-radius", "circle-color", "circle-blur", "circle-opacity", "circle-translate", "circle-translate-anchor",
                     "circle-pitch-scale", "circle-pitch-alignment", "circle-stroke-width", "circle-stroke-color", "circle-stroke-opacity"]),
-        "symbol": (["text-field", "text-size", "symbol-placement", "text-font", "text-max-width", "symbol-spacing", "text-padding",
-                    "text-max-angle", "text-allow-overlap", "text-ignore-placement"],
-                   ["text-color", "text-halo-color", "text-halo-width", "text-opacity"]),
+        "symbol": (Set(["text-field", "text-size", "symbol-placement", "text-font", "text-max-width", "symbol-spacing", "text-padding",
+                    "text-max-angle", "text-allow-overlap", "text-ignore-placement"]).union(SymbolTextStyle.layoutProperties),
+                   Set(["text-color", "text-halo-color", "text-halo-width", "text-opacity"]).union(SymbolTextStyle.paintProperties)),
         // `raster-fade-duration` only animates; a still map is drawn faded in.
         "raster": ([], ["raster-opacity", "raster-hue-rotate", "raster-brightness-min", "raster-brightness-max", "raster-saturation",
                         "raster-contrast", "raster-resampling", "raster-fade-duration"]),

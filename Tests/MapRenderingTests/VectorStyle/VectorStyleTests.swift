@@ -50,7 +50,7 @@ final class VectorStyleTests: XCTestCase {
                 "layout": {"line-round-limit": 1.05}},
                {"id": "labels", "type": "symbol", "source": "s", "source-layer": "t",
                 "layout": {"text-field": ["format", ["get", "name"], {}], "icon-image": "x", "symbol-placement": "line-center"},
-                "paint": {"text-halo-blur": 1}},
+                "paint": {"text-translate": [1, 1]}},
                {"id": "3d", "type": "fill-extrusion", "source": "s", "source-layer": "b"},
                {"id": "roads2", "type": "line", "source": "s", "source-layer": "t", "paint": {"line-pattern": "dots"}},
                {"id": "roads2b", "type": "line", "source": "s", "source-layer": "t", "ref": "roads"}
@@ -61,7 +61,7 @@ final class VectorStyleTests: XCTestCase {
             "layer 'roads': paint property 'line-blur' is not supported",
             "layer 'roads': paint property 'line-pattern' is not supported",
             "layer 'roads': paint property 'line-color': expression operator 'to-rgba' is not supported",
-            "layer 'labels': paint property 'text-halo-blur' is not supported",
+            "layer 'labels': paint property 'text-translate' is not supported",
             "layer 'labels': layout property 'symbol-placement': 'line-center' is not supported; labels are placed along the line",
             "layer 'labels': layout property 'text-field': expression operator 'format' is not supported",
             "layer '3d': layer type 'fill-extrusion' is not supported",
@@ -156,7 +156,7 @@ final class VectorStyleTests: XCTestCase {
                 "layout": {"line-color": "red", "line-jion": "round"},
                 "paint": {"line-colour": "#888", "line-blur": 1, "line-patern": "dots"}},
                {"id": "parks", "type": "fil", "source": "s", "source-layer": "park"},
-               {"id": "names", "type": "symbol", "source": "s", "source-layer": "roads", "paint": {"text-halo-blur": 1}}
+               {"id": "names", "type": "symbol", "source": "s", "source-layer": "roads", "paint": {"text-translate": [1, 1]}}
              ]}
             """.utf8), fileName: "my.json")
         XCTAssertEqual(style.warnings, [
@@ -167,7 +167,7 @@ final class VectorStyleTests: XCTestCase {
             "my.json: layer 'casing': paint property 'line-colour' is not supported; did you mean 'line-color'?",
             "my.json: layer 'casing': paint property 'line-patern' is not supported; did you mean 'line-pattern'?",
             "my.json: layer 'parks': layer type 'fil' is not supported; did you mean 'fill'?",
-            "my.json: layer 'names': paint property 'text-halo-blur' is not supported",
+            "my.json: layer 'names': paint property 'text-translate' is not supported",
         ])
         XCTAssertEqual(style.fileName, "my.json")
     }

@@ -29,6 +29,12 @@ struct VectorLabelPlacer {
     let width: Int
     let height: Int
     let limits: VectorMapLimits
+    /// The style's glyphs: point labels are shaped and drawn from them as
+    /// MapLibre does; nil draws every label in `font`.
+    let glyphs: GlyphCache?
+    /// Whether a point label may reach past the image's edges (MapLibre's
+    /// rule); false keeps each label whole inside the image (map tiles drawn one by one).
+    let labelsCrossEdges: Bool
 
     private var index: LabelCollisionIndex
     private(set) var labels: [VectorMapLabel] = []
@@ -43,8 +49,11 @@ struct VectorLabelPlacer {
     /// megapixels, and no image holds a readable label that large.
     static let maximumTextSize = 1000.0
 
-    init(font: TrueTypeFont, scale: Double, zoom: Double, width: Int, height: Int, limits: VectorMapLimits) {
+    init(font: TrueTypeFont, scale: Double, zoom: Double, width: Int, height: Int, limits: VectorMapLimits,
+         glyphs: GlyphCache? = nil, labelsCrossEdges: Bool = false) {
         self.font = font
+        self.glyphs = glyphs
+        self.labelsCrossEdges = labelsCrossEdges
         self.scale = scale
         self.zoom = zoom
         self.width = width
@@ -66,6 +75,35 @@ struct VectorLabelPlacer {
         var maxAngle: Double
         var allowOverlap: Bool
         var ignorePlacement: Bool
+        /// The text properties drawn with the style's glyphs.
+        var text: TextLayout
+    }
+
+    /// A point label's layout and paint from ``SymbolTextStyle`` (used with glyphs).
+    struct TextLayout: Hashable {
+        /// The layout of labels drawn in the embedded font, which read none of it.
+        static let unused = TextLayout(maxWidth: 0, fontStack: [], lineHeight: 0, letterSpacing: 0, justify: .center, anchor: .center,
+                                       offsetX: 0, offsetY: 0, radialOffset: 0, transform: .none, rotate: 0, haloBlur: 0,
+                                       variableAnchors: [], haloWidth: 0, size: 0)
+        /// `text-max-width` in ems.
+        var maxWidth: Double
+        var fontStack: [String]
+        var lineHeight: Double
+        var letterSpacing: Double
+        var justify: StyleTextJustify
+        var anchor: StyleTextAnchor
+        var offsetX: Double
+        var offsetY: Double
+        var radialOffset: Double
+        var transform: StyleTextTransform
+        var rotate: Double
+        var haloBlur: Double
+        /// `text-variable-anchor`: the anchors tried in order; empty for `anchor` alone.
+        var variableAnchors: [StyleTextAnchor]
+        /// `text-halo-width` in CSS pixels, uncapped.
+        var haloWidth: Double
+        /// `text-size` in CSS pixels.
+        var size: Double
     }
 
     private struct LineGroup: Hashable {
@@ -136,9 +174,11 @@ struct VectorLabelPlacer {
                     var laid: PointText?
                     try Self.forEachAnchor(of: feature, in: tileLayer) { anchor in
                         guard examine() else { return false }
-                        // Off the image, or a copy in this tile's buffer of a point another tile holds.
-                        guard anchor.x >= visible.minX, anchor.x < min(visible.maxX, extent),
-                              anchor.y >= visible.minY, anchor.y < min(visible.maxY, extent) else { return true }
+                        // A copy in this tile's buffer of a point another tile holds, or off the
+                        // image (unless labels may cross its edges: then MapLibre's rule, the tile's own square).
+                        let area = labelsCrossEdges ? LabelBox(minX: 0, minY: 0, maxX: extent, maxY: extent) : visible
+                        guard anchor.x >= area.minX, anchor.x < min(area.maxX, extent),
+                              anchor.y >= area.minY, anchor.y < min(area.maxY, extent) else { return true }
                         if !isEvaluated {
                             isEvaluated = true
                             let text = Self.cleaned(style.textField.value(atZoom: zoom, for: feature), alongLine: false)
@@ -151,7 +191,8 @@ struct VectorLabelPlacer {
                         }
                         let p = place.pixel(anchor.x * unit, anchor.y * unit)
                         let radius = paint.spacing / 2
-                        guard !placedPoints.contains(text, near: p, within: radius) else { return true }
+                        // With the style's glyphs, as in MapLibre, only collisions drop a label.
+                        guard glyphs != nil || !placedPoints.contains(text, near: p, within: radius) else { return true }
                         if placePoint(layerID: layer.id, text: text, laid: laid!, at: p, paint: paint) {
                             placedPoints.insert(text, at: p, radius: radius)
                         }
@@ -248,18 +289,35 @@ struct VectorLabelPlacer {
         let size = min(style.textSize.value(atZoom: zoom, for: feature) * scale, Self.maximumTextSize)
         let opacity = style.textOpacity.value(atZoom: zoom, for: feature)
         let color = VectorLayerDrawer.rgba(style.textColor.value(atZoom: zoom, for: feature), opacity: opacity)
-        guard size >= 1, color.a > 0 else { return nil }
+        guard size >= 1, opacity > 0 else { return nil }
         let halo = VectorLayerDrawer.rgba(style.haloColor.value(atZoom: zoom, for: feature), opacity: opacity)
         // MapLibre caps the halo at a quarter of the text size.
         let haloWidth = min(style.haloWidth.value(atZoom: zoom, for: feature) * scale, size / 4)
         let hasHalo = halo.a > 0 && haloWidth > 0
+        // Transparent text still shows its halo.
+        guard color.a > 0 || hasHalo else { return nil }
+        // The text layout is only read when the style's glyphs draw it.
+        var text = TextLayout.unused
+        if glyphs != nil {
+            let t = style.text, z = SymbolTextStyle.layoutZoom(zoom)
+            let offset = t.offset.value(atZoom: z, for: feature)
+            text = TextLayout(maxWidth: t.maxWidth.value(atZoom: z, for: feature),
+                              fontStack: t.font.value(atZoom: z, for: feature), lineHeight: t.lineHeight.value(atZoom: z, for: feature),
+                              letterSpacing: t.letterSpacing.value(atZoom: z, for: feature), justify: t.justify.value(atZoom: z, for: feature),
+                              anchor: t.anchor.value(atZoom: z, for: feature), offsetX: offset[0], offsetY: offset[1],
+                              radialOffset: t.radialOffset.value(atZoom: z, for: feature), transform: t.transform.value(atZoom: z, for: feature),
+                              rotate: t.rotate.value(atZoom: z, for: feature), haloBlur: t.haloBlur.value(atZoom: zoom, for: feature),
+                              variableAnchors: t.variableAnchor.value(atZoom: z, for: feature),
+                              haloWidth: hasHalo ? style.haloWidth.value(atZoom: zoom, for: feature) : 0,
+                              size: min(style.textSize.value(atZoom: zoom, for: feature), Self.maximumTextSize))
+        }
         return Paint(size: size, color: color, halo: hasHalo ? halo : nil, haloWidth: hasHalo ? haloWidth : 0,
                      padding: min(style.padding.value(atZoom: zoom, for: feature) * scale, Double(max(width, height))),
                      maxWidth: style.maxWidth.value(atZoom: zoom, for: feature),
                      spacing: style.spacing.value(atZoom: zoom, for: feature) * scale,
                      maxAngle: style.maxAngle.value(atZoom: zoom, for: feature) * .pi / 180,
                      allowOverlap: style.allowOverlap.value(atZoom: zoom, for: feature),
-                     ignorePlacement: style.ignorePlacement.value(atZoom: zoom, for: feature))
+                     ignorePlacement: style.ignorePlacement.value(atZoom: zoom, for: feature), text: text)
     }
 
     /// Counts `text`'s glyphs at `size` against the limit first; false (and
@@ -280,12 +338,19 @@ struct VectorLabelPlacer {
     struct PointText {
         var lines: [(line: TextLine, origin: Point)]
         var box: LabelBox
+        /// The text shaped from the style's glyphs, when it has them.
+        var sdf: (text: ShapedText, paint: SDFTextDrawer.Paint, angle: Double)?
+        /// With `text-variable-anchor`, the shapings at the anchors after the first, with their boxes, tried in order.
+        var alternatives: [(text: ShapedText, box: LabelBox)] = []
+        /// What drawing it once more costs, in glyphs, beyond the glyphs counted for its text.
+        var drawWeight = 0
     }
 
     /// `text` laid out for a point label, centred on (0, 0): wrapped to
     /// `text-max-width` ems, each line centred. Nil when over the glyph limit.
     private mutating func lay(_ text: String, _ paint: Paint) throws -> PointText? {
         guard reserveGlyphs(for: text, size: paint.size) else { return nil }
+        if let glyphs { return shape(text, paint, glyphs) }
         let lines: [TextLine], lineHeight: Double
         let single = TextLine(text, font: font, size: paint.size)
         if paint.maxWidth > 0, single.width > paint.maxWidth * paint.size || text.contains("\n") {
@@ -307,12 +372,85 @@ struct VectorLabelPlacer {
                          box: LabelBox(minX: -width / 2 - h, minY: -height / 2 - h, maxX: width / 2 + h, maxY: height / 2 + h))
     }
 
-    /// Places a point label at `p` if it fits in the image and clears the labels before it.
+    /// `text` shaped from `glyphs` as MapLibre shapes a point label (see
+    /// ``TextShaper``), its box MapLibre's collision box (the shaped bounds at
+    /// the text size, rotated with the text; halo not included). Nil when no
+    /// glyph of it is in the font stack.
+    private func shape(_ text: String, _ paint: Paint, _ glyphs: GlyphCache) -> PointText? {
+        let layout = paint.text
+        let codePoints = layout.transform.apply(text).unicodeScalars.map(\.value)
+        let em = TextShaper.oneEm
+        let fontStack = layout.fontStack
+        let spacing = TextShaper.allowsLetterSpacing(codePoints) ? layout.letterSpacing * em : 0
+        let fontScale = layout.size / em
+        let s = fontScale * scale
+        let angle = layout.rotate * .pi / 180
+        // `text-variable-anchor`: each anchor in turn, offset as MapLibre's `evaluateVariableOffset`.
+        let anchors = layout.variableAnchors.isEmpty ? [layout.anchor] : layout.variableAnchors
+        var candidates: [(text: ShapedText, box: LabelBox)] = []
+        for anchor in anchors {
+            let translate: (x: Double, y: Double)
+            if layout.radialOffset != 0 || !layout.variableAnchors.isEmpty && layout.offsetX == 0 && layout.offsetY == 0 {
+                translate = TextShaper.radialOffset(layout.radialOffset * em, anchor: anchor)
+            } else if !layout.variableAnchors.isEmpty {
+                translate = TextShaper.variableOffset(x: layout.offsetX * em, y: layout.offsetY * em, anchor: anchor)
+            } else {
+                translate = (layout.offsetX * em, layout.offsetY * em)
+            }
+            let shaper = TextShaper(glyph: { glyphs.glyph($0, fontStack: fontStack) }, maxWidth: layout.maxWidth * em,
+                                    lineHeight: layout.lineHeight * em, spacing: spacing,
+                                    anchor: anchor, justify: layout.justify == .auto ? anchor.justification : layout.justify,
+                                    translate: translate)
+            guard let shaped = shaper.shape(codePoints) else { return nil }
+            var box = LabelBox(minX: shaped.left * s, minY: shaped.top * s, maxX: shaped.right * s, maxY: shaped.bottom * s)
+            if angle != 0 {
+                // MapLibre's box of a rotated label: the bounds of its rotated corners.
+                let c = cos(angle), sn = sin(angle)
+                let corners = [(box.minX, box.minY), (box.maxX, box.minY), (box.minX, box.maxY), (box.maxX, box.maxY)]
+                    .map { (c * $0.0 - sn * $0.1, sn * $0.0 + c * $0.1) }
+                box = LabelBox(minX: corners.map(\.0).min()!, minY: corners.map(\.1).min()!, maxX: corners.map(\.0).max()!, maxY: corners.map(\.1).max()!)
+            }
+            candidates.append((shaped, box))
+        }
+        let sdfPaint = SDFTextDrawer.Paint(fontScale: fontScale, pixelRatio: scale, color: paint.color, halo: paint.halo,
+                                           haloWidth: layout.haloWidth, haloBlur: layout.haloBlur)
+        // A glyph's drawing costs its quad's pixels (at most the image's): past 32 × 32
+        // pixels it counts as more glyphs, charged each time the label is placed.
+        let imageArea = Double(width * height)
+        var weight = 0.0
+        for placed in candidates[0].text.glyphs {
+            let area = Double(placed.glyph.bitmapWidth + 2) * s * Double(placed.glyph.bitmapHeight + 2) * s
+            weight += max(0, min(area, imageArea) / 1024 - 1)
+        }
+        return PointText(lines: [], box: candidates[0].box, sdf: (candidates[0].text, sdfPaint, angle),
+                         alternatives: Array(candidates.dropFirst()), drawWeight: Int(min(weight, 1e9)))
+    }
+
+    /// Places a point label at `p` if it fits in the image (or labels may
+    /// cross its edges) and clears the labels before it.
     /// Returns whether it was placed.
     private mutating func placePoint(layerID: String, text: String, laid: PointText, at p: Point, paint: Paint) -> Bool {
+        let box = LabelBox(minX: p.x + laid.box.minX, minY: p.y + laid.box.minY, maxX: p.x + laid.box.maxX, maxY: p.y + laid.box.maxY)
+        if let sdf = laid.sdf {
+            // Across edges, as MapLibre: the anchor lies in its tile, and a box may be
+            // empty (negative letter spacing) while its glyphs still show.
+            guard labelsCrossEdges || box.isInside(width: Double(width), height: Double(height)) else { return false }
+            guard glyphCount + laid.drawWeight <= limits.labelGlyphsPerSnapshot else {
+                isExhausted = true
+                return false
+            }
+            glyphCount += laid.drawWeight
+            // The first anchor whose box clears the labels before (MapLibre's variable anchors).
+            for (shaped, relative) in [(sdf.text, laid.box)] + laid.alternatives {
+                let box = LabelBox(minX: p.x + relative.minX, minY: p.y + relative.minY, maxX: p.x + relative.maxX, maxY: p.y + relative.maxY)
+                if commit(VectorMapLabel(layerID: layerID, text: text, anchor: p, boxes: [box], layout: .sdf(shaped, sdf.paint, angle: sdf.angle),
+                                         color: paint.color, halo: paint.halo, haloWidth: paint.haloWidth,
+                                         drawsByViewportY: paint.allowOverlap || paint.ignorePlacement), paint: paint) { return true }
+            }
+            return false
+        }
         // Text of control characters only has no ink to place.
         guard laid.lines.contains(where: { !$0.line.glyphs.isEmpty }) else { return false }
-        let box = LabelBox(minX: p.x + laid.box.minX, minY: p.y + laid.box.minY, maxX: p.x + laid.box.maxX, maxY: p.y + laid.box.maxY)
         guard box.isInside(width: Double(width), height: Double(height)) else { return false }
         return commit(VectorMapLabel(layerID: layerID, text: text, anchor: p, boxes: [box],
                               layout: .lines(laid.lines.map { ($0.line, Point(p.x + $0.origin.x, p.y + $0.origin.y)) }),
@@ -339,8 +477,39 @@ struct VectorLabelPlacer {
         // Measured before it is laid out: a line far too short costs no glyph work.
         guard length >= paint.size * Double(min(group.text.unicodeScalars.count, 4)) * 0.5 else { return }
         guard reserveGlyphs(for: group.text, size: paint.size) else { return }
+        if let glyphs {
+            // With the style's glyphs: shaped on one line, centred on the line (MapLibre's `text-anchor: center`).
+            let layout = paint.text
+            let codePoints = layout.transform.apply(group.text).unicodeScalars.map(\.value)
+            let fontStack = layout.fontStack
+            let shaper = TextShaper(glyph: { glyphs.glyph($0, fontStack: fontStack) }, maxWidth: .infinity,
+                                    lineHeight: layout.lineHeight * TextShaper.oneEm,
+                                    spacing: TextShaper.allowsLetterSpacing(codePoints) ? layout.letterSpacing * TextShaper.oneEm : 0,
+                                    anchor: .center, justify: .center, translate: (0, 0))
+            guard let shaped = shaper.shape(codePoints) else { return }
+            let fontScale = layout.size / TextShaper.oneEm
+            let sdfPaint = SDFTextDrawer.Paint(fontScale: fontScale, pixelRatio: scale, color: paint.color, halo: paint.halo,
+                                               haloWidth: layout.haloWidth, haloBlur: layout.haloBlur)
+            let image = (width: Double(width), height: Double(height), crossesEdges: labelsCrossEdges)
+            try placeAlong(path, layerID: layerID, group: group, placed: &placed, textWidth: (shaped.right - shaped.left) * fontScale * scale) { walk, middle, anchor in
+                Self.layAlong(shaped, sdfPaint, on: walk, middle: middle, anchor: anchor, layerID: layerID, text: group.text, paint: paint, image: image)
+            }
+            return
+        }
         let line = TextLine(group.text, font: font, size: paint.size)
-        let textWidth = line.width
+        let (font, width, height) = (self.font, self.width, self.height)
+        try placeAlong(path, layerID: layerID, group: group, placed: &placed, textWidth: line.width) { walk, middle, anchor in
+            Self.layAlong(line, font: font, on: walk, middle: middle, anchor: anchor, layerID: layerID, text: group.text, paint: paint,
+                          width: width, height: height)
+        }
+    }
+
+    /// Labels `textWidth` pixels long along `path`, laid by `lay` (the path, walked
+    /// upright, the text's middle along it, and the anchor): see ``placeAlong(_:layerID:group:placed:)``.
+    private mutating func placeAlong(_ path: LabelPath, layerID: String, group: LineGroup, placed: inout LabelAnchorIndex, textWidth: Double,
+                                     lay: (LabelPath, Double, Point) -> VectorMapLabel?) throws {
+        let paint = group.paint
+        let length = path.length
         // Only on lines long enough: the text and half an em either side.
         guard textWidth > 0, length >= textWidth + paint.size else { return }
         // Labels of one line closer than their own length would overlap each
@@ -364,17 +533,44 @@ struct VectorLabelPlacer {
             }
             guard walk.bendsGently(from: middle - textWidth / 2, to: middle + textWidth / 2,
                                    window: max(textWidth / 2, paint.size), maximumTurn: paint.maxAngle) else { continue }
-            guard let label = layAlong(line, on: walk, middle: middle, anchor: anchor, layerID: layerID, text: group.text, paint: paint) else { continue }
+            guard let label = lay(walk, middle, anchor) else { continue }
             if commit(label, paint: paint) { placed.insert(group.text, at: anchor, radius: spacing / 2) }
             if isExhausted { return }
         }
     }
 
+    /// `text`'s signed-distance glyphs set along `path` with its middle `middle`
+    /// pixels along it: each glyph's centre on the line, rotated to the segment
+    /// under it, the line through the text's middle. Nil when a glyph's box leaves the image.
+    private static func layAlong(_ text: ShapedText, _ sdfPaint: SDFTextDrawer.Paint, on path: LabelPath, middle: Double, anchor: Point,
+                                 layerID: String, text label: String, paint: Paint,
+                                 image: (width: Double, height: Double, crossesEdges: Bool)) -> VectorMapLabel? {
+        let s = sdfPaint.fontScale * sdfPaint.pixelRatio
+        let halfHeight = (text.bottom - text.top) / 2 * s
+        var glyphs: [(text: ShapedText, at: Point, angle: Double)] = []
+        var boxes: [LabelBox] = []
+        for placed in text.glyphs {
+            let advance = Double(placed.glyph.advance)
+            let (center, angle) = path.point(at: middle + (placed.x + advance / 2) * s)
+            let one = ShapedText(glyphs: [.init(glyph: placed.glyph, x: -advance / 2, y: placed.y)], left: -advance / 2, top: text.top,
+                                 right: advance / 2, bottom: text.bottom, lineCount: 1)
+            glyphs.append((one, center, angle))
+            let c = cos(angle), sn = sin(angle)
+            let halfWidth = advance / 2 * s
+            let hx = abs(c) * halfWidth + abs(sn) * halfHeight, hy = abs(sn) * halfWidth + abs(c) * halfHeight
+            let box = LabelBox(minX: center.x - hx, minY: center.y - hy, maxX: center.x + hx, maxY: center.y + hy)
+            guard image.crossesEdges || box.isInside(width: image.width, height: image.height) else { return nil }
+            boxes.append(box)
+        }
+        return VectorMapLabel(layerID: layerID, text: label, anchor: anchor, boxes: boxes, layout: .sdfAlongLine(glyphs, sdfPaint),
+                              color: paint.color, halo: paint.halo, haloWidth: paint.haloWidth)
+    }
+
     /// `line`'s glyphs set along `path` with the text's middle `middle` pixels
     /// along it: each glyph's centre on the line, rotated to the segment under
     /// it, the em box centred across the line. Nil when a glyph's box leaves the image.
-    private func layAlong(_ line: TextLine, on path: LabelPath, middle: Double, anchor: Point,
-                          layerID: String, text: String, paint: Paint) -> VectorMapLabel? {
+    private static func layAlong(_ line: TextLine, font: TrueTypeFont, on path: LabelPath, middle: Double, anchor: Point,
+                                 layerID: String, text: String, paint: Paint, width: Int, height: Int) -> VectorMapLabel? {
         let unit = paint.size / Double(font.unitsPerEm)
         // The baseline sits below the line by half the em box's height less the descent.
         let shift = (line.ascent - line.descent) / 2
@@ -411,28 +607,49 @@ struct VectorLabelPlacer {
             runs.append(labels[start...i])
             start = i + 1
         }
-        for label in runs.reversed().joined() {
-            switch label.layout {
-            case .lines(let lines):
-                for (line, origin) in lines {
-                    try canvas.draw(line, at: origin, color: label.color, halo: label.halo, haloWidth: label.haloWidth)
-                }
-            case .alongLine(let glyphs, let size):
-                var path = Path()
-                for glyph in glyphs {
-                    let key = GlyphKey(glyph: glyph.glyph, size: size)
-                    let outline = try outlines[key] ?? {
-                        let made = try font.path(ofGlyph: glyph.glyph, size: size, origin: Point(0, 0))
-                        outlines[key] = made
-                        return made
-                    }()
-                    path.append(Self.transformed(outline, to: glyph.origin, angle: glyph.angle))
-                }
-                if let halo = label.halo {
-                    try canvas.stroke(path, color: halo, style: StrokeStyle(width: 2 * label.haloWidth, join: .round, cap: .round))
-                }
-                try canvas.fill(path, color: label.color)
+        for var run in runs.reversed() {
+            if run.allSatisfy(\.drawsByViewportY) {
+                // Top of the view first; at one height the later feature first (MapLibre's `sortFeatures`).
+                run = ArraySlice(run.enumerated().sorted { ($0.element.anchor.y, -$0.offset) < ($1.element.anchor.y, -$1.offset) }.map(\.element))
             }
+            // MapLibre draws a layer's halos before its text.
+            for label in run {
+                if case .sdf(let text, let paint, let angle) = label.layout {
+                    try SDFTextDrawer.draw(text, at: label.anchor, angle: angle, paint: paint, halo: true, on: &canvas)
+                } else if case .sdfAlongLine(let glyphs, let paint) = label.layout {
+                    for glyph in glyphs { try SDFTextDrawer.draw(glyph.text, at: glyph.at, angle: glyph.angle, paint: paint, halo: true, on: &canvas) }
+                }
+            }
+            for label in run { try draw(label, on: &canvas, outlines: &outlines) }
+        }
+    }
+
+    /// Draws one label (a signed-distance label's fill only: its halo is drawn before).
+    private func draw(_ label: VectorMapLabel, on canvas: inout Canvas, outlines: inout [GlyphKey: Path]) throws {
+        switch label.layout {
+        case .sdf(let text, let paint, let angle):
+            try SDFTextDrawer.draw(text, at: label.anchor, angle: angle, paint: paint, halo: false, on: &canvas)
+        case .sdfAlongLine(let glyphs, let paint):
+            for glyph in glyphs { try SDFTextDrawer.draw(glyph.text, at: glyph.at, angle: glyph.angle, paint: paint, halo: false, on: &canvas) }
+        case .lines(let lines):
+            for (line, origin) in lines {
+                try canvas.draw(line, at: origin, color: label.color, halo: label.halo, haloWidth: label.haloWidth)
+            }
+        case .alongLine(let glyphs, let size):
+            var path = Path()
+            for glyph in glyphs {
+                let key = GlyphKey(glyph: glyph.glyph, size: size)
+                let outline = try outlines[key] ?? {
+                    let made = try font.path(ofGlyph: glyph.glyph, size: size, origin: Point(0, 0))
+                    outlines[key] = made
+                    return made
+                }()
+                path.append(Self.transformed(outline, to: glyph.origin, angle: glyph.angle))
+            }
+            if let halo = label.halo {
+                try canvas.stroke(path, color: halo, style: StrokeStyle(width: 2 * label.haloWidth, join: .round, cap: .round))
+            }
+            try canvas.fill(path, color: label.color)
         }
     }
 

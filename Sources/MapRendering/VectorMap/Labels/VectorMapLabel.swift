@@ -19,6 +19,11 @@ struct VectorMapLabel {
         case lines([(line: TextLine, origin: Point)])
         /// Glyphs rotated one by one along a line, all at one size.
         case alongLine([GlyphAlongLine], size: Double)
+        /// Signed-distance glyphs shaped about `anchor`, rotated clockwise by `angle` radians.
+        case sdf(ShapedText, SDFTextDrawer.Paint, angle: Double)
+        /// Signed-distance glyphs set along a line: each a one-glyph text about its
+        /// point on the line, rotated clockwise by its angle.
+        case sdfAlongLine([(text: ShapedText, at: Point, angle: Double)], SDFTextDrawer.Paint)
     }
 
     /// The symbol layer that placed it.
@@ -35,4 +40,7 @@ struct VectorMapLabel {
     var color: RGBA
     var halo: RGBA?
     var haloWidth: Double
+    /// Whether its layer draws its labels top of the view first (MapLibre's
+    /// `symbol-z-order: auto` for a layer that allows overlap or ignores placement).
+    var drawsByViewportY = false
 }

@@ -80,8 +80,9 @@ extension Canvas {
         blend(coverage: union, x: x0, y: y0, width: unionWidth, height: unionHeight, color: color)
     }
 
-    /// Source-over of `color` scaled by per-pixel `coverage` onto the rectangle at (x, y), already clipped.
-    private mutating func blend(coverage: [UInt8], x: Int, y: Int, width w: Int, height h: Int, color: RGBA) {
+    /// Source-over of `color` scaled by per-pixel `coverage` onto the rectangle at (x, y), already clipped
+    /// (`composite(coverage:width:height:x:y:color:)` clips for callers outside).
+    mutating func blend(coverage: [UInt8], x: Int, y: Int, width w: Int, height h: Int, color: RGBA) {
         let sa = UInt32(color.a)
         let source = SIMD4<UInt32>(UInt32(Premultiplication.mul255(UInt32(color.r), sa)), UInt32(Premultiplication.mul255(UInt32(color.g), sa)),
                                    UInt32(Premultiplication.mul255(UInt32(color.b), sa)), sa)

@@ -1,0 +1,114 @@
+import Foundation
+import Raster
+
+/// Draws shaped text from signed-distance glyphs as MapLibre's `symbol_sdf`
+/// fragment shader does: each glyph's field scaled from the 24-pixel glyph
+/// size to the text size and pixel ratio, sampled bilinearly (a GPU's linear
+/// filtering), and turned into coverage by `smoothstep` about the outline
+/// (192/256) with the shader's gamma (`0.105 / pixelRatio / fontScale`); the
+/// halo between `(6 − haloWidth / fontScale) / 8` and the outline, blurred by
+/// `haloBlur · 1.19 / 8`.
+struct SDFTextDrawer {
+    /// How one label's text is painted.
+    struct Paint {
+        /// `text-size / 24`.
+        var fontScale: Double
+        /// Output pixels per CSS pixel.
+        var pixelRatio: Double
+        /// The fill colour with `text-opacity` applied.
+        var color: RGBA
+        /// The halo colour with `text-opacity` applied; nil for none.
+        var halo: RGBA?
+        /// `text-halo-width` in CSS pixels.
+        var haloWidth: Double
+        /// `text-halo-blur` in CSS pixels.
+        var haloBlur: Double
+    }
+
+    /// MapLibre's `SDF_PX`: distance units per glyph pixel.
+    static let sdfPixel = 8.0
+    /// The outline's distance value (MapLibre's `inner_edge`, 192/256).
+    static let outline = 192.0 / 256.0
+
+    /// Paints `text`'s fill (`halo == false`) or halo anchored at `anchor`
+    /// (output pixels), rotated clockwise by `angle` radians about it.
+    static func draw(_ text: ShapedText, at anchor: Point, angle: Double, paint: Paint, halo: Bool, on canvas: inout Canvas) throws {
+        let color: RGBA
+        let edgeGamma = 0.105 / paint.pixelRatio
+        var gamma = edgeGamma / paint.fontScale
+        var low: Double, high: Double
+        var inner = outline
+        if halo {
+            guard let haloColor = paint.halo else { return }
+            color = haloColor
+            gamma = (paint.haloBlur * 1.19 / sdfPixel + edgeGamma) / paint.fontScale
+            inner += gamma
+            let edge = (6 - paint.haloWidth / paint.fontScale) / sdfPixel
+            (low, high) = (edge - gamma, edge + gamma)
+        } else {
+            color = paint.color
+            (low, high) = (outline - gamma, outline + gamma)
+        }
+        guard color.a > 0 else { return }
+        let scale = paint.fontScale * paint.pixelRatio
+        let c = cos(angle), s = sin(angle)
+        for placed in text.glyphs {
+            let glyph = placed.glyph
+            let bw = glyph.bitmapWidth, bh = glyph.bitmapHeight
+            guard bw > 0, bh > 0 else { continue }
+            // The bitmap's top-left in glyph pixels about the anchor (MapLibre's quad corner, less its atlas padding).
+            let ox = placed.x + Double(glyph.left - SDFGlyph.border)
+            let oy = placed.y - Double(glyph.top + SDFGlyph.border)
+            // The rotated quad's bounds in output pixels, one pixel wider for the filtering's reach.
+            var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+            for (u, v) in [(ox - 1, oy - 1), (ox + Double(bw) + 1, oy - 1), (ox - 1, oy + Double(bh) + 1), (ox + Double(bw) + 1, oy + Double(bh) + 1)] {
+                let x = anchor.x + (c * u - s * v) * scale, y = anchor.y + (s * u + c * v) * scale
+                minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
+            }
+            let x0 = max(0, Int(minX.rounded(.down))), y0 = max(canvas.rows.lowerBound, Int(minY.rounded(.down)))
+            let x1 = min(canvas.width, Int(maxX.rounded(.up))), y1 = min(canvas.rows.upperBound, Int(maxY.rounded(.up)))
+            guard x0 < x1, y0 < y1 else { continue }
+            let w = x1 - x0, h = y1 - y0
+            var coverage = [UInt8](repeating: 0, count: w * h)
+            var any = false
+            glyph.bitmap.withUnsafeBufferPointer { field in
+                for row in 0..<h {
+                    for column in 0..<w {
+                        // The pixel centre back in the glyph's unrotated frame, then in texels.
+                        let dx = (Double(x0 + column) + 0.5 - anchor.x) / scale, dy = (Double(y0 + row) + 0.5 - anchor.y) / scale
+                        let u = c * dx + s * dy - ox - 0.5, v = -s * dx + c * dy - oy - 0.5
+                        let d = sample(field, bw, bh, u, v) / 255
+                        var alpha = smoothstep(low, high, d)
+                        if halo { alpha = min(alpha, 1 - smoothstep(inner - gamma, inner + gamma, d)) }
+                        guard alpha > 0 else { continue }
+                        coverage[row * w + column] = UInt8((alpha * 255).rounded())
+                        any = true
+                    }
+                }
+            }
+            if any { try canvas.composite(coverage: coverage, width: w, height: h, x: x0, y: y0, color: color) }
+        }
+    }
+
+    /// The field at texel coordinates (u, v) (texel centres at integers),
+    /// bilinear, 0 outside the bitmap (the atlas's empty padding).
+    static func sample(_ field: UnsafeBufferPointer<UInt8>, _ width: Int, _ height: Int, _ u: Double, _ v: Double) -> Double {
+        guard u > -1, v > -1, u < Double(width), v < Double(height) else { return 0 }
+        let fu = u.rounded(.down), fv = v.rounded(.down)
+        let iu = Int(fu), iv = Int(fv)
+        let tu = u - fu, tv = v - fv
+        func at(_ x: Int, _ y: Int) -> Double {
+            x >= 0 && y >= 0 && x < width && y < height ? Double(field[y * width + x]) : 0
+        }
+        let top = at(iu, iv) * (1 - tu) + at(iu + 1, iv) * tu
+        let bottom = at(iu, iv + 1) * (1 - tu) + at(iu + 1, iv + 1) * tu
+        return top * (1 - tv) + bottom * tv
+    }
+
+    /// GLSL's `smoothstep`.
+    static func smoothstep(_ low: Double, _ high: Double, _ x: Double) -> Double {
+        guard high > low else { return x < low ? 0 : 1 }
+        let t = min(max((x - low) / (high - low), 0), 1)
+        return t * t * (3 - 2 * t)
+    }
+}

@@ -1,0 +1,21 @@
+/// A label's glyphs laid out as MapLibre's `shapeText` lays them: positions in
+/// the pixels of the 24-pixel glyph size (``GlyphRange/fontSize``) relative to
+/// the anchor, y down, and the box the text covers (its collision box
+/// before scaling and padding).
+struct ShapedText {
+    /// One glyph and its pen position: the left end of its line's origin row,
+    /// MapLibre's `positionedGlyph.x`/`y` plus the text offset.
+    struct Glyph {
+        var glyph: SDFGlyph
+        var x: Double
+        var y: Double
+    }
+
+    var glyphs: [Glyph]
+    var left: Double
+    var top: Double
+    var right: Double
+    var bottom: Double
+    /// The lines the text was broken into.
+    var lineCount: Int
+}

@@ -1,0 +1,215 @@
+/// Lays out point labels as MapLibre's `shaping.ts` does, in the pixels of the
+/// 24-pixel glyph size: lines broken to `text-max-width` with its balanced
+/// line breaking (the least "bad" set of breaks, every line near the average
+/// width), `text-line-height`, `text-letter-spacing`, `text-justify`,
+/// `text-anchor` and the text offset.
+struct TextShaper {
+    /// MapLibre's `ONE_EM`: the glyph ranges' size.
+    static let oneEm = 24.0
+    /// MapLibre's `SHAPING_DEFAULT_OFFSET`: the first line's origin above the anchor.
+    static let defaultOffset = -17.0
+    /// MapLibre's `baselineOffset` for radial offsets.
+    static let baselineOffset = 7.0
+
+    /// The glyph of a code point (the font stack's, with fallback).
+    var glyph: (UInt32) -> SDFGlyph?
+    /// `text-max-width` in pixels at 24 px (ems × 24). As in MapLibre, 0 aims at
+    /// lines of no width: a break at every opportunity.
+    var maxWidth: Double
+    /// `text-line-height` in pixels at 24 px.
+    var lineHeight: Double
+    /// `text-letter-spacing` in pixels at 24 px.
+    var spacing: Double
+    var anchor: StyleTextAnchor
+    /// The justification (never `auto`: resolve it by the anchor first).
+    var justify: StyleTextJustify
+    /// The text offset in pixels at 24 px.
+    var translate: (x: Double, y: Double)
+
+    private static let whitespace: Set<UInt32> = [0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x20]
+    private static let breakable: Set<UInt32> = [0x0A, 0x20, 0x26, 0x29, 0x2B, 0x2D, 0x2F, 0xAD, 0xB7, 0x200B, 0x2010, 0x2013, 0x2027]
+    private static let breakableBefore: Set<UInt32> = [0x28]
+
+    /// `text` shaped; nil when no glyph of it exists in the font stack.
+    func shape(_ text: [UInt32]) -> ShapedText? {
+        let lines = breakLines(text)
+        var glyphs: [ShapedText.Glyph] = []
+        var y = Self.defaultOffset
+        var maxLineLength = 0.0
+        let justification = justify.fraction
+        for var line in lines {
+            // MapLibre trims white space from both ends of each line.
+            while let first = line.first, Self.whitespace.contains(first) { line.removeFirst() }
+            while let last = line.last, Self.whitespace.contains(last) { line.removeLast() }
+            guard !line.isEmpty else {
+                y += lineHeight
+                continue
+            }
+            var x = 0.0
+            let lineStart = glyphs.count
+            for codePoint in line {
+                guard let glyph = glyph(codePoint) else { continue }
+                glyphs.append(.init(glyph: glyph, x: x, y: y))
+                x += Double(glyph.advance) + spacing
+            }
+            if glyphs.count > lineStart {
+                maxLineLength = max(maxLineLength, x - spacing)
+                let last = glyphs[glyphs.count - 1]
+                let indent = (last.x + Double(last.glyph.advance)) * justification
+                for i in lineStart..<glyphs.count { glyphs[i].x -= indent }
+            }
+            y += lineHeight
+        }
+        guard !glyphs.isEmpty else { return nil }
+        let height = y - Self.defaultOffset
+        let horizontal = anchor.horizontalAlign, vertical = anchor.verticalAlign
+        // MapLibre's `align`: every line has one height here (no `format` scales).
+        let shiftX = (justification - horizontal) * maxLineLength + translate.x
+        let shiftY = (-vertical * Double(lines.count) + 0.5) * lineHeight + translate.y
+        for i in glyphs.indices {
+            glyphs[i].x += shiftX
+            glyphs[i].y += shiftY
+        }
+        let top = translate.y - vertical * height, left = translate.x - horizontal * maxLineLength
+        return ShapedText(glyphs: glyphs, left: left, top: top, right: left + maxLineLength, bottom: top + height, lineCount: lines.count)
+    }
+
+    /// The advance a code point adds to a line: its glyph's and the letter spacing; 0 without a glyph.
+    private func advance(_ codePoint: UInt32) -> Double {
+        guard let glyph = glyph(codePoint) else { return 0 }
+        return Double(glyph.advance) + spacing
+    }
+
+    private struct Break {
+        var index: Int
+        var x: Double
+        var prior: Int?
+        var badness: Double
+    }
+
+    /// `text` split at MapLibre's least bad line breaks (`determineLineBreaks`).
+    func breakLines(_ text: [UInt32]) -> [ArraySlice<UInt32>] {
+        guard !text.isEmpty else { return [] }
+        let total = text.reduce(0) { $0 + advance($1) }
+        let lineCount = max(1.0, (total / maxWidth).rounded(.up))
+        let target = total / lineCount
+        let hasZeroWidthSpace = text.contains(0x200B)
+        var breaks: [Break] = []
+        var x = 0.0
+        for i in text.indices {
+            let codePoint = text[i]
+            if !Self.whitespace.contains(codePoint) { x += advance(codePoint) }
+            guard i < text.count - 1 else { continue }
+            let ideographic = Self.allowsIdeographicBreaking(codePoint)
+            if Self.breakable.contains(codePoint) || ideographic
+                || (i != text.count - 2 && Self.breakableBefore.contains(text[i + 1])) {
+                let penalty = Self.penalty(codePoint, next: text[i + 1], ideographicBreak: ideographic && hasZeroWidthSpace)
+                breaks.append(evaluate(index: i + 1, x: x, target: target, breaks: breaks, penalty: penalty, isLast: false))
+            }
+        }
+        let last = evaluate(index: text.count, x: x, target: target, breaks: breaks, penalty: 0, isLast: true)
+        var indices: [Int] = [last.index]
+        var prior = last.prior
+        while let p = prior {
+            indices.append(breaks[p].index)
+            prior = breaks[p].prior
+        }
+        var lines: [ArraySlice<UInt32>] = []
+        var start = 0
+        for end in indices.reversed() {
+            lines.append(text[start..<end])
+            start = end
+        }
+        if start < text.count { lines.append(text[start...]) }
+        return lines
+    }
+
+    private func evaluate(index: Int, x: Double, target: Double, breaks: [Break], penalty: Double, isLast: Bool) -> Break {
+        var best: Int?
+        var bestBadness = Self.badness(x, target: target, penalty: penalty, isLast: isLast)
+        for (i, prior) in breaks.enumerated() {
+            let badness = Self.badness(x - prior.x, target: target, penalty: penalty, isLast: isLast) + prior.badness
+            if badness <= bestBadness {
+                best = i
+                bestBadness = badness
+            }
+        }
+        return Break(index: index, x: x, prior: best, badness: bestBadness)
+    }
+
+    private static func badness(_ width: Double, target: Double, penalty: Double, isLast: Bool) -> Double {
+        let raggedness = (width - target) * (width - target)
+        if isLast {
+            // A last line shorter than the average is preferred to a longer one.
+            return width < target ? raggedness / 2 : raggedness * 2
+        }
+        return raggedness + abs(penalty) * penalty
+    }
+
+    private static func penalty(_ codePoint: UInt32, next: UInt32, ideographicBreak: Bool) -> Double {
+        var penalty = 0.0
+        if codePoint == 0x0A { penalty -= 10000 }  // a newline forces a break
+        if ideographicBreak { penalty += 150 }
+        if codePoint == 0x28 || codePoint == 0xFF08 { penalty += 50 }  // an opening parenthesis ending a line
+        if next == 0x29 || next == 0xFF09 { penalty += 50 }  // a closing one starting the next
+        return penalty
+    }
+
+    /// Whether a line may break after `codePoint` with no space (CJK scripts, as MapLibre's `charAllowsIdeographicBreaking`).
+    static func allowsIdeographicBreaking(_ codePoint: UInt32) -> Bool {
+        guard codePoint >= 0x2E80 else { return false }
+        switch codePoint {
+        case 0x2E80...0x2FDF, 0x2FF0...0x303F, 0x3040...0x31FF, 0x3200...0x4DBF, 0x4E00...0xA4CF,
+             0xF900...0xFAFF, 0xFE10...0xFE1F, 0xFE30...0xFE4F, 0xFF00...0xFFEF:
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// Whether letter spacing applies: MapLibre leaves connected scripts (Arabic) unspaced.
+    static func allowsLetterSpacing(_ text: [UInt32]) -> Bool {
+        !text.contains { (0x0600...0x06FF).contains($0) || (0x0750...0x077F).contains($0) || (0x08A0...0x08FF).contains($0)
+            || (0xFB50...0xFDFF).contains($0) || (0xFE70...0xFEFF).contains($0) }
+    }
+
+    /// MapLibre's offset for `text-offset` (in pixels at 24 px) with variable
+    /// anchors: its sizes, pointed away from `anchor`, less the baseline offset vertically.
+    static func variableOffset(x: Double, y: Double, anchor: StyleTextAnchor) -> (x: Double, y: Double) {
+        let ox = abs(x), oy = abs(y)
+        var dx = 0.0, dy = 0.0
+        switch anchor {
+        case .topRight, .topLeft, .top: dy = oy - baselineOffset
+        case .bottomRight, .bottomLeft, .bottom: dy = -oy + baselineOffset
+        default: break
+        }
+        switch anchor {
+        case .topRight, .bottomRight, .right: dx = -ox
+        case .topLeft, .bottomLeft, .left: dx = ox
+        default: break
+        }
+        return (dx, dy)
+    }
+
+    /// MapLibre's offset for `text-radial-offset` (in pixels at 24 px) at `anchor`.
+    static func radialOffset(_ radius: Double, anchor: StyleTextAnchor) -> (x: Double, y: Double) {
+        let r = max(0, radius)
+        let h = r / 2.0.squareRoot()
+        var x = 0.0, y = 0.0
+        switch anchor {
+        case .topRight, .topLeft: y = h - baselineOffset
+        case .bottomRight, .bottomLeft: y = -h + baselineOffset
+        case .bottom: y = -r + baselineOffset
+        case .top: y = r - baselineOffset
+        default: break
+        }
+        switch anchor {
+        case .topRight, .bottomRight: x = -h
+        case .topLeft, .bottomLeft: x = h
+        case .left: x = r
+        case .right: x = -r
+        default: break
+        }
+        return (x, y)
+    }
+}
