@@ -13,6 +13,8 @@ struct VP8LBackwardReferences {
 
     /// The longest copy VP8L codes.
     static let maximumLength = 4096
+    /// After this many literals in a row, one hash candidate is tried per pixel instead of the chain.
+    static let literalRunForShortSearch = 16
     /// A match this long ends the search: longer ones gain little.
     static let goodLength = 256
     /// The longest distance VP8L codes (prefix 39 with all 18 extra bits set), less the 120 neighbourhood codes.
@@ -72,7 +74,8 @@ struct VP8LBackwardReferences {
             }
             if position >= 1 { consider(1) }
             if width <= position { consider(width) }
-            var candidate = Int(head[hash(position)]), steps = chainLength
+            // Where copies have stopped paying (noise, photos), one candidate is tried, not the chain.
+            var candidate = Int(head[hash(position)]), steps = literalRun > Self.literalRunForShortSearch ? 1 : chainLength
             while candidate >= 0 && steps > 0 && bestLength < min(limit, Self.goodLength) && position - candidate <= Self.maximumDistance {
                 // A candidate shorter than the best cannot save more from farther away.
                 if pixels[candidate + bestLength] == pixels[position + bestLength] { consider(position - candidate) }
@@ -83,7 +86,7 @@ struct VP8LBackwardReferences {
         }
         /// Whether a match is worth a copy at all.
         func isWorthCopying(_ match: (length: Int, distance: Int)) -> Bool { match.length >= 2 }
-        var position = 0
+        var position = 0, literalRun = 0
         var match = longestMatch(at: 0)
         while position < count {
             if isWorthCopying(match) && match.length < Self.goodLength && position + 1 < count {
@@ -93,20 +96,24 @@ struct VP8LBackwardReferences {
                 if next.length > match.length + 1 && isWorthCopying(next) {
                     tokens.append(.literal(pixels[position]))
                     position += 1
+                    literalRun = 0
                     match = next
                     continue
                 }
                 tokens.append(VP8LToken(kind: .copy, value: UInt32(match.length), distanceCode: Self.distanceCode(match.distance, width: width)))
+                literalRun = 0
                 for covered in (position + 1)..<(position + match.length) { insert(covered) }
                 position += match.length
             } else if isWorthCopying(match) {
                 tokens.append(VP8LToken(kind: .copy, value: UInt32(match.length), distanceCode: Self.distanceCode(match.distance, width: width)))
+                literalRun = 0
                 for covered in position..<(position + match.length) { insert(covered) }
                 position += match.length
             } else {
                 tokens.append(.literal(pixels[position]))
                 insert(position)
                 position += 1
+                literalRun += 1
             }
             if position < count { match = longestMatch(at: position) }
         }
