@@ -58,7 +58,6 @@ final class VectorStyleTests: XCTestCase {
             """)
         XCTAssertEqual(style.warnings, [
             "layer 'roads': layout property 'line-round-limit' is not supported",
-            "layer 'roads': paint property 'line-blur' is not supported",
             "layer 'roads': paint property 'line-pattern' is not supported",
             "layer 'roads': paint property 'line-color': expression operator 'to-rgba' is not supported",
             "layer 'labels': paint property 'text-translate' is not supported",
@@ -163,7 +162,6 @@ final class VectorStyleTests: XCTestCase {
             "my.json: layer 'casing': layer property 'source_layer' is not supported; did you mean 'source-layer'?",
             "my.json: layer 'casing': layout property 'line-color' is not supported; it is a paint property",
             "my.json: layer 'casing': layout property 'line-jion' is not supported; did you mean 'line-join'?",
-            "my.json: layer 'casing': paint property 'line-blur' is not supported",
             "my.json: layer 'casing': paint property 'line-colour' is not supported; did you mean 'line-color'?",
             "my.json: layer 'casing': paint property 'line-patern' is not supported; did you mean 'line-pattern'?",
             "my.json: layer 'parks': layer type 'fil' is not supported; did you mean 'fill'?",
