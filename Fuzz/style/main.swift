@@ -96,5 +96,20 @@ func check(_ kind: StyleLayer.Kind, _ zoom: Double, _ feature: FuzzFeature) {
         checkColor(s.textColor, zoom, feature); checkColor(s.haloColor, zoom, feature)
         checkLength(s.textSize, zoom, feature); checkLength(s.haloWidth, zoom, feature); checkOpacity(s.textOpacity, zoom, feature)
         _ = (s.textField.value(atZoom: zoom, for: feature), s.placement.value(atZoom: zoom, for: feature))
+    case .circle(let s):
+        checkColor(s.color, zoom, feature); checkColor(s.strokeColor, zoom, feature)
+        checkOpacity(s.opacity, zoom, feature); checkOpacity(s.strokeOpacity, zoom, feature)
+        checkLength(s.radius, zoom, feature); checkLength(s.strokeWidth, zoom, feature)
+        precondition(s.blur.value(atZoom: zoom, for: feature).isFinite)
+        precondition(s.translate.value(atZoom: zoom, for: feature).count == 2)
+    case .raster(let s):
+        for property in [s.opacity, s.brightnessMin, s.brightnessMax] { checkOpacity(property, zoom, feature) }
+        for property in [s.hueRotate, s.saturation, s.contrast] { precondition(property.value(atZoom: zoom, for: feature).isFinite) }
+        _ = s.resampling.value(atZoom: zoom, for: feature)
+    case .hillshade(let s):
+        for property in [s.shadowColor, s.highlightColor, s.accentColor] { checkColor(property, zoom, feature) }
+        checkOpacity(s.exaggeration, zoom, feature)
+        precondition(s.illuminationDirection.value(atZoom: zoom, for: feature).isFinite)
+        _ = s.illuminationAnchor.value(atZoom: zoom, for: feature)
     }
 }
