@@ -14,7 +14,7 @@ public struct SDFGlyph: Sendable, Equatable {
     /// The ink's left edge from the pen position.
     public var left: Int
     /// The ink's top as the file gives it: MapLibre draws the ink's top edge
-    /// `-top` pixels below the shaped glyph's y (see ``TextShaper``).
+    /// `-top` pixels below the shaped glyph's y (see `TextShaper`).
     public var top: Int
     /// How far the pen moves after the glyph.
     public var advance: Int

@@ -100,7 +100,7 @@ struct BandedCanvas {
             points += pixels.count / 4
         }
 
-        /// Records `circles`, shaded in order (``CircleLayerDrawer/draw(_:on:)``).
+        /// Records `circles`, shaded in order (`CircleLayerDrawer.draw(_:on:)`).
         mutating func shade(circles: [CircleLayerDrawer.Circle]) {
             operations.append(.circles(circles))
             points += circles.count

@@ -13,7 +13,7 @@ import Raster
 /// `background`, `fill` (colour, opacity, outline colour, translate) and
 /// `line` (colour, width, opacity, gap-width casings, dashes, offset, caps,
 /// joins) and `circle` (every paint property, as MapLibre's circle shader
-/// draws them: ``CircleLayerDrawer``), each within its zoom range and
+/// draws them: `CircleLayerDrawer`), each within its zoom range and
 /// visibility and through its filter.
 /// `symbol` layers (labels, in the embedded DejaVu Sans whatever `text-font`
 /// names) are placed after every fill and line, the top-most layer first as

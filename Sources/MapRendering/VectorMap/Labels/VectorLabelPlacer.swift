@@ -373,7 +373,7 @@ struct VectorLabelPlacer {
     }
 
     /// `text` shaped from `glyphs` as MapLibre shapes a point label (see
-    /// ``TextShaper``), its box MapLibre's collision box (the shaped bounds at
+    /// `TextShaper`), its box MapLibre's collision box (the shaped bounds at
     /// the text size, rotated with the text; halo not included). Nil when no
     /// glyph of it is in the font stack.
     private func shape(_ text: String, _ paint: Paint, _ glyphs: GlyphCache) -> PointText? {
