@@ -12,6 +12,19 @@ final class ServeCommandTests: XCTestCase {
         URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("urlscheme").path
     }
 
+    /// Skips when the `urlscheme` product is not built, unless CI requires it
+    /// (`URLSCHEMEKIT_REQUIRE_CLI=1`), where a missing binary fails the test.
+    private func requireBinary() throws {
+        guard !FileManager.default.isExecutableFile(atPath: binary) else { return }
+        if ProcessInfo.processInfo.environment["URLSCHEMEKIT_REQUIRE_CLI"] == "1" { throw CLIMissing(path: binary) }
+        throw XCTSkip("build the urlscheme product first: \(binary)")
+    }
+
+    private struct CLIMissing: Error, CustomStringConvertible {
+        let path: String
+        var description: String { "\(path) is missing" }
+    }
+
     private func temporaryDirectory() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("serve-cli-" + UUID().uuidString, isDirectory: true)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
@@ -20,10 +33,7 @@ final class ServeCommandTests: XCTestCase {
     }
 
     func testServeAnswersFromEnvironmentOptionsLogsAndDrainsOnSIGTERM() throws {
-        guard FileManager.default.isExecutableFile(atPath: binary) else {
-            if ProcessInfo.processInfo.environment["URLSCHEMEKIT_REQUIRE_CLI"] == "1" { return XCTFail("\(binary) is missing") }
-            throw XCTSkip("build the urlscheme product first: \(binary)")
-        }
+        try requireBinary()
         let home = try temporaryDirectory()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
@@ -71,7 +81,7 @@ final class ServeCommandTests: XCTestCase {
     }
 
     func testABadOptionIsOneLineNamingIt() throws {
-        guard FileManager.default.isExecutableFile(atPath: binary) else { throw XCTSkip("build the urlscheme product first") }
+        try requireBinary()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = ["serve", "--port", "70000"]

@@ -100,36 +100,19 @@ struct HillshadeLayerDrawer {
     private func shade(_ slopes: [TileCoordinate: (tile: TileCoordinate, slopes: Slopes)], zoom tileZoom: Int, style: HillshadeLayerStyle,
                        cancellation: RenderCancellation) throws -> [UInt8] {
         let shading = HillshadeShading(style, atZoom: zoom)
-        let (width, height) = (frame.pixelWidth, frame.pixelHeight)
-        let n = 1 << tileZoom, scale = Double(n)
-        var pixels = [UInt8](repeating: 0, count: width * height * 4)
-        var lastKey: TileCoordinate?, last: (tile: TileCoordinate, slopes: Slopes)?
-        var latitudes = (top: 0.0, bottom: 0.0)
-        for y in 0..<height {
-            if y % 64 == 0 { try cancellation.check() }
-            for x in 0..<width {
-                let unit = frame.unitPoint(x: Double(x) + 0.5, y: Double(y) + 0.5)
-                let tx = unit.x * scale, ty = unit.y * scale
-                guard ty >= 0, ty < scale, tx.isFinite else { continue }
-                let column = tx.rounded(.down), row = ty.rounded(.down)
-                let key = TileCoordinate(z: tileZoom, x: ((Int(column) % n) + n) % n, y: Int(row))
-                if key != lastKey {
-                    (lastKey, last) = (key, slopes[key])
-                    if let tile = last?.tile {
-                        let rows = Double(1 << tile.z)
-                        latitudes = (Self.latitude(ofRow: Double(tile.y), scale: rows), Self.latitude(ofRow: Double(tile.y + 1), scale: rows))
-                    }
-                }
-                guard let (owner, tile) = last else { continue }
-                // Where the pixel lies across the slopes' tile (an ancestor's spans 2^k of these).
-                let span = Double(1 << (tileZoom - owner.z))
-                let (px, py) = (tx / span, ty / span)
-                let (u, v) = (px - px.rounded(.down), py - py.rounded(.down))
-                let derivative = Self.sample(tile, u: u, v: v) * 2 - 1
-                // The latitude under the pixel, linear across the tile as the shader takes it.
-                let latitude = (latitudes.top - latitudes.bottom) * (1 - v) + latitudes.bottom
-                RasterLayerDrawer.store(shading.color(derivative: derivative, latitude: latitude), at: (y * width + x) * 4, in: &pixels)
+        var pixels = [UInt8](repeating: 0, count: frame.pixelWidth * frame.pixelHeight * 4)
+        var latitudesOwner: TileCoordinate?, latitudes = (top: 0.0, bottom: 0.0)
+        try frame.forEachPixel(onTilesOf: tileZoom, cancellation: cancellation, lookup: { slopes[$0].map { ($0.tile, $0.slopes) } }) {
+            offset, owner, tile, u, v in
+            if owner != latitudesOwner {
+                let rows = Double(1 << owner.z)
+                latitudes = (Self.latitude(ofRow: Double(owner.y), scale: rows), Self.latitude(ofRow: Double(owner.y + 1), scale: rows))
+                latitudesOwner = owner
             }
+            let derivative = Self.sample(tile, u: u, v: v) * 2 - 1
+            // The latitude under the pixel, linear across the tile as the shader takes it.
+            let latitude = (latitudes.top - latitudes.bottom) * (1 - v) + latitudes.bottom
+            RasterLayerDrawer.store(shading.color(derivative: derivative, latitude: latitude), at: offset, in: &pixels)
         }
         return pixels
     }

@@ -41,26 +41,10 @@ struct RasterLayerDrawer {
     /// sampled from the picture of the tile (it or an ancestor) given for it.
     private func drawTiles(_ textures: [TileCoordinate: (tile: TileCoordinate, texture: RasterTexture)], zoom: Int, adjustment: RasterColorAdjustment,
                            nearest: Bool, cancellation: RenderCancellation) throws -> [UInt8] {
-        let (width, height) = (frame.pixelWidth, frame.pixelHeight)
-        let n = 1 << zoom, scale = Double(1 << zoom)
-        var pixels = [UInt8](repeating: 0, count: width * height * 4)
-        var lastKey: TileCoordinate?, last: (tile: TileCoordinate, texture: RasterTexture)?
-        for y in 0..<height {
-            if y % 64 == 0 { try cancellation.check() }
-            for x in 0..<width {
-                let unit = frame.unitPoint(x: Double(x) + 0.5, y: Double(y) + 0.5)
-                let tx = unit.x * scale, ty = unit.y * scale
-                guard ty >= 0, ty < scale, tx.isFinite else { continue }
-                let column = tx.rounded(.down), row = ty.rounded(.down)
-                let key = TileCoordinate(z: zoom, x: ((Int(column) % n) + n) % n, y: Int(row))
-                if key != lastKey { (lastKey, last) = (key, textures[key]) }
-                guard let (tile, texture) = last else { continue }
-                // Where the pixel lies across the picture's tile (an ancestor's spans 2^k of these).
-                let span = Double(1 << (zoom - tile.z))
-                let (px, py) = (tx / span, ty / span)
-                let color = adjustment.apply(texture.sample(u: px - px.rounded(.down), v: py - py.rounded(.down), nearest: nearest))
-                Self.store(color, at: (y * width + x) * 4, in: &pixels)
-            }
+        var pixels = [UInt8](repeating: 0, count: frame.pixelWidth * frame.pixelHeight * 4)
+        try frame.forEachPixel(onTilesOf: zoom, cancellation: cancellation, lookup: { textures[$0].map { ($0.tile, $0.texture) } }) {
+            offset, _, texture, u, v in
+            Self.store(adjustment.apply(texture.sample(u: u, v: v, nearest: nearest)), at: offset, in: &pixels)
         }
         return pixels
     }

@@ -71,7 +71,7 @@ final class SDFTextDrawerTests: XCTestCase {
             """)
         XCTAssertEqual(style.warnings, [])
         guard case .geojson(let source)? = style.sources["points"]?.kind, case .inline(let document) = source.data else {
-            throw XCTSkip("no GeoJSON source")
+            throw FixtureError("no GeoJSON source")
         }
         var renderer = VectorMapRenderer(tiles: source.tiles(document), sourceName: "points", style: style)
         renderer.glyphs = GlyphCache(provider: try GlyphFolderProvider(template: try XCTUnwrap(style.glyphs)))

@@ -22,7 +22,7 @@ final class SpritePatternTests: XCTestCase {
         {"version": 8, "sources": {"g": {"type": "geojson", "data": {"type": "Polygon", "coordinates": [[[-60, -60], [60, -60], [60, 60], [-60, 60], [-60, -60]]]}}},
          "layers": \#(layers)}
         """#)
-        guard case .geojson(let geojson)? = style.sources["g"]?.kind, case .inline(let document) = geojson.data else { throw XCTSkip() }
+        guard case .geojson(let geojson)? = style.sources["g"]?.kind, case .inline(let document) = geojson.data else { throw FixtureError("the fixture style did not read as expected") }
         var renderer = VectorMapRenderer(tiles: geojson.tiles(document), sourceName: "g", style: style)
         renderer.sprites = try Self.sprites()
         return try renderer.render(VectorMapCamera(center: GeoCoordinate(latitude: 0, longitude: 0), zoom: zoom, width: 64, height: 64))

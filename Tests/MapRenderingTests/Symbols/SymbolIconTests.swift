@@ -25,7 +25,7 @@ final class SymbolIconTests: XCTestCase {
          "layers": [{"id": "bg", "type": "background", "paint": {"background-color": "white"}},
                     {"id": "icons", "type": "symbol", "source": "g", "layout": \#(layout), "paint": \#(paint)}]}
         """#)
-        guard case .geojson(let geojson)? = style.sources["g"]?.kind, case .inline(let document) = geojson.data else { throw XCTSkip() }
+        guard case .geojson(let geojson)? = style.sources["g"]?.kind, case .inline(let document) = geojson.data else { throw FixtureError("the fixture style did not read as expected") }
         var renderer = VectorMapRenderer(tiles: geojson.tiles(document), sourceName: "g", style: style)
         renderer.sprites = try Self.sprites()
         let camera = VectorMapCamera(center: GeoCoordinate(latitude: 0, longitude: 0), zoom: 2, width: 64, height: 64)

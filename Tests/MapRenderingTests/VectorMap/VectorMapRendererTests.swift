@@ -64,7 +64,7 @@ final class VectorMapRendererTests: XCTestCase {
     }
 
     static func background(of renderer: VectorMapRenderer) throws -> RGBA {
-        guard case .background(let style) = try layer("background", of: renderer, atZoom: 14).kind else { throw XCTSkip("no background") }
+        guard case .background(let style) = try layer("background", of: renderer, atZoom: 14).kind else { throw FixtureError("no background") }
         return style.color.value(atZoom: 14).rgba
     }
 
