@@ -98,7 +98,10 @@ final class VectorMapLabelBudgetTests: XCTestCase {
         XCTAssertGreaterThan(labels.count, 300)
         XCTAssertLessThanOrEqual(labels.count, VectorMapLimits.default.labelsPerSnapshot)
         print("VectorMapLabelBudgetTests: 1,999 label layers: \(labels.count) labels in \(String(format: "%.3f s CPU, %.3f s wall", cpu, wall))")
-        XCTAssertLessThan(cpu, 2, "thousands of label layers took \(cpu) s of CPU")
+        // A bound on runaway work, not a speed goal (those live in the benchmarks):
+        // unbounded, this style took over 30 s in debug; bounded, 1.6-2.3 s in
+        // debug on the 2-core machine, so 2 s failed by chance.
+        XCTAssertLessThan(cpu, 5, "thousands of label layers took \(cpu) s of CPU")
         XCTAssertLessThan(wall, 10)
     }
 
