@@ -30,10 +30,15 @@ public func fuzzHTTPRequest(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
         precondition(request.method == "GET" || request.method == "HEAD")
         precondition(request.target.hasPrefix("/"))
         if case .request = parser.parse(bytes[0..<consumed - 1]) { preconditionFailure("a cut head parsed") }
+        // Written out as the parser reads values: one Latin-1 byte per character.
         var text = "\(request.method) \(request.target) HTTP/1.\(request.minorVersion)\r\n"
         for (name, value) in request.headers { text += "\(name): \(value)\r\n" }
         text += "\r\n"
-        guard case .request(let again, _) = parser.parse(Array(text.utf8)) else {
+        let head = text.unicodeScalars.map { scalar -> UInt8 in
+            precondition(scalar.value < 0x100, "a value holds a character no byte gives: \(scalar)")
+            return UInt8(scalar.value)
+        }
+        guard case .request(let again, _) = parser.parse(head) else {
             preconditionFailure("the head written out again does not parse: \(text.debugDescription)")
         }
         precondition(again == request, "written out again: \(again) != \(request)")

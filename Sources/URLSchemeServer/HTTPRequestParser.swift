@@ -6,7 +6,8 @@
 /// - lines end with CRLF: a bare CR or a bare LF anywhere is refused (400);
 /// - a field line starting with a space or tab (obs-fold) is refused (400), as
 ///   is whitespace before the colon, a name that is not a token, or a control
-///   character in a value;
+///   character in a value; bytes 0x80–0xFF in a value (obs-text) are kept,
+///   one Latin-1 character per byte;
 /// - at most ``Limits/headerCount`` fields and ``Limits/headSize`` bytes in
 ///   all (else 431);
 /// - HTTP/1.1 needs exactly one `Host`;
@@ -160,7 +161,9 @@ public struct HTTPRequestParser: Sendable {
             guard value.allSatisfy({ $0 >= 0x20 && $0 != 0x7F || $0 == 0x09 }) else {
                 return .refused(HTTPRequestError(400, "the value of \(nameText) has a control character"))
             }
-            headers.append((nameText, String(decoding: value, as: UTF8.self)))
+            // Latin-1, one character per byte: obs-text (0x80–0xFF, RFC 9110 §5.5) is
+            // opaque data, kept byte for byte instead of turned into U+FFFD.
+            headers.append((nameText, String(String.UnicodeScalarView(value.map { Unicode.Scalar($0) }))))
         }
         let request = HTTPRequest(method: method, target: target, minorVersion: minor, headers: headers)
         if let refusal = Self.check(request) { return .refused(refusal) }

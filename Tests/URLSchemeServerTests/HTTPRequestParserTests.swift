@@ -26,6 +26,17 @@ final class HTTPRequestParserTests: XCTestCase {
         XCTAssertTrue(request.keepsAlive)
     }
 
+    /// Found by the fuzz target: obs-text bytes turned into U+FFFD grew the head
+    /// threefold when written out again, past the size limit it had passed.
+    func testObsTextInAValueIsKeptByteForByte() {
+        var bytes = Array("GET / HTTP/1.1\r\nHost: x\r\nX-Note: a".utf8)
+        bytes += [0xE6, 0xFF, 0xC9]
+        bytes += Array("b\r\n\r\n".utf8)
+        guard case .request(let request, _) = parser.parse(bytes) else { return XCTFail("\(parser.parse(bytes))") }
+        let value = request.header("x-note") ?? ""
+        XCTAssertEqual(value.unicodeScalars.map(\.value), [0x61, 0xE6, 0xFF, 0xC9, 0x62], "one Latin-1 character per byte")
+    }
+
     func testIncompleteHeadsWaitAndAnAbsoluteTargetIsReducedToItsPath() {
         XCTAssertEqual(parse("GET / HTTP/1.1\r\nHost: x\r\n"), .incomplete)
         XCTAssertEqual(parse("GET / HTTP/1.1\r"), .incomplete)
