@@ -202,11 +202,8 @@ func plainDescription(_ error: Error) -> String {
     case "light": style = .builtin(.light)
     case "dark": style = .builtin(.dark)
     case let file?:
-        do {
-            style = .json(try readStyleFile(file), fileName: file)
-        } catch {
-            fail("--tiles \(name): cannot read the style \(file): \(plainDescription(error))")
-        }
+        // Read when the source opens, with the sprites and glyphs it names beside it.
+        style = .file(URL(fileURLWithPath: file))
     }
     func zoom(_ key: String) -> Int? {
         guard let text = options[key] else { return nil }
@@ -252,7 +249,10 @@ func plainDescription(_ error: Error) -> String {
         guard let archive else { fail("--tiles \(name): '\(location)' is not a URL", code: 2) }
         // An http(s) archive's ranges are kept in the image cache, so a later run reads them from disk.
         return try VectorTileSource.open(archive, style: style, rangeStore: useCache ? .standard : nil)
-    } catch let error as VectorStyleError where error.file != nil {
+    } catch var error as VectorStyleError where error.file != nil {
+        // The style's path as the user wrote it (the library names the absolute path).
+        let directory = FileManager.default.currentDirectoryPath + "/"
+        if let file = error.file, file.hasPrefix(directory) { error.file = String(file.dropFirst(directory.count)) }
         fail("\(error)")  // my.json:14:30: layer …: the file, line and column name the place
     } catch {
         if "\(error)".contains("MBTiles (SQLite)") {
@@ -267,16 +267,6 @@ func plainDescription(_ error: Error) -> String {
         if !isRemote, absolute != location { message = message.replacingOccurrences(of: absolute, with: location) }
         fail("--tiles \(name): \(message)")
     }
-}
-
-/// A style file's bytes, refused unread past the budget's style size.
-func readStyleFile(_ path: String) throws -> Data {
-    let limit = ResourceBudget().vectorStyle.maximumByteCount
-    let attributes = try FileManager.default.attributesOfItem(atPath: path)
-    if let size = attributes[.size] as? Int, size > limit {
-        throw VectorStyleError(.limitExceeded, detail: "the style is \(size) bytes, over the limit of \(limit) (ResourceBudget.vectorStyle)")
-    }
-    return try Data(contentsOf: URL(fileURLWithPath: path))
 }
 
 /// The asset store at `assetDirectory`, created if missing.

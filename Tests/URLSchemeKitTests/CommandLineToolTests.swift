@@ -354,7 +354,7 @@ final class CommandLineToolTests: XCTestCase {
         XCTAssertEqual(missing.stderr, "urlscheme: --tiles hel: /no/such.pmtiles: no such file\n")
         let badStyle = try run(["get", map, "--no-cache", "--tiles", "hel=\(archive),style=/no/style.json"])
         XCTAssertEqual(badStyle.status, 1)
-        XCTAssertEqual(badStyle.stderr, "urlscheme: --tiles hel: cannot read the style /no/style.json: no such file\n")
+        XCTAssertEqual(badStyle.stderr, "urlscheme: /no/style.json: no such file\n")
         let malformed = try run(["get", map, "--tiles", "noequals"])
         XCTAssertEqual(malformed.status, 2)
         XCTAssertTrue(malformed.stderr.contains("expected NAME=ARCHIVE"), malformed.stderr)

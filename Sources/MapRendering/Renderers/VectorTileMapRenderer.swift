@@ -45,6 +45,8 @@ public struct VectorTileMapRenderer: MapRenderer {
         // as they were: every request makes a renderer, the source keeps them.
         renderer.preparedLayers = source.preparedLayers
         renderer.preparedStyle = source.preparedStyle(for: options.style, labels: options.labels)
+        renderer.sprites = source.resources.sprites(forPixelRatio: options.scale)
+        renderer.glyphs = source.resources.glyphs
         let camera = VectorMapCamera(center: viewport.center, zoom: viewport.zoom, width: options.width, height: options.height,
                                      scale: options.scale, bearing: viewport.bearing)
         // The camera's pixel size is the viewport's: both round width × scale.

@@ -22,6 +22,9 @@ public struct VectorTileSource: Sendable {
     public let identity: String
     /// Decoded tiles, kept between snapshots.
     public let cache: VectorTileCache
+    /// The sprites and glyphs the style names (none for the built-in styles,
+    /// which draw no icons and label with the built-in font).
+    public var resources: StyleResources
     /// The drawn tile layers' features filtered and grouped by paint, kept
     /// between the snapshots of every renderer drawing from this source (each
     /// `map://` request makes its own), one bound for all its styles: each
@@ -40,14 +43,16 @@ public struct VectorTileSource: Sendable {
     ///     (a hash of an archive's header and root directory and of the style
     ///     JSON, for instance).
     ///   - cache: decoded tiles, kept between snapshots.
+    ///   - resources: the sprites and glyphs the style names.
     public init(tiles: any VectorTileProviding, lightStyle: VectorStyle, darkStyle: VectorStyle, attribution: String,
-                identity: String, cache: VectorTileCache = VectorTileCache()) {
+                identity: String, cache: VectorTileCache = VectorTileCache(), resources: StyleResources = StyleResources()) {
         self.tiles = tiles
         self.lightStyle = lightStyle
         self.darkStyle = darkStyle
         self.attribution = attribution
         self.identity = identity
         self.cache = cache
+        self.resources = resources
     }
 
     /// The style for a snapshot of `look`.

@@ -14,4 +14,9 @@ public enum VectorSourceStyle: Sendable, Equatable {
     /// read from a file (as the user named it, e.g. `my.json`), starts its
     /// errors and warnings (`my.json:14:30: layer 'roads': …`).
     case json(Data, fileName: String? = nil)
+    /// A MapLibre style JSON file, drawn as `json` is, with the sprites and
+    /// glyphs it names loaded: relative paths from the file's folder,
+    /// absolute paths and `file://` URLs as they are (see `StyleResources`).
+    /// The file is refused unread past `ResourceBudget.vectorStyle`'s size.
+    case file(URL)
 }

@@ -66,6 +66,7 @@ extension VectorTileSource {
     static func open(_ tiles: any VectorTileProviding, identity: [UInt8], style: VectorSourceStyle,
                      budget: ResourceBudget) throws -> VectorTileSource {
         let light: VectorStyle, dark: VectorStyle, styleIdentity: [UInt8]
+        var resources = StyleResources()
         switch style {
         case .automatic, .builtin:
             let schema = try BuiltinVectorStyle.Schema(detecting: tiles)
@@ -75,34 +76,72 @@ extension VectorTileSource {
             dark = try darkStyle.style()
             styleIdentity = Array((lightStyle.json + darkStyle.json).utf8)
         case .json(let data, let fileName):
-            guard data.count <= budget.vectorStyle.maximumByteCount else {
-                var error = VectorStyleError(.limitExceeded, detail: "the style is \(data.count) bytes, over the limit of \(budget.vectorStyle.maximumByteCount) (ResourceBudget.vectorStyle)")
-                error.file = fileName
-                throw error
-            }
-            var style = try VectorStyle(data: data, fileName: fileName, limits: budget.vectorStyle)
-            // Every layer draws from the one tile set: a style of several vector
-            // sources would draw the others' layers from the wrong tiles.
-            // (A `geojson` source is not bound to the archive: map:// does not load it yet.)
-            let vectorSources = style.sources.values.filter { $0.kind == .vector }.map(\.name).sorted()
-            guard vectorSources.count <= 1 else {
-                var error = VectorStyleError(.invalidValue, property: "sources", detail: "the style has \(vectorSources.count) vector sources (\(vectorSources.joined(separator: ", "))); a style drawn from one archive has one")
-                error.file = fileName
-                throw error
-            }
-            // map:// loads no sprite: icons and patterns the style names are not drawn.
-            let prefix = fileName.map { "\($0): " } ?? ""
-            if !style.sprites.isEmpty { style.warnings.append(prefix + "style property 'sprite' is not loaded by map:// (icons and patterns are not drawn)") }
-            style.warnings += Sprites().warnings(for: style).map { prefix + $0 }
-            style.checkSourceLayers(try layerIDs(of: tiles))
-            light = style
+            (light, resources) = try styled(data, fileName: fileName, folder: nil, tiles: tiles, budget: budget)
+            dark = light
+            styleIdentity = Array(data)
+        case .file(let file):
+            let data = try readStyle(file, budget: budget)
+            (light, resources) = try styled(data, fileName: file.path, folder: file.deletingLastPathComponent(), tiles: tiles, budget: budget)
             dark = light
             styleIdentity = Array(data)
         }
         let attribution = try VectorTileSource.attribution(of: tiles)
             ?? light.sources.values.compactMap(\.attribution).sorted().first ?? ""
         let hash = hex(KeyedHash.sha256(identity)) + "-" + hex(KeyedHash.sha256(styleIdentity))
-        return VectorTileSource(tiles: tiles, lightStyle: light, darkStyle: dark, attribution: attribution, identity: hash)
+        return VectorTileSource(tiles: tiles, lightStyle: light, darkStyle: dark, attribution: attribution, identity: hash,
+                                resources: resources)
+    }
+
+    /// The style `data` (from `fileName`, its relative sprites and glyphs
+    /// read from `folder`) checked against `budget.vectorStyle` and `tiles`,
+    /// with its resources; their warnings join the style's.
+    private static func styled(_ data: Data, fileName: String?, folder: URL?, tiles: any VectorTileProviding,
+                               budget: ResourceBudget) throws -> (VectorStyle, StyleResources) {
+        guard data.count <= budget.vectorStyle.maximumByteCount else {
+            var error = VectorStyleError(.limitExceeded, detail: "the style is \(data.count) bytes, over the limit of \(budget.vectorStyle.maximumByteCount) (ResourceBudget.vectorStyle)")
+            error.file = fileName
+            throw error
+        }
+        var style = try VectorStyle(data: data, fileName: fileName, limits: budget.vectorStyle)
+        // Every layer draws from the one tile set: a style of several vector
+        // sources would draw the others' layers from the wrong tiles.
+        // (A `geojson` source is not bound to the archive: map:// does not load it yet.)
+        let vectorSources = style.sources.values.filter { $0.kind == .vector }.map(\.name).sorted()
+        guard vectorSources.count <= 1 else {
+            var error = VectorStyleError(.invalidValue, property: "sources", detail: "the style has \(vectorSources.count) vector sources (\(vectorSources.joined(separator: ", "))); a style drawn from one archive has one")
+            error.file = fileName
+            throw error
+        }
+        let resources = StyleResources(of: style, folder: folder)
+        let prefix = fileName.map { "\($0): " } ?? ""
+        style.warnings += resources.warnings.map { prefix + $0 }
+        // Images the loaded sprites lack (all of them when none loaded).
+        style.warnings += resources.sprites.warnings(for: style).map { prefix + $0 }
+        style.checkSourceLayers(try layerIDs(of: tiles))
+        return (style, resources)
+    }
+
+    /// The bytes of the style file `file`, refused unread past `budget.vectorStyle`'s size.
+    static func readStyle(_ file: URL, budget: ResourceBudget) throws -> Data {
+        let limit = budget.vectorStyle.maximumByteCount
+        let handle: FileHandle
+        do {
+            handle = try FileHandle(forReadingFrom: file)
+        } catch {
+            let exists = FileManager.default.fileExists(atPath: file.path)
+            var failure = VectorStyleError(.invalidValue, detail: exists ? "the style cannot be read (\(error.localizedDescription))" : "no such file")
+            failure.file = file.path
+            throw failure
+        }
+        defer { try? handle.close() }
+        // One byte past the limit at most: a huge or endless file costs nothing.
+        let data = try handle.read(upToCount: limit + 1) ?? Data()
+        guard data.count <= limit else {
+            var error = VectorStyleError(.limitExceeded, detail: "the style is over the limit of \(limit) bytes (ResourceBudget.vectorStyle)")
+            error.file = file.path
+            throw error
+        }
+        return data
     }
 
     /// The first 8 bytes of `digest` as hex.
