@@ -15,6 +15,8 @@ let usage = """
            urlscheme list [--assets DIR]
            urlscheme remove ID... [--assets DIR]
            urlscheme gallery DIR [--tiles NAME=ARCHIVE|FOLDER|URL-TEMPLATE]...
+           urlscheme render STYLE.json [-o FILE] [--size WxH] [--scale R] [--center LON,LAT]
+                            [--zoom Z] [--bearing B] [--pitch P] [--no-cache] [--strict]
            urlscheme serve [--bind ADDR] [--port N] [--workers N] [--queue N] [--max-age S]
                            [--max-connections N] [--assets DIR] [--tiles …]... [--no-cache]
 
@@ -34,6 +36,13 @@ let usage = """
             image's URL shown under it; progress on standard error. With
             --tiles, a street map of each source (its built-in style,
             light and dark, over the middle of its data) too.
+    render  Draws a whole MapLibre style as MapLibre Native's mbgl-render does:
+            its sources (tile templates, pmtiles://, GeoJSON, raster,
+            raster-dem, image), sprites and glyphs from files beside it,
+            file:// or http(s) (through the HTTP cache). The camera is the
+            style's center, zoom (512-point tiles, as MapLibre), bearing and
+            pitch unless given; 512x512 at scale 1 by default. Writes PNG to
+            FILE (.jpg and .webp too) or standard output.
     serve   Serves /map?…, /asset?…, /avatar?…, /poll?… (the scheme's query,
             loaded as get loads it), /health and /metrics over HTTP/1.1 until
             SIGTERM or SIGINT, then drains. Defaults: 127.0.0.1:8080, workers
@@ -91,6 +100,7 @@ if arguments.isEmpty || arguments.contains("-h") || arguments.contains("--help")
     exit(arguments.isEmpty ? 2 : 0)
 }
 let command = arguments.removeFirst()
+if command == "render" { RenderCommand.run(arguments) }
 guard ["get", "add", "list", "remove", "gallery", "serve"].contains(command) else { fail("unknown command '\(command)'; try 'urlscheme --help'", code: 2) }
 
 var operands: [String] = []

@@ -134,8 +134,11 @@ struct CircleLayerDrawer {
                 for point in [points, closing.map { [$0][...] } ?? []].joined()
                     where point.x >= 0 && point.x < extent && point.y >= 0 && point.y < extent {
                     var circle = template
-                    circle.x = place.x + Double(point.x) * unit + dx
-                    circle.y = place.y + Double(point.y) * unit + dy
+                    // Through the placed tile's transform, so the circles turn with the
+                    // map; `circle-translate` (anchored to the map) turns with them.
+                    let centre = place.pixel(Double(point.x) * unit + dx, Double(point.y) * unit + dy)
+                    circle.x = centre.x
+                    circle.y = centre.y
                     guard circle.x.isFinite, circle.y.isFinite else { continue }
                     circles.append((circle, paint.sortKey))
                 }

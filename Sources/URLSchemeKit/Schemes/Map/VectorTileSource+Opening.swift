@@ -122,7 +122,7 @@ extension VectorTileSource {
     }
 
     /// The bytes of the style file `file`, refused unread past `budget.vectorStyle`'s size.
-    static func readStyle(_ file: URL, budget: ResourceBudget) throws -> Data {
+    package static func readStyle(_ file: URL, budget: ResourceBudget) throws -> Data {
         let limit = budget.vectorStyle.maximumByteCount
         let handle: FileHandle
         do {

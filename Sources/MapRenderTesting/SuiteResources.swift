@@ -1,0 +1,47 @@
+import Foundation
+import MapRendering
+import Synchronization
+
+/// A test style's resources from the suite's files, as MapLibre's runners
+/// resolve `local://X` (and `http://localhost:2900/X`): `integration/X`.
+/// Keeps the paths of the files read, so a passing test is copied with only
+/// what it loads. What the renderer cannot express (a TileJSON `url`, a
+/// MapLibre Tiles template, a URL outside the suite) throws
+/// ``RenderTestRenderer/Unsupported``.
+final class SuiteResources: StyleResourceLoading {
+    private let renderer: RenderTestRenderer
+    private let read = Mutex<Set<String>>([])
+
+    /// The files read, relative to the suite's `integration/` folder.
+    var filesRead: Set<String> { read.withLock { $0 } }
+
+    /// Resources of the suite `renderer` runs.
+    init(renderer: RenderTestRenderer) {
+        self.renderer = renderer
+    }
+
+    func tileLoader(template: String) throws -> any TileLoading {
+        let path = try renderer.suitePath(template, "tiles")
+        if path.hasSuffix(".mlt") { throw RenderTestRenderer.Unsupported(feature: "MapLibre Tiles (.mlt)") }
+        return SuiteFileLoader(integration: renderer.integration, template: path) { [self] file in self.record(file) }
+    }
+
+    func vectorTiles(url: String) throws -> (any VectorTileProviding)? {
+        throw RenderTestRenderer.Unsupported(feature: "a TileJSON 'url' source")
+    }
+
+    func file(_ url: String, maximumBytes: Int) throws -> Data? {
+        let path = try renderer.suitePath(url, "a file")
+        let file = renderer.integration.appendingPathComponent(path)
+        guard let size = (try? FileManager.default.attributesOfItem(atPath: file.path))?[.size] as? Int else { return nil }
+        guard size <= maximumBytes else { throw StyleDocumentError("'\(url)': \(size) bytes, over the limit of \(maximumBytes)") }
+        let data = try Data(contentsOf: file)
+        record(path)
+        return data
+    }
+
+    /// Notes `path` (under `integration/`) as read.
+    private func record(_ path: String) {
+        read.withLock { _ = $0.insert(path) }
+    }
+}

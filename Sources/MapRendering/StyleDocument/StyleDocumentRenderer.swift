@@ -1,0 +1,205 @@
+import Foundation
+import Raster
+
+/// Draws a whole MapLibre style document, as MapLibre Native's `mbgl-render`
+/// does: every source it names (vector tiles by template or `url`, GeoJSON,
+/// raster, raster-dem and image sources), its sprites and its glyphs, read
+/// through a ``StyleResourceLoading``; the camera the style's own `center`,
+/// `zoom`, `bearing` and `pitch` unless the caller gives another.
+///
+/// ```swift
+/// let file = URL(fileURLWithPath: "style.json")
+/// let document = try StyleDocumentRenderer(style: Data(contentsOf: file), fileName: "style.json",
+///                                          resources: StyleFolderResources(folder: file.deletingLastPathComponent()))
+/// let bitmap = try document.render(width: 512, height: 512)
+/// ```
+public struct StyleDocumentRenderer: Sendable {
+    /// Where a style puts its camera (MapLibre's conventions: `zoom` of
+    /// 512-point tiles, `center` as longitude, latitude).
+    public struct Camera: Sendable, Equatable {
+        /// The centre (the style's `center`, else 0, 0).
+        public var center: GeoCoordinate
+        /// The zoom of 512-point tiles, as MapLibre counts it (the style's `zoom`, else 0).
+        public var zoom: Double
+        /// Degrees clockwise from north, wrapped into 0..<360 (the style's `bearing`, else 0).
+        public var bearing: Double
+        /// Degrees from looking straight down (the style's `pitch`, else 0).
+        public var pitch: Double
+
+        /// A camera at `center` and `zoom`, turned by `bearing` and tilted by `pitch`.
+        public init(center: GeoCoordinate = GeoCoordinate(latitude: 0, longitude: 0), zoom: Double = 0, bearing: Double = 0, pitch: Double = 0) {
+            self.center = center
+            self.zoom = zoom
+            self.bearing = bearing
+            self.pitch = pitch
+        }
+    }
+
+    /// The style read.
+    public let style: VectorStyle
+    /// The camera the style asks for.
+    public let camera: Camera
+    /// The renderer over the style's sources, sprites and glyphs.
+    public private(set) var renderer: VectorMapRenderer
+
+    /// Reads `style` (named `fileName` in its errors and warnings) and the
+    /// sources, sprites (at `pixelRatio`) and glyphs it names through `resources`.
+    /// - Throws: `VectorStyleError` for a style that cannot be read,
+    ///   ``StyleDocumentError`` naming a source or file that cannot, and the
+    ///   readers' own errors (GeoJSON, sprites, archives).
+    public init(style data: Data, fileName: String? = nil, resources: any StyleResourceLoading, pixelRatio: Double = 1,
+                limits: VectorMapLimits = .default, styleLimits: StyleLimits = .default) throws {
+        let style = try VectorStyle(data: data, fileName: fileName, limits: styleLimits)
+        let document = try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
+        self.style = style
+        camera = try Self.camera(of: document)
+        var vectorSources: [String: any VectorTileProviding] = [:]
+        var rasterSources: [String: MapRasterSource] = [:]
+        for (name, source) in style.sources.sorted(by: { $0.key < $1.key }) {
+            do {
+                if source.isPicture {
+                    rasterSources[name] = try Self.pictureSource(source, resources: resources)
+                } else if case .geojson(let geojson) = source.kind {
+                    vectorSources[name] = geojson.tiles(try Self.features(of: geojson, resources: resources))
+                } else {
+                    vectorSources[name] = try Self.vectorSource(source, resources: resources)
+                }
+            } catch let error as StyleDocumentError {
+                throw StyleDocumentError("source '\(name)': \(error.message)")
+            }
+        }
+        var renderer = VectorMapRenderer(sources: vectorSources, style: style, limits: limits, rasterSources: rasterSources)
+        if !style.sprites.isEmpty, Self.drawsSpriteImages(style) {
+            renderer.sprites = try Sprites(of: style, pixelRatio: pixelRatio, from: ResourceSprites(resources: resources))
+        }
+        if let template = style.glyphs {
+            renderer.glyphs = GlyphCache(provider: ResourceGlyphs(resources: resources, template: template))
+            // As mbgl-render: a label at the edge is cut there, not moved or dropped.
+            renderer.labelsCrossEdges = true
+        }
+        self.renderer = renderer
+    }
+
+    /// The style drawn `width` × `height` points at `scale` pixels a point,
+    /// from `camera` (the style's own by default).
+    /// - Throws: ``StyleDocumentError`` for a camera this renderer cannot
+    ///   draw (a pitch), and the renderer's errors (limits, tiles).
+    public func render(width: Int, height: Int, scale: Double = 1, camera: Camera? = nil) throws -> Bitmap {
+        let camera = camera ?? self.camera
+        guard camera.pitch == 0 else { throw StyleDocumentError("pitch \(camera.pitch): a pitched camera is not drawn yet; give pitch 0") }
+        let wrapped = camera.bearing.truncatingRemainder(dividingBy: 360)
+        // MapLibre counts zoom in 512-point tiles, the camera in 256-point ones.
+        let view = VectorMapCamera(center: camera.center, zoom: camera.zoom + 1, width: width, height: height, scale: scale,
+                                   bearing: wrapped < 0 ? wrapped + 360 : wrapped)
+        return try renderer.render(view)
+    }
+
+    /// The camera `document` states; a value of the wrong type is named.
+    static func camera(of document: [String: Any]) throws -> Camera {
+        func number(_ key: String) throws -> Double? {
+            guard let value = document[key] else { return nil }
+            guard let number = value as? NSNumber, number.doubleValue.isFinite else {
+                throw StyleDocumentError("the style's '\(key)' is not a number")
+            }
+            return number.doubleValue
+        }
+        var camera = Camera()
+        if let center = document["center"] {
+            guard let pair = center as? [NSNumber], pair.count == 2, pair.allSatisfy({ $0.doubleValue.isFinite }),
+                  (-90...90).contains(pair[1].doubleValue) else {
+                throw StyleDocumentError("the style's 'center' is not [longitude, latitude]")
+            }
+            camera.center = GeoCoordinate(latitude: pair[1].doubleValue, longitude: pair[0].doubleValue)
+        }
+        camera.zoom = try number("zoom") ?? 0
+        camera.bearing = try number("bearing") ?? 0
+        camera.pitch = try number("pitch") ?? 0
+        return camera
+    }
+
+    /// Whether a visible layer of `style` may draw a sprite image (an icon or
+    /// a pattern): only then are the sprite files read.
+    static func drawsSpriteImages(_ style: VectorStyle) -> Bool {
+        style.layers.contains { layer in
+            guard layer.isVisible else { return false }
+            switch layer.kind {
+            case .symbol(let symbol): return symbol.icon.image.constantValue != ""
+            case .fill(let fill): return fill.pattern.constantValue != ""
+            case .background(let background): return background.pattern.constantValue != ""
+            default: return false
+            }
+        }
+    }
+
+    /// A `vector` source's tiles: its `tiles` template, else what its `url` names.
+    private static func vectorSource(_ source: VectorStyleSource, resources: any StyleResourceLoading) throws -> any VectorTileProviding {
+        let zooms = (source.minimumZoom ?? 0)...max(source.minimumZoom ?? 0, source.maximumZoom ?? 22)
+        if let template = source.tiles.first {
+            return LoadedVectorTiles(loader: try resources.tileLoader(template: template), zoomRange: zooms)
+        }
+        guard let url = source.url else { throw StyleDocumentError("a vector source has neither 'tiles' nor 'url'") }
+        guard let tiles = try resources.vectorTiles(url: url) else { throw StyleDocumentError("'url' \(url) is not read (give 'tiles', or a pmtiles:// archive)") }
+        return tiles
+    }
+
+    /// A `raster`, `raster-dem` or `image` source.
+    private static func pictureSource(_ source: VectorStyleSource, resources: any StyleResourceLoading) throws -> MapRasterSource {
+        let zooms = (source.minimumZoom ?? 0)...max(source.minimumZoom ?? 0, source.maximumZoom ?? 22)
+        switch source.kind {
+        case .raster(let options), .rasterDEM(let options):
+            guard let template = source.tiles.first else { throw StyleDocumentError("a picture source without 'tiles' (a TileJSON 'url' is not read)") }
+            let tiles = RasterTileSource(loader: try resources.tileLoader(template: template), options: options, zoomRange: zooms)
+            if case .rasterDEM = source.kind { return .elevation(tiles) }
+            return .tiles(tiles)
+        case .image(let image):
+            let limits = RasterSourceLimits.default
+            guard let data = try resources.file(image.url, maximumBytes: 64 << 20) else { throw StyleDocumentError("the image '\(image.url)' does not exist") }
+            return .image(try ImageSource(data: data, corners: image.corners, limits: limits))
+        case .vector, .geojson:
+            throw StyleDocumentError("a vector source cannot be drawn as pictures")
+        }
+    }
+
+    /// A GeoJSON source's document: inline, or the file its `data` URL names.
+    private static func features(of source: GeoJSONStyleSource, resources: any StyleResourceLoading) throws -> GeoJSON {
+        switch source.data {
+        case .inline(let document):
+            return document
+        case .url(let url):
+            let limits = GeoJSONLimits.default
+            guard let data = try resources.file(url, maximumBytes: limits.maximumByteCount) else { throw StyleDocumentError("the GeoJSON '\(url)' does not exist") }
+            return try GeoJSON(data: data, limits: limits, promoteId: source.promoteId)
+        }
+    }
+}
+
+/// A style's sprite files through its resources.
+private struct ResourceSprites: SpriteProviding {
+    let resources: any StyleResourceLoading
+
+    func spriteFile(_ url: String, maximumBytes: Int) throws -> Data {
+        do {
+            guard let data = try resources.file(url, maximumBytes: maximumBytes) else { throw SpriteError(file: url, "does not exist") }
+            return data
+        } catch let error as StyleDocumentError {
+            throw SpriteError(file: url, error.message)
+        }
+    }
+}
+
+/// A style's glyph ranges through its resources, `template` its `glyphs`.
+/// A font stack that could leave the template's folder (a `/`, `..`) has no glyphs.
+private struct ResourceGlyphs: GlyphProviding {
+    let resources: any StyleResourceLoading
+    let template: String
+
+    func glyphRange(fontStack: String, range: String, limits: GlyphRangeLimits) throws -> Data? {
+        guard !fontStack.isEmpty, !fontStack.contains("/"), !fontStack.contains(".."), !fontStack.contains("\0") else { return nil }
+        let url = template.replacingOccurrences(of: "{fontstack}", with: fontStack).replacingOccurrences(of: "{range}", with: range)
+        do {
+            return try resources.file(url, maximumBytes: limits.maximumBytes)
+        } catch let error as StyleDocumentError {
+            throw GlyphRangeError("glyphs \(error.message)")
+        }
+    }
+}

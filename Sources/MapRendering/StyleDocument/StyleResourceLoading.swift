@@ -1,0 +1,22 @@
+import Foundation
+
+/// Where the files a MapLibre style names come from, by the URLs it names
+/// them with: its sources' tile templates and `url`s, GeoJSON `data`, image
+/// sources, sprites and glyph ranges. ``StyleDocumentRenderer`` reads a
+/// style's resources through one.
+///
+/// Implementations: ``StyleFolderResources`` (files beside the style),
+/// URLSchemeKit's `StyleSessionResources` (adds `http(s)` through a session),
+/// and the render-test runner's (the suite's `local://` files).
+public protocol StyleResourceLoading: Sendable {
+    /// The loader of a source's tiles (vector or picture), `template` one of
+    /// its `tiles` URLs with `{z}`, `{x}` and `{y}`.
+    func tileLoader(template: String) throws -> any TileLoading
+    /// The vector tiles a source's `url` names (a TileJSON document or an
+    /// archive such as `pmtiles://…`), nil when this loader does not read
+    /// that kind of URL (the style is then refused, naming it).
+    func vectorTiles(url: String) throws -> (any VectorTileProviding)?
+    /// The bytes of the file `url` names, at most `maximumBytes` of them (a
+    /// larger file is refused, naming the limit); nil when there is no such file.
+    func file(_ url: String, maximumBytes: Int) throws -> Data?
+}

@@ -1,0 +1,84 @@
+import XCTest
+import Raster
+@testable import MapRendering
+
+/// A whole style document drawn from files beside it: its camera, its
+/// sources by relative path and `pmtiles://`, and errors naming what failed.
+final class StyleDocumentRendererTests: XCTestCase {
+    static let tiles = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/tiles")
+
+    func folder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("StyleDocumentRendererTests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
+        return folder
+    }
+
+    /// The centre of the red pixels of `bitmap`, nil when there are none.
+    static func redCentre(_ bitmap: Bitmap) -> (x: Double, y: Double)? {
+        var sum = (x: 0.0, y: 0.0, n: 0.0)
+        for y in 0..<bitmap.height {
+            for x in 0..<bitmap.width where bitmap[x, y].r > 200 && bitmap[x, y].g < 80 {
+                sum = (sum.x + Double(x), sum.y + Double(y), sum.n + 1)
+            }
+        }
+        return sum.n > 0 ? (sum.x / sum.n, sum.y / sum.n) : nil
+    }
+
+    func style(center: String = "[24.945, 60.17]", extra: String = "") -> String {
+        ##"""
+        {"version": 8, "center": \##(center), "zoom": 14, "bearing": 45\##(extra),
+         "sources": {"hel": {"type": "vector", "url": "pmtiles://tiles/hel.pmtiles"},
+                     "pins": {"type": "geojson", "data": "pins.geojson"}},
+         "layers": [
+          {"id": "bg", "type": "background", "paint": {"background-color": "#ffffff"}},
+          {"id": "water", "type": "fill", "source": "hel", "source-layer": "water", "paint": {"fill-color": "#0000ff"}},
+          {"id": "pin", "type": "circle", "source": "pins", "paint": {"circle-radius": 6, "circle-color": "#ff0000"}}]}
+        """##
+    }
+
+    /// The style's camera, a relative GeoJSON file and a relative archive:
+    /// the point at the style's centre is drawn at the image's centre under
+    /// the style's bearing, and the archive's water is drawn.
+    func testTheStylesCameraAndRelativeSources() throws {
+        let folder = try folder()
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("tiles"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: Self.tiles.appendingPathComponent("helsinki-openmaptiles.pmtiles"),
+                                        to: folder.appendingPathComponent("tiles/hel.pmtiles"))
+        try Data(#"{"type": "Point", "coordinates": [24.945, 60.17]}"#.utf8).write(to: folder.appendingPathComponent("pins.geojson"))
+        let document = try StyleDocumentRenderer(style: Data(style().utf8), resources: StyleFolderResources(folder: folder))
+        XCTAssertEqual(document.camera, .init(center: GeoCoordinate(latitude: 60.17, longitude: 24.945), zoom: 14, bearing: 45))
+        let bitmap = try document.render(width: 128, height: 96)
+        let red = try XCTUnwrap(Self.redCentre(bitmap), "the pin is drawn")
+        XCTAssertEqual(red.x, 63.5, accuracy: 0.6, "the pin at the centre, turned or not")
+        XCTAssertEqual(red.y, 47.5, accuracy: 0.6)
+        var wide = document.camera
+        wide.zoom = 12
+        let zoomedOut = try document.render(width: 256, height: 256, camera: wide)
+        XCTAssertTrue((0..<256).contains { y in (0..<256).contains { zoomedOut[$0, y] == RGBA(0, 0, 255) } }, "the archive's water is drawn")
+    }
+
+    /// A missing file names its source; a value of the wrong type names the
+    /// style's property; a pitched camera is refused, naming pitch.
+    func testErrorsNameTheSourceOrProperty() throws {
+        let folder = try folder()
+        XCTAssertThrowsError(try StyleDocumentRenderer(style: Data(style().utf8), resources: StyleFolderResources(folder: folder))) { error in
+            XCTAssertTrue("\(error)".contains("hel.pmtiles") || "\(error)".contains("source 'hel'"), "\(error)")
+        }
+        let noArchive = style().replacingOccurrences(of: #""url": "pmtiles://tiles/hel.pmtiles""#, with: #""url": "https://example.invalid/tiles.json""#)
+        try Data(#"{"type": "Point", "coordinates": [0, 0]}"#.utf8).write(to: folder.appendingPathComponent("pins.geojson"))
+        XCTAssertThrowsError(try StyleDocumentRenderer(style: Data(noArchive.utf8), resources: StyleFolderResources(folder: folder))) { error in
+            XCTAssertEqual("\(error)", "source 'hel': 'url' https://example.invalid/tiles.json is not read (give 'tiles', or a pmtiles:// archive)")
+        }
+        let badCenter = style(center: #""middle""#).replacingOccurrences(of: #""url": "pmtiles://tiles/hel.pmtiles""#, with: #""tiles": ["t/{z}/{x}/{y}.pbf"]"#)
+        XCTAssertThrowsError(try StyleDocumentRenderer(style: Data(badCenter.utf8), resources: StyleFolderResources(folder: folder))) { error in
+            XCTAssertEqual("\(error)", "the style's 'center' is not [longitude, latitude]")
+        }
+        let pitched = style(extra: #", "pitch": 30"#).replacingOccurrences(of: #""url": "pmtiles://tiles/hel.pmtiles""#, with: #""tiles": ["t/{z}/{x}/{y}.pbf"]"#)
+        let document = try StyleDocumentRenderer(style: Data(pitched.utf8), resources: StyleFolderResources(folder: folder))
+        XCTAssertThrowsError(try document.render(width: 8, height: 8)) { error in
+            XCTAssertTrue("\(error)".hasPrefix("pitch 30"), "\(error)")
+        }
+    }
+}
