@@ -4,7 +4,7 @@ import MapRendering
 import FoundationNetworking
 #endif
 
-/// A style's resources from files (``StyleFolderResources``) and from
+/// A style's resources from files (`StyleFolderResources`) and from
 /// `http(s)` through a session made from `configuration`: tile templates
 /// fetched tile by tile as a snapshot needs them (`HTTPTileLoader`), files
 /// (GeoJSON, images, sprites, glyph ranges) each within its limit, and
@@ -39,7 +39,7 @@ public struct StyleSessionResources: StyleResourceLoading {
         return HTTPTileLoader(template: template, configuration: configuration, maximumTileBytes: maximumTileBytes, emptyStatuses: [204, 404])
     }
 
-    /// `pmtiles://https://…` read by Range requests; local archives as ``StyleFolderResources`` reads them.
+    /// `pmtiles://https://…` read by Range requests; local archives as `StyleFolderResources` reads them.
     public func vectorTiles(url: String) throws -> (any VectorTileProviding)? {
         let archive = url.hasPrefix("pmtiles://") ? String(url.dropFirst("pmtiles://".count)) : nil
         guard let archive, Self.isRemote(archive), let location = URL(string: archive) else { return try files.vectorTiles(url: url) }
