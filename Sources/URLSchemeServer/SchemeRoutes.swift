@@ -14,9 +14,11 @@ final class SchemeRoutes: Sendable {
     private let metrics: ServerMetrics
     private let accessLog: (@Sendable (String) -> Void)?
     private let tiles: TileRoutes
+    private let environment: URLSchemeKitEnvironment
 
     init(environment: URLSchemeKitEnvironment, configuration: ServerConfiguration, styles: [String: Data], accessLog: (@Sendable (String) -> Void)?) {
         self.configuration = configuration
+        self.environment = environment
         let gateway = SchemeGateway(environment: environment, maxAge: configuration.maxAge)
         let work = WorkQueue(workers: configuration.workers, capacity: configuration.queueLength)
         let metrics = ServerMetrics()
@@ -41,6 +43,24 @@ final class SchemeRoutes: Sendable {
             let text = metrics.text(inFlight: work.runningCount, queued: work.waitingCount, connections: http.connectionCount, draining: http.isDraining)
             completion(HTTPResponse(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8"), ("Cache-Control", "no-store")],
                                     body: Data(text.utf8)))
+        case "/":
+            let hasLeaflet = configuration.leafletDirectory.map { FileManager.default.fileExists(atPath: $0 + "/leaflet.js") } ?? false
+            completion(HTTPResponse(status: 200, headers: [("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-cache")],
+                                    body: Data(ViewerPage.html(names: environment.tileSources.names, hasLeaflet: hasLeaflet).utf8)))
+        case _ where path.hasPrefix("/leaflet/"):
+            let file = String(path.dropFirst("/leaflet/".count))
+            guard let directory = configuration.leafletDirectory, ViewerPage.leafletFiles.contains(file) else {
+                return completion(.error(404, "no Leaflet file \(path.prefix(200)) (--leaflet DIR serves \(ViewerPage.leafletFiles.sorted().joined(separator: ", ")))"))
+            }
+            do {
+                let data = try TileRoutes.readFile(directory + "/" + file, limit: 4 << 20, what: "Leaflet")
+                let type = file.hasSuffix(".js") ? "text/javascript" : file.hasSuffix(".css") ? "text/css" : "image/png"
+                completion(HTTPResponse(status: 200, headers: [("Content-Type", type), ("Cache-Control", "public, max-age=\(configuration.maxAge)")], body: data))
+            } catch let error as HTTPRequestError {
+                completion(.error(error.status, error.message))
+            } catch {
+                completion(.error(500, "\(error)"))
+            }
         case _ where TileRoutes.prefixes.contains(Self.firstSegment(of: request)):
             let segments = request.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
             tiles.respond(Array(segments), request, base: PublicBaseURL(configuration: configuration, port: http.port), completion)
@@ -80,9 +100,10 @@ final class SchemeRoutes: Sendable {
     private static func route(of request: HTTPRequest?) -> String {
         guard let request else { return "refused" }
         let name = String(request.path.dropFirst())
-        if (SchemeGateway.schemes + ["health", "metrics"]).contains(name) { return name }
+        if (SchemeGateway.schemes + ["health", "metrics", "leaflet"]).contains(name) { return name }
+        if name.isEmpty { return "viewer" }
         let first = firstSegment(of: request)
-        return TileRoutes.prefixes.contains(first) ? String(first) : "other"
+        return TileRoutes.prefixes.contains(first) || first == "leaflet" ? String(first) : "other"
     }
 
     /// `tiles` of `/tiles/…`.

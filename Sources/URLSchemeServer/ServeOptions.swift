@@ -15,9 +15,12 @@ import Foundation
 /// | `--max-connections N` | `URLSCHEME_MAX_CONNECTIONS` | open connections at once |
 /// | `--public-url URL` | `URLSCHEME_PUBLIC_URL` | the absolute URL TileJSON and styles name tiles by |
 /// | `--trust-proxy` | `URLSCHEME_TRUST_PROXY=1` | believe `X-Forwarded-Proto`/`-Host` |
+/// | `--leaflet DIR` | `URLSCHEME_LEAFLET` | Leaflet for the viewer at `/` (default: Debian's, when installed) |
 public enum ServeOptions {
     /// The flags read here, each taking one value.
-    public static let flags = ["--bind", "--port", "--workers", "--queue", "--max-age", "--max-connections", "--public-url"]
+    public static let flags = ["--bind", "--port", "--workers", "--queue", "--max-age", "--max-connections", "--public-url", "--leaflet"]
+    /// Where Debian's `libjs-leaflet` puts Leaflet: the viewer's default when present.
+    public static let debianLeaflet = "/usr/share/javascript/leaflet"
     /// The flags read here that take no value.
     public static let switches = ["--trust-proxy"]
 
@@ -68,6 +71,14 @@ public enum ServeOptions {
             configuration.publicURL = url
         }
         configuration.trustsForwardedHeaders = trustProxy
+        if let (directory, source) = given["--leaflet"] {
+            guard FileManager.default.fileExists(atPath: directory + "/leaflet.js") else {
+                throw ServerError("\(source) \(directory): no leaflet.js there (Debian's libjs-leaflet puts it in \(debianLeaflet))")
+            }
+            configuration.leafletDirectory = directory
+        } else if FileManager.default.fileExists(atPath: debianLeaflet + "/leaflet.js") {
+            configuration.leafletDirectory = debianLeaflet
+        }
         return configuration
     }
 

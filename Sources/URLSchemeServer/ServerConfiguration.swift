@@ -34,6 +34,9 @@ public struct ServerConfiguration: Sendable {
     /// a proxy that sets them and strips clients' own); off by default, as any
     /// client can send them.
     public var trustsForwardedHeaders = false
+    /// A folder holding Leaflet (`leaflet.js`, `leaflet.css`, `images/`), served
+    /// at `/leaflet/…` for the map viewer at `/`; nil: the viewer says how to get it.
+    public var leafletDirectory: String?
     /// The bounds of a request head.
     public var limits = HTTPRequestParser.Limits()
 

@@ -16,7 +16,7 @@ let usage = """
            urlscheme remove ID... [--assets DIR]
            urlscheme gallery DIR [--tiles NAME=ARCHIVE|FOLDER|URL-TEMPLATE]...
            urlscheme serve [--bind ADDR] [--port N] [--workers N] [--queue N] [--max-age S]
-                           [--max-connections N] [--public-url URL] [--trust-proxy]
+                           [--max-connections N] [--public-url URL] [--trust-proxy] [--leaflet DIR]
                            [--assets DIR] [--tiles …]... [--no-cache]
 
     get     Loads URL through a URLSession configured with every URLSchemeKit
@@ -40,13 +40,14 @@ let usage = """
             /tiles/NAME/{z}/{x}/{y}[@2x].png and /tiles/NAME.json, vector
             tiles /data/NAME/{z}/{x}/{y}.pbf, /data/NAME.json and
             /styles/NAME/style.json for MapLibre GL JS, tileserver-gl's
-            /styles/NAME/static/LON,LAT,ZOOM/WxH.png, /health and /metrics
-            over HTTP/1.1 until
-            SIGTERM or SIGINT, then drains. Defaults: 127.0.0.1:8080, workers
+            /styles/NAME/static/LON,LAT,ZOOM/WxH.png, a Leaflet map viewer at
+            / (Leaflet from --leaflet DIR, else Debian's libjs-leaflet),
+            /health and /metrics over HTTP/1.1 until SIGTERM or SIGINT, then
+            drains. Defaults: 127.0.0.1:8080, workers
             as many as cores, queue 64, max-age 86400, 512 connections. Each
             option also from URLSCHEME_BIND, URLSCHEME_PORT, URLSCHEME_WORKERS,
             URLSCHEME_QUEUE, URLSCHEME_MAX_AGE, URLSCHEME_MAX_CONNECTIONS,
-            URLSCHEME_PUBLIC_URL, URLSCHEME_TRUST_PROXY=1,
+            URLSCHEME_PUBLIC_URL, URLSCHEME_TRUST_PROXY=1, URLSCHEME_LEAFLET,
             URLSCHEME_ASSETS, URLSCHEME_TILES (';' between sources) and
             URLSCHEME_NO_CACHE=1. Absolute URLs (TileJSON, styles) start with
             --public-url, else the request's Host (X-Forwarded-Proto/-Host

@@ -215,3 +215,34 @@ final class TileRoutesTests: XCTestCase {
         }
     }
 }
+
+/// The slippy-map page at `/` and the Leaflet files it loads.
+final class ViewerPageTests: XCTestCase {
+    func testTheViewerLoadsLeafletFromTheGivenFolderAndNothingElseFromIt() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("leaflet-" + UUID().uuidString)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
+        try Data("/* leaflet */".utf8).write(to: folder.appendingPathComponent("leaflet.js"))
+        try Data("secret".utf8).write(to: folder.appendingPathComponent("other.txt"))
+        var sources = MapTileSources()
+        sources.register("hel", try VectorTileSource.open(TileRoutesTests.archive))
+        let environment = URLSchemeKitEnvironment(tileSources: sources, imageCache: nil, httpCache: nil)
+        let fixture = try ServerFixture(environment: environment, test: self) { $0.leafletDirectory = folder.path }
+        let (page, response) = try await fixture.get("/")
+        XCTAssertEqual(response.value(forHTTPHeaderField: "Content-Type"), "text/html; charset=utf-8")
+        let html = String(decoding: page, as: UTF8.self)
+        XCTAssertTrue(html.contains("<script src=\"/leaflet/leaflet.js\"></script>"))
+        XCTAssertTrue(html.contains("const names = [\"hel\"];"))
+        let (script, _) = try await fixture.get("/leaflet/leaflet.js")
+        XCTAssertEqual(script, Data("/* leaflet */".utf8))
+        for target in ["/leaflet/other.txt", "/leaflet/leaflet.css", "/leaflet/../leaflet/other.txt"] {
+            let (_, refused) = try await fixture.get(target)
+            XCTAssertEqual(refused.statusCode, 404, target)
+        }
+
+        let bare = try ServerFixture(environment: environment, test: self)
+        let (help, _) = try await bare.get("/")
+        XCTAssertTrue(String(decoding: help, as: UTF8.self).contains("libjs-leaflet"), "without Leaflet the page says how to get it")
+        XCTAssertThrowsError(try ServeOptions.configuration(arguments: ["--leaflet", folder.appendingPathComponent("none").path], environment: [:]))
+    }
+}
