@@ -241,7 +241,11 @@ final class TileRoutes: Sendable {
             }
             headers.append(("Vary", "Accept-Encoding"))
         }
-        return cacheable(Data(body), headers: headers, seed: "data \(name) \(source.identity)", request)
+        // An archive's identity names its contents (header, root directory, size), so its tag needs no hash of
+        // the body; a folder's or template's does not (a tile rewritten in place), so theirs hash the bytes.
+        let isArchive = source.tiles is PMTilesArchive
+        let seed = "data \(name) \(source.identity) \(coordinate) \(headers.contains { $0.name == "Content-Encoding" } ? "gzip" : "identity")"
+        return cacheable(Data(body), headers: headers, seed: seed, hashingBody: !isArchive, request)
     }
 
     /// Whether an `Accept-Encoding` value accepts `coding` (named, or `*`, with no `q=0`).
@@ -314,11 +318,13 @@ final class TileRoutes: Sendable {
         return cacheable(body, headers: headers, seed: request.target, request)
     }
 
-    /// A `200` with a strong tag over `seed` and the body, `Cache-Control:
-    /// public, max-age`, or `304` when `If-None-Match` names the tag.
-    private func cacheable(_ body: Data, headers: [(name: String, value: String)], seed: String, _ request: HTTPRequest) -> HTTPResponse {
+    /// A `200` with a strong tag over `seed` and (unless `seed` alone names
+    /// the bytes) the body, `Cache-Control: public, max-age`, or `304` when
+    /// `If-None-Match` names the tag.
+    private func cacheable(_ body: Data, headers: [(name: String, value: String)], seed: String, hashingBody: Bool = true,
+                           _ request: HTTPRequest) -> HTTPResponse {
         var message = Array("\(seed)\n".utf8)
-        message.append(contentsOf: body)
+        if hashingBody { message.append(contentsOf: body) }
         let tag = "\"" + KeyedHash.hex(KeyedHash.sha256(message).prefix(16)) + "\""
         let validators: [(name: String, value: String)] = [("ETag", tag), ("Cache-Control", "public, max-age=\(maxAge)")]
         if let ifNoneMatch = request.header("If-None-Match"), SchemeGateway.matches(ifNoneMatch, tag) {
