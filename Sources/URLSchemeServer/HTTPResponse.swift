@@ -34,6 +34,7 @@ public struct HTTPResponse: Sendable {
     public static func reason(_ status: Int) -> String {
         switch status {
         case 200: "OK"
+        case 204: "No Content"
         case 304: "Not Modified"
         case 400: "Bad Request"
         case 403: "Forbidden"

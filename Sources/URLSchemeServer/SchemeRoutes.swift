@@ -6,19 +6,29 @@ import URLSchemeKit
 
 /// What ``SchemeServer`` answers on each path, and how each answer is
 /// counted and logged: the scheme routes through ``SchemeGateway`` and the
-/// ``WorkQueue``, `/health` and `/metrics`.
+/// ``WorkQueue``, the map-server routes through ``TileRoutes``, `/health` and `/metrics`.
 final class SchemeRoutes: Sendable {
     private let configuration: ServerConfiguration
     private let gateway: SchemeGateway
     private let work: WorkQueue
-    private let metrics = ServerMetrics()
+    private let metrics: ServerMetrics
     private let accessLog: (@Sendable (String) -> Void)?
+    private let tiles: TileRoutes
+    private let environment: URLSchemeKitEnvironment
 
-    init(environment: URLSchemeKitEnvironment, configuration: ServerConfiguration, accessLog: (@Sendable (String) -> Void)?) {
+    init(environment: URLSchemeKitEnvironment, configuration: ServerConfiguration, styles: [String: Data], accessLog: (@Sendable (String) -> Void)?) {
         self.configuration = configuration
-        gateway = SchemeGateway(environment: environment, maxAge: configuration.maxAge)
-        work = WorkQueue(workers: configuration.workers, capacity: configuration.queueLength)
+        self.environment = environment
+        let gateway = SchemeGateway(environment: environment, maxAge: configuration.maxAge)
+        let work = WorkQueue(workers: configuration.workers, capacity: configuration.queueLength)
+        let metrics = ServerMetrics()
+        self.metrics = metrics
+        self.gateway = gateway
+        self.work = work
         self.accessLog = accessLog
+        tiles = TileRoutes(environment: environment, styles: styles, maxAge: configuration.maxAge, work: work) { url, request, completion in
+            Self.load(url, request, gateway: gateway, work: work, metrics: metrics, retryAfter: configuration.retryAfter, completion)
+        }
     }
 
     /// Answers `request`, which `http` received.
@@ -33,28 +43,56 @@ final class SchemeRoutes: Sendable {
             let text = metrics.text(inFlight: work.runningCount, queued: work.waitingCount, connections: http.connectionCount, draining: http.isDraining)
             completion(HTTPResponse(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8"), ("Cache-Control", "no-store")],
                                     body: Data(text.utf8)))
+        case "/":
+            let hasLeaflet = configuration.leafletDirectory.map { FileManager.default.fileExists(atPath: $0 + "/leaflet.js") } ?? false
+            completion(HTTPResponse(status: 200, headers: [("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-cache")],
+                                    body: Data(ViewerPage.html(names: environment.tileSources.names, hasLeaflet: hasLeaflet).utf8)))
+        case _ where path.hasPrefix("/leaflet/"):
+            let file = String(path.dropFirst("/leaflet/".count))
+            guard let directory = configuration.leafletDirectory, ViewerPage.leafletFiles.contains(file) else {
+                return completion(.error(404, "no Leaflet file \(path.prefix(200)) (--leaflet DIR serves \(ViewerPage.leafletFiles.sorted().joined(separator: ", ")))"))
+            }
+            do {
+                let data = try TileRoutes.readFile(directory + "/" + file, limit: 4 << 20, what: "Leaflet")
+                let type = file.hasSuffix(".js") ? "text/javascript" : file.hasSuffix(".css") ? "text/css" : "image/png"
+                completion(HTTPResponse(status: 200, headers: [("Content-Type", type), ("Cache-Control", "public, max-age=\(configuration.maxAge)")], body: data))
+            } catch let error as HTTPRequestError {
+                completion(.error(error.status, error.message))
+            } catch {
+                completion(.error(500, "\(error)"))
+            }
+        case _ where TileRoutes.prefixes.contains(Self.firstSegment(of: request)):
+            let segments = request.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+            tiles.respond(Array(segments), request, base: PublicBaseURL(configuration: configuration, port: http.port), completion)
         default:
             let scheme = String(path.dropFirst())
             guard path.hasPrefix("/"), SchemeGateway.schemes.contains(scheme) else {
-                return completion(.error(404, "no route \(path.prefix(200)); the routes are /map, /asset, /avatar, /poll, /health and /metrics"))
+                return completion(.error(404, "no route \(path.prefix(200)); the routes are /map, /asset, /avatar, /poll, /tiles, /data, /styles, /fonts, /health and /metrics"))
             }
             let url: URL
             switch SchemeGateway.url(scheme: scheme, query: request.query) {
             case .success(let value): url = value
             case .failure(let error): return completion(.error(error.status, error.message))
             }
-            let ifNoneMatch = request.header("If-None-Match")
-            let accepted = work.submit { [gateway, metrics] done in
-                gateway.load(url, ifNoneMatch: ifNoneMatch) { response, seconds in
-                    metrics.observeLoad(seconds: seconds)
-                    done()
-                    completion(response)
-                }
+            Self.load(url, request, gateway: gateway, work: work, metrics: metrics, retryAfter: configuration.retryAfter, completion)
+        }
+    }
+
+    /// Loads the scheme URL `url` for `request` on the work queue through the
+    /// gateway, or answers 503 at once when the queue is full.
+    private static func load(_ url: URL, _ request: HTTPRequest, gateway: SchemeGateway, work: WorkQueue, metrics: ServerMetrics, retryAfter: Int,
+                             _ completion: @escaping @Sendable (HTTPResponse) -> Void) {
+        let ifNoneMatch = request.header("If-None-Match")
+        let accepted = work.submit { done in
+            gateway.load(url, ifNoneMatch: ifNoneMatch) { response, seconds in
+                metrics.observeLoad(seconds: seconds)
+                done()
+                completion(response)
             }
-            if !accepted {
-                completion(.error(503, "the server is busy: \(work.workers) loads running and \(work.capacity) waiting (--workers, --queue); try again",
-                                  extraHeaders: [("Retry-After", String(configuration.retryAfter))]))
-            }
+        }
+        if !accepted {
+            completion(.error(503, "the server is busy: \(work.workers) loads running and \(work.capacity) waiting (--workers, --queue); try again",
+                              extraHeaders: [("Retry-After", String(retryAfter))]))
         }
     }
 
@@ -62,7 +100,15 @@ final class SchemeRoutes: Sendable {
     private static func route(of request: HTTPRequest?) -> String {
         guard let request else { return "refused" }
         let name = String(request.path.dropFirst())
-        return (SchemeGateway.schemes + ["health", "metrics"]).contains(name) ? name : "other"
+        if (SchemeGateway.schemes + ["health", "metrics", "leaflet"]).contains(name) { return name }
+        if name.isEmpty { return "viewer" }
+        let first = firstSegment(of: request)
+        return TileRoutes.prefixes.contains(first) || first == "leaflet" ? String(first) : "other"
+    }
+
+    /// `tiles` of `/tiles/…`.
+    private static func firstSegment(of request: HTTPRequest) -> Substring {
+        request.path.dropFirst().prefix { $0 != "/" }
     }
 
     /// Counts and logs one written answer.

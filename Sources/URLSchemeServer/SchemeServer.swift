@@ -10,6 +10,9 @@ import URLSchemeKit
 /// | route | answer |
 /// |---|---|
 /// | `/map?…`, `/asset?…`, `/avatar?…`, `/poll?…` | the image `map://?…` (…) loads through a `URLSession` with `installURLSchemeKit(environment)` |
+/// | `/tiles/NAME/{z}/{x}/{y}[@2x].png`, `/tiles/NAME.json` | raster tiles drawn from a tile source, and their TileJSON |
+/// | `/data/NAME/{z}/{x}/{y}.pbf`, `/data/NAME.json`, `/styles/NAME/style.json` | vector tiles, their TileJSON and style, for MapLibre GL JS |
+/// | `/styles/NAME/static/LON,LAT,ZOOM/WxH.png` | tileserver-gl's static map |
 /// | `/health` | `200 ok`, or `503 draining` once ``drain(completion:)`` began |
 /// | `/metrics` | Prometheus text: requests by route and status, load times, loads in progress, queue length |
 ///
@@ -33,11 +36,14 @@ public final class SchemeServer: Sendable {
 
     /// A server answering from `environment` (its asset store, tile sources,
     /// budget, caches and renderers), writing each access-log line to
-    /// `accessLog` (nil: none).
+    /// `accessLog` (nil: none). `styles` holds, by tile source name, the
+    /// MapLibre style JSON a vector source draws with, served to browsers at
+    /// `/styles/NAME/style.json`; a vector source without one serves the
+    /// built-in style of its tiles' schema.
     public init(environment: URLSchemeKitEnvironment, configuration: ServerConfiguration = ServerConfiguration(),
-                accessLog: (@Sendable (String) -> Void)? = nil) {
+                styles: [String: Data] = [:], accessLog: (@Sendable (String) -> Void)? = nil) {
         self.configuration = configuration
-        let routes = SchemeRoutes(environment: environment, configuration: configuration, accessLog: accessLog)
+        let routes = SchemeRoutes(environment: environment, configuration: configuration, styles: styles, accessLog: accessLog)
         http = HTTPServer(configuration: configuration, handler: routes.respond, answered: routes.record)
     }
 

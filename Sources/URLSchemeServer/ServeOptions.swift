@@ -13,9 +13,16 @@ import Foundation
 /// | `--queue N` | `URLSCHEME_QUEUE` | loads that may wait; past that, 503 |
 /// | `--max-age S` | `URLSCHEME_MAX_AGE` | `Cache-Control: max-age` of answers |
 /// | `--max-connections N` | `URLSCHEME_MAX_CONNECTIONS` | open connections at once |
+/// | `--public-url URL` | `URLSCHEME_PUBLIC_URL` | the absolute URL TileJSON and styles name tiles by |
+/// | `--trust-proxy` | `URLSCHEME_TRUST_PROXY=1` | believe `X-Forwarded-Proto`/`-Host` |
+/// | `--leaflet DIR` | `URLSCHEME_LEAFLET` | Leaflet for the viewer at `/` (default: Debian's, when installed) |
 public enum ServeOptions {
     /// The flags read here, each taking one value.
-    public static let flags = ["--bind", "--port", "--workers", "--queue", "--max-age", "--max-connections"]
+    public static let flags = ["--bind", "--port", "--workers", "--queue", "--max-age", "--max-connections", "--public-url", "--leaflet"]
+    /// Where Debian's `libjs-leaflet` puts Leaflet: the viewer's default when present.
+    public static let debianLeaflet = "/usr/share/javascript/leaflet"
+    /// The flags read here that take no value.
+    public static let switches = ["--trust-proxy"]
 
     /// The configuration `arguments` (flag, value pairs of ``flags``) and
     /// `environment` ask for. Throws ``ServerError`` naming the flag or
@@ -26,9 +33,15 @@ public enum ServeOptions {
             let variable = "URLSCHEME_" + flag.dropFirst(2).uppercased().replacingOccurrences(of: "-", with: "_")
             if let value = environment[variable] { given[flag] = (value, variable) }
         }
+        var trustProxy = environment["URLSCHEME_TRUST_PROXY"] == "1"
         var index = 0
         while index < arguments.count {
             let flag = arguments[index]
+            if switches.contains(flag) {
+                trustProxy = true
+                index += 1
+                continue
+            }
             guard flags.contains(flag) else { throw ServerError("unexpected option '\(flag)' for 'serve'") }
             guard index + 1 < arguments.count else { throw ServerError("\(flag) needs a value") }
             given[flag] = (arguments[index + 1], flag)
@@ -48,6 +61,24 @@ public enum ServeOptions {
         if let queue = try number("--queue", 0...1_000_000) { configuration.queueLength = queue }
         if let maxAge = try number("--max-age", 0...31_536_000) { configuration.maxAge = maxAge }
         if let connections = try number("--max-connections", 1...65536) { configuration.maximumConnections = connections }
+        if let (text, source) = given["--public-url"] {
+            var url = text
+            while url.hasSuffix("/") { url.removeLast() }
+            guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme?.lowercased() ?? ""), parsed.host != nil,
+                  parsed.query == nil, parsed.fragment == nil else {
+                throw ServerError("\(source) \(text): expected an http(s) URL such as https://maps.example or https://example.org/maps")
+            }
+            configuration.publicURL = url
+        }
+        configuration.trustsForwardedHeaders = trustProxy
+        if let (directory, source) = given["--leaflet"] {
+            guard FileManager.default.fileExists(atPath: directory + "/leaflet.js") else {
+                throw ServerError("\(source) \(directory): no leaflet.js there (Debian's libjs-leaflet puts it in \(debianLeaflet))")
+            }
+            configuration.leafletDirectory = directory
+        } else if FileManager.default.fileExists(atPath: debianLeaflet + "/leaflet.js") {
+            configuration.leafletDirectory = debianLeaflet
+        }
         return configuration
     }
 

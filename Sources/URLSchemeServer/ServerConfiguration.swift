@@ -26,6 +26,17 @@ public struct ServerConfiguration: Sendable {
     public var retryAfter = 1
     /// How long a drain (SIGTERM) waits for requests in progress.
     public var drainTimeout: TimeInterval = 30
+    /// The absolute URL browsers reach the server at (`https://maps.example/prefix`,
+    /// no trailing `/`), which TileJSON and styles name tiles by; nil: told
+    /// from each request's `Host` (and forwarded headers, when trusted).
+    public var publicURL: String?
+    /// Whether `X-Forwarded-Proto` and `X-Forwarded-Host` are believed (behind
+    /// a proxy that sets them and strips clients' own); off by default, as any
+    /// client can send them.
+    public var trustsForwardedHeaders = false
+    /// A folder holding Leaflet (`leaflet.js`, `leaflet.css`, `images/`), served
+    /// at `/leaflet/…` for the map viewer at `/`; nil: the viewer says how to get it.
+    public var leafletDirectory: String?
     /// The bounds of a request head.
     public var limits = HTTPRequestParser.Limits()
 

@@ -18,7 +18,8 @@ let usage = """
            urlscheme render STYLE.json [-o FILE] [--size WxH] [--scale R] [--center LON,LAT]
                             [--zoom Z] [--bearing B] [--pitch P] [--no-cache] [--strict]
            urlscheme serve [--bind ADDR] [--port N] [--workers N] [--queue N] [--max-age S]
-                           [--max-connections N] [--assets DIR] [--tiles …]... [--no-cache]
+                           [--max-connections N] [--public-url URL] [--trust-proxy] [--leaflet DIR]
+                           [--assets DIR] [--tiles …]... [--no-cache]
 
     get     Loads URL through a URLSession configured with every URLSchemeKit
             protocol, the shared QueryKeyedURLCache and, for http(s), the shared
@@ -44,13 +45,22 @@ let usage = """
             pitch unless given; 512x512 at scale 1 by default. Writes PNG to
             FILE (.jpg and .webp too) or standard output.
     serve   Serves /map?…, /asset?…, /avatar?…, /poll?… (the scheme's query,
-            loaded as get loads it), /health and /metrics over HTTP/1.1 until
-            SIGTERM or SIGINT, then drains. Defaults: 127.0.0.1:8080, workers
+            loaded as get loads it), for each --tiles NAME raster tiles
+            /tiles/NAME/{z}/{x}/{y}[@2x].png and /tiles/NAME.json, vector
+            tiles /data/NAME/{z}/{x}/{y}.pbf, /data/NAME.json and
+            /styles/NAME/style.json for MapLibre GL JS, tileserver-gl's
+            /styles/NAME/static/LON,LAT,ZOOM/WxH.png, a Leaflet map viewer at
+            / (Leaflet from --leaflet DIR, else Debian's libjs-leaflet),
+            /health and /metrics over HTTP/1.1 until SIGTERM or SIGINT, then
+            drains. Defaults: 127.0.0.1:8080, workers
             as many as cores, queue 64, max-age 86400, 512 connections. Each
             option also from URLSCHEME_BIND, URLSCHEME_PORT, URLSCHEME_WORKERS,
             URLSCHEME_QUEUE, URLSCHEME_MAX_AGE, URLSCHEME_MAX_CONNECTIONS,
+            URLSCHEME_PUBLIC_URL, URLSCHEME_TRUST_PROXY=1, URLSCHEME_LEAFLET,
             URLSCHEME_ASSETS, URLSCHEME_TILES (';' between sources) and
-            URLSCHEME_NO_CACHE=1. One JSON access-log line per request on
+            URLSCHEME_NO_CACHE=1. Absolute URLs (TileJSON, styles) start with
+            --public-url, else the request's Host (X-Forwarded-Proto/-Host
+            only with --trust-proxy). One JSON access-log line per request on
             standard output. See docs/serving.md.
 
       -o, --output FILE   write the body to FILE instead of standard output
@@ -111,6 +121,8 @@ var strict = false
 var tileArguments: [String] = []
 var serveArguments: [String] = []
 var tileArgumentsFromFlags = false
+/// The MapLibre style JSON of each `--tiles` source given one (a file, or `light`/`dark`), by name.
+var servedStyles: [String: Data] = [:]
 let processEnvironment = ProcessInfo.processInfo.environment
 if command == "serve" {
     // What serve shares with get may come from the environment too (a flag wins: it is read after).
@@ -138,6 +150,8 @@ while !arguments.isEmpty {
         if !tileArgumentsFromFlags { tileArguments = [] }  // flags replace URLSCHEME_TILES
         tileArgumentsFromFlags = true
         tileArguments.append(arguments.removeFirst())
+    case _ where command == "serve" && ServeOptions.switches.contains(argument):
+        serveArguments.append(argument)
     case _ where command == "serve" && ServeOptions.flags.contains(argument):
         guard !arguments.isEmpty else { fail("\(argument) needs a value", code: 2) }
         serveArguments += [argument, arguments.removeFirst()]
@@ -232,6 +246,12 @@ func plainDescription(_ error: Error) -> String {
         zoomRange = low...high
     }
     let source = openVectorSource(name: name, location: location, isRemote: isRemote, isFolder: isFolder, zoomRange: zoomRange, style: style)
+    // The style serve hands browsers (/styles/NAME/style.json); the automatic one the server finds itself.
+    switch style {
+    case .json(let data, _): servedStyles[name] = data
+    case .builtin(let look): servedStyles[name] = (try? BuiltinVectorStyle.Schema(detecting: source.tiles)).map { Data(BuiltinVectorStyle(schema: $0, look: look).json.utf8) }
+    case .automatic: break
+    }
     // A style's warnings, once per style (a style file is both looks' style).
     let warnings = source.lightStyle.warnings + source.darkStyle.warnings
     printWarnings(warnings)
@@ -343,7 +363,7 @@ case "serve":
         fail("\(error)", code: 2)
     }
     let environment = servingEnvironment(openStore(), imageCache: useCache ? .standard : nil)
-    let server = SchemeServer(environment: environment, configuration: configuration) { line in
+    let server = SchemeServer(environment: environment, configuration: configuration, styles: servedStyles) { line in
         FileHandle.standardOutput.write(Data((line + "\n").utf8))
     }
     await ServeOptions.serve(server)

@@ -46,6 +46,11 @@ final class MapURLTests: XCTestCase {
         let maps = [
             try MapURL(options: MapSnapshotOptions(camera: .zoom(center: GeoCoordinate(latitude: -33.8688, longitude: 151.2093), zoom: 11.25), width: 320, height: 240, scale: 3, style: .dark, labels: .none), format: .jpeg, quality: 90),
             try MapURL(options: MapSnapshotOptions(camera: .span(center: GeoCoordinate(latitude: 0, longitude: 179.9), latitudeDelta: 10, longitudeDelta: 40))),
+            try MapURL(options: {
+                var tile = MapSnapshotOptions(camera: .zoom(center: GeoCoordinate(latitude: 60.17, longitude: 24.94), zoom: 14), width: 256, height: 256)
+                tile.attribution = .none
+                return tile
+            }(), tiles: "hel"),
             try MapURL(options: MapSnapshotOptions(
                 camera: .fit(center: GeoCoordinate(latitude: 60, longitude: 30), padding: 8),
                 markers: [MapMarker(coordinate: GeoCoordinate(latitude: 59.9, longitude: 30.3), color: RGBA(1, 2, 3, 4), label: "7", size: .small)],
@@ -113,7 +118,8 @@ final class MapURLTests: XCTestCase {
             ("map://?path=1,2", "parameter 'path' needs at least two 'latitude,longitude' pairs, got 2 numbers"),
             ("map://?path=1,2,3,4,width:99", "parameter 'path' must be a number from 0 to 64, got '99'"),
             ("map://?path=1,2,color:red,3,4", "parameter 'path' has '3' after its options; coordinates come first"),
-            ("map://?latitude=1&longitude=2&zoomm=3", "parameter 'zoomm' is unknown; did you mean 'zoom'? (known: latitude, longitude, zoom, latitude_delta, longitude_delta, width, height, scale, format, quality, marker, path, style, labels, padding, tiles, bearing)"),
+            ("map://?latitude=1&longitude=2&attribution=left", "parameter 'attribution' must be one of corner, none, got 'left'"),
+            ("map://?latitude=1&longitude=2&zoomm=3", "parameter 'zoomm' is unknown; did you mean 'zoom'? (known: latitude, longitude, zoom, latitude_delta, longitude_delta, width, height, scale, format, quality, marker, path, style, labels, padding, tiles, bearing, attribution)"),
         ]
         for (url, expected) in cases {
             XCTAssertEqual(message(url), expected, url)

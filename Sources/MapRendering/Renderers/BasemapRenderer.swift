@@ -18,7 +18,9 @@ public struct BasemapRenderer: MapRenderer {
         try checkCancellation()
         let labels = try PlaceLabel.layout(options, in: viewport)
         try MapOverlays.draw(options, viewport: viewport, labels: labels, on: &canvas, checkCancellation: checkCancellation)
-        try MapAttribution.draw(Self.attribution(for: options), on: &canvas, scale: options.scale, palette: palette)
+        if options.attribution == .corner {
+            try MapAttribution.draw(Self.attribution(for: options), on: &canvas, scale: options.scale, palette: palette)
+        }
         return canvas.bitmap
     }
 

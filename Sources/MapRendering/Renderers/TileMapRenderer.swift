@@ -78,7 +78,9 @@ public struct TileMapRenderer: MapRenderer {
         var canvas = Canvas(base)
         try checkCancellation()
         try MapOverlays.draw(options, viewport: viewport, on: &canvas, checkCancellation: checkCancellation)
-        try MapAttribution.draw(source.attribution, on: &canvas, scale: options.scale, palette: options.style.palette)
+        if options.attribution == .corner {
+            try MapAttribution.draw(source.attribution, on: &canvas, scale: options.scale, palette: options.style.palette)
+        }
         return canvas.bitmap
     }
 

@@ -53,7 +53,7 @@ public struct VectorTileMapRenderer: MapRenderer {
         var canvas = Canvas(try renderer.snapshot(camera, cancellation: cancellation, checkCancellation: checkCancellation).bitmap)
         try checkCancellation()
         try MapOverlays.draw(options, viewport: viewport, on: &canvas, checkCancellation: checkCancellation)
-        if !source.attribution.isEmpty {
+        if !source.attribution.isEmpty && options.attribution == .corner {
             try MapAttribution.draw(source.attribution, on: &canvas, scale: options.scale, palette: options.style.palette)
         }
         return canvas.bitmap

@@ -25,6 +25,8 @@ public struct MapSnapshotOptions: Hashable, Sendable {
     /// Degrees clockwise from north of the direction pointing up (MapLibre's
     /// `bearing`): the map, its paths and markers turn about the image's centre.
     public var bearing: Double
+    /// Whether the data's credit is drawn in the bottom-right corner.
+    public var attribution: MapAttributionDisplay = .corner
 
     // MARK: Defaults
 

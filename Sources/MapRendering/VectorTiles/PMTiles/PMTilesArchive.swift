@@ -71,17 +71,33 @@ public final class PMTilesArchive: Sendable {
         try tileData(at: tile, cancellation: nil)
     }
 
+    /// The tile's bytes as the archive stores them, compressed as
+    /// `header.tileCompression` says (what a server hands a browser with
+    /// that `Content-Encoding`); nil when the archive has no such tile. The
+    /// stored size is held to ``VectorTileLimits/compressedTileBytes``.
+    public func storedTileData(at tile: TileCoordinate, cancellation: RenderCancellation) throws -> [UInt8]? {
+        do {
+            return try storedBytes(at: tile, cancellation: cancellation)
+        } catch let error as VectorTileError {
+            throw error.prefixed("tile \(tile)")
+        }
+    }
+
+    /// The stored bytes of `tile` (nil without one), within the stored-size limit.
+    private func storedBytes(at tile: TileCoordinate, cancellation: RenderCancellation?) throws -> [UInt8]? {
+        guard let id = try? PMTilesTileID.id(of: tile), let range = try tileRange(id, cancellation: cancellation) else { return nil }
+        guard range.count <= limits.compressedTileBytes else {
+            throw VectorTileError(.limitExceeded, "it is \(range.count) bytes stored, over the limit of \(limits.compressedTileBytes)")
+        }
+        return try cancellation.map { try source.bytes(in: range, cancellation: $0) } ?? source.bytes(in: range)
+    }
+
     /// The tile's bytes (see ``tileData(at:)``), each read given up on soon
     /// after `cancellation` fires.
     func tileData(at tile: TileCoordinate, cancellation: RenderCancellation?) throws -> [UInt8]? {
         let what = "tile \(tile)"
-        guard let id = try? PMTilesTileID.id(of: tile) else { return nil }
         do {
-            guard let range = try tileRange(id, cancellation: cancellation) else { return nil }
-            guard range.count <= limits.compressedTileBytes else {
-                throw VectorTileError(.limitExceeded, "it is \(range.count) bytes stored, over the limit of \(limits.compressedTileBytes)")
-            }
-            let stored = try cancellation.map { try source.bytes(in: range, cancellation: $0) } ?? source.bytes(in: range)
+            guard let stored = try storedBytes(at: tile, cancellation: cancellation) else { return nil }
             return try header.tileCompression.decompress(stored, limit: limits.inflatedTileBytes, what: "its data")
         } catch let error as VectorTileError {
             throw error.prefixed(what)

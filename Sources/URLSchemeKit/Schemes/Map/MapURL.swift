@@ -11,6 +11,7 @@ import Raster
 /// map://?marker=59.9386,30.3141,color:red,label:A&marker=55.7539,37.6208,size:large&path=59.9386,30.3141,55.7539,37.6208,width:4
 /// map://?latitude=48.85&longitude=2.35&zoom=5&style=dark&labels=none
 /// map://?latitude=60.17&longitude=24.94&zoom=14&bearing=90&tiles=helsinki
+/// map://?latitude=60.17&longitude=24.94&zoom=14&width=256&height=256&tiles=helsinki&attribution=none
 /// ```
 ///
 /// Markers and paths are lists of comma-separated tokens: numbers are
@@ -35,7 +36,7 @@ public struct MapURL: SchemeURL {
     /// Every query item a `map://` URL may have.
     public static let parameterNames = [
         "latitude", "longitude", "zoom", "latitude_delta", "longitude_delta", "width", "height", "scale",
-        "format", "quality", "marker", "path", "style", "labels", "padding", "tiles", "bearing",
+        "format", "quality", "marker", "path", "style", "labels", "padding", "tiles", "bearing", "attribution",
     ]
 
     /// The `map://` spelling of a name other static-map APIs use (`lat`, `center=59.9,30.3`, …).
@@ -140,7 +141,7 @@ public struct MapURL: SchemeURL {
             throw URLParameterError(parameter: "padding", reason: "applies only when the map is fitted to markers or paths (no 'zoom' or span)")
         }
 
-        let options = MapSnapshotOptions(
+        var options = MapSnapshotOptions(
             camera: camera,
             width: try query.int("width", in: MapSnapshotOptions.sideRange) ?? MapSnapshotOptions.defaultWidth,
             height: try query.int("height", in: MapSnapshotOptions.sideRange) ?? MapSnapshotOptions.defaultHeight,
@@ -150,6 +151,7 @@ public struct MapURL: SchemeURL {
             markers: markers,
             paths: paths,
             bearing: try query.double("bearing", in: MapSnapshotOptions.bearingRange) ?? 0)
+        options.attribution = try query.choice("attribution", as: MapAttributionDisplay.self) ?? .corner
         let tiles = try query.string("tiles")
         if let tiles, tiles.isEmpty || !tiles.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_") }) {
             throw URLParameterError(parameter: "tiles", reason: "must name a tile source (letters, digits, '-', '_'), got '\(tiles)'")
@@ -250,6 +252,7 @@ public struct MapURL: SchemeURL {
         if options.style != MapSnapshotOptions.defaultStyle { query.add("style", options.style.rawValue) }
         if options.labels != MapSnapshotOptions.defaultLabels { query.add("labels", options.labels.rawValue) }
         if options.bearing != 0 { query.add("bearing", options.bearing) }
+        if options.attribution != .corner { query.add("attribution", options.attribution.rawValue) }
         OutputEncoding.write(format: format, quality: quality, defaultFormat: .png, to: &query)
         query.add("tiles", tiles)
         for marker in options.markers {
