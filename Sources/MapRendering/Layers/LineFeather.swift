@@ -71,6 +71,26 @@ struct LineFeather: Sendable, Hashable {
         return mesh
     }
 
+    /// Where ``alpha(normalX:normalY:along:)`` is settled by the normal's
+    /// length alone (``ShadedTriangles/RadialBounds``, in `normalX * normalX + normalY * normalY`):
+    /// 0 in a casing's gap before its inner edge fades in and past the outer
+    /// edge (round caps' corners), 1 between the fades of a solid line. Each
+    /// bound is moved inward by a relative 1e-9, far more than the rounding of
+    /// the alpha's arithmetic, so the pixels it settles get the bytes the
+    /// shader would give them.
+    var radialBounds: ShadedTriangles.RadialBounds {
+        let margin = 1e-9
+        // alpha = min(distance − (inset − fade), outset − distance) / fade, clamped, times a dash's field.
+        let innerZero = inset - fade
+        let zeroWithin = innerZero > 0 ? innerZero / outset * (innerZero / outset) * (1 - margin) : -1
+        let fullFrom = max(0, innerZero + fade) / outset, fullTo = (outset - fade) / outset
+        let solid = dash == nil && fullTo > 0 && fullFrom <= fullTo
+        return ShadedTriangles.RadialBounds(zeroWithin: zeroWithin,
+                                            fullFrom: solid ? fullFrom * fullFrom * (1 + margin) : 1,
+                                            fullTo: solid ? fullTo * fullTo * (1 - margin) : -1,
+                                            zeroFrom: 1 + margin)
+    }
+
     /// The alpha of a pixel whose interpolated normal is (`normalX`, `normalY`)
     /// and `along` pixels along the line: fading in past a casing's inner
     /// edge, out towards the outer one, and where a dash's field says.

@@ -160,7 +160,8 @@ struct BandedCanvas {
         case let .circles(circles):
             CircleLayerDrawer.draw(circles, on: &canvas)
         case let .lines(meshes, color, feather):
-            for mesh in meshes { try canvas.draw(mesh, color: color, shade: feather.alpha) }
+            let bounds = feather.radialBounds
+            for mesh in meshes { try canvas.draw(mesh, color: color, bounds: bounds, shade: feather.alpha) }
         case let .shaded(polygons, shader):
             try canvas.fill(polygons: polygons, rule: .nonZero, shader: shader)
         }

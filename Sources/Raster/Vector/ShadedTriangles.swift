@@ -47,6 +47,32 @@ public struct ShadedTriangles: Sendable {
 
     /// The number of triangles.
     public var triangleCount: Int { indices.count / 3 }
+
+    /// What a shading function promises by the radius of its first two
+    /// values alone, `r = u * u + v * v` as computed in that order (a line's
+    /// feather depends on the distance from the line): pixels it settles are
+    /// drawn without calling it, the same bytes for less work.
+    public struct RadialBounds: Sendable, Equatable {
+        /// The shade is at most 0 (nothing drawn) wherever `r <= zeroWithin`
+        /// (a casing's gap); negative: nowhere.
+        public var zeroWithin: Double
+        /// The shade is at least 1 (full alpha) wherever `fullFrom <= r && r <= fullTo`
+        /// (a line's middle, before its edge fades); empty when `fullTo < fullFrom`.
+        public var fullFrom: Double, fullTo: Double
+        /// The shade is at most 0 wherever `r >= zeroFrom` (past a round cap's edge).
+        public var zeroFrom: Double
+
+        /// Bounds settling the pixels given.
+        public init(zeroWithin: Double, fullFrom: Double, fullTo: Double, zeroFrom: Double) {
+            self.zeroWithin = zeroWithin
+            self.fullFrom = fullFrom
+            self.fullTo = fullTo
+            self.zeroFrom = zeroFrom
+        }
+
+        /// No promise: every pixel is shaded.
+        public static let none = RadialBounds(zeroWithin: -1, fullFrom: 1, fullTo: -1, zeroFrom: .infinity)
+    }
 }
 
 extension Canvas {
@@ -54,7 +80,11 @@ extension Canvas {
     /// pixel's alpha multiplied by `shade` of the values interpolated to its
     /// centre (clamped to 0…1). Throws for a vertex that is not finite or
     /// beyond ``coordinateLimit``, or an index out of range.
-    public mutating func draw(_ mesh: ShadedTriangles, color: RGBA, shade: (Double, Double, Double) -> Double) throws {
+    /// `bounds` are what `shade` promises by u² + v² alone
+    /// (``ShadedTriangles/RadialBounds``): pixels they settle are skipped or
+    /// drawn at full alpha without calling it.
+    public mutating func draw(_ mesh: ShadedTriangles, color: RGBA, bounds: ShadedTriangles.RadialBounds = .none,
+                              shade: (Double, Double, Double) -> Double) throws {
         for vertex in mesh.vertices {
             guard vertex.x.isFinite, vertex.y.isFinite, abs(vertex.x) <= Canvas.coordinateLimit, abs(vertex.y) <= Canvas.coordinateLimit,
                   vertex.u.isFinite, vertex.v.isFinite, vertex.w.isFinite else {
@@ -68,6 +98,11 @@ extension Canvas {
         // Premultiplied, in 0…1: the shader's colour.
         let alpha = Double(color.a) / 255
         let source = (Double(color.r) / 255 * alpha, Double(color.g) / 255 * alpha, Double(color.b) / 255 * alpha, alpha)
+        // At full alpha an opaque colour replaces what is there (it keeps none
+        // of it): its four bytes, as the blend below makes them.
+        let opaque = color.a == 255
+        let full = (Self.channel(source.0, over: 0, keeping: 0), Self.channel(source.1, over: 0, keeping: 0),
+                    Self.channel(source.2, over: 0, keeping: 0), Self.channel(source.3, over: 0, keeping: 0))
         // Pixel centres allowed: the clip, the canvas and the rows held.
         let clipX0 = max(0, Int(max(-1, (mesh.clip.minX - 0.5).rounded(.up))))
         let clipX1 = min(width - 1, Int(max(-1, min(Double(width), (mesh.clip.maxX - 0.5).rounded(.down)))))
@@ -76,11 +111,14 @@ extension Canvas {
         guard clipX0 <= clipX1, clipY0 <= clipY1 else { return }
         let rowStart = rows.lowerBound
         let stride = width * 4
+        mesh.vertices.withUnsafeBufferPointer { vertices in
+        mesh.indices.withUnsafeBufferPointer { indices in
         pixels.withUnsafeMutableBufferPointer { pixels in
-            for t in 0..<mesh.triangleCount {
-                var a = mesh.vertices[Int(mesh.indices[3 * t])]
-                var b = mesh.vertices[Int(mesh.indices[3 * t + 1])]
-                let c = mesh.vertices[Int(mesh.indices[3 * t + 2])]
+            for t in 0..<indices.count / 3 {
+                // Indices were checked above.
+                var a = vertices[Int(indices[3 * t])]
+                var b = vertices[Int(indices[3 * t + 1])]
+                let c = vertices[Int(indices[3 * t + 2])]
                 var area = (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x)
                 guard area != 0 else { continue }
                 if area < 0 { swap(&a, &b); area = -area }
@@ -104,19 +142,31 @@ extension Canvas {
                     e0.narrow(&first, &last, row: py)
                     e1.narrow(&first, &last, row: py)
                     e2.narrow(&first, &last, row: py)
+                    // Each edge function, rounded as computed, is monotonic
+                    // along a row, so the centres inside are one run: found from
+                    // both ends, none tested twice.
+                    while first <= last, !Self.inside(Double(first) + 0.5, py, e0, e1, e2) { first += 1 }
+                    while last > first, !Self.inside(Double(last) + 0.5, py, e0, e1, e2) { last -= 1 }
                     guard first <= last else { continue }
                     for x in first...last {
+                        let i = row + x * 4
                         let px = Double(x) + 0.5
-                        let w0 = e0.value(px, py), w1 = e1.value(px, py), w2 = e2.value(px, py)
-                        guard e0.contains(w0), e1.contains(w1), e2.contains(w2) else { continue }
-                        let wa = w0 * inverseArea, wb = w1 * inverseArea, wc = w2 * inverseArea
-                        let coverage = shade(wa * a.u + wb * b.u + wc * c.u, wa * a.v + wb * b.v + wc * c.v,
-                                             wa * a.w + wb * b.w + wc * c.w)
-                        guard coverage > 0 else { continue }
-                        let k = min(1, coverage)
+                        let wa = e0.value(px, py) * inverseArea, wb = e1.value(px, py) * inverseArea, wc = e2.value(px, py) * inverseArea
+                        let u = wa * a.u + wb * b.u + wc * c.u, v = wa * a.v + wb * b.v + wc * c.v
+                        let r = u * u + v * v
+                        var k = 1.0
+                        if r < bounds.fullFrom || r > bounds.fullTo {
+                            if r <= bounds.zeroWithin || r >= bounds.zeroFrom { continue }
+                            let coverage = shade(u, v, wa * a.w + wb * b.w + wc * c.w)
+                            guard coverage > 0 else { continue }
+                            k = min(1, coverage)
+                        }
+                        if k == 1, opaque {
+                            (pixels[i], pixels[i + 1], pixels[i + 2], pixels[i + 3]) = full
+                            continue
+                        }
                         let sa = source.3 * k
                         let keep = 1 - sa
-                        let i = row + x * 4
                         pixels[i] = Self.channel(source.0 * k, over: pixels[i], keeping: keep)
                         pixels[i + 1] = Self.channel(source.1 * k, over: pixels[i + 1], keeping: keep)
                         pixels[i + 2] = Self.channel(source.2 * k, over: pixels[i + 2], keeping: keep)
@@ -125,12 +175,25 @@ extension Canvas {
                 }
             }
         }
+        }
+        }
     }
 
-    /// One premultiplied channel blended source-over, as an 8-bit framebuffer keeps it.
+    /// Whether the centre (`x`, `y`) is inside all three edges.
     @inline(__always)
-    private static func channel(_ source: Double, over destination: UInt8, keeping keep: Double) -> UInt8 {
-        UInt8(min(255, (source * 255 + Double(destination) * keep).rounded()))
+    private static func inside(_ x: Double, _ y: Double, _ e0: Edge, _ e1: Edge, _ e2: Edge) -> Bool {
+        e0.contains(e0.value(x, y)) && e1.contains(e1.value(x, y)) && e2.contains(e2.value(x, y))
+    }
+
+    /// One premultiplied channel blended source-over, as an 8-bit framebuffer
+    /// keeps it: rounded half away from zero, as `rounded()` rounds, but by
+    /// truncating and comparing the exact remainder (the value is at least 0
+    /// and small), with no call into libm for each channel of each pixel.
+    @inline(__always)
+    static func channel(_ source: Double, over destination: UInt8, keeping keep: Double) -> UInt8 {
+        let value = source * 255 + Double(destination) * keep
+        let whole = Int(value)
+        return UInt8(min(255, whole + (value - Double(whole) >= 0.5 ? 1 : 0)))
     }
 
     /// A triangle edge from p to q as an edge function.
