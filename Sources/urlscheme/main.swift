@@ -249,6 +249,7 @@ func plainDescription(_ error: Error) -> String {
     // The style serve hands browsers (/styles/NAME/style.json); the automatic one the server finds itself.
     switch style {
     case .json(let data, _): servedStyles[name] = data
+    case .file(let file): servedStyles[name] = styleForServing(file)
     case .builtin(let look): servedStyles[name] = (try? BuiltinVectorStyle.Schema(detecting: source.tiles)).map { Data(BuiltinVectorStyle(schema: $0, look: look).json.utf8) }
     case .automatic: break
     }
@@ -259,6 +260,26 @@ func plainDescription(_ error: Error) -> String {
         fail("--tiles \(name): the style has \(Set(warnings).count) warning\(Set(warnings).count == 1 ? "" : "s"), and --strict makes them errors")
     }
     return (name, source)
+}
+
+/// The style file `file` as `serve` hands it on, its relative `sprite` and
+/// `glyphs` made absolute paths from the file's folder (the server reads them
+/// from there, whatever its working directory); nil when it cannot be read
+/// (opening its source has said why).
+func styleForServing(_ file: URL) -> Data? {
+    guard let data = try? VectorTileSource.readStyle(file, budget: ResourceBudget()),
+          var document = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else { return nil }
+    let folder = file.deletingLastPathComponent().path
+    func absolute(_ url: String) -> String {
+        url.hasPrefix("/") || url.contains("://") || url.hasPrefix("mapbox:") ? url : folder + "/" + url
+    }
+    if let glyphs = document["glyphs"] as? String { document["glyphs"] = absolute(glyphs) }
+    if let sprite = document["sprite"] as? String {
+        document["sprite"] = absolute(sprite)
+    } else if let sprites = document["sprite"] as? [[String: Any]] {
+        document["sprite"] = sprites.map { entry in entry.merging(["url": absolute(entry["url"] as? String ?? "")]) { $1 } }
+    }
+    return try? JSONSerialization.data(withJSONObject: document, options: [.sortedKeys])
 }
 
 /// The source `--tiles NAME=LOCATION` names, opened (or a one-line failure).
