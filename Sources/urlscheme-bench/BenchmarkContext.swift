@@ -78,10 +78,14 @@ struct ReferenceResult: Decodable {
     /// For encoders: the PSNR (dB) of the reference's output, and of ours, as the reference decodes them.
     var psnr: Double?
     var oursPSNR: Double?
+    /// The same with SSIM (luma), where the script measures it.
+    var ssim: Double?
+    var oursSSIM: Double?
 
     private enum CodingKeys: String, CodingKey {
-        case seconds, bytes, label, psnr
+        case seconds, bytes, label, psnr, ssim
         case oursPSNR = "ours_psnr"
+        case oursSSIM = "ours_ssim"
     }
 }
 

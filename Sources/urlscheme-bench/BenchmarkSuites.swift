@@ -15,6 +15,7 @@ enum BenchmarkSuites {
         VectorTileBenchmarks(),
         WebPLosslessBenchmarks(),
         WebPLosslessEncodeBenchmarks(),
+        WebPLossyEncodeBenchmarks(),
         WebPLossyBenchmarks(),
         WebPAnimatedBenchmarks(),
         AnimationMemoryBenchmarks(),

@@ -42,11 +42,22 @@ final class ImageFormatTests: XCTestCase {
         }
     }
 
-    func testWebPIsWrittenLosslessThroughTheOneEntryPoint() throws {
+    func testWebPIsWrittenLossyOrLosslessThroughTheOneEntryPoint() throws {
         let bitmap = try Bitmap(width: 3, height: 2, rgba: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24])
-        let data = try ImageEncoder.encode(bitmap, format: .webp)
-        XCTAssertEqual(ImageFormat(sniffing: data), .webp)
-        XCTAssertEqual(try WebPDecoder().decode(data), bitmap)
+        let lossless = try ImageEncoder.encode(bitmap, format: .webp, lossless: true)
+        XCTAssertEqual(ImageFormat(sniffing: lossless), .webp)
+        XCTAssertEqual(try WebPDecoder().decode(lossless), bitmap)
+        // Lossy by default (cwebp's q75): colour close, alpha exact.
+        let lossy = try ImageEncoder.encode(bitmap, format: .webp)
+        XCTAssertNotNil(lossy.range(of: Data("VP8 ".utf8)))
+        let decoded = try WebPDecoder().decode(lossy)
+        for index in bitmap.pixels.indices {
+            if index % 4 == 3 {
+                XCTAssertEqual(decoded.pixels[index], bitmap.pixels[index], "alpha of pixel \(index / 4)")
+            } else {
+                XCTAssertLessThanOrEqual(abs(Int(decoded.pixels[index]) - Int(bitmap.pixels[index])), 8, "byte \(index)")
+            }
+        }
     }
 
     func testUnknownBytesNameTheFormatsRead() {

@@ -57,15 +57,37 @@ final class AssetURLProtocolTests: XCTestCase {
         }
     }
 
-    /// `format=webp` answers lossless WebP: the same pixels the PNG of the same edit holds, alpha included.
-    func testWebPAnswersHoldThePNGsPixels() async throws {
+    /// `format=webp&lossless=true` answers lossless WebP: the same pixels the PNG of the same edit holds, alpha included.
+    func testLosslessWebPAnswersHoldThePNGsPixels() async throws {
         let (ids, source) = try storeFixtures()
         let session = makeSchemeSession(source)
         for query in ["id=\(try XCTUnwrap(ids["photo.jpg"]))&width=40&filter=sepia", "id=\(try XCTUnwrap(ids["logo.png"]))&rotate=30"] {
-            let (webp, webpType) = try await loadImage(session, "asset://?\(query)&format=webp")
+            let (webp, webpType) = try await loadImage(session, "asset://?\(query)&format=webp&lossless=true")
             let (png, _) = try await loadImage(session, "asset://?\(query)&format=png")
             XCTAssertEqual(webpType, "image/webp", query)
             XCTAssertTrue(webp == png, "\(query): the WebP answer is not the PNG's pixels")
+        }
+    }
+
+    /// `format=webp` alone is lossy WebP (cwebp's q75 unless `quality` says
+    /// otherwise): close to the PNG of the same edit, alpha exact, smaller at a lower quality.
+    func testLossyWebPAnswersAreCloseToThePNGAndFollowTheQuality() async throws {
+        let (ids, source) = try storeFixtures()
+        let session = makeSchemeSession(source)
+        for query in ["id=\(try XCTUnwrap(ids["photo.jpg"]))&width=120", "id=\(try XCTUnwrap(ids["logo.png"]))&rotate=30"] {
+            let (data, response) = try await session.data(from: XCTUnwrap(URL(string: "asset://?\(query)&format=webp&quality=80")))
+            XCTAssertEqual(response.mimeType, "image/webp", query)
+            XCTAssertTrue(data.range(of: Data("VP8 ".utf8)) != nil, "\(query): no lossy VP8 chunk")
+            let webp = try ImageDecoder.decode(data).bitmap
+            let (png, _) = try await loadImage(session, "asset://?\(query)&format=png")
+            // A logo's hard colour edges lose more to 4:2:0 chroma (cwebp -q 80: 18.5 dB on the unrotated logo, ours 18.2).
+            XCTAssertGreaterThan(AssetFixtures.psnr(webp, png, opaqueOnly: true), query.contains("rotate") ? 21 : 30, query)
+            XCTAssertEqual(stride(from: 3, to: webp.pixels.count, by: 4).map { webp.pixels[$0] },
+                           stride(from: 3, to: png.pixels.count, by: 4).map { png.pixels[$0] }, "\(query): alpha differs")
+            let (small, _) = try await session.data(from: XCTUnwrap(URL(string: "asset://?\(query)&format=webp&quality=20")))
+            let (plain, _) = try await session.data(from: XCTUnwrap(URL(string: "asset://?\(query)&format=webp")))
+            XCTAssertLessThan(small.count, plain.count, query)
+            XCTAssertLessThan(plain.count, data.count, "\(query): q75 by default, below q80")
         }
     }
 
@@ -160,7 +182,8 @@ final class AssetURLProtocolTests: XCTestCase {
         let id = try XCTUnwrap(ids["photo.jpg"])
         let session = makeSchemeSession(source)
         let cases = [("crop=0.5,0.5,0,0.2", "'crop'"), ("crop=0.8,0,0.5,1", "'crop'"), ("filter=vintage", "'filter'"),
-                     ("width=0", "'width'"), ("width=16000&height=16000&mode=stretch", "'width'"), ("rotate=abc", "'rotate'")]
+                     ("width=0", "'width'"), ("width=16000&height=16000&mode=stretch", "'width'"), ("rotate=abc", "'rotate'"),
+                     ("lossless=true", "'lossless'"), ("format=png&lossless=true", "'lossless'"), ("format=webp&quality=0", "'quality'")]
         for (query, parameter) in cases {
             let error = await loadError(session, "asset://?id=\(id)&\(query)")
             XCTAssertEqual(error?.code, .badURL, query)

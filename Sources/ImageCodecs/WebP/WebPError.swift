@@ -23,8 +23,10 @@ public enum WebPError: Error, Equatable, Sendable, CustomStringConvertible {
     /// An animation has more frames than the decoder's frame limit.
     case tooManyFrames(limit: Int)
     /// The encoder was given a bitmap WebP cannot store: empty, or wider or
-    /// taller than WebP's 16,384 pixels.
-    case unencodableSize(width: Int, height: Int)
+    /// taller than `maximum` (16,384 pixels lossless, 16,383 lossy).
+    case unencodableSize(width: Int, height: Int, maximum: Int)
+    /// The lossy encoder cannot store this picture in VP8's syntax (the reason).
+    case unencodableLossy(String)
 
     /// What is wrong with the file, for logs and `URLError` descriptions.
     public var description: String {
@@ -45,8 +47,10 @@ public enum WebPError: Error, Equatable, Sendable, CustomStringConvertible {
             return "WebP image is \(width)×\(height) = \(width * height) pixels, above the limit of \(limit)"
         case let .tooManyFrames(limit):
             return "WebP animation has more than \(limit) frames"
-        case let .unencodableSize(width, height):
-            return "cannot encode a \(width)×\(height) image as WebP: each side must be 1 to 16384 pixels"
+        case let .unencodableLossy(reason):
+            return "cannot encode the image as lossy WebP: \(reason)"
+        case let .unencodableSize(width, height, maximum):
+            return "cannot encode a \(width)×\(height) image as WebP: each side must be 1 to \(maximum) pixels"
         }
     }
 
@@ -57,8 +61,8 @@ public enum WebPError: Error, Equatable, Sendable, CustomStringConvertible {
         case let .lossy(error): return error.kind
         case .notWebP: return .unsupported
         case .invalidContainer, .invalidLossless, .invalidAlpha: return .corrupt
-        case .tooManyPixels, .tooManyFrames: return .tooLarge
-        case let .unencodableSize(width, height): return width < 1 || height < 1 ? .unsupported : .tooLarge
+        case .tooManyPixels, .tooManyFrames, .unencodableLossy: return .tooLarge
+        case let .unencodableSize(width, height, _): return width < 1 || height < 1 ? .unsupported : .tooLarge
         }
     }
 }

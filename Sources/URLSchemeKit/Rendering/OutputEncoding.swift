@@ -1,38 +1,56 @@
 import ImageCodecs
 import Raster
 
-/// How every scheme encodes what it draws, in one place: the `format` and
-/// `quality` query items, their range and default, and the encode itself.
+/// How every scheme encodes what it draws, in one place: the `format`,
+/// `quality` and `lossless` query items, their ranges and defaults, and the
+/// encode itself (docs/image-formats.md).
 ///
-/// - `format`: `png`, `jpeg` (`jpg`) or `webp` (lossless WebP: the lossy
-///   encoder is not written yet); without it each scheme picks what
-///   suits its pictures (`map://` and `poll://` PNG, `asset://` JPEG for an
-///   opaque result and PNG when alpha matters, `avatar://` PNG for a circle
-///   and JPEG for a square).
-/// - `quality`: JPEG quality in `qualityRange` (ignored for PNG), by default
-///   `defaultQuality` for every scheme.
+/// - `format`: `png`, `jpeg` (`jpg`) or `webp` (lossy, alpha kept exact);
+///   without it each scheme picks what suits its pictures (`map://` and
+///   `poll://` PNG, `asset://` JPEG for an opaque result and PNG when alpha
+///   matters, `avatar://` PNG for a circle and JPEG for a square).
+/// - `quality`: JPEG and lossy WebP quality in `qualityRange` (ignored for
+///   PNG); without it `defaultQuality` (85) for JPEG and
+///   `defaultWebPQuality` (75, `cwebp`'s) for WebP.
+/// - `lossless=true`: lossless WebP; only with `format=webp`.
 public enum OutputEncoding {
-    /// The JPEG qualities a URL may ask for.
+    /// The JPEG and WebP qualities a URL may ask for.
     public static let qualityRange = 1...100
     /// The JPEG quality when a URL gives none, the same for every scheme.
     public static let defaultQuality = 85
+    /// The lossy WebP quality when a URL gives none: `cwebp`'s default.
+    public static let defaultWebPQuality = WebPLossyEncoder.defaultQuality
     /// Names what `encode` produces for the same bitmap and settings; part of
     /// every built-in renderer's version.
-    static let version = "enc-1"
+    static let version = "enc-2"
 
-    /// The `format` and `quality` items of `query`. Throws `URLParameterError` naming the item.
-    static func read(_ query: QueryReader) throws -> (format: ImageFormat?, quality: Int) {
-        (try query.imageFormat("format"), try query.int("quality", in: qualityRange) ?? defaultQuality)
+    /// The `format`, `quality` and `lossless` items of `query` (`defaultFormat`:
+    /// what the scheme writes without `format`). Throws `URLParameterError` naming the item.
+    static func read(_ query: QueryReader, defaultFormat: ImageFormat? = nil) throws -> (format: ImageFormat?, quality: Int?, lossless: Bool) {
+        let format = try query.imageFormat("format")
+        let lossless = try query.bool("lossless") ?? false
+        try check(lossless: lossless, format: format ?? defaultFormat)
+        return (format, try query.int("quality", in: qualityRange), lossless)
     }
 
-    /// Writes `format` and `quality`, leaving out what is the default (`defaultFormat`, `defaultQuality`).
-    static func write(format: ImageFormat?, quality: Int, defaultFormat: ImageFormat? = nil, to query: inout QueryWriter) {
+    /// Writes `format`, `quality` and `lossless`, leaving out what is the default
+    /// (`defaultFormat`, no quality, not lossless).
+    static func write(format: ImageFormat?, quality: Int?, lossless: Bool, defaultFormat: ImageFormat? = nil, to query: inout QueryWriter) {
         if format != defaultFormat { query.add("format", format?.rawValue) }
-        if quality != defaultQuality { query.add("quality", quality) }
+        query.add("quality", quality)
+        if lossless { query.add("lossless", "true") }
     }
 
-    /// Throws `URLParameterError` unless `quality` is in `qualityRange` (for values built in code).
-    static func check(quality: Int) throws {
+    /// Throws `URLParameterError` when `lossless` is asked of a format other than WebP.
+    static func check(lossless: Bool, format: ImageFormat?) throws {
+        guard !lossless || format == .webp else {
+            throw URLParameterError(parameter: "lossless", reason: "applies to format=webp only (PNG is always lossless, JPEG never)")
+        }
+    }
+
+    /// Throws `URLParameterError` unless `quality` is nil or in `qualityRange` (for values built in code).
+    static func check(quality: Int?) throws {
+        guard let quality else { return }
         guard qualityRange.contains(quality) else {
             throw URLParameterError(parameter: "quality", reason: "must be a whole number from \(qualityRange.lowerBound) to \(qualityRange.upperBound), got '\(quality)'")
         }
@@ -51,10 +69,13 @@ public enum OutputEncoding {
         image.isOpaque ? .jpeg : .png
     }
 
-    /// Encodes `image` as `format`; JPEG output of a translucent image is
-    /// flattened onto white. `cancellation` is polled as the encoder goes.
-    static func encode(_ image: Bitmap, format: ImageFormat, quality: Int, cancellation: RenderCancellation) throws -> RenderedImage {
-        let data = try ImageEncoder.encode(image, format: format, quality: quality, background: .white, checkCancellation: cancellation.check)
+    /// Encodes `image` as `format` (`quality` nil: the format's default);
+    /// JPEG output of a translucent image is flattened onto white.
+    /// `cancellation` is polled as the encoder goes.
+    static func encode(_ image: Bitmap, format: ImageFormat, quality: Int?, lossless: Bool = false,
+                       cancellation: RenderCancellation) throws -> RenderedImage {
+        let data = try ImageEncoder.encode(image, format: format, quality: quality, lossless: lossless, background: .white,
+                                           checkCancellation: cancellation.check)
         return RenderedImage(data: data, mimeType: format.mimeType)
     }
 }

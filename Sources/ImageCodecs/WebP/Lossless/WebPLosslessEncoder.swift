@@ -40,9 +40,15 @@ public struct WebPLosslessEncoder: ImageEncoding {
     /// between the encoder's stages (transforms, sub-images, the main image);
     /// whatever it throws ends the encode.
     public func encode(_ bitmap: Bitmap, checkCancellation: () throws -> Void) throws -> Data {
+        WebPFileWriter.file([(WebPContainer.vp8l, try bitstream(bitmap, checkCancellation: checkCancellation))])
+    }
+
+    /// The `VP8L` chunk's payload for `bitmap`: a 5-byte header (signature,
+    /// size, alpha hint), then the image stream (what an `ALPH` chunk holds).
+    func bitstream(_ bitmap: Bitmap, checkCancellation: () throws -> Void) throws -> [UInt8] {
         let width = bitmap.width, height = bitmap.height
         guard (1...Self.maximumDimension).contains(width), (1...Self.maximumDimension).contains(height) else {
-            throw ImageCodecError(WebPError.unencodableSize(width: width, height: height))
+            throw ImageCodecError(WebPError.unencodableSize(width: width, height: height, maximum: Self.maximumDimension))
         }
         var argb = [UInt32](repeating: 0, count: width * height)
         var hasAlpha = false
@@ -88,28 +94,12 @@ public struct WebPLosslessEncoder: ImageEncoding {
         try checkCancellation()
         writer.write(main, width: mainWidth, isMain: true, into: &bits)
         bits.alignToByte()
-        return Self.container(bits.bytes)
+        return bits.bytes
     }
 
     @inline(__always)
     private static func subtractingGreen(_ pixel: UInt32) -> UInt32 {
         let green = (pixel >> 8) & 0xFF
         return (pixel & 0xFF00_FF00) | ((pixel & 0x00FF_00FF) &+ 0x0100_0100 &- (green << 16 | green)) & 0x00FF_00FF
-    }
-
-    /// A RIFF `WEBP` file of one `VP8L` chunk (padded to an even size).
-    private static func container(_ bitstream: [UInt8]) -> Data {
-        let padded = bitstream.count + (bitstream.count & 1)
-        var file = Data(capacity: 20 + padded)
-        func append(_ text: String) { file.append(contentsOf: Array(text.utf8)) }
-        func append32(_ value: Int) { withUnsafeBytes(of: UInt32(value).littleEndian) { file.append(contentsOf: $0) } }
-        append("RIFF")
-        append32(4 + 8 + padded)
-        append("WEBP")
-        append("VP8L")
-        append32(bitstream.count)
-        file.append(contentsOf: bitstream)
-        if padded != bitstream.count { file.append(0) }
-        return file
     }
 }

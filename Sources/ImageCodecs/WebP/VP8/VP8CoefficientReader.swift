@@ -9,7 +9,7 @@
 /// transform is needed (`transformKinds`).
 struct VP8CoefficientReader {
     /// The block types (planes) of section 13.3, indexing the probabilities.
-    private enum Plane {
+    enum Plane {
         static let lumaAfterY2 = 0, y2 = 1, chroma = 2, lumaWithDC = 3
     }
 
@@ -189,7 +189,7 @@ struct VP8CoefficientReader {
     }
 
     /// The extra bits' probabilities of categories 3 to 6.
-    private static let categoryProbabilities: [[UInt8]] = [
+    static let categoryProbabilities: [[UInt8]] = [
         [173, 148, 140],
         [176, 155, 140, 135],
         [180, 157, 141, 134, 130],
@@ -198,7 +198,7 @@ struct VP8CoefficientReader {
 
     /// The band of coefficient `n` (0...16; 16 is past the end, band 0).
     @inline(__always)
-    private static func band(_ n: Int) -> Int {
+    static func band(_ n: Int) -> Int {
         // 0 1 2 3 6 4 5 6 6 6 6 6 6 6 6 7 0, four bits each.
         // Past the end (n = 16) the masked shift wraps to 0: nibble 0, band 0.
         Int(truncatingIfNeeded: (0x7666_6666_6546_3210 as UInt64) &>> UInt64(n * 4)) & 15
@@ -206,7 +206,7 @@ struct VP8CoefficientReader {
 
     /// The raster position of the `n`th coefficient in zigzag order.
     @inline(__always)
-    private static func zigzag(_ n: Int) -> Int {
+    static func zigzag(_ n: Int) -> Int {
         // 0 1 4 8 5 2 3 6 9 12 13 10 7 11 14 15, four bits each.
         Int(truncatingIfNeeded: (0xFEB7_ADC9_6325_8410 as UInt64) &>> UInt64(n * 4)) & 15
     }

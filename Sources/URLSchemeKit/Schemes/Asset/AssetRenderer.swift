@@ -59,6 +59,6 @@ public struct AssetRenderer: Renderer {
             }
         }
         try cancellation.check()
-        return try OutputEncoding.encode(image, format: asset.format ?? OutputEncoding.photoFormat(for: image), quality: asset.quality, cancellation: cancellation)
+        return try OutputEncoding.encode(image, format: asset.format ?? OutputEncoding.photoFormat(for: image), quality: asset.quality, lossless: asset.lossless, cancellation: cancellation)
     }
 }

@@ -18,7 +18,7 @@ public struct AssetURL: SchemeURL {
     /// `asset`.
     public static let scheme = "asset"
     /// Every query item an `asset://` URL may carry.
-    public static let parameterNames = ["id", "frame", "width", "height", "mode", "enlarge", "crop", "rotate", "flip", "filter", "format", "quality"]
+    public static let parameterNames = ["id", "frame", "width", "height", "mode", "enlarge", "crop", "rotate", "flip", "filter", "format", "quality", "lossless"]
 
     /// How the image meets a `width` × `height` box.
     public enum Mode: String, CaseIterable, Sendable {
@@ -73,14 +73,17 @@ public struct AssetURL: SchemeURL {
     public var filters: [ImageEdit]
     /// nil: JPEG for opaque photos, PNG when alpha matters.
     public var format: ImageFormat?
-    /// JPEG quality (`OutputEncoding.qualityRange`).
-    public var quality: Int
+    /// JPEG or lossy WebP quality (`OutputEncoding.qualityRange`); nil: the
+    /// format's default (85 JPEG, 75 WebP).
+    public var quality: Int?
+    /// Lossless WebP (`lossless=true`; only with `format=webp`).
+    public var lossless: Bool
 
     /// An edit of asset `id`; every parameter but `id` defaults to leaving the
     /// photo as it is. Throws the `URLParameterError` that reading its URL would.
     public init(id: String, frame: Int = 1, width: Int? = nil, height: Int? = nil, mode: Mode = .fit, enlarge: Bool = true,
                 crop: NormalizedRect? = nil, rotate: Double = 0, flip: Flip? = nil, filters: [ImageEdit] = [], format: ImageFormat? = nil,
-                quality: Int = OutputEncoding.defaultQuality) throws {
+                quality: Int? = nil, lossless: Bool = false) throws {
         self.id = id
         self.frame = frame
         self.width = width
@@ -93,6 +96,7 @@ public struct AssetURL: SchemeURL {
         self.filters = filters
         self.format = format
         self.quality = quality
+        self.lossless = lossless
         try checkReadsBack()
     }
 
@@ -110,7 +114,7 @@ public struct AssetURL: SchemeURL {
         filters = try query.string("filter").map { text in
             try text.split(separator: ",", omittingEmptySubsequences: false).map { try ImageEdit.parse($0, parameter: "filter") }
         } ?? []
-        (format, quality) = try OutputEncoding.read(query)
+        (format, quality, lossless) = try OutputEncoding.read(query)
         if mode != .fit, width == nil || height == nil {
             throw URLParameterError(parameter: "mode", reason: "'\(mode.rawValue)' needs both 'width' and 'height'")
         }
@@ -138,6 +142,6 @@ public struct AssetURL: SchemeURL {
         if rotate != 0 { query.add("rotate", rotate) }
         query.add("flip", flip?.rawValue)
         if !filters.isEmpty { query.add("filter", filters.map(\.token).joined(separator: ",")) }
-        OutputEncoding.write(format: format, quality: quality, to: &query)
+        OutputEncoding.write(format: format, quality: quality, lossless: lossless, to: &query)
     }
 }

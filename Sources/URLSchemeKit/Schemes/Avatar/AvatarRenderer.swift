@@ -54,7 +54,7 @@ public struct AvatarRenderer: Renderer {
         if avatar.shape == .circle {
             canvas = try canvas.masked(by: .circle)
         }
-        return try OutputEncoding.encode(canvas, format: avatar.format ?? (avatar.shape == .circle ? .png : .jpeg), quality: avatar.quality, cancellation: cancellation)
+        return try OutputEncoding.encode(canvas, format: avatar.format ?? (avatar.shape == .circle ? .png : .jpeg), quality: avatar.quality, lossless: avatar.lossless, cancellation: cancellation)
     }
 
     /// Asset `id` decoded with enough detail to be cropped and scaled to

@@ -15,7 +15,7 @@ public struct AvatarURL: SchemeURL {
     /// `avatar`.
     public static let scheme = "avatar"
     /// Every query item an `avatar://` URL may carry.
-    public static let parameterNames = ["id", "size", "shape", "format", "quality"]
+    public static let parameterNames = ["id", "size", "shape", "format", "quality", "lossless"]
 
     /// The outline of the avatar.
     public enum Shape: String, CaseIterable, Sendable {
@@ -36,17 +36,22 @@ public struct AvatarURL: SchemeURL {
     public var shape: Shape
     /// nil: PNG for circles, JPEG for squares.
     public var format: ImageFormat?
-    /// JPEG quality (`OutputEncoding.qualityRange`).
-    public var quality: Int
+    /// JPEG or lossy WebP quality (`OutputEncoding.qualityRange`); nil: the
+    /// format's default (85 JPEG, 75 WebP).
+    public var quality: Int?
+    /// Lossless WebP (`lossless=true`; only with `format=webp`).
+    public var lossless: Bool
 
     /// An avatar of `ids` (1–4 asset ids, in tile order). Throws the
     /// `URLParameterError` that reading its URL would.
-    public init(ids: [String], size: Int = 128, shape: Shape = .circle, format: ImageFormat? = nil, quality: Int = OutputEncoding.defaultQuality) throws {
+    public init(ids: [String], size: Int = 128, shape: Shape = .circle, format: ImageFormat? = nil, quality: Int? = nil,
+                lossless: Bool = false) throws {
         self.ids = ids
         self.size = size
         self.shape = shape
         self.format = format
         self.quality = quality
+        self.lossless = lossless
         try checkReadsBack()
     }
 
@@ -60,7 +65,7 @@ public struct AvatarURL: SchemeURL {
         self.ids = try ids.map { try AssetURL.assetID($0, parameter: "id") }
         size = try query.int("size", in: Self.sizeRange) ?? 128
         shape = try query.choice("shape", as: Shape.self) ?? .circle
-        (format, quality) = try OutputEncoding.read(query)
+        (format, quality, lossless) = try OutputEncoding.read(query)
         if shape == .circle, format == .jpeg {
             throw URLParameterError(parameter: "format", reason: "'jpeg' cannot hold a circle's transparent corners; use png or shape=square")
         }
@@ -71,6 +76,6 @@ public struct AvatarURL: SchemeURL {
         for id in ids { query.add("id", id) }
         if size != 128 { query.add("size", size) }
         if shape != .circle { query.add("shape", shape.rawValue) }
-        OutputEncoding.write(format: format, quality: quality, to: &query)
+        OutputEncoding.write(format: format, quality: quality, lossless: lossless, to: &query)
     }
 }

@@ -47,7 +47,7 @@ public struct MapSnapshotRenderer: Renderer {
         let viewport = MapViewport(options: map.options)
         let bitmap = try mapRenderer(for: map, in: context).render(map.options, in: viewport, cancellation: cancellation)
         try cancellation.check()
-        var image = try OutputEncoding.encode(bitmap, format: map.format, quality: map.quality, cancellation: cancellation)
+        var image = try OutputEncoding.encode(bitmap, format: map.format, quality: map.quality, lossless: map.lossless, cancellation: cancellation)
         // A view with none of its tiles' data is still drawn, with the reason it is blank.
         if let name = map.tiles, let source = context.environment.tileSources.vectorSource(named: name) {
             image.warnings = source.coverageWarnings(for: viewport).map { "tile source '\(name)': \($0)" }

@@ -36,7 +36,7 @@ public struct MapURL: SchemeURL {
     /// Every query item a `map://` URL may have.
     public static let parameterNames = [
         "latitude", "longitude", "zoom", "latitude_delta", "longitude_delta", "width", "height", "scale",
-        "format", "quality", "marker", "path", "style", "labels", "padding", "tiles", "bearing", "attribution",
+        "format", "quality", "lossless", "marker", "path", "style", "labels", "padding", "tiles", "bearing", "attribution",
     ]
 
     /// The `map://` spelling of a name other static-map APIs use (`lat`, `center=59.9,30.3`, …).
@@ -52,30 +52,35 @@ public struct MapURL: SchemeURL {
 
     /// What to draw; valid by construction.
     public private(set) var options: MapSnapshotOptions
-    /// PNG, JPEG or WebP (lossless).
+    /// PNG, JPEG or WebP.
     public var format: ImageFormat
-    /// JPEG quality (`OutputEncoding.qualityRange`; ignored for PNG).
-    public var quality: Int
+    /// JPEG or lossy WebP quality (`OutputEncoding.qualityRange`; ignored for
+    /// PNG); nil: the format's default (85 JPEG, 75 WebP).
+    public var quality: Int?
+    /// Lossless WebP (`lossless=true`; only with `format=webp`).
+    public var lossless: Bool
     /// The name of a tile source of the session's environment (`MapTileSources`:
     /// raster tiles or a vector archive); nil draws the embedded basemap.
     public var tiles: String?
 
     /// A URL for `options`. Throws `URLParameterError` naming the option (as a
     /// URL parameter) that `MapSnapshotOptions.validate()` rejects, a quality
-    /// out of range, `format` when it is one the encoders cannot write (GIF,
-    /// WebP), or whatever else reading the URL back would refuse (a marker
+    /// out of range, `format` when it is one the encoders cannot write (GIF),
+    /// `lossless` with a format other than WebP, or whatever else reading the URL back would refuse (a marker
     /// label that is not one ASCII letter or digit, too many markers, a tile
     /// source name with spaces), so a value that exists round-trips.
-    public init(options: MapSnapshotOptions, format: ImageFormat = .png, quality: Int = OutputEncoding.defaultQuality, tiles: String? = nil) throws {
-        try self.init(checking: options, format: format, quality: quality, tiles: tiles)
+    public init(options: MapSnapshotOptions, format: ImageFormat = .png, quality: Int? = nil, lossless: Bool = false,
+                tiles: String? = nil) throws {
+        try self.init(checking: options, format: format, quality: quality, lossless: lossless, tiles: tiles)
         try checkReadsBack()
     }
 
     /// The checks that need no URL, shared with `init(query:)` (which has read
     /// the URL already, so reading it back would only repeat itself).
-    private init(checking options: MapSnapshotOptions, format: ImageFormat, quality: Int, tiles: String?) throws {
+    private init(checking options: MapSnapshotOptions, format: ImageFormat, quality: Int?, lossless: Bool, tiles: String?) throws {
         try OutputEncoding.check(quality: quality)
         try OutputEncoding.check(format: format)
+        try OutputEncoding.check(lossless: lossless, format: format)
         do {
             try options.validate()
         } catch let error as MapOptionError {
@@ -84,6 +89,7 @@ public struct MapURL: SchemeURL {
         self.options = options
         self.format = format
         self.quality = quality
+        self.lossless = lossless
         self.tiles = tiles
     }
 
@@ -156,8 +162,8 @@ public struct MapURL: SchemeURL {
         if let tiles, tiles.isEmpty || !tiles.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_") }) {
             throw URLParameterError(parameter: "tiles", reason: "must name a tile source (letters, digits, '-', '_'), got '\(tiles)'")
         }
-        let output = try OutputEncoding.read(query)
-        try self.init(checking: options, format: output.format ?? .png, quality: output.quality, tiles: tiles)
+        let output = try OutputEncoding.read(query, defaultFormat: .png)
+        try self.init(checking: options, format: output.format ?? .png, quality: output.quality, lossless: output.lossless, tiles: tiles)
     }
 
     private static func marker(_ text: String) throws -> MapMarker {
@@ -253,7 +259,7 @@ public struct MapURL: SchemeURL {
         if options.labels != MapSnapshotOptions.defaultLabels { query.add("labels", options.labels.rawValue) }
         if options.bearing != 0 { query.add("bearing", options.bearing) }
         if options.attribution != .corner { query.add("attribution", options.attribution.rawValue) }
-        OutputEncoding.write(format: format, quality: quality, defaultFormat: .png, to: &query)
+        OutputEncoding.write(format: format, quality: quality, lossless: lossless, defaultFormat: .png, to: &query)
         query.add("tiles", tiles)
         for marker in options.markers {
             var tokens = [QueryWriter.format(marker.coordinate.latitude), QueryWriter.format(marker.coordinate.longitude)]

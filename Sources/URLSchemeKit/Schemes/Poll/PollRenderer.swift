@@ -58,7 +58,7 @@ public struct PollRenderer: Renderer {
             try cancellation.check()
         }
         try canvas.draw(layout.footer, at: layout.footerOrigin, color: palette.secondary)
-        return try OutputEncoding.encode(canvas.bitmap, format: poll.format ?? .png, quality: poll.quality, cancellation: cancellation)
+        return try OutputEncoding.encode(canvas.bitmap, format: poll.format ?? .png, quality: poll.quality, lossless: poll.lossless, cancellation: cancellation)
     }
 
     /// A check mark, a stroked polyline as tall as a lower-case letter, after `line`.

@@ -15,7 +15,7 @@ public struct PollURL: SchemeURL {
     public static let scheme = "poll"
     /// Every query item a `poll://` URL may carry.
     public static let parameterNames = [
-        "question", "option", "votes", "chosen", "closed", "anonymous", "width", "scale", "style", "format", "quality",
+        "question", "option", "votes", "chosen", "closed", "anonymous", "width", "scale", "style", "format", "quality", "lossless",
     ]
 
     /// The card's colours.
@@ -63,8 +63,11 @@ public struct PollURL: SchemeURL {
     public var style: Style
     /// nil: PNG (text stays crisp).
     public var format: ImageFormat?
-    /// JPEG quality (`OutputEncoding.qualityRange`).
-    public var quality: Int
+    /// JPEG or lossy WebP quality (`OutputEncoding.qualityRange`); nil: the
+    /// format's default (85 JPEG, 75 WebP).
+    public var quality: Int?
+    /// Lossless WebP (`lossless=true`; only with `format=webp`).
+    public var lossless: Bool
 
     /// A poll card of `question` and `options` with their `votes` (same
     /// count); `chosen` counts from 1. Throws the `URLParameterError` that
@@ -72,7 +75,7 @@ public struct PollURL: SchemeURL {
     /// that exists is one its URL gives back.
     public init(question: String, options: [String], votes: [Int], chosen: Int? = nil, closed: Bool = false, anonymous: Bool = false,
                 width: Int = PollURL.defaultWidth, scale: Double = 1, style: Style = .light, format: ImageFormat? = nil,
-                quality: Int = OutputEncoding.defaultQuality) throws {
+                quality: Int? = nil, lossless: Bool = false) throws {
         self.question = question
         self.options = options
         self.votes = votes
@@ -84,6 +87,7 @@ public struct PollURL: SchemeURL {
         self.style = style
         self.format = format
         self.quality = quality
+        self.lossless = lossless
         try checkReadsBack()
     }
 
@@ -116,7 +120,7 @@ public struct PollURL: SchemeURL {
         width = try query.int("width", in: Self.widthRange) ?? Self.defaultWidth
         scale = try query.double("scale", in: Self.scaleRange) ?? 1
         style = try query.choice("style", as: Style.self) ?? .light
-        (format, quality) = try OutputEncoding.read(query)
+        (format, quality, lossless) = try OutputEncoding.read(query, defaultFormat: .png)
     }
 
     /// Writes the query items, leaving out defaults.
@@ -130,7 +134,7 @@ public struct PollURL: SchemeURL {
         if width != Self.defaultWidth { query.add("width", width) }
         if scale != 1 { query.add("scale", scale) }
         if style != .light { query.add("style", style.rawValue) }
-        OutputEncoding.write(format: format, quality: quality, to: &query)
+        OutputEncoding.write(format: format, quality: quality, lossless: lossless, to: &query)
     }
 
     /// The chosen option's index in `options` (0-based), for drawing.

@@ -1,0 +1,323 @@
+/// Chooses each macroblock's prediction and quantised levels by
+/// rate–distortion, as libwebp does at its default effort: every 16×16 mode
+/// (the best scored 256·SSE + λ·bits), then the 4×4 modes block by block
+/// (given up as soon as their running score passes the 16×16 one), then the
+/// chroma modes. Rates are the exact bit costs of the tokens and modes under
+/// the default probabilities (`VP8TokenWriter` into a `VP8BitCost`).
+///
+/// Prediction and reconstruction happen in a `VP8Reconstructor`'s work area,
+/// so the encoder predicts from exactly the pixels the decoder will have.
+///
+/// Output: a `VP8EncodedMacroblock` per macroblock.
+final class VP8MacroblockEncoder {
+    private let parameters: VP8EncodingParameters
+    private let reconstructor: VP8Reconstructor
+    private let source: VP8SourcePicture
+    private let probabilities: [UInt8]
+    /// Per column: whether each block along the bottom edge has levels (4
+    /// luma, 2 Cb, 2 Cr, Y2), as `VP8CoefficientReader` keeps them.
+    private var aboveNonZero: [UInt8]
+    private var leftNonZero = [UInt8](repeating: 0, count: 9)
+    /// Per column: the bottom row's 4×4 modes; and the left macroblock's right column.
+    private var aboveModes: [UInt8]
+    private var leftModes = [UInt8](repeating: 0, count: 4)
+
+    /// Scratch: coefficients and dequantised values (25 blocks), candidate
+    /// and best levels, rebuilt pixels.
+    private let coefficients = UnsafeMutablePointer<Int16>.allocate(capacity: 400)
+    private let dequantized = UnsafeMutablePointer<Int16>.allocate(capacity: 400)
+    private let candidate = UnsafeMutablePointer<Int16>.allocate(capacity: 400)
+    private let best = UnsafeMutablePointer<Int16>.allocate(capacity: 400)
+    private let rebuilt = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
+    private let bestRebuilt = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
+
+    /// The cost of each 4×4 mode given the modes above and left, `[above][left][mode]`.
+    private static let subblockModeCosts: [Int] = (0..<1000).map { i in
+        var cost = VP8BitCost()
+        VP8TokenWriter.putSubblockMode(UInt8(i % 10), above: UInt8(i / 100), left: UInt8(i / 10 % 10), into: &cost)
+        return cost.total
+    }
+    private static let lumaModeCosts: [Int] = (0..<4).map { mode in
+        var cost = VP8BitCost()
+        VP8TokenWriter.putLumaMode(UInt8(mode), into: &cost)
+        return cost.total
+    }
+    private static let chromaModeCosts: [Int] = (0..<4).map { mode in
+        var cost = VP8BitCost()
+        VP8TokenWriter.putChromaMode(UInt8(mode), into: &cost)
+        return cost.total
+    }
+    private static let wholeBlockModes = [VP8IntraMode.dc, VP8IntraMode.trueMotion, VP8IntraMode.vertical, VP8IntraMode.horizontal]
+
+    init(source: VP8SourcePicture, parameters: VP8EncodingParameters) {
+        self.source = source
+        self.parameters = parameters
+        probabilities = VP8Tables.defaultCoefficientProbabilities
+        reconstructor = VP8Reconstructor(macroblockColumns: source.macroblockColumns, macroblockRows: source.macroblockRows)
+        aboveNonZero = [UInt8](repeating: 0, count: source.macroblockColumns * 9)
+        aboveModes = [UInt8](repeating: VP8IntraMode.dc, count: source.macroblockColumns * 4)
+        for buffer in [coefficients, dequantized, candidate, best] { buffer.initialize(repeating: 0, count: 400) }
+        rebuilt.initialize(repeating: 0, count: 256)
+        bestRebuilt.initialize(repeating: 0, count: 256)
+    }
+
+    deinit {
+        reconstructor.deallocate()
+        for buffer in [coefficients, dequantized, candidate, best] { buffer.deallocate() }
+        rebuilt.deallocate()
+        bestRebuilt.deallocate()
+    }
+
+    /// A new row of macroblocks: empty, DC-predicted neighbours on the left.
+    func startRow(_ y: Int) {
+        reconstructor.startRow(y)
+        for i in leftNonZero.indices { leftNonZero[i] = 0 }
+        for i in leftModes.indices { leftModes[i] = VP8IntraMode.dc }
+    }
+
+    /// Encodes the macroblock at (`x`, `y`) into `macroblock`.
+    func encode(x: Int, y: Int, into macroblock: inout VP8EncodedMacroblock) {
+        reconstructor.loadEdges(x: x, y: y)
+        reconstructor.loadAboveRight(x: x, y: y)
+        macroblock.usesSubblocks = false
+        let wholeScore = chooseWholeBlock(x: x, y: y, into: &macroblock)
+        if !chooseSubblocks(x: x, y: y, beating: wholeScore, into: &macroblock) {
+            // The 16×16 prediction stands: its pixels back in place, its contexts.
+            let stride = VP8Reconstructor.stride
+            for row in 0..<16 { (reconstructor.luma + row * stride).update(from: bestRebuilt + row * 16, count: 16) }
+            macroblock.levels.withUnsafeMutableBufferPointer { levels in
+                for block in 0..<16 { levels.baseAddress!.advanced(by: block * 16).update(from: best + block * 16, count: 16) }
+                levels.baseAddress!.advanced(by: 384).update(from: best + 384, count: 16)
+            }
+            for i in 0..<4 {
+                let column = (0..<4).contains { row in macroblock.hasLevels(block: row * 4 + i, first: 1) }
+                let row = (0..<4).contains { column in macroblock.hasLevels(block: i * 4 + column, first: 1) }
+                aboveNonZero[x * 9 + i] = column ? 1 : 0
+                leftNonZero[i] = row ? 1 : 0
+                aboveModes[x * 4 + i] = macroblock.lumaMode
+                leftModes[i] = macroblock.lumaMode
+            }
+            let y2 = macroblock.hasLevels(block: 24, first: 0) ? UInt8(1) : 0
+            aboveNonZero[x * 9 + 8] = y2
+            leftNonZero[8] = y2
+        }
+        chooseChroma(x: x, y: y, into: &macroblock)
+        reconstructor.store(x: x, y: y, luma: nil, lumaStride: 0, cb: nil, cr: nil, chromaStride: 0)
+    }
+
+    // MARK: 16×16 luma
+
+    /// Tries the four 16×16 modes; leaves the best one's levels in `best`
+    /// (blocks 0...15 and 24), its pixels in `bestRebuilt` and its mode in
+    /// `macroblock`, and returns its score.
+    private func chooseWholeBlock(x: Int, y: Int, into macroblock: inout VP8EncodedMacroblock) -> Int {
+        let stride = VP8Reconstructor.stride
+        let luma = reconstructor.luma
+        let sourceStride = source.lumaStride
+        var bestScore = Int.max
+        source.luma.withUnsafeBufferPointer { plane in
+            let origin = plane.baseAddress! + y * 16 * sourceStride + x * 16
+            for mode in Self.wholeBlockModes {
+                VP8IntraPredictor.predictBlock(VP8IntraMode.checked(mode, x: x, y: y), size: 16, luma, stride: stride)
+                for block in 0..<16 {
+                    let offset = (block >> 2) * 4, column = (block & 3) * 4
+                    VP8ForwardTransform.dct(origin + offset * sourceStride + column, sourceStride: sourceStride,
+                                            luma + offset * stride + column, predictionStride: stride,
+                                            into: coefficients + block * 16)
+                }
+                VP8ForwardTransform.walshHadamard(coefficients, into: coefficients + 384)
+                _ = parameters.y2.quantize(coefficients + 384, first: 0, levels: candidate + 384, dequantized: dequantized + 384)
+                VP8InverseTransform.inverseWalshHadamard(dequantized + 384, count: 16, into: dequantized)
+                for block in 0..<16 {
+                    _ = parameters.luma.quantize(coefficients + block * 16, first: 1, levels: candidate + block * 16,
+                                                 dequantized: dequantized + block * 16)
+                    candidate[block * 16] = 0
+                }
+                for row in 0..<16 { (rebuilt + row * 16).update(from: luma + row * stride, count: 16) }
+                for block in 0..<16 {
+                    VP8InverseTransform.addInverseDCT(dequantized + block * 16,
+                                                      to: rebuilt + (block >> 2) * 64 + (block & 3) * 4, stride: 16)
+                }
+                let distortion = Self.squaredError(origin, sourceStride, rebuilt, 16, width: 16, height: 16)
+                var rate = VP8BitCost()
+                probabilities.withUnsafeBufferPointer { p in
+                    VP8TokenWriter.putBlock(candidate + 384, first: 0, plane: VP8CoefficientReader.Plane.y2,
+                                            context: Int(aboveNonZero[x * 9 + 8] + leftNonZero[8]),
+                                            probabilities: p.baseAddress!, into: &rate)
+                    var above = Array(aboveNonZero[(x * 9)..<(x * 9 + 4)]), left = Array(leftNonZero[0..<4])
+                    for block in 0..<16 {
+                        let nonZero = VP8TokenWriter.putBlock(candidate + block * 16, first: 1,
+                                                              plane: VP8CoefficientReader.Plane.lumaAfterY2,
+                                                              context: Int(above[block & 3] + left[block >> 2]),
+                                                              probabilities: p.baseAddress!, into: &rate) ? UInt8(1) : 0
+                        above[block & 3] = nonZero
+                        left[block >> 2] = nonZero
+                    }
+                }
+                let score = 256 * distortion + parameters.lambdaWholeBlock * (rate.total + Self.lumaModeCosts[Int(mode)])
+                if score < bestScore {
+                    bestScore = score
+                    macroblock.lumaMode = mode
+                    best.update(from: candidate, count: 256)
+                    (best + 384).update(from: candidate + 384, count: 16)
+                    bestRebuilt.update(from: rebuilt, count: 256)
+                }
+            }
+        }
+        return bestScore
+    }
+
+    // MARK: 4×4 luma
+
+    /// Tries the ten modes of each 4×4 block in turn, rebuilding each in
+    /// place; returns false (the work area then holds partial blocks) once
+    /// the running score reaches `wholeScore`, or else true with the modes,
+    /// levels and contexts stored.
+    private func chooseSubblocks(x: Int, y: Int, beating wholeScore: Int, into macroblock: inout VP8EncodedMacroblock) -> Bool {
+        let stride = VP8Reconstructor.stride
+        let luma = reconstructor.luma
+        let sourceStride = source.lumaStride
+        var above = Array(aboveNonZero[(x * 9)..<(x * 9 + 4)]), left = Array(leftNonZero[0..<4])
+        var modesAbove = Array(aboveModes[(x * 4)..<(x * 4 + 4)]), modesLeft = leftModes
+        var total = parameters.lambdaMode * VP8BitCost.cost(false, 145)
+        let block4 = UnsafeMutablePointer<UInt8>.allocate(capacity: 16)
+        defer { block4.deallocate() }
+        let won: Bool = source.luma.withUnsafeBufferPointer { plane in
+            probabilities.withUnsafeBufferPointer { p in
+                for block in 0..<16 {
+                    let row = block >> 2, column = block & 3
+                    let pixels = luma + row * 4 * stride + column * 4
+                    let origin = plane.baseAddress! + (y * 16 + row * 4) * sourceStride + x * 16 + column * 4
+                    let levels = candidate + block * 16, coefficients = self.coefficients + block * 16
+                    let dequantized = self.dequantized + block * 16
+                    var bestBlockScore = Int.max, bestMode = VP8IntraMode.dc, bestNonZero: UInt8 = 0
+                    for mode in UInt8(0)..<10 {
+                        VP8IntraPredictor.predictSubblock(mode, pixels, stride: stride)
+                        VP8ForwardTransform.dct(origin, sourceStride: sourceStride, pixels, predictionStride: stride,
+                                                into: coefficients)
+                        _ = parameters.luma.quantize(coefficients, first: 0, levels: levels, dequantized: dequantized)
+                        for r in 0..<4 { (block4 + r * 4).update(from: pixels + r * stride, count: 4) }
+                        VP8InverseTransform.addInverseDCT(dequantized, to: block4, stride: 4)
+                        let distortion = Self.squaredError(origin, sourceStride, block4, 4, width: 4, height: 4)
+                        var rate = VP8BitCost()
+                        let nonZero = VP8TokenWriter.putBlock(levels, first: 0, plane: VP8CoefficientReader.Plane.lumaWithDC,
+                                                              context: Int(above[column] + left[row]),
+                                                              probabilities: p.baseAddress!, into: &rate)
+                        let header = Self.subblockModeCosts[(Int(modesAbove[column]) * 10 + Int(modesLeft[row])) * 10 + Int(mode)]
+                        let score = 256 * distortion + parameters.lambdaSubblock * (rate.total + header)
+                        if score < bestBlockScore {
+                            bestBlockScore = score
+                            bestMode = mode
+                            bestNonZero = nonZero ? 1 : 0
+                            macroblock.levels.withUnsafeMutableBufferPointer {
+                                $0.baseAddress!.advanced(by: block * 16).update(from: levels, count: 16)
+                            }
+                            for r in 0..<4 { (rebuilt + block * 16 + r * 4).update(from: block4 + r * 4, count: 4) }
+                        }
+                    }
+                    for r in 0..<4 { (pixels + r * stride).update(from: rebuilt + block * 16 + r * 4, count: 4) }
+                    above[column] = bestNonZero
+                    left[row] = bestNonZero
+                    modesAbove[column] = bestMode
+                    modesLeft[row] = bestMode
+                    macroblock.subblockModes[block] = bestMode
+                    total += bestBlockScore
+                    if total >= wholeScore { return false }
+                }
+                return true
+            }
+        }
+        guard won else { return false }
+        macroblock.usesSubblocks = true
+        macroblock.levels.withUnsafeMutableBufferPointer { $0.baseAddress!.advanced(by: 384).update(repeating: 0, count: 16) }
+        for i in 0..<4 {
+            aboveNonZero[x * 9 + i] = above[i]
+            leftNonZero[i] = left[i]
+            aboveModes[x * 4 + i] = modesAbove[i]
+            leftModes[i] = modesLeft[i]
+        }
+        return true
+    }
+
+    // MARK: Chroma
+
+    /// Tries the four chroma modes on both planes; stores the best one's
+    /// mode, levels, pixels and contexts.
+    private func chooseChroma(x: Int, y: Int, into macroblock: inout VP8EncodedMacroblock) {
+        let stride = VP8Reconstructor.stride
+        let planes = [reconstructor.cb, reconstructor.cr]
+        let sourceStride = source.chromaStride
+        var bestScore = Int.max
+        var bestContexts = [UInt8](repeating: 0, count: 8)
+        source.cb.withUnsafeBufferPointer { cbPlane in
+            source.cr.withUnsafeBufferPointer { crPlane in
+                probabilities.withUnsafeBufferPointer { p in
+                    let origins = [cbPlane.baseAddress! + y * 8 * sourceStride + x * 8,
+                                   crPlane.baseAddress! + y * 8 * sourceStride + x * 8]
+                    for mode in Self.wholeBlockModes {
+                        var distortion = 0
+                        var rate = VP8BitCost()
+                        // Above: Cb columns 4, 5 and Cr 6, 7 of the nine flags; left the same.
+                        var contexts = Array(aboveNonZero[(x * 9 + 4)..<(x * 9 + 8)]) + Array(leftNonZero[4..<8])
+                        for plane in 0..<2 {
+                            let pixels = planes[plane], origin = origins[plane]
+                            VP8IntraPredictor.predictBlock(VP8IntraMode.checked(mode, x: x, y: y), size: 8, pixels, stride: stride)
+                            for row in 0..<8 { (rebuilt + plane * 64 + row * 8).update(from: pixels + row * stride, count: 8) }
+                            for block in 0..<4 {
+                                let index = 16 + plane * 4 + block
+                                let row = block >> 1, column = block & 1
+                                let offset = row * 4, left = column * 4
+                                VP8ForwardTransform.dct(origin + offset * sourceStride + left, sourceStride: sourceStride,
+                                                        pixels + offset * stride + left, predictionStride: stride,
+                                                        into: coefficients + index * 16)
+                                _ = parameters.chroma.quantize(coefficients + index * 16, first: 0, levels: candidate + index * 16,
+                                                               dequantized: dequantized + index * 16)
+                                VP8InverseTransform.addInverseDCT(dequantized + index * 16,
+                                                                  to: rebuilt + plane * 64 + offset * 8 + left, stride: 8)
+                                let aboveIndex = plane * 2 + column, leftIndex = 4 + plane * 2 + row
+                                let nonZero = VP8TokenWriter.putBlock(candidate + index * 16, first: 0,
+                                                                      plane: VP8CoefficientReader.Plane.chroma,
+                                                                      context: Int(contexts[aboveIndex] + contexts[leftIndex]),
+                                                                      probabilities: p.baseAddress!, into: &rate) ? UInt8(1) : 0
+                                contexts[aboveIndex] = nonZero
+                                contexts[leftIndex] = nonZero
+                            }
+                            distortion += Self.squaredError(origin, sourceStride, rebuilt + plane * 64, 8, width: 8, height: 8)
+                        }
+                        let score = 256 * distortion + parameters.lambdaChroma * (rate.total + Self.chromaModeCosts[Int(mode)])
+                        if score < bestScore {
+                            bestScore = score
+                            macroblock.chromaMode = mode
+                            bestContexts = contexts
+                            macroblock.levels.withUnsafeMutableBufferPointer {
+                                $0.baseAddress!.advanced(by: 256).update(from: candidate + 256, count: 128)
+                            }
+                            bestRebuilt.update(from: rebuilt, count: 128)
+                        }
+                    }
+                }
+            }
+        }
+        for plane in 0..<2 {
+            for row in 0..<8 { (planes[plane] + row * stride).update(from: bestRebuilt + plane * 64 + row * 8, count: 8) }
+        }
+        for i in 0..<4 {
+            aboveNonZero[x * 9 + 4 + i] = bestContexts[i]
+            leftNonZero[4 + i] = bestContexts[4 + i]
+        }
+    }
+
+    /// The sum of squared differences of two `width` × `height` blocks.
+    @inline(__always)
+    private static func squaredError(_ a: UnsafePointer<UInt8>, _ aStride: Int, _ b: UnsafePointer<UInt8>, _ bStride: Int,
+                                     width: Int, height: Int) -> Int {
+        var sum = 0
+        for row in 0..<height {
+            for column in 0..<width {
+                let d = Int(a[row * aStride + column]) - Int(b[row * bStride + column])
+                sum += d * d
+            }
+        }
+        return sum
+    }
+}

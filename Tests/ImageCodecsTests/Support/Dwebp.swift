@@ -1,0 +1,40 @@
+import Foundation
+import XCTest
+
+/// libwebp's `dwebp`, run as a process on a file we wrote: where it is not
+/// installed the test is skipped, except where `URLSCHEMEKIT_REQUIRE_DWEBP`
+/// is set (CI installs it), where that fails the test instead.
+enum Dwebp {
+    /// The installed `dwebp`, or a skip (a failure when it is required).
+    static func path() throws -> String {
+        guard let dwebp = ["/usr/bin/dwebp", "/usr/local/bin/dwebp"].first(where: FileManager.default.isExecutableFile) else {
+            if ProcessInfo.processInfo.environment["URLSCHEMEKIT_REQUIRE_DWEBP"] != nil { XCTFail("dwebp is not installed") }
+            throw XCTSkip("dwebp (Debian's webp package) is not installed")
+        }
+        return dwebp
+    }
+
+    /// What `dwebp -pam` decodes `data` to (RGBA rows), or nil after
+    /// recording a failure when it refuses the file (`name` says which).
+    static func decode(_ data: Data, name: String, file: StaticString = #filePath, line: UInt = #line) throws -> [UInt8]? {
+        let dwebp = try path()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("dwebp-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("\(name).webp"), output = folder.appendingPathComponent("\(name).pam")
+        try data.write(to: input)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: dwebp)
+        process.arguments = ["-quiet", "-pam", input.path, "-o", output.path]
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            XCTFail("dwebp refused \(name).webp", file: file, line: line)
+            return nil
+        }
+        // A PAM file: a text header ending in ENDHDR, then RGBA rows.
+        let pam = try Data(contentsOf: output)
+        let end = try XCTUnwrap(pam.range(of: Data("ENDHDR\n".utf8)), file: file, line: line).upperBound
+        return Array(pam[end...])
+    }
+}

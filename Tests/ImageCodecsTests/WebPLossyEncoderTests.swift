@@ -1,0 +1,146 @@
+import Foundation
+import XCTest
+@testable import ImageCodecs
+import Raster
+
+/// The lossy WebP encoder: what it writes decodes (through our decoder and
+/// through libwebp's `dwebp`, to the same pixels) close to the original,
+/// closer as the quality rises, and smaller as it falls.
+final class WebPLossyEncoderTests: XCTestCase {
+    /// Smooth gradients, edges and a little noise: something like a photo.
+    static func photoLike(width: Int, height: Int, alpha: Bool = false, seed: UInt64 = 1) throws -> Bitmap {
+        var random = seed
+        func noise() -> Int {
+            random = random &* 6364136223846793005 &+ 1442695040888963407
+            return Int(random >> 61) - 4
+        }
+        var rgba = [UInt8]()
+        rgba.reserveCapacity(width * height * 4)
+        func clamp(_ value: Int) -> UInt8 { UInt8(min(max(value, 0), 255)) }
+        for y in 0..<height {
+            for x in 0..<width {
+                // Edges (a disc, stripes) in brightness; colour changing slowly,
+                // as in photos, so 4:2:0 chroma costs little.
+                let ring = ((x - width / 3) * (x - width / 3) + (y - height / 2) * (y - height / 2)) < width * height / 8
+                let base = x * 120 / max(width, 1) + (ring ? 80 : 0) + ((x + y) % 24 < 12 ? 20 : 0) + noise()
+                rgba += [clamp(base + 40 + y * 40 / max(height, 1)), clamp(base + 20), clamp(base + 10 - x * 30 / max(width, 1)),
+                         alpha ? clamp(255 - x * 255 / max(width, 1)) : 255]
+            }
+        }
+        return try Bitmap(width: width, height: height, rgba: rgba)
+    }
+
+    /// Peak signal-to-noise ratio of the colour channels, in dB.
+    static func psnr(_ a: Bitmap, _ b: Bitmap) -> Double {
+        var sum = 0.0
+        for i in a.pixels.indices where i % 4 != 3 {
+            let d = Double(a.pixels[i]) - Double(b.pixels[i])
+            sum += d * d
+        }
+        let mse = sum / Double(a.width * a.height * 3)
+        return mse == 0 ? 99 : 10 * log10(255 * 255 / mse)
+    }
+
+    private func roundTrip(_ bitmap: Bitmap, quality: Int, file: StaticString = #filePath, line: UInt = #line) throws -> (Data, Bitmap) {
+        let data = try WebPLossyEncoder(quality: quality).encode(bitmap)
+        let decoded = try WebPDecoder().decode(data)
+        XCTAssertEqual(decoded.width, bitmap.width, file: file, line: line)
+        XCTAssertEqual(decoded.height, bitmap.height, file: file, line: line)
+        return (data, decoded)
+    }
+
+    func testEverySizeDecodesCloseToTheOriginal() throws {
+        for (width, height) in [(1, 1), (2, 3), (15, 17), (16, 16), (33, 20), (64, 48)] {
+            let bitmap = try Self.photoLike(width: width, height: height)
+            let (_, decoded) = try roundTrip(bitmap, quality: 75)
+            XCTAssertGreaterThan(Self.psnr(bitmap, decoded), 30, "\(width)×\(height)")
+        }
+    }
+
+    func testHigherQualityIsCloserAndLarger() throws {
+        let bitmap = try Self.photoLike(width: 96, height: 64, seed: 3)
+        var previous: (size: Int, psnr: Double)?
+        for (quality, floor) in [(5, 27.0), (30, 31.0), (75, 34.0), (95, 41.0), (100, 44.0)] {
+            let (data, decoded) = try roundTrip(bitmap, quality: quality)
+            let psnr = Self.psnr(bitmap, decoded)
+            XCTAssertGreaterThan(psnr, floor, "quality \(quality)")
+            if let previous {
+                XCTAssertGreaterThan(data.count, previous.size, "quality \(quality)")
+                XCTAssertGreaterThan(psnr, previous.psnr, "quality \(quality)")
+            }
+            previous = (data.count, psnr)
+        }
+    }
+
+    func testAlphaIsKeptExactlyBesideTheColour() throws {
+        let bitmap = try Self.photoLike(width: 40, height: 31, alpha: true)
+        let (data, decoded) = try roundTrip(bitmap, quality: 80)
+        XCTAssertEqual(Array(data[12..<16]), Array("VP8X".utf8))
+        let alphaIn = stride(from: 3, to: bitmap.pixels.count, by: 4).map { bitmap.pixels[$0] }
+        let alphaOut = stride(from: 3, to: decoded.pixels.count, by: 4).map { decoded.pixels[$0] }
+        XCTAssertEqual(alphaIn, alphaOut)
+        XCTAssertGreaterThan(Self.psnr(bitmap, decoded), 30)
+    }
+
+    func testAnOpaquePictureIsOneVP8Chunk() throws {
+        let data = try WebPLossyEncoder().encode(Self.photoLike(width: 20, height: 10))
+        XCTAssertEqual(ImageFormat(sniffing: data), .webp)
+        XCTAssertEqual(Array(data[12..<16]), Array("VP8 ".utf8))
+        XCTAssertEqual(data.count % 2, 0)
+        XCTAssertFalse(try WebPDecoder().readInfo(data).hasAlpha)
+    }
+
+    func testQualityMapsAsLibwebpMapsIt() {
+        // cwebp -q 75 codes base quantiser index 26, -q 100 index 0.
+        XCTAssertEqual(VP8EncodingParameters(quality: 75).quantizerIndex, 26)
+        XCTAssertEqual(VP8EncodingParameters(quality: 100).quantizerIndex, 0)
+        XCTAssertEqual(VP8EncodingParameters(quality: 50).quantizerIndex, 38)
+    }
+
+    func testForwardTransformsInvertTheDecoders() {
+        // A residual through the forward DCT, then the decoder's inverse, comes back within one.
+        var sourcePixels = (0..<16).map { UInt8(($0 * 37 + 11) % 256) }
+        var prediction = [UInt8](repeating: 128, count: 16)
+        var coefficients = [Int16](repeating: 0, count: 16)
+        sourcePixels.withUnsafeMutableBufferPointer { s in
+            prediction.withUnsafeMutableBufferPointer { p in
+                coefficients.withUnsafeMutableBufferPointer { c in
+                    VP8ForwardTransform.dct(s.baseAddress!, sourceStride: 4, p.baseAddress!, predictionStride: 4, into: c.baseAddress!)
+                    VP8InverseTransform.addInverseDCT(c.baseAddress!, to: p.baseAddress!, stride: 4)
+                }
+            }
+        }
+        for i in 0..<16 { XCTAssertLessThanOrEqual(abs(Int(sourcePixels[i]) - Int(prediction[i])), 1, "pixel \(i)") }
+        // Sixteen DCs through the WHT and back.
+        var blocks = [Int16](repeating: 0, count: 256)
+        for b in 0..<16 { blocks[b * 16] = Int16(b * 50 - 300) }
+        var y2 = [Int16](repeating: 0, count: 16), back = [Int16](repeating: 0, count: 256)
+        blocks.withUnsafeBufferPointer { VP8ForwardTransform.walshHadamard($0.baseAddress!, into: &y2) }
+        y2.withUnsafeMutableBufferPointer { input in
+            back.withUnsafeMutableBufferPointer { VP8InverseTransform.inverseWalshHadamard(input.baseAddress!, count: 16, into: $0.baseAddress!) }
+        }
+        for b in 0..<16 { XCTAssertLessThanOrEqual(abs(Int(back[b * 16]) - Int(blocks[b * 16])), 1, "block \(b)") }
+    }
+
+    func testATooWideBitmapIsRefusedByName() throws {
+        XCTAssertThrowsError(try WebPLossyEncoder().encode(Bitmap(width: 16384, height: 1))) { error in
+            let codec = error as? ImageCodecError
+            XCTAssertEqual(codec?.kind, .tooLarge)
+            XCTAssertTrue(codec?.message.contains("16383") ?? false, "\(error)")
+        }
+    }
+
+    /// libwebp's own decoder reads what we write, to the very pixels ours decodes.
+    func testLibwebpDecodesOurFilesAsWeDo() throws {
+        let cases: [(String, Bitmap, Int)] = [
+            ("photo", try Self.photoLike(width: 67, height: 45), 75), ("small", try Self.photoLike(width: 3, height: 5), 50),
+            ("alpha", try Self.photoLike(width: 37, height: 29, alpha: true), 90), ("coarse", try Self.photoLike(width: 50, height: 40, seed: 9), 1),
+            ("fine", try Self.photoLike(width: 48, height: 33, seed: 5), 100),
+        ]
+        for (name, bitmap, quality) in cases {
+            let data = try WebPLossyEncoder(quality: quality).encode(bitmap)
+            guard let pixels = try Dwebp.decode(data, name: name) else { continue }
+            XCTAssertTrue(pixels == (try WebPDecoder().decode(data)).pixels, "dwebp decodes \(name).webp to other pixels than ours")
+        }
+    }
+}
