@@ -241,7 +241,12 @@ public final class HTTPRecorder: Sendable {
                 state.stubs[index].uses += 1
                 return (state.stubs[index], nil, nil)
             }
-            if file == nil || mode == .passthrough || mode == .recordAll { return (nil, nil, nil) }
+            if mode == .passthrough || (file != nil && mode == .recordAll) { return (nil, nil, nil) }
+            if file == nil {
+                let message = stubsMessage(live, stubs: state.stubs)
+                state.unmatched.append(message)
+                return (nil, nil, [message])
+            }
             let candidates = state.requestsToMatch.indices.filter { index in
                 guard let recorded = state.requestsToMatch[index] else { return false }
                 return options.matchers.allSatisfy { $0.matches(recorded, live) }
@@ -384,6 +389,19 @@ public final class HTTPRecorder: Sendable {
     }
 
     // MARK: Failure messages
+
+    /// Why no stub answers `live` (a recorder without a file): the stubs and what each differs in.
+    private func stubsMessage(_ live: RecordedRequest, stubs: [Stub]) -> String {
+        var lines = ["URLSchemeKitTesting: no stub answers \(live) (the recorder has no recording file)"]
+        lines.append(stubs.isEmpty ? "  no stubs are set" : "  stubs:")
+        for stub in stubs.prefix(5) {
+            let refused = [stub.method.accepts(live.method) ? nil : "method",
+                           RequestMatcher.urlKey(stub.url) == RequestMatcher.urlKey(live.url) ? nil : "url"].compactMap { $0 }
+            lines.append("    \(stub.method.rawValue) \(stub.url.absoluteString): refused by \(refused.joined(separator: ", "))")
+        }
+        lines.append("  add one: recorder.stub(.\(live.method.lowercased()), \"\(live.url.absoluteString)\", ...)")
+        return lines.joined(separator: "\n")
+    }
 
     /// Why no recording answers `live`: the nearest recorded requests and the
     /// matchers that refused each, and how to record it.
