@@ -8,7 +8,7 @@ import FoundationNetworking
 /// Records a test's HTTP traffic once, as a HAR 1.2 file, and replays it from
 /// then on without the network; answers stubs set in code; lists what was
 /// requested. One recorder per test: it lives in the test's sessions'
-/// ``URLSchemeKitEnvironment`` (``Foundation/URLSessionConfiguration/installRecorder(_:environment:)``),
+/// `URLSchemeKitEnvironment` (`URLSessionConfiguration.installRecorder(_:environment:)`),
 /// nothing in process globals, so tests running in parallel never see each
 /// other's recordings or stubs.
 ///

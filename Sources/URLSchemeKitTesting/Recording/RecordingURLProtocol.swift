@@ -5,7 +5,7 @@ import FoundationNetworking
 #endif
 
 /// Answers a session's `http(s)` loads through the ``HTTPRecorder`` its
-/// environment carries (``Foundation/URLSessionConfiguration/installRecorder(_:environment:)``
+/// environment carries (`URLSessionConfiguration.installRecorder(_:environment:)`
 /// registers both): stubs, recordings, or the network through the recorder's
 /// own inner session.
 ///
