@@ -161,3 +161,28 @@ final class HARFileTests: XCTestCase {
         }
     }
 }
+
+/// A large recording replays in time linear in its size (each request is compared with its own method and URL's entries).
+final class LargeRecordingTests: XCTestCase {
+    func testTwoThousandRecordedRequestsReplayInOrder() async throws {
+        let folder = try temporaryFolder(self)
+        let file = folder.appendingPathComponent("many.har")
+        let count = 2_000
+        let entries = (0..<count).map { index in
+            HAREntry(startedDateTime: "", time: 1, request: HARRequest(method: "GET", url: "https://h.example/item?i=\(index)&v=1", headers: [], body: nil),
+                     response: HARResponse(status: 200, headers: [], content: HARContent(body: Data("\(index)".utf8), mimeType: "text/plain")))
+        }
+        try HARWriter().write(HARFile(log: HARLog(entries: entries)), to: file)
+        let recorder = try HTTPRecorder(file: file, options: options(.replay))
+        let session = recorder.makeSession()
+        let start = Date()
+        for index in stride(from: count - 1, through: 0, by: -1) {
+            let loaded = try await load(session, "https://h.example/item?v=1&i=\(index)")
+            XCTAssertEqual(loaded.text, "\(index)")
+        }
+        let seconds = Date().timeIntervalSince(start)
+        print("replayed \(count) requests from \(count) entries in \(String(format: "%.2f", seconds)) s (\(String(format: "%.0f", seconds / Double(count) * 1e6)) µs each, debug)")
+        XCTAssertLessThan(seconds, 30)
+        try recorder.finish()
+    }
+}

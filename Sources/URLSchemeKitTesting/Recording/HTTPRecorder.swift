@@ -66,12 +66,33 @@ public final class HTTPRecorder: Sendable {
     /// Sends what is recorded (or passed through) to the origin: an inner
     /// session of its own, without this recorder's protocol (the loop guard).
     private let forwarder: HTTPForwarder
+    /// Whether the matchers include the built-in method and URL ones, so only a request's bucket can match.
+    private let usesBuckets: Bool
 
     private struct State {
         /// The recorded exchanges, redacted as on disk.
         var entries: [HAREntry]
         /// Each entry's request with placeholders put back, as matched.
         var requestsToMatch: [RecordedRequest?]
+        /// The entries of each method and URL (query sorted), in recorded order:
+        /// with the default matchers a request is compared with its own bucket
+        /// only, not with every entry (10,000 entries replay in linear time).
+        var buckets: [String: [Int]] = [:]
+
+        /// Adds `entries`, as matched (`restore` puts placeholders back), used `uses` times each.
+        mutating func append(_ entries: [HAREntry], restore: (HAREntry) -> HAREntry, uses count: Int) {
+            for entry in entries {
+                let request = RecordedRequest(restore(entry))
+                if let request { buckets[Self.bucket(request), default: []].append(self.entries.count) }
+                self.entries.append(entry)
+                requestsToMatch.append(request)
+                uses.append(count)
+            }
+        }
+
+        static func bucket(_ request: RecordedRequest) -> String {
+            request.method + " " + RequestMatcher.urlKey(request.url).joined(separator: "\u{1}")
+        }
         /// How often each entry answered.
         var uses: [Int]
         var stubs: [Stub]
@@ -104,8 +125,10 @@ public final class HTTPRecorder: Sendable {
             }
         }
         let redaction = options.redaction
-        state = Mutex(State(entries: entries, requestsToMatch: entries.map { RecordedRequest(redaction.restore($0)) },
-                            uses: Array(repeating: 0, count: entries.count), stubs: [], fileExisted: exists))
+        var initial = State(entries: [], requestsToMatch: [], uses: [], stubs: [], fileExisted: exists)
+        initial.append(entries, restore: redaction.restore, uses: 0)
+        state = Mutex(initial)
+        usesBuckets = ["method", "url"].allSatisfy { name in options.matchers.contains { $0.isBuiltIn && $0.name == name } }
         forwarder = HTTPForwarder(maximumResponseSize: options.maximumResponseBytes, spoolThreshold: options.maximumResponseBytes,
                                   spoolFolder: nil, clock: { Date() })
     }
@@ -247,7 +270,8 @@ public final class HTTPRecorder: Sendable {
                 state.unmatched.append(message)
                 return (nil, nil, [message])
             }
-            let candidates = state.requestsToMatch.indices.filter { index in
+            let scope = usesBuckets ? state.buckets[State.bucket(live)] ?? [] : Array(state.requestsToMatch.indices)
+            let candidates = scope.filter { index in
                 guard let recorded = state.requestsToMatch[index] else { return false }
                 return options.matchers.allSatisfy { $0.matches(recorded, live) }
             }
@@ -349,11 +373,7 @@ public final class HTTPRecorder: Sendable {
             let entries = exchanges.enumerated().map { index, exchange in
                 options.redaction.redact(Self.entry(exchange.0, body: exchange.1, headers: exchange.2, requestBody: index == 0 ? live.body : Data()))
             }
-            state.withLock { state in
-                state.entries += entries
-                state.requestsToMatch += entries.map { RecordedRequest(options.redaction.restore($0)) }
-                state.uses += Array(repeating: 1, count: entries.count)
-            }
+            state.withLock { $0.append(entries, restore: options.redaction.restore, uses: 1) }
             try save()
         }
         return Self.outcome(Replay(status: answer.response.statusCode, headers: headers, body: body), url: answer.response.url ?? live.url)

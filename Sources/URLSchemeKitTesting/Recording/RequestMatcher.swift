@@ -13,10 +13,17 @@ public struct RequestMatcher: Sendable {
     /// The name failure messages use.
     public let name: String
     private let accepts: @Sendable (_ recorded: RecordedRequest, _ live: RecordedRequest) -> Bool
+    /// One of ours (``method``, ``url``), which the recorder may apply by index instead of calling.
+    let isBuiltIn: Bool
 
     /// A matcher named `name` that accepts when `accepts(recorded, live)` is true.
     public init(_ name: String, _ accepts: @escaping @Sendable (_ recorded: RecordedRequest, _ live: RecordedRequest) -> Bool) {
+        self.init(name, builtIn: false, accepts)
+    }
+
+    private init(_ name: String, builtIn: Bool, _ accepts: @escaping @Sendable (RecordedRequest, RecordedRequest) -> Bool) {
         self.name = name
+        self.isBuiltIn = builtIn
         self.accepts = accepts
     }
 
@@ -27,11 +34,11 @@ public struct RequestMatcher: Sendable {
     public static let defaults: [RequestMatcher] = [.method, .url]
 
     /// The same method.
-    public static let method = RequestMatcher("method") { $0.method == $1.method }
+    public static let method = RequestMatcher("method", builtIn: true) { $0.method == $1.method }
 
     /// The same scheme, host, port, path and query, the query's parameters in
     /// any order (a user name and password, and a fragment, are not compared).
-    public static let url = RequestMatcher("url") { Self.urlKey($0.url) == Self.urlKey($1.url) }
+    public static let url = RequestMatcher("url", builtIn: true) { Self.urlKey($0.url) == Self.urlKey($1.url) }
 
     /// The same scheme, host, port and path; any query.
     public static let path = RequestMatcher("path") { Self.urlKey($0.url).dropLast() == Self.urlKey($1.url).dropLast() }
