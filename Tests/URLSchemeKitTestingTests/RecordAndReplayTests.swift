@@ -143,3 +143,62 @@ final class RecordAndReplayTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: file.path))
     }
 }
+
+/// Each mode against a real origin: what reaches it and what the file holds afterwards.
+final class RecordingModeTests: XCTestCase {
+    func testOnceNewEpisodesRecordAllAndPassthrough() async throws {
+        let folder = try temporaryFolder(self)
+        let file = folder.appendingPathComponent("modes.har")
+        let origin = try TestOrigin(test: self)
+        try await origin.route("/a", body: "A")
+        try await origin.route("/b", body: "B")
+        func urls() throws -> [String] { try HARReader().read(contentsOf: file).log.entries.map(\.request.url) }
+
+        _ = try await load(try HTTPRecorder(file: file, options: options(.once)).makeSession(), origin.url("/a"))
+        XCTAssertEqual(try urls(), [origin.url("/a")])
+        // .once with the file there: replay only, a new request fails and the origin is not asked.
+        let once = try HTTPRecorder(file: file, options: options(.once))
+        _ = try await load(once.makeSession(), origin.url("/a"))
+        let refused = await failure(once.makeSession(), URLRequest(url: URL(string: origin.url("/b"))!))
+        XCTAssertEqual(refused?.code, .resourceUnavailable)
+        var originA = try await origin.count("/a")
+        var originB = try await origin.count("/b")
+        XCTAssertEqual([originA, originB], [1, 0])
+
+        // .newEpisodes: /a replayed, /b recorded and added.
+        let episodes = try HTTPRecorder(file: file, options: options(.newEpisodes)).makeSession()
+        _ = try await load(episodes, origin.url("/a"))
+        let b = try await load(episodes, origin.url("/b"))
+        XCTAssertEqual(b.text, "B")
+        XCTAssertEqual(try urls(), [origin.url("/a"), origin.url("/b")])
+        originA = try await origin.count("/a")
+        XCTAssertEqual(originA, 1)
+
+        // .recordAll (from the variable, over the code): the file holds only this run's requests.
+        let all = try HTTPRecorder(file: file, options: options(.replay, environment: ["URLSCHEMEKIT_RECORDING": "all"]))
+        XCTAssertEqual(all.mode, .recordAll)
+        _ = try await load(all.makeSession(), origin.url("/b"))
+        XCTAssertEqual(try urls(), [origin.url("/b")])
+        originB = try await origin.count("/b")
+        XCTAssertEqual(originB, 2)
+
+        // .passthrough: to the origin, nothing written.
+        let before = try Data(contentsOf: file)
+        let through = try await load(try HTTPRecorder(file: file, options: options(.passthrough)).makeSession(), origin.url("/a"))
+        XCTAssertEqual(through.text, "A")
+        XCTAssertEqual(try Data(contentsOf: file), before)
+        originA = try await origin.count("/a")
+        XCTAssertEqual(originA, 2)
+    }
+
+    func testTheTestCaseHelperNamesTheFileForTheTest() throws {
+        let folder = try temporaryFolder(self)
+        let recorder = try httpRecorder(in: folder, options: options(.replay))
+        XCTAssertEqual(recorder.file?.deletingLastPathComponent().path, folder.path)
+        XCTAssertEqual(recorder.file?.lastPathComponent, "testTheTestCaseHelperNamesTheFileForTheTest.har")
+        let beside = try httpRecorder("named", options: options(.replay))
+        XCTAssertEqual(beside.file?.deletingLastPathComponent().lastPathComponent, "RecordingModeTests")
+        XCTAssertEqual(beside.file?.deletingLastPathComponent().deletingLastPathComponent().lastPathComponent, "Recordings")
+        XCTAssertEqual(beside.file?.lastPathComponent, "named.har")
+    }
+}
