@@ -92,6 +92,18 @@ final class StubTests: XCTestCase {
         XCTAssertEqual(second.requests.count, 10)
     }
 
+    func testAStubOfARelativeURLOrABadPlaceholderIsRefusedNamingIt() throws {
+        let recorder = try HTTPRecorder(file: nil, options: options(.replay)).stub(.get, "/users/1", .status(200))
+        XCTAssertThrowsError(try recorder.finish()) { error in
+            XCTAssertEqual(String(describing: error), #"stub(.get, "/users/1"): not an absolute URL"#)
+        }
+        var bad = options(.replay)
+        bad.redaction.replace(header: "X-Key", with: "{{KEY}}")
+        XCTAssertThrowsError(try HTTPRecorder(file: nil, options: bad)) { error in
+            XCTAssertEqual(error as? HTTPRecorderError, .invalidPlaceholder("{{KEY}}"))
+        }
+    }
+
     func testASessionWithoutARecorderFailsSayingHowToSetItUp() async throws {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.protocolClasses = [RecordingURLProtocol.self]

@@ -115,6 +115,7 @@ public final class HTTPRecorder: Sendable {
         self.file = file
         self.options = options
         (mode, modeReason) = try RecordingMode.resolve(options.mode, environment: options.environment)
+        if let token = options.redaction.refusedTokens.first { throw HTTPRecorderError.invalidPlaceholder(token) }
         var entries: [HAREntry] = []
         let exists = file.map { FileManager.default.fileExists(atPath: $0.path) } ?? false
         if let file, exists, mode != .recordAll {
@@ -139,11 +140,13 @@ public final class HTTPRecorder: Sendable {
 
     /// Answers `method` requests to `url` (its query in any order) with
     /// `answer`, ahead of any recording; a later stub of the same request
-    /// takes over. Returns the recorder, for chaining.
+    /// takes over. Returns the recorder, for chaining. A `url` that is not
+    /// absolute answers nothing, and ``finish()`` throws naming it.
     @discardableResult
     public func stub(_ method: HTTPMethod, _ url: String, _ answer: StubAnswer = .status(200)) -> HTTPRecorder {
         guard let parsed = URL(string: url), parsed.scheme != nil else {
-            preconditionFailure("stub(\(method.rawValue), \"\(url)\"): not an absolute URL")
+            state.withLock { $0.unmatched.append("stub(.\(method.rawValue.lowercased()), \"\(url)\"): not an absolute URL") }
+            return self
         }
         state.withLock { $0.stubs.insert(Stub(method: method, url: parsed, answer: answer), at: 0) }
         return self

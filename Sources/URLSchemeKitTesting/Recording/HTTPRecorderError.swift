@@ -10,6 +10,8 @@ public enum HTTPRecorderError: Error, Equatable, Sendable, CustomStringConvertib
     case unmatchedRequests([String])
     /// Recorded exchanges the test never used (with ``HTTPRecorder/Options/failsOnUnusedRecordings``).
     case unusedRecordings([String])
+    /// A placeholder token holds more than letters, digits, `_`, `-` and `.`.
+    case invalidPlaceholder(String)
     /// The recording file could not be read.
     case unreadableRecording(path: String, reason: String)
 
@@ -26,6 +28,8 @@ public enum HTTPRecorderError: Error, Equatable, Sendable, CustomStringConvertib
             return messages.joined(separator: "\n\n")
         case let .unusedRecordings(entries):
             return "\(entries.count) recorded request(s) were never used: " + entries.joined(separator: "; ")
+        case let .invalidPlaceholder(token):
+            return "the placeholder \"\(token)\" may hold only letters, digits, '_', '-' and '.' (it must read the same in a URL, a header and JSON)"
         case let .unreadableRecording(path, reason):
             return "the recording \(path) cannot be read: \(reason)"
         }

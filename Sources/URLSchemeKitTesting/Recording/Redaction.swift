@@ -23,6 +23,8 @@ public struct Redaction: Sendable {
     public private(set) var placeholders: [Placeholder] = []
     /// Values that must never be written, by name.
     public private(set) var secrets: [(name: String, value: String)] = []
+    /// Tokens refused (not letters, digits, `_`, `-`, `.`): a recorder made with them throws.
+    private(set) var refusedTokens: [String] = []
 
     /// The default redaction.
     public init() {}
@@ -77,7 +79,7 @@ public struct Redaction: Sendable {
 
     private mutating func add(_ placeholder: Placeholder) {
         let safe = !placeholder.token.isEmpty && placeholder.token.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "_-.".contains($0)) }
-        precondition(safe, "a placeholder token is letters, digits, '_', '-' and '.' only: \(placeholder.token)")
+        guard safe else { return refusedTokens.append(placeholder.token) }
         placeholders.append(placeholder)
         if let value = placeholder.value { secret(placeholder.token, value: value) }
     }
