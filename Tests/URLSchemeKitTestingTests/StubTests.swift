@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+import URLSchemeKit
 import URLSchemeKitTesting
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -109,6 +110,17 @@ final class StubTests: XCTestCase {
         configuration.protocolClasses = [RecordingURLProtocol.self]
         let error = await failure(URLSession(configuration: configuration), URLRequest(url: URL(string: "https://api.example/x")!))
         XCTAssertTrue(error?.localizedDescription.contains("installRecorder") == true)
+    }
+
+    func testImageLoaderLoadsAStubbedPhotoThroughTheRecordedSession() async throws {
+        let recorder = try HTTPRecorder(file: nil, options: options(.replay))
+        let session = recorder.makeSession()
+        let card = try await load(session, "poll://?question=Lunch&option=Soup&option=Salad&votes=3,1&format=png")
+        recorder.stub(.get, "https://cdn.example/card.png", .body(card.body, headers: ["Content-Type": "image/png"]))
+        let loader = ImageLoader(configuration: ImageLoader.Configuration(session: session))
+        let image = try await loader.image(for: URL(string: "https://cdn.example/card.png")!)
+        XCTAssertGreaterThan(image.bitmap.width, 0)
+        XCTAssertEqual(recorder.requests(.get, "https://cdn.example/card.png").count, 1)
     }
 
     func testTheSchemesKeepWorkingInARecordedSession() async throws {
