@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "Raster", targets: ["Raster"]),
         .library(name: "MapRendering", targets: ["MapRendering"]),
         .library(name: "URLSchemeServer", targets: ["URLSchemeServer"]),
+        .library(name: "URLSchemeKitTesting", targets: ["URLSchemeKitTesting"]),
         .executable(name: "urlscheme", targets: ["urlscheme"]),
         .executable(name: "urlscheme-bench", targets: ["urlscheme-bench"]),
         .executable(name: "maplibre-render-tests", targets: ["maplibre-render-tests"]),
@@ -29,6 +30,8 @@ let package = Package(
         .target(name: "URLSchemeKit", dependencies: ["Raster", "ImageCodecs", "MapRendering"]),
         // HTTP/1.1 over POSIX sockets and Dispatch: every scheme for browsers and caches.
         .target(name: "URLSchemeServer", dependencies: ["URLSchemeKit"]),
+        // Recorded HTTP sessions (HAR 1.2) and stubs, for users' test suites (links XCTest).
+        .target(name: "URLSchemeKitTesting", dependencies: ["URLSchemeKit", "ImageCodecs"]),
         .executableTarget(name: "urlscheme", dependencies: ["URLSchemeKit", "URLSchemeServer"], exclude: ["Gallery/IJG-LICENSE.txt"]),
         .executableTarget(
             name: "urlscheme-bench",
@@ -43,5 +46,6 @@ let package = Package(
         .testTarget(name: "MapRenderingTests", dependencies: ["MapRendering", "ImageCodecs", "MapRenderTesting"], exclude: ["Fixtures"]),
         .testTarget(name: "URLSchemeKitTests", dependencies: ["URLSchemeKit"], exclude: ["Fixtures", "Hostile"]),
         .testTarget(name: "URLSchemeServerTests", dependencies: ["URLSchemeServer", "URLSchemeKit"]),
+        .testTarget(name: "URLSchemeKitTestingTests", dependencies: ["URLSchemeKitTesting", "URLSchemeKit"]),
     ]
 )

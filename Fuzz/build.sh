@@ -20,16 +20,16 @@ build_library() {  # module name, extra flags, sources...
         -emit-library -static -o "$out/lib$module.a" "$@"
 }
 # Every target but the server's (which imports URLSchemeServer alone) links the codecs.
-if [ -n "$(grep -L "import URLSchemeServer" $(printf 'Fuzz/%s/main.swift ' "$@") || true)" ]; then
+if [ -n "$(grep -LE "import (URLSchemeServer|URLSchemeKitTesting)" $(printf 'Fuzz/%s/main.swift ' "$@") || true)" ]; then
     build_library Raster "" $(find Sources/Raster -name '*.swift')
     build_library ImageCodecs -enable-testing $(find Sources/ImageCodecs -name '*.swift')
 fi
 # grep reads the files itself: `cat … | grep -q` under pipefail fails at random
 # when grep exits at its first match and cat dies of SIGPIPE (seen in CI).
-if grep -qE "import (URLSchemeKit|MapRendering)" $(printf 'Fuzz/%s/main.swift ' "$@"); then
+if grep -qE "import (URLSchemeKit|MapRendering)$" $(printf 'Fuzz/%s/main.swift ' "$@"); then
     build_library MapRendering -enable-testing $(find Sources/MapRendering -name '*.swift')
 fi
-if grep -q "import URLSchemeKit" $(printf 'Fuzz/%s/main.swift ' "$@"); then
+if grep -qE "import URLSchemeKit$" $(printf 'Fuzz/%s/main.swift ' "$@"); then
     build_library URLSchemeKit -enable-testing $(find Sources/URLSchemeKit -name '*.swift')
 fi
 if grep -q "import URLSchemeServer" $(printf 'Fuzz/%s/main.swift ' "$@"); then
@@ -38,11 +38,17 @@ if grep -q "import URLSchemeServer" $(printf 'Fuzz/%s/main.swift ' "$@"); then
     build_library URLSchemeServer -enable-testing Sources/URLSchemeServer/HTTPRequest.swift \
         Sources/URLSchemeServer/HTTPRequestError.swift Sources/URLSchemeServer/HTTPRequestParser.swift
 fi
+if grep -q "import URLSchemeKitTesting" $(printf 'Fuzz/%s/main.swift ' "$@"); then
+    # The HAR reader and writer alone: Foundation only, like the server's parser.
+    build_library URLSchemeKitTesting -enable-testing $(find Sources/URLSchemeKitTesting/HAR -name '*.swift')
+fi
 for name in "$@"; do
     libraries=(-lImageCodecs -lRaster)
     if grep -q "import URLSchemeServer" "Fuzz/$name/main.swift"; then
         libraries=(-lURLSchemeServer)
-    elif grep -q "import URLSchemeKit" "Fuzz/$name/main.swift"; then
+    elif grep -q "import URLSchemeKitTesting" "Fuzz/$name/main.swift"; then
+        libraries=(-lURLSchemeKitTesting)
+    elif grep -qE "import URLSchemeKit$" "Fuzz/$name/main.swift"; then
         libraries=(-lURLSchemeKit -lMapRendering "${libraries[@]}" -lFoundationNetworking)
     elif grep -q "import MapRendering" "Fuzz/$name/main.swift"; then
         libraries=(-lMapRendering "${libraries[@]}")

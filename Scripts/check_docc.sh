@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 swift package dump-symbol-graph --minimum-access-level public > .build/docc-symbols.log 2>&1 \
     || { tail -n 40 .build/docc-symbols.log; exit 1; }
-for module in URLSchemeKit ImageCodecs Raster MapRendering; do
+for module in URLSchemeKit ImageCodecs Raster MapRendering URLSchemeKitTesting; do
     graphs=.build/docc/symbol-graphs/$module
     rm -rf "$graphs" && mkdir -p "$graphs"
     cp .build/*/symbolgraph/$module.symbols.json "$graphs"/

@@ -5,7 +5,8 @@ cannot drift from the API.
 Each ```swift block becomes the main.swift of an executable target of its own
 in a throwaway package (.build/readme-blocks) that depends on this package by
 path and imports nothing but Foundation, FoundationNetworking and URLSchemeKit,
-as a newcomer's app would. The package is built with warnings as errors.
+as a newcomer's app would (and URLSchemeKitTesting, with XCTest, in a block
+that imports it, as a test target would). The package is built with warnings as errors.
 
 The block's info string says what to do with it:
   ```swift            built
@@ -89,6 +90,10 @@ def declares(code, name):
     return re.search(rf"\b(let|var|func|class|struct|enum)\s+{name}\b", code) is not None
 
 
+def uses_testing(code):
+    return re.search(r"^import URLSchemeKitTesting\b", code, re.M) is not None
+
+
 def source(code):
     body = [line for line in code.splitlines() if not line.startswith("import ")]
     wanted = []
@@ -98,7 +103,8 @@ def source(code):
                 if needed not in wanted:
                     wanted.append(needed)
     ordered = [name for name in CONTEXT if name in wanted]
-    return HEADER + "\n".join(CONTEXT[name] for name in ordered) + "\n\n" + "\n".join(body) + "\n"
+    testing = "import XCTest\nimport URLSchemeKitTesting\n" if uses_testing(code) else ""
+    return HEADER + testing + "\n".join(CONTEXT[name] for name in ordered) + "\n\n" + "\n".join(body) + "\n"
 
 
 def main():
@@ -115,12 +121,14 @@ def main():
         directory = work / "Sources" / name
         directory.mkdir(parents=True)
         (directory / "main.swift").write_text(f"// {path}:{line}\n" + source(code), encoding="utf-8")
-        targets.append((name, path, line, info.startswith("runnable")))
+        targets.append((name, path, line, info.startswith("runnable"), uses_testing(code)))
     manifest = ["// swift-tools-version:6.0", "import PackageDescription", "let package = Package(",
                 '    name: "ReadmeBlocks", platforms: [.macOS(.v15), .iOS(.v18)],',
                 f'    dependencies: [.package(name: "URLSchemeKit", path: "{root}")],', "    targets: ["]
-    for name, _, _, _ in targets:
-        manifest.append(f'        .executableTarget(name: "{name}", dependencies: [.product(name: "URLSchemeKit", package: "URLSchemeKit")]),')
+    for name, _, _, _, testing in targets:
+        products = ["URLSchemeKit"] + (["URLSchemeKitTesting"] if testing else [])
+        dependencies = ", ".join(f'.product(name: "{product}", package: "URLSchemeKit")' for product in products)
+        manifest.append(f'        .executableTarget(name: "{name}", dependencies: [{dependencies}]),')
     # Swift 6 language mode, explicitly: the examples must compile as a Swift 6 app's code does.
     manifest += ["    ],", "    swiftLanguageModes: [.v6]", ")", ""]
     (work / "Package.swift").write_text("\n".join(manifest), encoding="utf-8")
@@ -130,7 +138,7 @@ def main():
     failed = 0
     if build.returncode != 0:
         print(build.stdout[-6000:] + build.stderr[-3000:])
-        for name, path, line, _ in targets:
+        for name, path, line, _, _ in targets:
             if f"Sources/{name}/" in build.stdout + build.stderr:
                 print(f"{path}:{line}: does not build ({name})")
         failed += 1
@@ -138,7 +146,7 @@ def main():
     if build.returncode == 0:
         binaries = pathlib.Path(subprocess.run(["swift", "build", "--package-path", str(work), "--show-bin-path"],
                                                capture_output=True, text=True).stdout.strip())
-        for name, path, line, runnable in targets:
+        for name, path, line, runnable, _ in targets:
             if not runnable:
                 print(f"{path}:{line}: built")
                 continue

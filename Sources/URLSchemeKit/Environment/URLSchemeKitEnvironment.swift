@@ -57,6 +57,15 @@ public final class URLSchemeKitEnvironment: Sendable {
     /// The renderer version each protocol class found for each scheme, so a
     /// memory hit needs no parse (``SchemeURLProtocol/startLoading()``).
     let renderVersions = Mutex<[String: String]>([:])
+    /// What a harness in this package hangs on the environment, such as
+    /// URLSchemeKitTesting's recorder: opaque here, and per environment, so
+    /// two tests' sessions never share it (nil for every environment made
+    /// through the public initialisers).
+    package private(set) var attachment: (any Sendable)? {
+        get { attachmentBox.withLock { $0 } }
+        set { attachmentBox.withLock { $0 = newValue } }
+    }
+    private let attachmentBox = Mutex<(any Sendable)?>(nil)
 
     /// An environment of every part given in this order (prefer
     /// `URLSchemeKitEnvironment(configuration)` or the closure form, which name each part
@@ -78,6 +87,19 @@ public final class URLSchemeKitEnvironment: Sendable {
         self.renderers = renderers
         let dependsOnURLOnly = assets == nil && tileSources.isEmpty && renderers.isBuiltIn
         self.cachePartition = cachePartition ?? (dependsOnURLOnly ? "shared" : "p-" + UUID().uuidString.lowercased())
+    }
+
+    /// A copy of this environment (same parts and partition) carrying `attachment`.
+    package func attaching(_ attachment: any Sendable) -> URLSchemeKitEnvironment {
+        let copy = URLSchemeKitEnvironment(configuration)
+        copy.attachment = attachment
+        return copy
+    }
+
+    /// The environment a session's configuration carries
+    /// (`installURLSchemeKit(_:)`), nil when it carries none.
+    package static func of(_ configuration: URLSessionConfiguration?) -> URLSchemeKitEnvironment? {
+        EnvironmentURLCache.environment(in: configuration)
     }
 
     /// The environment of a session set up with `installURLSchemeKit()`, and of

@@ -72,7 +72,7 @@ public final class HTTPCacheURLProtocol: URLProtocol {
     /// know, a delegate that offers a credential makes it crash. So on Linux the
     /// `401` is reported as `URLError(.userAuthenticationRequired)` naming the
     /// challenge; send an `Authorization` header to get past it.
-    static func deliverable(_ outcome: ClientChannel.Outcome) -> ClientChannel.Outcome {
+    package static func deliverable(_ outcome: ClientChannel.Outcome) -> ClientChannel.Outcome {
         #if canImport(FoundationNetworking)
         guard case let .loaded(response, _) = outcome, let http = response as? HTTPURLResponse, http.statusCode == 401,
               let challenge = http.value(forHTTPHeaderField: "WWW-Authenticate"), !challenge.isEmpty else { return outcome }
@@ -85,7 +85,7 @@ public final class HTTPCacheURLProtocol: URLProtocol {
     /// The request as the origin should see it: the session's additional
     /// headers added where the request has none of its own (the inner session
     /// has its own configuration), the body limit meant for the cache removed.
-    static func outgoing(_ request: URLRequest, _ configuration: URLSessionConfiguration?) -> URLRequest {
+    package static func outgoing(_ request: URLRequest, _ configuration: URLSessionConfiguration?) -> URLRequest {
         var outgoing = request
         outgoing.setValue(nil, forHTTPHeaderField: HTTPForwarder.bodyLimitField)
         for case let (name as String, value as String) in configuration?.httpAdditionalHeaders ?? [:]

@@ -25,27 +25,27 @@ import FoundationNetworking
 /// cancellations hop to another queue (`TransferStops`) for the same reason
 /// (they arrive from `stopLoading()`); delegate callbacks arrive on the inner session's own
 /// delegate queue, and completions leave it for `completionQueue`.
-final class HTTPForwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+package final class HTTPForwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     // @unchecked Sendable: `session` is set once in init and URLSession is
     // thread-safe; every mutable field lives in `loads`, a Mutex.
 
     /// What the origin answered, with the times RFC 9111's age calculation needs.
-    struct Answer: Sendable {
-        var response: HTTPURLResponse
-        var body: Data
-        var requestTime: Date
-        var responseTime: Date
+    package struct Answer: Sendable {
+        package var response: HTTPURLResponse
+        package var body: Data
+        package var requestTime: Date
+        package var responseTime: Date
         /// The request as it was last sent (the final hop's URL, cookies and
         /// fields): what the answer is stored under and its `Vary` selected by.
-        var request: URLRequest
+        package var request: URLRequest
         /// The redirects followed on the way, first first (each hop's own
         /// request, response and times, body none).
-        var redirects: [Answer] = []
+        package var redirects: [Answer] = []
         /// The spool file `body` is mapped from, when the cache may make it its entry file.
         var bodyFile: SpoolFile?
     }
 
-    typealias Completion = @Sendable (Result<Answer, URLError>) -> Void
+    package typealias Completion = @Sendable (Result<Answer, URLError>) -> Void
 
     private struct Load {
         var body: SpooledBody
@@ -74,13 +74,13 @@ final class HTTPForwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable
     }
 
     /// The most bytes of a body a load takes, and the setting that set it (named in the error).
-    struct BodyLimit: Sendable, Equatable {
+    package struct BodyLimit: Sendable, Equatable {
         var bytes: Int
         var setting: String
         /// Another limit for a `200` (a range request answered with the whole file).
         var whole: Int?
 
-        init(bytes: Int, setting: String, whole: Int? = nil) {
+        package init(bytes: Int, setting: String, whole: Int? = nil) {
             self.bytes = bytes
             self.setting = setting
             self.whole = whole
@@ -132,7 +132,7 @@ final class HTTPForwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable
     private static let completionQueue = DispatchQueue(label: "URLSchemeKit.HTTPForwarder.completion", qos: .userInitiated,
                                                        attributes: .concurrent)
 
-    init(maximumResponseSize: Int, spoolThreshold: Int, spoolFolder: URL?, clock: @escaping @Sendable () -> Date) {
+    package init(maximumResponseSize: Int, spoolThreshold: Int, spoolFolder: URL?, clock: @escaping @Sendable () -> Date) {
         self.maximumResponseSize = maximumResponseSize
         self.spoolThreshold = spoolThreshold
         self.spoolFolder = spoolFolder
@@ -165,7 +165,7 @@ final class HTTPForwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable
     /// (`ForwardingLanes`); a load past that limit waits for one of its own
     /// session's loads to that origin to end, not for other sessions'.
     /// `bodyLimit`: a limit below `maximumResponseSize` the caller set.
-    func forward(_ request: URLRequest, cookies: SessionCookies?, cancellation: RenderCancellation?, timeLimit: TimeInterval? = nil,
+    package func forward(_ request: URLRequest, cookies: SessionCookies?, cancellation: RenderCancellation?, timeLimit: TimeInterval? = nil,
                  lane: (session: ObjectIdentifier, limit: Int)? = nil, bodyLimit: BodyLimit? = nil, completion: @escaping Completion) {
         let ours = BodyLimit(bytes: maximumResponseSize, setting: "HTTPCache.Configuration.maximumResponseSize")
         // The caller's limit, where it is the lower one (a limit for a 200 above ours is ours).
@@ -211,14 +211,14 @@ final class HTTPForwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable
     /// Ends the inner session once its loads are done (it holds this
     /// forwarder as its delegate until then), from a queue of the forwarder's:
     /// the cache going away may happen on a session's work queue.
-    func invalidate() {
+    package func invalidate() {
         let session = self.session
         Self.controlQueue.async { session?.finishTasksAndInvalidate() }
     }
 
     // MARK: URLSessionDataDelegate
 
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+    package func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
                     completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
         let now = clock()
         let (tooLarge, load) = loads.withLock { loads -> (Bool, Load?) in
@@ -243,7 +243,7 @@ final class HTTPForwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable
     /// handling suspends the task for good (trap 16): so the challenge is
     /// cancelled, and the 401 already received, headers and body, becomes the
     /// answer (`HTTPCacheURLProtocol.deliverable` decides what the client sees).
-    func urlSession(_ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+    package func urlSession(_ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
                     completionHandler: @escaping (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {
         loads.withLock { $0[task.taskIdentifier]?.challenged = true }
         completionHandler(.cancelAuthenticationChallenge, nil)
@@ -252,7 +252,7 @@ final class HTTPForwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable
     /// A redirect: its cookies are stored, the next hop gets the cookies of its
     /// own URL and, on another origin, no `Authorization`
     /// (`RedirectedRequest`), and the hop is noted so the cache can store it.
-    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+    package func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
                     newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
         let now = clock()
         let load = loads.withLock { $0[task.taskIdentifier] }
@@ -270,7 +270,7 @@ final class HTTPForwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable
         completionHandler(next)
     }
 
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+    package func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         let (body, failed) = loads.withLock { loads -> (SpooledBody?, Load?) in
             guard let load = loads[dataTask.taskIdentifier] else { return (nil, nil) }
             guard !load.answered, load.body.count + data.count <= load.limit.bytes(for: load.response?.statusCode) else {
@@ -299,7 +299,7 @@ final class HTTPForwarder: NSObject, URLSessionDataDelegate, @unchecked Sendable
         }
     }
 
-    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
+    package func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
         // The task's last callback: no chunk of it can arrive after this.
         stops.ended(task)
         guard let load = loads.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }

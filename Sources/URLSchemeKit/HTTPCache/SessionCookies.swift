@@ -12,7 +12,7 @@ import FoundationNetworking
 /// jar, one user's cookies went out with every other session's requests and
 /// never reached the user's storage. So the inner session handles no cookies,
 /// and the forwarder uses this: the outer session's storage and settings.
-struct SessionCookies: Sendable {
+package struct SessionCookies: Sendable {
     /// The session's storage (`HTTPCookieStorage` is thread-safe).
     let storage: HTTPCookieStorage
     /// `httpShouldSetCookies`: whether requests carry the stored cookies.
@@ -21,7 +21,7 @@ struct SessionCookies: Sendable {
     let accepts: Bool
 
     /// The settings of `configuration`; nil when it has no cookie storage.
-    init?(_ configuration: URLSessionConfiguration?) {
+    package init?(_ configuration: URLSessionConfiguration?) {
         guard let configuration, let storage = configuration.httpCookieStorage else { return nil }
         self.storage = storage
         sends = configuration.httpShouldSetCookies

@@ -9,7 +9,7 @@ import Synchronization
 ///
 /// A client call is made only by whoever wins `claimFinish()`, so the client
 /// hears exactly one outcome, and never after `stopLoading()`.
-final class LoadingState: Sendable {
+package final class LoadingState: Sendable {
     private enum Phase {
         case idle
         case loading(RenderCancellation)
@@ -19,8 +19,11 @@ final class LoadingState: Sendable {
 
     private let phase = Mutex(Phase.idle)
 
+    /// An idle load.
+    package init() {}
+
     /// Moves idle → loading; nil when the load was already stopped or started.
-    func start() -> RenderCancellation? {
+    package func start() -> RenderCancellation? {
         phase.withLock { phase in
             guard case .idle = phase else { return nil }
             let cancellation = RenderCancellation()
@@ -30,7 +33,7 @@ final class LoadingState: Sendable {
     }
 
     /// Moves loading → finished; true for the one caller that may report.
-    func claimFinish() -> Bool {
+    package func claimFinish() -> Bool {
         phase.withLock { phase in
             guard case .loading = phase else { return false }
             phase = .finished
@@ -39,7 +42,7 @@ final class LoadingState: Sendable {
     }
 
     /// Moves to stopped from any phase but finished, cancelling a running render.
-    func stop() {
+    package func stop() {
         phase.withLock { phase in
             switch phase {
             case .loading(let cancellation):

@@ -6,9 +6,9 @@ import FoundationNetworking
 
 /// Builds the `URLError`s the protocols report: a code that fits, a
 /// description a person can act on, and the failing URL in the user info.
-enum URLErrors {
+package enum URLErrors {
     /// A `URLError` with `code`, `message` as its localized description and `url` as the failing URL.
-    static func make(_ code: URLError.Code, _ message: String, url: URL?, underlying: Error? = nil) -> URLError {
+    package static func make(_ code: URLError.Code, _ message: String, url: URL?, underlying: Error? = nil) -> URLError {
         var info: [String: Any] = [NSLocalizedDescriptionKey: message]
         if let url {
             info[NSURLErrorFailingURLErrorKey] = url
@@ -33,7 +33,7 @@ enum URLErrors {
     ///   is over its limits) and a `VectorStyleError` are `.cannotDecodeContentData`;
     /// - a `CancellationError` is `.cancelled`;
     /// - anything else is `.unknown` with its description.
-    static func converting(_ error: Error, url: URL?) -> URLError {
+    package static func converting(_ error: Error, url: URL?) -> URLError {
         switch error {
         case let error as URLError:
             if error.userInfo[NSURLErrorFailingURLErrorKey] != nil { return error }
