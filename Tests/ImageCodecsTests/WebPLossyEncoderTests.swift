@@ -128,6 +128,10 @@ final class WebPLossyEncoderTests: XCTestCase {
             XCTAssertEqual(codec?.kind, .tooLarge)
             XCTAssertTrue(codec?.message.contains("16383") ?? false, "\(error)")
         }
+        // Within VP8's sides but over the encoder's memory bound: refused before any work.
+        XCTAssertThrowsError(try WebPLossyEncoder().encode(Bitmap(width: 4097, height: 4096))) { error in
+            XCTAssertTrue("\(error)".contains("over the lossy encoder's limit of 16777216 pixels (WebPLossyEncoder.maximumPixelCount)"), "\(error)")
+        }
     }
 
     /// libwebp's own decoder reads what we write, to the very pixels ours decodes.

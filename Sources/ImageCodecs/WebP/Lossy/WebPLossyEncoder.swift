@@ -25,6 +25,12 @@ public struct WebPLossyEncoder: ImageEncoding {
     /// The widest or tallest picture VP8 stores (14 bits).
     public static let maximumDimension = 16383
 
+    /// The most pixels one lossy encode takes (4096 × 4096): the encoder keeps
+    /// every macroblock's decisions (about 1 KB each) until the probabilities
+    /// are known, so 16 Mpx cost about 70 MB on top of the picture's planes.
+    /// Larger pictures are refused by name (`lossless=true` takes them).
+    public static let maximumPixelCount = 4096 * 4096
+
     /// Always `.webp`.
     public var format: ImageFormat { .webp }
 
@@ -34,7 +40,8 @@ public struct WebPLossyEncoder: ImageEncoding {
     }
 
     /// The WebP file for `bitmap`. Throws `ImageCodecError` (detail a
-    /// `WebPError`) for a side over 16,383 pixels.
+    /// `WebPError`) for a side over 16,383 pixels or more than
+    /// ``maximumPixelCount`` pixels.
     public func encode(_ bitmap: Bitmap) throws -> Data {
         try encode(bitmap, checkCancellation: {})
     }
@@ -45,6 +52,9 @@ public struct WebPLossyEncoder: ImageEncoding {
         let width = bitmap.width, height = bitmap.height
         guard (1...Self.maximumDimension).contains(width), (1...Self.maximumDimension).contains(height) else {
             throw ImageCodecError(WebPError.unencodableSize(width: width, height: height, maximum: Self.maximumDimension))
+        }
+        guard width * height <= Self.maximumPixelCount else {
+            throw ImageCodecError(WebPError.unencodableLossy("\(width)×\(height) is over the lossy encoder's limit of \(Self.maximumPixelCount) pixels (WebPLossyEncoder.maximumPixelCount); ask for a smaller image or lossless=true"))
         }
         let source = VP8SourcePicture(bitmap)
         let parameters = VP8EncodingParameters(quality: quality)
