@@ -9,7 +9,8 @@ import Raster
 /// `local://X` (and `http://localhost:2900/X`) in a style name files of the
 /// suite's `integration/` folder, as MapLibre's runners resolve them. The
 /// camera is the style's own `center`, `zoom` (MapLibre's 512-point zoom:
-/// ``VectorMapCamera`` takes it plus one) and `bearing`; the image is the test's `width` ×
+/// ``VectorMapCamera`` takes it plus one), `bearing` and `pitch` (held to 60, MapLibre's
+/// default `maxPitch`); the image is the test's `width` ×
 /// `height` at its `pixelRatio`.
 struct RenderTestRenderer {
     /// The suite's `integration/` folder.
@@ -61,7 +62,6 @@ struct RenderTestRenderer {
     /// expressed, and the renderer's errors.
     private func render(_ test: RenderTest, loaders: inout [SuiteFileLoader]) throws -> Bitmap {
         let document = try JSONSerialization.jsonObject(with: test.style) as? [String: Any] ?? [:]
-        if let pitch = (document["pitch"] as? NSNumber)?.doubleValue, pitch != 0 { throw Unsupported(feature: "camera pitch") }
         let style = try VectorStyle(data: test.style)
         for warning in style.warnings {
             for kind in ["source type", "layer type", "geojson option"] {
@@ -90,9 +90,11 @@ struct RenderTestRenderer {
         // MapLibre takes any bearing and wraps it; the camera takes 0…360.
         let bearing = (document["bearing"] as? NSNumber)?.doubleValue ?? 0
         let wrapped = bearing.truncatingRemainder(dividingBy: 360)
+        // MapLibre holds the pitch to the map's `maxPitch`, 60 unless set.
+        let pitch = (document["pitch"] as? NSNumber)?.doubleValue ?? 0
         let camera = VectorMapCamera(center: GeoCoordinate(latitude: center[1], longitude: center[0]), zoom: zoom + 1,
                                      width: test.width, height: test.height, scale: test.pixelRatio,
-                                     bearing: wrapped < 0 ? wrapped + 360 : wrapped)
+                                     bearing: wrapped < 0 ? wrapped + 360 : wrapped, pitch: pitch.isFinite ? min(max(pitch, 0), 60) : 0)
         var renderer = VectorMapRenderer(sources: sources, style: style, rasterSources: rasterSources)
         if !style.sprites.isEmpty, Self.drawsSpriteImages(style) {
             let loader = SuiteFileLoader(integration: integration, template: "")

@@ -29,6 +29,9 @@ struct CircleLayerDrawer {
         var translate: [Double]
         /// `circle-sort-key`, nil when the layer has none.
         var sortKey: Double?
+        /// `circle-pitch-scale` is `map`: under pitch a circle is drawn
+        /// smaller farther away (by the centre's depth over its own).
+        var scalesWithMap = true
     }
 
     /// One circle in output pixels, ready to shade.
@@ -107,12 +110,16 @@ struct CircleLayerDrawer {
         let blur = style.blur.value(atZoom: zoom, for: feature)
         return Paint(radius: radius, strokeWidth: strokeWidth, blur: blur.isFinite ? blur : 0,
                      color: color, strokeColor: strokeColor, translate: translate.count == 2 ? translate : [],
-                     sortKey: style.sortKey.value(atZoom: zoom, for: feature))
+                     sortKey: style.sortKey.value(atZoom: zoom, for: feature),
+                     scalesWithMap: style.pitchScale.value(atZoom: zoom, for: feature) == .map)
     }
 
     /// Adds the circles of prepared groups of `tileLayer`, placed at `place`:
     /// one per vertex inside the tile (a polygon ring's first vertex twice, as
-    /// MapLibre reads rings closed), in output pixels.
+    /// MapLibre reads rings closed), in output pixels: each centre through
+    /// `place` (turned and pitched with the camera), the disc facing the
+    /// image (MapLibre's default `circle-pitch-alignment: viewport`), its
+    /// radius divided by the depth under `circle-pitch-scale: map`.
     mutating func add(_ prepared: [PreparedLayerGroup], from tileLayer: VectorTileLayer, at place: TileCover.Placed) {
         guard tileLayer.extent > 0 else { return }
         let unit = place.tileSide / Double(tileLayer.extent)
@@ -134,9 +141,21 @@ struct CircleLayerDrawer {
                 for point in [points, closing.map { [$0][...] } ?? []].joined()
                     where point.x >= 0 && point.x < extent && point.y >= 0 && point.y < extent {
                     var circle = template
-                    circle.x = place.x + Double(point.x) * unit + dx
-                    circle.y = place.y + Double(point.y) * unit + dy
-                    guard circle.x.isFinite, circle.y.isFinite else { continue }
+                    if let pitch = place.pitch {
+                        // Behind MapLibre's near plane a circle is not drawn.
+                        let plane = place.plane(Double(point.x) * unit, Double(point.y) * unit)
+                        guard plane.y <= pitch.nearY else { continue }
+                        let centre = pitch.project(plane)
+                        (circle.x, circle.y) = (centre.x + dx, centre.y + dy)
+                        if paint.scalesWithMap {
+                            circle.outer /= pitch.depthRatio(atPlaneY: plane.y)
+                            circle.fade = max(paint.blur, 1 / circle.outer)
+                        }
+                    } else {
+                        let centre = place.pixel(Double(point.x) * unit, Double(point.y) * unit)
+                        (circle.x, circle.y) = (centre.x + dx, centre.y + dy)
+                    }
+                    guard circle.x.isFinite, circle.y.isFinite, circle.outer.isFinite else { continue }
                     circles.append((circle, paint.sortKey))
                 }
             }

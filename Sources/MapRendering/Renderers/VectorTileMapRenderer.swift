@@ -46,7 +46,7 @@ public struct VectorTileMapRenderer: MapRenderer {
         renderer.preparedLayers = source.preparedLayers
         renderer.preparedStyle = source.preparedStyle(for: options.style, labels: options.labels)
         let camera = VectorMapCamera(center: viewport.center, zoom: viewport.zoom, width: options.width, height: options.height,
-                                     scale: options.scale, bearing: viewport.bearing)
+                                     scale: options.scale, bearing: viewport.bearing, pitch: viewport.pitch)
         // The camera's pixel size is the viewport's: both round width × scale.
         var canvas = Canvas(try renderer.snapshot(camera, cancellation: cancellation, checkCancellation: checkCancellation).bitmap)
         try checkCancellation()

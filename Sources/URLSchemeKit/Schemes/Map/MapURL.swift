@@ -11,6 +11,7 @@ import Raster
 /// map://?marker=59.9386,30.3141,color:red,label:A&marker=55.7539,37.6208,size:large&path=59.9386,30.3141,55.7539,37.6208,width:4
 /// map://?latitude=48.85&longitude=2.35&zoom=5&style=dark&labels=none
 /// map://?latitude=60.17&longitude=24.94&zoom=14&bearing=90&tiles=helsinki
+/// map://?latitude=60.17&longitude=24.94&zoom=14&pitch=45&tiles=helsinki
 /// ```
 ///
 /// Markers and paths are lists of comma-separated tokens: numbers are
@@ -36,6 +37,7 @@ public struct MapURL: SchemeURL {
     public static let parameterNames = [
         "latitude", "longitude", "zoom", "latitude_delta", "longitude_delta", "width", "height", "scale",
         "format", "quality", "marker", "path", "style", "labels", "padding", "tiles", "bearing",
+        "pitch",
     ]
 
     /// The `map://` spelling of a name other static-map APIs use (`lat`, `center=59.9,30.3`, …).
@@ -149,7 +151,8 @@ public struct MapURL: SchemeURL {
             labels: try query.choice("labels", as: MapLabels.self) ?? MapSnapshotOptions.defaultLabels,
             markers: markers,
             paths: paths,
-            bearing: try query.double("bearing", in: MapSnapshotOptions.bearingRange) ?? 0)
+            bearing: try query.double("bearing", in: MapSnapshotOptions.bearingRange) ?? 0,
+            pitch: try query.double("pitch", in: MapSnapshotOptions.pitchRange) ?? 0)
         let tiles = try query.string("tiles")
         if let tiles, tiles.isEmpty || !tiles.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_") }) {
             throw URLParameterError(parameter: "tiles", reason: "must name a tile source (letters, digits, '-', '_'), got '\(tiles)'")
@@ -250,6 +253,7 @@ public struct MapURL: SchemeURL {
         if options.style != MapSnapshotOptions.defaultStyle { query.add("style", options.style.rawValue) }
         if options.labels != MapSnapshotOptions.defaultLabels { query.add("labels", options.labels.rawValue) }
         if options.bearing != 0 { query.add("bearing", options.bearing) }
+        if options.pitch != 0 { query.add("pitch", options.pitch) }
         OutputEncoding.write(format: format, quality: quality, defaultFormat: .png, to: &query)
         query.add("tiles", tiles)
         for marker in options.markers {
