@@ -229,7 +229,7 @@ struct VectorLayerDrawer {
                 // `fill-translate-anchor: map` (the default): the shift turns with the map.
                 var shifted = place
                 if translate.count == 2 {
-                    let origin = place.pixel(bounded(translate[0] * scale), bounded(translate[1] * scale))
+                    let origin = place.plane(bounded(translate[0] * scale), bounded(translate[1] * scale))
                     (shifted.x, shifted.y) = (origin.x, origin.y)
                 }
                 let paint = FillPaint(color: color, outline: outline, sortKey: sortKey)
