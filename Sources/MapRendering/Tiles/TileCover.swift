@@ -72,6 +72,9 @@ struct TileCover: Sequence {
     private let sin: Double
     /// The camera's pitch (see ``Placed``).
     private let pitch: PitchProjection?
+    /// Past ``levelsOfDetailPitch``, the tiles of several zooms (nearer the
+    /// centre deeper), in place of `rows`.
+    private var detail: [DetailTile]?
     /// Per row, the columns of tiles the view touches; empty when nothing shows.
     private var rows: [(row: Int, columns: ClosedRange<Int>)]
 
@@ -84,9 +87,11 @@ struct TileCover: Sequence {
     /// top-left corner, unturned, is at (`left`, `top`) in output pixels of
     /// the whole world, where a tile of `zoom` is `tileSide` pixels across,
     /// turned by `bearing` degrees about its centre and seen through `pitch`:
-    /// then the view is the ground the image shows (up to MapLibre's far plane).
+    /// then the view is the ground the image shows (up to MapLibre's far
+    /// plane), and past ``levelsOfDetailPitch`` the tiles farther from the
+    /// centre come from lower zooms, down to `minimumZoom`, as in MapLibre.
     init(zoom: Int, tileSide: Double, left: Double, top: Double, pixelWidth: Int, pixelHeight: Int, bearing: Double = 0,
-         pitch: PitchProjection? = nil) {
+         pitch: PitchProjection? = nil, minimumZoom: Int = 0) {
         self.zoom = zoom
         self.tileSide = tileSide
         self.left = left
@@ -106,6 +111,10 @@ struct TileCover: Sequence {
         let offsets = pitch.map { $0.groundCorners.map { (dx: $0.x - hw, dy: $0.y - hh) } } ?? [(-hw, -hh), (hw, -hh), (hw, hh), (-hw, hh)]
         let corners = offsets.map { (dx: Double, dy: Double) -> (x: Double, y: Double) in
             (cx + cos * dx + sin * dy, cy - sin * dx + cos * dy)
+        }
+        if let pitch, pitch.pitch > Self.levelsOfDetailPitch {
+            detail = Self.detailTiles(zoom: zoom, tileSide: tileSide, corners: corners, center: (cx, cy), minimumZoom: Swift.min(minimumZoom, zoom))
+            return
         }
         let upright = sin == 0 && pitch == nil
         let minX = upright ? left : corners.map(\.x).min()!, maxX = upright ? left + Double(pixelWidth) : corners.map(\.x).max()!
@@ -149,12 +158,22 @@ struct TileCover: Sequence {
     /// How many tiles cover the view, counted without making them (a view
     /// of more rows than ``maximumScannedRows``: its bounding box's tiles).
     var count: Int {
-        boxOnly != nil ? boxCount : rows.reduce(0) { $0 + $1.columns.count }
+        if let detail { return detail.count }
+        return boxOnly != nil ? boxCount : rows.reduce(0) { $0 + $1.columns.count }
     }
 
     func makeIterator() -> [Placed].Iterator {
         let wrap = 1 << zoom
         let cx = left + Double(pixelWidth) / 2, cy = top + Double(pixelHeight) / 2
+        if let detail {
+            return detail.map { tile in
+                let side = tileSide * Double(1 << (zoom - tile.zoom)), count = 1 << tile.zoom
+                let dx = Double(tile.column) * side - cx, dy = Double(tile.row) * side - cy
+                return Placed(tile: TileCoordinate(z: tile.zoom, x: ((tile.column % count) + count) % count, y: tile.row),
+                              x: Double(pixelWidth) / 2 + cos * dx - sin * dy, y: Double(pixelHeight) / 2 + sin * dx + cos * dy,
+                              tileSide: side, cos: cos, sin: sin, pitch: pitch)
+            }.makeIterator()
+        }
         let rows = boxOnly.map { box in box.rows.map { ($0, box.columns) } } ?? self.rows
         return rows.flatMap { row, columns in
             columns.map { column in

@@ -8,6 +8,8 @@ struct VectorMapFrame {
     let pixelHeight: Int
     /// The source zoom the tiles come from.
     let tileZoom: Int
+    /// The source's lowest zoom: under a steep pitch far tiles come from lower zooms, none below it.
+    let minimumZoom: Int
     /// One tile's side in output pixels.
     let tileSide: Double
     /// The view's top-left corner in world pixels.
@@ -31,6 +33,7 @@ struct VectorMapFrame {
         let wanted = Int(camera.styleZoom.rounded(.down))
         // Capped at 24 whatever a hostile header says, so the tile arithmetic stays in range.
         tileZoom = min(24, min(max(wanted, zoomRange.lowerBound), zoomRange.upperBound))
+        minimumZoom = zoomRange.lowerBound
         world = WebMercator.worldSize(zoom: camera.zoom) * camera.scale
         tileSide = world / Double(1 << tileZoom)
         let latitude = min(max(camera.center.latitude, -WebMercator.maximumLatitude), WebMercator.maximumLatitude)
@@ -102,6 +105,6 @@ struct VectorMapFrame {
     /// world points through ``pixelPoint(unitX:unitY:)``.
     var cover: TileCover {
         TileCover(zoom: tileZoom, tileSide: tileSide, left: left, top: top, pixelWidth: pixelWidth, pixelHeight: pixelHeight,
-                  bearing: bearing, pitch: pitch)
+                  bearing: bearing, pitch: pitch, minimumZoom: minimumZoom)
     }
 }

@@ -78,15 +78,28 @@ final class VectorMapPitchTests: XCTestCase {
             let frame = VectorMapFrame(camera: camera, zoomRange: 0...14)
             let cover = Array(frame.cover)
             XCTAssertEqual(cover.count, frame.cover.count)
-            let tiles = Set(cover.map { "\($0.tile.x)/\($0.tile.y)" })
-            let n = Double(1 << frame.tileZoom)
+            let tiles = Set(cover.map { "\($0.tile.z)/\($0.tile.x)/\($0.tile.y)" })
+            let zooms = Set(cover.map(\.tile.z))
             for y in stride(from: 0.5, to: 300, by: 3) {
                 for x in stride(from: 0.5, to: 400, by: 3) {
                     let unit = frame.unitPoint(x: x, y: y)
                     guard unit.x.isFinite else { continue }
-                    let key = "\(Int((unit.x * n).rounded(.down)))/\(Int((unit.y * n).rounded(.down)))"
-                    XCTAssertTrue(tiles.contains(key), "pitch \(pitch): the tile under (\(x), \(y)) is covered")
+                    let covered = zooms.contains { z in
+                        let n = Double(1 << z)
+                        let column = ((Int((unit.x * n).rounded(.down)) % (1 << z)) + (1 << z)) % (1 << z)
+                        return tiles.contains("\(z)/\(column)/\(Int((unit.y * n).rounded(.down)))")
+                    }
+                    XCTAssertTrue(covered, "pitch \(pitch): the tile under (\(x), \(y)) is covered")
                 }
+            }
+            if pitch > 60 {
+                // MapLibre's levels of detail: the tiles near the centre of the
+                // frame's zoom, farther ones from lower zooms, far fewer than one zoom's.
+                XCTAssertGreaterThan(zooms.count, 2, "pitch \(pitch): \(zooms.sorted())")
+                XCTAssertEqual(cover.first?.tile.z, frame.tileZoom, "nearest the centre first, at full detail")
+                XCTAssertLessThan(cover.count, 64)
+            } else {
+                XCTAssertEqual(zooms, [frame.tileZoom])
             }
             let flat = VectorMapFrame(camera: VectorMapCamera(center: camera.center, zoom: 12, width: 400, height: 300, bearing: bearing),
                                       zoomRange: 0...14)
