@@ -153,6 +153,25 @@ final class VectorMapPitchTests: XCTestCase {
         }
     }
 
+    /// `circle-pitch-alignment: map`: the disc lies on the map, an ellipse on
+    /// the image about half as tall as wide at 60°, centred where its centre projects.
+    func testCirclesOnTheMapTiltWithIt() throws {
+        let (style, tiles) = try style(#"{"type": "Point", "coordinates": [0, 0]}"#, layers: #"""
+        [{"id": "b", "type": "background", "paint": {"background-color": "#ffffff"}},
+         {"id": "c", "type": "circle", "source": "g", "paint": {"circle-color": "#ff0000", "circle-radius": 40, "circle-pitch-alignment": "map"}}]
+        """#)
+        let renderer = VectorMapRenderer(tiles: tiles, sourceName: "g", style: style)
+        let image = try renderer.render(VectorMapCamera(center: GeoCoordinate(latitude: 0, longitude: 0), zoom: 1, width: 256, height: 256, pitch: 60))
+        let red = RGBA(255, 0, 0)
+        XCTAssertEqual(image[128, 128], red)
+        XCTAssertEqual(image[128 + 36, 128], red, "as wide as its radius")
+        XCTAssertEqual(image[128 - 36, 128], red)
+        XCTAssertNotEqual(image[128, 128 - 30], red, "and about half as tall")
+        XCTAssertNotEqual(image[128, 128 + 30], red)
+        XCTAssertEqual(image[128, 128 - 15], red)
+        XCTAssertEqual(image[128, 128 + 15], red)
+    }
+
     /// A pitch out of 0…85 (or not a number) is refused, naming it.
     func testAPitchOutOfRangeIsAnErrorNamingIt() throws {
         let (style, tiles) = try style(#"{"type": "Point", "coordinates": [0, 0]}"#, layers: "[]")
