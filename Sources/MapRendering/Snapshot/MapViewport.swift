@@ -107,11 +107,20 @@ public struct MapViewport: Sendable, Equatable {
     /// bounding box on the unturned map).
     func copyOffsets(minX: Double, maxX: Double) -> [Double] {
         guard minX.isFinite, maxX.isFinite, worldPixelWidth > 0 else { return [] }
-        let first = ((Double(pixelWidth) / 2 - halfSpanX - maxX) / worldPixelWidth).rounded(.up)
-        let last = ((Double(pixelWidth) / 2 + halfSpanX - minX) / worldPixelWidth).rounded(.down)
+        var first = ((Double(pixelWidth) / 2 - halfSpanX - maxX) / worldPixelWidth).rounded(.up)
+        var last = ((Double(pixelWidth) / 2 + halfSpanX - minX) / worldPixelWidth).rounded(.down)
+        if projection != nil {
+            // A pitched camera may see a hundred copies of the world towards its far plane:
+            // MapLibre's seven (−3…3) are drawn, so the work stays that of a few worlds.
+            (first, last) = (max(first, -Self.pitchedWorldCopies), min(last, Self.pitchedWorldCopies))
+        }
         guard first <= last else { return [] }
         return stride(from: first, through: last, by: 1).map { $0 * worldPixelWidth }
     }
+
+    /// The copies of the world either side of the centre's a pitched view
+    /// draws (MapLibre's `renderWorldCopies`: −3…3).
+    static let pitchedWorldCopies = 3.0
 
     /// Whether a shape with these geographic bounds can reach the image (any copy).
     func mayShow(_ bounds: GeoBounds?) -> Bool {

@@ -172,6 +172,24 @@ final class VectorMapPitchTests: XCTestCase {
         XCTAssertEqual(image[128, 128 + 15], red)
     }
 
+    /// `map://`'s viewport: a point lands where MapLibre's transform puts it,
+    /// one behind the camera has no pixel, and a steep pitch at zoom 0 (the
+    /// far plane a hundred worlds away) draws MapLibre's seven copies of the world, not all.
+    func testTheSnapshotViewportTiltsAndBoundsItsWorldCopies() {
+        let center = GeoCoordinate(latitude: 10, longitude: 20)
+        let options = MapSnapshotOptions(camera: .zoom(center: center, zoom: 4), width: 300, height: 200, bearing: 30, pitch: 50)
+        let viewport = MapViewport(options: options)
+        let point = GeoCoordinate(latitude: 12, longitude: 21)
+        let expected = VectorMapBearingTests.mapLibrePixel(of: point, center: center, zoom: 3, bearing: 30, pitch: 50, width: 300, height: 200)
+        let actual = viewport.pixel(for: point)
+        XCTAssertEqual(actual.x, expected.x, accuracy: 1e-6)
+        XCTAssertEqual(actual.y, expected.y, accuracy: 1e-6)
+        XCTAssertFalse(viewport.pixel(for: GeoCoordinate(latitude: -60, longitude: 20)).x.isFinite, "behind the camera")
+        let world = MapViewport(options: MapSnapshotOptions(camera: .zoom(center: GeoCoordinate(latitude: 0, longitude: 0), zoom: 0),
+                                                            width: 4096, height: 4096, pitch: 85))
+        XCTAssertEqual(world.copyOffsets(minX: 0, maxX: 256).count, 7)
+    }
+
     /// A pitch out of 0…85 (or not a number) is refused, naming it.
     func testAPitchOutOfRangeIsAnErrorNamingIt() throws {
         let (style, tiles) = try style(#"{"type": "Point", "coordinates": [0, 0]}"#, layers: "[]")
