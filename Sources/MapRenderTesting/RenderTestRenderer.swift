@@ -9,7 +9,8 @@ import Raster
 /// `local://X` (and `http://localhost:2900/X`) in a style name files of the
 /// suite's `integration/` folder, as MapLibre's runners resolve them. The
 /// camera is the style's own `center`, `zoom` (MapLibre's 512-point zoom:
-/// ``VectorMapCamera`` takes it plus one) and `bearing`; the image is the test's `width` ×
+/// ``VectorMapCamera`` takes it plus one), `bearing` and `pitch` (held to 60, MapLibre's
+/// default `maxPitch`); the image is the test's `width` ×
 /// `height` at its `pixelRatio`.
 struct RenderTestRenderer {
     /// The suite's `integration/` folder.
@@ -61,7 +62,6 @@ struct RenderTestRenderer {
     /// the renderer's errors.
     private func render(_ test: RenderTest, resources: SuiteResources) throws -> Bitmap {
         let document = try StyleDocumentRenderer(style: test.style, resources: resources, pixelRatio: test.pixelRatio)
-        if document.camera.pitch != 0 { throw Unsupported(feature: "camera pitch") }
         for warning in document.style.warnings {
             for kind in ["source type", "layer type", "geojson option"] {
                 if let range = warning.range(of: "\(kind) '") {

@@ -56,7 +56,7 @@ enum RenderCommand {
                 center = GeoCoordinate(latitude: latitude, longitude: longitude)
             case "--zoom": zoom = number(argument, value(argument), 0...24)
             case "--bearing": bearing = number(argument, value(argument), -360...360)
-            case "--pitch": pitch = number(argument, value(argument), 0...85)
+            case "--pitch": pitch = number(argument, value(argument), 0...StyleDocumentRenderer.maximumPitch)
             case "--no-cache": useCache = false
             case "--strict": strict = true
             default:

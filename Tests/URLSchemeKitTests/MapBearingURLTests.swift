@@ -16,27 +16,10 @@ final class MapBearingURLTests: XCTestCase {
     private static let east = VectorMapURLTests.center.longitude + 100 * 360 / (256 * 32768)
     private static let path = "path=\(VectorMapURLTests.center.latitude),\(VectorMapURLTests.center.longitude),\(VectorMapURLTests.center.latitude),\(east),color:ff00ff,width:8"
 
-    private func session(_ sources: MapTileSources) -> URLSession {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.installURLSchemeKit(URLSchemeKitEnvironment(tileSources: sources, imageCache: QueryKeyedURLCache(memoryCapacity: 16 << 20, diskCapacity: 0),
-                                                                  httpCache: nil))
-        return URLSession(configuration: configuration)
-    }
-
-    /// A session with the Helsinki archive as `hel`.
-    private func session() throws -> URLSession {
-        var sources = MapTileSources()
-        sources.register("hel", try VectorTileSource.open(VectorMapURLTests.archive("openmaptiles"), style: .automatic))
-        return session(sources)
-    }
-
-    private func image(_ session: URLSession, _ query: String) async throws -> Bitmap {
-        let (data, response) = try await session.data(from: try XCTUnwrap(URL(string: "map://?" + query)))
-        XCTAssertEqual((response as? HTTPURLResponse)?.statusCode, 200)
-        return try ImageDecoder.decode(data).bitmap
-    }
-
-    private func isMagenta(_ c: RGBA) -> Bool { c.r > 230 && c.g < 30 && c.b > 230 }
+    private func session(_ sources: MapTileSources) -> URLSession { MapURLTestSession.session(sources) }
+    private func session() throws -> URLSession { try MapURLTestSession.helsinki() }
+    private func image(_ session: URLSession, _ query: String) async throws -> Bitmap { try await MapURLTestSession.image(session, query) }
+    private func isMagenta(_ c: RGBA) -> Bool { MapURLTestSession.isMagenta(c) }
 
     func testTheVectorMapAndItsPathsTurnWithTheBearing() async throws {
         let session = try session()
@@ -87,18 +70,11 @@ final class MapBearingURLTests: XCTestCase {
 
     func testABearingOutOfRangeFailsNamingIt() async throws {
         let session = try session()
-        for (value, expected) in [("-1", "parameter 'bearing' must be a number from 0 to 360, got '-1'"),
-                                  ("361", "parameter 'bearing' must be a number from 0 to 360, got '361'"),
-                                  ("east", "parameter 'bearing'")] {
-            let text = "map://?" + Self.view + "&tiles=hel&bearing=" + value
-            do {
-                _ = try await session.data(from: URL(string: text)!)
-                XCTFail("\(text) loaded")
-            } catch let error as URLError {
-                XCTAssertEqual(error.code, .badURL, text)
-                XCTAssertTrue(error.localizedDescription.contains(expected), error.localizedDescription)
-            }
-        }
+        await MapURLTestSession.assertRefused(session, Self.view + "&tiles=hel", parameter: "bearing", [
+            ("-1", "parameter 'bearing' must be a number from 0 to 360, got '-1'"),
+            ("361", "parameter 'bearing' must be a number from 0 to 360, got '361'"),
+            ("east", "parameter 'bearing'"),
+        ])
         XCTAssertThrowsError(try MapURL(options: MapSnapshotOptions(camera: .zoom(center: VectorMapURLTests.center, zoom: 3), bearing: 400))) {
             XCTAssertEqual(($0 as? URLParameterError)?.parameter, "bearing")
         }

@@ -119,7 +119,7 @@ final class MapURLTests: XCTestCase {
             ("map://?path=1,2,3,4,width:99", "parameter 'path' must be a number from 0 to 64, got '99'"),
             ("map://?path=1,2,color:red,3,4", "parameter 'path' has '3' after its options; coordinates come first"),
             ("map://?latitude=1&longitude=2&attribution=left", "parameter 'attribution' must be one of corner, none, got 'left'"),
-            ("map://?latitude=1&longitude=2&zoomm=3", "parameter 'zoomm' is unknown; did you mean 'zoom'? (known: latitude, longitude, zoom, latitude_delta, longitude_delta, width, height, scale, format, quality, lossless, marker, path, style, labels, padding, tiles, bearing, attribution)"),
+            ("map://?latitude=1&longitude=2&zoomm=3", "parameter 'zoomm' is unknown; did you mean 'zoom'? (known: latitude, longitude, zoom, latitude_delta, longitude_delta, width, height, scale, format, quality, lossless, marker, path, style, labels, padding, tiles, bearing, attribution, pitch)"),
         ]
         for (url, expected) in cases {
             XCTAssertEqual(message(url), expected, url)

@@ -29,6 +29,12 @@ struct CircleLayerDrawer {
         var translate: [Double]
         /// `circle-sort-key`, nil when the layer has none.
         var sortKey: Double?
+        /// `circle-pitch-scale` is `map`: under pitch a circle is drawn
+        /// smaller farther away (by the centre's depth over its own).
+        var scalesWithMap = true
+        /// `circle-pitch-alignment` is `map`: under pitch a circle lies on the
+        /// map (an ellipse on the image) instead of facing the image.
+        var liesOnMap = false
     }
 
     /// One circle in output pixels, ready to shade.
@@ -46,20 +52,38 @@ struct CircleLayerDrawer {
         var stroked: Bool
         var color: SIMD4<Float>
         var strokeColor: SIMD4<Float>
+        /// For a circle lying on a pitched map (`circle-pitch-alignment: map`):
+        /// the projection, with `x`, `y` and `outer` on the map plane. Each
+        /// pixel is taken back to the plane and shaded by its distance there,
+        /// as MapLibre interpolates the quad's extrusion across the tilted square.
+        var onMap: PitchProjection?
+
         /// The pixels its square covers on a `width` × `height` canvas.
         func bounds(width: Int, height: Int) -> (columns: Range<Int>, rows: Range<Int>) {
-            func span(_ centre: Double, _ limit: Int) -> Range<Int> {
-                let low = max(0, min(Double(limit), (centre - outer).rounded(.down)))
-                let high = max(low, min(Double(limit), (centre + outer).rounded(.up)))
+            func span(_ low: Double, _ high: Double, _ limit: Int) -> Range<Int> {
+                let low = max(0, min(Double(limit), low.rounded(.down)))
+                let high = max(low, min(Double(limit), high.rounded(.up)))
                 return Int(low)..<Int(high)
             }
-            return (span(x, width), span(y, height))
+            guard let onMap else { return (span(x - outer, x + outer, width), span(y - outer, y + outer, height)) }
+            // The square's corners on the image (held in front of the near plane).
+            let corners = [(-1.0, -1.0), (1, -1), (1, 1), (-1, 1)].map {
+                onMap.project(Point(x + $0.0 * outer, min(y + $0.1 * outer, onMap.nearY)))
+            }
+            let xs = corners.map(\.x), ys = corners.map(\.y)
+            guard (xs + ys).allSatisfy(\.isFinite) else { return (0..<0, 0..<0) }
+            return (span(xs.min()!, xs.max()!, width), span(max(ys.min()!, onMap.farRow), ys.max()!, height))
         }
 
         /// The premultiplied colour at the centre of the pixel at `column`, `row`.
         @inline(__always)
         func shade(_ column: Int, _ row: Int) -> SIMD4<Float> {
-            let dx = Double(column) + 0.5 - x, dy = Double(row) + 0.5 - y
+            var (px, py) = (Double(column) + 0.5, Double(row) + 0.5)
+            if let onMap {
+                let p = onMap.unproject(Point(px, py))
+                (px, py) = (p.x, p.y)
+            }
+            let dx = px - x, dy = py - y
             let distance = (dx * dx + dy * dy).squareRoot() / outer
             guard distance < 1 else { return .zero }
             let opacity = Self.smoothstep(0, -fade, distance - 1)
@@ -107,12 +131,17 @@ struct CircleLayerDrawer {
         let blur = style.blur.value(atZoom: zoom, for: feature)
         return Paint(radius: radius, strokeWidth: strokeWidth, blur: blur.isFinite ? blur : 0,
                      color: color, strokeColor: strokeColor, translate: translate.count == 2 ? translate : [],
-                     sortKey: style.sortKey.value(atZoom: zoom, for: feature))
+                     sortKey: style.sortKey.value(atZoom: zoom, for: feature),
+                     scalesWithMap: style.pitchScale.value(atZoom: zoom, for: feature) == .map,
+                     liesOnMap: style.pitchAlignment.value(atZoom: zoom, for: feature) == .map)
     }
 
     /// Adds the circles of prepared groups of `tileLayer`, placed at `place`:
     /// one per vertex inside the tile (a polygon ring's first vertex twice, as
-    /// MapLibre reads rings closed), in output pixels.
+    /// MapLibre reads rings closed), in output pixels: each centre through
+    /// `place` (turned and pitched with the camera), the disc facing the
+    /// image (MapLibre's default `circle-pitch-alignment: viewport`), its
+    /// radius divided by the depth under `circle-pitch-scale: map`.
     mutating func add(_ prepared: [PreparedLayerGroup], from tileLayer: VectorTileLayer, at place: TileCover.Placed) {
         guard tileLayer.extent > 0 else { return }
         let unit = place.tileSide / Double(tileLayer.extent)
@@ -134,12 +163,31 @@ struct CircleLayerDrawer {
                 for point in [points, closing.map { [$0][...] } ?? []].joined()
                     where point.x >= 0 && point.x < extent && point.y >= 0 && point.y < extent {
                     var circle = template
-                    // Through the placed tile's transform, so the circles turn with the
-                    // map; `circle-translate` (anchored to the map) turns with them.
-                    let centre = place.pixel(Double(point.x) * unit + dx, Double(point.y) * unit + dy)
-                    circle.x = centre.x
-                    circle.y = centre.y
-                    guard circle.x.isFinite, circle.y.isFinite else { continue }
+                    if let pitch = place.pitch {
+                        // Behind MapLibre's near plane a circle is not drawn.
+                        let plane = place.plane(Double(point.x) * unit, Double(point.y) * unit)
+                        guard plane.y <= pitch.nearY else { continue }
+                        if paint.liesOnMap {
+                            // On the plane, a radius of the centre's scale; under `circle-pitch-scale:
+                            // viewport` grown by the depth, so it is its radius where it lies.
+                            (circle.x, circle.y, circle.onMap) = (plane.x + dx, plane.y + dy, pitch)
+                            if !paint.scalesWithMap { circle.outer *= pitch.depthRatio(atPlaneY: plane.y) }
+                            circle.fade = max(paint.blur, 1 / circle.outer)
+                            guard circle.outer.isFinite else { continue }
+                            circles.append((circle, paint.sortKey))
+                            continue
+                        }
+                        let centre = pitch.project(plane)
+                        (circle.x, circle.y) = (centre.x + dx, centre.y + dy)
+                        if paint.scalesWithMap {
+                            circle.outer /= pitch.depthRatio(atPlaneY: plane.y)
+                            circle.fade = max(paint.blur, 1 / circle.outer)
+                        }
+                    } else {
+                        let centre = place.pixel(Double(point.x) * unit, Double(point.y) * unit)
+                        (circle.x, circle.y) = (centre.x + dx, centre.y + dy)
+                    }
+                    guard circle.x.isFinite, circle.y.isFinite, circle.outer.isFinite else { continue }
                     circles.append((circle, paint.sortKey))
                 }
             }

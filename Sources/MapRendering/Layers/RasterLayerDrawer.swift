@@ -53,6 +53,9 @@ struct RasterLayerDrawer {
     private func drawImage(_ image: ImageSource, adjustment: RasterColorAdjustment, nearest: Bool,
                            cancellation: RenderCancellation) throws -> [UInt8]? {
         let texture = RasterTexture(image.picture)
+        if frame.pitch != nil {
+            return try drawPitchedImage(image, texture: texture, adjustment: adjustment, nearest: nearest, cancellation: cancellation)
+        }
         // Corners in output pixels: top-left, top-right, bottom-right, bottom-left.
         let corners = image.corners.map { corner -> (x: Double, y: Double) in
             frame.pixelPoint(unitX: WebMercator.unitX(longitude: corner.longitude), unitY: WebMercator.unitY(latitude: corner.latitude))
@@ -78,6 +81,31 @@ struct RasterLayerDrawer {
                 guard let uv = triangles.lazy.compactMap({ $0.textureCoordinate(at: point) }).first else { continue }
                 let color = adjustment.apply(texture.sample(u: uv.u, v: uv.v, nearest: nearest))
                 Self.store(color, at: (y * width + x) * 4, in: &pixels)
+            }
+        }
+        return pixels
+    }
+
+    /// The picture of `image` under a pitched camera: each pixel taken back to
+    /// the map (a corner may lie behind the camera) and sampled where it falls
+    /// on the two triangles the corners make there, as the GPU interpolates
+    /// texture coordinates across a pitched triangle (perspective-correct).
+    private func drawPitchedImage(_ image: ImageSource, texture: RasterTexture, adjustment: RasterColorAdjustment, nearest: Bool,
+                                  cancellation: RenderCancellation) throws -> [UInt8]? {
+        let corners = image.corners.map { (x: WebMercator.unitX(longitude: $0.longitude), y: WebMercator.unitY(latitude: $0.latitude)) }
+        guard corners.allSatisfy({ $0.x.isFinite && $0.y.isFinite }) else { return nil }
+        let triangles = [
+            Triangle(corners[0], corners[1], corners[3], uv: [(0, 0), (1, 0), (0, 1)]),
+            Triangle(corners[1], corners[3], corners[2], uv: [(1, 0), (0, 1), (1, 1)]),
+        ]
+        let (width, height) = (frame.pixelWidth, frame.pixelHeight)
+        var pixels = [UInt8](repeating: 0, count: width * height * 4)
+        for y in 0..<height {
+            if y % 64 == 0 { try cancellation.check() }
+            for x in 0..<width {
+                let unit = frame.unitPoint(x: Double(x) + 0.5, y: Double(y) + 0.5)
+                guard unit.x.isFinite, let uv = triangles.lazy.compactMap({ $0.textureCoordinate(at: unit) }).first else { continue }
+                Self.store(adjustment.apply(texture.sample(u: uv.u, v: uv.v, nearest: nearest)), at: (y * width + x) * 4, in: &pixels)
             }
         }
         return pixels

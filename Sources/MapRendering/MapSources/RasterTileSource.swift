@@ -118,9 +118,8 @@ extension RasterTileSource {
     /// when they are more than `limit`, before any is listed.
     static func tiles(covering frame: VectorMapFrame, zoom: Int, limit: Int) throws -> [TileCoordinate] {
         let n = 1 << zoom
-        // The box of the view's four corners: a turned view's box is larger than the view.
-        let width = Double(frame.pixelWidth), height = Double(frame.pixelHeight)
-        let corners = [(0.0, 0.0), (width, 0), (width, height), (0, height)].map { frame.unitPoint(x: $0.0, y: $0.1) }
+        // The box of the view's four corners: a turned or pitched view's box is larger than the view.
+        let corners = frame.groundCorners
         // Bounded so a hostile camera cannot make the ranges overflow.
         func index(_ unit: Double) -> Int { Int(max(-1e9, min(1e9, (unit * Double(n)).rounded(.down)))) }
         let firstColumn = index(corners.map(\.x).min()!), lastColumn = max(firstColumn, index(corners.map(\.x).max()!))

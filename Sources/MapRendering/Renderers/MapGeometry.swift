@@ -30,7 +30,7 @@ public struct MapGeometry: Sendable {
             var countryPath = Path()
             for polygon in country.polygons {
                 for (ringIndex, ring) in polygon.enumerated() {
-                    for copy in viewport.project(ring) {
+                    for copy in viewport.project(ring, ring: true) {
                         let path = Path(polygon: copy)
                         countryPath.append(path)
                         borders.append(path)
@@ -46,7 +46,7 @@ public struct MapGeometry: Sendable {
         }
         for lake in basemap.lakes where viewport.mayShow(lake.bounds) {
             for ring in lake.rings {
-                for copy in viewport.project(ring) where copy.count >= 3 { lakes.append(Path(polygon: copy)) }
+                for copy in viewport.project(ring, ring: true) where copy.count >= 3 { lakes.append(Path(polygon: copy)) }
             }
         }
         for (line, bounds) in zip(basemap.regionBorders, basemap.regionBorderBounds) where viewport.mayShow(bounds) {

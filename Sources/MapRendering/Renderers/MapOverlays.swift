@@ -13,7 +13,7 @@ enum MapOverlays {
             var area = Path(), outline = Path()
             for piece in pieces(of: path.points, nearLongitude: viewport.center.longitude) {
                 try checkCancellation()
-                for copy in viewport.project(piece, tolerance: 0) {
+                for copy in viewport.project(piece, tolerance: 0, ring: path.fill != nil || path.isClosed) {
                     if path.fill != nil { area.append(Path(polygon: copy)) }
                     outline.append(path.isClosed ? Path(polygon: copy) : Path(polyline: copy))
                 }
@@ -27,7 +27,10 @@ enum MapOverlays {
         try PlaceLabel.draw(labels, on: &canvas, palette: options.style.palette, scale: options.scale)
         for (index, marker) in options.markers.enumerated() {
             if index % 16 == 0 { try checkCancellation() }
-            try MarkerPin.draw(marker, at: viewport.pixel(for: marker.coordinate), scale: options.scale, on: &canvas)
+            let tip = viewport.pixel(for: marker.coordinate)
+            // Behind a pitched camera a marker is not drawn.
+            guard tip.x.isFinite, tip.y.isFinite else { continue }
+            try MarkerPin.draw(marker, at: tip, scale: options.scale, on: &canvas)
         }
     }
 

@@ -47,8 +47,10 @@ public struct PlaceLabel: Sendable {
         let width = Double(viewport.pixelWidth), height = Double(viewport.pixelHeight)
         let minimumProminence = minimumProminence(zoom: viewport.zoom)
         // Markers are drawn last and on top: labels keep clear of their pins.
-        var occupied = options.markers.map { marker -> PixelRect in
-            let pin = MarkerPin.bounds(of: marker, at: viewport.pixel(for: marker.coordinate), scale: scale)
+        var occupied = options.markers.compactMap { marker -> PixelRect? in
+            let tip = viewport.pixel(for: marker.coordinate)
+            guard tip.x.isFinite, tip.y.isFinite else { return nil }  // behind a pitched camera
+            let pin = MarkerPin.bounds(of: marker, at: tip, scale: scale)
             return frame(x: pin.x, y: pin.y, width: pin.width, height: pin.height)
         }
         // The attribution's corner, too.

@@ -8,7 +8,8 @@ import Raster
 /// than the world work, then the snapshot's paths and markers, then the
 /// source's attribution. A tile that cannot be had or decoded ends the render
 /// with `MapTileError` naming it: no snapshot is better than a wrong one.
-/// A bearing other than 0 (or 360) is refused (`MapOptionError` for `bearing`).
+/// A bearing other than 0 (or 360) is refused (`MapOptionError` for `bearing`),
+/// and so is a pitch other than 0 (for `pitch`).
 ///
 /// Tiles carry their own labels, so place labels are not drawn over them.
 public struct TileMapRenderer: MapRenderer {
@@ -49,6 +50,9 @@ public struct TileMapRenderer: MapRenderer {
     private func render(_ options: MapSnapshotOptions, in viewport: MapViewport, cancellation: RenderCancellation,
                         checkCancellation: () throws -> Void) throws -> Bitmap {
         // Raster tiles are composited upright; turning them is not done yet.
+        guard viewport.pitch == 0 else {
+            throw MapOptionError(option: "pitch", reason: "tilts the embedded basemap and vector tiles; a raster tile source is drawn only at pitch 0, got \(MapSnapshotOptions.text(viewport.pitch))")
+        }
         guard viewport.bearing.truncatingRemainder(dividingBy: 360) == 0 else {
             throw MapOptionError(option: "bearing", reason: "turns the embedded basemap and vector tiles; a raster tile source is drawn only at bearing 0, got \(MapSnapshotOptions.text(viewport.bearing))")
         }

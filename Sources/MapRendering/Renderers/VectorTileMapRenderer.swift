@@ -48,7 +48,7 @@ public struct VectorTileMapRenderer: MapRenderer {
         renderer.sprites = source.resources.sprites(forPixelRatio: options.scale)
         renderer.glyphs = source.resources.glyphs
         let camera = VectorMapCamera(center: viewport.center, zoom: viewport.zoom, width: options.width, height: options.height,
-                                     scale: options.scale, bearing: viewport.bearing)
+                                     scale: options.scale, bearing: viewport.bearing, pitch: viewport.pitch)
         // The camera's pixel size is the viewport's: both round width × scale.
         var canvas = Canvas(try renderer.snapshot(camera, cancellation: cancellation, checkCancellation: checkCancellation).bitmap)
         try checkCancellation()

@@ -25,6 +25,10 @@ public struct MapSnapshotOptions: Hashable, Sendable {
     /// Degrees clockwise from north of the direction pointing up (MapLibre's
     /// `bearing`): the map, its paths and markers turn about the image's centre.
     public var bearing: Double
+    /// Degrees the camera is tilted from looking straight down (MapLibre's
+    /// `pitch`, its camera 1.5 × the image's height from the centre): the
+    /// map, its paths and markers recede towards the top of the image.
+    public var pitch: Double
     /// Whether the data's credit is drawn in the bottom-right corner.
     public var attribution: MapAttributionDisplay = .corner
 
@@ -61,6 +65,8 @@ public struct MapSnapshotOptions: Hashable, Sendable {
     public static let longitudeDeltaRange = 0.0...360.0
     /// The bearings, in degrees, a camera may have.
     public static let bearingRange = 0.0...360.0
+    /// The pitches, in degrees, a camera may have (MapLibre's largest `maxPitch`).
+    public static let pitchRange = 0.0...85.0
     /// The padding, in points, a fitted camera may keep.
     public static let paddingRange = 0.0...512.0
     /// The most a fitted camera zooms in (one marker alone would otherwise zoom without end).
@@ -69,7 +75,7 @@ public struct MapSnapshotOptions: Hashable, Sendable {
     /// Options with the defaults above for everything not given.
     public init(camera: MapCamera, width: Int = defaultWidth, height: Int = defaultHeight, scale: Double = defaultScale,
                 style: MapStyle = defaultStyle, labels: MapLabels = defaultLabels, markers: [MapMarker] = [], paths: [MapPath] = [],
-                bearing: Double = 0) {
+                bearing: Double = 0, pitch: Double = 0) {
         self.camera = camera
         self.width = width
         self.height = height
@@ -79,6 +85,7 @@ public struct MapSnapshotOptions: Hashable, Sendable {
         self.markers = markers
         self.paths = paths
         self.bearing = bearing
+        self.pitch = pitch
     }
 
     /// Image width in pixels.
@@ -106,6 +113,8 @@ public struct MapSnapshotOptions: Hashable, Sendable {
                   "× height × scale² must be at most \(Self.maximumPixelCount) pixels (4096×4096), got \(Int(pixels))")
         try check(bearing.isFinite && Self.bearingRange.contains(bearing), "bearing",
                   "must be from \(Self.text(Self.bearingRange)) degrees, got \(bearing)")
+        try check(pitch.isFinite && Self.pitchRange.contains(pitch), "pitch",
+                  "must be from \(Self.text(Self.pitchRange)) degrees, got \(pitch)")
         switch camera {
         case let .zoom(center, zoom):
             try checkCoordinate(center, "latitude", "longitude")

@@ -7,7 +7,8 @@ import Raster
 /// Web Mercator with a fractional zoom: the world is `256 · 2^zoom · scale`
 /// pixels wide and repeats horizontally, so a view across the antimeridian
 /// or wider than the world shows every copy it covers. A bearing turns the
-/// map about the image's centre (MapLibre's: the bearing's direction points up).
+/// map about the image's centre (MapLibre's: the bearing's direction points up);
+/// a pitch then tilts it as MapLibre's camera does (``PitchProjection``).
 public struct MapViewport: Sendable, Equatable {
     /// The zoom level, fractional, within `MapSnapshotOptions.zoomRange`.
     public let zoom: Double
@@ -23,6 +24,10 @@ public struct MapViewport: Sendable, Equatable {
     public let worldPixelWidth: Double
     /// Degrees clockwise from north of the direction pointing up.
     public let bearing: Double
+    /// Degrees the camera is tilted from looking straight down.
+    public let pitch: Double
+    /// The pitch's projection of the turned map onto the image, nil for none.
+    private let projection: PitchProjection?
     /// The centre in world pixels at this zoom and scale.
     private let centerX: Double
     private let centerY: Double
@@ -50,16 +55,34 @@ public struct MapViewport: Sendable, Equatable {
         bearing = options.bearing
         let angle = -options.bearing * .pi / 180
         (cos, sin) = options.bearing.truncatingRemainder(dividingBy: 360) == 0 ? (1, 0) : (Foundation.cos(angle), Foundation.sin(angle))
-        halfSpanX = (abs(cos) * Double(pixelWidth) + abs(sin) * Double(pixelHeight)) / 2
-        halfSpanY = (abs(sin) * Double(pixelWidth) + abs(cos) * Double(pixelHeight)) / 2
+        pitch = options.pitch
+        let projection = options.pitch == 0 ? nil
+            : PitchProjection(pitch: options.pitch, width: Double(pixelWidth), height: Double(pixelHeight))
+        self.projection = projection
+        if let projection {
+            // The ground the image shows, its corners' offsets turned back onto the world's axes.
+            var spans = (x: 0.0, y: 0.0)
+            for corner in projection.groundCorners {
+                let dx = corner.x - Double(pixelWidth) / 2, dy = corner.y - Double(pixelHeight) / 2
+                spans = (Swift.max(spans.x, abs(cos * dx + sin * dy)), Swift.max(spans.y, abs(-sin * dx + cos * dy)))
+            }
+            (halfSpanX, halfSpanY) = spans
+        } else {
+            halfSpanX = (abs(cos) * Double(pixelWidth) + abs(sin) * Double(pixelHeight)) / 2
+            halfSpanY = (abs(sin) * Double(pixelWidth) + abs(cos) * Double(pixelHeight)) / 2
+        }
     }
 
-    /// The output pixel of `coordinate` in the copy of the world nearest the centre.
+    /// The output pixel of `coordinate` in the copy of the world nearest the
+    /// centre (under pitch, not finite behind the camera's near plane).
     public func pixel(for coordinate: GeoCoordinate) -> (x: Double, y: Double) {
         var p = unwrappedPixel(for: coordinate)
         p.x -= worldPixelWidth * ((p.x - Double(pixelWidth) / 2) / worldPixelWidth).rounded()
         let turned = turn(Point(p.x, p.y))
-        return (turned.x, turned.y)
+        guard let projection else { return (turned.x, turned.y) }
+        guard turned.y <= projection.nearY else { return (.nan, .nan) }
+        let tilted = projection.project(turned)
+        return (tilted.x, tilted.y)
     }
 
     /// `p` (a pixel of the unturned map) turned by the bearing about the image's centre.
@@ -84,11 +107,20 @@ public struct MapViewport: Sendable, Equatable {
     /// bounding box on the unturned map).
     func copyOffsets(minX: Double, maxX: Double) -> [Double] {
         guard minX.isFinite, maxX.isFinite, worldPixelWidth > 0 else { return [] }
-        let first = ((Double(pixelWidth) / 2 - halfSpanX - maxX) / worldPixelWidth).rounded(.up)
-        let last = ((Double(pixelWidth) / 2 + halfSpanX - minX) / worldPixelWidth).rounded(.down)
+        var first = ((Double(pixelWidth) / 2 - halfSpanX - maxX) / worldPixelWidth).rounded(.up)
+        var last = ((Double(pixelWidth) / 2 + halfSpanX - minX) / worldPixelWidth).rounded(.down)
+        if projection != nil {
+            // A pitched camera may see a hundred copies of the world towards its far plane:
+            // MapLibre's seven (−3…3) are drawn, so the work stays that of a few worlds.
+            (first, last) = (max(first, -Self.pitchedWorldCopies), min(last, Self.pitchedWorldCopies))
+        }
         guard first <= last else { return [] }
         return stride(from: first, through: last, by: 1).map { $0 * worldPixelWidth }
     }
+
+    /// The copies of the world either side of the centre's a pitched view
+    /// draws (MapLibre's `renderWorldCopies`: −3…3).
+    static let pitchedWorldCopies = 3.0
 
     /// Whether a shape with these geographic bounds can reach the image (any copy).
     func mayShow(_ bounds: GeoBounds?) -> Bool {
@@ -101,8 +133,10 @@ public struct MapViewport: Sendable, Equatable {
 
     /// The ring or line in pixels, once per copy of the world it shows in,
     /// dropping vertices closer than `tolerance` pixels (Manhattan distance) to
-    /// the last one kept: a third of a pixel by default, none with 0.
-    public func project(_ coordinates: [GeoCoordinate], tolerance: Double = 0.33) -> [[Point]] {
+    /// the last one kept: a third of a pixel by default, none with 0. Under
+    /// pitch the shape is first cut to what the camera sees (a `ring` as a
+    /// polygon, else as a line, which may leave several pieces per copy).
+    public func project(_ coordinates: [GeoCoordinate], tolerance: Double = 0.33, ring: Bool = false) -> [[Point]] {
         var points: [Point] = []
         points.reserveCapacity(coordinates.count)
         var minX = Double.infinity, maxX = -Double.infinity
@@ -114,8 +148,12 @@ public struct MapViewport: Sendable, Equatable {
             maxX = max(maxX, p.x)
         }
         guard points.count >= 2 else { return [] }
-        return copyOffsets(minX: minX, maxX: maxX).map { offset in
+        let copies = copyOffsets(minX: minX, maxX: maxX).map { offset in
             offset == 0 && sin == 0 ? points : points.map { turn(Point($0.x + offset, $0.y)) }
+        }
+        guard let projection else { return copies }
+        return copies.flatMap { copy in
+            (ring ? [projection.clip(ring: copy)] : projection.clip(line: copy)).filter { $0.count >= 2 }.map { $0.map(projection.project) }
         }
     }
 

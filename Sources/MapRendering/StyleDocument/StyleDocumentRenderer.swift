@@ -35,6 +35,9 @@ public struct StyleDocumentRenderer: Sendable {
         }
     }
 
+    /// MapLibre's default `maxPitch`: a style's (or caller's) pitch is held to it.
+    public static let maximumPitch = 60.0
+
     /// The style read.
     public let style: VectorStyle
     /// The camera the style asks for.
@@ -82,15 +85,14 @@ public struct StyleDocumentRenderer: Sendable {
 
     /// The style drawn `width` × `height` points at `scale` pixels a point,
     /// from `camera` (the style's own by default).
-    /// - Throws: ``StyleDocumentError`` for a camera this renderer cannot
-    ///   draw (a pitch), and the renderer's errors (limits, tiles).
+    /// The pitch is held to 0…60, as MapLibre holds it to a map's default `maxPitch`.
+    /// - Throws: the renderer's errors (limits, tiles).
     public func render(width: Int, height: Int, scale: Double = 1, camera: Camera? = nil) throws -> Bitmap {
         let camera = camera ?? self.camera
-        guard camera.pitch == 0 else { throw StyleDocumentError("pitch \(camera.pitch): a pitched camera is not drawn yet; give pitch 0") }
         let wrapped = camera.bearing.truncatingRemainder(dividingBy: 360)
         // MapLibre counts zoom in 512-point tiles, the camera in 256-point ones.
         let view = VectorMapCamera(center: camera.center, zoom: camera.zoom + 1, width: width, height: height, scale: scale,
-                                   bearing: wrapped < 0 ? wrapped + 360 : wrapped)
+                                   bearing: wrapped < 0 ? wrapped + 360 : wrapped, pitch: min(max(camera.pitch, 0), Self.maximumPitch))
         return try renderer.render(view)
     }
 

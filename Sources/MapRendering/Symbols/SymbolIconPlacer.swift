@@ -116,7 +116,7 @@ struct SymbolIconPlacer {
                         (evaluated, box) = Self.layout(image, icon, layer.id, feature, zoom: zoom, scale: scale)
                     }
                     guard var placed = evaluated else { return false }
-                    let p = Point(place.x + anchor.x * unit, place.y + anchor.y * unit)
+                    let p = place.pixel(anchor.x * unit, anchor.y * unit)
                     placed.anchor = Point(p.x + placed.anchor.x, p.y + placed.anchor.y)
                     placed.drawOrder = (tileIndex, Int(anchor.y.rounded()), featureIndex)
                     let pad = Self.viewportPadding * scale

@@ -53,12 +53,18 @@ struct VectorLayerDrawer {
     /// The canvas size in pixels.
     let width: Int
     let height: Int
+    /// The camera's pitch, nil for none: fills are cut to what MapLibre draws
+    /// and put on the image; lines are stroked on the map plane, widths
+    /// there, and their triangles put on the image (as MapLibre extrudes
+    /// lines on the map, so a far line is drawn thinner).
+    let pitch: PitchProjection?
 
-    init(scale: Double, zoom: Double, width: Int, height: Int) {
+    init(scale: Double, zoom: Double, width: Int, height: Int, pitch: PitchProjection? = nil) {
         self.scale = scale
         self.zoom = zoom
         self.width = width
         self.height = height
+        self.pitch = pitch
         reach = 2 * (Double(width * width + height * height)).squareRoot() + 16
     }
 
@@ -98,10 +104,12 @@ struct VectorLayerDrawer {
         value.isFinite ? min(max(value, -reach), reach) : 0
     }
 
-    /// Fills the canvas with a background layer's colour.
+    /// Fills the canvas with a background layer's colour (under pitch, the
+    /// ground only: none above MapLibre's far plane).
     func drawBackground(_ style: BackgroundLayerStyle, into canvas: inout BandedCanvas.Recording) {
         let color = Self.rgba(style.color.value(atZoom: zoom), opacity: style.opacity.value(atZoom: zoom))
-        canvas.fill(polygons: [[Point(0, 0), Point(Double(width), 0), Point(Double(width), Double(height)), Point(0, Double(height))]],
+        let top = min(Double(height), max(0, pitch?.farRow ?? 0))
+        canvas.fill(polygons: [[Point(0, top), Point(Double(width), top), Point(Double(width), Double(height)), Point(0, Double(height))]],
                     color: color)
     }
 
@@ -221,7 +229,7 @@ struct VectorLayerDrawer {
                 // `fill-translate-anchor: map` (the default): the shift turns with the map.
                 var shifted = place
                 if translate.count == 2 {
-                    let origin = place.pixel(bounded(translate[0] * scale), bounded(translate[1] * scale))
+                    let origin = place.plane(bounded(translate[0] * scale), bounded(translate[1] * scale))
                     (shifted.x, shifted.y) = (origin.x, origin.y)
                 }
                 let paint = FillPaint(color: color, outline: outline, sortKey: sortKey)
@@ -231,7 +239,8 @@ struct VectorLayerDrawer {
                     return fills.count - 1
                 }()
                 for part in prepared.parts {
-                    let ring = Self.project(tileLayer.points(ofPart: Int(part)), at: shifted, unit: unit, keepLast: false)
+                    var ring = Self.project(tileLayer.points(ofPart: Int(part)), at: shifted, unit: unit, keepLast: false)
+                    if let pitch, ring.count >= 3 { ring = pitch.clip(ring: ring).map(pitch.project) }
                     if ring.count >= 3 { fills[group].rings.append(ring) }
                 }
             case .circle:
@@ -259,7 +268,18 @@ struct VectorLayerDrawer {
                 for part in prepared.parts {
                     let index = Int(part & ~PreparedLayerGroup.closedFlag)
                     let line = Self.project(tileLayer.points(ofPart: index), at: place, unit: unit, keepLast: true)
-                    if line.count >= 2 { lines[group].polylines.append((line, part & PreparedLayerGroup.closedFlag != 0, tile, sharpCornerOffset)) }
+                    let closed = part & PreparedLayerGroup.closedFlag != 0
+                    if let pitch, line.count >= 2 {
+                        // Cut to what the camera sees, on the plane; a cut ring is stroked open.
+                        let pieces = pitch.clip(line: closed ? line + [line[0]] : line)
+                        if pieces.count == 1, pieces[0].count == line.count + (closed ? 1 : 0) {
+                            lines[group].polylines.append((line, closed, tile, sharpCornerOffset))
+                        } else {
+                            for piece in pieces { lines[group].polylines.append((piece, false, tile, sharpCornerOffset)) }
+                        }
+                        continue
+                    }
+                    if line.count >= 2 { lines[group].polylines.append((line, closed, tile, sharpCornerOffset)) }
                 }
             }
         }
@@ -303,7 +323,8 @@ struct VectorLayerDrawer {
                 var tessellation = LineTessellator()
                 tessellation.add(line, closed: closed, join: paint.join, cap: paint.cap,
                                  miterLimit: paint.miterLimit.isFinite ? max(1, paint.miterLimit) : 2, sharpCornerOffset: sharpCornerOffset)
-                meshes.append(feather.mesh(of: tessellation, clip: tile))
+                let mesh = feather.mesh(of: tessellation, clip: tile)
+                meshes.append(pitch.map { $0.project(mesh) } ?? mesh)
             }
             if Self.fragmentEstimate(meshes, canvasArea: Double(width * height)) <= Self.fragmentsPerCanvasPixel * Double(width * height) {
                 canvas.drawLines(meshes, color: paint.color, feather: feather)
@@ -312,7 +333,8 @@ struct VectorLayerDrawer {
                 // triangle's pixels would cost tens of canvases: one union stroke
                 // of the outer width instead, bounded work and the same cover.
                 let wide = StrokeStyle(width: max(1, 2 * feather.outset - 1), join: style.join, cap: style.cap, miterLimit: style.miterLimit)
-                canvas.stroke(polylines: polylines.map { ($0.points, $0.closed) }, color: paint.color, style: wide)
+                canvas.stroke(polylines: polylines.map { line in (pitch.map { line.points.map($0.project) } ?? line.points, line.closed) },
+                              color: paint.color, style: wide)
             }
         }
     }
@@ -342,8 +364,8 @@ struct VectorLayerDrawer {
         return total
     }
 
-    /// Tile points in output pixels (through `place`, turned with the
-    /// camera), dropping each closer than a quarter pixel (Manhattan) to the
+    /// Tile points in output pixels on the map plane (through `place`, turned
+    /// with the camera, before any pitch), dropping each closer than a quarter pixel (Manhattan) to the
     /// last kept: over-zoomed or not, no vertex is wasted below what
     /// anti-aliasing shows. `keepLast` keeps a line's end point. `unit` is
     /// output pixels per tile unit.
@@ -365,7 +387,7 @@ struct VectorLayerDrawer {
         }
         if keepLast, droppedLast, let end = points.last {
             // The end replaces the last kept point (a line's first point stays).
-            let p = place.pixel(Double(end.x) * unit, Double(end.y) * unit)
+            let p = place.plane(Double(end.x) * unit, Double(end.y) * unit)
             if out.count >= 2 { out[out.count - 1] = p } else { out.append(p) }
         }
         return out

@@ -1,7 +1,7 @@
 import Foundation
 
-/// What a vector map snapshot shows: a centre, a fractional zoom, a bearing
-/// and an image size in points at a scale (pixels per point).
+/// What a vector map snapshot shows: a centre, a fractional zoom, a bearing,
+/// a pitch and an image size in points at a scale (pixels per point).
 ///
 /// The zoom is the one every map in this package uses (``MapViewport``,
 /// `map://`): the world is `256 · 2^zoom` points wide. MapLibre styles are
@@ -22,16 +22,23 @@ public struct VectorMapCamera: Sendable, Equatable {
     /// MapLibre's `bearing`: the map is turned about the image's centre
     /// (at 90 east is up). Labels at points stay upright; labels along lines follow them.
     public var bearing: Double
+    /// Degrees the camera is tilted from looking straight down, 0…85, as
+    /// MapLibre's `pitch`: the camera looks at the centre from 1.5 × the
+    /// image's height away (MapLibre's 36.87° field of view), so the top of
+    /// the image shows ground farther away, drawn smaller.
+    public var pitch: Double
 
     /// A camera at `center` and `zoom` for a `width × height` point image at
-    /// `scale`, turned by `bearing` degrees.
-    public init(center: GeoCoordinate, zoom: Double, width: Int, height: Int, scale: Double = 1, bearing: Double = 0) {
+    /// `scale`, turned by `bearing` degrees and tilted by `pitch`.
+    public init(center: GeoCoordinate, zoom: Double, width: Int, height: Int, scale: Double = 1, bearing: Double = 0,
+                pitch: Double = 0) {
         self.center = center
         self.zoom = zoom
         self.width = width
         self.height = height
         self.scale = scale
         self.bearing = bearing
+        self.pitch = pitch
     }
 
     /// The zoom a MapLibre style is evaluated at (512-point tiles): `zoom − 1`, at least 0.
@@ -41,6 +48,8 @@ public struct VectorMapCamera: Sendable, Equatable {
     public static let zoomRange = 0.0...24.0
     /// The bearings a camera may have, in degrees.
     public static let bearingRange = 0.0...360.0
+    /// The pitches a camera may have, in degrees: MapLibre's largest `maxPitch`.
+    public static let pitchRange = 0.0...85.0
     /// The largest image side, in points.
     public static let maximumSide = 4096
 
@@ -62,6 +71,9 @@ public struct VectorMapCamera: Sendable, Equatable {
         }
         guard bearing.isFinite, Self.bearingRange.contains(bearing) else {
             throw MapOptionError(option: "bearing", reason: "must be within 0…360, not \(bearing)")
+        }
+        guard pitch.isFinite, Self.pitchRange.contains(pitch) else {
+            throw MapOptionError(option: "pitch", reason: "must be within 0…85 degrees, not \(pitch)")
         }
         guard scale.isFinite, (1...4).contains(scale) else {
             throw MapOptionError(option: "scale", reason: "must be within 1…4, not \(scale)")

@@ -1,4 +1,5 @@
 import Foundation
+import Raster
 
 /// Where a camera's view lies in the world and which source tiles cover it,
 /// in output pixels.
@@ -7,6 +8,8 @@ struct VectorMapFrame {
     let pixelHeight: Int
     /// The source zoom the tiles come from.
     let tileZoom: Int
+    /// The source's lowest zoom: under a steep pitch far tiles come from lower zooms, none below it.
+    let minimumZoom: Int
     /// One tile's side in output pixels.
     let tileSide: Double
     /// The view's top-left corner in world pixels.
@@ -19,6 +22,9 @@ struct VectorMapFrame {
     /// The cosine and sine of the turn on the image (minus the bearing,
     /// clockwise with y down), as ``TileCover/Placed`` turns tiles.
     private let turn: (cos: Double, sin: Double)
+    /// The camera's pitch, nil for none: every position on the image goes
+    /// through it (``unitPoint(x:y:)``, ``pixelPoint(unitX:unitY:)``, ``cover``).
+    let pitch: PitchProjection?
 
     init(camera: VectorMapCamera, zoomRange: ClosedRange<Int>) {
         pixelWidth = camera.pixelWidth
@@ -27,6 +33,7 @@ struct VectorMapFrame {
         let wanted = Int(camera.styleZoom.rounded(.down))
         // Capped at 24 whatever a hostile header says, so the tile arithmetic stays in range.
         tileZoom = min(24, min(max(wanted, zoomRange.lowerBound), zoomRange.upperBound))
+        minimumZoom = zoomRange.lowerBound
         world = WebMercator.worldSize(zoom: camera.zoom) * camera.scale
         tileSide = world / Double(1 << tileZoom)
         let latitude = min(max(camera.center.latitude, -WebMercator.maximumLatitude), WebMercator.maximumLatitude)
@@ -36,11 +43,19 @@ struct VectorMapFrame {
         bearing = camera.bearing
         let angle = -camera.bearing * .pi / 180
         turn = camera.bearing.truncatingRemainder(dividingBy: 360) == 0 ? (1, 0) : (cos(angle), sin(angle))
+        pitch = camera.pitch == 0 ? nil : PitchProjection(pitch: camera.pitch, width: Double(pixelWidth), height: Double(pixelHeight))
     }
 
     /// The Web Mercator position (0…1 across the world, y down, x not
-    /// wrapped) under the output pixel position (`x`, `y`), the view's turn undone.
+    /// wrapped) under the output pixel position (`x`, `y`), the view's turn
+    /// and pitch undone; not finite above MapLibre's far plane (no ground shows there).
     func unitPoint(x: Double, y: Double) -> (x: Double, y: Double) {
+        var (x, y) = (x, y)
+        if let pitch {
+            guard pitch.showsGround(row: y) else { return (.nan, .nan) }
+            let p = pitch.unproject(Point(x, y))
+            (x, y) = (p.x, p.y)
+        }
         let dx = x - Double(pixelWidth) / 2, dy = y - Double(pixelHeight) / 2
         let worldX = turn.cos * dx + turn.sin * dy, worldY = -turn.sin * dx + turn.cos * dy
         return ((left + Double(pixelWidth) / 2 + worldX) / world, (top + Double(pixelHeight) / 2 + worldY) / world)
@@ -63,11 +78,25 @@ struct VectorMapFrame {
         return frame
     }
 
-    /// The output pixel position of the Web Mercator position (`x`, `y`), turned with the view.
+    /// The output pixel position of the Web Mercator position (`x`, `y`),
+    /// turned and pitched with the view (not finite behind MapLibre's near plane).
     func pixelPoint(unitX x: Double, unitY y: Double) -> (x: Double, y: Double) {
         let worldX = x * world - left - Double(pixelWidth) / 2, worldY = y * world - top - Double(pixelHeight) / 2
-        return (Double(pixelWidth) / 2 + turn.cos * worldX - turn.sin * worldY,
-                Double(pixelHeight) / 2 + turn.sin * worldX + turn.cos * worldY)
+        let plane = (x: Double(pixelWidth) / 2 + turn.cos * worldX - turn.sin * worldY,
+                     y: Double(pixelHeight) / 2 + turn.sin * worldX + turn.cos * worldY)
+        guard let pitch else { return plane }
+        guard plane.y <= pitch.nearY else { return (.nan, .nan) }
+        let p = pitch.project(Point(plane.x, plane.y))
+        return (p.x, p.y)
+    }
+
+    /// The Web Mercator positions (as ``unitPoint(x:y:)``) of the corners of
+    /// the ground the image shows: its own corners, the top cut at the far
+    /// plane under pitch (top-left, top-right, bottom-right, bottom-left).
+    var groundCorners: [(x: Double, y: Double)] {
+        let (width, height) = (Double(pixelWidth), Double(pixelHeight))
+        let top = pitch.map { max(0, $0.farRow) + 1e-9 } ?? 0
+        return [(0.0, top), (width, top), (width, height), (0, height)].map { unitPoint(x: $0.0, y: $0.1) }
     }
 
     /// The tiles covering the view (`TileCover`, the rule the raster renderer
@@ -76,6 +105,6 @@ struct VectorMapFrame {
     /// world points through ``pixelPoint(unitX:unitY:)``.
     var cover: TileCover {
         TileCover(zoom: tileZoom, tileSide: tileSide, left: left, top: top, pixelWidth: pixelWidth, pixelHeight: pixelHeight,
-                  bearing: bearing)
+                  bearing: bearing, pitch: pitch, minimumZoom: minimumZoom)
     }
 }

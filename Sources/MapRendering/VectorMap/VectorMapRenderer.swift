@@ -249,7 +249,8 @@ public struct VectorMapRenderer: Sendable {
                     return (groups, tileLayer, place)
                 }
             }
-            var drawer = VectorLayerDrawer(scale: camera.scale, zoom: zoom, width: camera.pixelWidth, height: camera.pixelHeight)
+            var drawer = VectorLayerDrawer(scale: camera.scale, zoom: zoom, width: camera.pixelWidth, height: camera.pixelHeight,
+                                           pitch: pictureFrame.pitch)
             switch layer.kind {
             case .background(let background):
                 drawer.drawBackground(background, into: &recording)

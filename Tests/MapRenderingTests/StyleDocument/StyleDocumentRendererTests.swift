@@ -60,7 +60,7 @@ final class StyleDocumentRendererTests: XCTestCase {
     }
 
     /// A missing file names its source; a value of the wrong type names the
-    /// style's property; a pitched camera is refused, naming pitch.
+    /// style's property; a pitch past 60 is held to 60, as MapLibre holds it.
     func testErrorsNameTheSourceOrProperty() throws {
         let folder = try folder()
         XCTAssertThrowsError(try StyleDocumentRenderer(style: Data(style().utf8), resources: StyleFolderResources(folder: folder))) { error in
@@ -75,10 +75,12 @@ final class StyleDocumentRendererTests: XCTestCase {
         XCTAssertThrowsError(try StyleDocumentRenderer(style: Data(badCenter.utf8), resources: StyleFolderResources(folder: folder))) { error in
             XCTAssertEqual("\(error)", "the style's 'center' is not [longitude, latitude]")
         }
-        let pitched = style(extra: #", "pitch": 30"#).replacingOccurrences(of: #""url": "pmtiles://tiles/hel.pmtiles""#, with: #""tiles": ["t/{z}/{x}/{y}.pbf"]"#)
+        let pitched = style(extra: #", "pitch": 75"#).replacingOccurrences(of: #""url": "pmtiles://tiles/hel.pmtiles""#, with: #""tiles": ["t/{z}/{x}/{y}.pbf"]"#)
         let document = try StyleDocumentRenderer(style: Data(pitched.utf8), resources: StyleFolderResources(folder: folder))
-        XCTAssertThrowsError(try document.render(width: 8, height: 8)) { error in
-            XCTAssertTrue("\(error)".hasPrefix("pitch 30"), "\(error)")
-        }
+        XCTAssertEqual(document.camera.pitch, 75, "as the style says")
+        let tilted = try document.render(width: 64, height: 48)
+        var sixty = document.camera
+        sixty.pitch = 60
+        XCTAssertEqual(tilted.pixels, try document.render(width: 64, height: 48, camera: sixty).pixels, "held to MapLibre's maxPitch, 60")
     }
 }

@@ -12,6 +12,7 @@ import Raster
 /// map://?latitude=48.85&longitude=2.35&zoom=5&style=dark&labels=none
 /// map://?latitude=60.17&longitude=24.94&zoom=14&bearing=90&tiles=helsinki
 /// map://?latitude=60.17&longitude=24.94&zoom=14&width=256&height=256&tiles=helsinki&attribution=none
+/// map://?latitude=60.17&longitude=24.94&zoom=14&pitch=45&tiles=helsinki
 /// ```
 ///
 /// Markers and paths are lists of comma-separated tokens: numbers are
@@ -37,6 +38,7 @@ public struct MapURL: SchemeURL {
     public static let parameterNames = [
         "latitude", "longitude", "zoom", "latitude_delta", "longitude_delta", "width", "height", "scale",
         "format", "quality", "lossless", "marker", "path", "style", "labels", "padding", "tiles", "bearing", "attribution",
+        "pitch",
     ]
 
     /// The `map://` spelling of a name other static-map APIs use (`lat`, `center=59.9,30.3`, …).
@@ -156,7 +158,8 @@ public struct MapURL: SchemeURL {
             labels: try query.choice("labels", as: MapLabels.self) ?? MapSnapshotOptions.defaultLabels,
             markers: markers,
             paths: paths,
-            bearing: try query.double("bearing", in: MapSnapshotOptions.bearingRange) ?? 0)
+            bearing: try query.double("bearing", in: MapSnapshotOptions.bearingRange) ?? 0,
+            pitch: try query.double("pitch", in: MapSnapshotOptions.pitchRange) ?? 0)
         options.attribution = try query.choice("attribution", as: MapAttributionDisplay.self) ?? .corner
         let tiles = try query.string("tiles")
         if let tiles, tiles.isEmpty || !tiles.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_") }) {
@@ -258,6 +261,7 @@ public struct MapURL: SchemeURL {
         if options.style != MapSnapshotOptions.defaultStyle { query.add("style", options.style.rawValue) }
         if options.labels != MapSnapshotOptions.defaultLabels { query.add("labels", options.labels.rawValue) }
         if options.bearing != 0 { query.add("bearing", options.bearing) }
+        if options.pitch != 0 { query.add("pitch", options.pitch) }
         if options.attribution != .corner { query.add("attribution", options.attribution.rawValue) }
         OutputEncoding.write(format: format, quality: quality, lossless: lossless, defaultFormat: .png, to: &query)
         query.add("tiles", tiles)
