@@ -4,8 +4,9 @@ import Raster
 /// How every scheme encodes what it draws, in one place: the `format` and
 /// `quality` query items, their range and default, and the encode itself.
 ///
-/// - `format`: `png`, `jpeg` (`jpg`) or `webp` (lossless WebP: the lossy
-///   encoder is not written yet); without it each scheme picks what
+/// - `format`: `png`, `jpeg` (`jpg`), `webp` (lossless WebP: the lossy
+///   encoder is not written yet) or `gif` (up to 256 colours exactly, more
+///   reduced by median cut); without it each scheme picks what
 ///   suits its pictures (`map://` and `poll://` PNG, `asset://` JPEG for an
 ///   opaque result and PNG when alpha matters, `avatar://` PNG for a circle
 ///   and JPEG for a square).
