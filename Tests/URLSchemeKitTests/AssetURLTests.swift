@@ -36,8 +36,10 @@ final class AssetURLTests: XCTestCase {
         for value in values { XCTAssertEqual(try AssetURL(url: value.url), value, value.url.absoluteString) }
         // Frames count from 1 in the URL and the value alike; the first is the default and is not written.
         XCTAssertEqual(try AssetURL(id: "gif", frame: 3).url.absoluteString, "asset://?id=gif&frame=3")
-        XCTAssertEqual(try AssetURL(id: "gif", frame: 1).url.absoluteString, "asset://?id=gif")
-        XCTAssertEqual(try AssetURL(url: XCTUnwrap(URL(string: "asset://?id=gif&frame=1"))), try AssetURL(id: "gif"))
+        // frame=1 picks the first frame alone; without it an animation stays animated.
+        XCTAssertEqual(try AssetURL(id: "gif", frame: 1).url.absoluteString, "asset://?id=gif&frame=1")
+        XCTAssertEqual(try AssetURL(url: XCTUnwrap(URL(string: "asset://?id=gif&frame=1"))).frame, 1)
+        XCTAssertEqual(try AssetURL(url: XCTUnwrap(URL(string: "asset://?id=gif"))).frame, nil)
         XCTAssertThrowsError(try AssetURL(id: "gif", frame: 0), "frame 0 is refused when made, as in the URL")
         let avatars = [try AvatarURL(ids: ["a"]), try AvatarURL(ids: ["a", "b", "c", "d"], size: 512, shape: .square, format: .jpeg, quality: 60)]
         for value in avatars { XCTAssertEqual(try AvatarURL(url: value.url), value, value.url.absoluteString) }

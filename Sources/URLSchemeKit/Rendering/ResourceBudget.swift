@@ -28,6 +28,23 @@ public struct ResourceBudget: Sendable, Equatable {
     public var producedPixels = defaultMaximumPixelCount
     /// Scans a JPEG file may have (a progressive photo has about ten).
     public var jpegScans = JPEGDecoder.defaultMaximumScanCount
+    /// Frames an animated result may have (`asset://` of an animated GIF or
+    /// WebP written as GIF or WebP): 1,000, over a minute and a half at the
+    /// 100 ms browsers give a fast frame. A source with more is refused
+    /// before a frame is decoded; `frame=N` still takes one of them.
+    public var animationFrames = 1_000
+    /// Pixels of an animated result times its frames: 2²⁵ (33,554,432),
+    /// what the `ImageLoader` keeps of one animation by default
+    /// (`ImageLoader.Configuration.defaultMaximumAnimationPixelCount`): a
+    /// phone-sized feed's 320×320 of 327 frames, or 480×480 of 145.
+    public var animationPixels = 1 << 25
+    /// Pixels an animated source's frames are composited at in all (its
+    /// canvas times its frames) for one result: 2²⁷ (134,217,728), 100
+    /// frames of 1158×1158, whatever size they are shown at.
+    public var decodedAnimationPixels = 1 << 27
+    /// Bytes an animated result may grow to while it is encoded (with three
+    /// canvases, the encoder's memory): 32 MiB.
+    public var animationBytes = 32 << 20
     /// Filters one `asset://` URL may chain.
     public var filters = 16
     /// Points across all the paths of one `map://` URL.
