@@ -44,6 +44,8 @@ struct FrameRect: Equatable, Sendable {
 
     /// `bitmap`'s RGBA pixels as little-endian words (red in the low byte), as canvases are compared.
     static func words(_ rgba: [UInt8]) -> [UInt32] {
-        rgba.withUnsafeBytes { Array($0.bindMemory(to: UInt32.self)).map { UInt32(littleEndian: $0) } }
+        rgba.withUnsafeBytes { raw in
+            (0..<raw.count / 4).map { UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 4, as: UInt32.self)) }
+        }
     }
 }

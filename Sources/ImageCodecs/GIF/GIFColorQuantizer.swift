@@ -5,9 +5,11 @@
 /// colours are reduced by median cut (Heckbert's) over a histogram of 5 bits
 /// per channel: the box with the most pixels times its widest side is split at
 /// its weighted median along that side until there are enough boxes, and each
-/// box's colour is the mean of the pixels in it. Pixels then take the nearest
-/// entry (looked up once per histogram cell), optionally with Floyd–Steinberg
-/// error diffusion, which smooths gradients at the cost of LZW's runs.
+/// box's colour is the mean of the pixels in it. Each pixel takes its cell's
+/// box (no search: what keeps a frame of many colours fast), or, dithered
+/// (Floyd–Steinberg, which smooths gradients at the cost of LZW's runs), the
+/// nearest entry to its colour plus the error carried to it, searched once
+/// per cell the frame's own colours did not fill.
 ///
 /// Colours are `UInt32`s as the canvas stores them: red in the low byte,
 /// then green and blue; the alpha byte is ignored.
@@ -16,6 +18,9 @@ struct GIFColorQuantizer {
     private(set) var palette: [UInt32] = []
     /// The exact palette's index of each colour, when the frame had few enough.
     private var exact: [UInt32: UInt8]?
+    /// The palette entry of each 5-bit-per-channel cell, -1 for cells not yet
+    /// known: after median cut, each filled cell's box.
+    private var cells: [Int16] = []
 
     /// The palette for `colors` (the pixels a frame draws), of at most `maximumColors` (1…256).
     init(_ colors: UnsafeBufferPointer<UInt32>, maximumColors: Int) {
@@ -32,7 +37,7 @@ struct GIFColorQuantizer {
             for (color, index) in distinct { palette[Int(index)] = color }
             exact = distinct
         } else {
-            palette = Self.medianCut(colors, maximumColors: maximumColors)
+            (palette, cells) = Self.medianCut(colors, maximumColors: maximumColors)
         }
     }
 
@@ -49,7 +54,7 @@ struct GIFColorQuantizer {
             for i in pixels.indices where drawn[i] { indices[i] = exact[pixels[i] & 0x00FF_FFFF] ?? 0 }
             return
         }
-        var nearest = [Int16](repeating: -1, count: 1 << 15)
+        var nearest = cells
         func index(_ r: Int, _ g: Int, _ b: Int) -> UInt8 {
             let cell = (r >> 3) << 10 | (g >> 3) << 5 | b >> 3
             if nearest[cell] < 0 { nearest[cell] = Int16(closest(r, g, b)) }
@@ -100,8 +105,9 @@ struct GIFColorQuantizer {
         return best
     }
 
-    /// Median cut of `colors` into at most `maximumColors` means.
-    private static func medianCut(_ colors: UnsafeBufferPointer<UInt32>, maximumColors: Int) -> [UInt32] {
+    /// Median cut of `colors` into at most `maximumColors` means, and the
+    /// entry (box) of each cell they fill (-1 for the cells they leave empty).
+    private static func medianCut(_ colors: UnsafeBufferPointer<UInt32>, maximumColors: Int) -> (palette: [UInt32], cells: [Int16]) {
         // A cell of 5 bits per channel: its pixel count and channel sums.
         var counts = [Int](repeating: 0, count: 1 << 15), sums = [Int](repeating: 0, count: 3 << 15)
         for color in colors {
@@ -140,7 +146,11 @@ struct GIFColorQuantizer {
             boxes[pick] = box(chosen.lower, split)
             boxes.append(box(split, chosen.upper))
         }
-        return boxes.map { box in
+        var entries = [Int16](repeating: -1, count: 1 << 15)
+        for (index, box) in boxes.enumerated() {
+            for cell in cells[box.lower..<box.upper] { entries[cell] = Int16(index) }
+        }
+        let palette = boxes.map { box -> UInt32 in
             var total = [0, 0, 0], pixels = 0
             for cell in cells[box.lower..<box.upper] {
                 pixels += counts[cell]
@@ -149,5 +159,6 @@ struct GIFColorQuantizer {
             let mean = total.map { UInt32(($0 + pixels / 2) / max(1, pixels)) }
             return mean[0] | mean[1] << 8 | mean[2] << 16
         }
+        return (palette, entries)
     }
 }

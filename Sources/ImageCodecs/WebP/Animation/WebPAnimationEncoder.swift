@@ -16,8 +16,9 @@ import Raster
 /// its box without blending, which is how a pixel turns transparent.
 ///
 /// Each frame's box is coded by `frameEncoder`, any `ImageEncoding` that
-/// writes a still WebP (`WebPLosslessEncoder` by default, every pixel exact;
-/// a lossy encoder plugs in the same way): its `ALPH`, `VP8 ` or `VP8L`
+/// writes a still WebP (by default `WebPLosslessEncoder` at
+/// `defaultFrameEffort`, every pixel exact; a lossy encoder plugs in the
+/// same way): its `ALPH`, `VP8 ` or `VP8L`
 /// chunks become the frame's. The loop count follows `AnimatedImage.loopCount`
 /// (0 forever); delays are stored in milliseconds.
 public struct WebPAnimationEncoder: AnimationEncoding {
@@ -25,6 +26,10 @@ public struct WebPAnimationEncoder: AnimationEncoding {
     public var format: ImageFormat { .webp }
     /// The canvas size.
     public let width: Int, height: Int
+    /// The lossless effort frames are coded at by default: 2, shorter match
+    /// searches and no colour cache search, since an animation codes many
+    /// pictures where a still codes one.
+    public static let defaultFrameEffort = 2
     /// How many times the animation plays, 0 forever (`ANIM` stores up to 65,535).
     public let loopCount: Int
     /// The coder of each frame's box.
@@ -42,7 +47,7 @@ public struct WebPAnimationEncoder: AnimationEncoding {
     /// An encoder of a `width` × `height` canvas played `loopCount` times in
     /// all (0 forever), coding each frame with `frameEncoder`. Throws
     /// `ImageCodecError` (detail `WebPError.unencodableSize`) for a side of 0 or over 16,384.
-    public init(width: Int, height: Int, loopCount: Int = 0, frameEncoder: any ImageEncoding = WebPLosslessEncoder(),
+    public init(width: Int, height: Int, loopCount: Int = 0, frameEncoder: any ImageEncoding = WebPLosslessEncoder(effort: defaultFrameEffort),
                 limits: AnimationEncodingLimits = AnimationEncodingLimits()) throws {
         let sides = 1...WebPLosslessEncoder.maximumDimension
         guard sides.contains(width), sides.contains(height) else {
