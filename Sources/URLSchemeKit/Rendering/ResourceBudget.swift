@@ -29,19 +29,21 @@ public struct ResourceBudget: Sendable, Equatable {
     /// Scans a JPEG file may have (a progressive photo has about ten).
     public var jpegScans = JPEGDecoder.defaultMaximumScanCount
     /// Frames an animated result may have (`asset://` of an animated GIF or
-    /// WebP written as GIF or WebP): 1,000, over a minute and a half at the
-    /// 100 ms browsers give a fast frame. A source with more is refused
-    /// before a frame is decoded; `frame=N` still takes one of them.
-    public var animationFrames = 1_000
-    /// Pixels of an animated result times its frames: 2²⁵ (33,554,432),
-    /// what the `ImageLoader` keeps of one animation by default
-    /// (`ImageLoader.Configuration.defaultMaximumAnimationPixelCount`): a
-    /// phone-sized feed's 320×320 of 327 frames, or 480×480 of 145.
-    public var animationPixels = 1 << 25
+    /// WebP written as GIF or WebP): 500, 50 seconds at the 100 ms browsers
+    /// give a fast frame (each frame is resized and encoded, whatever its
+    /// size). A source with more is refused before a frame is decoded;
+    /// `frame=N` still takes one of them.
+    public var animationFrames = 500
+    /// Pixels of an animated result times its frames: 2²³ (8,388,608), a
+    /// phone-sized feed's 320×320 of 81 frames, 240×240 of 145, or 320×180
+    /// of 145; a quarter of what the `ImageLoader` keeps of one animation
+    /// (`ImageLoader.Configuration.defaultMaximumAnimationPixelCount`), since
+    /// every frame is resized and encoded here, not only decoded.
+    public var animationPixels = 1 << 23
     /// Pixels an animated source's frames are composited at in all (its
-    /// canvas times its frames) for one result: 2²⁷ (134,217,728), 100
-    /// frames of 1158×1158, whatever size they are shown at.
-    public var decodedAnimationPixels = 1 << 27
+    /// canvas times its frames) for one result: 2²⁶ (67,108,864), 100
+    /// frames of 819×819, whatever size they are shown at.
+    public var decodedAnimationPixels = 1 << 26
     /// Bytes an animated result may grow to while it is encoded (with three
     /// canvases, the encoder's memory): 32 MiB.
     public var animationBytes = 32 << 20

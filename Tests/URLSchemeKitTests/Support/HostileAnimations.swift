@@ -8,7 +8,7 @@ enum HostileAnimations {
     static func files() -> [String: Data] {
         ["gif-100k-frames.gif": gifOfManyFrames(), "gif-endless-lzw.gif": gifWithEndlessLZW(),
          "webp-100k-frames.webp": webPOfManyFrames(), "gif-64mp.gif": gifOfAHugeScreen(),
-         "gif-999-frames.gif": gifOfManyFrames(count: 999, screen: 180)]
+         "gif-499-frames.gif": gifOfManyFrames(count: 499, screen: 180)]
     }
 
     private static func u16(_ value: Int) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8)] }
