@@ -4,15 +4,15 @@ import URLSchemeKit
 /// `-o FILE`'s extension and the URL's `format=` made to agree, so that
 /// `-o map.png` never holds JPEG bytes: for the schemes that encode their
 /// answer (`map://`, `asset://`, `avatar://`, `poll://`), a URL that does not
-/// say its format gets the file's (`.png`, `.jpg`/`.jpeg`, `.webp`); a file of an image
+/// say its format gets the file's (`.png`, `.jpg`/`.jpeg`, `.webp`, `.gif`); a file of an image
 /// type they cannot write, or one that disagrees with the URL's `format=`,
 /// is refused with the fix. Other extensions (none, `.bin`, `/dev/null`) and
 /// other schemes (an http(s) body is written as it came) are left alone.
 enum OutputFileFormat {
     /// Image file extensions, by the format they name (nil: one we cannot write).
     static let extensions: [String: ImageFormat?] = [
-        "png": .png, "jpg": .jpeg, "jpeg": .jpeg, "webp": .webp,
-        "gif": nil, "avif": nil, "heic": nil, "tif": nil, "tiff": nil, "bmp": nil,
+        "png": .png, "jpg": .jpeg, "jpeg": .jpeg, "webp": .webp, "gif": .gif,
+        "avif": nil, "heic": nil, "tif": nil, "tiff": nil, "bmp": nil,
     ]
 
     /// The schemes whose URLs take `format=`.
@@ -32,7 +32,7 @@ enum OutputFileFormat {
               var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
         let stated = components.queryItems?.last { $0.name == "format" }?.value?.lowercased()
         guard let format = named else {
-            throw Mismatch(description: "-o \(path): urlscheme writes PNG, JPEG or WebP; name the file .png, .jpg or .webp")
+            throw Mismatch(description: "-o \(path): urlscheme writes PNG, JPEG, WebP or GIF; name the file .png, .jpg, .webp or .gif")
         }
         if let stated {
             let statedFormat = stated == "jpg" ? ImageFormat.jpeg : ImageFormat(rawValue: stated)

@@ -28,17 +28,21 @@ final class ImageFormatTests: XCTestCase {
     func testNamesAndEncodability() {
         XCTAssertEqual(ImageFormat.allCases.map(\.mimeType), ["image/png", "image/jpeg", "image/gif", "image/webp"])
         XCTAssertEqual(ImageFormat.allCases.map(\.fileExtension), ["png", "jpg", "gif", "webp"])
-        XCTAssertEqual(ImageFormat.allCases.filter(\.isEncodable), [.png, .jpeg, .webp])
-        XCTAssertEqual(ImageFormat.encodable, [.png, .jpeg, .webp])
+        XCTAssertEqual(ImageFormat.allCases.filter(\.isEncodable), [.png, .jpeg, .gif, .webp])
+        XCTAssertEqual(ImageFormat.encodable, [.png, .jpeg, .webp, .gif])
+        XCTAssertEqual(ImageFormat.allCases.filter(\.canAnimate), [.gif, .webp])
     }
 
-    func testTheEncoderRefusesFormatsItOnlyReads() throws {
+    func testGIFIsWrittenThroughTheOneEntryPointAndPNGHoldsNoAnimation() throws {
         let bitmap = try Bitmap(width: 2, height: 2, fill: RGBA(1, 2, 3))
-        XCTAssertThrowsError(try ImageEncoder.encode(bitmap, format: .gif)) { error in
+        let gif = try ImageEncoder.encode(bitmap, format: .gif)
+        XCTAssertEqual(ImageFormat(sniffing: gif), .gif)
+        XCTAssertTrue(try ImageDecoder.decode(gif).bitmap == bitmap)
+        XCTAssertThrowsError(try AnimationEncoder.make(.png, width: 2, height: 2, loopCount: 0)) { error in
             let codec = error as? ImageCodecError
             XCTAssertEqual(codec?.kind, .unsupported)
-            XCTAssertEqual(codec?.detail, .notEncodable(.gif))
-            XCTAssertEqual(codec?.message, "GIF is read but not written: the encoders write png, jpeg, webp")
+            XCTAssertEqual(codec?.detail, .notEncodable(.png))
+            XCTAssertEqual(codec?.message, "PNG holds no animation: GIF and WebP do")
         }
     }
 

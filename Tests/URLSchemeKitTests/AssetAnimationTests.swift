@@ -93,4 +93,136 @@ final class AssetAnimationTests: XCTestCase {
         XCTAssertEqual([animated.width, animated.height], [64, 64])
         XCTAssertTrue(animated == stills)
     }
+
+    /// The body and media type `url` answers with.
+    private func loadBody(_ session: URLSession, _ url: String) async throws -> (data: Data, mimeType: String?) {
+        let (data, response) = try await session.data(from: XCTUnwrap(URL(string: url)))
+        return (data, response.mimeType)
+    }
+
+    /// Every frame of an animation as our decoder composites it, its delays and loop count.
+    private func frames(of data: Data) throws -> (frames: [Bitmap], delays: [Double], loop: Int) {
+        var animation = try ImageDecoder.animation(data)
+        var frames: [Bitmap] = [], delays: [Double] = []
+        while let frame = try animation.nextFrame() {
+            frames.append(frame.bitmap)
+            delays.append(frame.delay)
+        }
+        return (frames, delays, animation.loopCount)
+    }
+
+    /// An animated GIF on disk, edited through a real session, stays
+    /// animated: as GIF (its own format, or `format=gif`) and as WebP, with
+    /// every frame edited, the same delays and loop count; `frame=N` and
+    /// `format=png` still give one frame.
+    func testAnAnimatedGIFStaysAnimatedThroughEdits() async throws {
+        let reference = try AnimationFixtures.gif("disposal_previous")  // 5 frames of 24×16
+        let (store, source) = try makeAssetStore()
+        let id = try store.add(reference.file)
+        let session = makeSchemeSession(source)
+        defer { session.invalidateAndCancel() }
+
+        let flipped = try await loadBody(session, "asset://?id=\(id)&flip=h")
+        XCTAssertEqual(flipped.mimeType, "image/gif", "an animated GIF stays GIF")
+        let gif = try frames(of: flipped.data)
+        XCTAssertEqual(gif.frames.count, 5)
+        XCTAssertEqual(gif.delays, reference.delays)
+        XCTAssertEqual(gif.loop, reference.loop)
+        for (index, frame) in gif.frames.enumerated() {
+            XCTAssertTrue(frame == reference.frames[index].flipped(.horizontal), "frame \(index + 1) is gifsicle's, flipped")
+        }
+
+        let resized = try await loadBody(session, "asset://?id=\(id)&width=12&format=gif")
+        let small = try frames(of: resized.data)
+        XCTAssertEqual(small.frames.map { [$0.width, $0.height] }, Array(repeating: [12, 8], count: 5))
+        XCTAssertEqual(small.delays, reference.delays)
+
+        let webP = try await loadBody(session, "asset://?id=\(id)&rotate=90&filter=invert&format=webp")
+        XCTAssertEqual(webP.mimeType, "image/webp")
+        XCTAssertEqual(ImageFormat(sniffing: webP.data), .webp)
+        let rotated = try frames(of: webP.data)
+        XCTAssertEqual(rotated.frames.count, 5)
+        XCTAssertEqual(rotated.delays, reference.delays)
+        XCTAssertEqual(rotated.loop, reference.loop)
+        for (index, frame) in rotated.frames.enumerated() {
+            let expected = try reference.frames[index].rotated(by: 90).applying(.invert)
+            XCTAssertTrue(frame == expected, "frame \(index + 1) rotated and inverted, exactly (lossless frames)")
+        }
+
+        let one = try await loadBody(session, "asset://?id=\(id)&frame=3&format=gif")
+        let third = try frames(of: one.data)
+        XCTAssertEqual(third.frames.count, 1)
+        XCTAssertTrue(third.frames[0] == reference.frames[2])
+        let (png, type) = try await loadImage(session, "asset://?id=\(id)&flip=h&format=png")
+        XCTAssertEqual(type, "image/png")
+        XCTAssertTrue(png == reference.frames[0].flipped(.horizontal), "PNG holds no animation: the first frame")
+    }
+
+    /// An animated WebP stays an animated WebP, its frames resized, with libwebp's delays.
+    func testAnAnimatedWebPStaysAnimated() async throws {
+        let reference = try AnimationFixtures.webP("anim_mux.webp")  // 8 frames of 48×40
+        let (store, source) = try makeAssetStore()
+        let id = try store.add(reference.file)
+        let session = makeSchemeSession(source)
+        defer { session.invalidateAndCancel() }
+        let body = try await loadBody(session, "asset://?id=\(id)&width=24")
+        XCTAssertEqual(body.mimeType, "image/webp")
+        let animation = try frames(of: body.data)
+        XCTAssertEqual(animation.frames.count, 8)
+        XCTAssertEqual(animation.frames.map { [$0.width, $0.height] }, Array(repeating: [24, 20], count: 8))
+        XCTAssertEqual(animation.delays, reference.frames.map { $0.milliseconds < 20 ? 0.1 : Double($0.milliseconds) / 1000 })
+        XCTAssertEqual(animation.loop, reference.frames[0].loop)
+        let gif = try await loadBody(session, "asset://?id=\(id)&width=24&format=gif")
+        XCTAssertEqual(try frames(of: gif.data).frames.count, 8)
+    }
+
+    /// Each animation limit refuses the URL before a frame is decoded, naming
+    /// the `ResourceBudget` field; `frame` still takes one frame.
+    func testAnimationBudgetsNameTheirLimits() async throws {
+        let reference = try AnimationFixtures.gif("disposal_previous")  // 5 frames of 24×16
+        var budget = ResourceBudget()
+        budget.animationFrames = 4
+        let (store, source) = try makeAssetStore()
+        let id = try store.add(reference.file)
+        let session = makeSchemeSession(source, budget: budget)
+        defer { session.invalidateAndCancel() }
+        let frames = await loadError(session, "asset://?id=\(id)&format=gif")
+        XCTAssertEqual(frames?.code, .badURL)
+        XCTAssertTrue(frames?.localizedDescription.hasSuffix("parameter 'frame' is not given, so the animation's 5 frames would all be kept; at most 4 are (ResourceBudget.animationFrames): give 'frame' for one frame, or 'format=png' or 'jpeg'") == true, frames?.localizedDescription ?? "")
+        let (one, _) = try await loadImage(session, "asset://?id=\(id)&frame=5&format=gif")
+        XCTAssertTrue(one == reference.frames[4])
+
+        budget = ResourceBudget()
+        budget.animationPixels = 5 * 24 * 16 - 1
+        let pixels = makeSchemeSession(source, budget: budget)
+        defer { pixels.invalidateAndCancel() }
+        let large = await loadError(pixels, "asset://?id=\(id)")
+        XCTAssertTrue(large?.localizedDescription.hasSuffix("parameter 'width' makes 5 frames of 24×16; at most 1919 pixels in all are allowed (ResourceBudget.animationPixels): ask for a smaller size, or give 'frame' for one frame, or 'format=png' or 'jpeg'") == true, large?.localizedDescription ?? "")
+        _ = try await loadBody(pixels, "asset://?id=\(id)&width=12")
+
+        budget = ResourceBudget()
+        budget.animationBytes = 100
+        let bytes = makeSchemeSession(source, budget: budget)
+        defer { bytes.invalidateAndCancel() }
+        let big = await loadError(bytes, "asset://?id=\(id)&format=webp")
+        XCTAssertTrue(big?.localizedDescription.hasSuffix("parameter 'format' makes an animation over 100 bytes (ResourceBudget.animationBytes): ask for a smaller size, or give 'frame' for one frame") == true, big?.localizedDescription ?? "")
+    }
+
+    /// `format=gif` through each scheme that makes images answers a GIF that
+    /// decodes to what the PNG of the same URL shows (exactly, for pictures
+    /// of at most 256 colours; within median cut's error for more).
+    func testEverySchemeAnswersFormatGIF() async throws {
+        let (store, source) = try makeAssetStore()
+        let photo = try store.add(PNGEncoder().encode(Bitmap(width: 8, height: 6, fill: RGBA(200, 40, 10))))
+        let session = makeSchemeSession(source)
+        defer { session.invalidateAndCancel() }
+        for url in ["asset://?id=\(photo)&width=4", "avatar://?id=\(photo)&size=32",
+                    "poll://?question=Q&option=a&option=b&votes=1,2&width=160"] {
+            let (gif, type) = try await loadImage(session, url + "&format=gif")
+            XCTAssertEqual(type, "image/gif", url)
+            let (png, _) = try await loadImage(session, url + "&format=png")
+            XCTAssertEqual([gif.width, gif.height], [png.width, png.height], url)
+            XCTAssertGreaterThan(AssetFixtures.psnr(gif, png, opaqueOnly: true), 30, url)  // GIF cuts alpha at 128
+        }
+    }
 }

@@ -61,7 +61,7 @@ final class MapURLProtocolTests: XCTestCase {
         let cases: [(String, URLError.Code, String)] = [
             ("map://?latitude=95&longitude=0", .badURL, "parameter 'latitude' must be a number from -90 to 90, got '95'"),
             ("map://?latitude=1&longitude=2&width=4096&height=4096&scale=2", .badURL, "must be at most 16777216 pixels"),
-            ("map://?latitude=1&longitude=2&format=gif", .badURL, "parameter 'format' must be one of png, jpeg, webp, got 'gif'"),
+            ("map://?latitude=1&longitude=2&format=bmp", .badURL, "parameter 'format' must be one of png, jpeg, webp, gif, got 'bmp'"),
         ]
         for (text, code, expected) in cases {
             do {

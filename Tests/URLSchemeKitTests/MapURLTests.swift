@@ -109,7 +109,7 @@ final class MapURLTests: XCTestCase {
             ("map://?latitude=1&longitude=2&zoom=3&latitude_delta=1&longitude_delta=1", "parameter 'zoom' cannot be given with 'latitude_delta'/'longitude_delta'; choose one"),
             ("map://?latitude=1&longitude=2&latitude_delta=1", "parameter 'longitude_delta' is required with 'latitude_delta'"),
             ("map://?latitude=1&longitude=2&zoom=3&padding=4", "parameter 'padding' applies only when the map is fitted to markers or paths (no 'zoom' or span)"),
-            ("map://?latitude=1&longitude=2&format=gif", "parameter 'format' must be one of png, jpeg, webp, got 'gif'"),
+            ("map://?latitude=1&longitude=2&format=bmp", "parameter 'format' must be one of png, jpeg, webp, gif, got 'bmp'"),
             ("map://?marker=abc", "parameter 'marker' needs 'latitude,longitude' first, got 'abc'"),
             ("map://?marker=1,2,label:AB", "parameter 'marker' label must be one letter or digit, got 'AB'"),
             ("map://?marker=1,2,colour:red", "parameter 'marker' has unknown option 'colour'; known: color, label, size"),

@@ -165,14 +165,14 @@ final class NewcomerTripTests: XCTestCase {
         XCTAssertEqual(added.status, 0, added.stderr)
         let id = String(decoding: added.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
 
-        for (file, format) in [("x.png", ImageFormat.png), ("x.jpg", .jpeg), ("x.JPEG", .jpeg), ("x.webp", .webp)] {
+        for (file, format) in [("x.png", ImageFormat.png), ("x.jpg", .jpeg), ("x.JPEG", .jpeg), ("x.webp", .webp), ("x.gif", .gif)] {
             let got = try ToolRun(["get", "asset://?id=\(id)&width=48", "--no-cache", "-o", file], environment: assets, in: directory)
             XCTAssertEqual(got.status, 0, got.stderr)
             XCTAssertEqual(ImageFormat(sniffing: try Data(contentsOf: directory.appendingPathComponent(file))), format, file)
         }
-        let gif = try ToolRun(["get", "asset://?id=\(id)", "--no-cache", "-o", "x.gif"], environment: assets, in: directory)
-        XCTAssertEqual(gif.status, 2)
-        XCTAssertEqual(gif.stderr, "urlscheme: -o x.gif: urlscheme writes PNG, JPEG or WebP; name the file .png, .jpg or .webp\n")
+        let tiff = try ToolRun(["get", "asset://?id=\(id)", "--no-cache", "-o", "x.tiff"], environment: assets, in: directory)
+        XCTAssertEqual(tiff.status, 2)
+        XCTAssertEqual(tiff.stderr, "urlscheme: -o x.tiff: urlscheme writes PNG, JPEG, WebP or GIF; name the file .png, .jpg, .webp or .gif\n")
         let disagreeing = try ToolRun(["get", "asset://?id=\(id)&format=jpeg", "--no-cache", "-o", "y.png"], environment: assets, in: directory)
         XCTAssertEqual(disagreeing.status, 2)
         XCTAssertEqual(disagreeing.stderr, "urlscheme: -o y.png is a .png file, but the URL asks for format=jpeg; name the file .jpg or drop format= from the URL\n")

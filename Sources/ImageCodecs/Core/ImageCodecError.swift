@@ -47,7 +47,7 @@ public struct ImageCodecError: Error, Equatable, Sendable, CustomStringConvertib
         case animation(AnimationError)
         /// The first bytes match no format the codecs read.
         case unrecognizedFormat
-        /// `ImageEncoder` was asked for a format it only reads (GIF).
+        /// An encoder was asked for what the format cannot hold (an animation as PNG or JPEG).
         case notEncodable(ImageFormat)
     }
 
@@ -105,13 +105,6 @@ public struct ImageCodecError: Error, Equatable, Sendable, CustomStringConvertib
         let message = hex.isEmpty ? "the data is empty: no PNG, JPEG, GIF or WebP signature"
             : "the data is not PNG, JPEG, GIF or WebP: its first bytes \(hex.joined(separator: " ")) match no known signature"
         return ImageCodecError(kind: .unsupported, detail: .unrecognizedFormat, message: message)
-    }
-
-    /// `format` asked of `ImageEncoder`, which writes only `ImageFormat.encodable`.
-    static func notEncodable(_ format: ImageFormat) -> ImageCodecError {
-        let writable = ImageFormat.encodable.map(\.rawValue).joined(separator: ", ")
-        return ImageCodecError(kind: .unsupported, detail: .notEncodable(format),
-                               message: "\(format.rawValue.uppercased()) is read but not written: the encoders write \(writable)")
     }
 
     /// Runs `body`, turning the formats' own errors into `ImageCodecError`

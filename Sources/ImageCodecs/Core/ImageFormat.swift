@@ -1,6 +1,6 @@
 /// The encoded image formats the package knows: the ones `ImageDecoder` reads
-/// (all of them) and the ones `ImageEncoder` writes (`isEncodable`: PNG,
-/// JPEG and WebP). Coded (`Codable`) as its raw value, `"png"`, `"jpeg"`, `"gif"` or `"webp"`.
+/// (all of them) and the ones `ImageEncoder` writes (`isEncodable`: all of
+/// them too). Coded (`Codable`) as its raw value, `"png"`, `"jpeg"`, `"gif"` or `"webp"`.
 public enum ImageFormat: String, CaseIterable, Codable, Sendable {
     case png
     case jpeg
@@ -8,14 +8,14 @@ public enum ImageFormat: String, CaseIterable, Codable, Sendable {
     case webp
 
     /// The formats `ImageEncoder` writes, in the order error messages list them.
-    public static let encodable: [ImageFormat] = [.png, .jpeg, .webp]
+    public static let encodable: [ImageFormat] = [.png, .jpeg, .webp, .gif]
 
     /// How many leading bytes `init(sniffing:)` needs to tell every format
     /// apart (a WebP's `RIFF` size `WEBP` header is 12); pass at least these.
     public static let sniffedByteCount = 12
 
-    /// Whether `ImageEncoder` can write this format (PNG, JPEG and WebP,
-    /// lossless for now); GIF is read only.
+    /// Whether `ImageEncoder` can write this format (every one now; WebP
+    /// lossless for now).
     public var isEncodable: Bool { Self.encodable.contains(self) }
 
     /// The media type for `Content-Type` and `Accept` headers.
@@ -27,6 +27,10 @@ public enum ImageFormat: String, CaseIterable, Codable, Sendable {
         case .webp: return "image/webp"
         }
     }
+
+    /// Whether the format stores animations (GIF and WebP): what an
+    /// animated source edited by `asset://` stays when written as.
+    public var canAnimate: Bool { self == .gif || self == .webp }
 
     /// The usual file-name extension, without the dot.
     public var fileExtension: String {

@@ -13,6 +13,9 @@ public enum GIFError: Error, Equatable, Sendable, CustomStringConvertible {
     /// An LZW code names a table entry that does not exist yet (`code` above
     /// `next`), in frame `frame`: the compressed data is damaged.
     case badLZWCode(code: Int, next: Int, frame: Int)
+    /// An encoder was given a canvas GIF cannot store (a side of 0 or over
+    /// 65,535 pixels), or a frame of another size than its canvas.
+    case unencodableSize(width: Int, height: Int, canvas: String)
 
     /// What is wrong with the file, for logs and `URLError` descriptions.
     public var description: String {
@@ -27,6 +30,8 @@ public enum GIFError: Error, Equatable, Sendable, CustomStringConvertible {
             return "invalid GIF: \(message)"
         case let .badLZWCode(code, next, frame):
             return "GIF frame \(frame)'s LZW data is damaged: code \(code) where the table's next code is \(next)"
+        case let .unencodableSize(width, height, canvas):
+            return "cannot encode a \(width)×\(height) image as GIF: \(canvas)"
         }
     }
 }
@@ -36,7 +41,7 @@ extension GIFError {
     public var kind: ImageCodecError.Kind {
         switch self {
         case .truncated: return .truncated
-        case .notGIF: return .unsupported
+        case .notGIF, .unencodableSize: return .unsupported
         case .invalid, .badLZWCode: return .corrupt
         case .tooManyPixels: return .tooLarge
         }

@@ -5,12 +5,13 @@ import Raster
 /// `quality` and `lossless` query items, their ranges and defaults, and the
 /// encode itself (docs/image-formats.md).
 ///
-/// - `format`: `png`, `jpeg` (`jpg`) or `webp` (lossy, alpha kept exact);
-///   without it each scheme picks what suits its pictures (`map://` and
-///   `poll://` PNG, `asset://` JPEG for an opaque result and PNG when alpha
-///   matters, `avatar://` PNG for a circle and JPEG for a square).
+/// - `format`: `png`, `jpeg` (`jpg`), `webp` (lossy, alpha kept exact) or
+///   `gif` (up to 256 colours exactly, more reduced by median cut); without
+///   it each scheme picks what suits its pictures (`map://` and `poll://`
+///   PNG, `asset://` JPEG for an opaque result and PNG when alpha matters,
+///   `avatar://` PNG for a circle and JPEG for a square).
 /// - `quality`: JPEG and lossy WebP quality in `qualityRange` (ignored for
-///   PNG); without it `defaultQuality` (85) for JPEG and
+///   PNG and GIF); without it `defaultQuality` (85) for JPEG and
 ///   `defaultWebPQuality` (75, `cwebp`'s) for WebP.
 /// - `lossless=true`: lossless WebP; only with `format=webp`.
 public enum OutputEncoding {

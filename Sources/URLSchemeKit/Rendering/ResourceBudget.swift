@@ -28,6 +28,25 @@ public struct ResourceBudget: Sendable, Equatable {
     public var producedPixels = defaultMaximumPixelCount
     /// Scans a JPEG file may have (a progressive photo has about ten).
     public var jpegScans = JPEGDecoder.defaultMaximumScanCount
+    /// Frames an animated result may have (`asset://` of an animated GIF or
+    /// WebP written as GIF or WebP): 500, 50 seconds at the 100 ms browsers
+    /// give a fast frame (each frame is resized and encoded, whatever its
+    /// size). A source with more is refused before a frame is decoded;
+    /// `frame=N` still takes one of them.
+    public var animationFrames = 500
+    /// Pixels of an animated result times its frames: 2²³ (8,388,608), a
+    /// phone-sized feed's 320×320 of 81 frames, 240×240 of 145, or 320×180
+    /// of 145; a quarter of what the `ImageLoader` keeps of one animation
+    /// (`ImageLoader.Configuration.defaultMaximumAnimationPixelCount`), since
+    /// every frame is resized and encoded here, not only decoded.
+    public var animationPixels = 1 << 23
+    /// Pixels an animated source's frames are composited at in all (its
+    /// canvas times its frames) for one result: 2²⁶ (67,108,864), 100
+    /// frames of 819×819, whatever size they are shown at.
+    public var decodedAnimationPixels = 1 << 26
+    /// Bytes an animated result may grow to while it is encoded (with three
+    /// canvases, the encoder's memory): 32 MiB.
+    public var animationBytes = 32 << 20
     /// Filters one `asset://` URL may chain.
     public var filters = 16
     /// Points across all the paths of one `map://` URL.

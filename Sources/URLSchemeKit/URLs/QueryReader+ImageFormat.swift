@@ -1,9 +1,8 @@
 import ImageCodecs
 
 extension QueryReader {
-    /// An output format: `png` or `jpeg` (also `jpg`), any case; nil when
-    /// absent. A format the package reads but cannot write (`gif`, `webp`)
-    /// is refused like any other word, naming the ones it can.
+    /// An output format: `png`, `jpeg` (also `jpg`), `webp` or `gif`, any
+    /// case; nil when absent. Any other word is refused, naming the formats.
     public func imageFormat(_ name: String) throws -> ImageFormat? {
         guard let text = try string(name) else { return nil }
         let word = text.lowercased()

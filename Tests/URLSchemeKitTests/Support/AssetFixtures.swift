@@ -38,6 +38,7 @@ enum AssetFixtures {
         case "image/png": return try PNGDecoder().decode(data)
         case "image/jpeg": return try JPEGDecoder().decode(data)
         case "image/webp": return try WebPDecoder().decode(data)
+        case "image/gif": return try GIFDecoder().decode(data)
         default: throw URLError(.cannotDecodeContentData)
         }
     }

@@ -7,7 +7,8 @@ enum HostileAnimations {
     /// Every generated file by name.
     static func files() -> [String: Data] {
         ["gif-100k-frames.gif": gifOfManyFrames(), "gif-endless-lzw.gif": gifWithEndlessLZW(),
-         "webp-100k-frames.webp": webPOfManyFrames(), "gif-64mp.gif": gifOfAHugeScreen()]
+         "webp-100k-frames.webp": webPOfManyFrames(), "gif-64mp.gif": gifOfAHugeScreen(),
+         "gif-499-frames.gif": gifOfManyFrames(count: 499, screen: 180)]
     }
 
     private static func u16(_ value: Int) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8)] }

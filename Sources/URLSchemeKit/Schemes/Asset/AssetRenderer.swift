@@ -5,7 +5,9 @@ import Raster
 /// `asset://`'s renderer: reads the stored photo through an `AssetImageSource`
 /// (decoded once, at the detail the output needs; an animation's first frame,
 /// or the one `frame` names), edits it in the documented order (EXIF
-/// orientation, crop, rotate, flip, filters, resize) and encodes it.
+/// orientation, crop, rotate, flip, filters, resize) and encodes it. An
+/// animated GIF or WebP without `frame`, written as GIF or WebP, is edited
+/// frame by frame and stays animated.
 /// The photos are the environment's (`URLSchemeKitEnvironment.assets`).
 public struct AssetRenderer: Renderer {
     /// A renderer of the environment's photos.
@@ -13,7 +15,7 @@ public struct AssetRenderer: Renderer {
 
     /// The edits' and encoder's output: bump when a filter, the resampler or
     /// the encoder defaults change what a URL makes of a photo.
-    public var version: String { "asset-1 " + OutputEncoding.version }
+    public var version: String { "asset-2 " + OutputEncoding.version }
 
     /// Reads, edits and encodes the photo `asset` names. Throws `URLError(.fileDoesNotExist)` for an unknown id, `.cannotDecodeContentData` for a stored file that does not decode, `CancellationError` once cancelled.
     public func render(_ asset: AssetURL, in context: RenderContext) throws -> RenderedImage {
@@ -29,36 +31,18 @@ public struct AssetRenderer: Renderer {
         let geometry = try AssetGeometry(asset, uprightWidth: upright.width, uprightHeight: upright.height, maximumPixels: budget.producedPixels)
         try geometry.checkWorkingSize(reduction: source.reduction(for: metadata, fraction: geometry.detail),
                                       maximumPixels: budget.producedPixels, rotate: asset.rotate)
-        let decoded = try source.image(for: metadata, frameIndex: asset.frame - 1, fraction: geometry.detail, budget: budget, cancellation: cancellation)
-        try cancellation.check()
-
-        var image = decoded.bitmap
-        if let crop = asset.crop {
-            image = try image.cropped(toNormalized: crop.x, crop.y, crop.width, crop.height)
-        }
-        if asset.rotate != 0 {
-            image = try image.rotated(by: asset.rotate, checkCancellation: cancellation.check)
-        }
-        switch asset.flip {
-        case nil: break
-        case .h: image = image.flipped(.horizontal)
-        case .v: image = image.flipped(.vertical)
-        case .hv: image = image.flipped(.horizontal).flipped(.vertical)
-        }
-        try cancellation.check()
-        let pixelScale = 1 / Double(decoded.reduction)
-        for edit in asset.filters {
-            image = try image.applying(edit.filter(pixelScale: pixelScale), checkCancellation: cancellation.check)
-        }
-        if let output = geometry.output, (output.width, output.height) != (image.width, image.height) {
-            if asset.mode == .fill, asset.width != nil, asset.height != nil {
-                // Crops, then resamples.
-                image = try image.resized(width: output.width, height: output.height, mode: .fill, checkCancellation: cancellation.check)
-            } else {
-                image = try image.resized(width: output.width, height: output.height, checkCancellation: cancellation.check)
+        if asset.frame == nil, metadata.format.canAnimate, (asset.format ?? metadata.format).canAnimate {
+            // Kept animated; a stored GIF or WebP of one frame goes on as a photo.
+            let data = try source.store.data(for: metadata.id)
+            let animation = AssetAnimationRenderer(asset: asset, geometry: geometry, budget: budget)
+            if let rendered = try animation.render(data, id: metadata.id, format: asset.format ?? metadata.format, cancellation: cancellation) {
+                return rendered
             }
         }
+        let decoded = try source.image(for: metadata, frameIndex: (asset.frame ?? 1) - 1, fraction: geometry.detail, budget: budget, cancellation: cancellation)
         try cancellation.check()
+        let image = try AssetEdits(asset: asset, output: geometry.output)
+            .apply(to: decoded.bitmap, pixelScale: 1 / Double(decoded.reduction), cancellation: cancellation)
         return try OutputEncoding.encode(image, format: asset.format ?? OutputEncoding.photoFormat(for: image), quality: asset.quality, lossless: asset.lossless, cancellation: cancellation)
     }
 }

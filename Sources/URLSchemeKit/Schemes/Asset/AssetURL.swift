@@ -8,12 +8,19 @@ import ImageCodecs
 /// asset://?id=mzxw6ytboi3tmnrz2xhlhg5qcm&width=640&rotate=90&filter=sepia
 /// asset://?id=…&width=1920&height=1280&mode=fill&crop=0.1,0.2,0.5,0.5&flip=h&filter=contrast:1.2,blur:1.5&format=jpeg&quality=85
 /// asset://?id=…&frame=3&width=320
+/// asset://?id=…&width=320&format=gif
 /// asset://?id=…&width=640&enlarge=false
 /// ```
 ///
 /// Edits apply in a fixed order: the frame (an animated GIF's or WebP's
 /// first, or `frame`), EXIF orientation, `crop`, `rotate`, `flip`, `filter`
 /// (left to right), resize to `width`/`height` by `mode`, encode.
+///
+/// An animated GIF or WebP without `frame` stays animated when the output
+/// can animate (`format=gif` or `format=webp`, or no `format`: then its own):
+/// every frame is edited as above and encoded with its delay and the loop
+/// count, under `ResourceBudget`'s animation limits. `format=png` or `jpeg`
+/// gives the first frame, and `frame=N` frame N alone, in any format.
 public struct AssetURL: SchemeURL {
     /// `asset`.
     public static let scheme = "asset"
@@ -45,12 +52,14 @@ public struct AssetURL: SchemeURL {
 
     /// The stored photo's id.
     public var id: String
-    /// Which frame of an animated GIF or WebP is edited, counted from 1 as in
-    /// the URL (`frame=3` is `frame: 3`), like `PollURL.chosen`; 1, the first,
-    /// is the default and is not written (a still photo has only that one).
-    /// At most `ImageDecoder.Options.defaultMaximumFrameCount`; one past the
-    /// photo's last frame fails when rendered, naming `frame` and the range.
-    public var frame: Int
+    /// Which frame of an animated GIF or WebP is edited alone, counted from 1
+    /// as in the URL (`frame=3` is `frame: 3`), like `PollURL.chosen`; nil
+    /// (the default, not written) keeps every frame when the output format
+    /// can animate and takes the first otherwise (a still photo has only
+    /// that one). At most `ImageDecoder.Options.defaultMaximumFrameCount`;
+    /// one past the photo's last frame fails when rendered, naming `frame`
+    /// and the range.
+    public var frame: Int?
     /// The target box's width in pixels; nil: follows the height, or the edited size.
     public var width: Int?
     /// The target box's height in pixels; nil: follows the width, or the edited size.
@@ -71,7 +80,8 @@ public struct AssetURL: SchemeURL {
     public var flip: Flip?
     /// Filters, applied in order after the crop, rotation and flip.
     public var filters: [ImageEdit]
-    /// nil: JPEG for opaque photos, PNG when alpha matters.
+    /// nil: an animation's own format (GIF or WebP) when it stays animated,
+    /// else JPEG for opaque photos and PNG when alpha matters.
     public var format: ImageFormat?
     /// JPEG or lossy WebP quality (`OutputEncoding.qualityRange`); nil: the
     /// format's default (85 JPEG, 75 WebP).
@@ -81,7 +91,7 @@ public struct AssetURL: SchemeURL {
 
     /// An edit of asset `id`; every parameter but `id` defaults to leaving the
     /// photo as it is. Throws the `URLParameterError` that reading its URL would.
-    public init(id: String, frame: Int = 1, width: Int? = nil, height: Int? = nil, mode: Mode = .fit, enlarge: Bool = true,
+    public init(id: String, frame: Int? = nil, width: Int? = nil, height: Int? = nil, mode: Mode = .fit, enlarge: Bool = true,
                 crop: NormalizedRect? = nil, rotate: Double = 0, flip: Flip? = nil, filters: [ImageEdit] = [], format: ImageFormat? = nil,
                 quality: Int? = nil, lossless: Bool = false) throws {
         self.id = id
@@ -103,7 +113,7 @@ public struct AssetURL: SchemeURL {
     /// Parses an `asset://` query. Throws `URLParameterError` naming the parameter that is unknown, missing or out of range.
     public init(query: QueryReader) throws {
         id = try Self.assetID(query.required("id"), parameter: "id")
-        frame = try query.int("frame", in: 1...ImageDecoder.Options.defaultMaximumFrameCount) ?? 1
+        frame = try query.int("frame", in: 1...ImageDecoder.Options.defaultMaximumFrameCount)
         width = try query.int("width", in: 1...Self.maximumDimension)
         height = try query.int("height", in: 1...Self.maximumDimension)
         mode = try query.choice("mode", as: Mode.self) ?? .fit
@@ -133,7 +143,7 @@ public struct AssetURL: SchemeURL {
     /// Writes the query items, leaving out defaults.
     public func write(to query: inout QueryWriter) {
         query.add("id", id)
-        if frame != 1 { query.add("frame", frame) }
+        query.add("frame", frame)
         query.add("width", width)
         query.add("height", height)
         if mode != .fit { query.add("mode", mode.rawValue) }
