@@ -300,10 +300,7 @@ func styleForServing(_ file: URL) -> Data? {
         guard let archive else { fail("--tiles \(name): '\(location)' is not a URL", code: 2) }
         // An http(s) archive's ranges are kept in the image cache, so a later run reads them from disk.
         return try VectorTileSource.open(archive, style: style, rangeStore: useCache ? .standard : nil)
-    } catch var error as VectorStyleError where error.file != nil {
-        // The style's path as the user wrote it (the library names the absolute path).
-        let directory = FileManager.default.currentDirectoryPath + "/"
-        if let file = error.file, file.hasPrefix(directory) { error.file = String(file.dropFirst(directory.count)) }
+    } catch let error as VectorStyleError where error.file != nil {
         fail("\(error)")  // my.json:14:30: layer …: the file, line and column name the place
     } catch {
         if "\(error)".contains("MBTiles (SQLite)") {

@@ -18,5 +18,7 @@ public enum VectorSourceStyle: Sendable, Equatable {
     /// glyphs it names loaded: relative paths from the file's folder,
     /// absolute paths and `file://` URLs as they are (see `StyleResources`).
     /// The file is refused unread past `ResourceBudget.vectorStyle`'s size.
+    /// Errors and warnings name it as the URL does (its `relativePath`:
+    /// `URL(fileURLWithPath: "my.json")` is `my.json`).
     case file(URL)
 }

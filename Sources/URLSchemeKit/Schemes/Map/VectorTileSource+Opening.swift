@@ -80,8 +80,9 @@ extension VectorTileSource {
             dark = light
             styleIdentity = Array(data)
         case .file(let file):
+            // Named as the caller named it (`URL(fileURLWithPath: "my.json")` keeps `my.json`).
             let data = try readStyle(file, budget: budget)
-            (light, resources) = try styled(data, fileName: file.path, folder: file.deletingLastPathComponent(), tiles: tiles, budget: budget)
+            (light, resources) = try styled(data, fileName: file.relativePath, folder: file.deletingLastPathComponent(), tiles: tiles, budget: budget)
             dark = light
             styleIdentity = Array(data)
         }
@@ -130,7 +131,7 @@ extension VectorTileSource {
         } catch {
             let exists = FileManager.default.fileExists(atPath: file.path)
             var failure = VectorStyleError(.invalidValue, detail: exists ? "the style cannot be read (\(error.localizedDescription))" : "no such file")
-            failure.file = file.path
+            failure.file = file.relativePath
             throw failure
         }
         defer { try? handle.close() }
@@ -138,7 +139,7 @@ extension VectorTileSource {
         let data = try handle.read(upToCount: limit + 1) ?? Data()
         guard data.count <= limit else {
             var error = VectorStyleError(.limitExceeded, detail: "the style is over the limit of \(limit) bytes (ResourceBudget.vectorStyle)")
-            error.file = file.path
+            error.file = file.relativePath
             throw error
         }
         return data
