@@ -8,7 +8,7 @@ import Raster
 /// pixels wide and repeats horizontally, so a view across the antimeridian
 /// or wider than the world shows every copy it covers. A bearing turns the
 /// map about the image's centre (MapLibre's: the bearing's direction points up);
-/// a pitch then tilts it as MapLibre's camera does (``PitchProjection``).
+/// a pitch then tilts it as MapLibre's camera does (`PitchProjection`).
 public struct MapViewport: Sendable, Equatable {
     /// The zoom level, fractional, within `MapSnapshotOptions.zoomRange`.
     public let zoom: Double
