@@ -169,10 +169,7 @@ final class GIFEncoderTests: XCTestCase {
     /// gifsicle, an independent reader, takes every file: the frame count,
     /// the loop count and the delays are what was asked.
     func testGifsicleReadsTheFiles() throws {
-        guard let gifsicle = ["/usr/bin/gifsicle", "/usr/local/bin/gifsicle"].first(where: FileManager.default.isExecutableFile) else {
-            if ProcessInfo.processInfo.environment["URLSCHEMEKIT_REQUIRE_CLI"] != nil { XCTFail("gifsicle is not installed (Debian's gifsicle)") }
-            throw XCTSkip("gifsicle (Debian's gifsicle) is not installed")
-        }
+        let gifsicle = try ExternalTool.path("gifsicle", package: "Debian's gifsicle", requiredBy: "URLSCHEMEKIT_REQUIRE_CLI")
         var encoder = try GIFAnimationEncoder(width: 37, height: 23, loopCount: 4, dithers: true)
         for frame in try Self.movingSquare() { try encoder.add(frame, delay: 0.2) }
         let colourful = try Self.bitmap(37, 23) { (x: Int, y: Int) -> RGBA in

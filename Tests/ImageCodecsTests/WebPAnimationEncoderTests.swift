@@ -89,10 +89,7 @@ final class WebPAnimationEncoderTests: XCTestCase {
 
     /// libwebp's `webpinfo` checks every chunk of the file.
     func testLibwebpReadsTheFile() throws {
-        guard let webpinfo = ["/usr/bin/webpinfo", "/usr/local/bin/webpinfo"].first(where: FileManager.default.isExecutableFile) else {
-            if ProcessInfo.processInfo.environment["URLSCHEMEKIT_REQUIRE_DWEBP"] != nil { XCTFail("webpinfo is not installed") }
-            throw XCTSkip("webpinfo (Debian's webp package) is not installed")
-        }
+        let webpinfo = try ExternalTool.path("webpinfo", package: "Debian's webp package", requiredBy: "URLSCHEMEKIT_REQUIRE_DWEBP")
         var encoder = try WebPAnimationEncoder(width: 41, height: 30, loopCount: 3)
         for frame in try Self.frames() { try encoder.add(frame, delay: 0.12) }
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("webpanim-\(UUID().uuidString).webp")

@@ -7,11 +7,7 @@ import XCTest
 enum Dwebp {
     /// The installed `dwebp`, or a skip (a failure when it is required).
     static func path() throws -> String {
-        guard let dwebp = ["/usr/bin/dwebp", "/usr/local/bin/dwebp"].first(where: FileManager.default.isExecutableFile) else {
-            if ProcessInfo.processInfo.environment["URLSCHEMEKIT_REQUIRE_DWEBP"] != nil { XCTFail("dwebp is not installed") }
-            throw XCTSkip("dwebp (Debian's webp package) is not installed")
-        }
-        return dwebp
+        try ExternalTool.path("dwebp", package: "Debian's webp package", requiredBy: "URLSCHEMEKIT_REQUIRE_DWEBP")
     }
 
     /// What `dwebp -pam` decodes `data` to (RGBA rows), or nil after
