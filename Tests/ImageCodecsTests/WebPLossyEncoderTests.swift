@@ -57,6 +57,20 @@ final class WebPLossyEncoderTests: XCTestCase {
         }
     }
 
+    /// Found by the `webplossy` fuzzer: three saturated pixels at the lowest
+    /// qualities, where one chroma DC step (over 100 levels) decides the
+    /// colour of the whole picture. libwebp 1.x (`cwebp -q 2`, then `dwebp`)
+    /// decodes this picture at 19.4 dB; the floor is the fuzzer's.
+    func testATinySaturatedPictureAtTheLowestQualitiesStaysRecognisable() throws {
+        let bitmap = try Bitmap(width: 1, height: 3, rgba: [0, 255, 0, 128, 11, 223, 32, 112, 23, 191, 64, 96])
+        for quality in [1, 2, 5] {
+            let (_, decoded) = try roundTrip(bitmap, quality: quality)
+            let floor = 15 + 15 * Double(quality - 1) / 99
+            XCTAssertGreaterThan(Self.psnr(bitmap, decoded), floor, "quality \(quality)")
+            XCTAssertEqual(decoded.pixels.enumerated().filter { $0.offset % 4 == 3 }.map(\.element), [128, 112, 96])
+        }
+    }
+
     func testHigherQualityIsCloserAndLarger() throws {
         let bitmap = try Self.photoLike(width: 96, height: 64, seed: 3)
         var previous: (size: Int, psnr: Double)?
