@@ -5,8 +5,8 @@ import Synchronization
 /// A test style's resources from the suite's files, as MapLibre's runners
 /// resolve `local://X` (and `http://localhost:2900/X`): `integration/X`.
 /// Keeps the paths of the files read, so a passing test is copied with only
-/// what it loads. What the renderer cannot express (a TileJSON `url`, a
-/// MapLibre Tiles template, a URL outside the suite) throws
+/// what it loads. What the renderer cannot express (a MapLibre Tiles
+/// template, a URL outside the suite) throws
 /// ``RenderTestRenderer/Unsupported``.
 final class SuiteResources: StyleResourceLoading {
     private let renderer: RenderTestRenderer
@@ -26,8 +26,9 @@ final class SuiteResources: StyleResourceLoading {
         return SuiteFileLoader(integration: renderer.integration, template: path) { [self] file in self.record(file) }
     }
 
+    /// None: a `url` is a TileJSON document, read through `file(_:maximumBytes:)`.
     func vectorTiles(url: String) throws -> (any VectorTileProviding)? {
-        throw RenderTestRenderer.Unsupported(feature: "a TileJSON 'url' source")
+        nil
     }
 
     func file(_ url: String, maximumBytes: Int) throws -> Data? {

@@ -1,5 +1,6 @@
 import XCTest
 import ImageCodecs
+import MapRendering
 import Raster
 
 /// `urlscheme render STYLE.json` run as a user runs it: a style beside its
@@ -55,5 +56,51 @@ final class RenderCommandTests: XCTestCase {
         let missing = try ToolRun(["render", styleFile.path, "--no-cache"])
         XCTAssertEqual(missing.status, 1)
         XCTAssertTrue(missing.stderr.contains("hel.pmtiles"), missing.stderr)
+    }
+
+    /// A source whose `url` is a TileJSON document on a server (as
+    /// OpenMapTiles and MapTiler styles name theirs), its `tiles` relative to
+    /// the document: drawn as the archive the tiles came from is drawn.
+    func testATileJSONSourceOverHTTPDrawsAsItsArchive() throws {
+        let root = try makeTemporaryDirectory()
+        let site = root.appendingPathComponent("site")
+        let archiveFile = root.appendingPathComponent("hel.pmtiles")
+        try FileManager.default.copyItem(at: Self.fixtures.appendingPathComponent("tiles/helsinki-openmaptiles.pmtiles"), to: archiveFile)
+        let archive = try PMTilesArchive(url: archiveFile)
+        for x in 4662...4664 {
+            for y in 2370...2372 {
+                guard let bytes = try archive.tileData(at: TileCoordinate(z: 13, x: x, y: y)) else { continue }
+                let file = site.appendingPathComponent("v3/13/\(x)/\(y).pbf")
+                try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try Data(bytes).write(to: file)
+            }
+        }
+        try Data(#"{"tilejson": "3.0.0", "tiles": ["{z}/{x}/{y}.pbf"], "minzoom": 13, "maxzoom": 13}"#.utf8)
+            .write(to: site.appendingPathComponent("v3/tiles.json"))
+        let server = try LoopbackFileServer(root: site, test: self)
+        func style(_ source: String) -> String {
+            ##"""
+            {"version": 8, "center": [24.945, 60.17], "zoom": 13.3,
+             "sources": {"hel": {"type": "vector", \##(source)}},
+             "layers": [
+              {"id": "bg", "type": "background", "paint": {"background-color": "#ffffff"}},
+              {"id": "water", "type": "fill", "source": "hel", "source-layer": "water", "paint": {"fill-color": "#0000ff"}},
+              {"id": "roads", "type": "line", "source": "hel", "source-layer": "transportation", "paint": {"line-color": "#000000"}}]}
+            """##
+        }
+        var drawn: [Bitmap] = []
+        for (name, source) in [("archive", #""url": "pmtiles://hel.pmtiles", "maxzoom": 13"#),
+                               ("tilejson", #""url": "\#(server.url("/v3/tiles.json"))""#)] {
+            let styleFile = root.appendingPathComponent("\(name).json"), output = root.appendingPathComponent("\(name).png")
+            try Data(style(source).utf8).write(to: styleFile)
+            let run = try ToolRun(["render", styleFile.path, "-o", output.path, "--size", "160x120", "--no-cache"])
+            XCTAssertEqual(run.status, 0, run.stderr)
+            drawn.append(try PNGDecoder().decode(Data(contentsOf: output)))
+        }
+        let blank = try Bitmap(width: 160, height: 120, fill: RGBA(255, 255, 255))
+        XCTAssertTrue(drawn[0].pixels != blank.pixels, "the archive draws roads or water")
+        XCTAssertTrue(drawn[0].pixels == drawn[1].pixels, "the TileJSON's tiles draw as the archive's")
+        XCTAssertTrue(server.requests.contains { $0.path == "/v3/tiles.json" }, "\(server.requests.map(\.path))")
+        XCTAssertTrue(server.requests.contains { $0.path.hasPrefix("/v3/13/") }, "tiles relative to the TileJSON")
     }
 }

@@ -27,6 +27,18 @@ public struct GeoBounds: Hashable, Sendable {
         return GeoBounds(west: west, south: south, east: east, north: north)
     }
 
+    /// Whether the tile at `coordinate` overlaps the box, as MapLibre's
+    /// `TileBounds` tells which tiles a source with `bounds` has: those
+    /// outside are not requested.
+    public func overlaps(_ coordinate: TileCoordinate) -> Bool {
+        let n = Double(1 << coordinate.z)
+        let west = WebMercator.unitX(longitude: minimumLongitude) * n, east = WebMercator.unitX(longitude: maximumLongitude) * n
+        let north = WebMercator.unitY(latitude: min(maximumLatitude, WebMercator.maximumLatitude)) * n
+        let south = WebMercator.unitY(latitude: max(minimumLatitude, -WebMercator.maximumLatitude)) * n
+        let (x, y) = (Double(coordinate.x), Double(coordinate.y))
+        return x < east && x + 1 > west && y < south && y + 1 > north
+    }
+
     /// The box in words, `24.9352–24.9534 E, 60.1642–60.1791 N`, for messages.
     public var text: String {
         func degrees(_ low: Double, _ high: Double, _ positive: String, _ negative: String) -> String {

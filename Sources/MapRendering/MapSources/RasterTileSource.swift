@@ -13,18 +13,24 @@ import Raster
 public struct RasterTileSource: Sendable {
     /// Where the tile files come from.
     public let loader: any TileLoading
-    /// The source's `tileSize`, `scheme`, `bounds` and, for elevation, `encoding`.
+    /// The source's `tileSize` and, for elevation, `encoding`.
     public var options: RasterStyleSource
+    /// How the set numbers its rows.
+    public var scheme: TileScheme
+    /// Where the set has tiles: those wholly outside are not requested. Nil for the whole world.
+    public var bounds: GeoBounds?
     /// The zooms the source has tiles for (`minzoom`…`maxzoom`).
     public var zoomRange: ClosedRange<Int>
     /// The most pixels a tile may have.
     public var limits: RasterSourceLimits
 
     /// A source reading tiles from `loader`.
-    public init(loader: any TileLoading, options: RasterStyleSource = RasterStyleSource(), zoomRange: ClosedRange<Int> = 0...22,
-                limits: RasterSourceLimits = .default) {
+    public init(loader: any TileLoading, options: RasterStyleSource = RasterStyleSource(), scheme: TileScheme = .xyz,
+                bounds: GeoBounds? = nil, zoomRange: ClosedRange<Int> = 0...22, limits: RasterSourceLimits = .default) {
         self.loader = loader
         self.options = options
+        self.scheme = scheme
+        self.bounds = bounds
         self.zoomRange = zoomRange
         self.limits = limits
     }
@@ -46,9 +52,8 @@ public struct RasterTileSource: Sendable {
     /// or an empty or missing file). Throws a ``VectorTileError`` naming the
     /// tile when its file is no picture or is over ``limits``.
     func image(at coordinate: TileCoordinate, cancellation: RenderCancellation) throws -> Bitmap? {
-        if let bounds = options.bounds, !Self.tile(coordinate, meets: bounds) { return nil }
-        var stored = coordinate
-        if options.scheme == .tms { stored.y = (1 << coordinate.z) - 1 - coordinate.y }
+        if let bounds, !bounds.overlaps(coordinate) { return nil }
+        let stored = scheme.stored(coordinate)
         let bytes = try loader.tile(stored, cancellation: cancellation)
         guard !bytes.isEmpty else { return nil }
         do {
@@ -58,16 +63,6 @@ public struct RasterTileSource: Sendable {
         } catch {
             throw VectorTileError(.corrupt, "raster tile \(stored) is no picture that can be read: \(error)")
         }
-    }
-
-    /// True if the tile at `coordinate` overlaps `bounds`.
-    static func tile(_ coordinate: TileCoordinate, meets bounds: GeoBounds) -> Bool {
-        let n = Double(1 << coordinate.z)
-        let west = WebMercator.unitX(longitude: bounds.minimumLongitude) * n, east = WebMercator.unitX(longitude: bounds.maximumLongitude) * n
-        let north = WebMercator.unitY(latitude: min(bounds.maximumLatitude, WebMercator.maximumLatitude)) * n
-        let south = WebMercator.unitY(latitude: max(bounds.minimumLatitude, -WebMercator.maximumLatitude)) * n
-        let (x, y) = (Double(coordinate.x), Double(coordinate.y))
-        return x < east && x + 1 > west && y < south && y + 1 > north
     }
 }
 

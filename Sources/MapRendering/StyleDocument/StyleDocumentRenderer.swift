@@ -133,24 +133,55 @@ public struct StyleDocumentRenderer: Sendable {
         }
     }
 
-    /// A `vector` source's tiles: its `tiles` template, else what its `url` names.
+    /// A `vector` source's tiles: its `tiles` template, else the archive its
+    /// `url` names (`pmtiles://…`), else the TileJSON document it names.
     private static func vectorSource(_ source: VectorStyleSource, resources: any StyleResourceLoading) throws -> any VectorTileProviding {
-        let zooms = (source.minimumZoom ?? 0)...max(source.minimumZoom ?? 0, source.maximumZoom ?? 22)
-        if let template = source.tiles.first {
-            return LoadedVectorTiles(loader: try resources.tileLoader(template: template), zoomRange: zooms)
+        if source.tiles.isEmpty, let url = source.url, let tiles = try resources.vectorTiles(url: url) { return tiles }
+        let set = try tileSet(of: source, resources: resources)
+        return LoadedVectorTiles(loader: try resources.tileLoader(template: set.template), zoomRange: set.zooms, metadata: set.metadata)
+    }
+
+    /// The most bytes a TileJSON document may have.
+    static let maximumTileJSONBytes = 1 << 20
+
+    /// Where a tiled source's tiles are, and what the set says of itself: the
+    /// source's own `tiles`, zooms, `scheme` and `bounds`, each falling back
+    /// on the TileJSON document its `url` names (MapLibre's `loadTileJSON`:
+    /// what the style states wins), then on the defaults (zooms 0–22, `xyz`,
+    /// the whole world).
+    private static func tileSet(of source: VectorStyleSource, resources: any StyleResourceLoading) throws
+        -> (template: String, zooms: ClosedRange<Int>, metadata: TileSetMetadata) {
+        let template: String
+        var metadata = TileSetMetadata()
+        if let first = source.tiles.first {
+            template = first
+        } else {
+            guard let url = source.url else { throw StyleDocumentError("the source has neither 'tiles' nor 'url'") }
+            guard let data = try resources.file(url, maximumBytes: maximumTileJSONBytes) else {
+                throw StyleDocumentError("the TileJSON '\(url)' does not exist")
+            }
+            do {
+                metadata = try TileSetMetadata(json: data, limit: maximumTileJSONBytes, what: "the TileJSON '\(url)'")
+            } catch let error as VectorTileError {
+                throw StyleDocumentError(error.message)
+            }
+            guard let first = metadata.tiles.first else { throw StyleDocumentError("the TileJSON '\(url)' has no 'tiles'") }
+            template = StyleURLs.resolve(first, against: url)
         }
-        guard let url = source.url else { throw StyleDocumentError("a vector source has neither 'tiles' nor 'url'") }
-        guard let tiles = try resources.vectorTiles(url: url) else { throw StyleDocumentError("'url' \(url) is not read (give 'tiles', or a pmtiles:// archive)") }
-        return tiles
+        let low = source.minimumZoom ?? metadata.minimumZoom ?? 0
+        let zooms = low...max(low, source.maximumZoom ?? metadata.maximumZoom ?? 22)
+        metadata.scheme = source.scheme ?? metadata.scheme
+        metadata.bounds = source.bounds ?? metadata.bounds
+        return (template, zooms, metadata)
     }
 
     /// A `raster`, `raster-dem` or `image` source.
     private static func pictureSource(_ source: VectorStyleSource, resources: any StyleResourceLoading) throws -> MapRasterSource {
-        let zooms = (source.minimumZoom ?? 0)...max(source.minimumZoom ?? 0, source.maximumZoom ?? 22)
         switch source.kind {
         case .raster(let options), .rasterDEM(let options):
-            guard let template = source.tiles.first else { throw StyleDocumentError("a picture source without 'tiles' (a TileJSON 'url' is not read)") }
-            let tiles = RasterTileSource(loader: try resources.tileLoader(template: template), options: options, zoomRange: zooms)
+            let set = try tileSet(of: source, resources: resources)
+            let tiles = RasterTileSource(loader: try resources.tileLoader(template: set.template), options: options,
+                                         scheme: set.metadata.scheme ?? .xyz, bounds: set.metadata.bounds, zoomRange: set.zooms)
             if case .rasterDEM = source.kind { return .elevation(tiles) }
             return .tiles(tiles)
         case .image(let image):

@@ -19,6 +19,8 @@ public struct LoadedVectorTiles: VectorTileProviding {
     public let limits: VectorTileLimits
     /// The set's metadata (see ``TileSetMetadata``).
     public let tileSetMetadata: TileSetMetadata
+    /// How the set numbers its rows (the metadata's `scheme`, else `xyz`).
+    public var scheme: TileScheme { tileSetMetadata.scheme ?? .xyz }
 
     /// Tiles from `loader` at the zooms of `zoomRange`, described by `metadata`.
     public init(loader: any TileLoading, zoomRange: ClosedRange<Int>, metadata: TileSetMetadata = TileSetMetadata(),
@@ -29,7 +31,8 @@ public struct LoadedVectorTiles: VectorTileProviding {
         self.limits = limits
     }
 
-    /// The metadata's `bounds`, if it states them.
+    /// The metadata's `bounds`, if it states them: tiles wholly outside are
+    /// not requested, as MapLibre requests them.
     public var bounds: GeoBounds? { tileSetMetadata.bounds }
 
     /// `attribution` and `vector_layers` from the set's metadata.
@@ -44,7 +47,8 @@ public struct LoadedVectorTiles: VectorTileProviding {
     /// for) for one that cannot be had.
     public func vectorTile(at tile: TileCoordinate, cancellation: RenderCancellation) throws -> VectorTile? {
         guard zoomRange.contains(tile.z), tile.z <= 30, tile.x >= 0, tile.y >= 0, tile.x < 1 << tile.z, tile.y < 1 << tile.z else { return nil }
-        let stored = try loader.tile(tile, cancellation: cancellation)
+        if let bounds, !bounds.overlaps(tile) { return nil }
+        let stored = try loader.tile(scheme.stored(tile), cancellation: cancellation)
         guard !stored.isEmpty else { return nil }
         do {
             guard stored.count <= limits.compressedTileBytes else {

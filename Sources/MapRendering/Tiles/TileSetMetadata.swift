@@ -20,6 +20,11 @@ public struct TileSetMetadata: Sendable, Equatable {
     /// The area with data (`bounds`: `[west, south, east, north]`, or MBTiles'
     /// `"west,south,east,north"`), when stated; a malformed box is ignored.
     public var bounds: GeoBounds?
+    /// TileJSON's `tiles`: the URL templates of the tiles, as written (a
+    /// relative one is relative to the document's URL).
+    public var tiles: [String] = []
+    /// TileJSON's `scheme`, when stated.
+    public var scheme: TileScheme?
 
     /// Metadata stating nothing.
     public init(minimumZoom: Int? = nil, maximumZoom: Int? = nil, attribution: String? = nil, layerIDs: [String] = []) {
@@ -51,6 +56,19 @@ public struct TileSetMetadata: Sendable, Equatable {
         default: throw VectorTileError(.corrupt, "\(what): attribution is not a string")
         }
         bounds = Self.bounds(object["bounds"])
+        if let list = object["tiles"] {
+            guard let templates = list as? [Any], templates.allSatisfy({ $0 is String }) else {
+                throw VectorTileError(.corrupt, "\(what): tiles is not a list of URL templates")
+            }
+            tiles = templates.compactMap { $0 as? String }
+        }
+        switch object["scheme"] {
+        case nil, is NSNull: break
+        case let text as String:
+            guard let known = TileScheme(rawValue: text) else { throw VectorTileError(.corrupt, "\(what): scheme is \"xyz\" or \"tms\", not \"\(text.prefix(40))\"") }
+            scheme = known
+        default: throw VectorTileError(.corrupt, "\(what): scheme is not a string")
+        }
         var layers = object["vector_layers"]
         // MBTiles metadata: the TileJSON part is a JSON string under "json".
         if layers == nil, let inner = object["json"] as? String {

@@ -1,5 +1,5 @@
 /// Reads what a `raster`, `raster-dem` or `image` source says beyond the keys
-/// every source has: `tileSize`, `scheme`, `bounds`, `encoding`, or an image's
+/// every tiled source has: `tileSize`, `encoding`, or an image's
 /// `url` and `coordinates`. A malformed value throws a ``VectorStyleError``
 /// naming the source and key.
 struct RasterSourceReader {
@@ -22,22 +22,6 @@ struct RasterSourceReader {
                 throw invalid("tileSize", "is a whole number of points 1–4096 (256 or 512 as a rule), not \(value.summary)")
             }
             options.tileSize = Int(size)
-        }
-        if let value = members["scheme"] {
-            guard case .string(let text) = value, let scheme = RasterStyleSource.Scheme(rawValue: text) else {
-                throw invalid("scheme", "is \"xyz\" or \"tms\", not \(value.summary)")
-            }
-            options.scheme = scheme
-        }
-        if let value = members["bounds"] {
-            guard case .array(let elements) = value, elements.count == 4 else {
-                throw invalid("bounds", "is [west, south, east, north] in degrees, not \(value.summary)")
-            }
-            let numbers = elements.compactMap { element -> Double? in if case .number(let n) = element { return n } else { return nil } }
-            guard numbers.count == 4, let bounds = GeoBounds.checked(west: numbers[0], south: numbers[1], east: numbers[2], north: numbers[3]) else {
-                throw invalid("bounds", "is [west, south, east, north] in degrees, west < east and south < north, not \(value.summary)")
-            }
-            options.bounds = bounds
         }
         guard dem else { return .raster(options) }
         options.encoding = .mapbox

@@ -1,15 +1,7 @@
-/// What a style's `raster` or `raster-dem` source says beyond its tiles' URLs:
-/// the tiles' size in points, their row order, where they exist and, for
-/// elevation, how heights are packed into pixels.
+/// What a style's `raster` or `raster-dem` source says beyond what every
+/// tiled source says (``VectorStyleSource``): the tiles' size in points and,
+/// for elevation, how heights are packed into pixels.
 public struct RasterStyleSource: Sendable, Equatable {
-    /// `scheme`: which way tile rows are numbered.
-    public enum Scheme: String, Sendable, Equatable {
-        /// Row 0 at the north (the default).
-        case xyz
-        /// Row 0 at the south (OSGeo's Tile Map Service).
-        case tms
-    }
-
     /// `encoding` of a `raster-dem` source: how a pixel's red, green and blue give metres.
     public enum Encoding: String, Sendable, Equatable {
         /// Mapbox Terrain-RGB: (R·65536 + G·256 + B)·0.1 − 10000 (the default).
@@ -29,18 +21,12 @@ public struct RasterStyleSource: Sendable, Equatable {
 
     /// `tileSize`: a tile's side in points (default 512).
     public var tileSize: Int = 512
-    /// `scheme` (default xyz).
-    public var scheme: Scheme = .xyz
-    /// `bounds`: tiles wholly outside are not requested; nil for the whole world.
-    public var bounds: GeoBounds?
     /// `encoding`, for a `raster-dem` source; nil for a `raster` one.
     public var encoding: Encoding?
 
-    /// Options as given, MapLibre's defaults for the rest (512-point xyz tiles, the whole world).
-    public init(tileSize: Int = 512, scheme: Scheme = .xyz, bounds: GeoBounds? = nil, encoding: Encoding? = nil) {
+    /// Options as given, MapLibre's defaults for the rest (512-point tiles).
+    public init(tileSize: Int = 512, encoding: Encoding? = nil) {
         self.tileSize = tileSize
-        self.scheme = scheme
-        self.bounds = bounds
         self.encoding = encoding
     }
 }

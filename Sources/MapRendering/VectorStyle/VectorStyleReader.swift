@@ -129,8 +129,29 @@ struct VectorStyleReader {
             default:
                 break
             }
+            var scheme: TileScheme?
+            if let text = try string("scheme") {
+                guard let known = TileScheme(rawValue: text) else {
+                    throw VectorStyleError(.invalidValue, property: "sources", detail: "source '\(name)': 'scheme' is \"xyz\" or \"tms\", not \"\(text)\"")
+                }
+                scheme = known
+            }
+            var bounds: GeoBounds?
+            if let value = source["bounds"] {
+                let numbers: [Double]
+                if case .array(let elements) = value {
+                    numbers = elements.compactMap { element -> Double? in if case .number(let n) = element { return n } else { return nil } }
+                } else {
+                    numbers = []
+                }
+                guard numbers.count == 4, let box = GeoBounds.checked(west: numbers[0], south: numbers[1], east: numbers[2], north: numbers[3]) else {
+                    throw VectorStyleError(.invalidValue, property: "sources", detail: "source '\(name)': 'bounds' is [west, south, east, north] in degrees, west < east and south < north, not \(value.summary)")
+                }
+                bounds = box
+            }
             sources[name] = VectorStyleSource(name: name, url: try string("url"), tiles: tiles, minimumZoom: try zoom("minzoom"),
-                                              maximumZoom: try zoom("maxzoom"), attribution: try string("attribution"), kind: kind)
+                                              maximumZoom: try zoom("maxzoom"), attribution: try string("attribution"), kind: kind,
+                                              scheme: scheme, bounds: bounds)
         }
         return (sources, others)
     }

@@ -30,6 +30,12 @@ public struct VectorStyleSource: Sendable, Equatable {
     public var attribution: String?
     /// Its type: `vector` unless the style says otherwise.
     public var kind: Kind = .vector
+    /// Its `scheme` (how its tiles' rows are numbered), if given: a TileJSON
+    /// `url`'s applies then, else `xyz`.
+    public var scheme: TileScheme?
+    /// Its `bounds`, if given: tiles wholly outside are not requested. A
+    /// TileJSON `url`'s apply when the style gives none.
+    public var bounds: GeoBounds?
 
     /// True for a source of pictures (`raster`, `raster-dem`, `image`), drawn by `raster` and `hillshade` layers.
     public var isPicture: Bool {

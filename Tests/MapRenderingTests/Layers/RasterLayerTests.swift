@@ -41,8 +41,10 @@ final class RasterLayerTests: XCTestCase {
             let loader = DirectoryTileLoader(directory: folder, template: "{z}/{x}/{y}.png", missingFilesAreEmpty: true)
             let range = (source.minimumZoom ?? 0)...(source.maximumZoom ?? 22)
             switch source.kind {
-            case .raster(let options): sources[source.name] = .tiles(RasterTileSource(loader: loader, options: options, zoomRange: range, limits: limits))
-            case .rasterDEM(let options): sources[source.name] = .elevation(RasterTileSource(loader: loader, options: options, zoomRange: range, limits: limits))
+            case .raster(let options): sources[source.name] = .tiles(RasterTileSource(loader: loader, options: options, scheme: source.scheme ?? .xyz,
+                                                                                       bounds: source.bounds, zoomRange: range, limits: limits))
+            case .rasterDEM(let options): sources[source.name] = .elevation(RasterTileSource(loader: loader, options: options, scheme: source.scheme ?? .xyz,
+                                                                                              bounds: source.bounds, zoomRange: range, limits: limits))
             case .image(let image):
                 sources[source.name] = .image(try ImageSource(data: Data(contentsOf: folder.appendingPathComponent(image.url)), corners: image.corners, limits: limits))
             case .vector, .geojson: break
