@@ -27,6 +27,8 @@ struct CircleLayerDrawer {
         var strokeColor: SIMD4<Float>
         /// `circle-translate` in points ([] for none).
         var translate: [Double]
+        /// `circle-translate-anchor` is `map` (the default): the translate turns with the map.
+        var translatesWithMap = true
         /// `circle-sort-key`, nil when the layer has none.
         var sortKey: Double?
         /// `circle-pitch-scale` is `map`: under pitch a circle is drawn
@@ -131,6 +133,7 @@ struct CircleLayerDrawer {
         let blur = style.blur.value(atZoom: zoom, for: feature)
         return Paint(radius: radius, strokeWidth: strokeWidth, blur: blur.isFinite ? blur : 0,
                      color: color, strokeColor: strokeColor, translate: translate.count == 2 ? translate : [],
+                     translatesWithMap: style.translateAnchor.value(atZoom: zoom, for: feature) == .map,
                      sortKey: style.sortKey.value(atZoom: zoom, for: feature),
                      scalesWithMap: style.pitchScale.value(atZoom: zoom, for: feature) == .map,
                      liesOnMap: style.pitchAlignment.value(atZoom: zoom, for: feature) == .map)
@@ -153,8 +156,12 @@ struct CircleLayerDrawer {
             guard outer.isFinite, outer > 0 else { continue }
             // MapLibre's least fade: one device pixel, as a fraction of the radius.
             let fade = max(paint.blur, 1 / outer)
-            let dx = paint.translate.count == 2 ? paint.translate[0] * scale : 0
-            let dy = paint.translate.count == 2 ? paint.translate[1] * scale : 0
+            var dx = paint.translate.count == 2 ? paint.translate[0] * scale : 0
+            var dy = paint.translate.count == 2 ? paint.translate[1] * scale : 0
+            if paint.translatesWithMap && place.pitch == nil {
+                // Anchored to the map, the shift turns with it (MapLibre's `translatePosition`).
+                (dx, dy) = (place.cos * dx - place.sin * dy, place.sin * dx + place.cos * dy)
+            }
             let template = Circle(x: 0, y: 0, outer: outer, inner: paint.radius * scale / outer, fade: fade,
                                   stroked: paint.strokeWidth >= 0.01, color: paint.color, strokeColor: paint.strokeColor)
             for part in group.parts {

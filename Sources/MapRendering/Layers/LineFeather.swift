@@ -20,8 +20,6 @@ struct LineFeather: Sendable, Hashable {
     let fade: Double
     /// `line-offset`, to the right of the line's direction.
     let offset: Double
-    /// `line-translate`.
-    let translateX: Double, translateY: Double
     /// A `line-dasharray`'s field and how it is read, nil for a solid line.
     let dash: Dash?
 
@@ -40,15 +38,14 @@ struct LineFeather: Sendable, Hashable {
     static let antialiasing = 0.5
 
     /// The feather of a line `width` pixels wide with a `gap` between its two
-    /// strokes (0: one stroke), `blur`, `offset` and a translate, all in output pixels.
-    init(width: Double, gap: Double, blur: Double, offset: Double, translateX: Double = 0, translateY: Double = 0, dash: Dash? = nil) {
+    /// strokes (0: one stroke), `blur` and `offset`, all in output pixels (a
+    /// translate moves the line's points before: ``VectorLayerDrawer``).
+    init(width: Double, gap: Double, blur: Double, offset: Double, dash: Dash? = nil) {
         let halfGap = max(0, gap) / 2, halfWidth = max(0, width) / 2
         inset = halfGap + (halfGap > 0 ? Self.antialiasing : 0)
         outset = halfGap + halfWidth * (halfGap > 0 ? 2 : 1) + (halfWidth == 0 ? 0 : Self.antialiasing)
         fade = max(0, blur) + 2 * Self.antialiasing
         self.offset = offset
-        self.translateX = translateX
-        self.translateY = translateY
         self.dash = dash
     }
 
@@ -63,8 +60,8 @@ struct LineFeather: Sendable, Hashable {
             // The offset turns with a cap's direction, as the shader's mat2(t, -u, u, t) turns it.
             let u = 0.5 * Double(vertex.direction), t = 1 - abs(u)
             let ox = -offset * vertex.extrudeX * normalY, oy = -offset * vertex.extrudeY * normalY
-            let x = vertex.point.x + (ox * t - oy * u) + outset * vertex.extrudeX + translateX
-            let y = vertex.point.y + (ox * u + oy * t) + outset * vertex.extrudeY + translateY
+            let x = vertex.point.x + (ox * t - oy * u) + outset * vertex.extrudeX
+            let y = vertex.point.y + (ox * u + oy * t) + outset * vertex.extrudeY
             mesh.vertices.append(ShadedTriangles.Vertex(x: x, y: y, u: normalX, v: normalY, w: vertex.distance))
         }
         mesh.indices = line.triangles

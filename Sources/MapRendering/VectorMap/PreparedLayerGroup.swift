@@ -9,9 +9,10 @@ struct PreparedLayerGroup: Sendable {
     /// A group's paint before scaling.
     enum Paint: Hashable, Sendable {
         /// A `fill`: colour and outline colour at their opacity, translate in points ([] for none).
-        case fill(color: RGBA, outline: RGBA?, translate: [Double], sortKey: Double)
+        case fill(color: RGBA, outline: RGBA?, translate: [Double], translateAnchor: StyleAlignment, sortKey: Double)
         /// A `line`.
-        case line(color: RGBA, width: Double, gap: Double, offset: Double, blur: Double, translate: [Double], dashes: [Double], dashWidth: Double,
+        case line(color: RGBA, width: Double, gap: Double, offset: Double, blur: Double, translate: [Double], translateAnchor: StyleAlignment,
+                  dashes: [Double], dashWidth: Double,
                   cap: StyleLineCap, join: StyleLineJoin, miterLimit: Double, sortKey: Double)
         /// A `circle`.
         case circle(CircleLayerDrawer.Paint)

@@ -33,7 +33,6 @@ struct VectorLayerDrawer {
         var gap: Double
         var offset: Double
         var blur: Double
-        var translate: [Double]
         /// The dashes' field and how it is read; nil for a solid line.
         var dash: LineFeather.Dash?
         var cap: StyleLineCap
@@ -145,7 +144,7 @@ struct VectorLayerDrawer {
                 guard color.a != 0 || (outline?.a ?? 0) != 0 else { return nil }
                 let translate = style.translate.value(atZoom: zoom, for: feature)
                 return .fill(color: color, outline: outline, translate: translate.count == 2 ? translate : [],
-                             sortKey: Self.sortKey(style.sortKey.value(atZoom: zoom, for: feature)))
+                             translateAnchor: style.translateAnchor.value(atZoom: zoom, for: feature), sortKey: Self.sortKey(style.sortKey.value(atZoom: zoom, for: feature)))
             }
             keys = Set(unionOf: [layer.filter.propertyKeys, style.propertyKeys])
         case .line(let style):
@@ -161,6 +160,7 @@ struct VectorLayerDrawer {
                 return .line(color: color, width: width, gap: style.gapWidth.value(atZoom: zoom, for: feature),
                              offset: style.offset.value(atZoom: zoom, for: feature),
                              blur: style.blur.value(atZoom: zoom, for: feature), translate: translate.count == 2 ? translate : [],
+                             translateAnchor: style.translateAnchor.value(atZoom: zoom, for: feature),
                              dashes: dashes,
                              dashWidth: dashes.isEmpty ? 0 : (style.dashWidth ?? style.width).value(atZoom: zoom.rounded(.down), for: feature),
                              cap: style.cap.value(atZoom: zoom, for: feature), join: style.join.value(atZoom: zoom, for: feature),
@@ -225,13 +225,8 @@ struct VectorLayerDrawer {
         let unit = place.tileSide / Double(tileLayer.extent)
         for prepared in prepared {
             switch prepared.paint {
-            case let .fill(color, outline, translate, sortKey):
-                // `fill-translate-anchor: map` (the default): the shift turns with the map.
-                var shifted = place
-                if translate.count == 2 {
-                    let origin = place.plane(bounded(translate[0] * scale), bounded(translate[1] * scale))
-                    (shifted.x, shifted.y) = (origin.x, origin.y)
-                }
+            case let .fill(color, outline, translate, anchor, sortKey):
+                let shifted = translated(place, by: translate, anchor: anchor)
                 let paint = FillPaint(color: color, outline: outline, sortKey: sortKey)
                 let group = fillIndex[paint] ?? {
                     fills.append((paint, []))
@@ -245,12 +240,12 @@ struct VectorLayerDrawer {
                 }
             case .circle:
                 break
-            case let .line(color, rawWidth, gap, offset, blur, translate, dashes, dashWidth, cap, join, miterLimit, sortKey):
+            case let .line(color, rawWidth, gap, offset, blur, translate, anchor, dashes, dashWidth, cap, join, miterLimit, sortKey):
                 let width = bounded(rawWidth * scale)
                 guard width > 0 else { continue }
                 let paint = LinePaint(
                     color: color, width: width, gap: max(0, bounded(gap * scale)), offset: bounded(offset * scale),
-                    blur: max(0, bounded(blur * scale)), translate: translate.map { bounded($0 * scale) },
+                    blur: max(0, bounded(blur * scale)),
                     dash: dash(dashes, width: dashWidth, round: cap == .round), cap: cap, join: join, miterLimit: miterLimit, sortKey: sortKey)
                 // MapLibre clips each tile's drawing to its square; a turned square is
                 // no rectangle, so a turned map's lines are clipped to the canvas alone.
@@ -260,6 +255,7 @@ struct VectorLayerDrawer {
                 // MapLibre's 15 pixels of the tile's zoom, none past 16 times over-zoomed.
                 let overscaling = pow(2, zoom.rounded(.down) - Double(place.tile.z))
                 let sharpCornerOffset = overscaling <= 16 ? 15 * scale * pow(2, zoom - zoom.rounded(.down)) : 0
+                let shifted = translated(place, by: translate, anchor: anchor)
                 let group = lineIndex[paint] ?? {
                     lines.append((paint, []))
                     lineIndex[paint] = lines.count - 1
@@ -267,7 +263,7 @@ struct VectorLayerDrawer {
                 }()
                 for part in prepared.parts {
                     let index = Int(part & ~PreparedLayerGroup.closedFlag)
-                    let line = Self.project(tileLayer.points(ofPart: index), at: place, unit: unit, keepLast: true)
+                    let line = Self.project(tileLayer.points(ofPart: index), at: shifted, unit: unit, keepLast: true)
                     let closed = part & PreparedLayerGroup.closedFlag != 0
                     if let pitch, line.count >= 2 {
                         // Cut to what the camera sees, on the plane; a cut ring is stroked open.
@@ -283,6 +279,20 @@ struct VectorLayerDrawer {
                 }
             }
         }
+    }
+
+    /// `place` moved by a layer's `*-translate` (in points), on the map plane as
+    /// MapLibre's `translatePosition` moves a tile: under anchor `map` the shift
+    /// turns with the map; under `viewport` it is turned back by the bearing,
+    /// so it stays upright on the image.
+    private func translated(_ place: TileCover.Placed, by translate: [Double], anchor: StyleAlignment) -> TileCover.Placed {
+        guard translate.count == 2 else { return place }
+        let (x, y) = (bounded(translate[0] * scale), bounded(translate[1] * scale))
+        let (u, v) = anchor == .map ? (x, y) : (place.cos * x + place.sin * y, place.cos * y - place.sin * x)
+        var shifted = place
+        let origin = place.plane(u, v)
+        (shifted.x, shifted.y) = (origin.x, origin.y)
+        return shifted
     }
 
     /// Records the drawing of what was collected, in the order the groups
@@ -308,8 +318,7 @@ struct VectorLayerDrawer {
             }
         }
         for (paint, polylines) in Self.bySortKey(lines, { $0.paint.sortKey }) where !polylines.isEmpty {
-            let feather = LineFeather(width: paint.width, gap: paint.gap, blur: paint.blur, offset: paint.offset,
-                                      translateX: paint.translate.first ?? 0, translateY: paint.translate.last ?? 0, dash: paint.dash)
+            let feather = LineFeather(width: paint.width, gap: paint.gap, blur: paint.blur, offset: paint.offset, dash: paint.dash)
             // Only for the budget: what the stroke costs, as wide as the triangles reach.
             let style = StrokeStyle(width: 2 * feather.outset, join: LineJoin(rawValue: paint.join.rawValue) ?? .miter,
                                     cap: LineCap(rawValue: paint.cap.rawValue) ?? .butt,

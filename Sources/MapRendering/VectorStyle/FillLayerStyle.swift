@@ -8,6 +8,8 @@ public struct FillLayerStyle: Sendable {
     public var outlineColor: StyleProperty<StyleColor?>
     /// `fill-translate`, `[x, y]` in pixels, x right and y down (default `[0, 0]`).
     public var translate: StyleProperty<[Double]>
+    /// `fill-translate-anchor` (default map): whether the translate turns with the map.
+    public var translateAnchor: StyleProperty<StyleAlignment>
     /// `fill-antialias` (default true).
     public var antialias: StyleProperty<Bool>
     /// `fill-sort-key` (default 0): features with lower keys are drawn first.
@@ -18,7 +20,7 @@ public struct FillLayerStyle: Sendable {
     /// The style with zoom-only properties evaluated at `zoom`.
     public func atZoom(_ zoom: Double) -> FillLayerStyle {
         FillLayerStyle(color: color.atZoom(zoom), opacity: opacity.atZoom(zoom), outlineColor: outlineColor.atZoom(zoom),
-                       translate: translate.atZoom(zoom), antialias: antialias.atZoom(zoom), sortKey: sortKey.atZoom(zoom),
+                       translate: translate.atZoom(zoom), translateAnchor: translateAnchor.atZoom(zoom), antialias: antialias.atZoom(zoom), sortKey: sortKey.atZoom(zoom),
                        pattern: pattern.atZoom(zoom))
     }
 

@@ -18,6 +18,8 @@ public struct LineLayerStyle: Sendable {
     public var blur: StyleProperty<Double>
     /// `line-translate`, `[x, y]` in pixels, x right and y down (default `[0, 0]`).
     public var translate: StyleProperty<[Double]>
+    /// `line-translate-anchor` (default map): whether the translate turns with the map.
+    public var translateAnchor: StyleProperty<StyleAlignment>
     /// `line-cap` (default butt).
     public var cap: StyleProperty<StyleLineCap>
     /// `line-join` (default miter).
@@ -35,7 +37,7 @@ public struct LineLayerStyle: Sendable {
     public func atZoom(_ zoom: Double) -> LineLayerStyle {
         var style = LineLayerStyle(color: color.atZoom(zoom), width: width.atZoom(zoom), opacity: opacity.atZoom(zoom),
                        gapWidth: gapWidth.atZoom(zoom), dashArray: dashArray.atZoom(zoom), offset: offset.atZoom(zoom),
-                       blur: blur.atZoom(zoom), translate: translate.atZoom(zoom), cap: cap.atZoom(zoom), join: join.atZoom(zoom), miterLimit: miterLimit.atZoom(zoom),
+                       blur: blur.atZoom(zoom), translate: translate.atZoom(zoom), translateAnchor: translateAnchor.atZoom(zoom), cap: cap.atZoom(zoom), join: join.atZoom(zoom), miterLimit: miterLimit.atZoom(zoom),
                        sortKey: sortKey.atZoom(zoom))
         style.dashWidth = (dashWidth ?? width).atZoom(zoom.rounded(.down))
         return style

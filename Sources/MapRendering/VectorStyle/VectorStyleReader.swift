@@ -244,6 +244,8 @@ struct VectorStyleReader {
                 opacity: try reader.property("fill-opacity", in: paint, "paint", type: .number, default: 1, convert: R.opacity),
                 outlineColor: try reader.property("fill-outline-color", in: paint, "paint", type: .color, default: nil, convert: R.optionalColor),
                 translate: try reader.property("fill-translate", in: paint, "paint", type: .numberArray, default: [0, 0], convert: R.offset),
+                translateAnchor: try reader.property("fill-translate-anchor", in: paint, "paint", type: .enumeration, default: .map,
+                                                     convert: R.enumeration(StyleAlignment.self)),
                 antialias: try reader.property("fill-antialias", in: paint, "paint", type: .boolean, default: true, convert: R.boolean),
                 sortKey: try reader.property("fill-sort-key", in: layout, "layout", type: .number, default: 0, convert: R.number),
                 pattern: try reader.property("fill-pattern", in: paint, "paint", type: .string, default: "", convert: R.text)))
@@ -257,6 +259,8 @@ struct VectorStyleReader {
                 offset: try reader.property("line-offset", in: paint, "paint", type: .number, default: 0, convert: R.number),
                 blur: try reader.property("line-blur", in: paint, "paint", type: .number, default: 0, convert: R.length),
                 translate: try reader.property("line-translate", in: paint, "paint", type: .numberArray, default: [0, 0], convert: R.offset),
+                translateAnchor: try reader.property("line-translate-anchor", in: paint, "paint", type: .enumeration, default: .map,
+                                                     convert: R.enumeration(StyleAlignment.self)),
                 cap: try reader.property("line-cap", in: layout, "layout", type: .enumeration, default: .butt, convert: R.enumeration(StyleLineCap.self)),
                 join: try reader.property("line-join", in: layout, "layout", type: .enumeration, default: .miter, convert: R.enumeration(StyleLineJoin.self)),
                 miterLimit: try reader.property("line-miter-limit", in: layout, "layout", type: .number, default: 2, convert: R.length),
@@ -334,10 +338,10 @@ struct VectorStyleReader {
     /// mapped to the one embedded font, `*-transition` is meaningless for a still map.
     static let supportedProperties: [String: (layout: Set<String>, paint: Set<String>)] = [
         "background": ([], ["background-color", "background-opacity", "background-pattern"]),
-        "fill": (["fill-sort-key"], ["fill-color", "fill-opacity", "fill-outline-color", "fill-translate", "fill-antialias", "fill-pattern"]),
+        "fill": (["fill-sort-key"], ["fill-color", "fill-opacity", "fill-outline-color", "fill-translate", "fill-translate-anchor", "fill-antialias", "fill-pattern"]),
         "line": (["line-cap", "line-join", "line-miter-limit", "line-sort-key"],
                  ["line-color", "line-width", "line-opacity", "line-gap-width", "line-dasharray", "line-offset", "line-blur",
-                  "line-translate"]),
+                  "line-translate", "line-translate-anchor"]),
         "circle": (["circle-sort-key"],
                    ["circle-radius", "circle-color", "circle-blur", "circle-opacity", "circle-translate", "circle-translate-anchor",
                     "circle-pitch-scale", "circle-pitch-alignment", "circle-stroke-width", "circle-stroke-color", "circle-stroke-opacity"]),
