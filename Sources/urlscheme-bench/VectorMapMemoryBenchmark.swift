@@ -23,9 +23,8 @@ enum VectorMapMemoryBenchmark {
                              goal: nil, detail: "peak RSS \(peak >> 20) MB (goal < \(goalBytes >> 20) MB\(peak < goalBytes ? ", met" : ", MISSED")), PNG \(size) B")]
     }
 
-    /// Runs `executable` to its end: exit status, seconds, peak resident bytes
-    /// (RecordingLoadBenchmark uses it too).
-    static func run(_ executable: String, _ arguments: [String]) throws -> (Int32, Double, Int) {
+    /// Runs `executable` to its end: exit status, seconds, peak resident bytes.
+    private static func run(_ executable: String, _ arguments: [String]) throws -> (Int32, Double, Int) {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
