@@ -144,6 +144,11 @@ final class StubTests: XCTestCase {
         XCTAssertEqual(image.bitmap.width, expected.width)
         XCTAssertEqual(image.bitmap.height, expected.height)
         XCTAssertEqual(image.bitmap.pixels, expected.pixels)
+        // An ImageSlot, as a cell would hold it, on a loader of its own (no image cache between them).
+        let slot = ImageSlot(loader: ImageLoader(configuration: ImageLoader.Configuration(session: recorder.makeSession())), queue: .global())
+        let shown = try await slot.image(for: URL(string: "https://cdn.example/card.png")!)
+        XCTAssertEqual(shown.bitmap.pixels, expected.pixels)
+        XCTAssertEqual(recorder.requests(.get, "https://cdn.example/card.png").count, 2, "both loads reached the recording")
         try recorder.finish()
     }
 
