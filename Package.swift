@@ -35,7 +35,7 @@ let package = Package(
         .executableTarget(name: "urlscheme", dependencies: ["URLSchemeKit", "URLSchemeServer"], exclude: ["Gallery/IJG-LICENSE.txt"]),
         .executableTarget(
             name: "urlscheme-bench",
-            dependencies: ["URLSchemeKit", "ImageCodecs", "Raster", "MapRendering"]
+            dependencies: ["URLSchemeKit", "ImageCodecs", "Raster", "MapRendering", "URLSchemeKitTesting"]
         ),
         // MapLibre's render tests run against MapRendering: the runner and its
         // comparison, shared by the executable and the tests (not a product).
@@ -46,6 +46,9 @@ let package = Package(
         .testTarget(name: "MapRenderingTests", dependencies: ["MapRendering", "ImageCodecs", "MapRenderTesting"], exclude: ["Fixtures"]),
         .testTarget(name: "URLSchemeKitTests", dependencies: ["URLSchemeKit"], exclude: ["Fixtures", "Hostile"]),
         .testTarget(name: "URLSchemeServerTests", dependencies: ["URLSchemeServer", "URLSchemeKit"]),
-        .testTarget(name: "URLSchemeKitTestingTests", dependencies: ["URLSchemeKitTesting", "URLSchemeKit"]),
+        .testTarget(name: "URLSchemeKitTestingTests", dependencies: ["URLSchemeKitTesting", "URLSchemeKit"], exclude: ["Recordings"]),
+        // Examples/RecordedAPI: a user's test target recording against a local server once, then replaying offline.
+        .testTarget(name: "RecordedAPIExampleTests", dependencies: ["URLSchemeKitTesting"], path: "Examples/RecordedAPI",
+                    exclude: ["Recordings", "Origin", "README.md"]),
     ]
 )

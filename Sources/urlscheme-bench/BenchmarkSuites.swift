@@ -21,5 +21,6 @@ enum BenchmarkSuites {
         AnimationMemoryBenchmarks(),
         VectorMapBenchmarks(),
         VectorMapReuseBenchmarks(),
+        RecordingBenchmarks(),
     ]
 }

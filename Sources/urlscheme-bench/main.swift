@@ -20,6 +20,9 @@ if CommandLine.arguments.dropFirst().first == "cache-proxy" {
 if CommandLine.arguments.dropFirst().first == "animation-memory-child" {
     AnimationMemoryBenchmarks.runChild(Array(CommandLine.arguments.dropFirst(2)))
 }
+if CommandLine.arguments.dropFirst().first == "recording-load-child" {
+    RecordingLoadBenchmark.runChild(Array(CommandLine.arguments.dropFirst(2)))
+}
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 var iterations = 7

@@ -129,6 +129,27 @@ final class HARFileTests: XCTestCase {
         XCTAssertEqual(loaded.response?.value(forHTTPHeaderField: "Content-Length"), "18")
     }
 
+    func testARecordingAnswersAfterItsRecordedTimeWhenAsked() async throws {
+        let folder = try temporaryFolder(self)
+        let file = folder.appendingPathComponent("slow.har")
+        var slow = entry("GET", "https://h.example/slow", body: "late")
+        slow.time = 400
+        try HARWriter().write(HARFile(log: HARLog(entries: [slow])), to: file)
+        func seconds(replaysLatency: Bool) async throws -> TimeInterval {
+            var replay = options(.replay)
+            replay.replaysLatency = replaysLatency
+            let session = try HTTPRecorder(file: file, options: replay).makeSession()
+            let start = Date()
+            let loaded = try await load(session, "https://h.example/slow")
+            XCTAssertEqual(loaded.text, "late")
+            return Date().timeIntervalSince(start)
+        }
+        let delayed = try await seconds(replaysLatency: true)
+        let immediate = try await seconds(replaysLatency: false)
+        XCTAssertGreaterThanOrEqual(delayed, 0.4)
+        XCTAssertLessThan(immediate, 0.4)
+    }
+
     func testHostileFilesFailNamingTheField() throws {
         let reader = HARReader()
         let good = String(decoding: try HARWriter().data(HARFile(log: HARLog(entries: [entry("GET", "https://h.example/a", body: "x")]))), as: UTF8.self)

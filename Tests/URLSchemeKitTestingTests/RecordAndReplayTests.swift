@@ -72,6 +72,7 @@ final class RecordAndReplayTests: XCTestCase {
         try await origin.route("/users", body: "list")
         let recorder = try HTTPRecorder(file: file, options: options(.newEpisodes))
         _ = try await load(recorder.makeSession(), origin.url("/users?id=1"))
+        try recorder.finish()
         origin.stop()
 
         // CI set and no variable: replay only, whatever the code asks.
@@ -116,6 +117,7 @@ final class RecordAndReplayTests: XCTestCase {
         let recorder = try HTTPRecorder(file: file, options: recording)
         let live = try await load(recorder.makeSession(), origin.url("/data?key=k-12345&page=2"))
         XCTAssertEqual(live.text, #"{"token":"tok-998877","n":1}"#, "the live answer is untouched")
+        try recorder.finish()
         origin.stop()
         let text = try String(contentsOf: file, encoding: .utf8)
         XCTAssertFalse(text.contains("k-12345"))
@@ -154,7 +156,9 @@ final class RecordingModeTests: XCTestCase {
         try await origin.route("/b", body: "B")
         func urls() throws -> [String] { try HARReader().read(contentsOf: file).log.entries.map(\.request.url) }
 
-        _ = try await load(try HTTPRecorder(file: file, options: options(.once)).makeSession(), origin.url("/a"))
+        let first = try HTTPRecorder(file: file, options: options(.once))
+        _ = try await load(first.makeSession(), origin.url("/a"))
+        try first.finish()
         XCTAssertEqual(try urls(), [origin.url("/a")])
         // .once with the file there: replay only, a new request fails and the origin is not asked.
         let once = try HTTPRecorder(file: file, options: options(.once))
@@ -166,10 +170,12 @@ final class RecordingModeTests: XCTestCase {
         XCTAssertEqual([originA, originB], [1, 0])
 
         // .newEpisodes: /a replayed, /b recorded and added.
-        let episodes = try HTTPRecorder(file: file, options: options(.newEpisodes)).makeSession()
+        let episodesRecorder = try HTTPRecorder(file: file, options: options(.newEpisodes))
+        let episodes = episodesRecorder.makeSession()
         _ = try await load(episodes, origin.url("/a"))
         let b = try await load(episodes, origin.url("/b"))
         XCTAssertEqual(b.text, "B")
+        try episodesRecorder.finish()
         XCTAssertEqual(try urls(), [origin.url("/a"), origin.url("/b")])
         originA = try await origin.count("/a")
         XCTAssertEqual(originA, 1)
@@ -178,6 +184,7 @@ final class RecordingModeTests: XCTestCase {
         let all = try HTTPRecorder(file: file, options: options(.replay, environment: ["URLSCHEMEKIT_RECORDING": "all"]))
         XCTAssertEqual(all.mode, .recordAll)
         _ = try await load(all.makeSession(), origin.url("/b"))
+        try all.finish()
         XCTAssertEqual(try urls(), [origin.url("/b")])
         originB = try await origin.count("/b")
         XCTAssertEqual(originB, 2)

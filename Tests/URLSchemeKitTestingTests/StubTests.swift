@@ -123,6 +123,35 @@ final class StubTests: XCTestCase {
         XCTAssertEqual(recorder.requests(.get, "https://cdn.example/card.png").count, 1)
     }
 
+    func testImageLoaderLoadsAPhotoReplayedFromARecording() async throws {
+        let card = try await load(try HTTPRecorder(file: nil, options: options(.replay)).makeSession(),
+                                  "poll://?question=Lunch&option=Soup&option=Salad&votes=3,1&format=png")
+        let folder = try temporaryFolder(self)
+        let file = folder.appendingPathComponent("photo.har")
+        try HARWriter().write(HARFile(log: HARLog(entries: [
+            HAREntry(startedDateTime: "2026-11-29T00:00:00.000Z", time: 5,
+                     request: HARRequest(method: "GET", url: "https://cdn.example/card.png", headers: [], body: nil),
+                     response: HARResponse(status: 200, headers: [HARNameValue(name: "Content-Type", value: "image/png")],
+                                           content: HARContent(body: card.body, mimeType: "image/png"))),
+        ])), to: file)
+        XCTAssertTrue(try String(contentsOf: file, encoding: .utf8).contains(#""encoding" : "base64""#), "a PNG is kept as base64")
+        var replayOnly = options(.replay)
+        replayOnly.failsOnUnusedRecordings = true
+        let recorder = try HTTPRecorder(file: file, options: replayOnly)
+        let loader = ImageLoader(configuration: ImageLoader.Configuration(session: recorder.makeSession()))
+        let image = try await loader.image(for: URL(string: "https://cdn.example/card.png")!)
+        let expected = try PNGDecoder().decode(card.body)
+        XCTAssertEqual(image.bitmap.width, expected.width)
+        XCTAssertEqual(image.bitmap.height, expected.height)
+        XCTAssertEqual(image.bitmap.pixels, expected.pixels)
+        // An ImageSlot, as a cell would hold it, on a loader of its own (no image cache between them).
+        let slot = ImageSlot(loader: ImageLoader(configuration: ImageLoader.Configuration(session: recorder.makeSession())), queue: .global())
+        let shown = try await slot.image(for: URL(string: "https://cdn.example/card.png")!)
+        XCTAssertEqual(shown.bitmap.pixels, expected.pixels)
+        XCTAssertEqual(recorder.requests(.get, "https://cdn.example/card.png").count, 2, "both loads reached the recording")
+        try recorder.finish()
+    }
+
     func testTheSchemesKeepWorkingInARecordedSession() async throws {
         let recorder = try HTTPRecorder(file: nil, options: options(.replay))
         let loaded = try await load(recorder.makeSession(), "poll://?question=Lunch&option=Soup&option=Salad&votes=3,1")

@@ -99,6 +99,8 @@ public final class HTTPRecorder: Sendable {
         var requests: [RecordedRequest] = []
         var unmatched: [String] = []
         var fileExisted: Bool
+        /// Entries recorded since the file was last written.
+        var unsaved = 0
     }
 
     private struct Stub {
@@ -135,6 +137,9 @@ public final class HTTPRecorder: Sendable {
     }
 
     deinit {
+        // A recorder dropped without finish() still keeps what it recorded
+        // (best effort: deinit cannot throw; finish() and save() report errors).
+        try? save()
         forwarder.invalidate()
     }
 
@@ -150,6 +155,18 @@ public final class HTTPRecorder: Sendable {
         }
         state.withLock { $0.stubs.insert(Stub(method: method, url: parsed, answer: answer), at: 0) }
         return self
+    }
+
+    /// The recorder of the running test, set by the Swift Testing traits
+    /// (`.recording`, `.stub`) or by `HTTPRecorder.$current.withValue(_:)`:
+    /// a task-local value, so tests running in parallel each see their own.
+    @TaskLocal public static var current: HTTPRecorder?
+
+    /// Takes `other`'s stubs, behind this recorder's own (a `.stub` trait
+    /// applied outside a `.recording` one).
+    func adoptStubs(of other: HTTPRecorder) {
+        let stubs = other.state.withLock { $0.stubs }
+        state.withLock { $0.stubs += stubs }
     }
 
     /// Every request the recorder saw, in order (redirect hops included).
@@ -175,7 +192,9 @@ public final class HTTPRecorder: Sendable {
     /// Ends the test's use: throws ``HTTPRecorderError/unmatchedRequests(_:)``
     /// when a request went unanswered, and ``HTTPRecorderError/unusedRecordings(_:)``
     /// for recordings never used when ``Options/failsOnUnusedRecordings`` is set.
+    /// Writes the recording first when something new was recorded (``save()``).
     public func finish() throws {
+        try save()
         let (unmatched, unused) = state.withLock { state in
             (state.unmatched, state.entries.indices.filter { state.uses[$0] == 0 }
                 .map { "log.entries[\($0)] \(state.entries[$0].request.method) \(state.entries[$0].request.url)" })
@@ -376,19 +395,35 @@ public final class HTTPRecorder: Sendable {
             let entries = exchanges.enumerated().map { index, exchange in
                 options.redaction.redact(Self.entry(exchange.0, body: exchange.1, headers: exchange.2, requestBody: index == 0 ? live.body : Data()))
             }
-            state.withLock { $0.append(entries, restore: options.redaction.restore, uses: 1) }
-            try save()
+            try state.withLock { state in
+                // Checked now, so the load that fetched a secret fails (the entry is not kept);
+                // each entry is checked once, not the whole recording per entry.
+                try options.redaction.check(entries, firstIndex: state.entries.count)
+                state.append(entries, restore: options.redaction.restore, uses: 1)
+                state.unsaved += entries.count
+            }
         }
         return Self.outcome(Replay(status: answer.response.statusCode, headers: headers, body: body), url: answer.response.url ?? live.url)
     }
 
-    /// Writes the recording (every entry so far), refusing while it holds a declared secret.
+    /// Writes the recording (every entry so far) when something was recorded
+    /// since the last write, refusing while it holds a declared secret.
+    ///
+    /// Recording keeps entries in memory and writes the file here, which
+    /// ``finish()`` (the test's end) and `deinit` call, not once per entry:
+    /// rewriting the whole sorted file per entry made a long session's
+    /// recording cost quadratic time, and an append-only layout would give up
+    /// HAR 1.2 (one JSON document) and the sorted keys that make re-recordings
+    /// diff cleanly. The write is an atomic replace, so a process that dies
+    /// mid-recording leaves the previous file (or none), never half of one.
     public func save() throws {
         guard let file else { return }
         try writing.withLock { _ in
-            let entries = state.withLock { $0.entries }
+            let (entries, unsaved) = state.withLock { ($0.entries, $0.unsaved) }
+            guard unsaved > 0 else { return }
             try options.redaction.check(entries)
             try HARWriter().write(HARFile(log: HARLog(entries: entries)), to: file)
+            state.withLock { $0.unsaved -= unsaved }
         }
     }
 

@@ -129,8 +129,9 @@ public struct Redaction: Sendable {
         return entry
     }
 
-    /// Throws when `entries`, as they would be written, still hold a secret's value (as is or percent-encoded).
-    func check(_ entries: [HAREntry]) throws {
+    /// Throws when `entries`, as they would be written, still hold a secret's value
+    /// (as is or percent-encoded); `entries[0]` is named `log.entries[firstIndex]`.
+    func check(_ entries: [HAREntry], firstIndex: Int = 0) throws {
         guard !secrets.isEmpty else { return }
         let writer = HARWriter()
         for (index, entry) in entries.enumerated() {
@@ -138,7 +139,7 @@ public struct Redaction: Sendable {
             for secret in secrets {
                 let forms = [secret.value, secret.value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? secret.value]
                 if forms.contains(where: { text.contains($0) }) {
-                    throw HTTPRecorderError.secretInRecording(name: secret.name, field: "log.entries[\(index)]")
+                    throw HTTPRecorderError.secretInRecording(name: secret.name, field: "log.entries[\(firstIndex + index)]")
                 }
             }
         }
