@@ -87,7 +87,11 @@ struct IconQuads {
             fixedOffset = Point(content[0] - stretchOffset.x, content[1] - stretchOffset.y)
             fixedContent = Point(content[2] - content[0] - stretchContent.x, content[3] - content[1] - stretchContent.y)
         }
-        let iconWidth = right - left, iconHeight = bottom - top
+        var iconLeft = left, iconTop = top
+        var iconWidth = right - left, iconHeight = bottom - top
+        if stretched, let content = image.content {
+            (iconLeft, iconTop, iconWidth, iconHeight) = Self.keptInProportion(image, content, iconLeft, iconTop, iconWidth, iconHeight)
+        }
         let ratio = image.pixelRatio
         func quad(_ x1: Cut, _ y1: Cut, _ x2: Cut, _ y2: Cut) -> Quad {
             func em(_ stretch: Double, _ offset: Double, _ size: Double, _ iconSize: Double, _ iconStart: Double) -> Double {
@@ -96,10 +100,10 @@ struct IconQuads {
             func px(_ fixed: Double, _ offset: Double, _ size: Double, _ stretch: Double, _ stretchSize: Double) -> Double {
                 stretchSize == 0 ? fixed - offset : fixed - offset - size * stretch / stretchSize
             }
-            let left = em(x1.stretch, stretchOffset.x, stretchContent.x, iconWidth, self.left)
-            let top = em(y1.stretch, stretchOffset.y, stretchContent.y, iconHeight, self.top)
-            let right = em(x2.stretch, stretchOffset.x, stretchContent.x, iconWidth, self.left)
-            let bottom = em(y2.stretch, stretchOffset.y, stretchContent.y, iconHeight, self.top)
+            let left = em(x1.stretch, stretchOffset.x, stretchContent.x, iconWidth, iconLeft)
+            let top = em(y1.stretch, stretchOffset.y, stretchContent.y, iconHeight, iconTop)
+            let right = em(x2.stretch, stretchOffset.x, stretchContent.x, iconWidth, iconLeft)
+            let bottom = em(y2.stretch, stretchOffset.y, stretchContent.y, iconHeight, iconTop)
             let x0 = x1.stretch + x1.fixed, y0 = y1.stretch + y1.fixed
             return Quad(emTopLeft: Point(left, top), emBottomRight: Point(right, bottom),
                         pixelsTopLeft: Point(px(x1.fixed, fixedOffset.x, fixedContent.x, x1.stretch, stretchWidth) / ratio,
@@ -123,6 +127,26 @@ struct IconQuads {
             }
         }
         return quads
+    }
+
+    /// The box widened or heightened to the content's aspect ratio where the
+    /// image's `textFitWidth`/`textFitHeight` ask for it (MapLibre's `applyTextFit`):
+    /// a proportional height wins over a proportional width.
+    private static func keptInProportion(_ image: SpriteImage, _ content: [Double], _ left: Double, _ top: Double,
+                                         _ width: Double, _ height: Double) -> (Double, Double, Double, Double) {
+        let contentWidth = content[2] - content[0], contentHeight = content[3] - content[1]
+        guard contentHeight > 0, width > 0, height > 0 else { return (left, top, width, height) }
+        let aspect = contentWidth / contentHeight
+        if image.textFitHeight == .proportional {
+            if image.textFitWidth == .proportional || image.textFitWidth == .stretchOnly && width / height < aspect {
+                let wider = (height * aspect).rounded(.up)
+                return (left * wider / width, top, wider, height)
+            }
+        } else if image.textFitWidth == .proportional, image.textFitHeight == .stretchOnly, aspect != 0, width / height > aspect {
+            let taller = (width / aspect).rounded(.up)
+            return (left, top * taller / height, width, taller)
+        }
+        return (left, top, width, height)
     }
 
     /// A cut across the image: image pixels before it that are fixed, and that stretch.

@@ -58,6 +58,25 @@ final class IconTextFitTests: XCTestCase {
         XCTAssertEqual([corner.topLeft.x, corner.bottomRight.x], [-23, -19])
     }
 
+    func testProportionalContentKeepsItsAspectRatio() throws {
+        // A square content box fitted to a 40 × 30 text: proportional both ways, the
+        // height wins and the width narrows to 30 (the left edge from −20 to −15).
+        var image = try Self.ninePart(content: [2, 2, 8, 8])
+        image.textFitWidth = .proportional
+        image.textFitHeight = .proportional
+        var box = IconQuads(image, offset: [0, 0], anchor: .center)
+        box.fit(image, to: ShapedText(glyphs: [], left: -20, top: -15, right: 20, bottom: 15, lineCount: 1), .both,
+                padding: [0, 0, 0, 0], offset: [0, 0], fontScale: 1)
+        let corner = box.quads(image, stretched: true)[0].corners(size: 1)
+        XCTAssertEqual([corner.topLeft.x, corner.bottomRight.x], [-18, -14])
+        XCTAssertEqual(try SpriteSheet.readIndex(Data(#"{"a": {"x": 0, "y": 0, "width": 1, "height": 1, "textFitWidth": "proportional"}}"#.utf8), file: "s.json",
+                                                 limits: .default).first?.textFitWidth, .proportional)
+        XCTAssertThrowsError(try SpriteSheet.readIndex(Data(#"{"a": {"x": 0, "y": 0, "width": 1, "height": 1, "textFitHeight": "wide"}}"#.utf8),
+                                                       file: "s.json", limits: .default)) { error in
+            XCTAssertTrue(String(describing: error).contains("'textFitHeight' is stretchOrShrink, stretchOnly or proportional"), "\(error)")
+        }
+    }
+
     /// A label 'A' (the 4-pixel square glyph of ``SDFTextDrawerTests``, advance 10) at
     /// (0, 0) with the icon "box" of ``SymbolIconTests`` and `layout`, under the layers `above`.
     func render(layout: String, above: String = "") throws -> Bitmap {
