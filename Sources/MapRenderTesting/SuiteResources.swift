@@ -38,7 +38,23 @@ final class SuiteResources: StyleResourceLoading {
         guard size <= maximumBytes else { throw StyleDocumentError("'\(url)': \(size) bytes, over the limit of \(maximumBytes)") }
         let data = try Data(contentsOf: file)
         record(path)
-        return data
+        return try symlinkTarget(of: data, at: path, maximumBytes: maximumBytes) ?? data
+    }
+
+    /// The file a git symlink of the suite names, read, when `data` (the file at
+    /// `path`) is one checked out as text: a few printable bytes naming a file
+    /// beside it (the suite's `sprites/icon-text-fit-2x.json` is a link to
+    /// `icon-text-fit.json`); nil for any other file.
+    private func symlinkTarget(of data: Data, at path: String, maximumBytes: Int) throws -> Data? {
+        guard data.count < 256, !data.isEmpty, data.allSatisfy({ $0 > 0x20 && $0 < 0x7F }),
+              let name = String(data: data, encoding: .ascii), !name.contains("/") else { return nil }
+        let target = (path as NSString).deletingLastPathComponent + "/" + name
+        let file = renderer.integration.appendingPathComponent(target)
+        guard target != path, let size = (try? FileManager.default.attributesOfItem(atPath: file.path))?[.size] as? Int else { return nil }
+        guard size <= maximumBytes else { throw StyleDocumentError("'\(target)': \(size) bytes, over the limit of \(maximumBytes)") }
+        let linked = try Data(contentsOf: file)
+        record(target)
+        return linked
     }
 
     /// Notes `path` (under `integration/`) as read.

@@ -15,8 +15,21 @@ public struct SpriteImage: Sendable, Equatable {
     public var stretchX: [ClosedRange<Double>], stretchY: [ClosedRange<Double>]
     /// `content`: the box (left, top, right, bottom in image pixels) text fits into.
     public var content: [Double]?
+    /// `textFitWidth`/`textFitHeight`: how the `content` box follows the text's
+    /// width and height under `icon-text-fit` (default `stretchOrShrink`).
+    public var textFitWidth: TextFit = .stretchOrShrink, textFitHeight: TextFit = .stretchOrShrink
     /// The sheet's pixels (straight alpha), shared by every image of the sheet.
     public let sheet: Bitmap
+
+    /// How an image's content follows its text along one axis (`textFitWidth`/`textFitHeight`).
+    public enum TextFit: String, Sendable {
+        /// Stretched or shrunk to the text (the default).
+        case stretchOrShrink
+        /// Stretched to the text, never shrunk below the content's size.
+        case stretchOnly
+        /// Kept in the content's aspect ratio, following the other axis.
+        case proportional
+    }
 
     /// The size drawn at `icon-size` 1, in CSS pixels.
     public var displayWidth: Double { Double(width) / pixelRatio }

@@ -44,7 +44,7 @@ public struct SpriteSheet: Sendable {
             images[prefix + entry.name] = SpriteImage(
                 name: prefix + entry.name, x: entry.x, y: entry.y, width: entry.width, height: entry.height,
                 pixelRatio: entry.pixelRatio, sdf: entry.sdf, stretchX: entry.stretchX, stretchY: entry.stretchY,
-                content: entry.content, sheet: bitmap)
+                content: entry.content, textFitWidth: entry.textFitWidth, textFitHeight: entry.textFitHeight, sheet: bitmap)
         }
         self.images = images
     }
@@ -57,6 +57,7 @@ public struct SpriteSheet: Sendable {
         var sdf = false
         var stretchX: [ClosedRange<Double>] = [], stretchY: [ClosedRange<Double>] = []
         var content: [Double]?
+        var textFitWidth = SpriteImage.TextFit.stretchOrShrink, textFitHeight = SpriteImage.TextFit.stretchOrShrink
     }
 
     /// The entries of the index `data` (the file `file`), sorted by name.
@@ -129,6 +130,13 @@ public struct SpriteSheet: Sendable {
                 throw fail("'content' is [left, top, right, bottom] with left ≤ right and top ≤ bottom")
             }
             entry.content = numbers
+        }
+        for key in ["textFitWidth", "textFitHeight"] {
+            guard let value = members[key] else { continue }
+            guard case .string(let name) = value, let fit = SpriteImage.TextFit(rawValue: name) else {
+                throw fail("'\(key)' is stretchOrShrink, stretchOnly or proportional, not \(value.summary)")
+            }
+            if key == "textFitWidth" { entry.textFitWidth = fit } else { entry.textFitHeight = fit }
         }
         return entry
     }

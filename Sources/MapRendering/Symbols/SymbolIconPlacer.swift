@@ -22,6 +22,8 @@ struct SymbolIconPlacer {
     let width: Int
     let height: Int
     let limits: VectorMapLimits
+    /// The style's glyphs, which shape the text an `icon-text-fit` icon is fitted to.
+    let glyphs: GlyphCache?
 
     private var index: LabelCollisionIndex
     private(set) var icons: [PlacedIcon] = []
@@ -40,7 +42,8 @@ struct SymbolIconPlacer {
     /// images of 512²): each is sampled, so beyond it icons are left out.
     static let maximumCoverage = Double(1 << 25)
 
-    init(sprites: Sprites, scale: Double, zoom: Double, width: Int, height: Int, limits: VectorMapLimits) {
+    init(sprites: Sprites, scale: Double, zoom: Double, width: Int, height: Int, limits: VectorMapLimits, glyphs: GlyphCache? = nil) {
+        self.glyphs = glyphs
         self.sprites = sprites
         self.scale = scale
         self.zoom = zoom
@@ -57,9 +60,9 @@ struct SymbolIconPlacer {
         var image: SpriteImage
         /// The point, in output pixels (with `icon-translate`).
         var anchor: Point
-        /// The quad's top-left and bottom-right corners about the point
-        /// before rotation, in output pixels.
-        var topLeft: Point, bottomRight: Point
+        /// The quads drawn: each one's top-left and bottom-right corners about
+        /// the point before rotation, in output pixels, and its part of the image.
+        var quads: [(topLeft: Point, bottomRight: Point, tex: IconQuads.Quad)]
         /// `icon-rotate` in radians, clockwise.
         var angle: Double
         var size: Double
@@ -113,7 +116,8 @@ struct SymbolIconPlacer {
                     // A point in this tile's buffer is placed from the tile that holds it.
                     guard anchor.x >= 0, anchor.x < extent, anchor.y >= 0, anchor.y < extent else { return true }
                     if evaluated == nil {
-                        (evaluated, box) = Self.layout(image, icon, layer.id, feature, zoom: zoom, scale: scale)
+                        (evaluated, box) = Self.layout(image, icon, layer.id, feature, zoom: zoom, scale: scale,
+                                                       text: fittedText(style, feature))
                     }
                     guard var placed = evaluated else { return false }
                     let p = place.pixel(anchor.x * unit, anchor.y * unit)
@@ -137,24 +141,44 @@ struct SymbolIconPlacer {
         }
     }
 
+    /// With `icon-text-fit`, the feature's text shaped from the style's glyphs
+    /// (at its first anchor) and its size in CSS pixels; nil without it, without glyphs or text.
+    private func fittedText(_ style: SymbolLayerStyle, _ feature: VectorTileFeature) -> (text: ShapedText, size: Double)? {
+        guard let glyphs, style.icon.textFit.value(atZoom: zoom, for: feature) != .none else { return nil }
+        let text = VectorLabelPlacer.cleaned(style.textField.value(atZoom: zoom, for: feature), alongLine: false)
+        guard !text.isEmpty, text.unicodeScalars.count <= limits.labelGlyphsPerSnapshot else { return nil }
+        let layout = VectorLabelPlacer.textLayout(style, for: feature, zoom: zoom, haloWidth: 0)
+        let codePoints = layout.transform.apply(text).unicodeScalars.map(\.value)
+        let anchor = layout.variableAnchors.first ?? layout.anchor
+        return VectorLabelPlacer.shape(codePoints, layout, anchor: anchor, glyphs: glyphs).map { ($0, layout.size) }
+    }
+
     /// The icon of `image` for `feature` about a point at (0, 0) (its
-    /// `anchor` holding `icon-translate`), and its collision box about the point.
+    /// `anchor` holding `icon-translate`), and its collision box about the point;
+    /// `text` (shaped at 24 px, and its size) is what `icon-text-fit` fits the icon to.
     static func layout(_ image: SpriteImage, _ icon: SymbolIconStyle, _ layerID: String, _ feature: VectorTileFeature,
-                       zoom: Double, scale: Double) -> (PlacedIcon?, LabelBox) {
+                       zoom: Double, scale: Double, text: (text: ShapedText, size: Double)? = nil) -> (PlacedIcon?, LabelBox) {
         let empty = LabelBox(minX: 0, minY: 0, maxX: 0, maxY: 0)
         let size = min(icon.size.value(atZoom: zoom, for: feature), 1000)
         let opacity = icon.opacity.value(atZoom: zoom, for: feature)
         guard size > 0, opacity > 0 else { return (nil, empty) }
-        let alignment = icon.anchor.value(atZoom: zoom, for: feature).alignment
         let offset = icon.offset.value(atZoom: zoom, for: feature)
         let translate = icon.translate.value(atZoom: zoom, for: feature)
         let rotate = icon.rotate.value(atZoom: zoom, for: feature)
         let angle = (rotate.isFinite ? rotate.truncatingRemainder(dividingBy: 360) : 0) * .pi / 180
-        // `shapeIcon`: the image's display box about the point, offset; then scaled by the size, in output pixels.
+        // `shapeIcon`: the image's display box about the point, offset (or fitted to the
+        // text); then scaled by the size, in output pixels.
+        var shaped = IconQuads(image, offset: offset, anchor: icon.anchor.value(atZoom: zoom, for: feature))
+        let fit = text == nil ? .none : icon.textFit.value(atZoom: zoom, for: feature)
+        if let text, fit != .none {
+            shaped.fit(image, to: text.text, fit, padding: icon.textFitPadding.value(atZoom: zoom, for: feature), offset: offset,
+                       fontScale: text.size / TextShaper.oneEm)
+        }
         let k = size * scale
-        let left = (offset[0] - image.displayWidth * alignment.x) * k, top = (offset[1] - image.displayHeight * alignment.y) * k
-        let right = left + image.displayWidth * k, bottom = top + image.displayHeight * k
-        // The collision box: the turned quad's bounds, grown by the padding.
+        let grow = shaped.collisionPadding ?? (0, 0, 0, 0)
+        let left = (shaped.left - grow.left) * k, top = (shaped.top - grow.top) * k
+        let right = (shaped.right + grow.right) * k, bottom = (shaped.bottom + grow.bottom) * k
+        // The collision box: the turned box's bounds, grown by the padding.
         let c = cos(angle), s = sin(angle)
         let corners = [Point(left, top), Point(right, top), Point(left, bottom), Point(right, bottom)].map {
             Point($0.x * c - $0.y * s, $0.x * s + $0.y * c)
@@ -170,7 +194,11 @@ struct SymbolIconPlacer {
         // MapLibre turns on linear sampling for an SDF, a scaled or turned icon, or one of another pixel ratio.
         let linear = image.sdf || size != 1 || rotate != 0 || image.pixelRatio != scale
         let placed = PlacedIcon(layerID: layerID, image: image, anchor: Point(translate[0] * scale, translate[1] * scale),
-                                topLeft: Point(left, top), bottomRight: Point(right, bottom), angle: angle, size: size,
+                                quads: shaped.quads(image, stretched: fit != .none).map { quad in
+                                    let (tl, br) = quad.corners(size: size)
+                                    return (Point(tl.x * scale, tl.y * scale), Point(br.x * scale, br.y * scale), quad)
+                                },
+                                angle: angle, size: size,
                                 linear: linear, opacity: opacity,
                                 color: premultiplied(icon.color.value(atZoom: zoom, for: feature)),
                                 halo: haloColor.alpha > 0 && haloWidth > 0 ? premultiplied(haloColor) : nil,
@@ -178,8 +206,10 @@ struct SymbolIconPlacer {
         return (placed, box)
     }
 
-    /// Paints the placed icons, layer by layer in style order (they were placed top-most first).
-    func draw(on canvas: inout Canvas) {
+    /// Paints the placed icons of `layers` (every layer's when nil), layer by
+    /// layer in style order (they were placed top-most first).
+    func draw(on canvas: inout Canvas, layers: Set<String>? = nil) {
+        let icons = layers.map { layers in self.icons.filter { layers.contains($0.layerID) } } ?? self.icons
         var runs: [ArraySlice<PlacedIcon>] = []
         var start = 0
         for i in icons.indices where i == icons.count - 1 || icons[i + 1].layerID != icons[i].layerID {
@@ -192,21 +222,11 @@ struct SymbolIconPlacer {
         }
     }
 
-    /// The pixels of `icon`'s quad (one texel of border around the image,
+    /// The pixels of `icon`'s quads (one texel of border around the image,
     /// as MapLibre's quads have) sampled and blended: the SDF halo pass when `halo` is given.
     private static func draw(_ icon: PlacedIcon, on canvas: inout Canvas, halo: SIMD4<Float>?, scale: Double) {
         let image = icon.image
         let c = cos(icon.angle), s = sin(icon.angle)
-        // Output pixels per image pixel along each axis.
-        let texel = (icon.bottomRight.x - icon.topLeft.x) / Double(image.width)
-        let border = texel
-        let quad = [Point(icon.topLeft.x - border, icon.topLeft.y - border), Point(icon.bottomRight.x + border, icon.topLeft.y - border),
-                    Point(icon.topLeft.x - border, icon.bottomRight.y + border), Point(icon.bottomRight.x + border, icon.bottomRight.y + border)]
-            .map { Point(icon.anchor.x + $0.x * c - $0.y * s, icon.anchor.y + $0.x * s + $0.y * c) }
-        let x0 = max(0, Int(quad.map(\.x).min()!.rounded(.down))), x1 = min(canvas.width - 1, Int(quad.map(\.x).max()!.rounded(.up)))
-        let y0 = max(canvas.rows.lowerBound, Int(quad.map(\.y).min()!.rounded(.down)))
-        let y1 = min(canvas.rows.upperBound - 1, Int(quad.map(\.y).max()!.rounded(.up)))
-        guard x0 <= x1, y0 <= y1, texel > 0 else { return }
         // `symbol_sdf`'s edge: EDGE_GAMMA / fontScale, the fill's buffer 0.75, the halo's from its width and blur.
         let edgeGamma = 0.105 / scale
         var gamma = edgeGamma / icon.size, buff = 0.75
@@ -216,19 +236,32 @@ struct SymbolIconPlacer {
         }
         let tint = halo ?? icon.color
         let opacity = Float(icon.opacity)
-        for y in y0...y1 {
-            for x in x0...x1 {
-                // The pixel's centre turned back into the quad, then in image pixels.
-                let dx = Double(x) + 0.5 - icon.anchor.x, dy = Double(y) + 0.5 - icon.anchor.y
-                let qx = dx * c + dy * s, qy = -dx * s + dy * c
-                let u = (qx - icon.topLeft.x) / texel, v = (qy - icon.topLeft.y) / texel
-                guard u >= -1, v >= -1, u <= Double(image.width) + 1, v <= Double(image.height) + 1 else { continue }
-                let sample = icon.linear ? image.bilinear(u, v) : image.nearest(u, v)
-                if image.sdf {
-                    let alpha = smoothstep(buff - gamma, buff + gamma, Double(sample.w))
-                    canvas.blend(premultiplied: tint * Float(alpha) * opacity, x: x, y: y)
-                } else {
-                    canvas.blend(premultiplied: sample * opacity, x: x, y: y)
+        for (topLeft, bottomRight, tex) in icon.quads {
+            let quadWidth = bottomRight.x - topLeft.x, quadHeight = bottomRight.y - topLeft.y
+            guard quadWidth > 0, quadHeight > 0, tex.texWidth > 0, tex.texHeight > 0 else { continue }
+            let corners = [topLeft, Point(bottomRight.x, topLeft.y), Point(topLeft.x, bottomRight.y), bottomRight]
+                .map { Point(icon.anchor.x + $0.x * c - $0.y * s, icon.anchor.y + $0.x * s + $0.y * c) }
+            let x0 = max(0, Int(corners.map(\.x).min()!.rounded(.down))), x1 = min(canvas.width - 1, Int(corners.map(\.x).max()!.rounded(.up)))
+            let y0 = max(canvas.rows.lowerBound, Int(corners.map(\.y).min()!.rounded(.down)))
+            let y1 = min(canvas.rows.upperBound - 1, Int(corners.map(\.y).max()!.rounded(.up)))
+            guard x0 <= x1, y0 <= y1 else { continue }
+            // Output pixels per image pixel along each axis.
+            let texelX = quadWidth / tex.texWidth, texelY = quadHeight / tex.texHeight
+            for y in y0...y1 {
+                for x in x0...x1 {
+                    // The pixel's centre turned back into the quad (half-open, so quads
+                    // that meet draw a pixel once), then in image pixels.
+                    let dx = Double(x) + 0.5 - icon.anchor.x, dy = Double(y) + 0.5 - icon.anchor.y
+                    let qx = dx * c + dy * s, qy = -dx * s + dy * c
+                    guard qx >= topLeft.x, qy >= topLeft.y, qx < bottomRight.x, qy < bottomRight.y else { continue }
+                    let u = tex.texX + (qx - topLeft.x) / texelX, v = tex.texY + (qy - topLeft.y) / texelY
+                    let sample = icon.linear ? image.bilinear(u, v) : image.nearest(u, v)
+                    if image.sdf {
+                        let alpha = smoothstep(buff - gamma, buff + gamma, Double(sample.w))
+                        canvas.blend(premultiplied: tint * Float(alpha) * opacity, x: x, y: y)
+                    } else {
+                        canvas.blend(premultiplied: sample * opacity, x: x, y: y)
+                    }
                 }
             }
         }

@@ -47,6 +47,12 @@ struct BandedCanvas {
         }.map { try $0.get() }
     }
 
+    /// `canvas` (a whole one) to draw more on, as one band: for the layers a
+    /// style puts above its symbols, drawn after them.
+    init(continuing canvas: Canvas) {
+        bands = [canvas]
+    }
+
     /// Drawing operations recorded apart from any canvas (one layer's, made
     /// on any thread), drawn in order by ``draw(_:)``.
     struct Recording: Sendable {

@@ -133,44 +133,60 @@ public struct VectorMapRenderer: Sendable {
         }
         try checkBudget(tiles, layers: layers)
         var bands = try BandedCanvas(width: camera.pixelWidth, height: camera.pixelHeight, bandCount: bandCount)
-        var painted: [(index: Int, layer: StyleLayer)] = []
+        // The style in runs of other layers, each followed by the symbol layers above it:
+        // symbols are drawn where the style puts them, under the layers above them.
+        var runs: [(painted: [(index: Int, layer: StyleLayer)], symbols: Set<String>)] = [([], [])]
         var symbolLayers: [StyleLayer] = []
         for (index, layer) in zip(shown, layers) {
-            if case .symbol = layer.kind { symbolLayers.append(layer) } else { painted.append((index, layer)) }
+            if case .symbol = layer.kind {
+                symbolLayers.append(layer)
+                runs[runs.count - 1].symbols.insert(layer.id)
+            } else {
+                if !runs[runs.count - 1].symbols.isEmpty { runs.append(([], [])) }
+                runs[runs.count - 1].painted.append((index, layer))
+            }
+        }
+        // Symbols are placed before any is drawn: MapLibre places the top-most
+        // symbol layer first (the last in the style wins), icons and text apart.
+        var icons: SymbolIconPlacer?
+        if !sprites.images.isEmpty, !symbolLayers.isEmpty {
+            var placer = SymbolIconPlacer(sprites: sprites, scale: camera.scale, zoom: zoom, width: camera.pixelWidth,
+                                          height: camera.pixelHeight, limits: limits, glyphs: glyphs)
+            for layer in symbolLayers.reversed() {
+                try placer.place(layer, from: sourceName(of: layer).flatMap { tiles[$0] } ?? [], checkCancellation: checkCancellation)
+            }
+            icons = placer
+        }
+        var placer = VectorLabelPlacer(font: try TrueTypeFont.dejaVuSans, scale: camera.scale, zoom: zoom,
+                                       width: camera.pixelWidth, height: camera.pixelHeight, limits: limits,
+                                       glyphs: glyphs, labelsCrossEdges: labelsCrossEdges)
+        for layer in symbolLayers.reversed() {
+            try checkCancellation()
+            try placer.place(layer, from: sourceName(of: layer).flatMap { tiles[$0] } ?? [], checkCancellation: checkCancellation)
         }
         // Layers are recorded a chunk at a time (bounding the geometry held),
         // the chunk's layers on every core, then drawn in style order. What
         // lines generate is charged to one budget for the whole snapshot.
         let budget = GeneratedGeometryBudget(limit: limits.generatedGeometryPerSnapshot)
-        var start = 0
-        while start < painted.count {
-            try checkCancellation()
-            let chunk = Array(painted[start..<min(painted.count, start + Self.layersPerChunk)])
-            for recording in record(chunk, of: tiles, camera: camera, budget: budget, cancellation: cancellation) {
-                try bands.draw(recording.get())
+        for (number, run) in runs.enumerated() {
+            var start = 0
+            while start < run.painted.count {
+                try checkCancellation()
+                let chunk = Array(run.painted[start..<min(run.painted.count, start + Self.layersPerChunk)])
+                for recording in record(chunk, of: tiles, camera: camera, budget: budget, cancellation: cancellation) {
+                    try bands.draw(recording.get())
+                }
+                start += chunk.count
             }
-            start += chunk.count
-        }
-        guard !symbolLayers.isEmpty else { return (try bands.finishBitmap(), []) }
-        var canvas = try bands.finish()
-        if !sprites.images.isEmpty {
-            var icons = SymbolIconPlacer(sprites: sprites, scale: camera.scale, zoom: zoom, width: camera.pixelWidth, height: camera.pixelHeight, limits: limits)
-            for layer in symbolLayers.reversed() {
-                try icons.place(layer, from: sourceName(of: layer).flatMap { tiles[$0] } ?? [], checkCancellation: checkCancellation)
-            }
-            icons.draw(on: &canvas)
-        }
-        var placer = VectorLabelPlacer(font: try TrueTypeFont.dejaVuSans, scale: camera.scale, zoom: zoom,
-                                       width: camera.pixelWidth, height: camera.pixelHeight, limits: limits,
-                                       glyphs: glyphs, labelsCrossEdges: labelsCrossEdges)
-        // MapLibre places the top-most symbol layer first: the last in the style wins.
-        for layer in symbolLayers.reversed() {
+            guard !run.symbols.isEmpty else { break }
+            var canvas = try bands.finish()
+            icons?.draw(on: &canvas, layers: run.symbols)
             try checkCancellation()
-            try placer.place(layer, from: sourceName(of: layer).flatMap { tiles[$0] } ?? [], checkCancellation: checkCancellation)
+            try placer.draw(on: &canvas, layers: run.symbols)
+            guard number < runs.count - 1 else { return (canvas.bitmap, placer.labels) }
+            bands = BandedCanvas(continuing: canvas)
         }
-        try checkCancellation()
-        try placer.draw(on: &canvas)
-        return (canvas.bitmap, placer.labels)
+        return (try bands.finishBitmap(), placer.labels)
     }
 
     /// The name in ``sources`` of the source `layer` draws from, nil for none

@@ -32,6 +32,10 @@ public struct SymbolIconStyle: Sendable {
     public var haloBlur: StyleProperty<Double>
     /// `icon-translate` in pixels (default [0, 0]): moves the drawn icon, not its place.
     public var translate: StyleProperty<[Double]>
+    /// `icon-text-fit` (default none): the icon stretched around the text.
+    public var textFit: StyleProperty<StyleIconTextFit>
+    /// `icon-text-fit-padding`: top, right, bottom, left in pixels (default 0s), added around the text.
+    public var textFitPadding: StyleProperty<[Double]>
 
     /// The style with zoom-only properties evaluated at `zoom`.
     public func atZoom(_ zoom: Double) -> SymbolIconStyle {
@@ -39,7 +43,8 @@ public struct SymbolIconStyle: Sendable {
                         rotate: rotate.atZoom(zoom), padding: padding.atZoom(zoom), allowOverlap: allowOverlap.atZoom(zoom),
                         ignorePlacement: ignorePlacement.atZoom(zoom), optional: optional.atZoom(zoom), opacity: opacity.atZoom(zoom),
                         color: color.atZoom(zoom), haloColor: haloColor.atZoom(zoom), haloWidth: haloWidth.atZoom(zoom),
-                        haloBlur: haloBlur.atZoom(zoom), translate: translate.atZoom(zoom))
+                        haloBlur: haloBlur.atZoom(zoom), translate: translate.atZoom(zoom),
+                        textFit: textFit.atZoom(zoom), textFitPadding: textFitPadding.atZoom(zoom))
     }
 
     /// The icon properties of a symbol layer's `layout` and `paint`.
@@ -60,13 +65,24 @@ public struct SymbolIconStyle: Sendable {
             haloColor: try reader.property("icon-halo-color", in: paint, "paint", type: .color, default: StyleColor(red: 0, green: 0, blue: 0, alpha: 0), convert: R.color),
             haloWidth: try reader.property("icon-halo-width", in: paint, "paint", type: .number, default: 0, convert: R.length),
             haloBlur: try reader.property("icon-halo-blur", in: paint, "paint", type: .number, default: 0, convert: R.length),
-            translate: try reader.property("icon-translate", in: paint, "paint", type: .numberArray, default: [0, 0], convert: R.offset))
+            translate: try reader.property("icon-translate", in: paint, "paint", type: .numberArray, default: [0, 0], convert: R.offset),
+            textFit: try reader.property("icon-text-fit", in: layout, "layout", type: .enumeration, default: .none,
+                                         convert: R.enumeration(StyleIconTextFit.self)),
+            textFitPadding: try reader.property("icon-text-fit-padding", in: layout, "layout", type: .numberArray, default: [0, 0, 0, 0],
+                                                convert: Self.fitPadding))
+    }
+
+    /// `icon-text-fit-padding`: four numbers.
+    private static let fitPadding: @Sendable (StyleValue) -> [Double]? = { value in
+        guard case .array(let elements) = value, elements.count == 4 else { return nil }
+        let numbers = elements.compactMap(StyleLayerReader.number)
+        return numbers.count == 4 ? numbers : nil
     }
 
     /// The layout and paint properties ``read(layout:paint:reader:)`` reads.
     static let properties: (layout: Set<String>, paint: Set<String>) = (
         ["icon-image", "icon-size", "icon-anchor", "icon-offset", "icon-rotate", "icon-padding", "icon-allow-overlap",
-         "icon-ignore-placement", "icon-optional"],
+         "icon-ignore-placement", "icon-optional", "icon-text-fit", "icon-text-fit-padding"],
         ["icon-opacity", "icon-color", "icon-halo-color", "icon-halo-width", "icon-halo-blur", "icon-translate"])
 }
 
@@ -93,4 +109,16 @@ public enum StyleIconAnchor: String, Sendable {
         case .bottomRight: (1, 1)
         }
     }
+}
+
+/// How an icon is stretched around its text (`icon-text-fit`).
+public enum StyleIconTextFit: String, Sendable {
+    /// Not stretched (the default).
+    case none
+    /// Stretched across the text's width.
+    case width
+    /// Stretched down the text's height.
+    case height
+    /// Stretched both ways.
+    case both
 }

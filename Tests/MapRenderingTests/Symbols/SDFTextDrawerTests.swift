@@ -56,8 +56,9 @@ final class SDFTextDrawerTests: XCTestCase {
     }
 
     /// A folder holding the range 0-255 of "Test Font" with `glyph`, and a style
-    /// labelling `points` (GeoJSON positions) with `layout`.
-    func styled(_ glyph: SDFGlyph, points: [[Double]], layout: String, geometry: String = "MultiPoint") throws -> (folder: URL, renderer: VectorMapRenderer) {
+    /// labelling `points` (GeoJSON positions) with `layout`, under the layers `above` (JSON continuing the layer list).
+    static func styled(_ glyph: SDFGlyph, points: [[Double]], layout: String, geometry: String = "MultiPoint",
+                       above: String = "") throws -> (folder: URL, renderer: VectorMapRenderer) {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("glyphs-\(UUID().uuidString)")
         let dir = folder.appendingPathComponent("Test Font")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
@@ -67,7 +68,7 @@ final class SDFTextDrawerTests: XCTestCase {
              "sources": {"points": {"type": "geojson", "data": {"type": "\(geometry)", "coordinates": \(points)}}},
              "layers": [{"id": "bg", "type": "background", "paint": {"background-color": "white"}},
                         {"id": "labels", "type": "symbol", "source": "points",
-                         "layout": {"text-field": "A", "text-font": ["Test Font"], \(layout)}}]}
+                         "layout": {"text-field": "A", "text-font": ["Test Font"], \(layout)}}\(above)]}
             """)
         XCTAssertEqual(style.warnings, [])
         guard case .geojson(let source)? = style.sources["points"]?.kind, case .inline(let document) = source.data else {
@@ -85,7 +86,7 @@ final class SDFTextDrawerTests: XCTestCase {
         // labels at one point, where counting the text alone drew all 50 (each drawing
         // 16 384 pixels).
         let huge = GlyphPBF.square(65, side: 200, left: 0, top: 0, advance: 200)
-        var (folder, renderer) = try styled(huge, points: Array(repeating: [0, 0], count: 50),
+        var (folder, renderer) = try Self.styled(huge, points: Array(repeating: [0, 0], count: 50),
                                             layout: "\"text-size\": 100, \"text-allow-overlap\": true")
         defer { try? FileManager.default.removeItem(at: folder) }
         renderer.labelsCrossEdges = true
@@ -99,10 +100,10 @@ final class SDFTextDrawerTests: XCTestCase {
         // with [left, right] (no padding) it goes to the point's left instead.
         let a = GlyphPBF.square(65, side: 4, left: 3, top: -15, advance: 10)
         let camera = VectorMapCamera(center: GeoCoordinate(latitude: 0, longitude: 0), zoom: 3, width: 64, height: 64)
-        let (folder, single) = try styled(a, points: [[0, 0], [0, 0]], layout: "\"text-size\": 24, \"text-padding\": 0")
+        let (folder, single) = try Self.styled(a, points: [[0, 0], [0, 0]], layout: "\"text-size\": 24, \"text-padding\": 0")
         defer { try? FileManager.default.removeItem(at: folder) }
         XCTAssertEqual(try single.snapshot(camera).labels.count, 1)
-        let (other, variable) = try styled(a, points: [[0, 0], [0, 0]],
+        let (other, variable) = try Self.styled(a, points: [[0, 0], [0, 0]],
                                            layout: "\"text-size\": 24, \"text-padding\": 0, \"text-variable-anchor\": [\"left\", \"right\"]")
         defer { try? FileManager.default.removeItem(at: other) }
         let labels = try variable.snapshot(camera).labels
@@ -116,7 +117,7 @@ final class SDFTextDrawerTests: XCTestCase {
         // "A" along a level line (off the tile edge at the equator): the glyph (advance 10
         // at 24 px) centred on the line's middle, upright, centred across the line.
         let a = GlyphPBF.square(65, side: 4, left: 3, top: -15, advance: 10)
-        let (folder, renderer) = try styled(a, points: [[-10, 5], [10, 5]], layout: "\"text-size\": 24, \"symbol-placement\": \"line\"",
+        let (folder, renderer) = try Self.styled(a, points: [[-10, 5], [10, 5]], layout: "\"text-size\": 24, \"symbol-placement\": \"line\"",
                                             geometry: "LineString")
         defer { try? FileManager.default.removeItem(at: folder) }
         let (bitmap, labels) = try renderer.snapshot(VectorMapCamera(center: GeoCoordinate(latitude: 5, longitude: 0), zoom: 3, width: 128, height: 64))

@@ -284,6 +284,41 @@ struct VectorLabelPlacer {
         return Point(Double(first.x) + cx / (3 * area), Double(first.y) + cy / (3 * area))
     }
 
+    /// `style`'s text layout for `feature`: what shaping from the style's glyphs reads.
+    static func textLayout(_ style: SymbolLayerStyle, for feature: VectorTileFeature, zoom: Double, haloWidth: Double) -> TextLayout {
+        let t = style.text, z = SymbolTextStyle.layoutZoom(zoom)
+        let offset = t.offset.value(atZoom: z, for: feature)
+        return TextLayout(maxWidth: t.maxWidth.value(atZoom: z, for: feature),
+                          fontStack: t.font.value(atZoom: z, for: feature), lineHeight: t.lineHeight.value(atZoom: z, for: feature),
+                          letterSpacing: t.letterSpacing.value(atZoom: z, for: feature), justify: t.justify.value(atZoom: z, for: feature),
+                          anchor: t.anchor.value(atZoom: z, for: feature), offsetX: offset[0], offsetY: offset[1],
+                          radialOffset: t.radialOffset.value(atZoom: z, for: feature), transform: t.transform.value(atZoom: z, for: feature),
+                          rotate: t.rotate.value(atZoom: z, for: feature), haloBlur: t.haloBlur.value(atZoom: zoom, for: feature),
+                          variableAnchors: t.variableAnchor.value(atZoom: z, for: feature), haloWidth: haloWidth,
+                          size: min(style.textSize.value(atZoom: zoom, for: feature), Self.maximumTextSize))
+    }
+
+    /// `codePoints` shaped by `layout` at `anchor` from `glyphs`, offset as MapLibre's
+    /// `evaluateVariableOffset` offsets a variable anchor; nil when no glyph of it is in the font stack.
+    static func shape(_ codePoints: [UInt32], _ layout: TextLayout, anchor: StyleTextAnchor, glyphs: GlyphCache) -> ShapedText? {
+        let em = TextShaper.oneEm
+        let translate: (x: Double, y: Double)
+        if layout.radialOffset != 0 || !layout.variableAnchors.isEmpty && layout.offsetX == 0 && layout.offsetY == 0 {
+            translate = TextShaper.radialOffset(layout.radialOffset * em, anchor: anchor)
+        } else if !layout.variableAnchors.isEmpty {
+            translate = TextShaper.variableOffset(x: layout.offsetX * em, y: layout.offsetY * em, anchor: anchor)
+        } else {
+            translate = (layout.offsetX * em, layout.offsetY * em)
+        }
+        let fontStack = layout.fontStack
+        let shaper = TextShaper(glyph: { glyphs.glyph($0, fontStack: fontStack) }, maxWidth: layout.maxWidth * em,
+                                lineHeight: layout.lineHeight * em,
+                                spacing: TextShaper.allowsLetterSpacing(codePoints) ? layout.letterSpacing * em : 0,
+                                anchor: anchor, justify: layout.justify == .auto ? anchor.justification : layout.justify,
+                                translate: translate)
+        return shaper.shape(codePoints)
+    }
+
     /// The feature's paint in output pixels; nil when nothing would show.
     private func paint(_ style: SymbolLayerStyle, for feature: VectorTileFeature) -> Paint? {
         let size = min(style.textSize.value(atZoom: zoom, for: feature) * scale, Self.maximumTextSize)
@@ -299,17 +334,7 @@ struct VectorLabelPlacer {
         // The text layout is only read when the style's glyphs draw it.
         var text = TextLayout.unused
         if glyphs != nil {
-            let t = style.text, z = SymbolTextStyle.layoutZoom(zoom)
-            let offset = t.offset.value(atZoom: z, for: feature)
-            text = TextLayout(maxWidth: t.maxWidth.value(atZoom: z, for: feature),
-                              fontStack: t.font.value(atZoom: z, for: feature), lineHeight: t.lineHeight.value(atZoom: z, for: feature),
-                              letterSpacing: t.letterSpacing.value(atZoom: z, for: feature), justify: t.justify.value(atZoom: z, for: feature),
-                              anchor: t.anchor.value(atZoom: z, for: feature), offsetX: offset[0], offsetY: offset[1],
-                              radialOffset: t.radialOffset.value(atZoom: z, for: feature), transform: t.transform.value(atZoom: z, for: feature),
-                              rotate: t.rotate.value(atZoom: z, for: feature), haloBlur: t.haloBlur.value(atZoom: zoom, for: feature),
-                              variableAnchors: t.variableAnchor.value(atZoom: z, for: feature),
-                              haloWidth: hasHalo ? style.haloWidth.value(atZoom: zoom, for: feature) : 0,
-                              size: min(style.textSize.value(atZoom: zoom, for: feature), Self.maximumTextSize))
+            text = Self.textLayout(style, for: feature, zoom: zoom, haloWidth: hasHalo ? style.haloWidth.value(atZoom: zoom, for: feature) : 0)
         }
         return Paint(size: size, color: color, halo: hasHalo ? halo : nil, haloWidth: hasHalo ? haloWidth : 0,
                      padding: min(style.padding.value(atZoom: zoom, for: feature) * scale, Double(max(width, height))),
@@ -379,29 +404,14 @@ struct VectorLabelPlacer {
     private func shape(_ text: String, _ paint: Paint, _ glyphs: GlyphCache) -> PointText? {
         let layout = paint.text
         let codePoints = layout.transform.apply(text).unicodeScalars.map(\.value)
-        let em = TextShaper.oneEm
-        let fontStack = layout.fontStack
-        let spacing = TextShaper.allowsLetterSpacing(codePoints) ? layout.letterSpacing * em : 0
-        let fontScale = layout.size / em
+        let fontScale = layout.size / TextShaper.oneEm
         let s = fontScale * scale
         let angle = layout.rotate * .pi / 180
         // `text-variable-anchor`: each anchor in turn, offset as MapLibre's `evaluateVariableOffset`.
         let anchors = layout.variableAnchors.isEmpty ? [layout.anchor] : layout.variableAnchors
         var candidates: [(text: ShapedText, box: LabelBox)] = []
         for anchor in anchors {
-            let translate: (x: Double, y: Double)
-            if layout.radialOffset != 0 || !layout.variableAnchors.isEmpty && layout.offsetX == 0 && layout.offsetY == 0 {
-                translate = TextShaper.radialOffset(layout.radialOffset * em, anchor: anchor)
-            } else if !layout.variableAnchors.isEmpty {
-                translate = TextShaper.variableOffset(x: layout.offsetX * em, y: layout.offsetY * em, anchor: anchor)
-            } else {
-                translate = (layout.offsetX * em, layout.offsetY * em)
-            }
-            let shaper = TextShaper(glyph: { glyphs.glyph($0, fontStack: fontStack) }, maxWidth: layout.maxWidth * em,
-                                    lineHeight: layout.lineHeight * em, spacing: spacing,
-                                    anchor: anchor, justify: layout.justify == .auto ? anchor.justification : layout.justify,
-                                    translate: translate)
-            guard let shaped = shaper.shape(codePoints) else { return nil }
+            guard let shaped = Self.shape(codePoints, layout, anchor: anchor, glyphs: glyphs) else { return nil }
             var box = LabelBox(minX: shaped.left * s, minY: shaped.top * s, maxX: shaped.right * s, maxY: shaped.bottom * s)
             if angle != 0 {
                 // MapLibre's box of a rotated label: the bounds of its rotated corners.
@@ -597,9 +607,10 @@ struct VectorLabelPlacer {
                               layout: .alongLine(glyphs, size: paint.size), color: paint.color, halo: paint.halo, haloWidth: paint.haloWidth)
     }
 
-    /// Draws the placed labels, each halo under its text, bottom layer first:
-    /// the layers' runs of labels in the reverse of their placement.
-    func draw(on canvas: inout Canvas) throws {
+    /// Draws the placed labels of `layers` (every layer's when nil), each halo
+    /// under its text, bottom layer first: the layers' runs of labels in the reverse of their placement.
+    func draw(on canvas: inout Canvas, layers: Set<String>? = nil) throws {
+        let labels = layers.map { layers in self.labels.filter { layers.contains($0.layerID) } } ?? self.labels
         var outlines: [GlyphKey: Path] = [:]
         var runs: [ArraySlice<VectorMapLabel>] = []
         var start = 0
