@@ -49,6 +49,10 @@ indirect enum StyleExpression: Sendable {
     /// linear is base 1.
     case interpolate(base: Double, input: StyleExpression, stops: [StyleStop])
 
+    /// The property `["heatmap-density"]` reads: the heatmap's colour ramp
+    /// evaluates `heatmap-color` with it set to each density.
+    static let heatmapDensityKey = "\u{0}heatmap-density"
+
     /// The node's operands, for the dependency analysis below.
     var children: [StyleExpression] {
         switch self {

@@ -98,6 +98,11 @@ struct StyleExpressionCompiler {
         case "zoom":
             try arity(0...0)
             return .zoom
+        case "heatmap-density":
+            // Only `heatmap-color` is evaluated with it: read as a property the
+            // heatmap's ramp sets (no tile key starts with a NUL).
+            try arity(0...0)
+            return .get(StyleExpression.heatmapDensityKey)
         case "!":
             try arity(1...1)
             return .not(try sub(args[0], .boolean))
