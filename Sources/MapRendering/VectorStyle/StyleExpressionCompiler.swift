@@ -162,13 +162,14 @@ struct StyleExpressionCompiler {
             }
             let stops = try self.stops(Array(args.dropFirst(2)), op: op, expecting: type, sub: sub)
             return .step(input: try sub(args[0], .number), first: try sub(args[1], type), stops: stops)
-        case "interpolate":
+        case "interpolate", "interpolate-hcl", "interpolate-lab":
             guard args.count >= 4, args.count % 2 == 0 else {
-                throw StyleCompileError.invalid("'interpolate' takes a type, an input and stop/output pairs, not \(args.count) arguments")
+                throw StyleCompileError.invalid("'\(op)' takes a type, an input and stop/output pairs, not \(args.count) arguments")
             }
             let base = try interpolationBase(args[0])
             let stops = try self.stops(Array(args.dropFirst(2)), op: op, expecting: type, sub: sub)
-            return .interpolate(base: base, input: try sub(args[1], .number), stops: stops)
+            let space: StyleColorSpace = op == "interpolate-hcl" ? .hcl : op == "interpolate-lab" ? .lab : .rgb
+            return .interpolate(base: base, input: try sub(args[1], .number), stops: stops, space: space)
         default:
             if let comparison = StyleComparison(rawValue: op) {
                 try arity(2...3)
