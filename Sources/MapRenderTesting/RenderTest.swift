@@ -31,6 +31,13 @@ struct RenderTest: Sendable {
     /// The expected image.
     var expectedImage: URL { folder.appendingPathComponent("expected.png") }
 
+    /// Every expected image: `expected.png` and its platform variants
+    /// (`expected-half-float.png`, …), of which MapLibre's runner takes the nearest.
+    var expectedImages: [URL] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.filter { $0.hasPrefix("expected") && $0.hasSuffix(".png") }.sorted().map { folder.appendingPathComponent($0) }
+    }
+
     /// The test in `folder`, named `name`, read from its `style.json`.
     init(name: String, folder: URL) throws {
         self.name = name

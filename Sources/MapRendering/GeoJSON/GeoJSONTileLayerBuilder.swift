@@ -102,7 +102,9 @@ struct GeoJSONTileLayerBuilder {
     }
 
     /// Reverses the ring from `start` when its winding is not its role's:
-    /// positive area (y down) for an exterior ring, negative for a hole.
+    /// positive area (y down) for an exterior ring, negative for a hole. The
+    /// first point stays first, as geojson-vt reverses the closed ring (a
+    /// circle or heatmap layer weighs that point twice).
     private mutating func wind(from start: Int, exterior: Bool) {
         var area = 0.0
         var previous = points.count - 1
@@ -110,6 +112,6 @@ struct GeoJSONTileLayerBuilder {
             area += Double(points[previous].x) * Double(points[i].y) - Double(points[i].x) * Double(points[previous].y)
             previous = i
         }
-        if (area < 0) == exterior { points[start...].reverse() }
+        if (area < 0) == exterior, start + 1 < points.count { points[(start + 1)...].reverse() }
     }
 }

@@ -16,6 +16,8 @@ struct PreparedLayerGroup: Sendable {
                   cap: StyleLineCap, join: StyleLineJoin, miterLimit: Double, sortKey: Double)
         /// A `circle`.
         case circle(CircleLayerDrawer.Paint)
+        /// A `heatmap`'s weight and radius.
+        case heatmap(HeatmapLayerDrawer.Paint)
     }
 
     var paint: Paint

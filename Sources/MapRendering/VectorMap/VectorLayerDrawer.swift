@@ -173,6 +173,11 @@ struct VectorLayerDrawer {
             polygonFlag = PreparedLayerGroup.closedFlag
             paint = { CircleLayerDrawer.paint(of: $0, style: style, atZoom: zoom).map { .circle($0) } }
             keys = Set(unionOf: [layer.filter.propertyKeys, style.propertyKeys])
+        case .heatmap(let style):
+            drawsType = { _ in true }
+            polygonFlag = PreparedLayerGroup.closedFlag
+            paint = { HeatmapLayerDrawer.paint(of: $0, style: style, atZoom: zoom).map { .heatmap($0) } }
+            keys = Set(unionOf: [layer.filter.propertyKeys, style.propertyKeys])
         case .background, .symbol, .raster, .hillshade:
             return []
         }
@@ -238,7 +243,7 @@ struct VectorLayerDrawer {
                     if let pitch, ring.count >= 3 { ring = pitch.clip(ring: ring).map(pitch.project) }
                     if ring.count >= 3 { fills[group].rings.append(ring) }
                 }
-            case .circle:
+            case .circle, .heatmap:
                 break
             case let .line(color, rawWidth, gap, offset, blur, translate, anchor, dashes, dashWidth, cap, join, miterLimit, sortKey):
                 let width = bounded(rawWidth * scale)

@@ -277,6 +277,17 @@ public struct VectorMapRenderer: Sendable {
                 var circles = CircleLayerDrawer(scale: camera.scale, width: camera.pixelWidth, height: camera.pixelHeight)
                 for (groups, tileLayer, place) in try prepared() { circles.add(groups, from: tileLayer, at: place) }
                 try circles.flush(into: &recording, layer: layer.id, budget: budget, cancellation: cancellation)
+            case .heatmap(let style):
+                var heatmap = HeatmapLayerDrawer(scale: camera.scale, width: camera.pixelWidth, height: camera.pixelHeight,
+                                                 intensity: style.intensity.value(atZoom: zoom))
+                for (groups, tileLayer, place) in try prepared() {
+                    try cancellation.check()
+                    try heatmap.add(groups, from: tileLayer, at: place, layer: layer.id, budget: budget)
+                }
+                let ramp = HeatmapLayerDrawer.ramp(style.color, atZoom: zoom)
+                if let pixels = heatmap.pixels(ramp: ramp, opacity: style.opacity.value(atZoom: zoom)) {
+                    recording.composite(premultipliedLayer: pixels)
+                }
             case .symbol:
                 break
             case .raster(let style):

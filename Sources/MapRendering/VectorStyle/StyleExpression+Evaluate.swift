@@ -132,7 +132,7 @@ extension StyleExpression {
             // The last stop whose input is ≤ x (stops are ascending, checked at compile).
             guard let index = Self.lastStop(atOrBelow: x, in: stops) else { return try first.evaluate(zoom: zoom, feature: feature) }
             return try stops[index].output.evaluate(zoom: zoom, feature: feature)
-        case .interpolate(let base, let input, let stops):
+        case .interpolate(let base, let input, let stops, let space):
             // NaN (`["/", 0, 0]`) is no stop's input: an error, so the property's default (MapLibre's "Input is not a number").
             guard case .number(let x) = try input.evaluate(zoom: zoom, feature: feature), !x.isNaN else { throw StyleEvaluationError() }
             guard let index = Self.lastStop(atOrBelow: x, in: stops) else { return try stops[0].output.evaluate(zoom: zoom, feature: feature) }
@@ -140,7 +140,7 @@ extension StyleExpression {
             let lower = stops[index], upper = stops[index + 1]
             let t = Self.interpolationFactor(x, base: base, lower: lower.input, upper: upper.input)
             return Self.interpolate(try lower.output.evaluate(zoom: zoom, feature: feature),
-                                    try upper.output.evaluate(zoom: zoom, feature: feature), t)
+                                    try upper.output.evaluate(zoom: zoom, feature: feature), t, in: space)
         }
     }
 
@@ -163,7 +163,7 @@ extension StyleExpression {
 
     /// Numbers, colours (straight RGBA, as MapLibre) and number arrays of one
     /// length interpolate; anything else takes the lower stop's value.
-    static func interpolate(_ from: StyleValue, _ to: StyleValue, _ t: Double) -> StyleValue {
+    static func interpolate(_ from: StyleValue, _ to: StyleValue, _ t: Double, in space: StyleColorSpace = .rgb) -> StyleValue {
         switch (from, to) {
         case (.number(let a), .number(let b)):
             return .number(a + t * (b - a))
@@ -177,10 +177,10 @@ extension StyleExpression {
         default:
             // A colour output read from a property arrives as a string.
             if let a = color(from), let b = color(to), case .color = from {
-                return .color(StyleColor.interpolate(a, b, t))
+                return .color(space.interpolate(a, b, t))
             }
             if let a = color(from), let b = color(to), case .color = to {
-                return .color(StyleColor.interpolate(a, b, t))
+                return .color(space.interpolate(a, b, t))
             }
             return from
         }

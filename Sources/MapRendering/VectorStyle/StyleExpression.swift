@@ -47,7 +47,11 @@ indirect enum StyleExpression: Sendable {
     case step(input: StyleExpression, first: StyleExpression, stops: [StyleStop])
     /// `["interpolate", ["linear"] or ["exponential", base], input, stop, output, …]`;
     /// linear is base 1.
-    case interpolate(base: Double, input: StyleExpression, stops: [StyleStop])
+    case interpolate(base: Double, input: StyleExpression, stops: [StyleStop], space: StyleColorSpace = .rgb)
+
+    /// The property `["heatmap-density"]` reads: the heatmap's colour ramp
+    /// evaluates `heatmap-color` with it set to each density.
+    static let heatmapDensityKey = "\u{0}heatmap-density"
 
     /// The node's operands, for the dependency analysis below.
     var children: [StyleExpression] {
@@ -61,7 +65,7 @@ indirect enum StyleExpression: Sendable {
         case .match(let input, _, let outputs, let fallback): return [input] + outputs + [fallback]
         case .cases(let branches, let fallback): return branches.flatMap { [$0.condition, $0.output] } + [fallback]
         case .step(let input, let first, let stops): return [input, first] + stops.map(\.output)
-        case .interpolate(_, let input, let stops): return [input] + stops.map(\.output)
+        case .interpolate(_, let input, let stops, _): return [input] + stops.map(\.output)
         }
     }
 
@@ -108,7 +112,7 @@ indirect enum StyleExpression: Sendable {
         switch self {
         case .step(.zoom, let first, let stops):
             return !first.dependsOnZoom && !stops.contains { $0.output.dependsOnZoom }
-        case .interpolate(_, .zoom, let stops):
+        case .interpolate(_, .zoom, let stops, _):
             return !stops.contains { $0.output.dependsOnZoom }
         case .coalesce(let operands):
             let curves = operands.filter(\.dependsOnZoom)

@@ -98,6 +98,11 @@ struct StyleExpressionCompiler {
         case "zoom":
             try arity(0...0)
             return .zoom
+        case "heatmap-density":
+            // Only `heatmap-color` is evaluated with it: read as a property the
+            // heatmap's ramp sets (no tile key starts with a NUL).
+            try arity(0...0)
+            return .get(StyleExpression.heatmapDensityKey)
         case "!":
             try arity(1...1)
             return .not(try sub(args[0], .boolean))
@@ -157,13 +162,14 @@ struct StyleExpressionCompiler {
             }
             let stops = try self.stops(Array(args.dropFirst(2)), op: op, expecting: type, sub: sub)
             return .step(input: try sub(args[0], .number), first: try sub(args[1], type), stops: stops)
-        case "interpolate":
+        case "interpolate", "interpolate-hcl", "interpolate-lab":
             guard args.count >= 4, args.count % 2 == 0 else {
-                throw StyleCompileError.invalid("'interpolate' takes a type, an input and stop/output pairs, not \(args.count) arguments")
+                throw StyleCompileError.invalid("'\(op)' takes a type, an input and stop/output pairs, not \(args.count) arguments")
             }
             let base = try interpolationBase(args[0])
             let stops = try self.stops(Array(args.dropFirst(2)), op: op, expecting: type, sub: sub)
-            return .interpolate(base: base, input: try sub(args[1], .number), stops: stops)
+            let space: StyleColorSpace = op == "interpolate-hcl" ? .hcl : op == "interpolate-lab" ? .lab : .rgb
+            return .interpolate(base: base, input: try sub(args[1], .number), stops: stops, space: space)
         default:
             if let comparison = StyleComparison(rawValue: op) {
                 try arity(2...3)

@@ -11,13 +11,17 @@ struct StyleFunctionCompiler {
         if let unknown = members.keys.first(where: { !Self.keys.contains($0) }) {
             throw StyleCompileError.invalid("a function has no key '\(unknown)'")
         }
-        if let space = members["colorSpace"], space != .string("rgb") {
-            throw StyleCompileError.unsupported("function colour space \(space.summary)")
-        }
         var base = 1.0
         if let json = members["base"] {
             guard case .number(let b) = json, b.isFinite, b > 0 else { throw StyleCompileError.invalid("a function's 'base' is a positive number") }
             base = b
+        }
+        var space = StyleColorSpace.rgb
+        if let json = members["colorSpace"] {
+            guard case .string(let name) = json, let named = StyleColorSpace(rawValue: name) else {
+                throw StyleCompileError.invalid("a function's 'colorSpace' is rgb, lab or hcl, not \(json.summary)")
+            }
+            space = named
         }
         let kind: String
         switch members["type"] {
@@ -57,16 +61,17 @@ struct StyleFunctionCompiler {
         }
         if case .object = pairs[0].input {
             guard let property else { throw StyleCompileError.invalid("a zoom-and-property function needs a 'property'") }
-            return try zoomAndProperty(pairs, property: property, kind: kind, base: base, fallback: fallback, expecting: type)
+            return try zoomAndProperty(pairs, property: property, kind: kind, base: base, space: space, fallback: fallback, expecting: type)
         }
         let input: StyleExpression = property.map { .get($0) } ?? .zoom
         let curve = try self.curve(pairs.map { ($0.input, try expressions.literal($0.output, expecting: type)) },
-                                   input: input, kind: kind, base: base)
+                                   input: input, kind: kind, base: base, space: space)
         return property == nil ? curve : withDefault(curve, fallback)
     }
 
     /// One function's curve: interpolate, step or match over `input`.
-    private func curve(_ stops: [(StyleJSON, StyleValue)], input: StyleExpression, kind: String, base: Double) throws -> StyleExpression {
+    private func curve(_ stops: [(StyleJSON, StyleValue)], input: StyleExpression, kind: String, base: Double,
+                       space: StyleColorSpace) throws -> StyleExpression {
         if kind == "categorical" {
             var branches: [StyleValue: Int] = [:]
             var outputs: [StyleExpression] = []
@@ -95,13 +100,13 @@ struct StyleFunctionCompiler {
             // Below the first stop a legacy interval function gives the first output.
             return .step(input: input, first: numeric[0].output, stops: numeric)
         }
-        return .interpolate(base: base, input: input, stops: numeric)
+        return .interpolate(base: base, input: input, stops: numeric, space: space)
     }
 
     /// Stops grouped by zoom: an interpolate (or step) over zoom whose outputs are
     /// property curves, as MapLibre's `convertZoomAndPropertyFunction` builds it.
     private func zoomAndProperty(_ pairs: [(input: StyleJSON, output: StyleJSON)], property: String, kind: String,
-                                 base: Double, fallback: StyleValue?, expecting type: StyleOutputType) throws -> StyleExpression {
+                                 base: Double, space: StyleColorSpace, fallback: StyleValue?, expecting type: StyleOutputType) throws -> StyleExpression {
         var zooms: [Double] = []
         var groups: [Double: [(StyleJSON, StyleValue)]] = [:]
         for (input, output) in pairs {
@@ -114,7 +119,7 @@ struct StyleFunctionCompiler {
         guard zooms == zooms.sorted() else { throw StyleCompileError.invalid("zoom-and-property stops must ascend by zoom") }
         var stops: [StyleStop] = []
         for zoom in zooms {
-            let inner = try curve(groups[zoom]!, input: .get(property), kind: kind, base: base)
+            let inner = try curve(groups[zoom]!, input: .get(property), kind: kind, base: base, space: space)
             stops.append(StyleStop(input: zoom, output: withDefault(inner, fallback)))
         }
         if kind == "exponential", type.isInterpolatable {

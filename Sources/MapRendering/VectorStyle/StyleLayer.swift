@@ -19,6 +19,8 @@ public struct StyleLayer: Sendable {
         case hillshade(HillshadeLayerStyle)
         /// A disc at every vertex.
         case circle(CircleLayerStyle)
+        /// Points spread into a density, coloured.
+        case heatmap(HeatmapLayerStyle)
     }
 
     /// The layer's `id`, unique in its style.
@@ -62,6 +64,7 @@ public struct StyleLayer: Sendable {
         case .raster(let style): layer.kind = .raster(style.atZoom(zoom))
         case .hillshade(let style): layer.kind = .hillshade(style.atZoom(zoom))
         case .circle(let style): layer.kind = .circle(style.atZoom(zoom))
+        case .heatmap(let style): layer.kind = .heatmap(style.atZoom(zoom))
         }
         return layer
     }

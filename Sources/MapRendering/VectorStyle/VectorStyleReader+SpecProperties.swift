@@ -10,6 +10,7 @@ extension VectorStyleReader {
         "line": (["line-cap", "line-join", "line-miter-limit", "line-round-limit", "line-sort-key", "visibility"],
                  ["line-opacity", "line-color", "line-translate", "line-translate-anchor", "line-width", "line-gap-width", "line-offset",
                   "line-blur", "line-dasharray", "line-pattern", "line-gradient"]),
+        "heatmap": (["visibility"], ["heatmap-radius", "heatmap-weight", "heatmap-intensity", "heatmap-color", "heatmap-opacity"]),
         "circle": (["circle-sort-key", "visibility"],
                    ["circle-radius", "circle-color", "circle-blur", "circle-opacity", "circle-translate", "circle-translate-anchor",
                     "circle-pitch-scale", "circle-pitch-alignment", "circle-stroke-width", "circle-stroke-color", "circle-stroke-opacity"]),

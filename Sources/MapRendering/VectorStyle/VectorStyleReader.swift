@@ -157,7 +157,7 @@ struct VectorStyleReader {
     }
 
     static let layerKeys: Set<String> = ["id", "type", "source", "source-layer", "minzoom", "maxzoom", "filter", "layout", "paint", "metadata"]
-    static let supportedTypes: Set<String> = ["background", "fill", "line", "symbol", "circle", "raster", "hillshade"]
+    static let supportedTypes: Set<String> = ["background", "fill", "line", "symbol", "circle", "raster", "hillshade", "heatmap"]
 
     private mutating func readLayer(_ members: [String: StyleJSON], reader: inout StyleLayerReader,
                                     sources: [String: VectorStyleSource], otherSources: Set<String>) throws -> StyleLayer? {
@@ -284,6 +284,18 @@ struct VectorStyleReader {
                 shadowColor: try reader.property("hillshade-shadow-color", in: paint, "paint", type: .color, default: StyleColor(red: 0, green: 0, blue: 0), convert: R.color),
                 highlightColor: try reader.property("hillshade-highlight-color", in: paint, "paint", type: .color, default: StyleColor(red: 1, green: 1, blue: 1), convert: R.color),
                 accentColor: try reader.property("hillshade-accent-color", in: paint, "paint", type: .color, default: StyleColor(red: 0, green: 0, blue: 0), convert: R.color)))
+        case "heatmap":
+            // The default colour is an expression over the density, so it is read as one.
+            var paint = paint
+            if paint["heatmap-color"] == nil {
+                paint["heatmap-color"] = HeatmapLayerStyle.defaultColor
+            }
+            kind = .heatmap(HeatmapLayerStyle(
+                radius: try reader.property("heatmap-radius", in: paint, "paint", type: .number, default: 30, convert: R.atLeastOne),
+                weight: try reader.property("heatmap-weight", in: paint, "paint", type: .number, default: 1, convert: R.length),
+                intensity: try reader.property("heatmap-intensity", in: paint, "paint", type: .number, default: 1, convert: R.length),
+                color: try reader.property("heatmap-color", in: paint, "paint", type: .color, default: StyleColor(red: 0, green: 0, blue: 0, alpha: 0), convert: R.color),
+                opacity: try reader.property("heatmap-opacity", in: paint, "paint", type: .number, default: 1, convert: R.opacity)))
         case "circle":
             kind = .circle(CircleLayerStyle(
                 radius: try reader.property("circle-radius", in: paint, "paint", type: .number, default: 5, convert: R.length),
@@ -342,6 +354,7 @@ struct VectorStyleReader {
         "line": (["line-cap", "line-join", "line-miter-limit", "line-sort-key"],
                  ["line-color", "line-width", "line-opacity", "line-gap-width", "line-dasharray", "line-offset", "line-blur",
                   "line-translate", "line-translate-anchor"]),
+        "heatmap": ([], ["heatmap-radius", "heatmap-weight", "heatmap-intensity", "heatmap-color", "heatmap-opacity"]),
         "circle": (["circle-sort-key"],
                    ["circle-radius", "circle-color", "circle-blur", "circle-opacity", "circle-translate", "circle-translate-anchor",
                     "circle-pitch-scale", "circle-pitch-alignment", "circle-stroke-width", "circle-stroke-color", "circle-stroke-opacity"]),
