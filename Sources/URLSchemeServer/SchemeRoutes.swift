@@ -60,10 +60,13 @@ final class SchemeRoutes: Sendable {
         }
     }
 
-    /// The signature and the request without it, when `request` is `/SIGNATURE/route…`.
+    /// The signature and the request without it, when `request` is `/SIGNATURE/route…`
+    /// (SIGNATURE: up to 128 base64url characters, not a route's name).
     private static func splitSignature(_ request: HTTPRequest) -> (Substring, HTTPRequest)? {
         let first = firstSegment(of: request)
-        guard !routeSegments.contains(first), request.path.dropFirst(first.count + 1).hasPrefix("/") else { return nil }
+        guard !routeSegments.contains(first), first.count <= 128, request.path.dropFirst(first.count + 1).hasPrefix("/"),
+              first.utf8.allSatisfy({ $0 == 0x2D || $0 == 0x5F || (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) })
+        else { return nil }  // base64url's alphabet (imgproxy's `insecure` too); `..` and the like stay unknown routes
         var unsigned = request
         unsigned.target = String(request.target.dropFirst(first.count + 1))
         return (first, unsigned)

@@ -89,6 +89,8 @@ final class SignedURLTests: XCTestCase {
         let (_, anySignature) = try await open.get("/insecure" + target)
         XCTAssertEqual(anySignature.statusCode, 200, "without a key a signature is ignored, as imgproxy does")
         XCTAssertEqual(anySignature.value(forHTTPHeaderField: "Cache-Control"), "public, max-age=600")
+        let (_, dots) = try await open.get("/not.a.signature" + target)
+        XCTAssertEqual(dots.statusCode, 404, "only base64url's characters make a signature")
     }
 
     func testInstancesWithTheSameFilesInOtherFoldersGiveTheSameETag() async throws {
