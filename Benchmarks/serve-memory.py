@@ -21,7 +21,7 @@ binary = subprocess.run(["swift", "build", "-c", "release", "--show-bin-path"], 
                         check=True).stdout.strip() + "/urlscheme"
 sock = socket.socket(); sock.bind(("127.0.0.1", 0)); port = sock.getsockname()[1]; sock.close()
 home = tempfile.mkdtemp(prefix="serve-memory-")
-server = subprocess.Popen([binary, "serve", "--port", str(port), "--workers", "2"], env={**os.environ, "HOME": home},
+server = subprocess.Popen([binary, "serve", "--port", str(port), "--workers", "2"], env={**os.environ, "HOME": home, "XDG_CACHE_HOME": home + "/cache"},
                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 

@@ -30,7 +30,7 @@ free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1
 
 start() {  # start PORT FLAGS…: a server, waited for
     local port=$1; shift
-    HOME="$work/home" "$bin" serve --port "$port" --assets "$work/assets" --tiles "hel=$archive" "$@" >/dev/null 2>"$work/serve-$port.log" &
+    HOME="$work/home" XDG_CACHE_HOME="$work/cache" "$bin" serve --port "$port" --assets "$work/assets" --tiles "hel=$archive" "$@" >/dev/null 2>"$work/serve-$port.log" &
     pids+=($!)
     for _ in $(seq 100); do curl -sf "http://127.0.0.1:$port/health" >/dev/null && return; sleep 0.1; done
     echo "server on $port did not start" >&2; exit 1
@@ -55,7 +55,7 @@ loadpath_pid=${pids[-1]}
 tile=/tiles/hel/14/9327/4742.png
 mkdir -p "$work/static/tiles"
 curl -s -o "$work/static/tiles/tile.png" "http://127.0.0.1:$cached$tile"
-asset=$(HOME="$work/home" "$bin" add --assets "$work/assets" "$work/static/tiles/tile.png")
+asset=$(HOME="$work/home" XDG_CACHE_HOME="$work/cache" "$bin" add --assets "$work/assets" "$work/static/tiles/tile.png")
 front=$(free_port)
 cat >"$work/nginx.conf" <<CONF
 $( [ "$(id -u)" = 0 ] && echo "user root;" )
