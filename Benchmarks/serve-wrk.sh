@@ -5,10 +5,13 @@
 #
 #   Benchmarks/serve-wrk.sh [SECONDS]     # each run SECONDS long (default 5)
 #
-# Rows: a cached /map answer (the image cache in memory), a cached raster
-# tile, a vector tile (bytes from the archive, no render), /health (the HTTP
-# path alone), a raster tile miss (--no-cache: every request renders), and
-# nginx serving the tile's PNG from disk. RSS is the server's resident memory
+# Rows: a cached /map answer (from the server's answer cache), the same with
+# --answer-cache 0 (the image cache in memory behind a URLSession task per
+# request: the path before the answer cache), a cached asset thumbnail (of
+# the tile's PNG, added to the store), a cached raster tile, a vector
+# tile (bytes from the archive, no render), /health (the HTTP path alone), a
+# raster tile miss (--no-cache: every request renders), and nginx serving the
+# tile's PNG from disk. RSS is the server's resident memory
 # after the run and its peak (VmHWM). Installs wrk and nginx when missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,7 +30,7 @@ free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1
 
 start() {  # start PORT FLAGS…: a server, waited for
     local port=$1; shift
-    HOME="$work/home" "$bin" serve --port "$port" --assets "$work/assets" --tiles "hel=$archive" "$@" >/dev/null 2>"$work/serve-$port.log" &
+    HOME="$work/home" XDG_CACHE_HOME="$work/cache" "$bin" serve --port "$port" --assets "$work/assets" --tiles "hel=$archive" "$@" >/dev/null 2>"$work/serve-$port.log" &
     pids+=($!)
     for _ in $(seq 100); do curl -sf "http://127.0.0.1:$port/health" >/dev/null && return; sleep 0.1; done
     echo "server on $port did not start" >&2; exit 1
@@ -47,9 +50,12 @@ cached=$(free_port); start "$cached" --workers 2
 cached_pid=${pids[-1]}
 miss=$(free_port); start "$miss" --workers 2 --no-cache
 miss_pid=${pids[-1]}
+loadpath=$(free_port); start "$loadpath" --workers 2 --answer-cache 0
+loadpath_pid=${pids[-1]}
 tile=/tiles/hel/14/9327/4742.png
 mkdir -p "$work/static/tiles"
 curl -s -o "$work/static/tiles/tile.png" "http://127.0.0.1:$cached$tile"
+asset=$(HOME="$work/home" XDG_CACHE_HOME="$work/cache" "$bin" add --assets "$work/assets" "$work/static/tiles/tile.png")
 front=$(free_port)
 cat >"$work/nginx.conf" <<CONF
 $( [ "$(id -u)" = 0 ] && echo "user root;" )
@@ -65,7 +71,10 @@ echo "wrk -t2 -c64 -d${seconds}s --latency, release urlscheme serve --workers 2,
 echo
 echo "| answer | requests/s | p50 | p99 | server RSS after / peak | errors |"
 echo "|---|---:|---:|---:|---:|---|"
-row "cached /map (256×256 PNG)" "http://127.0.0.1:$cached/map?latitude=60.17&longitude=24.94&zoom=14&width=256&height=256&tiles=hel" "$cached_pid"
+mapquery="latitude=60.17&longitude=24.94&zoom=14&width=256&height=256&tiles=hel"
+row "cached /map (256×256 PNG)" "http://127.0.0.1:$cached/map?$mapquery" "$cached_pid"
+row "cached /map, --answer-cache 0 (a URLSession load each)" "http://127.0.0.1:$loadpath/map?$mapquery" "$loadpath_pid"
+row "cached asset thumbnail (width=64)" "http://127.0.0.1:$cached/asset?id=$asset&width=64" "$cached_pid"
 row "cached raster tile $tile" "http://127.0.0.1:$cached$tile" "$cached_pid"
 row "vector tile /data/hel/14/9327/4742.pbf" "http://127.0.0.1:$cached/data/hel/14/9327/4742.pbf" "$cached_pid"
 row "/health" "http://127.0.0.1:$cached/health" "$cached_pid"

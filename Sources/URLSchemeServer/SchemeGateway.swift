@@ -61,14 +61,16 @@ final class SchemeGateway: Sendable {
     }
 
     /// A strong entity tag: the first 128 bits of SHA-256 over the canonical
-    /// URL (query items sorted by name), the environment's cache partition,
-    /// the scheme's renderer version and the body, so two answers share a tag
-    /// only when their bytes are the same, whatever changed in between (a
-    /// renderer, a tile archive, a removed photo).
+    /// URL (query items sorted by name), the scheme's renderer version and
+    /// the body, so two answers share a tag only when their bytes are the
+    /// same, whatever changed in between (a renderer, a tile archive, a
+    /// removed photo). Nothing local goes in (no folder, no cache partition):
+    /// instances behind one proxy serving the same files agree on tags, so a
+    /// revalidation that lands on another instance is still a `304`.
     func etag(url: URL, body: Data) -> String {
         let canonical = CacheKey(url: url)?.rawValue ?? url.absoluteString
         let version = Self.rendererVersion(of: url.scheme ?? "", in: environment) ?? ""
-        var message = Array("\(canonical)\n\(environment.cachePartition)\n\(version)\n".utf8)
+        var message = Array("\(canonical)\n\(version)\n".utf8)
         message.append(contentsOf: body)
         return "\"" + KeyedHash.hex(KeyedHash.sha256(message).prefix(16)) + "\""
     }

@@ -15,6 +15,7 @@ final class SchemeRoutes: Sendable {
     private let accessLog: (@Sendable (String) -> Void)?
     private let tiles: TileRoutes
     private let environment: URLSchemeKitEnvironment
+    private let answers: AnswerCache
 
     init(environment: URLSchemeKitEnvironment, configuration: ServerConfiguration, styles: [String: Data], accessLog: (@Sendable (String) -> Void)?) {
         self.configuration = configuration
@@ -22,17 +23,64 @@ final class SchemeRoutes: Sendable {
         let gateway = SchemeGateway(environment: environment, maxAge: configuration.maxAge)
         let work = WorkQueue(workers: configuration.workers, capacity: configuration.queueLength)
         let metrics = ServerMetrics()
+        // --no-cache (no image cache) means every request renders: the answer cache is off too.
+        let answers = AnswerCache(capacity: environment.imageCache == nil ? 0 : configuration.answerCacheBytes)
+        self.answers = answers
         self.metrics = metrics
         self.gateway = gateway
         self.work = work
         self.accessLog = accessLog
         tiles = TileRoutes(environment: environment, styles: styles, maxAge: configuration.maxAge, work: work) { url, request, completion in
-            Self.load(url, request, gateway: gateway, work: work, metrics: metrics, retryAfter: configuration.retryAfter, completion)
+            Self.load(url, request, gateway: gateway, work: work, metrics: metrics, answers: answers, retryAfter: configuration.retryAfter, completion)
         }
     }
 
-    /// Answers `request`, which `http` received.
+    /// The first path segments of the routes: any other first segment followed by more path is a signature.
+    private static let routeSegments: Set<Substring> = TileRoutes.prefixes.union(SchemeGateway.schemes.map { Substring($0) } + ["", "health", "metrics", "leaflet"])
+
+    /// Answers `request`, which `http` received: checks its signature (``URLSigning``)
+    /// and routes the target without it.
     func respond(_ http: HTTPServer, _ request: HTTPRequest, _ completion: @escaping @Sendable (HTTPResponse) -> Void) {
+        guard let (signature, unsigned) = Self.splitSignature(request) else {
+            if configuration.signing != nil, Self.needsSignature(request) {
+                return completion(.error(403, "\(request.path.prefix(200)) needs a signed URL (/SIGNATURE\(request.path.prefix(200))?…): this server has a signing key"))
+            }
+            return route(http, request, completion)
+        }
+        guard let signing = configuration.signing else { return route(http, unsigned, completion) }  // imgproxy's way: any signature while no key is set
+        guard signing.verifies(signature, target: unsigned.target) else {
+            return completion(.error(403, "the URL's signature \(signature.prefix(100)) does not match its path under any signing key"))
+        }
+        route(http, unsigned) { response in
+            var response = response
+            if let index = response.headers.firstIndex(where: { $0.name == "Cache-Control" }), response.headers[index].value.hasPrefix("public") {
+                response.headers[index].value += ", immutable"  // a signed URL names its answer for good: the key's holder changes the URL, not the bytes
+            }
+            completion(response)
+        }
+    }
+
+    /// The signature and the request without it, when `request` is `/SIGNATURE/route…`
+    /// (SIGNATURE: up to 128 base64url characters, not a route's name).
+    private static func splitSignature(_ request: HTTPRequest) -> (Substring, HTTPRequest)? {
+        let first = firstSegment(of: request)
+        guard !routeSegments.contains(first), first.count <= 128, request.path.dropFirst(first.count + 1).hasPrefix("/"),
+              first.utf8.allSatisfy({ $0 == 0x2D || $0 == 0x5F || (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) })
+        else { return nil }  // base64url's alphabet (imgproxy's `insecure` too); `..` and the like stay unknown routes
+        var unsigned = request
+        unsigned.target = String(request.target.dropFirst(first.count + 1))
+        return (first, unsigned)
+    }
+
+    /// Whether `request`'s route answers only signed URLs when a key is set:
+    /// the scheme routes and static maps, whose parameters are the caller's to choose.
+    private static func needsSignature(_ request: HTTPRequest) -> Bool {
+        SchemeGateway.schemes.contains(String(request.path.dropFirst()))
+            || (firstSegment(of: request) == "styles" && request.path.split(separator: "/").dropFirst(2).first == "static")
+    }
+
+    /// Answers `request`, its signature checked and removed.
+    private func route(_ http: HTTPServer, _ request: HTTPRequest, _ completion: @escaping @Sendable (HTTPResponse) -> Void) {
         let path = String(request.path)
         switch path {
         case "/health":
@@ -40,7 +88,8 @@ final class SchemeRoutes: Sendable {
                 ? .error(503, "draining", extraHeaders: [("Retry-After", String(configuration.retryAfter))])
                 : HTTPResponse(status: 200, headers: [("Content-Type", "text/plain; charset=utf-8"), ("Cache-Control", "no-store")], body: Data("ok\n".utf8)))
         case "/metrics":
-            let text = metrics.text(inFlight: work.runningCount, queued: work.waitingCount, connections: http.connectionCount, draining: http.isDraining)
+            let text = metrics.text(inFlight: work.runningCount, queued: work.waitingCount, connections: http.connectionCount, draining: http.isDraining,
+                                    answers: answers.usage)
             completion(HTTPResponse(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8"), ("Cache-Control", "no-store")],
                                     body: Data(text.utf8)))
         case "/":
@@ -74,20 +123,26 @@ final class SchemeRoutes: Sendable {
             case .success(let value): url = value
             case .failure(let error): return completion(.error(error.status, error.message))
             }
-            Self.load(url, request, gateway: gateway, work: work, metrics: metrics, retryAfter: configuration.retryAfter, completion)
+            Self.load(url, request, gateway: gateway, work: work, metrics: metrics, answers: answers, retryAfter: configuration.retryAfter, completion)
         }
     }
 
-    /// Loads the scheme URL `url` for `request` on the work queue through the
-    /// gateway, or answers 503 at once when the queue is full.
-    private static func load(_ url: URL, _ request: HTTPRequest, gateway: SchemeGateway, work: WorkQueue, metrics: ServerMetrics, retryAfter: Int,
-                             _ completion: @escaping @Sendable (HTTPResponse) -> Void) {
+    /// Answers the scheme URL `url` for `request` from the answer cache, else
+    /// loads it on the work queue through the gateway (keeping a public
+    /// answer), or answers 503 at once when the queue is full.
+    private static func load(_ url: URL, _ request: HTTPRequest, gateway: SchemeGateway, work: WorkQueue, metrics: ServerMetrics, answers: AnswerCache,
+                             retryAfter: Int, _ completion: @escaping @Sendable (HTTPResponse) -> Void) {
         let ifNoneMatch = request.header("If-None-Match")
+        let key = answers.admits(request) ? CacheKey(url: url)?.rawValue : nil
+        if let key, let hit = answers.answer(for: key, ifNoneMatch: ifNoneMatch) { return completion(hit) }
         let accepted = work.submit { done in
-            gateway.load(url, ifNoneMatch: ifNoneMatch) { response, seconds in
+            // Without If-None-Match, so that the full answer (not a 304) is what gets kept.
+            gateway.load(url, ifNoneMatch: key == nil ? ifNoneMatch : nil) { response, seconds in
                 metrics.observeLoad(seconds: seconds)
                 done()
-                completion(response)
+                guard let key else { return completion(response) }
+                answers.store(response, for: key)
+                completion(AnswerCache.validated(response, ifNoneMatch: ifNoneMatch))
             }
         }
         if !accepted {
@@ -98,7 +153,8 @@ final class SchemeRoutes: Sendable {
 
     /// The metrics' route label of `request`: a known route's name, else `other` (never the raw path: a label per path is unbounded).
     private static func route(of request: HTTPRequest?) -> String {
-        guard let request else { return "refused" }
+        guard var request else { return "refused" }
+        if let (_, unsigned) = splitSignature(request) { request = unsigned }
         let name = String(request.path.dropFirst())
         if (SchemeGateway.schemes + ["health", "metrics", "leaflet"]).contains(name) { return name }
         if name.isEmpty { return "viewer" }

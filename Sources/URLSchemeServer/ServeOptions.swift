@@ -16,9 +16,13 @@ import Foundation
 /// | `--public-url URL` | `URLSCHEME_PUBLIC_URL` | the absolute URL TileJSON and styles name tiles by |
 /// | `--trust-proxy` | `URLSCHEME_TRUST_PROXY=1` | believe `X-Forwarded-Proto`/`-Host` |
 /// | `--leaflet DIR` | `URLSCHEME_LEAFLET` | Leaflet for the viewer at `/` (default: Debian's, when installed) |
+/// | `--answer-cache MB` | `URLSCHEME_ANSWER_CACHE` | megabytes of finished answers kept in memory (0: none) |
+/// | `--signing-key HEX[,HEX…]` | `URLSCHEME_SIGNING_KEY` | keys of signed URLs (hex, imgproxy's `IMGPROXY_KEY`) |
+/// | `--signing-salt HEX[,HEX…]` | `URLSCHEME_SIGNING_SALT` | their salts, one per key |
 public enum ServeOptions {
     /// The flags read here, each taking one value.
-    public static let flags = ["--bind", "--port", "--workers", "--queue", "--max-age", "--max-connections", "--public-url", "--leaflet"]
+    public static let flags = ["--bind", "--port", "--workers", "--queue", "--max-age", "--max-connections", "--public-url", "--leaflet",
+                                      "--answer-cache", "--signing-key", "--signing-salt"]
     /// Where Debian's `libjs-leaflet` puts Leaflet: the viewer's default when present.
     public static let debianLeaflet = "/usr/share/javascript/leaflet"
     /// The flags read here that take no value.
@@ -61,6 +65,7 @@ public enum ServeOptions {
         if let queue = try number("--queue", 0...1_000_000) { configuration.queueLength = queue }
         if let maxAge = try number("--max-age", 0...31_536_000) { configuration.maxAge = maxAge }
         if let connections = try number("--max-connections", 1...65536) { configuration.maximumConnections = connections }
+        if let megabytes = try number("--answer-cache", 0...65536) { configuration.answerCacheBytes = megabytes << 20 }
         if let (text, source) = given["--public-url"] {
             var url = text
             while url.hasSuffix("/") { url.removeLast() }
@@ -71,6 +76,17 @@ public enum ServeOptions {
             configuration.publicURL = url
         }
         configuration.trustsForwardedHeaders = trustProxy
+        switch (given["--signing-key"], given["--signing-salt"]) {
+        case (nil, nil): break
+        case let (key?, salt?):
+            let keys = try URLSigning.hexList(key.value, source: key.source), salts = try URLSigning.hexList(salt.value, source: salt.source)
+            guard keys.count == salts.count else {
+                throw ServerError("\(key.source) has \(keys.count) keys but \(salt.source) \(salts.count) salts: give one salt per key")
+            }
+            configuration.signing = try URLSigning(keys: keys, salts: salts)
+        case let (key?, nil): throw ServerError("\(key.source) needs --signing-salt (or URLSCHEME_SIGNING_SALT) too")
+        case let (nil, salt?): throw ServerError("\(salt.source) needs --signing-key (or URLSCHEME_SIGNING_KEY) too")
+        }
         if let (directory, source) = given["--leaflet"] {
             guard FileManager.default.fileExists(atPath: directory + "/leaflet.js") else {
                 throw ServerError("\(source) \(directory): no leaflet.js there (Debian's libjs-leaflet puts it in \(debianLeaflet))")

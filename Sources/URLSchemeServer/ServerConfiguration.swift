@@ -37,6 +37,13 @@ public struct ServerConfiguration: Sendable {
     /// A folder holding Leaflet (`leaflet.js`, `leaflet.css`, `images/`), served
     /// at `/leaflet/…` for the map viewer at `/`; nil: the viewer says how to get it.
     public var leafletDirectory: String?
+    /// When set, `/map`, `/asset`, `/avatar`, `/poll` and static maps answer
+    /// only URLs signed with one of its keys (`/SIGNATURE/map?…`, imgproxy's
+    /// scheme), others `403`; signed answers are `Cache-Control: …, immutable`.
+    public var signing: URLSigning?
+    /// Body bytes of finished public scheme answers kept in memory and answered
+    /// without a load (``AnswerCache``); 0 keeps none.
+    public var answerCacheBytes = 64 << 20
     /// The bounds of a request head.
     public var limits = HTTPRequestParser.Limits()
 

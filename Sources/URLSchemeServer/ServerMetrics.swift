@@ -33,7 +33,7 @@ final class ServerMetrics: Sendable {
     }
 
     /// The text `/metrics` answers, with the gauges given.
-    func text(inFlight: Int, queued: Int, connections: Int, draining: Bool) -> String {
+    func text(inFlight: Int, queued: Int, connections: Int, draining: Bool, answers: (hits: Int, misses: Int, entries: Int, bytes: Int)) -> String {
         let snapshot = state.withLock { $0 }
         var lines: [String] = []
         lines.append("# HELP urlscheme_requests_total Requests answered, by route and status.")
@@ -62,6 +62,15 @@ final class ServerMetrics: Sendable {
         lines.append("# HELP urlscheme_draining 1 while the server drains before stopping.")
         lines.append("# TYPE urlscheme_draining gauge")
         lines.append("urlscheme_draining \(draining ? 1 : 0)")
+        lines.append("# HELP urlscheme_answer_cache_lookups_total Scheme requests looked up in the answer cache, by result.")
+        lines.append("# TYPE urlscheme_answer_cache_lookups_total counter")
+        lines.append("urlscheme_answer_cache_lookups_total{result=\"hit\"} \(answers.hits)")
+        lines.append("urlscheme_answer_cache_lookups_total{result=\"miss\"} \(answers.misses)")
+        lines.append("# HELP urlscheme_answer_cache_bytes Body bytes (and entries) the answer cache holds.")
+        lines.append("# TYPE urlscheme_answer_cache_bytes gauge")
+        lines.append("urlscheme_answer_cache_bytes \(answers.bytes)")
+        lines.append("# TYPE urlscheme_answer_cache_entries gauge")
+        lines.append("urlscheme_answer_cache_entries \(answers.entries)")
         if let resident = Self.residentBytes() {
             lines.append("# HELP process_resident_memory_bytes Resident memory size in bytes.")
             lines.append("# TYPE process_resident_memory_bytes gauge")

@@ -19,6 +19,7 @@ let usage = """
                             [--zoom Z] [--bearing B] [--pitch P] [--no-cache] [--strict]
            urlscheme serve [--bind ADDR] [--port N] [--workers N] [--queue N] [--max-age S]
                            [--max-connections N] [--public-url URL] [--trust-proxy] [--leaflet DIR]
+                           [--answer-cache MB] [--signing-key HEX[,HEX…] --signing-salt HEX[,HEX…]]
                            [--assets DIR] [--tiles …]... [--no-cache]
 
     get     Loads URL through a URLSession configured with every URLSchemeKit
@@ -53,10 +54,15 @@ let usage = """
             / (Leaflet from --leaflet DIR, else Debian's libjs-leaflet),
             /health and /metrics over HTTP/1.1 until SIGTERM or SIGINT, then
             drains. Defaults: 127.0.0.1:8080, workers
-            as many as cores, queue 64, max-age 86400, 512 connections. Each
-            option also from URLSCHEME_BIND, URLSCHEME_PORT, URLSCHEME_WORKERS,
+            as many as cores, queue 64, max-age 86400, 512 connections, a
+            64 MB answer cache. With a signing key (hex; several, comma-
+            separated, for rotation) /map, /asset, /avatar, /poll and static
+            maps answer only imgproxy-signed URLs /SIGNATURE/map?…, others 403.
+            Each option also from URLSCHEME_BIND, URLSCHEME_PORT, URLSCHEME_WORKERS,
             URLSCHEME_QUEUE, URLSCHEME_MAX_AGE, URLSCHEME_MAX_CONNECTIONS,
             URLSCHEME_PUBLIC_URL, URLSCHEME_TRUST_PROXY=1, URLSCHEME_LEAFLET,
+            URLSCHEME_ANSWER_CACHE, URLSCHEME_SIGNING_KEY, URLSCHEME_SIGNING_SALT
+            (prefer these for keys: flags show in ps),
             URLSCHEME_ASSETS, URLSCHEME_TILES (';' between sources) and
             URLSCHEME_NO_CACHE=1. Absolute URLs (TileJSON, styles) start with
             --public-url, else the request's Host (X-Forwarded-Proto/-Host

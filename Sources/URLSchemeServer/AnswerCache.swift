@@ -1,0 +1,87 @@
+import Foundation
+import Synchronization
+
+/// Finished scheme answers in memory, keyed by canonical scheme URL, so a
+/// repeated request is answered on the connection's own queue: no work-queue
+/// slot, no `URLSession` task, no SHA-256 of the body for its `ETag` (the
+/// tag and headers are kept with the bytes). Without it a cached answer
+/// went through all three and ran at 0.08× nginx's static throughput.
+///
+/// Only what any client may be given is kept: a `200` with
+/// `Cache-Control: public` and no `Vary` (an answer chosen by a request
+/// header is never answered from here), to a request without `Authorization`
+/// or `Cookie`. Bounded by total body bytes; past that the oldest stored
+/// entries go first. An entry is as fresh as the library's own memory cache,
+/// which keys answers the same way (canonical URL, one renderer version per
+/// environment).
+final class AnswerCache: Sendable {
+    /// The most body bytes kept; 0 keeps nothing.
+    let capacity: Int
+    private let state: Mutex<State>
+
+    private struct State {
+        var entries: [String: HTTPResponse] = [:]
+        /// Keys in the order stored, oldest from `head` on (a queue without a deque).
+        var order: [String] = []
+        var head = 0
+        var bytes = 0
+        var hits = 0
+        var misses = 0
+    }
+
+    init(capacity: Int) {
+        self.capacity = max(0, capacity)
+        state = Mutex(State())
+    }
+
+    /// Whether `request`'s answer may come from, or go into, the cache.
+    func admits(_ request: HTTPRequest) -> Bool {
+        capacity > 0 && request.header("Authorization") == nil && request.header("Cookie") == nil
+    }
+
+    /// The answer kept for `key`: the `200`, or a `304` with its validators
+    /// when `ifNoneMatch` names its tag. Nil on a miss.
+    func answer(for key: String, ifNoneMatch: String?) -> HTTPResponse? {
+        let found = state.withLock { state in
+            let entry = state.entries[key]
+            if entry == nil { state.misses += 1 } else { state.hits += 1 }
+            return entry
+        }
+        return found.map { Self.validated($0, ifNoneMatch: ifNoneMatch) }
+    }
+
+    /// `response`, or the `304` with its validators when `ifNoneMatch` names its tag.
+    static func validated(_ response: HTTPResponse, ifNoneMatch: String?) -> HTTPResponse {
+        guard response.status == 200, let ifNoneMatch, let tag = response.header("ETag"), SchemeGateway.matches(ifNoneMatch, tag) else { return response }
+        return HTTPResponse(status: 304, headers: response.headers.filter { $0.name == "ETag" || $0.name == "Cache-Control" })
+    }
+
+    /// Keeps `response` for `key` when it is a public `200` that varies with nothing and fits.
+    func store(_ response: HTTPResponse, for key: String) {
+        guard response.status == 200, response.header("Vary") == nil, response.header("ETag") != nil,
+              response.header("Cache-Control")?.hasPrefix("public") == true,
+              response.body.count <= capacity / 8 else { return }
+        state.withLock { state in
+            if let old = state.entries.updateValue(response, forKey: key) {
+                state.bytes -= old.body.count
+            } else {
+                state.order.append(key)
+            }
+            state.bytes += response.body.count
+            while state.bytes > capacity, state.head < state.order.count {
+                let oldest = state.order[state.head]
+                state.head += 1
+                if let gone = state.entries.removeValue(forKey: oldest) { state.bytes -= gone.body.count }
+            }
+            if state.head > 1024 && state.head * 2 > state.order.count {
+                state.order.removeFirst(state.head)
+                state.head = 0
+            }
+        }
+    }
+
+    /// Lookups answered and not since the start, and the entries and body bytes kept now.
+    var usage: (hits: Int, misses: Int, entries: Int, bytes: Int) {
+        state.withLock { ($0.hits, $0.misses, $0.entries.count, $0.bytes) }
+    }
+}
