@@ -82,9 +82,9 @@ final class SchemeRoutes: Sendable {
     /// gateway, or answers 503 at once when the queue is full.
     private static func load(_ url: URL, _ request: HTTPRequest, gateway: SchemeGateway, work: WorkQueue, metrics: ServerMetrics, retryAfter: Int,
                              _ completion: @escaping @Sendable (HTTPResponse) -> Void) {
-        let ifNoneMatch = request.header("If-None-Match")
+        let ifNoneMatch = request.header("If-None-Match"), accept = request.header("Accept")
         let accepted = work.submit { done in
-            gateway.load(url, ifNoneMatch: ifNoneMatch) { response, seconds in
+            gateway.load(url, accept: accept, ifNoneMatch: ifNoneMatch) { response, seconds in
                 metrics.observeLoad(seconds: seconds)
                 done()
                 completion(response)
