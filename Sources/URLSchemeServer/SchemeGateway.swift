@@ -35,10 +35,14 @@ final class SchemeGateway: Sendable {
         return .success(url)
     }
 
-    /// Loads `url` and answers `completion` with the HTTP answer to send, and the seconds the load took.
-    func load(_ url: URL, ifNoneMatch: String?, completion: @escaping @Sendable (HTTPResponse, Double) -> Void) {
+    /// Loads `url` and answers `completion` with the HTTP answer to send, and
+    /// the seconds the load took. `accept`: the client's `Accept` field, which
+    /// `format=auto` is resolved for (its answers say `Vary: Accept`).
+    func load(_ url: URL, accept: String? = nil, ifNoneMatch: String?, completion: @escaping @Sendable (HTTPResponse, Double) -> Void) {
         let start = DispatchTime.now()
-        let task = session.dataTask(with: URLRequest(url: url)) { [self] data, response, error in
+        var request = URLRequest(url: url)
+        request.setValue(accept, forHTTPHeaderField: "Accept")
+        let task = session.dataTask(with: request) { [self] data, response, error in
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
             guard let data, let http = response as? HTTPURLResponse, error == nil else {
                 completion(Self.answer(to: error ?? URLError(.unknown)), seconds)
@@ -52,6 +56,8 @@ final class SchemeGateway: Sendable {
     private func answer(url: URL, data: Data, response: HTTPURLResponse, ifNoneMatch: String?) -> HTTPResponse {
         let tag = etag(url: url, body: data)
         var headers: [(name: String, value: String)] = [("ETag", tag), ("Cache-Control", "public, max-age=\(maxAge)")]
+        // Only `format=auto` answers vary; their tag differs per variant, as their bodies do.
+        if let vary = response.value(forHTTPHeaderField: "Vary") { headers.append(("Vary", vary)) }
         if let ifNoneMatch, Self.matches(ifNoneMatch, tag) {
             return HTTPResponse(status: 304, headers: headers)
         }

@@ -132,12 +132,12 @@ final class SchemeRoutes: Sendable {
     /// answer), or answers 503 at once when the queue is full.
     private static func load(_ url: URL, _ request: HTTPRequest, gateway: SchemeGateway, work: WorkQueue, metrics: ServerMetrics, answers: AnswerCache,
                              retryAfter: Int, _ completion: @escaping @Sendable (HTTPResponse) -> Void) {
-        let ifNoneMatch = request.header("If-None-Match")
+        let ifNoneMatch = request.header("If-None-Match"), accept = request.header("Accept")
         let key = answers.admits(request) ? CacheKey(url: url)?.rawValue : nil
         if let key, let hit = answers.answer(for: key, ifNoneMatch: ifNoneMatch) { return completion(hit) }
         let accepted = work.submit { done in
             // Without If-None-Match, so that the full answer (not a 304) is what gets kept.
-            gateway.load(url, ifNoneMatch: key == nil ? ifNoneMatch : nil) { response, seconds in
+            gateway.load(url, accept: accept, ifNoneMatch: key == nil ? ifNoneMatch : nil) { response, seconds in
                 metrics.observeLoad(seconds: seconds)
                 done()
                 guard let key else { return completion(response) }

@@ -34,7 +34,8 @@ enum OutputFileFormat {
         guard let format = named else {
             throw Mismatch(description: "-o \(path): urlscheme writes PNG, JPEG, WebP or GIF; name the file .png, .jpg, .webp or .gif")
         }
-        if let stated {
+        // `format=auto` (negotiated by a client's Accept) means the file's own format here.
+        if let stated, stated != "auto" {
             let statedFormat = stated == "jpg" ? ImageFormat.jpeg : ImageFormat(rawValue: stated)
             guard statedFormat == nil || statedFormat == format else {
                 throw Mismatch(description: "-o \(path) is a .\(fileExtension) file, but the URL asks for format=\(stated); "
@@ -42,7 +43,7 @@ enum OutputFileFormat {
             }
             return url
         }
-        components.queryItems = (components.queryItems ?? []) + [URLQueryItem(name: "format", value: format.rawValue)]
+        components.queryItems = (components.queryItems ?? []).filter { $0.name != "format" } + [URLQueryItem(name: "format", value: format.rawValue)]
         return components.url ?? url
     }
 }

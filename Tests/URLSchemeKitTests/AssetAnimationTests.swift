@@ -137,7 +137,7 @@ final class AssetAnimationTests: XCTestCase {
         XCTAssertEqual(small.frames.map { [$0.width, $0.height] }, Array(repeating: [12, 8], count: 5))
         XCTAssertEqual(small.delays, reference.delays)
 
-        let webP = try await loadBody(session, "asset://?id=\(id)&rotate=90&filter=invert&format=webp")
+        let webP = try await loadBody(session, "asset://?id=\(id)&rotate=90&filter=invert&format=webp&lossless=true")
         XCTAssertEqual(webP.mimeType, "image/webp")
         XCTAssertEqual(ImageFormat(sniffing: webP.data), .webp)
         let rotated = try frames(of: webP.data)
@@ -174,6 +174,39 @@ final class AssetAnimationTests: XCTestCase {
         XCTAssertEqual(animation.loop, reference.frames[0].loop)
         let gif = try await loadBody(session, "asset://?id=\(id)&width=24&format=gif")
         XCTAssertEqual(try frames(of: gif.data).frames.count, 8)
+        // Frames are lossy (VP8 in each ANMF) by default, lossless (VP8L) with lossless=true.
+        let lossless = try await loadBody(session, "asset://?id=\(id)&width=24&lossless=true&format=webp")
+        XCTAssertEqual(try frames(of: lossless.data).frames.count, 8)
+        let chunks = { (data: Data) in Set(Self.frameChunkNames(data)) }
+        XCTAssertEqual(chunks(body.data).subtracting(["ALPH"]), ["VP8 "])
+        XCTAssertEqual(chunks(lossless.data), ["VP8L"])
+        let stillLossy = try await loadImage(session, "asset://?id=\(id)&width=24&frame=1&format=webp").bitmap
+        let stillExact = try await loadImage(session, "asset://?id=\(id)&width=24&frame=1&format=png").bitmap
+        // 24×20 frames of fine detail: a still lossy WebP of frame 1 reaches 23.4 dB;
+        // the animation's frames, coded the same way, must come as close.
+        let stillPSNR = AssetFixtures.psnr(stillLossy, stillExact)
+        for (index, (lossy, exact)) in zip(animation.frames, try frames(of: lossless.data).frames).enumerated() {
+            XCTAssertGreaterThanOrEqual(AssetFixtures.psnr(lossy, exact), min(stillPSNR, 30) - 1.5, "frame \(index + 1): as close as a still lossy WebP")
+        }
+    }
+
+    /// The four-letter names of the image chunks inside each `ANMF` chunk of an animated WebP.
+    private static func frameChunkNames(_ data: Data) -> [String] {
+        let bytes = [UInt8](data)
+        func size(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 | Int(bytes[at + 2]) << 16 | Int(bytes[at + 3]) << 24 }
+        var names: [String] = [], offset = 12
+        while offset + 8 <= bytes.count {
+            let name = String(decoding: bytes[offset..<offset + 4], as: UTF8.self), length = size(offset + 4)
+            if name == "ANMF" {
+                var inner = offset + 8 + 16
+                while inner + 8 <= min(bytes.count, offset + 8 + length) {
+                    names.append(String(decoding: bytes[inner..<inner + 4], as: UTF8.self))
+                    inner += 8 + size(inner + 4) + (size(inner + 4) & 1)
+                }
+            }
+            offset += 8 + length + (length & 1)
+        }
+        return names
     }
 
     /// Each animation limit refuses the URL before a frame is decoded, naming

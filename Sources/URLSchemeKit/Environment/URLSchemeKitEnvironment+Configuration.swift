@@ -40,6 +40,10 @@ extension URLSchemeKitEnvironment {
         /// The name of the environment's answers in `imageCache`; nil (the
         /// default): see ``URLSchemeKitEnvironment/cachePartition``.
         public var cachePartition: String?
+        /// What `format=auto` picks for a request without an `Accept` field:
+        /// true: WebP; false (the default): the scheme's own format (JPEG or PNG).
+        /// A request's `Accept` field, when it has one, decides instead.
+        public var autoFormatPrefersWebP = false
 
         /// The defaults: no asset store, no tile sources, the built-in
         /// renderers, the standard caches and budget.
@@ -50,7 +54,8 @@ extension URLSchemeKitEnvironment {
     public convenience init(_ configuration: Configuration) {
         self.init(assets: configuration.assets, budget: configuration.budget, tileSources: configuration.tileSources,
                   renderQueue: configuration.renderQueue, imageCache: configuration.imageCache, httpCache: configuration.httpCache,
-                  renderers: configuration.renderers, cachePartition: configuration.cachePartition)
+                  renderers: configuration.renderers, cachePartition: configuration.cachePartition,
+                  autoFormatPrefersWebP: configuration.autoFormatPrefersWebP)
     }
 
     /// An environment of the defaults as `configure` changes them:
@@ -73,6 +78,7 @@ extension URLSchemeKitEnvironment {
         configuration.httpCache = httpCache
         configuration.renderers = renderers
         configuration.cachePartition = cachePartition
+        configuration.autoFormatPrefersWebP = autoFormatPrefersWebP
         return configuration
     }
 }

@@ -54,6 +54,9 @@ public final class URLSchemeKitEnvironment: Sendable {
     /// answers stored under the same partition, so `asset://?id=7` drawn from
     /// one tenant's store never answers another's.
     public let cachePartition: String
+    /// What `format=auto` picks for a request without an `Accept` field: true:
+    /// WebP, false: the scheme's own format (``Configuration/autoFormatPrefersWebP``).
+    public let autoFormatPrefersWebP: Bool
     /// The renderer version each protocol class found for each scheme, so a
     /// memory hit needs no parse (``SchemeURLProtocol/startLoading()``).
     let renderVersions = Mutex<[String: String]>([:])
@@ -77,7 +80,8 @@ public final class URLSchemeKitEnvironment: Sendable {
     public init(assets: AssetImageSource? = nil, budget: ResourceBudget = ResourceBudget(),
                 tileSources: MapTileSources = MapTileSources(), renderQueue: RenderQueue = .shared,
                 imageCache: QueryKeyedURLCache? = .standard, httpCache: HTTPCache? = .standard,
-                renderers: SchemeRenderers = SchemeRenderers(), cachePartition: String? = nil) {
+                renderers: SchemeRenderers = SchemeRenderers(), cachePartition: String? = nil, autoFormatPrefersWebP: Bool = false) {
+        self.autoFormatPrefersWebP = autoFormatPrefersWebP
         self.assets = assets
         self.budget = budget
         self.tileSources = tileSources

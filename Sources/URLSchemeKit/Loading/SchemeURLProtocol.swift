@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -51,8 +52,12 @@ open class SchemeURLProtocol: URLProtocol {
         throw URLErrors.make(.unsupportedURL, "\(Self.self) renders nothing: override makeRenderWork(in:)", url: request.url)
     }
 
-    /// The request's URL (a request without one never reaches `makeRenderWork`).
-    public var requestURL: URL { request.url ?? URL(fileURLWithPath: "/") }
+    /// The request's URL (a request without one never reaches `makeRenderWork`),
+    /// with `format=auto` resolved for the request's `Accept` field.
+    public var requestURL: URL { resolvedURL.withLock { $0 } ?? request.url ?? URL(fileURLWithPath: "/") }
+
+    /// The request's URL with `format=auto` resolved, set in `startLoading()` before `makeRenderWork`.
+    private let resolvedURL = Mutex<URL?>(nil)
 
     private let loadingState = LoadingState()
 
@@ -71,16 +76,26 @@ open class SchemeURLProtocol: URLProtocol {
         // answers decided here are delivered directly.
         let channel = ClientChannel(urlProtocol: self, client: client, state: loadingState)
         let request = self.request
-        guard let url = request.url else {
+        guard let asked = request.url else {
             channel.deliver(.failed(URLErrors.make(.badURL, "the request has no URL", url: nil)))
-            return
-        }
-        guard let urlKey = CacheKey(url: url) else {
-            channel.deliver(.failed(URLErrors.make(.badURL, "\(url.absoluteString) cannot be read as a URL with a scheme", url: url)))
             return
         }
         let (workQueue, session) = ClientChannel.internals(of: task)
         let environment = EnvironmentURLCache.environment(of: session)
+        // `format=auto` is resolved first: each variant is its own URL, so its
+        // own cache entry, and the answer is addressed back to the URL asked.
+        let negotiated = FormatNegotiation.resolve(asked, accept: request.value(forHTTPHeaderField: "Accept"),
+                                                   prefersWebP: environment.autoFormatPrefersWebP)
+        let url = negotiated ?? asked
+        resolvedURL.withLock { $0 = negotiated }
+        let answer: @Sendable (URLResponse, Data) -> ClientChannel.Outcome = { response, data in
+            guard negotiated != nil else { return .loaded(response, data) }
+            return .loaded(Self.response(for: asked, answering: CachedURLResponse(response: response, data: data), vary: "Accept"), data)
+        }
+        guard let urlKey = CacheKey(url: url) else {
+            channel.deliver(.failed(URLErrors.make(.badURL, "\(asked.absoluteString) cannot be read as a URL with a scheme", url: asked)))
+            return
+        }
         let cache = QueryKeyedURLCache.readsCache(request.cachePolicy) ? environment.imageCache : nil
         // A memory hit is answered before the URL is parsed: the renderer's
         // version for this class and scheme is remembered from an earlier load
@@ -88,7 +103,7 @@ open class SchemeURLProtocol: URLProtocol {
         let versionKey = "\(Self.self) \(urlKey.rawValue.prefix { $0 != ":" })"
         let knownVersion = environment.renderVersions.withLock { $0[versionKey] }
         if let knownVersion, let hit = cache?.memoryCachedResponse(for: Self.answerKey(urlKey, partition: environment.cachePartition, version: knownVersion)) {
-            channel.deliver(.loaded(Self.response(for: url, answering: hit), hit.data))
+            channel.deliver(answer(Self.response(for: url, answering: hit), hit.data))
             return
         }
         let work: RenderWork
@@ -102,7 +117,7 @@ open class SchemeURLProtocol: URLProtocol {
         if knownVersion != work.version {
             environment.renderVersions.withLock { $0[versionKey] = work.version }
             if let hit = cache?.memoryCachedResponse(for: key) {
-                channel.deliver(.loaded(Self.response(for: url, answering: hit), hit.data))
+                channel.deliver(answer(Self.response(for: url, answering: hit), hit.data))
                 return
             }
         }
@@ -117,7 +132,7 @@ open class SchemeURLProtocol: URLProtocol {
             try environment.renderQueue.submit(cancellation: cancellation, pendingLimit: environment.budget.pendingRenders) {
                 // A disk hit is read here, off the work queue every session shares.
                 if let hit = cache?.cachedResponse(for: key) {
-                    channel.deliver(.loaded(Self.response(for: url, answering: hit), hit.data), on: workQueue)
+                    channel.deliver(answer(Self.response(for: url, answering: hit), hit.data), on: workQueue)
                     return
                 }
                 if offline {
@@ -134,7 +149,7 @@ open class SchemeURLProtocol: URLProtocol {
                     try cancellation.check()
                     let response = Self.response(for: url, mimeType: image.mimeType, length: image.data.count, warning: image.warningHeader)
                     environment.imageCache?.store(CachedURLResponse(response: response, data: image.data, storagePolicy: .allowed), for: key)
-                    channel.deliver(.loaded(response, image.data), on: workQueue)
+                    channel.deliver(answer(response, image.data), on: workQueue)
                 } catch {
                     channel.deliver(.failed(URLErrors.converting(error, url: url)), on: workQueue)
                 }
@@ -167,20 +182,23 @@ open class SchemeURLProtocol: URLProtocol {
     }
 
     /// The 200 response for a rendered body, with its `Warning` header if any.
-    static func response(for url: URL, mimeType: String, length: Int, warning: String? = nil) -> URLResponse {
+    static func response(for url: URL, mimeType: String, length: Int, warning: String? = nil, vary: String? = nil) -> URLResponse {
         var headers = ["Content-Type": mimeType, "Content-Length": String(length)]
         if let warning { headers["Warning"] = warning }
+        if let vary { headers["Vary"] = vary }
         // HTTPURLResponse's initialiser fails only for a malformed HTTP version;
         // "HTTP/1.1" is well formed, so the fallback exists only to stay total.
         return HTTPURLResponse(url: url, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: headers)
             ?? URLResponse(url: url, mimeType: mimeType, expectedContentLength: length, textEncodingName: nil)
     }
 
-    /// A cached answer re-addressed to the URL that asked (which may order its query differently).
-    static func response(for url: URL, answering cached: CachedURLResponse) -> URLResponse {
-        if cached.response.url == url { return cached.response }
+    /// A cached answer re-addressed to the URL that asked (which may order its
+    /// query differently, or ask `format=auto`: then `vary` is its `Vary`).
+    static func response(for url: URL, answering cached: CachedURLResponse, vary: String? = nil) -> URLResponse {
+        if cached.response.url == url && vary == nil { return cached.response }
         let http = cached.response as? HTTPURLResponse
         let mimeType = http?.value(forHTTPHeaderField: "Content-Type") ?? cached.response.mimeType ?? "application/octet-stream"
-        return response(for: url, mimeType: mimeType, length: cached.data.count, warning: http?.value(forHTTPHeaderField: "Warning"))
+        return response(for: url, mimeType: mimeType, length: cached.data.count, warning: http?.value(forHTTPHeaderField: "Warning"),
+                        vary: vary)
     }
 }

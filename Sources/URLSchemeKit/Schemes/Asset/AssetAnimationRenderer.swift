@@ -5,7 +5,7 @@ import Raster
 /// `asset://` of an animated GIF or WebP kept animated: every frame decoded
 /// in turn (composited as browsers show it), edited as a still photo would
 /// be, and encoded with its delay into a GIF or animated WebP with the
-/// source's loop count. One frame and the encoder's canvases are held at a
+/// source's loop count (WebP frames lossy at `quality` unless `lossless=true`). One frame and the encoder's canvases are held at a
 /// time. Before anything is decoded the frame count, the output's pixels
 /// times frames and the source's composited pixels are checked against
 /// `ResourceBudget`; the file's growth is checked as it is written.
@@ -34,7 +34,10 @@ struct AssetAnimationRenderer {
             try cancellation.check()
             let edited = try edits.apply(to: frame.bitmap, pixelScale: 1, cancellation: cancellation)
             if encoder == nil {
-                encoder = try AnimationEncoder.make(format, width: edited.width, height: edited.height, loopCount: animation.loopCount, limits: limits)
+                // WebP frames are lossy (asset.quality) unless lossless=true, as a still WebP is.
+                let webPQuality = asset.lossless ? nil : asset.quality ?? OutputEncoding.defaultWebPQuality
+                encoder = try AnimationEncoder.make(format, width: edited.width, height: edited.height, loopCount: animation.loopCount,
+                                                    limits: limits, webPQuality: webPQuality)
             }
             try encoding { try encoder?.add(edited, delay: frame.delay) }
         }

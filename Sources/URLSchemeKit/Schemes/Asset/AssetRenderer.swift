@@ -15,7 +15,7 @@ public struct AssetRenderer: Renderer {
 
     /// The edits' and encoder's output: bump when a filter, the resampler or
     /// the encoder defaults change what a URL makes of a photo.
-    public var version: String { "asset-2 " + OutputEncoding.version }
+    public var version: String { "asset-3 " + OutputEncoding.version }  // 3: animated WebP frames lossy unless lossless=true
 
     /// Reads, edits and encodes the photo `asset` names. Throws `URLError(.fileDoesNotExist)` for an unknown id, `.cannotDecodeContentData` for a stored file that does not decode, `CancellationError` once cancelled.
     public func render(_ asset: AssetURL, in context: RenderContext) throws -> RenderedImage {
