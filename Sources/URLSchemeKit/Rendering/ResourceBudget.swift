@@ -34,12 +34,15 @@ public struct ResourceBudget: Sendable, Equatable {
     /// size). A source with more is refused before a frame is decoded;
     /// `frame=N` still takes one of them.
     public var animationFrames = 500
-    /// Pixels of an animated result times its frames: 2²³ (8,388,608), a
-    /// phone-sized feed's 320×320 of 81 frames, 240×240 of 145, or 320×180
-    /// of 145; a quarter of what the `ImageLoader` keeps of one animation
+    /// Pixels of an animated result times its frames: 2²² (4,194,304), a
+    /// phone-sized feed's 320×320 of 40 frames, 240×240 of 72, or 320×180
+    /// of 72; an eighth of what the `ImageLoader` keeps of one animation
     /// (`ImageLoader.Configuration.defaultMaximumAnimationPixelCount`), since
-    /// every frame is resized and encoded here, not only decoded.
-    public var animationPixels = 1 << 23
+    /// every frame is resized and encoded here, not only decoded. At 2²³, 100
+    /// frames of 320×240 in which every pixel changes took 3.5 s as lossy
+    /// WebP and 3.9 s lossless (release, on a loaded machine), over the 2 s
+    /// a hostile URL may cost.
+    public var animationPixels = 1 << 22
     /// Pixels an animated source's frames are composited at in all (its
     /// canvas times its frames) for one result: 2²⁶ (67,108,864), 100
     /// frames of 819×819, whatever size they are shown at.
