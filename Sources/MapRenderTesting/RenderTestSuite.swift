@@ -44,11 +44,13 @@ public struct RenderTestSuite {
         return (report.markdown, report.passed.map(\.test.name))
     }
 
-    /// Copies `test` (its style and expected image) and the `resources` it
-    /// loaded into the suite folder `destination`, at the same paths.
+    /// Copies `test` (its style and every expected image, since the nearest
+    /// one decides) and the `resources` it loaded into the suite folder
+    /// `destination`, at the same paths.
     private func copy(_ test: RenderTest, loading resources: Set<String>, into destination: URL) throws {
         let manager = FileManager.default
-        let paths = ["render-tests/\(test.name)/style.json", "render-tests/\(test.name)/expected.png"] + resources.sorted()
+        let expected = test.expectedImages.map { "render-tests/\(test.name)/\($0.lastPathComponent)" }
+        let paths = ["render-tests/\(test.name)/style.json"] + expected + resources.sorted()
         for path in paths {
             let target = destination.appendingPathComponent(path)
             try manager.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)

@@ -131,6 +131,24 @@ final class RecordAndReplayTests: XCTestCase {
         XCTAssertTrue(replayed.text.contains(#""token":"TOKEN""#), replayed.text)
     }
 
+    /// A password in the URL (and the `Authorization` it becomes) never
+    /// reaches the file, by default, with no option set.
+    func testAURLPasswordIsRedactedByDefault() async throws {
+        let folder = try temporaryFolder(self)
+        let file = folder.appendingPathComponent("userinfo.har")
+        let origin = try TestOrigin(test: self)
+        try await origin.route("/private", body: "ok")
+        let recorder = try HTTPRecorder(file: file, options: options(.once))
+        let url = origin.url("/private").replacingOccurrences(of: "http://", with: "http://reader:pw-51515151@")
+        let live = try await load(recorder.makeSession(), url)
+        XCTAssertEqual(live.text, "ok")
+        try recorder.finish()
+        let text = try String(contentsOf: file, encoding: .utf8)
+        XCTAssertFalse(text.contains("pw-51515151"), text)
+        XCTAssertFalse(text.contains(Data("reader:pw-51515151".utf8).base64EncodedString()), "the basic credentials")
+        XCTAssertTrue(text.contains("reader:REDACTED@"), text)
+    }
+
     func testARecordingStillHoldingASecretIsNotWritten() async throws {
         let folder = try temporaryFolder(self)
         let file = folder.appendingPathComponent("leak.har")

@@ -9,7 +9,7 @@ public struct HeatmapLayerStyle: Sendable {
     /// `heatmap-intensity`, ≥ 0 (default 1): a factor over every weight.
     public var intensity: StyleProperty<Double>
     /// `heatmap-color` over `["heatmap-density"]` (read through
-    /// ``StyleExpression/heatmapDensityKey``); MapLibre's blue-to-red ramp by default.
+    /// `StyleExpression.heatmapDensityKey`); MapLibre's blue-to-red ramp by default.
     public var color: StyleProperty<StyleColor>
     /// `heatmap-opacity`, 0…1 (default 1).
     public var opacity: StyleProperty<Double>
