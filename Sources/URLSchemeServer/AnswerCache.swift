@@ -50,11 +50,17 @@ final class AnswerCache: Sendable {
         return found.map { Self.validated($0, ifNoneMatch: ifNoneMatch) }
     }
 
-    /// `response`, or the `304` with its validators when `ifNoneMatch` names its tag.
+    /// `response`, or the `304` with its validators when `ifNoneMatch` names
+    /// its tag: the fields a `200` would have sent that RFC 9110 §15.4.5 asks
+    /// of a `304` (`ETag`, `Cache-Control`, `Vary`, `Expires`, `Content-Location`),
+    /// so a `format=auto` answer still says what it varies with.
     static func validated(_ response: HTTPResponse, ifNoneMatch: String?) -> HTTPResponse {
         guard response.status == 200, let ifNoneMatch, let tag = response.header("ETag"), SchemeGateway.matches(ifNoneMatch, tag) else { return response }
-        return HTTPResponse(status: 304, headers: response.headers.filter { $0.name == "ETag" || $0.name == "Cache-Control" })
+        return HTTPResponse(status: 304, headers: response.headers.filter { notModifiedFields.contains($0.name) })
     }
+
+    /// What a `304` repeats of its `200` (RFC 9110 §15.4.5; `Date` is added to every answer).
+    private static let notModifiedFields: Set<String> = ["ETag", "Cache-Control", "Vary", "Expires", "Content-Location"]
 
     /// Keeps `response` for `key` when it is a public `200` that varies with nothing and fits.
     func store(_ response: HTTPResponse, for key: String) {
