@@ -46,31 +46,35 @@ final class LoopbackFileServer {
                 def log_message(self, *args):
                     pass
             handler = functools.partial(Handler, directory=sys.argv[2])
-            http.server.ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), handler).serve_forever()
+            server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+            with open(sys.argv[1] + ".part", "w") as f:
+                f.write(str(server.server_address[1]))
+            os.rename(sys.argv[1] + ".part", sys.argv[1])
+            server.serve_forever()
             """
-        var lastError = "did not start"
-        for _ in 0..<5 {
-            // Random, so two servers of one test (one process) do not pick the same port.
-            let port = 20_000 + Int.random(in: 0..<30_000)
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["python3", "-c", script, String(port), root.path, log.path, ranges ? "ranges" : "whole"]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            for _ in 0..<100 where process.isRunning {
-                if Self.answers(port: port) {
-                    self.port = port
-                    self.process = process
-                    test.addTeardownBlock { Self.stop(process) }
-                    return
-                }
-                usleep(20_000)
+        // The server binds a port the kernel picks and writes it to a file:
+        // a port chosen here could be taken by another process, or, inside
+        // the ephemeral range, "answer" by connecting to itself (a failure CI
+        // met once: the probe succeeded, the real load could not connect).
+        let portFile = root.appendingPathComponent(".port-\(UUID().uuidString)")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script, portFile.path, root.path, log.path, ranges ? "ranges" : "whole"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        for _ in 0..<500 where process.isRunning {
+            if let text = try? String(contentsOf: portFile, encoding: .utf8), let port = Int(text), Self.answers(port: port) {
+                try? FileManager.default.removeItem(at: portFile)
+                self.port = port
+                self.process = process
+                test.addTeardownBlock { Self.stop(process) }
+                return
             }
-            Self.stop(process)
-            lastError = "port \(port) never answered"
+            usleep(20_000)
         }
-        throw NSError(domain: "LoopbackFileServer", code: 1, userInfo: [NSLocalizedDescriptionKey: lastError])
+        Self.stop(process)
+        throw NSError(domain: "LoopbackFileServer", code: 1, userInfo: [NSLocalizedDescriptionKey: "python3's http.server did not start in 10 s"])
     }
 
     /// `http://127.0.0.1:PORT` followed by `path`.
