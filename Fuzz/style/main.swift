@@ -111,5 +111,8 @@ func check(_ kind: StyleLayer.Kind, _ zoom: Double, _ feature: FuzzFeature) {
         checkOpacity(s.exaggeration, zoom, feature)
         precondition(s.illuminationDirection.value(atZoom: zoom, for: feature).isFinite)
         _ = s.illuminationAnchor.value(atZoom: zoom, for: feature)
+    case .heatmap(let s):
+        checkColor(s.color, zoom, feature); checkOpacity(s.opacity, zoom, feature)
+        checkLength(s.radius, zoom, feature); checkLength(s.weight, zoom, feature); checkLength(s.intensity, zoom, feature)
     }
 }
