@@ -8,13 +8,15 @@ import Raster
 // pixels, that the picture interpolates between (photos are smooth between
 // their edges; noise is not what the error bound below is about). The file
 // must decode with our decoder, alpha exactly, colour within the error the
-// quality allows: a PSNR floor rising from 15 dB at quality 1 to 30 dB at 100.
+// quality allows: a PSNR floor rising from 15 dB at quality 1 to 22 dB at 100.
 // The floor is there to catch a broken encoder (which lands tens of dB
-// below), not to rank quality (the benchmark does that). At the lowest
-// qualities a tiny picture's colour is decided by one chroma DC step of over
-// 100 levels: libwebp itself decodes the 1×3 seed `psnr-floor-q2` at 19.4 dB
-// and we at 17.7, under the first floor of 18 dB. Anything else traps and is
-// a finding.
+// below), not to rank quality (the benchmark does that). Two losses no
+// quality removes bound it: 4:2:0 shares one chroma sample between
+// neighbours, which in these gradients differ by up to 32 levels, so a pixel
+// may miss by 16 (24 dB) at any quality (seed `psnr-floor-q74`: 26.04 dB at
+// quality 74); and at the lowest qualities one chroma DC step of over 100
+// levels decides a tiny picture's colour (seed `psnr-floor-q2`: 17.7 dB at
+// quality 2, where libwebp gets 19.4). Anything else traps and is a finding.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzWebPLossy(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let bytes = Array(UnsafeRawBufferPointer(start: start, count: count))
@@ -50,7 +52,7 @@ public func fuzzWebPLossy(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
         }
     }
     let psnr = 10 * log10(255 * 255 * Double(width * height * 3) / max(squares, 1e-9))
-    let floor = 15 + 15 * Double(quality - 1) / 99
+    let floor = 15 + 7 * Double(quality - 1) / 99
     guard psnr >= floor else { fatalError("PSNR \(psnr) dB at quality \(quality), below \(floor) dB") }
     return 0
 }
