@@ -41,6 +41,7 @@ final class SchemeRoutes: Sendable {
     /// Answers `request`, which `http` received: checks its signature (``URLSigning``)
     /// and routes the target without it.
     func respond(_ http: HTTPServer, _ request: HTTPRequest, _ completion: @escaping @Sendable (HTTPResponse) -> Void) {
+        let completion = allowingOrigin(completion)
         guard let (signature, unsigned) = Self.splitSignature(request) else {
             if configuration.signing != nil, Self.needsSignature(request) {
                 return completion(.error(403, "\(request.path.prefix(200)) needs a signed URL (/SIGNATURE\(request.path.prefix(200))?…): this server has a signing key"))
@@ -56,6 +57,16 @@ final class SchemeRoutes: Sendable {
             if let index = response.headers.firstIndex(where: { $0.name == "Cache-Control" }), response.headers[index].value.hasPrefix("public") {
                 response.headers[index].value += ", immutable"  // a signed URL names its answer for good: the key's holder changes the URL, not the bytes
             }
+            completion(response)
+        }
+    }
+
+    /// `completion` with ``ServerConfiguration/allowedOrigin`` added to each answer.
+    private func allowingOrigin(_ completion: @escaping @Sendable (HTTPResponse) -> Void) -> @Sendable (HTTPResponse) -> Void {
+        guard let origin = configuration.allowedOrigin else { return completion }
+        return { response in
+            var response = response
+            response.headers.append(("Access-Control-Allow-Origin", origin))
             completion(response)
         }
     }

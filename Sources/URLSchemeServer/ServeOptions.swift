@@ -16,13 +16,14 @@ import Foundation
 /// | `--public-url URL` | `URLSCHEME_PUBLIC_URL` | the absolute URL TileJSON and styles name tiles by |
 /// | `--trust-proxy` | `URLSCHEME_TRUST_PROXY=1` | believe `X-Forwarded-Proto`/`-Host` |
 /// | `--leaflet DIR` | `URLSCHEME_LEAFLET` | Leaflet for the viewer at `/` (default: Debian's, when installed) |
+/// | `--cors-origin ORIGIN` | `URLSCHEME_CORS_ORIGIN` | `Access-Control-Allow-Origin` of answers: `*` (default), one origin, or `none` |
 /// | `--answer-cache MB` | `URLSCHEME_ANSWER_CACHE` | megabytes of finished answers kept in memory (0: none) |
 /// | `--signing-key HEX[,HEX…]` | `URLSCHEME_SIGNING_KEY` | keys of signed URLs (hex, imgproxy's `IMGPROXY_KEY`) |
 /// | `--signing-salt HEX[,HEX…]` | `URLSCHEME_SIGNING_SALT` | their salts, one per key |
 public enum ServeOptions {
     /// The flags read here, each taking one value.
     public static let flags = ["--bind", "--port", "--workers", "--queue", "--max-age", "--max-connections", "--public-url", "--leaflet",
-                                      "--answer-cache", "--signing-key", "--signing-salt"]
+                                      "--cors-origin", "--answer-cache", "--signing-key", "--signing-salt"]
     /// Where Debian's `libjs-leaflet` puts Leaflet: the viewer's default when present.
     public static let debianLeaflet = "/usr/share/javascript/leaflet"
     /// The flags read here that take no value.
@@ -76,6 +77,7 @@ public enum ServeOptions {
             configuration.publicURL = url
         }
         configuration.trustsForwardedHeaders = trustProxy
+        if let (text, source) = given["--cors-origin"] { configuration.allowedOrigin = try allowedOrigin(text, source: source) }
         switch (given["--signing-key"], given["--signing-salt"]) {
         case (nil, nil): break
         case let (key?, salt?):
@@ -96,6 +98,18 @@ public enum ServeOptions {
             configuration.leafletDirectory = debianLeaflet
         }
         return configuration
+    }
+
+    /// The `Access-Control-Allow-Origin` value `text` asks for: `*`, nil for
+    /// `none`, or an origin (`http(s)://host[:port]`, nothing after it).
+    private static func allowedOrigin(_ text: String, source: String) throws -> String? {
+        if text == "*" { return text }
+        if text == "none" { return nil }
+        guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil,
+              url.path.isEmpty, url.query == nil, url.fragment == nil, url.user == nil else {
+            throw ServerError("\(source) \(text): expected *, none, or an origin such as https://app.example (scheme, host and port only)")
+        }
+        return text
     }
 
     /// Starts `server`, says where it listens on standard error, and serves

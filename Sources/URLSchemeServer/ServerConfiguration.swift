@@ -37,6 +37,12 @@ public struct ServerConfiguration: Sendable {
     /// A folder holding Leaflet (`leaflet.js`, `leaflet.css`, `images/`), served
     /// at `/leaflet/…` for the map viewer at `/`; nil: the viewer says how to get it.
     public var leafletDirectory: String?
+    /// The `Access-Control-Allow-Origin` of every answer (`*`, or one origin
+    /// such as `https://app.example`), so that pages of other origins (a user's
+    /// own MapLibre GL JS, Leaflet or OpenLayers page) may read the tiles,
+    /// styles, glyphs and images with `fetch`; nil sends none. Answers stay
+    /// readable without credentials only: no `Allow-Credentials` is ever sent.
+    public var allowedOrigin: String? = "*"
     /// When set, `/map`, `/asset`, `/avatar`, `/poll` and static maps answer
     /// only URLs signed with one of its keys (`/SIGNATURE/map?…`, imgproxy's
     /// scheme), others `403`; signed answers are `Cache-Control: …, immutable`.

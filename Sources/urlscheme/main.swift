@@ -19,7 +19,7 @@ let usage = """
                             [--zoom Z] [--bearing B] [--pitch P] [--no-cache] [--strict]
            urlscheme serve [--bind ADDR] [--port N] [--workers N] [--queue N] [--max-age S]
                            [--max-connections N] [--public-url URL] [--trust-proxy] [--leaflet DIR]
-                           [--answer-cache MB] [--signing-key HEX[,HEX…] --signing-salt HEX[,HEX…]]
+                           [--cors-origin ORIGIN|none] [--answer-cache MB] [--signing-key HEX[,HEX…] --signing-salt HEX[,HEX…]]
                            [--assets DIR] [--tiles …]... [--no-cache]
 
     get     Loads URL through a URLSession configured with every URLSchemeKit
@@ -58,9 +58,12 @@ let usage = """
             64 MB answer cache. With a signing key (hex; several, comma-
             separated, for rotation) /map, /asset, /avatar, /poll and static
             maps answer only imgproxy-signed URLs /SIGNATURE/map?…, others 403.
+            Every answer says Access-Control-Allow-Origin: * (--cors-origin),
+            so pages of other origins may read tiles, styles and images.
             Each option also from URLSCHEME_BIND, URLSCHEME_PORT, URLSCHEME_WORKERS,
             URLSCHEME_QUEUE, URLSCHEME_MAX_AGE, URLSCHEME_MAX_CONNECTIONS,
             URLSCHEME_PUBLIC_URL, URLSCHEME_TRUST_PROXY=1, URLSCHEME_LEAFLET,
+            URLSCHEME_CORS_ORIGIN,
             URLSCHEME_ANSWER_CACHE, URLSCHEME_SIGNING_KEY, URLSCHEME_SIGNING_SALT
             (prefer these for keys: flags show in ps),
             URLSCHEME_ASSETS, URLSCHEME_TILES (';' between sources) and

@@ -117,7 +117,7 @@ final class HostileClientTests: XCTestCase {
         XCTAssertLessThan(many, 5)
         figures.append(String(format: "500 connections × 10 pipelined requests answered in %.2f s", many))
 
-        // 2,000 random requests: each gets a status from the known set, and the server lives on.
+        // 10,000 random requests: each gets a status from the known set, and the server lives on.
         // Knuth's MMIX linear congruential generator, seeded, so a failure repeats; its high bits pick.
         var state: UInt64 = 38
         func next() -> UInt64 {
@@ -130,7 +130,7 @@ final class HostileClientTests: XCTestCase {
         var statuses: [Int: Int] = [:]
         let random = try timed {
             var client = try RawHTTPClient(port: server.port)
-            for _ in 0..<2000 {
+            for _ in 0..<10_000 {
                 let target = (0..<Int(next() % 8 + 1)).map { _ in pieces[Int(next() % UInt64(pieces.count))] }.joined()
                 let method = ["GET", "HEAD", "POST", "G\u{1}T"][Int(next() % 4)]
                 client.send("\(method) /\(target) HTTP/1.1\r\nHost: x\r\n\r\n")
@@ -141,7 +141,7 @@ final class HostileClientTests: XCTestCase {
         }
         XCTAssertTrue(Set(statuses.keys).isSubset(of: known), "statuses: \(statuses)")
         XCTAssertLessThan(random, 30)
-        figures.append(String(format: "2,000 random requests in %.2f s: ", random) + statuses.sorted { $0.key < $1.key }.map { "\($0.value)× \($0.key)" }.joined(separator: ", "))
+        figures.append(String(format: "10,000 random requests in %.2f s: ", random) + statuses.sorted { $0.key < $1.key }.map { "\($0.value)× \($0.key)" }.joined(separator: ", "))
 
         XCTAssertTrue(server.process.isRunning, "no crash")
         XCTAssertEqual(try status(server, "/health"), 200)
