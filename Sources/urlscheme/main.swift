@@ -17,6 +17,7 @@ let usage = """
            urlscheme gallery DIR [--tiles NAME=ARCHIVE|FOLDER|URL-TEMPLATE]...
            urlscheme render STYLE.json [-o FILE] [--size WxH] [--scale R] [--center LON,LAT]
                             [--zoom Z] [--bearing B] [--pitch P] [--no-cache] [--strict]
+           urlscheme glyphs FONT.ttf OUT [--name NAME] [--ranges FIRST-LAST]
            urlscheme serve [--bind ADDR] [--port N] [--workers N] [--queue N] [--max-age S]
                            [--max-connections N] [--public-url URL] [--trust-proxy] [--leaflet DIR]
                            [--cors-origin ORIGIN|none] [--answer-cache MB] [--signing-key HEX[,HEX…] --signing-salt HEX[,HEX…]]
@@ -45,6 +46,11 @@ let usage = """
             style's center, zoom (512-point tiles, as MapLibre), bearing and
             pitch unless given; 512x512 at scale 1 by default. Writes PNG to
             FILE (.jpg and .webp too) or standard output.
+    glyphs  Makes MapLibre glyph ranges (signed-distance fields, as fontnik
+            makes them) from a TrueType font: OUT/NAME/{start}-{end}.pbf for
+            every 256 code points the font covers (or those of --ranges), NAME
+            the font's family and style (Open Sans Semibold) unless --name.
+            A style then says "glyphs": ".../OUT/{fontstack}/{range}.pbf".
     serve   Serves /map?…, /asset?…, /avatar?…, /poll?… (the scheme's query,
             loaded as get loads it), for each --tiles NAME raster tiles
             /tiles/NAME/{z}/{x}/{y}[@2x].png and /tiles/NAME.json, vector
@@ -120,6 +126,7 @@ if arguments.isEmpty || arguments.contains("-h") || arguments.contains("--help")
 }
 let command = arguments.removeFirst()
 if command == "render" { RenderCommand.run(arguments) }
+if command == "glyphs" { GlyphsCommand.run(arguments) }
 guard ["get", "add", "list", "remove", "gallery", "serve"].contains(command) else { fail("unknown command '\(command)'; try 'urlscheme --help'", code: 2) }
 
 var operands: [String] = []

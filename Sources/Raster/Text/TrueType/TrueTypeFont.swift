@@ -30,6 +30,8 @@ public struct TrueTypeFont: Sendable {
     private let advances: [UInt16]
     private let characterMap: [UInt32: UInt16]
     private let kerningPairs: [UInt32: Int16]
+    /// The `name` table's family and style names by name ID (1, 2, 16, 17), for ``fullName``.
+    let names: [Int: String]
     /// Rasterised glyphs by size and sub-pixel phase, shared by copies of this value.
     let masks = GlyphMaskCache()
 
@@ -92,6 +94,7 @@ public struct TrueTypeFont: Sendable {
         characterMap = try Self.readCharacterMap(reader, at: try table("cmap"), glyphCount: glyphCount)
         kerningPairs = try tables["kern"].map { try Self.readKerning(reader, at: $0.lowerBound) } ?? [:]
         replacementGlyph = characterMap[0xFFFD].map(Int.init) ?? 0
+        names = tables["name"].map { Self.readNames(reader, table: $0) } ?? [:]
     }
 
     /// The font file's bytes, as given to `init(bytes:)`.
@@ -101,6 +104,9 @@ public struct TrueTypeFont: Sendable {
     public func glyph(for scalar: Unicode.Scalar) -> Int? {
         characterMap[scalar.value].map(Int.init)
     }
+
+    /// The code points the font maps to a glyph, in no order.
+    public var mappedScalars: Dictionary<UInt32, UInt16>.Keys { characterMap.keys }
 
     /// The horizontal advance of `glyph`, in font units.
     public func advanceWidth(ofGlyph glyph: Int) -> Int {
