@@ -8,8 +8,8 @@ one render's memory, plus the caches' capacities.
     Benchmarks/serve-memory.py [REQUESTS] [DISTINCT]
 
 First the server's resident memory at rest (the baseline), then one of the
-largest maps a URL may ask for (4096x4096 at scale 2: 2^26 pixels, the
-budget's `producedPixels`) rendered alone: its rise of the peak (VmHWM) is
+largest maps a URL may ask for (4096x4096 at scale 1: 2^24 pixels, the
+most `map://` allows) rendered alone: its rise of the peak (VmHWM) is
 one render's memory. The flat run: the URLs are 64x64 `/map` renders of the
 built-in world map at 10,000 centres, so each is a small render. The warm-up
 asks for each URL once (every one renders); then REQUESTS requests go round
@@ -78,11 +78,11 @@ try:
             time.sleep(0.1)
     workers, cache_mb = 2, 64 + 64
     baseline = rss_mb()[0]
-    largest = "/map?latitude={:.1f}&longitude={:.1f}&zoom=5&width=4096&height=4096&scale=2"
+    largest = "/map?latitude={:.1f}&longitude={:.1f}&zoom=5&width=4096&height=4096"
     started = time.time()
     failed_largest = run([largest.format(0, 0)], connections=1)
     one_render = rss_mb()[1] - baseline
-    print(f"baseline {baseline:.1f} MB; one 4096x4096@2 map alone: {time.time() - started:.1f} s, peak +{one_render:.1f} MB")
+    print(f"baseline {baseline:.1f} MB; one 4096x4096 map alone: {time.time() - started:.1f} s, peak +{one_render:.1f} MB")
     paths = [f"/map?latitude={-60 + (i // 100) * 1.2:.1f}&longitude={-170 + (i % 100) * 3.4:.1f}&zoom=3&width=64&height=64"
              for i in range(distinct)]
     started = time.time()
