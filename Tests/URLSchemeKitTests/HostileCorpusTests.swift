@@ -11,7 +11,7 @@ import ImageCodecs
 /// would cost much) fails with the expected error. Built with `-c release`
 /// (as `.ci/run` runs it) every load must
 /// also take under 2 s and peak under 300 MB of resident memory, measured
-/// with wait4's rusage. A debug build (5-100× slower) checks only the
+/// as the child's own VmHWM (see ChildRun). A debug build (5-100× slower) checks only the
 /// refusals, whose point is to be cheap, and skips the loads that succeed.
 final class HostileCorpusTests: XCTestCase {
     private static let hostile = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Hostile")
