@@ -302,20 +302,22 @@ func styleForServing(_ file: URL) -> Data? {
 @MainActor func openVectorSource(name: String, location: String, isRemote: Bool, isFolder: Bool, zoomRange: ClosedRange<Int>?,
                                  style: VectorSourceStyle) -> VectorTileSource {
     do {
+        // Tiles, and a style's http(s) sprites and glyphs, are fetched through a session over the
+        // HTTP cache: kept there as the server's answers.
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.installURLSchemeKit(URLSchemeKitEnvironment(imageCache: nil, httpCache: useCache ? .standard : nil))
         if isRemote && location.contains("{z}") {
-            // Tiles are fetched through a session over the HTTP cache: kept there as the server's answers.
-            let configuration = URLSessionConfiguration.ephemeral
-            configuration.installURLSchemeKit(URLSchemeKitEnvironment(imageCache: nil, httpCache: useCache ? .standard : nil))
             return try VectorTileSource.open(template: location, zoomRange: zoomRange, style: style, configuration: configuration)
         }
         if isFolder {
-            return try VectorTileSource.open(folder: URL(fileURLWithPath: location, isDirectory: true), zoomRange: zoomRange, style: style)
+            return try VectorTileSource.open(folder: URL(fileURLWithPath: location, isDirectory: true), zoomRange: zoomRange, style: style,
+                                             configuration: configuration)
         }
         guard zoomRange == nil else { fail("--tiles \(name): minzoom and maxzoom are for a folder or URL template; an archive states its own", code: 2) }
         let archive = isRemote ? URL(string: location) : URL(fileURLWithPath: location)
         guard let archive else { fail("--tiles \(name): '\(location)' is not a URL", code: 2) }
         // An http(s) archive's ranges are kept in the image cache, so a later run reads them from disk.
-        return try VectorTileSource.open(archive, style: style, rangeStore: useCache ? .standard : nil)
+        return try VectorTileSource.open(archive, style: style, configuration: configuration, rangeStore: useCache ? .standard : nil)
     } catch let error as VectorStyleError where error.file != nil {
         fail("\(error)")  // my.json:14:30: layer …: the file, line and column name the place
     } catch {

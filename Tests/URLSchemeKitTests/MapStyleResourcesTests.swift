@@ -7,9 +7,10 @@ import FoundationNetworking
 @testable import MapRendering
 @testable import URLSchemeKit
 
-/// A style file's sprites and glyphs, beside it on disk, drawn by `map://`
-/// through a real URLSession: `@2x` images at scale 2, the style's own glyph
-/// ranges for labels, and what cannot be loaded named in the warnings.
+/// A style file's sprites and glyphs, beside it on disk or on a server,
+/// drawn by `map://` through a real URLSession: `@2x` images at scale 2, the
+/// style's own glyph ranges for labels, and what cannot be loaded named in
+/// the warnings.
 final class MapStyleResourcesTests: XCTestCase {
     static let glyphs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("MapRenderingTests/Fixtures/maplibre-render-tests/glyphs")
@@ -104,5 +105,34 @@ final class MapStyleResourcesTests: XCTestCase {
         XCTAssertGreaterThan(dark(builtin), 50, "labels are drawn in the built-in font")
         XCTAssertTrue(drawn.pixels != builtin.pixels, "the style's glyphs, not the built-in font")
         XCTAssertEqual(glyphs.errors, [])
+    }
+
+    /// With a session's configuration, `http(s)` sprites and glyphs are
+    /// fetched from their server (here python3's `http.server` on loopback):
+    /// the pattern and the style's font are drawn as from files.
+    func testHTTPSpritesAndGlyphsAreFetchedWithASessionsConfiguration() async throws {
+        let site = try makeTemporaryDirectory(), folder = try makeTemporaryDirectory()
+        try FileManager.default.copyItem(at: Self.glyphs, to: site.appendingPathComponent("fonts"))
+        try writeSprite("sprite", in: site, color: RGBA(255, 0, 255), highDensity: false)
+        let server = try LoopbackFileServer(root: site, test: self)
+        let styleFile = folder.appendingPathComponent("style.json")
+        try Data(style(sprite: server.url("/sprite"), glyphs: server.url("/fonts/{fontstack}/{range}.pbf"), labels: true).utf8).write(to: styleFile)
+        let archive = VectorMapURLTests.archive("openmaptiles")
+
+        let source = try VectorTileSource.open(archive, style: .file(styleFile), configuration: .ephemeral)
+        XCTAssertEqual(source.lightStyle.warnings.filter { $0.contains("sprite") || $0.contains("glyphs") }, [], "both load")
+        let glyphs = try XCTUnwrap(source.resources.glyphs)
+        XCTAssertNotNil(glyphs.glyph(UInt32(("A" as Unicode.Scalar).value), fontStack: ["Open Sans Semibold", "Arial Unicode MS Bold"]))
+        let drawn = try await map(session(source), size: 256)
+        XCTAssertEqual(drawn[3, 3], RGBA(255, 0, 255), "the served sprite's pattern")
+        XCTAssertEqual(glyphs.errors, [])
+        let paths = server.requests.map(\.path)
+        XCTAssertTrue(paths.contains("/sprite.json") && paths.contains("/sprite.png"), "\(paths)")
+        XCTAssertTrue(paths.contains { $0.hasPrefix("/fonts/Open%20Sans%20Semibold") }, "\(paths)")
+
+        // Without a configuration only files are read, and the style is told so.
+        let filesOnly = try VectorTileSource.open(archive, style: .file(styleFile))
+        XCTAssertNil(filesOnly.resources.glyphs)
+        XCTAssertTrue(filesOnly.lightStyle.warnings.contains { $0.contains("are not loaded: only files are read") }, "\(filesOnly.lightStyle.warnings)")
     }
 }

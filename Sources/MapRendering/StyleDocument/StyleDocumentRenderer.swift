@@ -73,10 +73,10 @@ public struct StyleDocumentRenderer: Sendable {
         }
         var renderer = VectorMapRenderer(sources: vectorSources, style: style, limits: limits, rasterSources: rasterSources)
         if !style.sprites.isEmpty, Self.drawsSpriteImages(style) {
-            renderer.sprites = try Sprites(of: style, pixelRatio: pixelRatio, from: ResourceSprites(resources: resources))
+            renderer.sprites = try Sprites(of: style, pixelRatio: pixelRatio, from: ResourceSpriteProvider(resources: resources))
         }
         if let template = style.glyphs {
-            renderer.glyphs = GlyphCache(provider: ResourceGlyphs(resources: resources, template: template))
+            renderer.glyphs = GlyphCache(provider: ResourceGlyphProvider(resources: resources, template: template))
             // As mbgl-render: a label at the edge is cut there, not moved or dropped.
             renderer.labelsCrossEdges = true
         }
@@ -202,37 +202,6 @@ public struct StyleDocumentRenderer: Sendable {
             let limits = GeoJSONLimits.default
             guard let data = try resources.file(url, maximumBytes: limits.maximumByteCount) else { throw StyleDocumentError("the GeoJSON '\(url)' does not exist") }
             return try GeoJSON(data: data, limits: limits, promoteId: source.promoteId)
-        }
-    }
-}
-
-/// A style's sprite files through its resources.
-private struct ResourceSprites: SpriteProviding {
-    let resources: any StyleResourceLoading
-
-    func spriteFile(_ url: String, maximumBytes: Int) throws -> Data {
-        do {
-            guard let data = try resources.file(url, maximumBytes: maximumBytes) else { throw SpriteError(file: url, "does not exist") }
-            return data
-        } catch let error as StyleDocumentError {
-            throw SpriteError(file: url, error.message)
-        }
-    }
-}
-
-/// A style's glyph ranges through its resources, `template` its `glyphs`.
-/// A font stack that could leave the template's folder (a `/`, `..`) has no glyphs.
-private struct ResourceGlyphs: GlyphProviding {
-    let resources: any StyleResourceLoading
-    let template: String
-
-    func glyphRange(fontStack: String, range: String, limits: GlyphRangeLimits) throws -> Data? {
-        guard !fontStack.isEmpty, !fontStack.contains("/"), !fontStack.contains(".."), !fontStack.contains("\0") else { return nil }
-        let url = template.replacingOccurrences(of: "{fontstack}", with: fontStack).replacingOccurrences(of: "{range}", with: range)
-        do {
-            return try resources.file(url, maximumBytes: limits.maximumBytes)
-        } catch let error as StyleDocumentError {
-            throw GlyphRangeError("glyphs \(error.message)")
         }
     }
 }

@@ -28,6 +28,9 @@ public struct StyleFolderResources: StyleResourceLoading {
         return folder.appendingPathComponent(url)
     }
 
+    /// Whether `url` names a file (``fileURL(_:)`` is not nil).
+    public func reads(_ url: String) -> Bool { fileURL(url) != nil }
+
     /// Tiles from files: the template's directory part read by a `DirectoryTileLoader`
     /// (a tile with no file is empty, as a server's 404 is to MapLibre).
     public func tileLoader(template: String) throws -> any TileLoading {

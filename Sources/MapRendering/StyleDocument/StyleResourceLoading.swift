@@ -19,4 +19,12 @@ public protocol StyleResourceLoading: Sendable {
     /// The bytes of the file `url` names, at most `maximumBytes` of them (a
     /// larger file is refused, naming the limit); nil when there is no such file.
     func file(_ url: String, maximumBytes: Int) throws -> Data?
+    /// Whether this loader reads the kind of URL `url` is (a file, `http(s)`…),
+    /// asked before any is read so that a style naming others is told at once.
+    func reads(_ url: String) -> Bool
+}
+
+extension StyleResourceLoading {
+    /// Every URL, unless a loader says otherwise: it then fails on the ones it cannot read, naming them.
+    public func reads(_ url: String) -> Bool { true }
 }

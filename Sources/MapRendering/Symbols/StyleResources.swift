@@ -3,11 +3,13 @@ import Foundation
 /// The sprites and glyphs a style names (its `sprite` and `glyphs`), loaded
 /// once for a tile source and shared by every snapshot drawn from it.
 ///
-/// Read from files: paths relative to the style's folder, absolute paths and
-/// `file://` URLs. What cannot be loaded (an `http(s)` URL, a missing or
-/// malformed file, a sheet over ``SpriteLimits``) is named in ``warnings``
-/// and drawn as MapLibre draws it then: icons and patterns it names are left
-/// out, and labels fall back to the built-in font.
+/// Read through a ``StyleResourceLoading``: files (paths relative to the
+/// style's folder, absolute paths, `file://` URLs), and `http(s)` through a
+/// session with URLSchemeKit's `StyleSessionResources`. What cannot be loaded
+/// (a URL the loader does not read, a missing or malformed file, a sheet over
+/// ``SpriteLimits``) is named in ``warnings`` and drawn as MapLibre draws it
+/// then: icons and patterns it names are left out, and labels fall back to
+/// the built-in font.
 public struct StyleResources: Sendable {
     /// The sprites' `1x` images, drawn at pixel ratio 1.
     public var sprites: Sprites
@@ -27,23 +29,42 @@ public struct StyleResources: Sendable {
         self.warnings = warnings
     }
 
-    /// The sprites and glyphs `style` names, relative ones read from `folder`
-    /// (the style file's folder; nil for a style that is not a file, whose
-    /// relative names are then not loaded and warned about).
+    /// The sprites and glyphs `style` names, read from files: relative ones
+    /// from `folder` (the style file's folder; nil for a style that is not a
+    /// file, whose relative names are then not loaded and warned about).
     public init(of style: VectorStyle, folder: URL?, spriteLimits: SpriteLimits = .default,
                 glyphLimits: GlyphRangeLimits = .default) {
+        // Without a folder relative names are refused before they reach the loader, so "/" is never read from.
+        self.init(of: style, folder: folder, loading: StyleFolderResources(folder: folder ?? URL(fileURLWithPath: "/")),
+                  spriteLimits: spriteLimits, glyphLimits: glyphLimits)
+    }
+
+    /// The sprites and glyphs `style` names, read through `resources` (e.g.
+    /// URLSchemeKit's `StyleSessionResources` for `http(s)` too): relative
+    /// names from `folder`, or warned about without one; a URL `resources`
+    /// does not read is warned about before anything is read. Sprites are
+    /// read here, glyph ranges when a label first needs them (their failures
+    /// are the ``GlyphCache``'s `errors`).
+    public init(of style: VectorStyle, folder: URL?, loading resources: any StyleResourceLoading,
+                spriteLimits: SpriteLimits = .default, glyphLimits: GlyphRangeLimits = .default) {
         var warnings: [String] = []
+        func readable(_ url: String) -> String? {
+            if folder == nil && Self.isRelative(url) { return "a relative path needs the style's folder (open the style from its file)" }
+            guard !resources.reads(url) else { return nil }
+            return resources.reads("https://example.org/")
+                ? "only files and http(s) URLs are read"
+                : "only files are read (a path relative to the style, or a file:// URL; http(s) needs a session's configuration)"
+        }
         var standard = Sprites(), high: Sprites?
         if !style.sprites.isEmpty {
-            let local = style.sprites.filter { Self.isLocal($0.url, folder: folder) }
-            for sprite in style.sprites where !local.contains(sprite) {
-                warnings.append("sprite '\(sprite.url)' is not loaded: \(Self.whyNotLocal(sprite.url)); its icons and patterns are not drawn")
+            var named = style
+            named.sprites = style.sprites.filter { sprite in
+                guard let reason = readable(sprite.url) else { return true }
+                warnings.append("sprite '\(sprite.url)' is not loaded: \(reason); its icons and patterns are not drawn")
+                return false
             }
-            if !local.isEmpty {
-                var named = style
-                // Absolute paths as file:// URLs: the provider reads other paths inside its folder.
-                named.sprites = local.map { StyleSprite(id: $0.id, url: $0.url.hasPrefix("/") ? "file://" + $0.url : $0.url) }
-                let provider = DirectorySpriteProvider(directory: folder ?? URL(fileURLWithPath: "/"))
+            if !named.sprites.isEmpty {
+                let provider = ResourceSpriteProvider(resources: resources)
                 do {
                     standard = try Sprites(of: named, pixelRatio: 1, from: provider, limits: spriteLimits)
                     high = try? Sprites(of: named, pixelRatio: 2, from: provider, limits: spriteLimits)
@@ -54,16 +75,10 @@ public struct StyleResources: Sendable {
         }
         var glyphs: GlyphCache?
         if let template = style.glyphs {
-            if Self.isLocal(template, folder: folder) {
-                do {
-                    let located = template.hasPrefix("file://") || template.hasPrefix("/") || folder == nil
-                        ? template : folder!.path + "/" + template
-                    glyphs = GlyphCache(provider: try GlyphFolderProvider(template: located), limits: glyphLimits)
-                } catch {
-                    warnings.append("\(error); labels use the built-in font")
-                }
+            if let reason = readable(template) {
+                warnings.append("glyphs '\(template)' are not loaded: \(reason); labels use the built-in font")
             } else {
-                warnings.append("glyphs '\(template)' are not loaded: \(Self.whyNotLocal(template)); labels use the built-in font")
+                glyphs = GlyphCache(provider: ResourceGlyphProvider(resources: resources, template: template), limits: glyphLimits)
             }
         }
         self.init(sprites: standard, highDensitySprites: high, glyphs: glyphs, warnings: warnings)
@@ -74,17 +89,8 @@ public struct StyleResources: Sendable {
         pixelRatio > 1 ? highDensitySprites : sprites
     }
 
-    /// Whether `url` names a file: a `file://` URL, an absolute path, or a
-    /// relative path when there is a folder to read it from.
-    static func isLocal(_ url: String, folder: URL?) -> Bool {
-        if url.hasPrefix("file://") || url.hasPrefix("/") { return true }
-        return folder != nil && !url.contains("://") && !url.hasPrefix("mapbox:")
-    }
-
-    /// Why `url` is not read from a file.
-    static func whyNotLocal(_ url: String) -> String {
-        url.contains("://") || url.hasPrefix("mapbox:")
-            ? "only files are read (a path relative to the style, or a file:// URL)"
-            : "a relative path needs the style's folder (open the style from its file)"
+    /// Whether `url` is a path relative to the style (no scheme, not absolute).
+    static func isRelative(_ url: String) -> Bool {
+        !url.hasPrefix("/") && !url.contains("://") && !url.hasPrefix("mapbox:")
     }
 }

@@ -32,6 +32,9 @@ public struct StyleSessionResources: StyleResourceLoading {
         return lowered.hasPrefix("http://") || lowered.hasPrefix("https://")
     }
 
+    /// Whether `url` is `http(s)` or names a file.
+    public func reads(_ url: String) -> Bool { Self.isRemote(url) || files.reads(url) }
+
     /// An `http(s)` template's tiles through the session (a 204 or 404 is an
     /// empty tile, as MapLibre takes it); files otherwise.
     public func tileLoader(template: String) throws -> any TileLoading {

@@ -41,7 +41,7 @@ extension VectorTileSource {
             default:
                 throw VectorTileError(.unsupported, "a PMTiles archive is read from a file or an http(s) URL, not \(location.scheme ?? "a relative URL")")
             }
-            return try open(bytes, style: style, budget: budget)
+            return try open(bytes, style: style, budget: budget, configuration: configuration)
         } catch let error as VectorTileError {
             // Named once: a file that cannot be opened names itself.
             throw error.message.hasPrefix(name + ": ") ? error : VectorTileError(error.kind, "\(name): \(error.message)")
@@ -49,22 +49,26 @@ extension VectorTileSource {
     }
 
     /// Opens the archive served by `bytes` (see `open(_:style:budget:configuration:rangeStore:)`).
+    /// With `configuration`, a style's `http(s)` sprites and glyphs are read
+    /// through a session made from it; without, only files.
     public static func open(_ bytes: any PMTilesByteSource, style: VectorSourceStyle = .automatic,
-                            budget: ResourceBudget = ResourceBudget()) throws -> VectorTileSource {
+                            budget: ResourceBudget = ResourceBudget(), configuration: URLSessionConfiguration? = nil) throws -> VectorTileSource {
         let archive = try PMTilesArchive(source: bytes, limits: budget.vectorTile)
         // What the archive holds is named by its header and root directory
         // (every tile's place is reached from them), read again here: cheap,
         // and a range source answers them from what it kept.
         let head = try bytes.bytes(in: 0..<UInt64(PMTilesHeader.size))
         let root = try bytes.bytes(in: archive.header.rootDirectory)
-        return try open(archive, identity: head + root + Array(String(bytes.count).utf8), style: style, budget: budget)
+        return try open(archive, identity: head + root + Array(String(bytes.count).utf8), style: style, budget: budget,
+                        configuration: configuration)
     }
 
     /// A source drawing `tiles` with `style` (checked against
     /// `budget.vectorStyle`), its identity a hash of `identity` (bytes that
-    /// change whenever the tiles do) and of the style.
+    /// change whenever the tiles do) and of the style. The style's sprites and
+    /// glyphs are read from files, and with `configuration` from `http(s)` too.
     static func open(_ tiles: any VectorTileProviding, identity: [UInt8], style: VectorSourceStyle,
-                     budget: ResourceBudget) throws -> VectorTileSource {
+                     budget: ResourceBudget, configuration: URLSessionConfiguration? = nil) throws -> VectorTileSource {
         let light: VectorStyle, dark: VectorStyle, styleIdentity: [UInt8]
         var resources = StyleResources()
         switch style {
@@ -76,13 +80,14 @@ extension VectorTileSource {
             dark = try darkStyle.style()
             styleIdentity = Array((lightStyle.json + darkStyle.json).utf8)
         case .json(let data, let fileName):
-            (light, resources) = try styled(data, fileName: fileName, folder: nil, tiles: tiles, budget: budget)
+            (light, resources) = try styled(data, fileName: fileName, folder: nil, tiles: tiles, budget: budget, configuration: configuration)
             dark = light
             styleIdentity = Array(data)
         case .file(let file):
             // Named as the caller named it (`URL(fileURLWithPath: "my.json")` keeps `my.json`).
             let data = try readStyle(file, budget: budget)
-            (light, resources) = try styled(data, fileName: file.relativePath, folder: file.deletingLastPathComponent(), tiles: tiles, budget: budget)
+            (light, resources) = try styled(data, fileName: file.relativePath, folder: file.deletingLastPathComponent(), tiles: tiles, budget: budget,
+                                            configuration: configuration)
             dark = light
             styleIdentity = Array(data)
         }
@@ -97,7 +102,7 @@ extension VectorTileSource {
     /// read from `folder`) checked against `budget.vectorStyle` and `tiles`,
     /// with its resources; their warnings join the style's.
     private static func styled(_ data: Data, fileName: String?, folder: URL?, tiles: any VectorTileProviding,
-                               budget: ResourceBudget) throws -> (VectorStyle, StyleResources) {
+                               budget: ResourceBudget, configuration: URLSessionConfiguration?) throws -> (VectorStyle, StyleResources) {
         guard data.count <= budget.vectorStyle.maximumByteCount else {
             var error = VectorStyleError(.limitExceeded, detail: "the style is \(data.count) bytes, over the limit of \(budget.vectorStyle.maximumByteCount) (ResourceBudget.vectorStyle)")
             error.file = fileName
@@ -113,7 +118,9 @@ extension VectorTileSource {
             error.file = fileName
             throw error
         }
-        let resources = StyleResources(of: style, folder: folder)
+        let resources = configuration.map { configuration in
+            StyleResources(of: style, folder: folder, loading: StyleSessionResources(folder: folder ?? URL(fileURLWithPath: "/"), configuration: configuration))
+        } ?? StyleResources(of: style, folder: folder)
         let prefix = fileName.map { "\($0): " } ?? ""
         style.warnings += resources.warnings.map { prefix + $0 }
         // Images the loaded sprites lack (all of them when none loaded).

@@ -51,7 +51,8 @@ extension VectorTileSource {
                 metadata.layerIDs = try probedLayers(LoadedVectorTiles(loader: loader, zoomRange: zooms, limits: limits))
             }
             let tiles = LoadedVectorTiles(loader: loader, zoomRange: zooms, metadata: metadata, limits: limits)
-            return try open(tiles, identity: Array("template \(template) \(zooms)".utf8) + metadataBytes, style: style, budget: budget)
+            return try open(tiles, identity: Array("template \(template) \(zooms)".utf8) + metadataBytes, style: style, budget: budget,
+                            configuration: configuration)
         } catch let error as VectorTileError {
             throw VectorTileError(error.kind, "\(template): \(error.message)")
         } catch MapTileError.unavailable(let tile, let reason) {
@@ -74,10 +75,13 @@ extension VectorTileSource {
     /// the folder and its zoom folders, and the style: adding or removing
     /// tiles of a zoom, or replacing the metadata, draws cached URLs again.
     ///
+    /// With `configuration`, a style's `http(s)` sprites and glyphs are read
+    /// through a session made from it; without, only files.
+    ///
     /// Throws `VectorTileError` naming the folder, or `VectorStyleError`
     /// naming the style's file, line and column.
     public static func open(folder directory: URL, zoomRange: ClosedRange<Int>? = nil, style: VectorSourceStyle = .automatic,
-                            budget: ResourceBudget = ResourceBudget()) throws -> VectorTileSource {
+                            budget: ResourceBudget = ResourceBudget(), configuration: URLSessionConfiguration? = nil) throws -> VectorTileSource {
         let path = directory.path
         do {
             let limits = budget.vectorTile
@@ -106,7 +110,7 @@ extension VectorTileSource {
             let tiles = LoadedVectorTiles(loader: loader, zoomRange: zooms, metadata: metadata, limits: limits)
             var identity = Array("folder \(directory.standardizedFileURL.path) \(template) \(zooms) \(modified(directory))".utf8) + metadataBytes
             for folder in zoomFolders { identity += Array(" \(folder.zoom):\(modified(folder.url))".utf8) }
-            return try open(tiles, identity: identity, style: style, budget: budget)
+            return try open(tiles, identity: identity, style: style, budget: budget, configuration: configuration)
         } catch let error as VectorTileError {
             throw VectorTileError(error.kind, "\(path): \(error.message)")
         }
