@@ -30,8 +30,7 @@ protocol HTTPConnectionOwner: AnyObject, Sendable {
 /// The socket is non-blocking; reads and writes are dispatch sources on
 /// the connection's serial queue. The hot path of an answer known at once
 /// (the answer cache, `/health`) stays on that queue from the read to the
-/// write: no hop to another queue (and a render's answer is written on the
-/// thread that finished it), no timer re-armed (one timer keeps the
+/// write: no hop to another queue, no timer re-armed (one timer keeps the
 /// deadline, see ``setDeadline(_:)``), the read source suspended only when
 /// bytes arrive while an answer is under way, and head and body written
 /// with one `sendmsg`.
@@ -194,16 +193,13 @@ final class HTTPConnection: @unchecked Sendable {
             clearDeadline()
             guard let owner else { return close() }
             // An answer given before `respond` returns (a cached one) is written
-            // here, on this queue. A later one (a render's) is written on the
-            // thread that finished it, through `sync`: the queue is idle while
-            // an answer is prepared, so the block runs there and then, without
-            // waking another thread (an `async` hop added a wake-up to every miss).
-            // `sync` cannot wait on itself: only this queue runs the code above,
-            // and an answer given while it runs is kept by the handoff.
+            // here, on this queue; a later one (a render's) hops onto it. (Writing
+            // a render's answer through `sync` on the thread that finished it was
+            // tried: a miss added 0.4–5.5 ms to its render instead of 0.3–1.1 ms, Benchmarks/serve-wrk.sh's miss table.)
             let handoff = Handoff()
             owner.respond(to: request) { [self] response in
                 guard !handoff.keep(response) else { return }
-                queue.sync { answer(response, to: request) }
+                queue.async { [self] in answer(response, to: request) }
             }
             if let response = handoff.take() { answer(response, to: request) }
         }
@@ -330,12 +326,12 @@ final class HTTPConnection: @unchecked Sendable {
 
     /// Where an answer meets the connection: kept when it comes while
     /// `respond` is still running (then written by the code that called it),
-    /// else written through `sync` on the connection's queue.
+    /// else the answer hops onto the connection's queue.
     private final class Handoff: Sendable {
         private enum State { case waiting, kept(HTTPResponse), late }
         private let state = Mutex(State.waiting)
 
-        /// Keeps `response` when `respond` has not returned yet; false: the caller writes it.
+        /// Keeps `response` when `respond` has not returned yet; false: the caller hops.
         func keep(_ response: HTTPResponse) -> Bool {
             state.withLock { state in
                 guard case .waiting = state else { return false }
@@ -344,7 +340,7 @@ final class HTTPConnection: @unchecked Sendable {
             }
         }
 
-        /// The answer kept while `respond` ran, if any; after this, answers are the caller's to write.
+        /// The answer kept while `respond` ran, if any; after this, answers hop.
         func take() -> HTTPResponse? {
             state.withLock { state in
                 if case .kept(let response) = state { return response }
