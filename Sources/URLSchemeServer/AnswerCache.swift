@@ -14,6 +14,12 @@ import Synchronization
 /// entries go first. An entry is as fresh as the library's own memory cache,
 /// which keys answers the same way (canonical URL, one renderer version per
 /// environment).
+///
+/// A request target that was answered once is also remembered as an alias
+/// of its key, so the next request for the same target finds its answer
+/// without the `URL` and canonical key being made again (they were the
+/// largest part of a hit's time); aliases are bounded by their bytes and
+/// dropped all at once past that.
 final class AnswerCache: Sendable {
     /// The most body bytes kept; 0 keeps nothing.
     let capacity: Int
@@ -27,7 +33,13 @@ final class AnswerCache: Sendable {
         var bytes = 0
         var hits = 0
         var misses = 0
+        /// Request targets answered from `entries`, to their keys.
+        var aliases: [String: String] = [:]
+        var aliasBytes = 0
     }
+
+    /// The most bytes of targets and keys the aliases hold.
+    private var aliasCapacity: Int { max(1 << 20, capacity / 16) }
 
     init(capacity: Int) {
         self.capacity = max(0, capacity)
@@ -41,13 +53,39 @@ final class AnswerCache: Sendable {
 
     /// The answer kept for `key`: the `200`, or a `304` with its validators
     /// when `ifNoneMatch` names its tag. Nil on a miss.
-    func answer(for key: String, ifNoneMatch: String?) -> HTTPResponse? {
+    /// `target`, the request's own target, becomes an alias of `key` on a hit.
+    func answer(for key: String, target: String? = nil, ifNoneMatch: String?) -> HTTPResponse? {
         let found = state.withLock { state in
             let entry = state.entries[key]
             if entry == nil { state.misses += 1 } else { state.hits += 1 }
+            if entry != nil, let target { alias(target, to: key, in: &state) }
             return entry
         }
         return found.map { Self.validated($0, ifNoneMatch: ifNoneMatch) }
+    }
+
+    /// The answer kept for the request target `target` when it was answered
+    /// from here before (an alias), counted as a hit; nil (and nothing
+    /// counted) otherwise: the caller then looks up the canonical key.
+    func answer(forTarget target: String, ifNoneMatch: String?) -> HTTPResponse? {
+        let found: HTTPResponse? = state.withLock { state in
+            guard let key = state.aliases[target], let entry = state.entries[key] else { return nil }
+            state.hits += 1
+            return entry
+        }
+        return found.map { Self.validated($0, ifNoneMatch: ifNoneMatch) }
+    }
+
+    private func alias(_ target: String, to key: String, in state: inout State) {
+        guard state.aliases[target] == nil else { return }
+        let bytes = target.utf8.count + key.utf8.count
+        if state.aliasBytes + bytes > aliasCapacity {
+            state.aliases = [:]
+            state.aliasBytes = 0
+        }
+        guard bytes <= aliasCapacity else { return }
+        state.aliases[target] = key
+        state.aliasBytes += bytes
     }
 
     /// `response`, or the `304` with its validators when `ifNoneMatch` names
@@ -63,7 +101,8 @@ final class AnswerCache: Sendable {
     private static let notModifiedFields: Set<String> = ["ETag", "Cache-Control", "Vary", "Expires", "Content-Location"]
 
     /// Keeps `response` for `key` when it is a public `200` that varies with nothing and fits.
-    func store(_ response: HTTPResponse, for key: String) {
+    /// `target`: the request's own target, made an alias of `key`.
+    func store(_ response: HTTPResponse, for key: String, target: String? = nil) {
         guard response.status == 200, response.header("Vary") == nil, response.header("ETag") != nil,
               response.header("Cache-Control")?.hasPrefix("public") == true,
               response.body.count <= capacity / 8 else { return }
@@ -74,6 +113,7 @@ final class AnswerCache: Sendable {
                 state.order.append(key)
             }
             state.bytes += response.body.count
+            if let target { alias(target, to: key, in: &state) }
             while state.bytes > capacity, state.head < state.order.count {
                 let oldest = state.order[state.head]
                 state.head += 1

@@ -32,13 +32,13 @@ public struct HTTPRequest: Sendable, Equatable {
 
     /// The value of the first field named `name` (compared case-insensitively).
     public func header(_ name: String) -> String? {
-        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+        headers.first { HTTPFieldName.matches($0.name, name) }?.value
     }
 
     /// Whether the connection stays open after the answer: HTTP/1.1 unless
     /// `Connection: close`, HTTP/1.0 only with `Connection: keep-alive`.
     public var keepsAlive: Bool {
-        let tokens = headers.filter { $0.name.caseInsensitiveCompare("Connection") == .orderedSame }
+        let tokens = headers.filter { HTTPFieldName.matches($0.name, "Connection") }
             .flatMap { $0.value.split(separator: ",") }
             .map { $0.trimmingCharacters(in: [" ", "\t"]).lowercased() }
         if tokens.contains("close") { return false }

@@ -163,7 +163,9 @@ public struct HTTPRequestParser: Sendable {
             }
             // Latin-1, one character per byte: obs-text (0x80–0xFF, RFC 9110 §5.5) is
             // opaque data, kept byte for byte instead of turned into U+FFFD.
-            headers.append((nameText, String(String.UnicodeScalarView(value.map { Unicode.Scalar($0) }))))
+            let text = value.allSatisfy({ $0 < 0x80 }) ? String(decoding: value, as: UTF8.self)  // ASCII: the same either way
+                : String(String.UnicodeScalarView(value.map { Unicode.Scalar($0) }))
+            headers.append((nameText, text))
         }
         let request = HTTPRequest(method: method, target: target, minorVersion: minor, headers: headers)
         if let refusal = Self.check(request) { return .refused(refusal) }
@@ -173,7 +175,7 @@ public struct HTTPRequestParser: Sendable {
     /// The refusal of a well-formed head this server does not serve.
     private static func check(_ request: HTTPRequest) -> HTTPRequestError? {
         func values(_ name: String) -> [String] {
-            request.headers.filter { $0.name.caseInsensitiveCompare(name) == .orderedSame }.map(\.value)
+            request.headers.filter { HTTPFieldName.matches($0.name, name) }.map(\.value)
         }
         let hosts = values("Host"), encodings = values("Transfer-Encoding"), lengths = values("Content-Length")
         if !encodings.isEmpty && !lengths.isEmpty {

@@ -27,7 +27,7 @@ public struct HTTPResponse: Sendable {
 
     /// The value of the first field named `name` (case-insensitive).
     public func header(_ name: String) -> String? {
-        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+        headers.first { HTTPFieldName.matches($0.name, name) }?.value
     }
 
     /// The reason phrase written after `status`.
@@ -53,18 +53,26 @@ public struct HTTPResponse: Sendable {
         }
     }
 
-    /// The bytes on the wire: status line, fields, `Content-Length` (none
-    /// for a 304), `Date`, `Connection: close` when `closing`, and the body
-    /// unless `headOnly` (a `HEAD` request) or the status has none.
-    func serialized(headOnly: Bool, closing: Bool, date: String) -> Data {
-        var head = "HTTP/1.1 \(status) \(Self.reason(status))\r\n"
-        for (name, value) in headers { head += "\(name): \(value)\r\n" }
-        if status != 304 && status != 204 { head += "Content-Length: \(body.count)\r\n" }
-        head += "Date: \(date)\r\n"
-        if closing { head += "Connection: close\r\n" }
-        head += "\r\n"
-        var data = Data(head.utf8)
-        if !headOnly && status != 304 && status != 204 { data.append(body) }
-        return data
+    /// Whether the status carries a body (all but `304` and `204`).
+    var hasBody: Bool { status != 304 && status != 204 }
+
+    /// The head on the wire: status line, fields, `Content-Length` (none
+    /// for a 304 or 204), `Date`, `Connection: close` when `closing`, and
+    /// the empty line. A `HEAD` answer (`headOnly`) keeps the length of the
+    /// body it leaves out; the body is written after the head unless `headOnly`.
+    func serializedHead(headOnly: Bool, closing: Bool, date: String) -> [UInt8] {
+        var head: [UInt8] = []
+        head.reserveCapacity(128 + headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 })
+        func line(_ parts: String...) {
+            for part in parts { head.append(contentsOf: part.utf8) }
+            head.append(contentsOf: [0x0D, 0x0A])
+        }
+        line("HTTP/1.1 ", String(status), " ", Self.reason(status))
+        for (name, value) in headers { line(name, ": ", value) }
+        if hasBody { line("Content-Length: ", String(body.count)) }
+        line("Date: ", date)
+        if closing { line("Connection: close") }
+        line()
+        return head
     }
 }

@@ -92,6 +92,10 @@ final class SchemeRoutes: Sendable {
 
     /// Answers `request`, its signature checked and removed.
     private func route(_ http: HTTPServer, _ request: HTTPRequest, _ completion: @escaping @Sendable (HTTPResponse) -> Void) {
+        // A target answered from the answer cache before: no route, URL or key to make.
+        if answers.admits(request), let hit = answers.answer(forTarget: request.target, ifNoneMatch: request.header("If-None-Match")) {
+            return completion(hit)
+        }
         let path = String(request.path)
         switch path {
         case "/health":
@@ -145,14 +149,14 @@ final class SchemeRoutes: Sendable {
                              retryAfter: Int, _ completion: @escaping @Sendable (HTTPResponse) -> Void) {
         let ifNoneMatch = request.header("If-None-Match"), accept = request.header("Accept")
         let key = answers.admits(request) ? CacheKey(url: url)?.rawValue : nil
-        if let key, let hit = answers.answer(for: key, ifNoneMatch: ifNoneMatch) { return completion(hit) }
+        if let key, let hit = answers.answer(for: key, target: request.target, ifNoneMatch: ifNoneMatch) { return completion(hit) }
         let accepted = work.submit { done in
             // Without If-None-Match, so that the full answer (not a 304) is what gets kept.
             gateway.load(url, accept: accept, ifNoneMatch: key == nil ? ifNoneMatch : nil) { response, seconds in
                 metrics.observeLoad(seconds: seconds)
                 done()
                 guard let key else { return completion(response) }
-                answers.store(response, for: key)
+                answers.store(response, for: key, target: request.target)
                 completion(AnswerCache.validated(response, ifNoneMatch: ifNoneMatch))
             }
         }
@@ -162,12 +166,15 @@ final class SchemeRoutes: Sendable {
         }
     }
 
+    /// The routes whose label is their path's name.
+    private static let namedRoutes = Set(SchemeGateway.schemes + ["health", "metrics", "leaflet"])
+
     /// The metrics' route label of `request`: a known route's name, else `other` (never the raw path: a label per path is unbounded).
     private static func route(of request: HTTPRequest?) -> String {
         guard var request else { return "refused" }
         if let (_, unsigned) = splitSignature(request) { request = unsigned }
         let name = String(request.path.dropFirst())
-        if (SchemeGateway.schemes + ["health", "metrics", "leaflet"]).contains(name) { return name }
+        if namedRoutes.contains(name) { return name }
         if name.isEmpty { return "viewer" }
         let first = firstSegment(of: request)
         return TileRoutes.prefixes.contains(first) || first == "leaflet" ? String(first) : "other"
@@ -184,7 +191,7 @@ final class SchemeRoutes: Sendable {
         metrics.countRequest(route: route, status: response.status)
         guard let accessLog else { return }
         let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e6
-        let entry = AccessLogEntry(time: Date().ISO8601Format(.iso8601.year().month().day().time(includingFractionalSeconds: true).timeZone(separator: .omitted)),
+        let entry = AccessLogEntry(time: AccessLogEntry.timestamp(),
                                    peer: peer, method: request?.method ?? "-", target: String((request?.target ?? "-").prefix(AccessLogEntry.targetLimit)),
                                    route: route, status: response.status, bytes: request?.method == "HEAD" ? 0 : response.body.count,
                                    ms: (milliseconds * 10).rounded() / 10)

@@ -9,8 +9,14 @@ final class ServerMetrics: Sendable {
     /// The upper bounds of the load-time histogram's buckets, in seconds.
     static let buckets: [Double] = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30]
 
+    /// A request counter's labels (a struct, not a joined string: no text made per request).
+    private struct RouteStatus: Hashable {
+        var route: String
+        var status: Int
+    }
+
     private struct State {
-        var requests: [String: Int] = [:]  // "route\u{0}status"
+        var requests: [RouteStatus: Int] = [:]
         var bucketCounts = [Int](repeating: 0, count: ServerMetrics.buckets.count)
         var loadCount = 0
         var loadSeconds = 0.0
@@ -20,7 +26,7 @@ final class ServerMetrics: Sendable {
 
     /// Counts one answered request.
     func countRequest(route: String, status: Int) {
-        state.withLock { $0.requests[route + "\u{0}" + String(status), default: 0] += 1 }
+        state.withLock { $0.requests[RouteStatus(route: route, status: status), default: 0] += 1 }
     }
 
     /// Counts one scheme load that took `seconds`.
@@ -38,9 +44,8 @@ final class ServerMetrics: Sendable {
         var lines: [String] = []
         lines.append("# HELP urlscheme_requests_total Requests answered, by route and status.")
         lines.append("# TYPE urlscheme_requests_total counter")
-        for key in snapshot.requests.keys.sorted() {
-            let parts = key.split(separator: "\u{0}", omittingEmptySubsequences: false)
-            lines.append("urlscheme_requests_total{route=\"\(parts[0])\",status=\"\(parts[1])\"} \(snapshot.requests[key] ?? 0)")
+        for (key, count) in snapshot.requests.sorted(by: { ($0.key.route, String($0.key.status)) < ($1.key.route, String($1.key.status)) }) {
+            lines.append("urlscheme_requests_total{route=\"\(key.route)\",status=\"\(key.status)\"} \(count)")
         }
         lines.append("# HELP urlscheme_load_seconds Time of scheme loads (render or cache hit), from start to answer.")
         lines.append("# TYPE urlscheme_load_seconds histogram")

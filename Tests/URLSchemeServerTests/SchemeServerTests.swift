@@ -169,6 +169,29 @@ final class SchemeServerTests: XCTestCase {
         XCTAssertTrue(idle.isClosedByServer(), "an idle connection closes after the idle timeout")
     }
 
+    /// The connection's one timer is armed at most the shortest timeout ahead
+    /// and fires early, finding the idle deadline not due: a connection in use
+    /// lives on past its idle timeout, and an idle one closes on time.
+    func testAConnectionInUseOutlivesItsIdleTimeoutAndAnIdleOneClosesOnTime() throws {
+        let fixture = try ServerFixture(environment: ServerFixture.environment(), test: self) {
+            $0.headerTimeout = 0.4
+            $0.idleTimeout = 1
+        }
+        let client = try fixture.client()
+        let started = Date()
+        for _ in 0..<4 {
+            client.send("GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+            XCTAssertEqual(client.readAnswer()?.status, 200, "still open \(Date().timeIntervalSince(started)) s in")
+            usleep(700_000)  // past the timer's reach (0.4 s), within the idle timeout
+        }
+        XCTAssertGreaterThan(Date().timeIntervalSince(started), 2.5, "longer than the idle timeout in all")
+        client.send("GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+        XCTAssertEqual(client.readAnswer()?.status, 200)
+        let idleSince = Date()
+        XCTAssertTrue(client.isClosedByServer(), "an idle connection closes after the idle timeout")
+        XCTAssertEqual(Date().timeIntervalSince(idleSince), 1, accuracy: 0.4, "closed at the idle timeout, not at the timer's first firing")
+    }
+
     func testSmugglingAttemptsAreRefusedAndTheRestIsNeverRead() throws {
         let fixture = try ServerFixture(environment: ServerFixture.environment(), test: self)
         let attempts = [

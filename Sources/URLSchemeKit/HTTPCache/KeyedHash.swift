@@ -59,38 +59,47 @@ package struct KeyedHash: Sendable {
     ]
 
     /// The SHA-256 digest of `message`.
+    /// Works on raw buffers (no bounds checks, no array per block): the
+    /// server tags every rendered answer with it, so its speed is part of
+    /// each render's time to answer.
     package static func sha256(_ message: some Collection<UInt8>) -> [UInt8] {
-        var state: [UInt32] = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]
         var padded = Array(message)
         let bitLength = UInt64(padded.count) &* 8
         padded.append(0x80)
-        while padded.count % 64 != 56 { padded.append(0) }
+        padded.append(contentsOf: repeatElement(0, count: (120 - padded.count % 64) % 64))
         for shift in stride(from: 56, through: 0, by: -8) { padded.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
-        var schedule = [UInt32](repeating: 0, count: 64)
-        for blockStart in stride(from: 0, to: padded.count, by: 64) {
-            for index in 0..<16 {
-                let base = blockStart + index * 4
-                schedule[index] = UInt32(padded[base]) << 24 | UInt32(padded[base + 1]) << 16
-                    | UInt32(padded[base + 2]) << 8 | UInt32(padded[base + 3])
+        var (h0, h1, h2, h3): (UInt32, UInt32, UInt32, UInt32) = (0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a)
+        var (h4, h5, h6, h7): (UInt32, UInt32, UInt32, UInt32) = (0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19)
+        roundConstants.withUnsafeBufferPointer { constants in
+            withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { schedule in
+                padded.withUnsafeBufferPointer { bytes in
+                    for blockStart in stride(from: 0, to: bytes.count, by: 64) {
+                        for index in 0..<16 {
+                            let base = blockStart + index * 4
+                            schedule[index] = UInt32(bytes[base]) << 24 | UInt32(bytes[base + 1]) << 16
+                                | UInt32(bytes[base + 2]) << 8 | UInt32(bytes[base + 3])
+                        }
+                        for index in 16..<64 {
+                            let early = schedule[index - 15], late = schedule[index - 2]
+                            let sigma0 = early.rotatedRight(7) ^ early.rotatedRight(18) ^ (early >> 3)
+                            let sigma1 = late.rotatedRight(17) ^ late.rotatedRight(19) ^ (late >> 10)
+                            schedule[index] = schedule[index - 16] &+ sigma0 &+ schedule[index - 7] &+ sigma1
+                        }
+                        var (a, b, c, d, e, f, g, h) = (h0, h1, h2, h3, h4, h5, h6, h7)
+                        for index in 0..<64 {
+                            let sum1 = e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)
+                            let choice = (e & f) ^ (~e & g)
+                            let first = h &+ sum1 &+ choice &+ constants[index] &+ schedule[index]
+                            let sum0 = a.rotatedRight(2) ^ a.rotatedRight(13) ^ a.rotatedRight(22)
+                            let majority = (a & b) ^ (a & c) ^ (b & c)
+                            (h, g, f, e, d, c, b, a) = (g, f, e, d &+ first, c, b, a, first &+ sum0 &+ majority)
+                        }
+                        h0 &+= a; h1 &+= b; h2 &+= c; h3 &+= d; h4 &+= e; h5 &+= f; h6 &+= g; h7 &+= h
+                    }
+                }
             }
-            for index in 16..<64 {
-                let early = schedule[index - 15], late = schedule[index - 2]
-                let sigma0 = early.rotatedRight(7) ^ early.rotatedRight(18) ^ (early >> 3)
-                let sigma1 = late.rotatedRight(17) ^ late.rotatedRight(19) ^ (late >> 10)
-                schedule[index] = schedule[index - 16] &+ sigma0 &+ schedule[index - 7] &+ sigma1
-            }
-            var (a, b, c, d, e, f, g, h) = (state[0], state[1], state[2], state[3], state[4], state[5], state[6], state[7])
-            for index in 0..<64 {
-                let sum1 = e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)
-                let choice = (e & f) ^ (~e & g)
-                let first = h &+ sum1 &+ choice &+ roundConstants[index] &+ schedule[index]
-                let sum0 = a.rotatedRight(2) ^ a.rotatedRight(13) ^ a.rotatedRight(22)
-                let majority = (a & b) ^ (a & c) ^ (b & c)
-                (h, g, f, e, d, c, b, a) = (g, f, e, d &+ first, c, b, a, first &+ sum0 &+ majority)
-            }
-            for (index, value) in [a, b, c, d, e, f, g, h].enumerated() { state[index] &+= value }
         }
-        return state.flatMap { word in [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: word >> UInt32($0)) } }
+        return [h0, h1, h2, h3, h4, h5, h6, h7].flatMap { word in [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: word >> UInt32($0)) } }
     }
 }
 
