@@ -11,6 +11,8 @@
 /// Output: a `VP8EncodedMacroblock` per macroblock.
 final class VP8MacroblockEncoder {
     private let parameters: VP8EncodingParameters
+    /// The quantisers of the macroblock being encoded (its segment's).
+    private var segment: VP8SegmentParameters
     private let reconstructor: VP8Reconstructor
     private let source: VP8SourcePicture
     private let probabilities: [UInt8]
@@ -52,6 +54,7 @@ final class VP8MacroblockEncoder {
     init(source: VP8SourcePicture, parameters: VP8EncodingParameters) {
         self.source = source
         self.parameters = parameters
+        segment = parameters.segments[0]
         probabilities = VP8Tables.defaultCoefficientProbabilities
         reconstructor = VP8Reconstructor(macroblockColumns: source.macroblockColumns, macroblockRows: source.macroblockRows)
         aboveNonZero = [UInt8](repeating: 0, count: source.macroblockColumns * 9)
@@ -77,6 +80,7 @@ final class VP8MacroblockEncoder {
 
     /// Encodes the macroblock at (`x`, `y`) into `macroblock`.
     func encode(x: Int, y: Int, into macroblock: inout VP8EncodedMacroblock) {
+        segment = parameters.segments[Int(parameters.segmentOf[y * source.macroblockColumns + x])]
         reconstructor.loadEdges(x: x, y: y)
         reconstructor.loadAboveRight(x: x, y: y)
         macroblock.usesSubblocks = false
@@ -126,10 +130,10 @@ final class VP8MacroblockEncoder {
                                             into: coefficients + block * 16)
                 }
                 VP8ForwardTransform.walshHadamard(coefficients, into: coefficients + 384)
-                _ = parameters.y2.quantize(coefficients + 384, first: 0, levels: candidate + 384, dequantized: dequantized + 384)
+                _ = segment.y2.quantize(coefficients + 384, first: 0, levels: candidate + 384, dequantized: dequantized + 384)
                 VP8InverseTransform.inverseWalshHadamard(dequantized + 384, count: 16, into: dequantized)
                 for block in 0..<16 {
-                    _ = parameters.luma.quantize(coefficients + block * 16, first: 1, levels: candidate + block * 16,
+                    _ = segment.luma.quantize(coefficients + block * 16, first: 1, levels: candidate + block * 16,
                                                  dequantized: dequantized + block * 16)
                     candidate[block * 16] = 0
                 }
@@ -154,7 +158,7 @@ final class VP8MacroblockEncoder {
                         left[block >> 2] = nonZero
                     }
                 }
-                let score = 256 * distortion + parameters.lambdaWholeBlock * (rate.total + Self.lumaModeCosts[Int(mode)])
+                let score = 256 * distortion + segment.lambdaWholeBlock * (rate.total + Self.lumaModeCosts[Int(mode)])
                 if score < bestScore {
                     bestScore = score
                     macroblock.lumaMode = mode
@@ -179,7 +183,7 @@ final class VP8MacroblockEncoder {
         let sourceStride = source.lumaStride
         var above = Array(aboveNonZero[(x * 9)..<(x * 9 + 4)]), left = Array(leftNonZero[0..<4])
         var modesAbove = Array(aboveModes[(x * 4)..<(x * 4 + 4)]), modesLeft = leftModes
-        var total = parameters.lambdaMode * VP8BitCost.cost(false, 145)
+        var total = segment.lambdaMode * VP8BitCost.cost(false, 145)
         let block4 = UnsafeMutablePointer<UInt8>.allocate(capacity: 16)
         defer { block4.deallocate() }
         let won: Bool = source.luma.withUnsafeBufferPointer { plane in
@@ -195,7 +199,7 @@ final class VP8MacroblockEncoder {
                         VP8IntraPredictor.predictSubblock(mode, pixels, stride: stride)
                         VP8ForwardTransform.dct(origin, sourceStride: sourceStride, pixels, predictionStride: stride,
                                                 into: coefficients)
-                        _ = parameters.luma.quantize(coefficients, first: 0, levels: levels, dequantized: dequantized)
+                        _ = segment.luma.quantize(coefficients, first: 0, levels: levels, dequantized: dequantized)
                         for r in 0..<4 { (block4 + r * 4).update(from: pixels + r * stride, count: 4) }
                         VP8InverseTransform.addInverseDCT(dequantized, to: block4, stride: 4)
                         let distortion = Self.squaredError(origin, sourceStride, block4, 4, width: 4, height: 4)
@@ -204,7 +208,7 @@ final class VP8MacroblockEncoder {
                                                               context: Int(above[column] + left[row]),
                                                               probabilities: p.baseAddress!, into: &rate)
                         let header = Self.subblockModeCosts[(Int(modesAbove[column]) * 10 + Int(modesLeft[row])) * 10 + Int(mode)]
-                        let score = 256 * distortion + parameters.lambdaSubblock * (rate.total + header)
+                        let score = 256 * distortion + segment.lambdaSubblock * (rate.total + header)
                         if score < bestBlockScore {
                             bestBlockScore = score
                             bestMode = mode
@@ -270,7 +274,7 @@ final class VP8MacroblockEncoder {
                                 VP8ForwardTransform.dct(origin + offset * sourceStride + left, sourceStride: sourceStride,
                                                         pixels + offset * stride + left, predictionStride: stride,
                                                         into: coefficients + index * 16)
-                                _ = parameters.chroma.quantize(coefficients + index * 16, first: 0, levels: candidate + index * 16,
+                                _ = segment.chroma.quantize(coefficients + index * 16, first: 0, levels: candidate + index * 16,
                                                                dequantized: dequantized + index * 16)
                                 VP8InverseTransform.addInverseDCT(dequantized + index * 16,
                                                                   to: rebuilt + plane * 64 + offset * 8 + left, stride: 8)
@@ -284,7 +288,7 @@ final class VP8MacroblockEncoder {
                             }
                             distortion += Self.squaredError(origin, sourceStride, rebuilt + plane * 64, 8, width: 8, height: 8)
                         }
-                        let score = 256 * distortion + parameters.lambdaChroma * (rate.total + Self.chromaModeCosts[Int(mode)])
+                        let score = 256 * distortion + segment.lambdaChroma * (rate.total + Self.chromaModeCosts[Int(mode)])
                         if score < bestScore {
                             bestScore = score
                             macroblock.chromaMode = mode
