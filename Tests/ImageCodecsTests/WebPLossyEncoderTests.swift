@@ -148,6 +148,44 @@ final class WebPLossyEncoderTests: XCTestCase {
         }
     }
 
+    /// Half smooth gradient, half busy texture: the analysis puts the two in
+    /// different segments, the smooth half gets the finer quantiser (its
+    /// blocking would show), the file carries the segments, and libwebp
+    /// decodes it to the pixels ours does.
+    func testSmoothAndBusyAreasGetTheirOwnQuantisers() throws {
+        var random: UInt64 = 7
+        var rgba = [UInt8]()
+        for y in 0..<64 {
+            for x in 0..<96 {
+                random = random &* 6364136223846793005 &+ 1442695040888963407
+                let value = x < 48 ? 60 + x + y : Int(random >> 57) * 2
+                rgba += [UInt8(value), UInt8(value), UInt8(value), 255]
+            }
+        }
+        let bitmap = try Bitmap(width: 96, height: 64, rgba: rgba)
+        let source = VP8SourcePicture(bitmap)
+        let parameters = VP8EncodingParameters(quality: 75, analysis: VP8SegmentAnalysis(source), macroblockCount: 6 * 4)
+        XCTAssertGreaterThan(parameters.segmentCount, 1)
+        let smooth = parameters.segments[Int(parameters.segmentOf[0])], busy = parameters.segments[Int(parameters.segmentOf[5])]
+        XCTAssertLessThan(smooth.quantizerIndex, busy.quantizerIndex)
+        XCTAssertLessThan(smooth.quantizerIndex, 26)
+        XCTAssertGreaterThan(busy.quantizerIndex, 26)
+
+        let data = try WebPLossyEncoder(quality: 75).encode(bitmap)
+        var header = try data.withUnsafeBytes { try VP8FrameHeader(tagOf: UnsafeRawBufferPointer(rebasing: $0[20...])) }
+        try data.withUnsafeBytes { bytes in
+            var decoder = VP8BoolDecoder(UnsafeRawBufferPointer(rebasing: bytes[30...]))
+            try header.readCompressedHeader(&decoder)
+        }
+        XCTAssertTrue(header.usesSegments && header.updatesSegmentMap && header.segmentValuesAreAbsolute)
+        XCTAssertEqual(header.segmentQuantizers, parameters.segments.map(\.quantizerIndex))
+        let decoded = try WebPDecoder().decode(data)
+        XCTAssertGreaterThan(Self.psnr(bitmap, decoded), 30)
+        if let pixels = try Dwebp.decode(data, name: "segments") {
+            XCTAssertTrue(pixels == decoded.pixels, "dwebp decodes segments.webp to other pixels than ours")
+        }
+    }
+
     /// libwebp's own decoder reads what we write, to the very pixels ours decodes.
     func testLibwebpDecodesOurFilesAsWeDo() throws {
         let cases: [(String, Bitmap, Int)] = [

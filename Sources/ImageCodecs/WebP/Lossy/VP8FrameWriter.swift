@@ -53,7 +53,7 @@ struct VP8FrameWriter {
     private func putHeader(probabilities: [UInt8], skipProbability: UInt8?, into sink: inout VP8BoolEncoder) {
         sink.put(false, 128)  // colour space 0
         sink.put(false, 128)  // clamping required
-        sink.put(false, 128)  // no segmentation
+        putSegmentation(into: &sink)
         sink.put(false, 128)  // the normal loop filter
         sink.putLiteral(parameters.filterLevel, 6)
         sink.putLiteral(0, 3)  // sharpness
@@ -64,7 +64,7 @@ struct VP8FrameWriter {
         sink.putOptionalSigned(0, 4)  // Y2 DC
         sink.putOptionalSigned(0, 4)  // Y2 AC
         sink.putOptionalSigned(parameters.chromaDCDelta, 4)
-        sink.putOptionalSigned(0, 4)  // chroma AC
+        sink.putOptionalSigned(parameters.chromaACDelta, 4)
         sink.put(false, 128)  // refresh entropy probabilities: meaningless for one frame
         let defaults = VP8Tables.defaultCoefficientProbabilities, updates = VP8Tables.coefficientUpdateProbabilities
         for index in defaults.indices {
@@ -76,7 +76,23 @@ struct VP8FrameWriter {
         if let skipProbability { sink.putLiteral(Int(skipProbability), 8) }
     }
 
-    /// Each macroblock's skip flag and modes (section 19.3), the 4×4 modes
+    /// The segment header (section 9.3): each segment's absolute quantiser
+    /// index and filter level, and the map's tree probabilities.
+    private func putSegmentation(into sink: inout VP8BoolEncoder) {
+        sink.put(parameters.usesSegments, 128)
+        guard parameters.usesSegments else { return }
+        sink.put(true, 128)  // update the map
+        sink.put(true, 128)  // update the segments' values
+        sink.put(true, 128)  // absolute values, not deltas
+        for segment in parameters.segments { sink.putOptionalSigned(segment.quantizerIndex, 7) }
+        for segment in parameters.segments { sink.putOptionalSigned(segment.filterLevel, 6) }
+        for probability in parameters.segmentProbabilities {
+            sink.put(probability != 255, 128)
+            if probability != 255 { sink.putLiteral(Int(probability), 8) }
+        }
+    }
+
+    /// Each macroblock's segment (when segmented), skip flag and modes (section 19.3), the 4×4 modes
     /// against their neighbours' as `VP8ModeReader` reads them.
     private func putModes(_ macroblocks: [VP8EncodedMacroblock], skipProbability: UInt8?, into sink: inout VP8BoolEncoder) {
         var above = [UInt8](repeating: VP8IntraMode.dc, count: columns * 4)
@@ -84,6 +100,11 @@ struct VP8FrameWriter {
         for (index, macroblock) in macroblocks.enumerated() {
             let x = index % columns
             if x == 0 { left = [VP8IntraMode.dc, VP8IntraMode.dc, VP8IntraMode.dc, VP8IntraMode.dc] }
+            if parameters.usesSegments {
+                let segment = parameters.segmentOf[index], p = parameters.segmentProbabilities
+                sink.put(segment >= 2, p[0])
+                sink.put(segment & 1 == 1, segment >= 2 ? p[2] : p[1])
+            }
             if let skipProbability { sink.put(macroblock.isEmpty, skipProbability) }
             if macroblock.usesSubblocks {
                 sink.put(false, 145)

@@ -11,6 +11,8 @@
 /// Output: a `VP8EncodedMacroblock` per macroblock.
 final class VP8MacroblockEncoder {
     private let parameters: VP8EncodingParameters
+    /// The quantisers of the macroblock being encoded (its segment's).
+    private var segment: VP8SegmentParameters
     private let reconstructor: VP8Reconstructor
     private let source: VP8SourcePicture
     private let probabilities: [UInt8]
@@ -52,6 +54,7 @@ final class VP8MacroblockEncoder {
     init(source: VP8SourcePicture, parameters: VP8EncodingParameters) {
         self.source = source
         self.parameters = parameters
+        segment = parameters.segments[0]
         probabilities = VP8Tables.defaultCoefficientProbabilities
         reconstructor = VP8Reconstructor(macroblockColumns: source.macroblockColumns, macroblockRows: source.macroblockRows)
         aboveNonZero = [UInt8](repeating: 0, count: source.macroblockColumns * 9)
@@ -77,6 +80,7 @@ final class VP8MacroblockEncoder {
 
     /// Encodes the macroblock at (`x`, `y`) into `macroblock`.
     func encode(x: Int, y: Int, into macroblock: inout VP8EncodedMacroblock) {
+        segment = parameters.segments[Int(parameters.segmentOf[y * source.macroblockColumns + x])]
         reconstructor.loadEdges(x: x, y: y)
         reconstructor.loadAboveRight(x: x, y: y)
         macroblock.usesSubblocks = false
@@ -111,6 +115,8 @@ final class VP8MacroblockEncoder {
     /// (blocks 0...15 and 24), its pixels in `bestRebuilt` and its mode in
     /// `macroblock`, and returns its score.
     private func chooseWholeBlock(x: Int, y: Int, into macroblock: inout VP8EncodedMacroblock) -> Int {
+        // A local copy: the class's property would be checked for exclusive access at every use.
+        let segment = self.segment
         let stride = VP8Reconstructor.stride
         let luma = reconstructor.luma
         let sourceStride = source.lumaStride
@@ -126,17 +132,25 @@ final class VP8MacroblockEncoder {
                                             into: coefficients + block * 16)
                 }
                 VP8ForwardTransform.walshHadamard(coefficients, into: coefficients + 384)
-                _ = parameters.y2.quantize(coefficients + 384, first: 0, levels: candidate + 384, dequantized: dequantized + 384)
+                _ = segment.y2.quantize(coefficients + 384, first: 0, levels: candidate + 384, dequantized: dequantized + 384)
                 VP8InverseTransform.inverseWalshHadamard(dequantized + 384, count: 16, into: dequantized)
+                var hasAC: UInt16 = 0
                 for block in 0..<16 {
-                    _ = parameters.luma.quantize(coefficients + block * 16, first: 1, levels: candidate + block * 16,
-                                                 dequantized: dequantized + block * 16)
+                    if segment.luma.quantize(coefficients + block * 16, first: 1, levels: candidate + block * 16,
+                                             dequantized: dequantized + block * 16) {
+                        hasAC |= 1 << block
+                    }
                     candidate[block * 16] = 0
                 }
                 for row in 0..<16 { (rebuilt + row * 16).update(from: luma + row * stride, count: 16) }
                 for block in 0..<16 {
-                    VP8InverseTransform.addInverseDCT(dequantized + block * 16,
-                                                      to: rebuilt + (block >> 2) * 64 + (block & 3) * 4, stride: 16)
+                    // A block without coefficients adds nothing; one with only its DC adds a constant.
+                    let pixels = rebuilt + (block >> 2) * 64 + (block & 3) * 4
+                    if hasAC & (1 << block) != 0 {
+                        VP8InverseTransform.addInverseDCT(dequantized + block * 16, to: pixels, stride: 16)
+                    } else if dequantized[block * 16] != 0 {
+                        VP8InverseTransform.addInverseDC(dequantized + block * 16, to: pixels, stride: 16)
+                    }
                 }
                 let distortion = Self.squaredError(origin, sourceStride, rebuilt, 16, width: 16, height: 16)
                 var rate = VP8BitCost()
@@ -154,7 +168,7 @@ final class VP8MacroblockEncoder {
                         left[block >> 2] = nonZero
                     }
                 }
-                let score = 256 * distortion + parameters.lambdaWholeBlock * (rate.total + Self.lumaModeCosts[Int(mode)])
+                let score = 256 * distortion + segment.lambdaWholeBlock * (rate.total + Self.lumaModeCosts[Int(mode)])
                 if score < bestScore {
                     bestScore = score
                     macroblock.lumaMode = mode
@@ -174,12 +188,14 @@ final class VP8MacroblockEncoder {
     /// the running score reaches `wholeScore`, or else true with the modes,
     /// levels and contexts stored.
     private func chooseSubblocks(x: Int, y: Int, beating wholeScore: Int, into macroblock: inout VP8EncodedMacroblock) -> Bool {
+        // A local copy: the class's property would be checked for exclusive access at every use.
+        let segment = self.segment
         let stride = VP8Reconstructor.stride
         let luma = reconstructor.luma
         let sourceStride = source.lumaStride
         var above = Array(aboveNonZero[(x * 9)..<(x * 9 + 4)]), left = Array(leftNonZero[0..<4])
         var modesAbove = Array(aboveModes[(x * 4)..<(x * 4 + 4)]), modesLeft = leftModes
-        var total = parameters.lambdaMode * VP8BitCost.cost(false, 145)
+        var total = segment.lambdaMode * VP8BitCost.cost(false, 145)
         let block4 = UnsafeMutablePointer<UInt8>.allocate(capacity: 16)
         defer { block4.deallocate() }
         let won: Bool = source.luma.withUnsafeBufferPointer { plane in
@@ -195,16 +211,16 @@ final class VP8MacroblockEncoder {
                         VP8IntraPredictor.predictSubblock(mode, pixels, stride: stride)
                         VP8ForwardTransform.dct(origin, sourceStride: sourceStride, pixels, predictionStride: stride,
                                                 into: coefficients)
-                        _ = parameters.luma.quantize(coefficients, first: 0, levels: levels, dequantized: dequantized)
+                        let any = segment.luma.quantize(coefficients, first: 0, levels: levels, dequantized: dequantized)
                         for r in 0..<4 { (block4 + r * 4).update(from: pixels + r * stride, count: 4) }
-                        VP8InverseTransform.addInverseDCT(dequantized, to: block4, stride: 4)
+                        if any { VP8InverseTransform.addInverseDCT(dequantized, to: block4, stride: 4) }
                         let distortion = Self.squaredError(origin, sourceStride, block4, 4, width: 4, height: 4)
                         var rate = VP8BitCost()
                         let nonZero = VP8TokenWriter.putBlock(levels, first: 0, plane: VP8CoefficientReader.Plane.lumaWithDC,
                                                               context: Int(above[column] + left[row]),
                                                               probabilities: p.baseAddress!, into: &rate)
                         let header = Self.subblockModeCosts[(Int(modesAbove[column]) * 10 + Int(modesLeft[row])) * 10 + Int(mode)]
-                        let score = 256 * distortion + parameters.lambdaSubblock * (rate.total + header)
+                        let score = 256 * distortion + segment.lambdaSubblock * (rate.total + header)
                         if score < bestBlockScore {
                             bestBlockScore = score
                             bestMode = mode
@@ -244,6 +260,8 @@ final class VP8MacroblockEncoder {
     /// Tries the four chroma modes on both planes; stores the best one's
     /// mode, levels, pixels and contexts.
     private func chooseChroma(x: Int, y: Int, into macroblock: inout VP8EncodedMacroblock) {
+        // A local copy: the class's property would be checked for exclusive access at every use.
+        let segment = self.segment
         let stride = VP8Reconstructor.stride
         let planes = [reconstructor.cb, reconstructor.cr]
         let sourceStride = source.chromaStride
@@ -270,10 +288,11 @@ final class VP8MacroblockEncoder {
                                 VP8ForwardTransform.dct(origin + offset * sourceStride + left, sourceStride: sourceStride,
                                                         pixels + offset * stride + left, predictionStride: stride,
                                                         into: coefficients + index * 16)
-                                _ = parameters.chroma.quantize(coefficients + index * 16, first: 0, levels: candidate + index * 16,
-                                                               dequantized: dequantized + index * 16)
-                                VP8InverseTransform.addInverseDCT(dequantized + index * 16,
-                                                                  to: rebuilt + plane * 64 + offset * 8 + left, stride: 8)
+                                if segment.chroma.quantize(coefficients + index * 16, first: 0, levels: candidate + index * 16,
+                                                           dequantized: dequantized + index * 16) {
+                                    VP8InverseTransform.addInverseDCT(dequantized + index * 16,
+                                                                      to: rebuilt + plane * 64 + offset * 8 + left, stride: 8)
+                                }
                                 let aboveIndex = plane * 2 + column, leftIndex = 4 + plane * 2 + row
                                 let nonZero = VP8TokenWriter.putBlock(candidate + index * 16, first: 0,
                                                                       plane: VP8CoefficientReader.Plane.chroma,
@@ -284,7 +303,7 @@ final class VP8MacroblockEncoder {
                             }
                             distortion += Self.squaredError(origin, sourceStride, rebuilt + plane * 64, 8, width: 8, height: 8)
                         }
-                        let score = 256 * distortion + parameters.lambdaChroma * (rate.total + Self.chromaModeCosts[Int(mode)])
+                        let score = 256 * distortion + segment.lambdaChroma * (rate.total + Self.chromaModeCosts[Int(mode)])
                         if score < bestScore {
                             bestScore = score
                             macroblock.chromaMode = mode

@@ -14,8 +14,11 @@ struct VP8QuantizerMatrix {
     private let bias: (dc: Int32, ac: Int32)
     /// At or below this magnitude a coefficient becomes level 0.
     private let zeroThreshold: (dc: Int32, ac: Int32)
-    /// Added to each magnitude (raster order) before rounding.
-    private let sharpening: [Int32]
+    /// Per zigzag position, six numbers the inner loop reads in one place:
+    /// the raster position, the zero threshold, the reciprocal, the
+    /// rounding bias, the step and the sharpening (added to the magnitude
+    /// before rounding).
+    private let positions: [Int32]
 
     /// `biases` are the rounding offsets in 1/256 of a step (DC, AC).
     init(dc: Int32, ac: Int32, biases: (dc: Int32, ac: Int32), sharpens: Bool) {
@@ -25,10 +28,16 @@ struct VP8QuantizerMatrix {
         bias = (biases.dc << (Self.fractionBits - 8), biases.ac << (Self.fractionBits - 8))
         zeroThreshold = ((one - 1 - bias.dc) / reciprocal.dc, (one - 1 - bias.ac) / reciprocal.ac)
         // Up to 90/2048 of a step, rising with the frequency (row + column).
-        sharpening = (0..<16).map { (j: Int) -> Int32 in
+        let sharpening = (0..<16).map { (j: Int) -> Int32 in
             guard sharpens else { return 0 }
             let weight = Int32(min(30 * (j / 4 + j % 4), 90))
             return (weight * (j == 0 ? dc : ac)) >> 11
+        }
+        let (threshold, inverse, offset) = (zeroThreshold, reciprocal, bias)
+        positions = (0..<16).flatMap { (n: Int) -> [Int32] in
+            let j = VP8CoefficientReader.zigzag(n)
+            return n == 0 ? [Int32(j), threshold.dc, inverse.dc, offset.dc, dc, sharpening[j]]
+                : [Int32(j), threshold.ac, inverse.ac, offset.ac, ac, sharpening[j]]
         }
     }
 
@@ -42,22 +51,23 @@ struct VP8QuantizerMatrix {
     @inline(__always)
     func quantize(_ coefficients: UnsafePointer<Int16>, first: Int, levels: UnsafeMutablePointer<Int16>,
                   dequantized: UnsafeMutablePointer<Int16>) -> Bool {
-        var any = false
-        for n in first..<16 {
-            let j = VP8CoefficientReader.zigzag(n)
-            let value = Int32(coefficients[j])
-            let magnitude = abs(value) + sharpening[j]
-            let (threshold, inverse, offset, q) = n == 0 ? (zeroThreshold.dc, reciprocal.dc, bias.dc, step.dc)
-                : (zeroThreshold.ac, reciprocal.ac, bias.ac, step.ac)
-            var level: Int32 = 0
-            if magnitude > threshold {
-                level = min((magnitude * inverse + offset) >> Self.fractionBits, Self.maximumLevel)
-                if value < 0 { level = -level }
+        positions.withUnsafeBufferPointer { table in
+            var any = false
+            for n in first..<16 {
+                let entry = table.baseAddress! + n * 6
+                let j = Int(entry[0])
+                let value = Int32(coefficients[j])
+                let magnitude = abs(value) + entry[5]
+                var level: Int32 = 0
+                if magnitude > entry[1] {
+                    level = min((magnitude &* entry[2] &+ entry[3]) >> Self.fractionBits, Self.maximumLevel)
+                    if value < 0 { level = -level }
+                }
+                levels[n] = Int16(truncatingIfNeeded: level)
+                dequantized[j] = Int16(truncatingIfNeeded: level &* entry[4])
+                any = any || level != 0
             }
-            levels[n] = Int16(truncatingIfNeeded: level)
-            dequantized[j] = Int16(truncatingIfNeeded: level * q)
-            any = any || level != 0
+            return any
         }
-        return any
     }
 }

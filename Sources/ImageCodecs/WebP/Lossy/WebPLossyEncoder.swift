@@ -12,7 +12,9 @@ import Raster
 /// chunk (coded by `WebPLosslessEncoder`) beside the colour, in a `VP8X` file.
 ///
 /// Stages, one per file: `VP8SourcePicture` (RGB to Y′CbCr),
-/// `VP8EncodingParameters` (quality to quantisers), `VP8MacroblockEncoder`
+/// `VP8SegmentAnalysis` (macroblocks grouped into four segments by how
+/// much quantisation shows), `VP8EncodingParameters` (quality and segments
+/// to quantisers, `VP8SegmentParameters`), `VP8MacroblockEncoder`
 /// (mode decision, transforms, `VP8QuantizerMatrix`), `VP8FrameWriter`
 /// (probabilities, header, partitions) over `VP8TokenWriter` and `VP8BoolEncoder`.
 public struct WebPLossyEncoder: ImageEncoding {
@@ -57,7 +59,9 @@ public struct WebPLossyEncoder: ImageEncoding {
             throw ImageCodecError(WebPError.unencodableLossy("\(width)×\(height) is over the lossy encoder's limit of \(Self.maximumPixelCount) pixels (WebPLossyEncoder.maximumPixelCount); ask for a smaller image or lossless=true"))
         }
         let source = VP8SourcePicture(bitmap)
-        let parameters = VP8EncodingParameters(quality: quality)
+        let analysis = VP8SegmentAnalysis(source)
+        let parameters = VP8EncodingParameters(quality: quality, analysis: analysis,
+                                               macroblockCount: source.macroblockColumns * source.macroblockRows)
         let encoder = VP8MacroblockEncoder(source: source, parameters: parameters)
         let columns = source.macroblockColumns
         var macroblocks = [VP8EncodedMacroblock](repeating: VP8EncodedMacroblock(), count: columns * source.macroblockRows)
