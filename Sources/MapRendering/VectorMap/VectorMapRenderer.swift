@@ -244,7 +244,7 @@ public struct VectorMapRenderer: Sendable {
                         cancellation: RenderCancellation) -> [Result<BandedCanvas.Recording, Error>] {
         let zoom = camera.styleZoom
         let (preparedLayers, preparedStyle, sprites) = (self.preparedLayers, self.preparedStyle, self.sprites)
-        let (rasterSources, tileLimit) = (self.rasterSources, limits.tilesPerSnapshot)
+        let (rasterSources, tileLimit, light) = (self.rasterSources, limits.tilesPerSnapshot, style.light)
         // Picture layers sample their own tiles: the frame only places the view, aligned as MapLibre aligns raster tiles.
         let pictureFrame = VectorMapFrame(camera: camera, zoomRange: 0...24).alignedToPixels(camera)
         @Sendable func record(_ layerIndex: Int, _ layer: StyleLayer) -> Result<BandedCanvas.Recording, Error> {
@@ -288,6 +288,12 @@ public struct VectorMapRenderer: Sendable {
                 if let pixels = heatmap.pixels(ramp: ramp, opacity: style.opacity.value(atZoom: zoom)) {
                     recording.composite(premultipliedLayer: pixels)
                 }
+            case .fillExtrusion(let style):
+                var extrusions = FillExtrusionLayerDrawer(camera: camera, style: style, light: light)
+                for (groups, tileLayer, place) in try prepared() {
+                    try extrusions.add(groups, from: tileLayer, at: place, layer: layer.id, budget: budget, cancellation: cancellation)
+                }
+                if let pixels = extrusions.layerPixels { recording.composite(premultipliedLayer: pixels) }
             case .symbol:
                 break
             case .raster(let style):
