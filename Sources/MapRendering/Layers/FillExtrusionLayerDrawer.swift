@@ -87,16 +87,23 @@ struct FillExtrusionLayerDrawer {
     let projection: PitchProjection
     /// Premultiplied RGBA8 of the nearest faces, at `opacity`.
     private(set) var pixels: [UInt8]
-    /// Per pixel, 1 / depth of the nearest face drawn (0: none).
-    private var nearest: [Float]
+    /// Per pixel, 1 / depth of the nearest face drawn (0: none): shared by
+    /// the style's extrusion layers, as MapLibre's 3D pass shares its depth
+    /// buffer (a box of a later layer hides behind an earlier one's).
+    private(set) var nearest: [Float]
+    /// False for a depth-only pass (an earlier layer's faces, hiding this one's).
+    let writesColor: Bool
     /// Whether any face was drawn.
     private(set) var drewAny = false
 
     /// What extrusions cost, as the budget's error names it.
     static let work = "its extrusions' faces (pixels and edges scanned)"
 
-    /// A drawer for `style` (evaluated at the camera's style zoom) under `camera`, lit by `light`.
-    init(camera: VectorMapCamera, style: FillExtrusionLayerStyle, light: StyleLight) {
+    /// A drawer for `style` (evaluated at the camera's style zoom) under
+    /// `camera`, lit by `light`, its faces tested against `depth` (the
+    /// ``nearest`` of the style's earlier extrusion layers, empty for none),
+    /// with `writesColor` false drawing depth only.
+    init(camera: VectorMapCamera, style: FillExtrusionLayerStyle, light: StyleLight, depth: [Float] = [], writesColor: Bool = true) {
         width = camera.pixelWidth
         height = camera.pixelHeight
         scale = camera.scale
@@ -112,7 +119,8 @@ struct FillExtrusionLayerDrawer {
         self.opacity = opacity.isFinite ? min(max(opacity, 0), 1) : 1
         projection = PitchProjection(pitch: camera.pitch, width: Double(width), height: Double(height))
         pixels = []
-        nearest = []
+        nearest = depth.count == width * height ? depth : []
+        self.writesColor = writesColor
     }
 
     /// The paint of `feature` in `style` (evaluated at `zoom`); nil when the
@@ -133,10 +141,8 @@ struct FillExtrusionLayerDrawer {
     mutating func add(_ prepared: [PreparedLayerGroup], from tileLayer: VectorTileLayer, at place: TileCover.Placed,
                       layer: String, budget: GeneratedGeometryBudget, cancellation: RenderCancellation) throws {
         guard tileLayer.extent > 0, opacity > 0, width > 0, height > 0 else { return }
-        if pixels.isEmpty {
-            pixels = [UInt8](repeating: 0, count: width * height * 4)
-            nearest = [Float](repeating: 0, count: width * height)
-        }
+        if pixels.isEmpty && writesColor { pixels = [UInt8](repeating: 0, count: width * height * 4) }
+        if nearest.isEmpty { nearest = [Float](repeating: 0, count: width * height) }
         let unit = place.tileSide / Double(tileLayer.extent)
         let extent = Int32(clamping: tileLayer.extent)
         var (dx, dy) = (translate[0] * scale, translate[1] * scale)
@@ -296,6 +302,7 @@ struct FillExtrusionLayerDrawer {
                     // LEQUAL: a later face at the same depth wins (within Float's precision).
                     guard inverseDepth > 0, Float(inverseDepth) >= nearest[pixel] else { continue }
                     nearest[pixel] = Float(inverseDepth)
+                    guard writesColor else { continue }
                     let t = min(max((fraction.0 * x + fraction.1 * y + fraction.2) / inverseDepth, 0), 1)
                     let color = bottomColor + (topColor - bottomColor) * t
                     let offset = pixel * 4
@@ -307,6 +314,6 @@ struct FillExtrusionLayerDrawer {
             }
         }
         try budget.charge(filled, layer: layer, work: Self.work)
-        if filled > 0 { drewAny = true }
+        if filled > 0 && writesColor { drewAny = true }
     }
 }
