@@ -108,8 +108,9 @@ struct FillExtrusionLayerDrawer {
         height = camera.pixelHeight
         scale = camera.scale
         let zoom = camera.styleZoom
-        // Metres per point at the centre: MapLibre Native's `getMetersPerPixelAtLatitude`.
-        let metresPerPoint = cos(camera.center.latitude * .pi / 180) * 2 * .pi * 6_378_137 / (512 * pow(2, zoom))
+        // Metres per point at the centre: GL JS's `mercatorZfromAltitude` (its earth's
+        // radius, 6,371,008.8 m, the one the render tests' expected images were drawn with).
+        let metresPerPoint = cos(camera.center.latitude * .pi / 180) * 2 * .pi * 6_371_008.8 / (512 * pow(2, zoom))
         pixelsPerMetre = metresPerPoint > 0 ? scale / metresPerPoint : 0
         lighting = Lighting(light: light, bearing: camera.bearing, verticalGradient: style.verticalGradient.value(atZoom: zoom))
         let translate = style.translate.value(atZoom: zoom)
