@@ -87,10 +87,14 @@ struct FillExtrusionLayerDrawer {
     let projection: PitchProjection
     /// Premultiplied RGBA8 of the nearest faces, at `opacity`.
     private(set) var pixels: [UInt8]
-    /// Per pixel, 1 / depth of the nearest face drawn (0: none): shared by
-    /// the style's extrusion layers, as MapLibre's 3D pass shares its depth
-    /// buffer (a box of a later layer hides behind an earlier one's).
-    private(set) var nearest: [Float]
+    /// Per pixel, the depth of the nearest face drawn as GL keeps it (24
+    /// bits of the window depth, MapLibre Native's 16-bit depth renderbuffer, ``farthest`` for none): shared by the
+    /// style's extrusion layers, as MapLibre's 3D pass shares its depth
+    /// buffer (a box of a later layer hides behind an earlier one's). Kept
+    /// as coarsely as GL keeps it, so faces that meet tie as they do there.
+    private(set) var nearest: [UInt32]
+    /// The cleared depth buffer's value.
+    static let farthest: UInt32 = (1 << 16) - 1
     /// False for a depth-only pass (an earlier layer's faces, hiding this one's).
     let writesColor: Bool
     /// Whether any face was drawn.
@@ -103,7 +107,7 @@ struct FillExtrusionLayerDrawer {
     /// `camera`, lit by `light`, its faces tested against `depth` (the
     /// ``nearest`` of the style's earlier extrusion layers, empty for none),
     /// with `writesColor` false drawing depth only.
-    init(camera: VectorMapCamera, style: FillExtrusionLayerStyle, light: StyleLight, depth: [Float] = [], writesColor: Bool = true) {
+    init(camera: VectorMapCamera, style: FillExtrusionLayerStyle, light: StyleLight, depth: [UInt32] = [], writesColor: Bool = true) {
         width = camera.pixelWidth
         height = camera.pixelHeight
         scale = camera.scale
@@ -143,7 +147,7 @@ struct FillExtrusionLayerDrawer {
                       layer: String, budget: GeneratedGeometryBudget, cancellation: RenderCancellation) throws {
         guard tileLayer.extent > 0, opacity > 0, width > 0, height > 0 else { return }
         if pixels.isEmpty && writesColor { pixels = [UInt8](repeating: 0, count: width * height * 4) }
-        if nearest.isEmpty { nearest = [Float](repeating: 0, count: width * height) }
+        if nearest.isEmpty { nearest = [UInt32](repeating: Self.farthest, count: width * height) }
         let unit = place.tileSide / Double(tileLayer.extent)
         let extent = Int32(clamping: tileLayer.extent)
         var (dx, dy) = (translate[0] * scale, translate[1] * scale)
@@ -236,8 +240,9 @@ struct FillExtrusionLayerDrawer {
                 if current.w >= near { out.append((current.x, current.y, current.w, current.t)) }
                 previous = current
             }
-            guard out.count >= 3, out.allSatisfy({ $0.x.isFinite && $0.y.isFinite }) else { continue }
-            screen.append(out)
+            guard out.count >= 3, out.allSatisfy({ $0.x.isFinite && $0.y.isFinite && abs($0.x) < 1e9 && abs($0.y) < 1e9 }) else { continue }
+            // Snapped to 1/256 pixel, as GL rasterisers hold vertex positions (8 bits of sub-pixel precision).
+            screen.append(out.map { (($0.x * 256).rounded() / 256, ($0.y * 256).rounded() / 256, $0.w, $0.t) })
         }
         guard let outer = screen.first else { return }
         // The plane's 1/w and t/w as affine functions of the image point, from
@@ -270,6 +275,9 @@ struct FillExtrusionLayerDrawer {
         guard firstRow <= lastRow else { return }
         let edges = screen.reduce(0) { $0 + $1.count }
         try budget.charge((lastRow - firstRow + 1) * (edges + 1), layer: layer, work: Self.work)
+        // GL's window depth, f / (f − n) · (1 − n / w), affine in 1/w, in 16 bits.
+        let (n, f) = (projection.nearDepth, projection.farDepth)
+        let depthScale = f / (f - n) * Double(Self.farthest)
         let shift = opacity
         let bottomColor = bottom * shift, topColor = top * shift
         let alpha = UInt8((255 * shift).rounded())
@@ -300,9 +308,12 @@ struct FillExtrusionLayerDrawer {
                     let x = Double(column) + 0.5
                     let inverseDepth = inverse.0 * x + inverse.1 * y + inverse.2
                     let pixel = row * width + column
-                    // LEQUAL: a later face at the same depth wins (within Float's precision).
-                    guard inverseDepth > 0, Float(inverseDepth) >= nearest[pixel] else { continue }
-                    nearest[pixel] = Float(inverseDepth)
+                    let window = depthScale * (1 - n * inverseDepth)
+                    guard inverseDepth > 0, window >= 0, window <= Double(Self.farthest) else { continue }
+                    // LEQUAL: a later face at the same depth wins.
+                    let depth = UInt32(window.rounded())
+                    guard depth <= nearest[pixel] else { continue }
+                    nearest[pixel] = depth
                     guard writesColor else { continue }
                     let t = min(max((fraction.0 * x + fraction.1 * y + fraction.2) / inverseDepth, 0), 1)
                     let color = bottomColor + (topColor - bottomColor) * t

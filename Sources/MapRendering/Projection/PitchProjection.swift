@@ -36,6 +36,8 @@ struct PitchProjection: Equatable, Sendable {
     let nearY: Double
     /// The plane y farthest from the camera that is drawn: MapLibre's far plane.
     let farY: Double
+    /// The far plane's depth (output pixels along the view direction).
+    let farDepth: Double
     /// The image row of the far plane (negative when the ground fills the image).
     let farRow: Double
 
@@ -55,7 +57,7 @@ struct PitchProjection: Equatable, Sendable {
         // top edge sees; past the horizon the angle is held at 0.01 rad.
         let groundAngle = Double.pi / 2 + angle
         let topHalfSurfaceDistance = sin(halfFov) * distance / sin(min(max(Double.pi - groundAngle - halfFov, 0.01), Double.pi - 0.01))
-        let farDepth = (cos(Double.pi / 2 - angle) * topHalfSurfaceDistance + distance) * 1.01
+        farDepth = (cos(Double.pi / 2 - angle) * topHalfSurfaceDistance + distance) * 1.01
         let nearDepth = height / 50
         // depth = D − sin p · (y − h/2)
         farY = height / 2 - (farDepth - distance) / sinPitch
