@@ -273,8 +273,11 @@ struct FillExtrusionLayerDrawer {
         let firstRow = max(0, Int(max(-1, (ys.min()! - 0.5).rounded(.up))))
         let lastRow = min(height - 1, Int(min(Double(height), (ys.max()! - 0.5).rounded(.up) - 1)))
         guard firstRow <= lastRow else { return }
+        // Charged before the work: per row, the edges crossed and the face's columns.
+        let xs = screen.joined().map(\.x)
+        let columns = max(0, min(Double(width), xs.max()!.rounded(.up)) - max(0, xs.min()!.rounded(.down)))
         let edges = screen.reduce(0) { $0 + $1.count }
-        try budget.charge((lastRow - firstRow + 1) * (edges + 1), layer: layer, work: Self.work)
+        try budget.charge((lastRow - firstRow + 1) * (edges + 1 + Int(columns)), layer: layer, work: Self.work)
         // GL's window depth, f / (f − n) · (1 − n / w), affine in 1/w, in 16 bits.
         let (n, f) = (projection.nearDepth, projection.farDepth)
         let depthScale = f / (f - n) * Double(Self.farthest)
@@ -325,7 +328,6 @@ struct FillExtrusionLayerDrawer {
                 }
             }
         }
-        try budget.charge(filled, layer: layer, work: Self.work)
         if filled > 0 && writesColor { drewAny = true }
     }
 }
