@@ -87,14 +87,14 @@ struct FillExtrusionLayerDrawer {
     let projection: PitchProjection
     /// Premultiplied RGBA8 of the nearest faces, at `opacity`.
     private(set) var pixels: [UInt8]
-    /// Per pixel, the depth of the nearest face drawn as GL keeps it (24
-    /// bits of the window depth, MapLibre Native's 16-bit depth renderbuffer, ``farthest`` for none): shared by the
+    /// Per pixel, the depth of the nearest face drawn as GL keeps it (the
+    /// window depth in 16 bits, MapLibre Native's depth renderbuffer; ``farthest`` for none): shared by the
     /// style's extrusion layers, as MapLibre's 3D pass shares its depth
     /// buffer (a box of a later layer hides behind an earlier one's). Kept
     /// as coarsely as GL keeps it, so faces that meet tie as they do there.
-    private(set) var nearest: [UInt32]
+    private(set) var nearest: [UInt16]
     /// The cleared depth buffer's value.
-    static let farthest: UInt32 = (1 << 16) - 1
+    static let farthest = UInt16.max
     /// False for a depth-only pass (an earlier layer's faces, hiding this one's).
     let writesColor: Bool
     /// Whether any face was drawn.
@@ -107,7 +107,7 @@ struct FillExtrusionLayerDrawer {
     /// `camera`, lit by `light`, its faces tested against `depth` (the
     /// ``nearest`` of the style's earlier extrusion layers, empty for none),
     /// with `writesColor` false drawing depth only.
-    init(camera: VectorMapCamera, style: FillExtrusionLayerStyle, light: StyleLight, depth: [UInt32] = [], writesColor: Bool = true) {
+    init(camera: VectorMapCamera, style: FillExtrusionLayerStyle, light: StyleLight, depth: [UInt16] = [], writesColor: Bool = true) {
         width = camera.pixelWidth
         height = camera.pixelHeight
         scale = camera.scale
@@ -146,8 +146,6 @@ struct FillExtrusionLayerDrawer {
     mutating func add(_ prepared: [PreparedLayerGroup], from tileLayer: VectorTileLayer, at place: TileCover.Placed,
                       layer: String, budget: GeneratedGeometryBudget, cancellation: RenderCancellation) throws {
         guard tileLayer.extent > 0, opacity > 0, width > 0, height > 0 else { return }
-        if pixels.isEmpty && writesColor { pixels = [UInt8](repeating: 0, count: width * height * 4) }
-        if nearest.isEmpty { nearest = [UInt32](repeating: Self.farthest, count: width * height) }
         let unit = place.tileSide / Double(tileLayer.extent)
         let extent = Int32(clamping: tileLayer.extent)
         var (dx, dy) = (translate[0] * scale, translate[1] * scale)
@@ -278,6 +276,9 @@ struct FillExtrusionLayerDrawer {
         let columns = max(0, min(Double(width), xs.max()!.rounded(.up)) - max(0, xs.min()!.rounded(.down)))
         let edges = screen.reduce(0) { $0 + $1.count }
         try budget.charge((lastRow - firstRow + 1) * (edges + 1 + Int(columns)), layer: layer, work: Self.work)
+        // The buffers are made for the first face charged: a layer refused at once never holds them.
+        if pixels.isEmpty && writesColor { pixels = [UInt8](repeating: 0, count: width * height * 4) }
+        if nearest.isEmpty { nearest = [UInt16](repeating: Self.farthest, count: width * height) }
         // GL's window depth, f / (f − n) · (1 − n / w), affine in 1/w, in 16 bits.
         let (n, f) = (projection.nearDepth, projection.farDepth)
         let depthScale = f / (f - n) * Double(Self.farthest)
@@ -314,7 +315,7 @@ struct FillExtrusionLayerDrawer {
                     let window = depthScale * (1 - n * inverseDepth)
                     guard inverseDepth > 0, window >= 0, window <= Double(Self.farthest) else { continue }
                     // LEQUAL: a later face at the same depth wins.
-                    let depth = UInt32(window.rounded())
+                    let depth = UInt16(window.rounded())
                     guard depth <= nearest[pixel] else { continue }
                     nearest[pixel] = depth
                     guard writesColor else { continue }

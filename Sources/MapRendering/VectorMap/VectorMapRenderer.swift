@@ -292,7 +292,7 @@ public struct VectorMapRenderer: Sendable {
                 }
             case .fillExtrusion(let style):
                 // The depth of the style's extrusion layers below this one first: their faces hide this one's.
-                var depth: [UInt32] = []
+                var depth: [UInt16] = []
                 for (index, earlier) in extrusions where index < layerIndex {
                     guard case .fillExtrusion(let earlierStyle) = earlier.kind else { continue }
                     var pass = FillExtrusionLayerDrawer(camera: camera, style: earlierStyle, light: light, depth: depth, writesColor: false)
