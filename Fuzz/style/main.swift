@@ -114,5 +114,10 @@ func check(_ kind: StyleLayer.Kind, _ zoom: Double, _ feature: FuzzFeature) {
     case .heatmap(let s):
         checkColor(s.color, zoom, feature); checkOpacity(s.opacity, zoom, feature)
         checkLength(s.radius, zoom, feature); checkLength(s.weight, zoom, feature); checkLength(s.intensity, zoom, feature)
+    case .fillExtrusion(let s):
+        checkColor(s.color, zoom, feature); checkOpacity(s.opacity, zoom, feature)
+        for property in [s.height, s.base] { precondition(property.value(atZoom: zoom, for: feature).isFinite) }
+        precondition(s.translate.value(atZoom: zoom, for: feature).count == 2)
+        _ = (s.translateAnchor.value(atZoom: zoom, for: feature), s.verticalGradient.value(atZoom: zoom, for: feature))
     }
 }

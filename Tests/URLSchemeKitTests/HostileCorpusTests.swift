@@ -90,7 +90,7 @@ final class HostileCorpusTests: XCTestCase {
         // Styles too large to store, written here: a million (empty) layers (3 MB);
         // a road layer 1e9 wide dashed by 100,000 lengths (700 KB); a road
         // width coalescing 285,000 `["id"]` terms, evaluated per feature (2 MB);
-        // a circle 1e6 pixels wide at every road vertex.
+        // a circle 1e6 pixels wide at every road vertex; 300 layers of water raised 1e7 metres.
         func roads(_ paint: String) -> String {
             #"{"version":8,"sources":{"openmaptiles":{"type":"vector"}},"layers":[{"id":"background","type":"background"},"#
                 + #"{"id":"roads","type":"line","source":"openmaptiles","source-layer":"transportation","paint":{"# + paint + "}}]}"
@@ -100,6 +100,9 @@ final class HostileCorpusTests: XCTestCase {
             "dash-bomb.json": roads(#""line-width":1e9,"line-dasharray":["# + Array(repeating: "0.0001", count: 100_000).joined(separator: ",") + "]"),
             "id-terms.json": roads(#""line-width":["coalesce""# + String(repeating: #",["id"]"#, count: 285_000) + ",1]"),
             "circle-bomb.json": roads(#""circle-radius":1e6,"circle-blur":1"#).replacingOccurrences(of: #""type":"line""#, with: #""type":"circle""#),
+            "extrusion-bomb.json": #"{"version":8,"sources":{"openmaptiles":{"type":"vector"}},"layers":["#
+                + (0..<300).map { #"{"id":"water\#($0)","type":"fill-extrusion","source":"openmaptiles","source-layer":"water","paint":{"fill-extrusion-height":1e7}}"# }
+                    .joined(separator: ",") + "]}",
         ]
         for (name, text) in styles { try Data(text.utf8).write(to: directory.appendingPathComponent(name)) }
         let helsinki = Self.hostile.deletingLastPathComponent().deletingLastPathComponent()

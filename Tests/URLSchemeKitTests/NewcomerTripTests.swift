@@ -14,7 +14,7 @@ final class NewcomerTripTests: XCTestCase {
     static let archive = tiles.appendingPathComponent("helsinki-openmaptiles.pmtiles").path
     static let map = "map://?latitude=60.170&longitude=24.945&zoom=15&width=200&height=150&tiles=hel"
 
-    /// A style of their own with a `fill-extrusion` layer, a `fill-pattern`, the typo
+    /// A style of their own with a `color-relief` layer, a `fill-pattern`, the typo
     /// `line-colour` and Protomaps' `buildings` on an OpenMapTiles archive.
     static let style = """
         {
@@ -22,7 +22,7 @@ final class NewcomerTripTests: XCTestCase {
           "sources": {"hel": {"type": "vector", "url": "pmtiles://hel.pmtiles"}},
           "layers": [
             {"id": "bg", "type": "background", "paint": {"background-color": "#f8f4f0"}},
-            {"id": "pois", "type": "fill-extrusion", "source": "hel", "source-layer": "poi"},
+            {"id": "pois", "type": "color-relief", "source": "hel", "source-layer": "poi"},
             {"id": "parks", "type": "fill", "source": "hel", "source-layer": "park", "paint": {"fill-pattern": "dots", "fill-color": "green"}},
             {"id": "houses", "type": "fill", "source": "hel", "source-layer": "buildings", "paint": {"fill-color": "#ccc"}},
             {"id": "roads-casing", "type": "line", "source": "hel", "source-layer": "transportation",
@@ -41,7 +41,7 @@ final class NewcomerTripTests: XCTestCase {
         XCTAssertEqual(drawn.status, 0, drawn.stderr)
         let lines = drawn.stderr.split(separator: "\n").map(String.init)
         XCTAssertEqual(Array(lines.dropLast()), [
-            "urlscheme: warning: my.json: layer 'pois': layer type 'fill-extrusion' is not supported",
+            "urlscheme: warning: my.json: layer 'pois': layer type 'color-relief' is not supported",
             "urlscheme: warning: my.json: layer 'roads-casing': paint property 'line-colour' is not supported; did you mean 'line-color'?",
             "urlscheme: warning: my.json: image 'dots' is not in the sprite: layer 'parks' draws no fill-pattern",
             "urlscheme: warning: my.json: layer 'houses': source-layer 'buildings' is not in the tiles, so the layer draws nothing; "

@@ -36,10 +36,13 @@ struct PitchProjection: Equatable, Sendable {
     let nearY: Double
     /// The plane y farthest from the camera that is drawn: MapLibre's far plane.
     let farY: Double
+    /// The far plane's depth (output pixels along the view direction).
+    let farDepth: Double
     /// The image row of the far plane (negative when the ground fills the image).
     let farRow: Double
 
-    /// The projection of a camera pitched by `pitch` degrees (0 < pitch < 90)
+    /// The projection of a camera pitched by `pitch` degrees (0 < pitch < 90;
+    /// 0 only for ``project(_:elevation:)``, the planes' bounds then infinite)
     /// on a `width` × `height` output pixel image (its height is the points'
     /// height times the scale, so every length is MapLibre's times the scale).
     init(pitch: Double, width: Double, height: Double) {
@@ -54,7 +57,7 @@ struct PitchProjection: Equatable, Sendable {
         // top edge sees; past the horizon the angle is held at 0.01 rad.
         let groundAngle = Double.pi / 2 + angle
         let topHalfSurfaceDistance = sin(halfFov) * distance / sin(min(max(Double.pi - groundAngle - halfFov, 0.01), Double.pi - 0.01))
-        let farDepth = (cos(Double.pi / 2 - angle) * topHalfSurfaceDistance + distance) * 1.01
+        farDepth = (cos(Double.pi / 2 - angle) * topHalfSurfaceDistance + distance) * 1.01
         let nearDepth = height / 50
         // depth = D − sin p · (y − h/2)
         farY = height / 2 - (farDepth - distance) / sinPitch
@@ -172,4 +175,25 @@ struct PitchProjection: Equatable, Sendable {
         }
         return mesh
     }
+}
+
+extension PitchProjection {
+    /// The image point of the point `z` output pixels above plane point `p`,
+    /// with its depth (output pixels along the view direction: MapLibre's
+    /// `gl_Position.w`). The camera is `distance` from the centre, tilted by
+    /// the pitch towards the bottom of the image, so
+    /// depth = D − sin p · dy − cos p · z, and the image point is the centre
+    /// plus D · (dx, cos p · dy − sin p · z) / depth. At z = 0 this is
+    /// ``project(_:)``. Valid at pitch 0 too (a camera straight above, whose
+    /// perspective still shows tall things' sides away from the centre).
+    @inline(__always)
+    func project(_ p: Point, elevation z: Double) -> (point: Point, depth: Double) {
+        let (c, s) = (cosPitch, sinPitch)
+        let dx = p.x - width / 2, dy = p.y - height / 2
+        let depth = distance - s * dy - c * z
+        return (Point(width / 2 + distance * dx / depth, height / 2 + distance * (c * dy - s * z) / depth), depth)
+    }
+
+    /// MapLibre's near plane: the least depth drawn (a fiftieth of the image's height).
+    var nearDepth: Double { height / 50 }
 }

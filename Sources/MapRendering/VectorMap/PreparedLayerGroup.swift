@@ -18,6 +18,8 @@ struct PreparedLayerGroup: Sendable {
         case circle(CircleLayerDrawer.Paint)
         /// A `heatmap`'s weight and radius.
         case heatmap(HeatmapLayerDrawer.Paint)
+        /// A `fill-extrusion`'s colour, height and base.
+        case fillExtrusion(FillExtrusionLayerDrawer.Paint)
     }
 
     var paint: Paint

@@ -178,6 +178,11 @@ struct VectorLayerDrawer {
             polygonFlag = PreparedLayerGroup.closedFlag
             paint = { HeatmapLayerDrawer.paint(of: $0, style: style, atZoom: zoom).map { .heatmap($0) } }
             keys = Set(unionOf: [layer.filter.propertyKeys, style.propertyKeys])
+        case .fillExtrusion(let style):
+            drawsType = { $0 == .polygon }
+            polygonFlag = 0
+            paint = { FillExtrusionLayerDrawer.paint(of: $0, style: style, atZoom: zoom).map { .fillExtrusion($0) } }
+            keys = Set(unionOf: [layer.filter.propertyKeys, style.propertyKeys])
         case .background, .symbol, .raster, .hillshade:
             return []
         }
@@ -243,7 +248,7 @@ struct VectorLayerDrawer {
                     if let pitch, ring.count >= 3 { ring = pitch.clip(ring: ring).map(pitch.project) }
                     if ring.count >= 3 { fills[group].rings.append(ring) }
                 }
-            case .circle, .heatmap:
+            case .circle, .heatmap, .fillExtrusion:
                 break
             case let .line(color, rawWidth, gap, offset, blur, translate, anchor, dashes, dashWidth, cap, join, miterLimit, sortKey):
                 let width = bounded(rawWidth * scale)

@@ -168,12 +168,13 @@ public struct VectorMapRenderer: Sendable {
         // the chunk's layers on every core, then drawn in style order. What
         // lines generate is charged to one budget for the whole snapshot.
         let budget = GeneratedGeometryBudget(limit: limits.generatedGeometryPerSnapshot)
+        let extrusionLayers = zip(shown, layers).filter { if case .fillExtrusion = $0.1.kind { true } else { false } }.map { (index: $0.0, layer: $0.1) }
         for (number, run) in runs.enumerated() {
             var start = 0
             while start < run.painted.count {
                 try checkCancellation()
                 let chunk = Array(run.painted[start..<min(run.painted.count, start + Self.layersPerChunk)])
-                for recording in record(chunk, of: tiles, camera: camera, budget: budget, cancellation: cancellation) {
+                for recording in record(chunk, of: tiles, camera: camera, extrusions: extrusionLayers, budget: budget, cancellation: cancellation) {
                     try bands.draw(recording.get())
                 }
                 start += chunk.count
@@ -240,11 +241,11 @@ public struct VectorMapRenderer: Sendable {
     /// charged to `budget`. A layer failing (over the budget, or cancelled:
     /// polled per feature evaluated and per line) gives its error.
     private func record(_ layers: [(index: Int, layer: StyleLayer)], of tilesBySource: [String: [(tile: VectorTile, place: TileCover.Placed)]],
-                        camera: VectorMapCamera, budget: GeneratedGeometryBudget,
+                        camera: VectorMapCamera, extrusions: [(index: Int, layer: StyleLayer)], budget: GeneratedGeometryBudget,
                         cancellation: RenderCancellation) -> [Result<BandedCanvas.Recording, Error>] {
         let zoom = camera.styleZoom
         let (preparedLayers, preparedStyle, sprites) = (self.preparedLayers, self.preparedStyle, self.sprites)
-        let (rasterSources, tileLimit) = (self.rasterSources, limits.tilesPerSnapshot)
+        let (rasterSources, tileLimit, light) = (self.rasterSources, limits.tilesPerSnapshot, style.light)
         // Picture layers sample their own tiles: the frame only places the view, aligned as MapLibre aligns raster tiles.
         let pictureFrame = VectorMapFrame(camera: camera, zoomRange: 0...24).alignedToPixels(camera)
         @Sendable func record(_ layerIndex: Int, _ layer: StyleLayer) -> Result<BandedCanvas.Recording, Error> {
@@ -252,10 +253,11 @@ public struct VectorMapRenderer: Sendable {
         }
         @Sendable func recording(_ layerIndex: Int, _ layer: StyleLayer) throws -> BandedCanvas.Recording {
             var recording = BandedCanvas.Recording()
-            let tiles = sourceName(of: layer).flatMap { tilesBySource[$0] } ?? []
             /// The layer's prepared groups of each tile that has its source layer.
-            func prepared() throws -> [(groups: [PreparedLayerGroup], tileLayer: VectorTileLayer, place: TileCover.Placed)] {
+            func prepared(_ layerIndex: Int = layerIndex, _ layer: StyleLayer = layer) throws
+                -> [(groups: [PreparedLayerGroup], tileLayer: VectorTileLayer, place: TileCover.Placed)] {
                 guard let sourceLayer = layer.sourceLayer else { return [] }
+                let tiles = sourceName(of: layer).flatMap { tilesBySource[$0] } ?? []
                 return try tiles.compactMap { tile, place in
                     guard let tileLayer = tile.layer(named: sourceLayer) else { return nil }
                     let key = PreparedLayerCache.Key(style: preparedStyle, tile: place.tile, layer: layerIndex, zoom: zoom)
@@ -288,6 +290,22 @@ public struct VectorMapRenderer: Sendable {
                 if let pixels = heatmap.pixels(ramp: ramp, opacity: style.opacity.value(atZoom: zoom)) {
                     recording.composite(premultipliedLayer: pixels)
                 }
+            case .fillExtrusion(let style):
+                // The depth of the style's extrusion layers below this one first: their faces hide this one's.
+                var depth: [UInt16] = []
+                for (index, earlier) in extrusions where index < layerIndex {
+                    guard case .fillExtrusion(let earlierStyle) = earlier.kind else { continue }
+                    var pass = FillExtrusionLayerDrawer(camera: camera, style: earlierStyle, light: light, depth: depth, writesColor: false)
+                    for (groups, tileLayer, place) in try prepared(index, earlier) {
+                        try pass.add(groups, from: tileLayer, at: place, layer: layer.id, budget: budget, cancellation: cancellation)
+                    }
+                    depth = pass.nearest
+                }
+                var extrusions = FillExtrusionLayerDrawer(camera: camera, style: style, light: light, depth: depth)
+                for (groups, tileLayer, place) in try prepared() {
+                    try extrusions.add(groups, from: tileLayer, at: place, layer: layer.id, budget: budget, cancellation: cancellation)
+                }
+                if let pixels = extrusions.layerPixels { recording.composite(premultipliedLayer: pixels) }
             case .symbol:
                 break
             case .raster(let style):

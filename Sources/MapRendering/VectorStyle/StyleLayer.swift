@@ -21,6 +21,8 @@ public struct StyleLayer: Sendable {
         case circle(CircleLayerStyle)
         /// Points spread into a density, coloured.
         case heatmap(HeatmapLayerStyle)
+        /// Polygons raised into lit prisms.
+        case fillExtrusion(FillExtrusionLayerStyle)
     }
 
     /// The layer's `id`, unique in its style.
@@ -65,6 +67,7 @@ public struct StyleLayer: Sendable {
         case .hillshade(let style): layer.kind = .hillshade(style.atZoom(zoom))
         case .circle(let style): layer.kind = .circle(style.atZoom(zoom))
         case .heatmap(let style): layer.kind = .heatmap(style.atZoom(zoom))
+        case .fillExtrusion(let style): layer.kind = .fillExtrusion(style.atZoom(zoom))
         }
         return layer
     }

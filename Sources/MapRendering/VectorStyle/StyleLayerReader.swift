@@ -67,7 +67,9 @@ struct StyleLayerReader {
                                               "raster-opacity", "raster-hue-rotate", "raster-brightness-min", "raster-brightness-max",
                                               "raster-saturation", "raster-contrast", "raster-resampling", "hillshade-illumination-direction",
                                               "hillshade-illumination-anchor", "hillshade-exaggeration", "hillshade-shadow-color",
-                                              "hillshade-highlight-color", "hillshade-accent-color"]
+                                              "hillshade-highlight-color", "hillshade-accent-color",
+                                              "fill-extrusion-opacity", "fill-extrusion-translate", "fill-extrusion-translate-anchor",
+                                              "fill-extrusion-vertical-gradient"]
 
     /// The property `name` of `section` (`paint` or `layout`): its default when
     /// absent or outside the subset (with a warning), compiled otherwise.

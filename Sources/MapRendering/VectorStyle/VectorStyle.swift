@@ -30,6 +30,9 @@ public struct VectorStyle: Sendable {
     /// (``GlyphFolderProvider`` reads `file://` ones). Without it labels use
     /// the embedded font.
     public var glyphs: String?
+    /// The style's root `light`, which shades `fill-extrusion` layers (the
+    /// specification's defaults without one).
+    public var light = StyleLight()
 
     /// Reads a style from its JSON bytes, within `limits`.
     /// - Throws: ``VectorStyleError``, with the line and column of the value at fault.

@@ -12,7 +12,7 @@ struct VectorStyleReader {
     /// Top-level keys not warned about: read elsewhere (`glyphs`, `sprite`,
     /// `sources`, `layers`) or deliberately ignored: the camera comes from the
     /// URL, metadata means nothing to drawing.
-    static let ignoredKeys: Set<String> = ["version", "name", "sources", "layers", "metadata", "glyphs", "sprite", "center", "zoom", "bearing", "pitch", "transition"]
+    static let ignoredKeys: Set<String> = ["version", "name", "sources", "layers", "metadata", "glyphs", "sprite", "center", "zoom", "bearing", "pitch", "transition", "light"]
 
     private mutating func warn(_ message: String) {
         if warned.insert(message).inserted { warnings.append(message) }
@@ -67,6 +67,12 @@ struct VectorStyleReader {
         }
         var style = VectorStyle(name: name, sources: sources, layers: layers, warnings: warnings, glyphs: glyphs)
         style.sprites = sprites
+        if let light = root["light"] {
+            var lightWarnings: [String] = []
+            style.light = try StyleLight.read(light, warnings: &lightWarnings)
+            lightWarnings.forEach { warn($0) }
+            style.warnings = warnings
+        }
         return style
     }
 
@@ -157,7 +163,7 @@ struct VectorStyleReader {
     }
 
     static let layerKeys: Set<String> = ["id", "type", "source", "source-layer", "minzoom", "maxzoom", "filter", "layout", "paint", "metadata"]
-    static let supportedTypes: Set<String> = ["background", "fill", "line", "symbol", "circle", "raster", "hillshade", "heatmap"]
+    static let supportedTypes: Set<String> = ["background", "fill", "line", "symbol", "circle", "raster", "hillshade", "heatmap", "fill-extrusion"]
 
     private mutating func readLayer(_ members: [String: StyleJSON], reader: inout StyleLayerReader,
                                     sources: [String: VectorStyleSource], otherSources: Set<String>) throws -> StyleLayer? {
@@ -296,6 +302,17 @@ struct VectorStyleReader {
                 intensity: try reader.property("heatmap-intensity", in: paint, "paint", type: .number, default: 1, convert: R.length),
                 color: try reader.property("heatmap-color", in: paint, "paint", type: .color, default: StyleColor(red: 0, green: 0, blue: 0, alpha: 0), convert: R.color),
                 opacity: try reader.property("heatmap-opacity", in: paint, "paint", type: .number, default: 1, convert: R.opacity)))
+        case "fill-extrusion":
+            kind = .fillExtrusion(FillExtrusionLayerStyle(
+                color: try reader.property("fill-extrusion-color", in: paint, "paint", type: .color, default: StyleColor(red: 0, green: 0, blue: 0), convert: R.color),
+                opacity: try reader.property("fill-extrusion-opacity", in: paint, "paint", type: .number, default: 1, convert: R.opacity),
+                height: try reader.property("fill-extrusion-height", in: paint, "paint", type: .number, default: 0, convert: R.number),
+                base: try reader.property("fill-extrusion-base", in: paint, "paint", type: .number, default: 0, convert: R.number),
+                translate: try reader.property("fill-extrusion-translate", in: paint, "paint", type: .numberArray, default: [0, 0], convert: R.offset),
+                translateAnchor: try reader.property("fill-extrusion-translate-anchor", in: paint, "paint", type: .enumeration, default: .map,
+                                                     convert: R.enumeration(StyleAlignment.self)),
+                verticalGradient: try reader.property("fill-extrusion-vertical-gradient", in: paint, "paint", type: .boolean, default: true,
+                                                      convert: R.boolean)))
         case "circle":
             kind = .circle(CircleLayerStyle(
                 radius: try reader.property("circle-radius", in: paint, "paint", type: .number, default: 5, convert: R.length),
@@ -355,6 +372,8 @@ struct VectorStyleReader {
                  ["line-color", "line-width", "line-opacity", "line-gap-width", "line-dasharray", "line-offset", "line-blur",
                   "line-translate", "line-translate-anchor"]),
         "heatmap": ([], ["heatmap-radius", "heatmap-weight", "heatmap-intensity", "heatmap-color", "heatmap-opacity"]),
+        "fill-extrusion": ([], ["fill-extrusion-color", "fill-extrusion-opacity", "fill-extrusion-height", "fill-extrusion-base",
+                                "fill-extrusion-translate", "fill-extrusion-translate-anchor", "fill-extrusion-vertical-gradient"]),
         "circle": (["circle-sort-key"],
                    ["circle-radius", "circle-color", "circle-blur", "circle-opacity", "circle-translate", "circle-translate-anchor",
                     "circle-pitch-scale", "circle-pitch-alignment", "circle-stroke-width", "circle-stroke-color", "circle-stroke-opacity"]),

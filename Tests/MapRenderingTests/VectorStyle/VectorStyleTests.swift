@@ -51,7 +51,7 @@ final class VectorStyleTests: XCTestCase {
                {"id": "labels", "type": "symbol", "source": "s", "source-layer": "t",
                 "layout": {"text-field": ["format", ["get", "name"], {}], "icon-image": "x", "symbol-placement": "line-center"},
                 "paint": {"text-translate": [1, 1]}},
-               {"id": "3d", "type": "fill-extrusion", "source": "s", "source-layer": "b"},
+               {"id": "relief", "type": "color-relief", "source": "s", "source-layer": "b"},
                {"id": "roads2", "type": "line", "source": "s", "source-layer": "t", "paint": {"line-pattern": "dots"}},
                {"id": "roads2b", "type": "line", "source": "s", "source-layer": "t", "ref": "roads"}
              ]}
@@ -63,7 +63,7 @@ final class VectorStyleTests: XCTestCase {
             "layer 'labels': paint property 'text-translate' is not supported",
             "layer 'labels': layout property 'symbol-placement': 'line-center' is not supported; labels are placed along the line",
             "layer 'labels': layout property 'text-field': expression operator 'format' is not supported",
-            "layer '3d': layer type 'fill-extrusion' is not supported",
+            "layer 'relief': layer type 'color-relief' is not supported",
             "layer 'roads2': paint property 'line-pattern' is not supported",
             "layer 'roads2b': layer property 'ref' is not supported",
         ])
