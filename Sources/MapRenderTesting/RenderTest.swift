@@ -24,6 +24,9 @@ struct RenderTest: Sendable {
     var notStatic: String?
     /// The `type`s of the style's layers.
     var layerTypes: Set<String>
+    /// Camera options of MapLibre's test harness our camera does not have
+    /// (`axonometric`, `skew`): such a test is unsupported, not failed.
+    var unsupportedCameraOptions: [String]
 
     /// The group: the first folder of ``name`` (`line-width` of `line-width/literal`).
     var group: String { String(name.prefix { $0 != "/" }) }
@@ -51,6 +54,10 @@ struct RenderTest: Sendable {
         allowed = (test["allowed"] as? NSNumber)?.doubleValue ?? 0.00015
         notStatic = Self.whyNotStatic(test: test, document: document)
         layerTypes = Set((document["layers"] as? [[String: Any]] ?? []).compactMap { $0["type"] as? String })
+        unsupportedCameraOptions = ["axonometric", "skew"].filter { key in
+            guard let value = test[key] else { return false }
+            return (value as? Bool) ?? true  // `skew` is a pair of numbers; `axonometric: false` is the default camera
+        }
     }
 
     private static func whyNotStatic(test: [String: Any], document: [String: Any]) -> String? {

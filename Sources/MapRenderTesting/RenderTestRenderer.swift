@@ -65,6 +65,7 @@ struct RenderTestRenderer {
     /// `resources`. Throws ``Unsupported`` for what cannot be expressed, and
     /// the renderer's errors.
     private func render(_ test: RenderTest, resources: SuiteResources) throws -> Bitmap {
+        if let option = test.unsupportedCameraOptions.first { throw Unsupported(feature: "camera option '\(option)'") }
         let document = try StyleDocumentRenderer(style: test.style, resources: resources, pixelRatio: test.pixelRatio)
         for warning in document.style.warnings {
             for kind in ["source type", "layer type", "geojson option"] {
