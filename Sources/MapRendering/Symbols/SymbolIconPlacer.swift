@@ -149,8 +149,7 @@ struct SymbolIconPlacer {
         guard !text.isEmpty, text.unicodeScalars.count <= limits.labelGlyphsPerSnapshot else { return nil }
         let layout = VectorLabelPlacer.textLayout(style, for: feature, zoom: zoom, haloWidth: 0)
         let codePoints = layout.transform.apply(text).unicodeScalars.map(\.value)
-        let anchor = layout.variableAnchors.first ?? layout.anchor
-        return VectorLabelPlacer.shape(codePoints, layout, anchor: anchor, glyphs: glyphs).map { ($0, layout.size) }
+        return VectorLabelPlacer.shape(codePoints, layout, glyphs: glyphs).map { ($0, layout.size) }
     }
 
     /// The icon of `image` for `feature` about a point at (0, 0) (its
