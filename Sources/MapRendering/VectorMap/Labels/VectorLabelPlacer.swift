@@ -36,7 +36,11 @@ struct VectorLabelPlacer {
     /// rule); false keeps each label whole inside the image (map tiles drawn one by one).
     let labelsCrossEdges: Bool
 
+    /// The boxes of the labels and icons placed so far, in a grid reaching
+    /// ``SymbolIconPlacer/viewportPadding`` past the image (MapLibre's `CollisionIndex`).
     private var index: LabelCollisionIndex
+    /// The icons, placed with their symbols' text; nil when the style has no sprites.
+    private(set) var icons: SymbolIconPlacer?
     private(set) var labels: [VectorMapLabel] = []
     /// Features and anchors examined so far.
     private(set) var examined = 0
@@ -50,7 +54,8 @@ struct VectorLabelPlacer {
     static let maximumTextSize = 1000.0
 
     init(font: TrueTypeFont, scale: Double, zoom: Double, width: Int, height: Int, limits: VectorMapLimits,
-         glyphs: GlyphCache? = nil, labelsCrossEdges: Bool = false) {
+         glyphs: GlyphCache? = nil, labelsCrossEdges: Bool = false, icons: SymbolIconPlacer? = nil) {
+        self.icons = icons
         self.font = font
         self.glyphs = glyphs
         self.labelsCrossEdges = labelsCrossEdges
@@ -59,7 +64,8 @@ struct VectorLabelPlacer {
         self.width = width
         self.height = height
         self.limits = limits
-        index = LabelCollisionIndex(width: width, height: height)
+        let pad = Int((SymbolIconPlacer.viewportPadding * scale).rounded(.up))
+        index = LabelCollisionIndex(width: width + 2 * pad, height: height + 2 * pad)
     }
 
     /// How one label is painted and spaced: features of one layer with the
@@ -133,7 +139,24 @@ struct VectorLabelPlacer {
         // Point labels placed so far, by text and cell: a feature cut by tiles
         // (a lake in two tiles has a centroid in each) is labelled once.
         var placedPoints = LabelAnchorIndex()
-        for (tile, place) in tiles {
+        // The layer's icons, each placed with its symbol's text (MapLibre's joint placement).
+        let iconsBefore = icons?.icons.count ?? 0
+        var iconCandidates: [SymbolIconPlacer.SymbolKey: SymbolIconPlacer.Candidate] = [:]
+        var iconOrder: [SymbolIconPlacer.SymbolKey] = []
+        if icons != nil {
+            for candidate in try icons!.candidates(layer, from: tiles, checkCancellation: checkCancellation) {
+                iconCandidates[candidate.key] = candidate
+                iconOrder.append(candidate.key)
+            }
+        }
+        defer {
+            // Icons of symbols without text to place (none, or none that could be shaped) are placed alone, in order.
+            for key in iconOrder {
+                if let candidate = iconCandidates[key], icons!.fits(candidate, in: index) { _ = icons!.insert(candidate, into: &index) }
+            }
+            icons?.orderLayer(from: iconsBefore, byViewportY: SymbolIconPlacer.drawsByViewportY(style, zoom: zoom))
+        }
+        for (tileIndex, (tile, place)) in tiles.enumerated() {
             guard let tileLayer = tile.layer(named: sourceLayer), tileLayer.extent > 0 else { continue }
             let extent = Double(tileLayer.extent)
             let unit = place.tileSide / extent
@@ -174,7 +197,9 @@ struct VectorLabelPlacer {
                     var isEvaluated = false
                     var evaluated: (text: String, paint: Paint)?
                     var laid: PointText?
+                    var anchorIndex = -1
                     try Self.forEachAnchor(of: feature, in: tileLayer) { anchor in
+                        anchorIndex += 1
                         guard examine() else { return false }
                         // A copy in this tile's buffer of a point another tile holds, or off the
                         // image (unless labels may cross its edges: then MapLibre's rule, the tile's own square).
@@ -195,7 +220,8 @@ struct VectorLabelPlacer {
                         let radius = paint.spacing / 2
                         // With the style's glyphs, as in MapLibre, only collisions drop a label.
                         guard glyphs != nil || !placedPoints.contains(text, near: p, within: radius) else { return true }
-                        if placePoint(layerID: layer.id, text: text, laid: laid!, at: p, paint: paint) {
+                        let icon = iconCandidates.removeValue(forKey: .init(tile: tileIndex, feature: featureIndex, anchor: anchorIndex))
+                        if placePoint(layerID: layer.id, text: text, laid: laid!, at: p, paint: paint, icon: icon) {
                             placedPoints.insert(text, at: p, radius: radius)
                         }
                         return !isExhausted
@@ -491,54 +517,94 @@ struct VectorLabelPlacer {
     }
 
     /// Places a point label at `p` if it fits in the image (or labels may
-    /// cross its edges) and clears the labels before it.
-    /// Returns whether it was placed.
-    private mutating func placePoint(layerID: String, text: String, laid: PointText, at p: Point, paint: Paint) -> Bool {
-        let box = LabelBox(minX: p.x + laid.box.minX, minY: p.y + laid.box.minY, maxX: p.x + laid.box.maxX, maxY: p.y + laid.box.maxY)
+    /// cross its edges) and clears the labels and icons before it, with its
+    /// symbol's `icon` (see ``placeSymbol(_:icon:paint:)``).
+    /// Returns whether the text was placed.
+    private mutating func placePoint(layerID: String, text: String, laid: PointText, at p: Point, paint: Paint,
+                                     icon: SymbolIconPlacer.Candidate? = nil) -> Bool {
+        let box = laid.box.offset(by: p)
+        var chosen: (label: VectorMapLabel, shift: Point)?
         if let sdf = laid.sdf {
             // Across edges, as MapLibre: the anchor lies in its tile, and a box may be
             // empty (negative letter spacing) while its glyphs still show.
-            guard labelsCrossEdges || laid.candidates.contains(where: { relative in
-                LabelBox(minX: p.x + relative.box.minX, minY: p.y + relative.box.minY, maxX: p.x + relative.box.maxX, maxY: p.y + relative.box.maxY)
-                    .isInside(width: Double(width), height: Double(height))
-            }) else { return false }
-            guard glyphCount + laid.drawWeight <= limits.labelGlyphsPerSnapshot else {
+            let inImage = labelsCrossEdges || laid.candidates.contains { $0.box.offset(by: p).isInside(width: Double(width), height: Double(height)) }
+            if inImage, glyphCount + laid.drawWeight > limits.labelGlyphsPerSnapshot {
                 isExhausted = true
-                return false
+            } else if inImage {
+                glyphCount += laid.drawWeight
+                // The first anchor whose box clears the labels before (and an icon fitted to
+                // the text, its icon moved with it); with overlap allowed, a second round
+                // takes the first anchor that may overlap (MapLibre's `placementAttempts`).
+                let count = laid.candidates.count
+                let attempts = laid.isVariable && paint.allowOverlap ? 2 * count : count
+                for attempt in 0..<attempts {
+                    let (shaped, relative, shift) = laid.candidates[attempt % count]
+                    let box = relative.offset(by: p)
+                    guard labelsCrossEdges || box.isInside(width: Double(width), height: Double(height)) else { continue }
+                    let label = VectorMapLabel(layerID: layerID, text: text, anchor: p, boxes: [box],
+                                               layout: .sdf(shaped, sdf.paint, angle: sdf.angle, at: Point(p.x + shift.x, p.y + shift.y)),
+                                               color: paint.color, halo: paint.halo, haloWidth: paint.haloWidth,
+                                               drawsByViewportY: paint.allowOverlap || paint.ignorePlacement)
+                    guard fits(label, paint: paint, allowOverlap: paint.allowOverlap && (!laid.isVariable || attempt >= count)) else { continue }
+                    if laid.isVariable, let icon, icon.fitsText, icons?.fits(icon, shift: shift, in: index) == false { continue }
+                    chosen = (label, shift)
+                    break
+                }
             }
-            glyphCount += laid.drawWeight
-            // The first anchor whose box clears the labels before; with overlap allowed,
-            // a second round takes the first anchor that may overlap (MapLibre's `placementAttempts`).
-            let count = laid.candidates.count
-            let attempts = laid.isVariable && paint.allowOverlap ? 2 * count : count
-            for attempt in 0..<attempts {
-                let (shaped, relative, shift) = laid.candidates[attempt % count]
-                let box = LabelBox(minX: p.x + relative.minX, minY: p.y + relative.minY, maxX: p.x + relative.maxX, maxY: p.y + relative.maxY)
-                guard labelsCrossEdges || box.isInside(width: Double(width), height: Double(height)) else { continue }
-                let label = VectorMapLabel(layerID: layerID, text: text, anchor: p, boxes: [box],
-                                           layout: .sdf(shaped, sdf.paint, angle: sdf.angle, at: Point(p.x + shift.x, p.y + shift.y)),
-                                           color: paint.color, halo: paint.halo, haloWidth: paint.haloWidth,
-                                           drawsByViewportY: paint.allowOverlap || paint.ignorePlacement)
-                if commit(label, paint: paint, allowOverlap: paint.allowOverlap && (!laid.isVariable || attempt >= count)) { return true }
-            }
-            return false
+        } else if laid.lines.contains(where: { !$0.line.glyphs.isEmpty }), box.isInside(width: Double(width), height: Double(height)) {
+            // (Text of control characters only has no ink to place.)
+            let label = VectorMapLabel(layerID: layerID, text: text, anchor: p, boxes: [box],
+                                       layout: .lines(laid.lines.map { ($0.line, Point(p.x + $0.origin.x, p.y + $0.origin.y)) }),
+                                       color: paint.color, halo: paint.halo, haloWidth: paint.haloWidth)
+            if fits(label, paint: paint, allowOverlap: paint.allowOverlap) { chosen = (label, Point(0, 0)) }
         }
-        // Text of control characters only has no ink to place.
-        guard laid.lines.contains(where: { !$0.line.glyphs.isEmpty }) else { return false }
-        guard box.isInside(width: Double(width), height: Double(height)) else { return false }
-        return commit(VectorMapLabel(layerID: layerID, text: text, anchor: p, boxes: [box],
-                              layout: .lines(laid.lines.map { ($0.line, Point(p.x + $0.origin.x, p.y + $0.origin.y)) }),
-                              color: paint.color, halo: paint.halo, haloWidth: paint.haloWidth), paint: paint)
+        return placeSymbol(chosen, icon: icon, paint: paint)
+    }
+
+    /// Places a symbol's text (`chosen`, when a place was found for it) and its
+    /// icon as MapLibre's `placeLayerBucketPart` does: each needs the other to
+    /// fit unless it is optional (`icon-optional`; text is never optional here), and
+    /// both go into the collision index together, so a symbol's text may cover
+    /// its own icon. An icon fitted to its text moves with the text's anchor.
+    /// Returns whether the text was placed.
+    private mutating func placeSymbol(_ chosen: (label: VectorMapLabel, shift: Point)?, icon: SymbolIconPlacer.Candidate?, paint: Paint) -> Bool {
+        var placeText = chosen != nil
+        guard let icon, icons != nil else {
+            if let chosen { insert(chosen.label, paint: paint) }
+            return placeText
+        }
+        let shift = icon.fitsText ? chosen?.shift ?? Point(0, 0) : Point(0, 0)
+        var placeIcon = icons!.fits(icon, shift: shift, in: index)
+        if !icon.optional { placeText = placeText && placeIcon }
+        placeIcon = placeIcon && placeText
+        if placeText, let chosen { insert(chosen.label, paint: paint) }
+        if placeIcon { _ = icons!.insert(icon, shift: shift, into: &index) }
+        return placeText
+    }
+
+    /// `label`'s boxes grown by the padding, in the collision grid.
+    private func gridBoxes(_ label: VectorMapLabel, paint: Paint) -> [LabelBox] {
+        let pad = SymbolIconPlacer.viewportPadding * scale
+        return label.boxes.map { $0.padded(paint.padding).offset(by: Point(pad, pad)) }
+    }
+
+    /// Whether `label` clears the boxes placed before (or may overlap them).
+    private func fits(_ label: VectorMapLabel, paint: Paint, allowOverlap: Bool) -> Bool {
+        allowOverlap || !index.collides(gridBoxes(label, paint: paint))
+    }
+
+    /// Keeps `label`, recording its padded boxes for later labels unless it ignores placement.
+    private mutating func insert(_ label: VectorMapLabel, paint: Paint) {
+        if !paint.ignorePlacement { index.insert(gridBoxes(label, paint: paint)) }
+        labels.append(label)
+        if labels.count >= limits.labelsPerSnapshot { isExhausted = true }
     }
 
     /// Keeps `label` unless it collides; records its padded boxes for later labels.
     @discardableResult
-    private mutating func commit(_ label: VectorMapLabel, paint: Paint, allowOverlap: Bool? = nil) -> Bool {
-        let padded = label.boxes.map { $0.padded(paint.padding) }
-        if !(allowOverlap ?? paint.allowOverlap), index.collides(padded) { return false }
-        if !paint.ignorePlacement { index.insert(padded) }
-        labels.append(label)
-        if labels.count >= limits.labelsPerSnapshot { isExhausted = true }
+    private mutating func commit(_ label: VectorMapLabel, paint: Paint) -> Bool {
+        guard fits(label, paint: paint, allowOverlap: paint.allowOverlap) else { return false }
+        insert(label, paint: paint)
         return true
     }
 
