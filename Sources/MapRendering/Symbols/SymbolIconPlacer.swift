@@ -80,6 +80,9 @@ struct SymbolIconPlacer {
         var tile: Int
         var feature: Int
         var anchor: Int
+
+        /// Whether the symbol comes after `other` in placement order.
+        func isAfter(_ other: SymbolKey) -> Bool { (tile, feature, anchor) > (other.tile, other.feature, other.anchor) }
     }
 
     /// An icon laid out at its point, not yet placed.
@@ -104,7 +107,8 @@ struct SymbolIconPlacer {
     }
 
     /// The icons of `layer` (a symbol layer evaluated at the zoom) from `tiles`, laid
-    /// out in placement order and not yet placed: those whose box reaches the grid.
+    /// out in placement order and not yet placed: those whose box reaches the grid,
+    /// at most ``maximumCandidates(_:)`` (then the last one's symbol is where they were cut).
     mutating func candidates(_ layer: StyleLayer, from tiles: [(tile: VectorTile, place: TileCover.Placed)],
                              checkCancellation: () throws -> Void = {}) throws -> [Candidate] {
         guard case .symbol(let style) = layer.kind, let sourceLayer = layer.sourceLayer else { return [] }
@@ -119,8 +123,7 @@ struct SymbolIconPlacer {
             let unit = place.tileSide / extent
             for featureIndex in 0..<tileLayer.featureCount {
                 examined += 1
-                // Bounded as the features examined: icons that collide do not count against the labels placed.
-                guard examined <= limits.labelFeaturesPerSnapshot, found.count < limits.labelFeaturesPerSnapshot else { return found }
+                guard examined <= limits.labelFeaturesPerSnapshot, found.count < Self.maximumCandidates(limits) else { return found }
                 try checkCancellation()
                 let feature = tileLayer.feature(at: featureIndex)
                 guard layer.matches(feature, atZoom: zoom) else { continue }
@@ -155,11 +158,18 @@ struct SymbolIconPlacer {
                                            ignorePlacement: icon.ignorePlacement.value(atZoom: zoom, for: feature),
                                            optional: icon.optional.value(atZoom: zoom, for: feature),
                                            fitsText: glyphs != nil && icon.textFit.value(atZoom: zoom, for: feature) != .none))
-                    return found.count < limits.labelFeaturesPerSnapshot
+                    return found.count < Self.maximumCandidates(limits)
                 }
             }
         }
         return found
+    }
+
+    /// The most icons of one layer laid out before placement: 16 times the labels
+    /// a snapshot places (icons that collide are laid out too), so a style of 100 000
+    /// points holds 16 000 icons at the default limit, not all of them; past it the layer's remaining icons are left out.
+    static func maximumCandidates(_ limits: VectorMapLimits) -> Int {
+        limits.labelsPerSnapshot.multipliedReportingOverflow(by: 16).overflow ? Int.max : limits.labelsPerSnapshot * 16
     }
 
     /// Whether `candidate`, moved by `shift`, clears the boxes in `index` (or may overlap them).

@@ -143,11 +143,15 @@ struct VectorLabelPlacer {
         let iconsBefore = icons?.icons.count ?? 0
         var iconCandidates: [SymbolIconPlacer.SymbolKey: SymbolIconPlacer.Candidate] = [:]
         var iconOrder: [SymbolIconPlacer.SymbolKey] = []
+        // Past the icons' bound, the symbols after the last icon laid out are left out (their icons were not laid out).
+        var iconsCut: SymbolIconPlacer.SymbolKey?
         if icons != nil {
-            for candidate in try icons!.candidates(layer, from: tiles, checkCancellation: checkCancellation) {
+            let laidOut = try icons!.candidates(layer, from: tiles, checkCancellation: checkCancellation)
+            for candidate in laidOut {
                 iconCandidates[candidate.key] = candidate
                 iconOrder.append(candidate.key)
             }
+            if laidOut.count >= SymbolIconPlacer.maximumCandidates(limits) { iconsCut = laidOut.last?.key }
         }
         defer {
             // Icons of symbols without text to place (none, or none that could be shaped) are placed alone, in order.
@@ -220,7 +224,9 @@ struct VectorLabelPlacer {
                         let radius = paint.spacing / 2
                         // With the style's glyphs, as in MapLibre, only collisions drop a label.
                         guard glyphs != nil || !placedPoints.contains(text, near: p, within: radius) else { return true }
-                        let icon = iconCandidates.removeValue(forKey: .init(tile: tileIndex, feature: featureIndex, anchor: anchorIndex))
+                        let key = SymbolIconPlacer.SymbolKey(tile: tileIndex, feature: featureIndex, anchor: anchorIndex)
+                        if let iconsCut, key.isAfter(iconsCut) { return false }
+                        let icon = iconCandidates.removeValue(forKey: key)
                         if placePoint(layerID: layer.id, text: text, laid: laid!, at: p, paint: paint, icon: icon) {
                             placedPoints.insert(text, at: p, radius: radius)
                         }
