@@ -6,9 +6,10 @@ import Raster
 /// icon's quad is the image's display size scaled by `icon-size` about its
 /// `icon-anchor`, moved by `icon-offset` (times the size), turned by
 /// `icon-rotate` about the point (`getIconQuads`); its collision box is that
-/// quad's bounds grown by `icon-padding`, tested against the icons placed
-/// before it in a grid reaching 100 pixels past the image (MapLibre's
-/// `CollisionIndex`). Layers are placed top-most first and drawn in style order.
+/// quad's bounds grown by `icon-padding`, in a grid reaching 100 pixels past
+/// the image (MapLibre's `CollisionIndex`). ``VectorLabelPlacer`` places each
+/// icon with its symbol's text, in one collision index for both (MapLibre's
+/// `placeLayerBucketPart`). Layers are placed top-most first and drawn in style order.
 ///
 /// Pixels are sampled as MapLibre's `symbol_icon` and `symbol_sdf` shaders
 /// sample the atlas: nearest when the image is drawn texel for pixel, linear
@@ -25,7 +26,6 @@ struct SymbolIconPlacer {
     /// The style's glyphs, which shape the text an `icon-text-fit` icon is fitted to.
     let glyphs: GlyphCache?
 
-    private var index: LabelCollisionIndex
     private(set) var icons: [PlacedIcon] = []
     /// Image names asked for and missing from the sprites, in order of first asking.
     private(set) var missing: [String] = []
@@ -50,8 +50,6 @@ struct SymbolIconPlacer {
         self.width = width
         self.height = height
         self.limits = limits
-        let pad = Int(Self.viewportPadding * scale)
-        index = LabelCollisionIndex(width: width + 2 * pad, height: height + 2 * pad)
     }
 
     /// One icon placed: where and how it is drawn.
@@ -75,32 +73,57 @@ struct SymbolIconPlacer {
         var drawOrder: (tile: Int, y: Int, feature: Int) = (0, 0, 0)
     }
 
-    /// Places the icons of `layer` (a symbol layer evaluated at the zoom) from `tiles`.
-    mutating func place(_ layer: StyleLayer, from tiles: [(tile: VectorTile, place: TileCover.Placed)],
-                        checkCancellation: () throws -> Void = {}) throws {
-        guard case .symbol(let style) = layer.kind, let sourceLayer = layer.sourceLayer else { return }
+    /// Which symbol an icon belongs to: its tile's place in the layer's tiles, its
+    /// feature's in the tile layer, and its anchor's among the feature's, so the
+    /// text of the same symbol finds it.
+    struct SymbolKey: Hashable {
+        var tile: Int
+        var feature: Int
+        var anchor: Int
+
+        /// Whether the symbol comes after `other` in placement order.
+        func isAfter(_ other: SymbolKey) -> Bool { (tile, feature, anchor) > (other.tile, other.feature, other.anchor) }
+    }
+
+    /// An icon laid out at its point, not yet placed.
+    struct Candidate {
+        var key: SymbolKey
+        var icon: PlacedIcon
+        /// Its collision box in the grid's coordinates (the image's pixels moved by the viewport padding).
+        var box: LabelBox
+        var allowOverlap: Bool
+        var ignorePlacement: Bool
+        /// `icon-optional`: its text may be placed without it.
+        var optional: Bool
+        /// Whether it is fitted to its text (`icon-text-fit`), so moves with a variable anchor.
+        var fitsText: Bool
+    }
+
+    /// Whether `layer`'s overlapping point symbols are drawn top of the view first (MapLibre's `symbol-z-order: auto`).
+    static func drawsByViewportY(_ style: SymbolLayerStyle, zoom: Double) -> Bool {
         let icon = style.icon
-        if let constant = icon.image.constantValue, constant.isEmpty { return }
-        // Point placement only: icons along lines are left to the line placement.
-        guard style.placement.value(atZoom: zoom) == .point else { return }
-        // MapLibre draws overlapping point symbols top to bottom, so lower ones cover higher ones.
-        let sortByY = icon.allowOverlap.value(atZoom: zoom, for: NoStyleFeature()) || icon.ignorePlacement.value(atZoom: zoom, for: NoStyleFeature())
+        return icon.allowOverlap.value(atZoom: zoom, for: NoStyleFeature()) || icon.ignorePlacement.value(atZoom: zoom, for: NoStyleFeature())
             || style.allowOverlap.value(atZoom: zoom, for: NoStyleFeature()) || style.ignorePlacement.value(atZoom: zoom, for: NoStyleFeature())
-        let first = icons.count
-        defer {
-            if sortByY {
-                icons[first...].sort { a, b in
-                    (a.drawOrder.tile, a.drawOrder.y, -a.drawOrder.feature) < (b.drawOrder.tile, b.drawOrder.y, -b.drawOrder.feature)
-                }
-            }
-        }
+    }
+
+    /// The icons of `layer` (a symbol layer evaluated at the zoom) from `tiles`, laid
+    /// out in placement order and not yet placed: those whose box reaches the grid,
+    /// at most ``maximumCandidates(_:)`` (then the last one's symbol is where they were cut).
+    mutating func candidates(_ layer: StyleLayer, from tiles: [(tile: VectorTile, place: TileCover.Placed)],
+                             checkCancellation: () throws -> Void = {}) throws -> [Candidate] {
+        guard case .symbol(let style) = layer.kind, let sourceLayer = layer.sourceLayer else { return [] }
+        let icon = style.icon
+        if let constant = icon.image.constantValue, constant.isEmpty { return [] }
+        // Point placement only: icons along lines are left to the line placement.
+        guard style.placement.value(atZoom: zoom) == .point else { return [] }
+        var found: [Candidate] = []
         for (tileIndex, (tile, place)) in tiles.enumerated() {
             guard let tileLayer = tile.layer(named: sourceLayer), tileLayer.extent > 0 else { continue }
             let extent = Double(tileLayer.extent)
             let unit = place.tileSide / extent
             for featureIndex in 0..<tileLayer.featureCount {
                 examined += 1
-                guard examined <= limits.labelFeaturesPerSnapshot, icons.count < limits.labelsPerSnapshot else { return }
+                guard examined <= limits.labelFeaturesPerSnapshot, found.count < Self.maximumCandidates(limits) else { return found }
                 try checkCancellation()
                 let feature = tileLayer.feature(at: featureIndex)
                 guard layer.matches(feature, atZoom: zoom) else { continue }
@@ -112,7 +135,9 @@ struct SymbolIconPlacer {
                 }
                 var evaluated: PlacedIcon?
                 var box = LabelBox(minX: 0, minY: 0, maxX: 0, maxY: 0)
+                var anchorIndex = -1
                 VectorLabelPlacer.forEachAnchor(of: feature, in: tileLayer) { anchor in
+                    anchorIndex += 1
                     // A point in this tile's buffer is placed from the tile that holds it.
                     guard anchor.x >= 0, anchor.x < extent, anchor.y >= 0, anchor.y < extent else { return true }
                     if evaluated == nil {
@@ -128,16 +153,50 @@ struct SymbolIconPlacer {
                     let placedBox = LabelBox(minX: p.x + box.minX + pad, minY: p.y + box.minY + pad, maxX: p.x + box.maxX + pad, maxY: p.y + box.maxY + pad)
                     let grid = LabelBox(minX: 0, minY: 0, maxX: Double(width) + 2 * pad, maxY: Double(height) + 2 * pad)
                     guard placedBox.intersects(grid) else { return true }
-                    let allowOverlap = icon.allowOverlap.value(atZoom: zoom, for: feature)
-                    if !allowOverlap, index.collides([placedBox]) { return true }
-                    let area = (placedBox.maxX - placedBox.minX) * (placedBox.maxY - placedBox.minY)
-                    guard coverage + area <= Self.maximumCoverage else { return false }
-                    coverage += area
-                    if !icon.ignorePlacement.value(atZoom: zoom, for: feature) { index.insert([placedBox]) }
-                    icons.append(placed)
-                    return icons.count < limits.labelsPerSnapshot
+                    found.append(Candidate(key: SymbolKey(tile: tileIndex, feature: featureIndex, anchor: anchorIndex), icon: placed, box: placedBox,
+                                           allowOverlap: icon.allowOverlap.value(atZoom: zoom, for: feature),
+                                           ignorePlacement: icon.ignorePlacement.value(atZoom: zoom, for: feature),
+                                           optional: icon.optional.value(atZoom: zoom, for: feature),
+                                           fitsText: glyphs != nil && icon.textFit.value(atZoom: zoom, for: feature) != .none))
+                    return found.count < Self.maximumCandidates(limits)
                 }
             }
+        }
+        return found
+    }
+
+    /// The most icons of one layer laid out before placement: 16 times the labels
+    /// a snapshot places (icons that collide are laid out too), so a style of 100 000
+    /// points holds 16 000 icons at the default limit, not all of them; past it the layer's remaining icons are left out.
+    static func maximumCandidates(_ limits: VectorMapLimits) -> Int {
+        limits.labelsPerSnapshot.multipliedReportingOverflow(by: 16).overflow ? Int.max : limits.labelsPerSnapshot * 16
+    }
+
+    /// Whether `candidate`, moved by `shift`, clears the boxes in `index` (or may overlap them).
+    func fits(_ candidate: Candidate, shift: Point = Point(0, 0), in index: LabelCollisionIndex) -> Bool {
+        candidate.allowOverlap || !index.collides([candidate.box.offset(by: shift)])
+    }
+
+    /// Places `candidate` moved by `shift`: recorded in `index` (unless it ignores
+    /// placement) and kept for drawing; false when the snapshot's icons are over their bounds.
+    mutating func insert(_ candidate: Candidate, shift: Point = Point(0, 0), into index: inout LabelCollisionIndex) -> Bool {
+        let box = candidate.box.offset(by: shift)
+        let area = (box.maxX - box.minX) * (box.maxY - box.minY)
+        guard icons.count < limits.labelsPerSnapshot, coverage + area <= Self.maximumCoverage else { return false }
+        coverage += area
+        if !candidate.ignorePlacement { index.insert([box]) }
+        var icon = candidate.icon
+        icon.anchor = Point(icon.anchor.x + shift.x, icon.anchor.y + shift.y)
+        icons.append(icon)
+        return true
+    }
+
+    /// Orders the icons placed since `first` (one layer's) for drawing: when they may
+    /// overlap, by tile, then down the tile, then later features first (MapLibre's `sortFeatures`).
+    mutating func orderLayer(from first: Int, byViewportY: Bool) {
+        guard byViewportY, first < icons.count else { return }
+        icons[first...].sort { a, b in
+            (a.drawOrder.tile, a.drawOrder.y, -a.drawOrder.feature) < (b.drawOrder.tile, b.drawOrder.y, -b.drawOrder.feature)
         }
     }
 
@@ -149,8 +208,7 @@ struct SymbolIconPlacer {
         guard !text.isEmpty, text.unicodeScalars.count <= limits.labelGlyphsPerSnapshot else { return nil }
         let layout = VectorLabelPlacer.textLayout(style, for: feature, zoom: zoom, haloWidth: 0)
         let codePoints = layout.transform.apply(text).unicodeScalars.map(\.value)
-        let anchor = layout.variableAnchors.first ?? layout.anchor
-        return VectorLabelPlacer.shape(codePoints, layout, anchor: anchor, glyphs: glyphs).map { ($0, layout.size) }
+        return VectorLabelPlacer.shape(codePoints, layout, glyphs: glyphs).map { ($0, layout.size) }
     }
 
     /// The icon of `image` for `feature` about a point at (0, 0) (its

@@ -147,19 +147,15 @@ public struct VectorMapRenderer: Sendable {
             }
         }
         // Symbols are placed before any is drawn: MapLibre places the top-most
-        // symbol layer first (the last in the style wins), icons and text apart.
+        // symbol layer first (the last in the style wins), each icon with its text.
         var icons: SymbolIconPlacer?
         if !sprites.images.isEmpty, !symbolLayers.isEmpty {
-            var placer = SymbolIconPlacer(sprites: sprites, scale: camera.scale, zoom: zoom, width: camera.pixelWidth,
-                                          height: camera.pixelHeight, limits: limits, glyphs: glyphs)
-            for layer in symbolLayers.reversed() {
-                try placer.place(layer, from: sourceName(of: layer).flatMap { tiles[$0] } ?? [], checkCancellation: checkCancellation)
-            }
-            icons = placer
+            icons = SymbolIconPlacer(sprites: sprites, scale: camera.scale, zoom: zoom, width: camera.pixelWidth,
+                                     height: camera.pixelHeight, limits: limits, glyphs: glyphs)
         }
         var placer = VectorLabelPlacer(font: try TrueTypeFont.dejaVuSans, scale: camera.scale, zoom: zoom,
                                        width: camera.pixelWidth, height: camera.pixelHeight, limits: limits,
-                                       glyphs: glyphs, labelsCrossEdges: labelsCrossEdges)
+                                       glyphs: glyphs, labelsCrossEdges: labelsCrossEdges, icons: icons)
         for layer in symbolLayers.reversed() {
             try checkCancellation()
             try placer.place(layer, from: sourceName(of: layer).flatMap { tiles[$0] } ?? [], checkCancellation: checkCancellation)
@@ -181,7 +177,7 @@ public struct VectorMapRenderer: Sendable {
             }
             guard !run.symbols.isEmpty else { break }
             var canvas = try bands.finish()
-            icons?.draw(on: &canvas, layers: run.symbols)
+            placer.icons?.draw(on: &canvas, layers: run.symbols)
             try checkCancellation()
             try placer.draw(on: &canvas, layers: run.symbols)
             guard number < runs.count - 1 else { return (canvas.bitmap, placer.labels) }

@@ -89,6 +89,9 @@ struct StyleLayerReader {
             case .array(let names) where (name == "text-font" || name == "text-variable-anchor") && Self.fontNames(names) != nil:
                 // A font stack (or anchor list) written bare, as every style writes it (MapLibre's spec allows it).
                 expression = .literal(.array(Self.fontNames(names)!.map { .string($0) }))
+            case .array(let pairs) where name == "text-variable-anchor-offset" && Self.anchorOffsetPairs(pairs) != nil:
+                // Anchor and offset pairs written bare, as the spec writes them.
+                expression = .literal(Self.anchorOffsetPairs(pairs)!)
             default:
                 expression = try expressions.compile(json, expecting: type)
             }
@@ -156,6 +159,34 @@ struct StyleLayerReader {
         let names = elements.compactMap { if case .string(let s) = $0 { return s } else { return nil } }
         guard names.count == elements.count, let first = names.first, !["literal", "step", "match", "case", "coalesce", "get"].contains(first) else { return nil }
         return names
+    }
+    /// `text-variable-anchor-offset` written bare (`["top", [0, 1], …]`) as a
+    /// value; nil when it is not anchor and two-number offset pairs (an expression).
+    static func anchorOffsetPairs(_ elements: [StyleJSON]) -> StyleValue? {
+        func value(_ json: StyleJSON) -> StyleValue? {
+            switch json {
+            case .string(let text): return .string(text)
+            case .number(let number): return .number(number)
+            case .array(let items):
+                let values = items.compactMap(value)
+                return values.count == items.count ? .array(values) : nil
+            default: return nil
+            }
+        }
+        guard let pairs = value(.array(elements)), anchorOffsets(pairs) != nil else { return nil }
+        return pairs
+    }
+    /// `text-variable-anchor-offset` as anchors with their offsets in ems.
+    static let anchorOffsets: @Sendable (StyleValue) -> [StyleAnchorOffset]? = { value in
+        guard case .array(let elements) = value, elements.count % 2 == 0 else { return nil }
+        var pairs: [StyleAnchorOffset] = []
+        for i in stride(from: 0, to: elements.count, by: 2) {
+            guard case .string(let name) = elements[i], let anchor = StyleTextAnchor(rawValue: name),
+                  case .array(let offset) = elements[i + 1], offset.count == 2,
+                  case .number(let x) = offset[0], case .number(let y) = offset[1], x.isFinite, y.isFinite else { return nil }
+            pairs.append(StyleAnchorOffset(anchor: anchor, x: x, y: y))
+        }
+        return pairs
     }
     static let fontStack: @Sendable (StyleValue) -> [String]? = { value in
         guard case .array(let elements) = value else { return nil }

@@ -29,10 +29,14 @@ public struct SymbolTextStyle: Sendable {
     public var haloBlur: StyleProperty<Double>
     /// `text-variable-anchor`: anchors tried in order until one fits (default none: `text-anchor` alone).
     public var variableAnchor: StyleProperty<[StyleTextAnchor]>
+    /// `text-variable-anchor-offset`: anchors tried in order, each with its own
+    /// offset in ems (default none); when given it replaces `text-variable-anchor`.
+    public var variableAnchorOffset: StyleProperty<[StyleAnchorOffset]>
 
     /// The layout properties read here.
     static let layoutProperties = ["text-line-height", "text-letter-spacing", "text-justify", "text-anchor", "text-offset",
-                                   "text-radial-offset", "text-transform", "text-rotate", "text-variable-anchor"]
+                                   "text-radial-offset", "text-transform", "text-rotate", "text-variable-anchor",
+                                   "text-variable-anchor-offset"]
     /// The paint properties read here.
     static let paintProperties = ["text-halo-blur"]
 
@@ -52,12 +56,15 @@ public struct SymbolTextStyle: Sendable {
         rotate = try reader.property("text-rotate", in: layout, "layout", type: .number, default: 0, convert: R.number)
         haloBlur = try reader.property("text-halo-blur", in: paint, "paint", type: .number, default: 0, convert: R.length)
         variableAnchor = try reader.property("text-variable-anchor", in: layout, "layout", type: .any, default: [], convert: R.anchors)
+        variableAnchorOffset = try reader.property("text-variable-anchor-offset", in: layout, "layout", type: .any, default: [],
+                                                   convert: R.anchorOffsets)
     }
 
     private init(maxWidth: StyleProperty<Double>, font: StyleProperty<[String]>, lineHeight: StyleProperty<Double>, letterSpacing: StyleProperty<Double>,
                  justify: StyleProperty<StyleTextJustify>, anchor: StyleProperty<StyleTextAnchor>, offset: StyleProperty<[Double]>,
                  radialOffset: StyleProperty<Double>, transform: StyleProperty<StyleTextTransform>, rotate: StyleProperty<Double>,
-                 haloBlur: StyleProperty<Double>, variableAnchor: StyleProperty<[StyleTextAnchor]>) {
+                 haloBlur: StyleProperty<Double>, variableAnchor: StyleProperty<[StyleTextAnchor]>,
+                 variableAnchorOffset: StyleProperty<[StyleAnchorOffset]>) {
         self.maxWidth = maxWidth
         self.font = font
         self.lineHeight = lineHeight
@@ -70,6 +77,7 @@ public struct SymbolTextStyle: Sendable {
         self.rotate = rotate
         self.haloBlur = haloBlur
         self.variableAnchor = variableAnchor
+        self.variableAnchorOffset = variableAnchorOffset
     }
 
     /// The zoom layout properties are evaluated at for the style zoom `zoom`: the tile's.
@@ -81,6 +89,7 @@ public struct SymbolTextStyle: Sendable {
         return SymbolTextStyle(maxWidth: maxWidth.atZoom(z), font: font.atZoom(z), lineHeight: lineHeight.atZoom(z),
                                letterSpacing: letterSpacing.atZoom(z), justify: justify.atZoom(z), anchor: anchor.atZoom(z),
                                offset: offset.atZoom(z), radialOffset: radialOffset.atZoom(z), transform: transform.atZoom(z),
-                               rotate: rotate.atZoom(z), haloBlur: haloBlur.atZoom(zoom), variableAnchor: variableAnchor.atZoom(z))
+                               rotate: rotate.atZoom(z), haloBlur: haloBlur.atZoom(zoom), variableAnchor: variableAnchor.atZoom(z),
+                               variableAnchorOffset: variableAnchorOffset.atZoom(z))
     }
 }

@@ -1,3 +1,5 @@
+import Raster
+
 /// An axis-aligned box in output pixels: what a label (or one glyph of a
 /// label along a line) covers, halo included.
 struct LabelBox: Equatable, Sendable {
@@ -9,6 +11,11 @@ struct LabelBox: Equatable, Sendable {
     /// The box grown by `padding` on every side.
     func padded(_ padding: Double) -> LabelBox {
         LabelBox(minX: minX - padding, minY: minY - padding, maxX: maxX + padding, maxY: maxY + padding)
+    }
+
+    /// The box moved by `shift`.
+    func offset(by shift: Point) -> LabelBox {
+        LabelBox(minX: minX + shift.x, minY: minY + shift.y, maxX: maxX + shift.x, maxY: maxY + shift.y)
     }
 
     /// Whether the two boxes share any area (touching edges do not count).

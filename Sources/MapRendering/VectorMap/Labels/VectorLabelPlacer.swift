@@ -36,7 +36,11 @@ struct VectorLabelPlacer {
     /// rule); false keeps each label whole inside the image (map tiles drawn one by one).
     let labelsCrossEdges: Bool
 
+    /// The boxes of the labels and icons placed so far, in a grid reaching
+    /// ``SymbolIconPlacer/viewportPadding`` past the image (MapLibre's `CollisionIndex`).
     private var index: LabelCollisionIndex
+    /// The icons, placed with their symbols' text; nil when the style has no sprites.
+    private(set) var icons: SymbolIconPlacer?
     private(set) var labels: [VectorMapLabel] = []
     /// Features and anchors examined so far.
     private(set) var examined = 0
@@ -50,7 +54,8 @@ struct VectorLabelPlacer {
     static let maximumTextSize = 1000.0
 
     init(font: TrueTypeFont, scale: Double, zoom: Double, width: Int, height: Int, limits: VectorMapLimits,
-         glyphs: GlyphCache? = nil, labelsCrossEdges: Bool = false) {
+         glyphs: GlyphCache? = nil, labelsCrossEdges: Bool = false, icons: SymbolIconPlacer? = nil) {
+        self.icons = icons
         self.font = font
         self.glyphs = glyphs
         self.labelsCrossEdges = labelsCrossEdges
@@ -59,7 +64,8 @@ struct VectorLabelPlacer {
         self.width = width
         self.height = height
         self.limits = limits
-        index = LabelCollisionIndex(width: width, height: height)
+        let pad = Int((SymbolIconPlacer.viewportPadding * scale).rounded(.up))
+        index = LabelCollisionIndex(width: width + 2 * pad, height: height + 2 * pad)
     }
 
     /// How one label is painted and spaced: features of one layer with the
@@ -98,8 +104,10 @@ struct VectorLabelPlacer {
         var transform: StyleTextTransform
         var rotate: Double
         var haloBlur: Double
-        /// `text-variable-anchor`: the anchors tried in order; empty for `anchor` alone.
-        var variableAnchors: [StyleTextAnchor]
+        /// `text-variable-anchor` or `text-variable-anchor-offset`: the anchors tried
+        /// in order, each with its offset in pixels at 24 px (MapLibre's
+        /// `getTextVariableAnchorOffset`); empty for `anchor` alone.
+        var variableAnchors: [StyleAnchorOffset]
         /// `text-halo-width` in CSS pixels, uncapped.
         var haloWidth: Double
         /// `text-size` in CSS pixels.
@@ -131,7 +139,28 @@ struct VectorLabelPlacer {
         // Point labels placed so far, by text and cell: a feature cut by tiles
         // (a lake in two tiles has a centroid in each) is labelled once.
         var placedPoints = LabelAnchorIndex()
-        for (tile, place) in tiles {
+        // The layer's icons, each placed with its symbol's text (MapLibre's joint placement).
+        let iconsBefore = icons?.icons.count ?? 0
+        var iconCandidates: [SymbolIconPlacer.SymbolKey: SymbolIconPlacer.Candidate] = [:]
+        var iconOrder: [SymbolIconPlacer.SymbolKey] = []
+        // Past the icons' bound, the symbols after the last icon laid out are left out (their icons were not laid out).
+        var iconsCut: SymbolIconPlacer.SymbolKey?
+        if icons != nil {
+            let laidOut = try icons!.candidates(layer, from: tiles, checkCancellation: checkCancellation)
+            for candidate in laidOut {
+                iconCandidates[candidate.key] = candidate
+                iconOrder.append(candidate.key)
+            }
+            if laidOut.count >= SymbolIconPlacer.maximumCandidates(limits) { iconsCut = laidOut.last?.key }
+        }
+        defer {
+            // Icons of symbols without text to place (none, or none that could be shaped) are placed alone, in order.
+            for key in iconOrder {
+                if let candidate = iconCandidates[key], icons!.fits(candidate, in: index) { _ = icons!.insert(candidate, into: &index) }
+            }
+            icons?.orderLayer(from: iconsBefore, byViewportY: SymbolIconPlacer.drawsByViewportY(style, zoom: zoom))
+        }
+        for (tileIndex, (tile, place)) in tiles.enumerated() {
             guard let tileLayer = tile.layer(named: sourceLayer), tileLayer.extent > 0 else { continue }
             let extent = Double(tileLayer.extent)
             let unit = place.tileSide / extent
@@ -172,7 +201,9 @@ struct VectorLabelPlacer {
                     var isEvaluated = false
                     var evaluated: (text: String, paint: Paint)?
                     var laid: PointText?
+                    var anchorIndex = -1
                     try Self.forEachAnchor(of: feature, in: tileLayer) { anchor in
+                        anchorIndex += 1
                         guard examine() else { return false }
                         // A copy in this tile's buffer of a point another tile holds, or off the
                         // image (unless labels may cross its edges: then MapLibre's rule, the tile's own square).
@@ -193,7 +224,10 @@ struct VectorLabelPlacer {
                         let radius = paint.spacing / 2
                         // With the style's glyphs, as in MapLibre, only collisions drop a label.
                         guard glyphs != nil || !placedPoints.contains(text, near: p, within: radius) else { return true }
-                        if placePoint(layerID: layer.id, text: text, laid: laid!, at: p, paint: paint) {
+                        let key = SymbolIconPlacer.SymbolKey(tile: tileIndex, feature: featureIndex, anchor: anchorIndex)
+                        if let iconsCut, key.isAfter(iconsCut) { return false }
+                        let icon = iconCandidates.removeValue(forKey: key)
+                        if placePoint(layerID: layer.id, text: text, laid: laid!, at: p, paint: paint, icon: icon) {
                             placedPoints.insert(text, at: p, radius: radius)
                         }
                         return !isExhausted
@@ -294,28 +328,56 @@ struct VectorLabelPlacer {
                           anchor: t.anchor.value(atZoom: z, for: feature), offsetX: offset[0], offsetY: offset[1],
                           radialOffset: t.radialOffset.value(atZoom: z, for: feature), transform: t.transform.value(atZoom: z, for: feature),
                           rotate: t.rotate.value(atZoom: z, for: feature), haloBlur: t.haloBlur.value(atZoom: zoom, for: feature),
-                          variableAnchors: t.variableAnchor.value(atZoom: z, for: feature), haloWidth: haloWidth,
+                          variableAnchors: variableAnchors(t, for: feature, zoom: z, offset: offset), haloWidth: haloWidth,
                           size: min(style.textSize.value(atZoom: zoom, for: feature), Self.maximumTextSize))
     }
 
-    /// `codePoints` shaped by `layout` at `anchor` from `glyphs`, offset as MapLibre's
-    /// `evaluateVariableOffset` offsets a variable anchor; nil when no glyph of it is in the font stack.
-    static func shape(_ codePoints: [UInt32], _ layout: TextLayout, anchor: StyleTextAnchor, glyphs: GlyphCache) -> ShapedText? {
+    /// The variable anchors of `style` for `feature` with their offsets in pixels
+    /// at 24 px, as MapLibre's `getTextVariableAnchorOffset` gives them:
+    /// `text-variable-anchor-offset` when set (ems, less the baseline offset for
+    /// top and bottom anchors), else each of `text-variable-anchor` with the
+    /// radial offset or `text-offset` pointed away from it.
+    static func variableAnchors(_ t: SymbolTextStyle, for feature: VectorTileFeature, zoom z: Double, offset: [Double]) -> [StyleAnchorOffset] {
         let em = TextShaper.oneEm
-        let translate: (x: Double, y: Double)
-        if layout.radialOffset != 0 || !layout.variableAnchors.isEmpty && layout.offsetX == 0 && layout.offsetY == 0 {
+        let pairs = t.variableAnchorOffset.value(atZoom: z, for: feature)
+        if !pairs.isEmpty {
+            return pairs.map { pair in
+                let baseline = pair.anchor.verticalAlign == 0 ? -TextShaper.baselineOffset : pair.anchor.verticalAlign == 1 ? TextShaper.baselineOffset : 0
+                return StyleAnchorOffset(anchor: pair.anchor, x: pair.x * em, y: pair.y * em + baseline)
+            }
+        }
+        let radial = t.radialOffset.value(atZoom: z, for: feature)
+        return t.variableAnchor.value(atZoom: z, for: feature).map { anchor in
+            let (x, y) = radial != 0 || offset[0] == 0 && offset[1] == 0
+                ? TextShaper.radialOffset(radial * em, anchor: anchor)
+                : TextShaper.variableOffset(x: offset[0] * em, y: offset[1] * em, anchor: anchor)
+            return StyleAnchorOffset(anchor: anchor, x: x, y: y)
+        }
+    }
+
+    /// `codePoints` shaped by `layout` from `glyphs`: at its `text-anchor`, moved by
+    /// `text-radial-offset` or `text-offset`; with variable anchors, about the centre
+    /// unmoved (MapLibre shifts the label at placement), justified as `justify`
+    /// says (`auto`: as the anchor). Nil when no glyph of it is in the font stack.
+    static func shape(_ codePoints: [UInt32], _ layout: TextLayout, justify: StyleTextJustify? = nil, glyphs: GlyphCache) -> ShapedText? {
+        let em = TextShaper.oneEm
+        let anchor: StyleTextAnchor, translate: (x: Double, y: Double)
+        if !layout.variableAnchors.isEmpty {
+            anchor = .center
+            translate = (0, 0)
+        } else if layout.radialOffset != 0 {
+            anchor = layout.anchor
             translate = TextShaper.radialOffset(layout.radialOffset * em, anchor: anchor)
-        } else if !layout.variableAnchors.isEmpty {
-            translate = TextShaper.variableOffset(x: layout.offsetX * em, y: layout.offsetY * em, anchor: anchor)
         } else {
+            anchor = layout.anchor
             translate = (layout.offsetX * em, layout.offsetY * em)
         }
+        let justified = justify ?? (layout.justify == .auto ? (layout.variableAnchors.first?.anchor ?? anchor).justification : layout.justify)
         let fontStack = layout.fontStack
         let shaper = TextShaper(glyph: { glyphs.glyph($0, fontStack: fontStack) }, maxWidth: layout.maxWidth * em,
                                 lineHeight: layout.lineHeight * em,
                                 spacing: TextShaper.allowsLetterSpacing(codePoints) ? layout.letterSpacing * em : 0,
-                                anchor: anchor, justify: layout.justify == .auto ? anchor.justification : layout.justify,
-                                translate: translate)
+                                anchor: anchor, justify: justified, translate: translate)
         return shaper.shape(codePoints)
     }
 
@@ -364,9 +426,13 @@ struct VectorLabelPlacer {
         var lines: [(line: TextLine, origin: Point)]
         var box: LabelBox
         /// The text shaped from the style's glyphs, when it has them.
-        var sdf: (text: ShapedText, paint: SDFTextDrawer.Paint, angle: Double)?
-        /// With `text-variable-anchor`, the shapings at the anchors after the first, with their boxes, tried in order.
-        var alternatives: [(text: ShapedText, box: LabelBox)] = []
+        var sdf: (paint: SDFTextDrawer.Paint, angle: Double)?
+        /// The places tried in order (one, or one per variable anchor): the shaping
+        /// drawn, its box about the point, and where it is drawn from the point.
+        var candidates: [(text: ShapedText, box: LabelBox, shift: Point)] = []
+        /// Whether the candidates are variable anchors: with overlap allowed, each is
+        /// first tried clear of other labels (MapLibre's two rounds).
+        var isVariable = false
         /// What drawing it once more costs, in glyphs, beyond the glyphs counted for its text.
         var drawWeight = 0
     }
@@ -407,20 +473,40 @@ struct VectorLabelPlacer {
         let fontScale = layout.size / TextShaper.oneEm
         let s = fontScale * scale
         let angle = layout.rotate * .pi / 180
-        // `text-variable-anchor`: each anchor in turn, offset as MapLibre's `evaluateVariableOffset`.
-        let anchors = layout.variableAnchors.isEmpty ? [layout.anchor] : layout.variableAnchors
-        var candidates: [(text: ShapedText, box: LabelBox)] = []
-        for anchor in anchors {
-            guard let shaped = Self.shape(codePoints, layout, anchor: anchor, glyphs: glyphs) else { return nil }
-            var box = LabelBox(minX: shaped.left * s, minY: shaped.top * s, maxX: shaped.right * s, maxY: shaped.bottom * s)
-            if angle != 0 {
-                // MapLibre's box of a rotated label: the bounds of its rotated corners.
-                let c = cos(angle), sn = sin(angle)
-                let corners = [(box.minX, box.minY), (box.maxX, box.minY), (box.minX, box.maxY), (box.maxX, box.maxY)]
-                    .map { (c * $0.0 - sn * $0.1, sn * $0.0 + c * $0.1) }
-                box = LabelBox(minX: corners.map(\.0).min()!, minY: corners.map(\.1).min()!, maxX: corners.map(\.0).max()!, maxY: corners.map(\.1).max()!)
+        func box(of shaped: ShapedText) -> LabelBox {
+            let box = LabelBox(minX: shaped.left * s, minY: shaped.top * s, maxX: shaped.right * s, maxY: shaped.bottom * s)
+            guard angle != 0 else { return box }
+            // MapLibre's box of a rotated label: the bounds of its rotated corners.
+            let c = cos(angle), sn = sin(angle)
+            let corners = [(box.minX, box.minY), (box.maxX, box.minY), (box.minX, box.maxY), (box.maxX, box.maxY)]
+                .map { (c * $0.0 - sn * $0.1, sn * $0.0 + c * $0.1) }
+            return LabelBox(minX: corners.map(\.0).min()!, minY: corners.map(\.1).min()!, maxX: corners.map(\.0).max()!, maxY: corners.map(\.1).max()!)
+        }
+        var candidates: [(text: ShapedText, box: LabelBox, shift: Point)] = []
+        if layout.variableAnchors.isEmpty {
+            guard let shaped = Self.shape(codePoints, layout, glyphs: glyphs) else { return nil }
+            candidates = [(shaped, box(of: shaped), Point(0, 0))]
+        } else {
+            // MapLibre's variable anchors: the text shaped about the point once per
+            // justification; at each anchor the label (box and glyphs) is moved by
+            // `calculateVariableLayoutShift`, away from the point by half its padded box, then by the anchor's offset.
+            var shapings: [StyleTextJustify: ShapedText] = [:]
+            for variable in layout.variableAnchors {
+                let justify = layout.justify == .auto ? variable.anchor.justification : layout.justify
+                guard shapings[justify] == nil else { continue }
+                guard let shaped = Self.shape(codePoints, layout, justify: justify, glyphs: glyphs) else { return nil }
+                shapings[justify] = shaped
             }
-            candidates.append((shaped, box))
+            let first = layout.justify == .auto ? layout.variableAnchors[0].anchor.justification : layout.justify
+            let centred = box(of: shapings[first]!)
+            let width = centred.maxX - centred.minX + 2 * paint.padding, height = centred.maxY - centred.minY + 2 * paint.padding
+            for variable in layout.variableAnchors {
+                let justify = layout.justify == .auto ? variable.anchor.justification : layout.justify
+                let shift = Point(-(variable.anchor.horizontalAlign - 0.5) * width + variable.x * s,
+                                  -(variable.anchor.verticalAlign - 0.5) * height + variable.y * s)
+                let moved = LabelBox(minX: centred.minX + shift.x, minY: centred.minY + shift.y, maxX: centred.maxX + shift.x, maxY: centred.maxY + shift.y)
+                candidates.append((shapings[justify]!, moved, shift))
+            }
         }
         let sdfPaint = SDFTextDrawer.Paint(fontScale: fontScale, pixelRatio: scale, color: paint.color, halo: paint.halo,
                                            haloWidth: layout.haloWidth, haloBlur: layout.haloBlur)
@@ -432,49 +518,99 @@ struct VectorLabelPlacer {
             let area = Double(placed.glyph.bitmapWidth + 2) * s * Double(placed.glyph.bitmapHeight + 2) * s
             weight += max(0, min(area, imageArea) / 1024 - 1)
         }
-        return PointText(lines: [], box: candidates[0].box, sdf: (candidates[0].text, sdfPaint, angle),
-                         alternatives: Array(candidates.dropFirst()), drawWeight: Int(min(weight, 1e9)))
+        return PointText(lines: [], box: candidates[0].box, sdf: (sdfPaint, angle), candidates: candidates,
+                         isVariable: !layout.variableAnchors.isEmpty, drawWeight: Int(min(weight, 1e9)))
     }
 
     /// Places a point label at `p` if it fits in the image (or labels may
-    /// cross its edges) and clears the labels before it.
-    /// Returns whether it was placed.
-    private mutating func placePoint(layerID: String, text: String, laid: PointText, at p: Point, paint: Paint) -> Bool {
-        let box = LabelBox(minX: p.x + laid.box.minX, minY: p.y + laid.box.minY, maxX: p.x + laid.box.maxX, maxY: p.y + laid.box.maxY)
+    /// cross its edges) and clears the labels and icons before it, with its
+    /// symbol's `icon` (see ``placeSymbol(_:icon:paint:)``).
+    /// Returns whether the text was placed.
+    private mutating func placePoint(layerID: String, text: String, laid: PointText, at p: Point, paint: Paint,
+                                     icon: SymbolIconPlacer.Candidate? = nil) -> Bool {
+        let box = laid.box.offset(by: p)
+        var chosen: (label: VectorMapLabel, shift: Point)?
         if let sdf = laid.sdf {
             // Across edges, as MapLibre: the anchor lies in its tile, and a box may be
             // empty (negative letter spacing) while its glyphs still show.
-            guard labelsCrossEdges || box.isInside(width: Double(width), height: Double(height)) else { return false }
-            guard glyphCount + laid.drawWeight <= limits.labelGlyphsPerSnapshot else {
+            let inImage = labelsCrossEdges || laid.candidates.contains { $0.box.offset(by: p).isInside(width: Double(width), height: Double(height)) }
+            if inImage, glyphCount + laid.drawWeight > limits.labelGlyphsPerSnapshot {
                 isExhausted = true
-                return false
+            } else if inImage {
+                glyphCount += laid.drawWeight
+                // The first anchor whose box clears the labels before (and an icon fitted to
+                // the text, its icon moved with it); with overlap allowed, a second round
+                // takes the first anchor that may overlap (MapLibre's `placementAttempts`).
+                let count = laid.candidates.count
+                let attempts = laid.isVariable && paint.allowOverlap ? 2 * count : count
+                for attempt in 0..<attempts {
+                    let (shaped, relative, shift) = laid.candidates[attempt % count]
+                    let box = relative.offset(by: p)
+                    guard labelsCrossEdges || box.isInside(width: Double(width), height: Double(height)) else { continue }
+                    let label = VectorMapLabel(layerID: layerID, text: text, anchor: p, boxes: [box],
+                                               layout: .sdf(shaped, sdf.paint, angle: sdf.angle, at: Point(p.x + shift.x, p.y + shift.y)),
+                                               color: paint.color, halo: paint.halo, haloWidth: paint.haloWidth,
+                                               drawsByViewportY: paint.allowOverlap || paint.ignorePlacement)
+                    guard fits(label, paint: paint, allowOverlap: paint.allowOverlap && (!laid.isVariable || attempt >= count)) else { continue }
+                    if laid.isVariable, let icon, icon.fitsText, icons?.fits(icon, shift: shift, in: index) == false { continue }
+                    chosen = (label, shift)
+                    break
+                }
             }
-            glyphCount += laid.drawWeight
-            // The first anchor whose box clears the labels before (MapLibre's variable anchors).
-            for (shaped, relative) in [(sdf.text, laid.box)] + laid.alternatives {
-                let box = LabelBox(minX: p.x + relative.minX, minY: p.y + relative.minY, maxX: p.x + relative.maxX, maxY: p.y + relative.maxY)
-                if commit(VectorMapLabel(layerID: layerID, text: text, anchor: p, boxes: [box], layout: .sdf(shaped, sdf.paint, angle: sdf.angle),
-                                         color: paint.color, halo: paint.halo, haloWidth: paint.haloWidth,
-                                         drawsByViewportY: paint.allowOverlap || paint.ignorePlacement), paint: paint) { return true }
-            }
-            return false
+        } else if laid.lines.contains(where: { !$0.line.glyphs.isEmpty }), box.isInside(width: Double(width), height: Double(height)) {
+            // (Text of control characters only has no ink to place.)
+            let label = VectorMapLabel(layerID: layerID, text: text, anchor: p, boxes: [box],
+                                       layout: .lines(laid.lines.map { ($0.line, Point(p.x + $0.origin.x, p.y + $0.origin.y)) }),
+                                       color: paint.color, halo: paint.halo, haloWidth: paint.haloWidth)
+            if fits(label, paint: paint, allowOverlap: paint.allowOverlap) { chosen = (label, Point(0, 0)) }
         }
-        // Text of control characters only has no ink to place.
-        guard laid.lines.contains(where: { !$0.line.glyphs.isEmpty }) else { return false }
-        guard box.isInside(width: Double(width), height: Double(height)) else { return false }
-        return commit(VectorMapLabel(layerID: layerID, text: text, anchor: p, boxes: [box],
-                              layout: .lines(laid.lines.map { ($0.line, Point(p.x + $0.origin.x, p.y + $0.origin.y)) }),
-                              color: paint.color, halo: paint.halo, haloWidth: paint.haloWidth), paint: paint)
+        return placeSymbol(chosen, icon: icon, paint: paint)
+    }
+
+    /// Places a symbol's text (`chosen`, when a place was found for it) and its
+    /// icon as MapLibre's `placeLayerBucketPart` does: each needs the other to
+    /// fit unless it is optional (`icon-optional`; text is never optional here), and
+    /// both go into the collision index together, so a symbol's text may cover
+    /// its own icon. An icon fitted to its text moves with the text's anchor.
+    /// Returns whether the text was placed.
+    private mutating func placeSymbol(_ chosen: (label: VectorMapLabel, shift: Point)?, icon: SymbolIconPlacer.Candidate?, paint: Paint) -> Bool {
+        var placeText = chosen != nil
+        guard let icon, icons != nil else {
+            if let chosen { insert(chosen.label, paint: paint) }
+            return placeText
+        }
+        let shift = icon.fitsText ? chosen?.shift ?? Point(0, 0) : Point(0, 0)
+        var placeIcon = icons!.fits(icon, shift: shift, in: index)
+        if !icon.optional { placeText = placeText && placeIcon }
+        placeIcon = placeIcon && placeText
+        if placeText, let chosen { insert(chosen.label, paint: paint) }
+        if placeIcon { _ = icons!.insert(icon, shift: shift, into: &index) }
+        return placeText
+    }
+
+    /// `label`'s boxes grown by the padding, in the collision grid.
+    private func gridBoxes(_ label: VectorMapLabel, paint: Paint) -> [LabelBox] {
+        let pad = SymbolIconPlacer.viewportPadding * scale
+        return label.boxes.map { $0.padded(paint.padding).offset(by: Point(pad, pad)) }
+    }
+
+    /// Whether `label` clears the boxes placed before (or may overlap them).
+    private func fits(_ label: VectorMapLabel, paint: Paint, allowOverlap: Bool) -> Bool {
+        allowOverlap || !index.collides(gridBoxes(label, paint: paint))
+    }
+
+    /// Keeps `label`, recording its padded boxes for later labels unless it ignores placement.
+    private mutating func insert(_ label: VectorMapLabel, paint: Paint) {
+        if !paint.ignorePlacement { index.insert(gridBoxes(label, paint: paint)) }
+        labels.append(label)
+        if labels.count >= limits.labelsPerSnapshot { isExhausted = true }
     }
 
     /// Keeps `label` unless it collides; records its padded boxes for later labels.
     @discardableResult
     private mutating func commit(_ label: VectorMapLabel, paint: Paint) -> Bool {
-        let padded = label.boxes.map { $0.padded(paint.padding) }
-        if !paint.allowOverlap, index.collides(padded) { return false }
-        if !paint.ignorePlacement { index.insert(padded) }
-        labels.append(label)
-        if labels.count >= limits.labelsPerSnapshot { isExhausted = true }
+        guard fits(label, paint: paint, allowOverlap: paint.allowOverlap) else { return false }
+        insert(label, paint: paint)
         return true
     }
 
@@ -625,8 +761,8 @@ struct VectorLabelPlacer {
             }
             // MapLibre draws a layer's halos before its text.
             for label in run {
-                if case .sdf(let text, let paint, let angle) = label.layout {
-                    try SDFTextDrawer.draw(text, at: label.anchor, angle: angle, paint: paint, halo: true, on: &canvas)
+                if case .sdf(let text, let paint, let angle, let at) = label.layout {
+                    try SDFTextDrawer.draw(text, at: at, angle: angle, paint: paint, halo: true, on: &canvas)
                 } else if case .sdfAlongLine(let glyphs, let paint) = label.layout {
                     for glyph in glyphs { try SDFTextDrawer.draw(glyph.text, at: glyph.at, angle: glyph.angle, paint: paint, halo: true, on: &canvas) }
                 }
@@ -638,8 +774,8 @@ struct VectorLabelPlacer {
     /// Draws one label (a signed-distance label's fill only: its halo is drawn before).
     private func draw(_ label: VectorMapLabel, on canvas: inout Canvas, outlines: inout [GlyphKey: Path]) throws {
         switch label.layout {
-        case .sdf(let text, let paint, let angle):
-            try SDFTextDrawer.draw(text, at: label.anchor, angle: angle, paint: paint, halo: false, on: &canvas)
+        case .sdf(let text, let paint, let angle, let at):
+            try SDFTextDrawer.draw(text, at: at, angle: angle, paint: paint, halo: false, on: &canvas)
         case .sdfAlongLine(let glyphs, let paint):
             for glyph in glyphs { try SDFTextDrawer.draw(glyph.text, at: glyph.at, angle: glyph.angle, paint: paint, halo: false, on: &canvas) }
         case .lines(let lines):

@@ -19,8 +19,9 @@ struct VectorMapLabel {
         case lines([(line: TextLine, origin: Point)])
         /// Glyphs rotated one by one along a line, all at one size.
         case alongLine([GlyphAlongLine], size: Double)
-        /// Signed-distance glyphs shaped about `anchor`, rotated clockwise by `angle` radians.
-        case sdf(ShapedText, SDFTextDrawer.Paint, angle: Double)
+        /// Signed-distance glyphs shaped about the point `at` (the anchor, or where a
+        /// variable anchor moved the label), rotated clockwise by `angle` radians.
+        case sdf(ShapedText, SDFTextDrawer.Paint, angle: Double, at: Point)
         /// Signed-distance glyphs set along a line: each a one-glyph text about its
         /// point on the line, rotated clockwise by its angle.
         case sdfAlongLine([(text: ShapedText, at: Point, angle: Double)], SDFTextDrawer.Paint)
