@@ -52,6 +52,9 @@ indirect enum StyleExpression: Sendable {
     /// The property `["heatmap-density"]` reads: the heatmap's colour ramp
     /// evaluates `heatmap-color` with it set to each density.
     static let heatmapDensityKey = "\u{0}heatmap-density"
+    /// The property `["line-progress"]` reads: a line's gradient ramp
+    /// evaluates `line-gradient` with it set to each fraction of the line.
+    static let lineProgressKey = "\u{0}line-progress"
 
     /// The node's operands, for the dependency analysis below.
     var children: [StyleExpression] {

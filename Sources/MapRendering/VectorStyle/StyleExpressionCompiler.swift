@@ -103,6 +103,10 @@ struct StyleExpressionCompiler {
             // heatmap's ramp sets (no tile key starts with a NUL).
             try arity(0...0)
             return .get(StyleExpression.heatmapDensityKey)
+        case "line-progress":
+            // Only `line-gradient` is evaluated with it, the same way.
+            try arity(0...0)
+            return .get(StyleExpression.lineProgressKey)
         case "!":
             try arity(1...1)
             return .not(try sub(args[0], .boolean))
