@@ -125,10 +125,11 @@ struct VectorLayerDrawer {
     /// where the tile lands or on the output scale, so it can be kept
     /// between snapshots (``PreparedLayerCache``). The style is evaluated once
     /// per ``FeatureSignature`` seen, or, with `evaluatingEachFeature` (for
-    /// tests), for every feature: the groups are the same either way.
+    /// tests), for every feature: the groups are the same either way. `tile`
+    /// is where the tile layer lies (what `within` tests in), nil when unknown.
     /// `cancellation` is polled before each evaluation (a style may cost much
     /// per feature); its error is thrown.
-    static func prepare(_ layer: StyleLayer, from tileLayer: VectorTileLayer, atZoom zoom: Double,
+    static func prepare(_ layer: StyleLayer, from tileLayer: VectorTileLayer, atZoom zoom: Double, tile: TileCoordinate? = nil,
                         evaluatingEachFeature: Bool = false, cancellation: RenderCancellation = RenderCancellation()) throws -> [PreparedLayerGroup] {
         guard tileLayer.extent > 0 else { return [] }
         // What the layer draws a feature with, nil when it draws nothing; asked
@@ -145,7 +146,12 @@ struct VectorLayerDrawer {
             paint = { feature in
                 let opacity = style.opacity.value(atZoom: zoom, for: feature)
                 let color = Self.rgba(style.color.value(atZoom: zoom, for: feature), opacity: opacity)
-                let outline = style.outlineColor.value(atZoom: zoom, for: feature).map { Self.rgba($0, opacity: opacity) }
+                // MapLibre outlines a fill when `fill-antialias`, in `fill-outline-color` or
+                // else the fill's colour: drawn over a translucent fill (which its
+                // edge darkens), under an opaque one (where it adds nothing to see).
+                let antialias = style.antialias.value(atZoom: zoom, for: feature)
+                let outline = !antialias ? nil
+                    : style.outlineColor.value(atZoom: zoom, for: feature).map { Self.rgba($0, opacity: opacity) } ?? (color.a < 255 ? color : nil)
                 guard color.a != 0 || (outline?.a ?? 0) != 0 else { return nil }
                 let translate = style.translate.value(atZoom: zoom, for: feature)
                 return .fill(color: color, outline: outline, translate: translate.count == 2 ? translate : [],
@@ -206,7 +212,8 @@ struct VectorLayerDrawer {
         /// Per signature seen, its group (-1: not drawn).
         var known: [FeatureSignature: Int] = [:]
         for featureIndex in 0..<tileLayer.featureCount {
-            let feature = tileLayer.feature(at: featureIndex)
+            var feature = tileLayer.feature(at: featureIndex)
+            feature.tile = tile
             guard drawsType(feature.geometryType) else { continue }
             let signature = signatures?.signature(of: feature)
             var group = -1
