@@ -274,11 +274,10 @@ struct VectorLayerDrawer {
                     blur: max(0, bounded(blur * scale)),
                     dash: dash(dashes, width: dashWidth, round: cap == .round), gradient: gradient, cap: cap, join: join, miterLimit: miterLimit,
                     sortKey: sortKey)
-                // MapLibre clips each tile's drawing to its square; a turned square is
-                // no rectangle, so a turned map's lines are clipped to the canvas alone.
-                let tile = place.isTurned ? (minX: -Double.greatestFiniteMagnitude, minY: -Double.greatestFiniteMagnitude,
-                                             maxX: Double.greatestFiniteMagnitude, maxY: Double.greatestFiniteMagnitude)
-                    : (minX: place.x, minY: place.y, maxX: place.x + place.tileSide, maxY: place.y + place.tileSide)
+                // MapLibre clips each tile's drawing to its square (before any
+                // translate moves the lines); a square turned other than by right
+                // angles is no rectangle, so such a map's lines are clipped to the canvas alone.
+                let tile = Self.clipSquare(of: place)
                 // MapLibre's 15 pixels of the tile's zoom, none past 16 times over-zoomed.
                 let overscaling = pow(2, zoom.rounded(.down) - Double(place.tile.z))
                 let sharpCornerOffset = overscaling <= 16 ? 15 * scale * pow(2, zoom - zoom.rounded(.down)) : 0
@@ -311,6 +310,21 @@ struct VectorLayerDrawer {
                 }
             }
         }
+    }
+
+    /// The rectangle in output pixels that `place`'s tile square covers when it
+    /// is one (unturned, or turned by right angles, without pitch); else no clip.
+    private static func clipSquare(of place: TileCover.Placed) -> TileSquare {
+        let rightAngle = place.pitch == nil && (abs(place.sin) < 1e-9 || abs(place.cos) < 1e-9)
+        guard !place.isTurned || rightAngle else {
+            return (minX: -Double.greatestFiniteMagnitude, minY: -Double.greatestFiniteMagnitude,
+                    maxX: Double.greatestFiniteMagnitude, maxY: Double.greatestFiniteMagnitude)
+        }
+        guard place.isTurned else { return (minX: place.x, minY: place.y, maxX: place.x + place.tileSide, maxY: place.y + place.tileSide) }
+        let a = place.plane(0, 0), b = place.plane(place.tileSide, place.tileSide)
+        // Corners of a right-angle turn, rounded where the sine and cosine are not exactly 0 or ±1.
+        func snapped(_ value: Double) -> Double { (value * 1e6).rounded() / 1e6 }
+        return (minX: snapped(min(a.x, b.x)), minY: snapped(min(a.y, b.y)), maxX: snapped(max(a.x, b.x)), maxY: snapped(max(a.y, b.y)))
     }
 
     /// `place` moved by a layer's `*-translate` (in points), on the map plane as
