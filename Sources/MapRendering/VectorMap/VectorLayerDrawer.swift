@@ -146,12 +146,7 @@ struct VectorLayerDrawer {
             paint = { feature in
                 let opacity = style.opacity.value(atZoom: zoom, for: feature)
                 let color = Self.rgba(style.color.value(atZoom: zoom, for: feature), opacity: opacity)
-                // MapLibre outlines a fill when `fill-antialias`, in `fill-outline-color` or
-                // else the fill's colour: drawn over a translucent fill (which its
-                // edge darkens), under an opaque one (where it adds nothing to see).
-                let antialias = style.antialias.value(atZoom: zoom, for: feature)
-                let outline = !antialias ? nil
-                    : style.outlineColor.value(atZoom: zoom, for: feature).map { Self.rgba($0, opacity: opacity) } ?? (color.a < 255 ? color : nil)
+                let outline = style.outlineColor.value(atZoom: zoom, for: feature).map { Self.rgba($0, opacity: opacity) }
                 guard color.a != 0 || (outline?.a ?? 0) != 0 else { return nil }
                 let translate = style.translate.value(atZoom: zoom, for: feature)
                 return .fill(color: color, outline: outline, translate: translate.count == 2 ? translate : [],
