@@ -49,6 +49,7 @@ def main(repo):
             "expression": test["expression"],
             "type": test.get("propertySpec", {}).get("type"),
             "default": test.get("propertySpec", {}).get("default"),
+            "interpolated": test.get("propertySpec", {}).get("expression", {}).get("interpolated"),
             "inputs": test.get("inputs", []),
             "compiled": compiled.get("result"),
             "outputType": compiled.get("type"),

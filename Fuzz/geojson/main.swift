@@ -6,7 +6,8 @@ import Foundation
 // not a slow run); only GeoJSONError may be thrown. A document that reads is
 // cut into the tiles of zooms 0–2 and of one deep tile under each feature's
 // first position: every tile's part offsets must be ordered and end at its
-// point count, and every point must lie within the tile and its buffer.
+// point count, and every point must lie within the tile and its buffer (with
+// lineMetrics, every piece's clip fractions are finite).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzGeoJSON(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let data = Data(bytes: start, count: count)
@@ -20,7 +21,8 @@ public func fuzzGeoJSON(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
         fatalError("GeoJSON threw \(error), not a GeoJSONError")
     }
     precondition(document.features.count <= limits.maximumFeatureCount)
-    let options = GeoJSONTileOptions(maximumZoom: 14)
+    // Every third input with lineMetrics: each line piece then becomes a feature of its own.
+    let options = GeoJSONTileOptions(maximumZoom: 14, lineMetrics: count % 3 == 0)
     let tiles = GeoJSONTiles(document, options: options)
     var coordinates: [TileCoordinate] = []
     for z in 0...2 {
@@ -44,7 +46,12 @@ public func fuzzGeoJSON(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
                 precondition(point.x >= -reach && point.x <= reach && point.y >= -reach && point.y <= reach,
                              "point \(point) outside tile \(coordinate) and its buffer")
             }
-            for feature in layer.features { _ = (feature.id, feature.properties) }
+            for feature in layer.features {
+                _ = (feature.id, feature.properties)
+                for key in [GeoJSONTiles.clipStartKey, GeoJSONTiles.clipEndKey] {
+                    if case .number(let fraction)? = feature.styleValue(forKey: key) { precondition(fraction.isFinite, "\(key) \(fraction)") }
+                }
+            }
         }
     }
     return 0

@@ -51,7 +51,8 @@ enum GeoJSONClipper {
         features.map { feature in
             var moved = feature
             moved.groups = feature.groups.map { $0.map { ring in
-                Ring(vertices: ring.vertices.map { Vertex(x: $0.x + offset, y: $0.y, importance: $0.importance) }, size: ring.size)
+                Ring(vertices: ring.vertices.map { Vertex(x: $0.x + offset, y: $0.y, importance: $0.importance) }, size: ring.size,
+                     start: ring.start, end: ring.end)
             } }
             moved.updateBounds()
             return moved
@@ -62,12 +63,19 @@ enum GeoJSONClipper {
     private static func coordinate(_ vertex: Vertex, _ axis: Axis) -> Double { axis == .x ? vertex.x : vertex.y }
 
     /// The pieces of `line` inside the band; a ring gives at most one, closed.
+    /// A line's pieces keep where they start and end on the whole line
+    /// (geojson-vt's `trackMetrics`): where they enter and leave the band.
     private static func clipLine(_ line: Ring, _ k1: Double, _ k2: Double, _ axis: Axis, polygon: Bool) -> [Ring] {
         let vertices = line.vertices
         guard !vertices.isEmpty else { return [] }
         var pieces: [Ring] = []
         var slice: [Vertex] = []
-        func intersect(_ a: Vertex, _ b: Vertex, _ k: Double) {
+        var sliceStart = line.start
+        /// How far along the whole line the segment being clipped starts.
+        var sofar = line.start
+        /// Adds where a–b crosses k; gives the fraction of a–b before it.
+        @discardableResult
+        func intersect(_ a: Vertex, _ b: Vertex, _ k: Double) -> Double {
             let t: Double
             switch axis {
             case .x:
@@ -77,37 +85,42 @@ enum GeoJSONClipper {
                 t = (k - a.y) / (b.y - a.y)
                 slice.append(Vertex(x: a.x + (b.x - a.x) * t, y: k, importance: 1))
             }
+            return t
         }
         for i in 0..<(vertices.count - 1) {
             let a = vertices[i], b = vertices[i + 1]
             let ak = coordinate(a, axis), bk = coordinate(b, axis)
+            let segment = polygon ? 0 : ((b.x - a.x) * (b.x - a.x) + (b.y - a.y) * (b.y - a.y)).squareRoot()
             var exited = false
+            var t = 0.0
             if ak < k1 {
-                if bk > k1 { intersect(a, b, k1) }        // enters from the low side
+                if bk > k1 { sliceStart = sofar + segment * intersect(a, b, k1) }    // enters from the low side
             } else if ak > k2 {
-                if bk < k2 { intersect(a, b, k2) }        // enters from the high side
+                if bk < k2 { sliceStart = sofar + segment * intersect(a, b, k2) }    // enters from the high side
             } else {
                 slice.append(a)
             }
             if bk < k1 && ak >= k1 {                      // leaves on the low side
-                intersect(a, b, k1)
+                t = intersect(a, b, k1)
                 exited = true
             }
             if bk > k2 && ak <= k2 {                      // leaves on the high side
-                intersect(a, b, k2)
+                t = intersect(a, b, k2)
                 exited = true
             }
             if !polygon && exited {
-                pieces.append(Ring(vertices: slice, size: line.size))
+                pieces.append(Ring(vertices: slice, size: line.size, start: sliceStart, end: sofar + segment * t))
                 slice = []
+                sliceStart = line.start
             }
+            sofar += segment
         }
         let last = vertices[vertices.count - 1]
         if (k1...k2).contains(coordinate(last, axis)) { slice.append(last) }
         if polygon, slice.count >= 2, let first = slice.first, let end = slice.last, first.x != end.x || first.y != end.y {
             slice.append(first)
         }
-        if !slice.isEmpty { pieces.append(Ring(vertices: slice, size: line.size)) }
+        if !slice.isEmpty { pieces.append(Ring(vertices: slice, size: line.size, start: sliceStart, end: line.end)) }
         return pieces
     }
 }

@@ -19,10 +19,22 @@ struct GeoJSONProjectedFeature: Sendable {
     }
 
     /// A line or ring, and its size before clipping (a line's length, a
-    /// ring's area) by which a tile drops what is too small to see.
+    /// ring's area) by which a tile drops what is too small to see. A line
+    /// piece also knows where it lies on the whole line (`start`…`end`, in
+    /// the whole line's length from its beginning), as geojson-vt tracks it
+    /// for `lineMetrics`.
     struct Ring: Sendable {
         var vertices: [Vertex]
         var size: Double
+        var start: Double
+        var end: Double
+
+        init(vertices: [Vertex], size: Double, start: Double = 0, end: Double? = nil) {
+            self.vertices = vertices
+            self.size = size
+            self.start = start
+            self.end = end ?? size
+        }
     }
 
     var shape: Shape

@@ -13,6 +13,9 @@ struct GeoJSONTileLayerBuilder {
     let tileY: Double
     /// In units of the world (0…1); 0 keeps every vertex.
     let tolerance: Double
+    /// Whether each line piece is a feature of its own with where it lies on
+    /// its whole line (``GeoJSONTiles/clipStartKey``, ``GeoJSONTiles/clipEndKey``).
+    var lineMetrics = false
 
     private var keys: [String] = []
     private var keyIndex: [String: UInt32] = [:]
@@ -32,8 +35,21 @@ struct GeoJSONTileLayerBuilder {
     }
 
     mutating func add(_ feature: GeoJSONProjectedFeature) {
-        let partStart = partStarts.count - 1
         let squaredTolerance = tolerance * tolerance
+        if lineMetrics, feature.shape == .lines {
+            // geojson-vt makes each line of the feature and each piece of it a feature of its own.
+            for ring in feature.groups.flatMap({ $0 }) where tolerance == 0 || ring.size >= tolerance {
+                let partStart = partStarts.count - 1
+                appendKept(ring, squaredTolerance)
+                endPart(exterior: false)
+                let metrics: [(String, VectorTileValue)] = ring.size > 0
+                    ? [(GeoJSONTiles.clipStartKey, .double(ring.start / ring.size)), (GeoJSONTiles.clipEndKey, .double(ring.end / ring.size))]
+                    : []
+                appendRecord(feature, partStart: partStart, extra: metrics)
+            }
+            return
+        }
+        let partStart = partStarts.count - 1
         switch feature.shape {
         case .points:
             for ring in feature.groups.flatMap({ $0 }) { points += ring.vertices.map(point) }
@@ -55,6 +71,12 @@ struct GeoJSONTileLayerBuilder {
                 }
             }
         }
+        appendRecord(feature, partStart: partStart, extra: [])
+    }
+
+    /// The record of `feature` whose parts begin at `partStart` (none made: no record), its
+    /// properties and `extra` ones after them.
+    private mutating func appendRecord(_ feature: GeoJSONProjectedFeature, partStart: Int, extra: [(String, VectorTileValue)]) {
         let partCount = partStarts.count - 1 - partStart
         guard partCount > 0 else { return }
         let type: VectorTileGeometryType = switch feature.shape {
@@ -63,7 +85,7 @@ struct GeoJSONTileLayerBuilder {
         case .polygons: .polygon
         }
         let tagStart = tags.count
-        for (key, value) in feature.properties.sorted(by: { $0.key < $1.key }) {
+        for (key, value) in feature.properties.sorted(by: { $0.key < $1.key }) + extra {
             let index: UInt32
             if let known = keyIndex[key] {
                 index = known

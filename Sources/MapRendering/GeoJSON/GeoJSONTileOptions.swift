@@ -12,9 +12,16 @@ public struct GeoJSONTileOptions: Equatable, Sendable {
     public var tolerance: Double
     /// Tile coordinates across a tile. Default 8192, as MapLibre's tiles.
     public var extent: Int
+    /// Whether each line piece in a tile says where it lies on its whole line
+    /// (`lineMetrics`, which `line-gradient` needs): MultiLineStrings are cut
+    /// into a feature per line, each piece a feature with the fractions of its
+    /// line where it starts and ends (``GeoJSONTiles/clipStartKey``,
+    /// ``GeoJSONTiles/clipEndKey``), as geojson-vt does. Default false.
+    public var lineMetrics: Bool
 
     /// Options with MapLibre's defaults, any of them overridden.
-    public init(maximumZoom: Int = 18, buffer: Double = 128, tolerance: Double = 0.375, extent: Int = 8192) {
+    public init(maximumZoom: Int = 18, buffer: Double = 128, tolerance: Double = 0.375, extent: Int = 8192, lineMetrics: Bool = false) {
+        self.lineMetrics = lineMetrics
         self.maximumZoom = maximumZoom
         self.buffer = buffer
         self.tolerance = tolerance

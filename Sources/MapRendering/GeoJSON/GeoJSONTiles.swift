@@ -14,6 +14,11 @@ import Foundation
 public struct GeoJSONTiles: VectorTileProviding {
     /// The layer every tile holds: MapLibre's name for a GeoJSON tile's layer.
     public static let layerName = "_geojsonTileLayer"
+    /// With ``GeoJSONTileOptions/lineMetrics``: the property holding the fraction
+    /// of its whole line where a line piece starts (geojson-vt's name).
+    public static let clipStartKey = "mapbox_clip_start"
+    /// With ``GeoJSONTileOptions/lineMetrics``: the fraction where the piece ends.
+    public static let clipEndKey = "mapbox_clip_end"
 
     /// How the document is cut.
     public let options: GeoJSONTileOptions
@@ -47,6 +52,7 @@ public struct GeoJSONTiles: VectorTileProviding {
         guard !clipped.isEmpty else { return nil }
         let tolerance = tile.z == options.maximumZoom ? 0 : options.tolerance / (scale * 512)
         var builder = GeoJSONTileLayerBuilder(extent: options.extent, scale: scale, tileX: Double(tile.x), tileY: Double(tile.y), tolerance: tolerance)
+        builder.lineMetrics = options.lineMetrics
         for feature in clipped { builder.add(feature) }
         guard let layer = builder.layer(named: Self.layerName) else { return nil }
         return VectorTile(layers: [layer], skippedCount: 0)

@@ -144,21 +144,15 @@ struct HeatmapLayerDrawer {
         }
     }
 
-    /// The ramp of `color` (premultiplied, 0…1) at densities k/256, k = 0…255,
-    /// each channel cut to 8 bits as MapLibre's ramp texture holds it.
-    static func ramp(_ color: StyleProperty<StyleColor>, atZoom zoom: Double) -> [SIMD4<Float>] {
-        (0..<256).map { step in
-            let value = color.value(atZoom: zoom, for: DensityFeature(density: Double(step) / 256))
-            let alpha = min(max(value.alpha.isNaN ? 0 : value.alpha, 0), 1)
-            func channel(_ c: Double) -> Float { Float((min(max(c.isNaN ? 0 : c, 0), 1) * alpha * 255).rounded(.down) / 255) }
-            return SIMD4(channel(value.red), channel(value.green), channel(value.blue), Float((alpha * 255).rounded(.down) / 255))
-        }
+    /// The ramp of `color` over `heatmap-density` (``StyleColorRamp``).
+    static func ramp(_ color: StyleProperty<StyleColor>, atZoom zoom: Double) -> StyleColorRamp {
+        StyleColorRamp(color, atZoom: zoom, inputKey: StyleExpression.heatmapDensityKey)
     }
 
     /// The coloured layer: premultiplied RGBA8 of the whole canvas, the density
     /// looked up in `ramp` (``ramp(_:atZoom:)``) at `opacity`; nil when nothing shows.
-    func pixels(ramp: [SIMD4<Float>], opacity: Double) -> [UInt8]? {
-        guard !isEmpty, opacity > 0, ramp.count == 256 else { return nil }
+    func pixels(ramp: StyleColorRamp, opacity: Double) -> [UInt8]? {
+        guard !isEmpty, opacity > 0 else { return nil }
         var pixels = [UInt8](repeating: 0, count: width * height * 4)
         let factor = Float(min(opacity, 1))
         let stepX = Double(textureWidth) / Double(width), stepY = Double(textureHeight) / Double(height)
@@ -179,11 +173,7 @@ struct HeatmapLayerDrawer {
                 let b = density[lower + left] + (density[lower + right] - density[lower + left]) * fx
                 let t = a + (b - a) * fy
                 guard t > 0 else { continue }
-                // The ramp texture sampled linearly, clamped at its edges.
-                let position = min(max(t, 0), 1) * 256 - 0.5
-                let low = position.rounded(.down)
-                let i = Int(max(0, min(255, low))), j = Int(max(0, min(255, low + 1)))
-                let color = (ramp[i] + (ramp[j] - ramp[i]) * (position - low)) * factor
+                let color = ramp.sample(t) * factor
                 let offset = (row * width + column) * 4
                 for channel in 0..<4 { pixels[offset + channel] = UInt8((min(max(color[channel], 0), 1) * 255).rounded()) }
             }
@@ -193,15 +183,4 @@ struct HeatmapLayerDrawer {
 
     /// What heatmaps cost, as the budget's error names it.
     static let work = "its heatmap kernels' texels"
-}
-
-/// The stand-in feature `heatmap-color` is evaluated with: `["heatmap-density"]`
-/// reads its one property.
-private struct DensityFeature: StyleFeature {
-    var density: Double
-    var styleGeometryType: StyleGeometryType { .point }
-    var featureID: UInt64? { nil }
-    func styleValue(forKey key: String) -> StyleValue? {
-        key == StyleExpression.heatmapDensityKey ? .number(density) : nil
-    }
 }

@@ -47,7 +47,10 @@ struct LineDashTexture: Sendable, Hashable {
                     merged.append(range)
                 }
             }
-            if merged.count > 1, merged[0].isDash == merged[merged.count - 1].isDash {
+            // A pattern that starts and ends alike joins across the period's
+            // edge; one part alone (`[1, 0]`: a dash with no gap) is that part
+            // on both sides, so a solid pattern has no seam.
+            if merged[0].isDash == merged[merged.count - 1].isDash {
                 merged[0].left = merged[merged.count - 1].left - Double(Self.width)
                 merged[merged.count - 1].right = merged[0].right + Double(Self.width)
             }

@@ -125,7 +125,8 @@ struct SymbolIconPlacer {
                 examined += 1
                 guard examined <= limits.labelFeaturesPerSnapshot, found.count < Self.maximumCandidates(limits) else { return found }
                 try checkCancellation()
-                let feature = tileLayer.feature(at: featureIndex)
+                var feature = tileLayer.feature(at: featureIndex)
+                feature.tile = place.tile   // where `within` tests
                 guard layer.matches(feature, atZoom: zoom) else { continue }
                 let name = icon.image.value(atZoom: zoom, for: feature)
                 guard !name.isEmpty else { continue }

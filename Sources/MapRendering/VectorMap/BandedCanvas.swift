@@ -21,6 +21,7 @@ struct BandedCanvas {
         case layer(pixels: [UInt8])
         case circles([CircleLayerDrawer.Circle])
         case lines(meshes: [ShadedTriangles], color: RGBA, feather: LineFeather)
+        case gradientLines(meshes: [ShadedTriangles], gradient: LineGradient, feather: LineFeather)
         case shaded(polygons: [[Point]], shader: @Sendable (Int, Int) -> SIMD4<Float>)
     }
 
@@ -64,6 +65,13 @@ struct BandedCanvas {
         mutating func fill(polygons: [[Point]], color: RGBA) {
             operations.append(.fill(polygons: polygons, color: color))
             points += polygons.reduce(0) { $0 + $1.count }
+        }
+
+        /// Records lines as ``drawLines(_:color:feather:)`` does, each coloured
+        /// along its length by `gradient` at the progress its vertices' third value holds.
+        mutating func drawLines(_ meshes: [ShadedTriangles], gradient: LineGradient, feather: LineFeather) {
+            operations.append(.gradientLines(meshes: meshes, gradient: gradient, feather: feather))
+            points += meshes.reduce(0) { $0 + $1.vertices.count }
         }
 
         /// Records a stroke of `polylines` as one shape.
@@ -168,6 +176,10 @@ struct BandedCanvas {
         case let .lines(meshes, color, feather):
             let bounds = feather.radialBounds
             for mesh in meshes { try canvas.draw(mesh, color: color, bounds: bounds, shade: feather.alpha) }
+        case let .gradientLines(meshes, gradient, feather):
+            for mesh in meshes {
+                try canvas.draw(mesh) { u, v, progress in gradient.color(progress: progress, alpha: feather.alpha(normalX: u, normalY: v, along: 0)) }
+            }
         case let .shaded(polygons, shader):
             try canvas.fill(polygons: polygons, rule: .nonZero, shader: shader)
         }

@@ -10,10 +10,12 @@ struct PreparedLayerGroup: Sendable {
     enum Paint: Hashable, Sendable {
         /// A `fill`: colour and outline colour at their opacity, translate in points ([] for none).
         case fill(color: RGBA, outline: RGBA?, translate: [Double], translateAnchor: StyleAlignment, sortKey: Double)
-        /// A `line`.
+        /// A `line`; with a `line-gradient`, its ramp and the feature's
+        /// `lineMetrics` (`[start, end]` on its whole line, or [] for none).
         case line(color: RGBA, width: Double, gap: Double, offset: Double, blur: Double, translate: [Double], translateAnchor: StyleAlignment,
                   dashes: [Double], dashWidth: Double,
-                  cap: StyleLineCap, join: StyleLineJoin, miterLimit: Double, sortKey: Double)
+                  cap: StyleLineCap, join: StyleLineJoin, miterLimit: Double, sortKey: Double,
+                  gradient: LineGradient? = nil, clips: [Double] = [])
         /// A `circle`.
         case circle(CircleLayerDrawer.Paint)
         /// A `heatmap`'s weight and radius.

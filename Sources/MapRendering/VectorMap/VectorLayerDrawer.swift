@@ -35,6 +35,8 @@ struct VectorLayerDrawer {
         var blur: Double
         /// The dashes' field and how it is read; nil for a solid line.
         var dash: LineFeather.Dash?
+        /// A `line-gradient`, drawn instead of `color`; nil for none.
+        var gradient: LineGradient?
         var cap: StyleLineCap
         var join: StyleLineJoin
         var miterLimit: Double
@@ -45,7 +47,10 @@ struct VectorLayerDrawer {
     private var fills: [(paint: FillPaint, rings: [[Point]])] = []
     private var lineIndex: [LinePaint: Int] = [:]
     /// Per group, its lines and the square of the tile each came from (MapLibre clips each tile's drawing to it).
-    private var lines: [(paint: LinePaint, polylines: [(points: [Point], closed: Bool, tile: TileSquare, sharpCornerOffset: Double)])] = []
+    private var lines: [(paint: LinePaint, polylines: [Polyline])] = []
+    /// One line to stroke: its points in pixels, whether it is a closed ring, the tile square it is
+    /// clipped to, the sharp corners' offset, and (for a gradient) how its progress follows its length.
+    private typealias Polyline = (points: [Point], closed: Bool, tile: TileSquare, sharpCornerOffset: Double, progress: LineGradient.Progress?)
     /// A tile's square in output pixels.
     private typealias TileSquare = (minX: Double, minY: Double, maxX: Double, maxY: Double)
 
@@ -120,10 +125,11 @@ struct VectorLayerDrawer {
     /// where the tile lands or on the output scale, so it can be kept
     /// between snapshots (``PreparedLayerCache``). The style is evaluated once
     /// per ``FeatureSignature`` seen, or, with `evaluatingEachFeature` (for
-    /// tests), for every feature: the groups are the same either way.
+    /// tests), for every feature: the groups are the same either way. `tile`
+    /// is where the tile layer lies (what `within` tests in), nil when unknown.
     /// `cancellation` is polled before each evaluation (a style may cost much
     /// per feature); its error is thrown.
-    static func prepare(_ layer: StyleLayer, from tileLayer: VectorTileLayer, atZoom zoom: Double,
+    static func prepare(_ layer: StyleLayer, from tileLayer: VectorTileLayer, atZoom zoom: Double, tile: TileCoordinate? = nil,
                         evaluatingEachFeature: Bool = false, cancellation: RenderCancellation = RenderCancellation()) throws -> [PreparedLayerGroup] {
         guard tileLayer.extent > 0 else { return [] }
         // What the layer draws a feature with, nil when it draws nothing; asked
@@ -150,13 +156,22 @@ struct VectorLayerDrawer {
         case .line(let style):
             drawsType = { $0 == .lineString || $0 == .polygon }
             polygonFlag = PreparedLayerGroup.closedFlag
+            let ramp = style.gradient.map { StyleColorRamp($0, atZoom: zoom, inputKey: StyleExpression.lineProgressKey) }
             paint = { feature in
-                let color = Self.rgba(style.color.value(atZoom: zoom, for: feature), opacity: style.opacity.value(atZoom: zoom, for: feature))
+                let opacity = style.opacity.value(atZoom: zoom, for: feature)
+                let color = Self.rgba(style.color.value(atZoom: zoom, for: feature), opacity: opacity)
                 let width = style.width.value(atZoom: zoom, for: feature)
-                guard color.a != 0, width.isFinite, width > 0 else { return nil }
-                let translate = style.translate.value(atZoom: zoom, for: feature)
                 // The width again at the zoom's integer part only for dashes (it may be costly).
                 let dashes = style.dashArray.value(atZoom: zoom, for: feature)
+                // MapLibre draws dashes before a gradient, a gradient instead of the colour.
+                let gradient = dashes.isEmpty ? ramp.map { LineGradient(ramp: $0, opacity: opacity.isFinite ? min(max(opacity, 0), 1) : 1) } : nil
+                guard gradient.map({ $0.opacity > 0 }) ?? (color.a != 0), width.isFinite, width > 0 else { return nil }
+                let translate = style.translate.value(atZoom: zoom, for: feature)
+                var clips: [Double] = []
+                if gradient != nil, case .number(let start)? = feature.styleValue(forKey: GeoJSONTiles.clipStartKey),
+                   case .number(let end)? = feature.styleValue(forKey: GeoJSONTiles.clipEndKey), start.isFinite, end.isFinite {
+                    clips = [start, end]
+                }
                 return .line(color: color, width: width, gap: style.gapWidth.value(atZoom: zoom, for: feature),
                              offset: style.offset.value(atZoom: zoom, for: feature),
                              blur: style.blur.value(atZoom: zoom, for: feature), translate: translate.count == 2 ? translate : [],
@@ -165,7 +180,7 @@ struct VectorLayerDrawer {
                              dashWidth: dashes.isEmpty ? 0 : (style.dashWidth ?? style.width).value(atZoom: zoom.rounded(.down), for: feature),
                              cap: style.cap.value(atZoom: zoom, for: feature), join: style.join.value(atZoom: zoom, for: feature),
                              miterLimit: style.miterLimit.value(atZoom: zoom, for: feature),
-                             sortKey: Self.sortKey(style.sortKey.value(atZoom: zoom, for: feature)))
+                             sortKey: Self.sortKey(style.sortKey.value(atZoom: zoom, for: feature)), gradient: gradient, clips: clips)
             }
             keys = Set(unionOf: [layer.filter.propertyKeys, style.propertyKeys])
         case .circle(let style):
@@ -197,7 +212,8 @@ struct VectorLayerDrawer {
         /// Per signature seen, its group (-1: not drawn).
         var known: [FeatureSignature: Int] = [:]
         for featureIndex in 0..<tileLayer.featureCount {
-            let feature = tileLayer.feature(at: featureIndex)
+            var feature = tileLayer.feature(at: featureIndex)
+            feature.tile = tile
             guard drawsType(feature.geometryType) else { continue }
             let signature = signatures?.signature(of: feature)
             var group = -1
@@ -250,18 +266,18 @@ struct VectorLayerDrawer {
                 }
             case .circle, .heatmap, .fillExtrusion:
                 break
-            case let .line(color, rawWidth, gap, offset, blur, translate, anchor, dashes, dashWidth, cap, join, miterLimit, sortKey):
+            case let .line(color, rawWidth, gap, offset, blur, translate, anchor, dashes, dashWidth, cap, join, miterLimit, sortKey, gradient, clips):
                 let width = bounded(rawWidth * scale)
                 guard width > 0 else { continue }
                 let paint = LinePaint(
                     color: color, width: width, gap: max(0, bounded(gap * scale)), offset: bounded(offset * scale),
                     blur: max(0, bounded(blur * scale)),
-                    dash: dash(dashes, width: dashWidth, round: cap == .round), cap: cap, join: join, miterLimit: miterLimit, sortKey: sortKey)
-                // MapLibre clips each tile's drawing to its square; a turned square is
-                // no rectangle, so a turned map's lines are clipped to the canvas alone.
-                let tile = place.isTurned ? (minX: -Double.greatestFiniteMagnitude, minY: -Double.greatestFiniteMagnitude,
-                                             maxX: Double.greatestFiniteMagnitude, maxY: Double.greatestFiniteMagnitude)
-                    : (minX: place.x, minY: place.y, maxX: place.x + place.tileSide, maxY: place.y + place.tileSide)
+                    dash: dash(dashes, width: dashWidth, round: cap == .round), gradient: gradient, cap: cap, join: join, miterLimit: miterLimit,
+                    sortKey: sortKey)
+                // MapLibre clips each tile's drawing to its square (before any
+                // translate moves the lines); a square turned other than by right
+                // angles is no rectangle, so such a map's lines are clipped to the canvas alone.
+                let tile = Self.clipSquare(of: place)
                 // MapLibre's 15 pixels of the tile's zoom, none past 16 times over-zoomed.
                 let overscaling = pow(2, zoom.rounded(.down) - Double(place.tile.z))
                 let sharpCornerOffset = overscaling <= 16 ? 15 * scale * pow(2, zoom - zoom.rounded(.down)) : 0
@@ -275,20 +291,40 @@ struct VectorLayerDrawer {
                     let index = Int(part & ~PreparedLayerGroup.closedFlag)
                     let line = Self.project(tileLayer.points(ofPart: index), at: shifted, unit: unit, keepLast: true)
                     let closed = part & PreparedLayerGroup.closedFlag != 0
+                    var progress: LineGradient.Progress?
+                    if gradient != nil {
+                        progress = clips.count == 2 ? LineGradient.Progress(clipStart: clips[0], clipEnd: clips[1], length: LineGeometry.length(of: line, closed: false))
+                            : LineGradient.Progress(pixelsPerTileUnit: unit)
+                    }
                     if let pitch, line.count >= 2 {
                         // Cut to what the camera sees, on the plane; a cut ring is stroked open.
                         let pieces = pitch.clip(line: closed ? line + [line[0]] : line)
                         if pieces.count == 1, pieces[0].count == line.count + (closed ? 1 : 0) {
-                            lines[group].polylines.append((line, closed, tile, sharpCornerOffset))
+                            lines[group].polylines.append((line, closed, tile, sharpCornerOffset, progress))
                         } else {
-                            for piece in pieces { lines[group].polylines.append((piece, false, tile, sharpCornerOffset)) }
+                            for piece in pieces { lines[group].polylines.append((piece, false, tile, sharpCornerOffset, progress)) }
                         }
                         continue
                     }
-                    if line.count >= 2 { lines[group].polylines.append((line, closed, tile, sharpCornerOffset)) }
+                    if line.count >= 2 { lines[group].polylines.append((line, closed, tile, sharpCornerOffset, progress)) }
                 }
             }
         }
+    }
+
+    /// The rectangle in output pixels that `place`'s tile square covers when it
+    /// is one (unturned, or turned by right angles, without pitch); else no clip.
+    private static func clipSquare(of place: TileCover.Placed) -> TileSquare {
+        let rightAngle = place.pitch == nil && (abs(place.sin) < 1e-9 || abs(place.cos) < 1e-9)
+        guard !place.isTurned || rightAngle else {
+            return (minX: -Double.greatestFiniteMagnitude, minY: -Double.greatestFiniteMagnitude,
+                    maxX: Double.greatestFiniteMagnitude, maxY: Double.greatestFiniteMagnitude)
+        }
+        guard place.isTurned else { return (minX: place.x, minY: place.y, maxX: place.x + place.tileSide, maxY: place.y + place.tileSide) }
+        let a = place.plane(0, 0), b = place.plane(place.tileSide, place.tileSide)
+        // Corners of a right-angle turn, rounded where the sine and cosine are not exactly 0 or ±1.
+        func snapped(_ value: Double) -> Double { (value * 1e6).rounded() / 1e6 }
+        return (minX: snapped(min(a.x, b.x)), minY: snapped(min(a.y, b.y)), maxX: snapped(max(a.x, b.x)), maxY: snapped(max(a.y, b.y)))
     }
 
     /// `place` moved by a layer's `*-translate` (in points), on the map plane as
@@ -334,7 +370,7 @@ struct VectorLayerDrawer {
                                     cap: LineCap(rawValue: paint.cap.rawValue) ?? .butt,
                                     miterLimit: paint.miterLimit.isFinite ? max(1, paint.miterLimit) : 2)
             var meshes: [ShadedTriangles] = []
-            for (line, closed, tile, sharpCornerOffset) in polylines {
+            for (line, closed, tile, sharpCornerOffset, progress) in polylines {
                 try cancellation.check()
                 let length = LineGeometry.length(of: line, closed: closed)
                 try budget.charge(GeneratedGeometryBudget.strokeCost(lines: 1, points: line.count, length: length, closed: closed, style: style),
@@ -342,11 +378,18 @@ struct VectorLayerDrawer {
                 var tessellation = LineTessellator()
                 tessellation.add(line, closed: closed, join: paint.join, cap: paint.cap,
                                  miterLimit: paint.miterLimit.isFinite ? max(1, paint.miterLimit) : 2, sharpCornerOffset: sharpCornerOffset)
-                let mesh = feather.mesh(of: tessellation, clip: tile)
+                var mesh = feather.mesh(of: tessellation, clip: tile)
+                if let progress {
+                    for i in mesh.vertices.indices { mesh.vertices[i].w = progress.atVertex(mesh.vertices[i].w) }
+                }
                 meshes.append(pitch.map { $0.project(mesh) } ?? mesh)
             }
             if Self.fragmentEstimate(meshes, canvasArea: Double(width * height)) <= Self.fragmentsPerCanvasPixel * Double(width * height) {
-                canvas.drawLines(meshes, color: paint.color, feather: feather)
+                if let gradient = paint.gradient {
+                    canvas.drawLines(meshes, gradient: gradient, feather: feather)
+                } else {
+                    canvas.drawLines(meshes, color: paint.color, feather: feather)
+                }
             } else {
                 // Lines so wide (hostile widths held to the reach) that shading each
                 // triangle's pixels would cost tens of canvases: one union stroke

@@ -258,7 +258,7 @@ public struct VectorMapRenderer: Sendable {
                     guard let tileLayer = tile.layer(named: sourceLayer) else { return nil }
                     let key = PreparedLayerCache.Key(style: preparedStyle, tile: place.tile, layer: layerIndex, zoom: zoom)
                     let groups = try preparedLayers.groups(for: key, of: tileLayer) {
-                        try VectorLayerDrawer.prepare(layer, from: tileLayer, atZoom: zoom, cancellation: cancellation)
+                        try VectorLayerDrawer.prepare(layer, from: tileLayer, atZoom: zoom, tile: place.tile, cancellation: cancellation)
                     }
                     return (groups, tileLayer, place)
                 }

@@ -15,6 +15,11 @@ extension VectorTileFeature: StyleFeature {
     /// The feature's id, when the tile gives one.
     public var featureID: UInt64? { id }
 
+    /// The geometry in ``tile``, nil when the tile is not known.
+    public func styleTileGeometry() -> StyleTileGeometry? {
+        tile.map { StyleTileGeometry(tile: $0, extent: Int(layer.extent), parts: geometry) }
+    }
+
     /// The property `key` as a style value: every MVT number type as a number.
     public func styleValue(forKey key: String) -> StyleValue? {
         guard let value = value(forKey: key) else { return nil }

@@ -1,6 +1,6 @@
 /// Reads a style's `geojson` source: `data` (an inline document or a URL),
-/// `promoteId`, `maxzoom`, `buffer`, `tolerance`; the options not drawn yet
-/// (`cluster`, `lineMetrics`, `filter`…) are warned about, not errors.
+/// `promoteId`, `maxzoom`, `buffer`, `tolerance`, `lineMetrics`; the options not drawn yet
+/// (`cluster`, `filter`…) are warned about, not errors.
 struct GeoJSONSourceReader {
     let name: String
     let members: [String: StyleJSON]
@@ -11,7 +11,7 @@ struct GeoJSONSourceReader {
         self.members = members
     }
 
-    static let readKeys: Set<String> = ["type", "data", "promoteId", "maxzoom", "buffer", "tolerance", "attribution"]
+    static let readKeys: Set<String> = ["type", "data", "promoteId", "maxzoom", "buffer", "tolerance", "lineMetrics", "attribution"]
 
     mutating func read() throws -> GeoJSONStyleSource {
         for key in members.keys.sorted() where !Self.readKeys.contains(key) {
@@ -32,6 +32,11 @@ struct GeoJSONSourceReader {
         options.maximumZoom = Int(try number("maxzoom", in: 0...24, whole: true) ?? 18)
         options.buffer = try number("buffer", in: 0...512, whole: false) ?? 128
         options.tolerance = try number("tolerance", in: 0...1_000_000, whole: false) ?? 0.375
+        switch members["lineMetrics"] {
+        case nil: break
+        case .bool(let on)?: options.lineMetrics = on
+        case let other?: throw invalid("'lineMetrics' is true or false, not \(other.summary)")
+        }
         let data: GeoJSONStyleSource.Data
         switch members["data"] {
         case nil: throw invalid("a geojson source needs 'data' (a GeoJSON object or a URL)")

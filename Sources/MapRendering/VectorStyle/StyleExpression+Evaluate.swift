@@ -28,6 +28,9 @@ extension StyleExpression {
             return feature.featureID.map { .number(Double($0)) } ?? .null
         case .geometryType:
             return .string(feature.styleGeometryType.styleName)
+        case .within(let region):
+            guard let geometry = feature.styleTileGeometry() else { return .bool(false) }
+            return .bool(region.contains(geometry, type: feature.styleGeometryType))
         case .zoom:
             return .number(zoom)
         case .not(let operand):

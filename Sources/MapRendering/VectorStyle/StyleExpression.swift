@@ -19,6 +19,8 @@ indirect enum StyleExpression: Sendable {
     case geometryType
     /// `["zoom"]`.
     case zoom
+    /// `["within", geojson]`: whether the feature's geometry lies inside the polygons.
+    case within(StyleWithinRegion)
     case not(StyleExpression)
     case all([StyleExpression])
     case any([StyleExpression])
@@ -52,11 +54,14 @@ indirect enum StyleExpression: Sendable {
     /// The property `["heatmap-density"]` reads: the heatmap's colour ramp
     /// evaluates `heatmap-color` with it set to each density.
     static let heatmapDensityKey = "\u{0}heatmap-density"
+    /// The property `["line-progress"]` reads: a line's gradient ramp
+    /// evaluates `line-gradient` with it set to each fraction of the line.
+    static let lineProgressKey = "\u{0}line-progress"
 
     /// The node's operands, for the dependency analysis below.
     var children: [StyleExpression] {
         switch self {
-        case .literal, .get, .has, .id, .geometryType, .zoom: return []
+        case .literal, .get, .has, .id, .geometryType, .zoom, .within: return []
         case .not(let e), .fallback(let e, _), .toString(let e), .toBoolean(let e), .downcase(let e), .upcase(let e): return [e]
         case .all(let es), .any(let es), .coalesce(let es), .assert(_, let es), .toNumber(let es),
              .toColor(let es), .concat(let es), .arithmetic(_, let es): return es
@@ -84,7 +89,7 @@ indirect enum StyleExpression: Sendable {
     /// the geometry type); false if the zoom alone decides it.
     var dependsOnFeature: Bool {
         switch self {
-        case .get, .has, .id, .geometryType: return true
+        case .get, .has, .id, .geometryType, .within: return true
         default: return children.contains { $0.dependsOnFeature }
         }
     }
@@ -94,7 +99,8 @@ indirect enum StyleExpression: Sendable {
     /// type, these are all of a feature that the value depends on.
     var propertyKeys: Set<String>? {
         switch self {
-        case .id: return nil
+        // The id, or the geometry (which features alike in their properties need not share).
+        case .id, .within: return nil
         case .get(let key), .has(let key): return [key]
         default:
             var keys = Set<String>()

@@ -103,6 +103,20 @@ struct StyleExpressionCompiler {
             // heatmap's ramp sets (no tile key starts with a NUL).
             try arity(0...0)
             return .get(StyleExpression.heatmapDensityKey)
+        case "within":
+            try arity(1...1)
+            let region: StyleWithinRegion?
+            do {
+                region = StyleWithinRegion(try GeoJSON(json: args[0], limits: .default, promoteId: nil))
+            } catch {
+                throw StyleCompileError.invalid("'within' takes a GeoJSON object: \(error)")
+            }
+            guard let region else { throw StyleCompileError.invalid("'within' needs a GeoJSON Polygon or MultiPolygon") }
+            return .within(region)
+        case "line-progress":
+            // Only `line-gradient` is evaluated with it, the same way.
+            try arity(0...0)
+            return .get(StyleExpression.lineProgressKey)
         case "!":
             try arity(1...1)
             return .not(try sub(args[0], .boolean))

@@ -7,6 +7,14 @@ public protocol StyleFeature {
     var featureID: UInt64? { get }
     /// The property named `key`, or nil if the feature has none of that name.
     func styleValue(forKey key: String) -> StyleValue?
+    /// The feature's geometry in its tile, which `within` tests; nil when
+    /// unknown (then nothing is within).
+    func styleTileGeometry() -> StyleTileGeometry?
+}
+
+extension StyleFeature {
+    /// No geometry by default: `within` is false.
+    public func styleTileGeometry() -> StyleTileGeometry? { nil }
 }
 
 /// The kind of geometry a feature has, as style filters see it (`$type` in legacy

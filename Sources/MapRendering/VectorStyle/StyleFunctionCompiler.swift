@@ -4,6 +4,10 @@
 /// zoom-and-property functions (`[{"zoom": z, "value": v}, out]` stops).
 struct StyleFunctionCompiler {
     var expressions: StyleExpressionCompiler
+    /// Whether the property's values interpolate (the specification's
+    /// `interpolated`); nil: as its type does. `line-dasharray` is an array
+    /// that does not: its functions step.
+    var interpolated: Bool? = nil
 
     static let keys: Set<String> = ["stops", "base", "type", "property", "default", "colorSpace"]
 
@@ -23,9 +27,10 @@ struct StyleFunctionCompiler {
             }
             space = named
         }
+        let interpolatable = interpolated ?? type.isInterpolatable
         let kind: String
         switch members["type"] {
-        case nil: kind = type.isInterpolatable ? "exponential" : "interval"
+        case nil: kind = interpolatable ? "exponential" : "interval"
         case .string(let name)? where ["exponential", "interval", "categorical", "identity"].contains(name):
             kind = name
         case let other?: throw StyleCompileError.invalid("function type \(other.summary) is not exponential, interval, categorical or identity")
@@ -61,7 +66,8 @@ struct StyleFunctionCompiler {
         }
         if case .object = pairs[0].input {
             guard let property else { throw StyleCompileError.invalid("a zoom-and-property function needs a 'property'") }
-            return try zoomAndProperty(pairs, property: property, kind: kind, base: base, space: space, fallback: fallback, expecting: type)
+            return try zoomAndProperty(pairs, property: property, kind: kind, base: base, space: space, fallback: fallback, expecting: type,
+                                       interpolatable: interpolatable)
         }
         let input: StyleExpression = property.map { .get($0) } ?? .zoom
         let curve = try self.curve(pairs.map { ($0.input, try expressions.literal($0.output, expecting: type)) },
@@ -104,9 +110,12 @@ struct StyleFunctionCompiler {
     }
 
     /// Stops grouped by zoom: an interpolate (or step) over zoom whose outputs are
-    /// property curves, as MapLibre's `convertZoomAndPropertyFunction` builds it.
+    /// property curves, as MapLibre's `convertZoomAndPropertyFunction` builds it:
+    /// linear over zoom for a property that interpolates, whatever the
+    /// function's type (which shapes the property curves), else a step.
     private func zoomAndProperty(_ pairs: [(input: StyleJSON, output: StyleJSON)], property: String, kind: String,
-                                 base: Double, space: StyleColorSpace, fallback: StyleValue?, expecting type: StyleOutputType) throws -> StyleExpression {
+                                 base: Double, space: StyleColorSpace, fallback: StyleValue?, expecting type: StyleOutputType,
+                                 interpolatable: Bool) throws -> StyleExpression {
         var zooms: [Double] = []
         var groups: [Double: [(StyleJSON, StyleValue)]] = [:]
         for (input, output) in pairs {
@@ -122,7 +131,7 @@ struct StyleFunctionCompiler {
             let inner = try curve(groups[zoom]!, input: .get(property), kind: kind, base: base, space: space)
             stops.append(StyleStop(input: zoom, output: withDefault(inner, fallback)))
         }
-        if kind == "exponential", type.isInterpolatable {
+        if interpolatable {
             return .interpolate(base: 1, input: .zoom, stops: stops)
         }
         return .step(input: .zoom, first: stops[0].output, stops: stops)

@@ -83,7 +83,9 @@ struct StyleLayerReader {
             let expression: StyleExpression
             switch json {
             case .object(let members):
-                expression = try StyleFunctionCompiler(expressions: expressions).compile(members, expecting: type)
+                // The specification's one array that does not interpolate: its functions step.
+                expression = try StyleFunctionCompiler(expressions: expressions, interpolated: name == "line-dasharray" ? false : nil)
+                    .compile(members, expecting: type)
             case .string(let text) where name == "text-field" || name == "icon-image":
                 expression = Self.tokens(text)
             case .array(let names) where (name == "text-font" || name == "text-variable-anchor") && Self.fontNames(names) != nil:

@@ -270,7 +270,9 @@ struct VectorStyleReader {
                 cap: try reader.property("line-cap", in: layout, "layout", type: .enumeration, default: .butt, convert: R.enumeration(StyleLineCap.self)),
                 join: try reader.property("line-join", in: layout, "layout", type: .enumeration, default: .miter, convert: R.enumeration(StyleLineJoin.self)),
                 miterLimit: try reader.property("line-miter-limit", in: layout, "layout", type: .number, default: 2, convert: R.length),
-                sortKey: try reader.property("line-sort-key", in: layout, "layout", type: .number, default: 0, convert: R.number)))
+                sortKey: try reader.property("line-sort-key", in: layout, "layout", type: .number, default: 0, convert: R.number),
+                gradient: paint["line-gradient"] == nil ? nil
+                    : try reader.property("line-gradient", in: paint, "paint", type: .color, default: StyleColor(red: 0, green: 0, blue: 0, alpha: 0), convert: R.color)))
         case "raster":
             kind = .raster(RasterLayerStyle(
                 opacity: try reader.property("raster-opacity", in: paint, "paint", type: .number, default: 1, convert: R.opacity),
@@ -370,7 +372,7 @@ struct VectorStyleReader {
         "fill": (["fill-sort-key"], ["fill-color", "fill-opacity", "fill-outline-color", "fill-translate", "fill-translate-anchor", "fill-antialias", "fill-pattern"]),
         "line": (["line-cap", "line-join", "line-miter-limit", "line-sort-key"],
                  ["line-color", "line-width", "line-opacity", "line-gap-width", "line-dasharray", "line-offset", "line-blur",
-                  "line-translate", "line-translate-anchor"]),
+                  "line-translate", "line-translate-anchor", "line-gradient"]),
         "heatmap": ([], ["heatmap-radius", "heatmap-weight", "heatmap-intensity", "heatmap-color", "heatmap-opacity"]),
         "fill-extrusion": ([], ["fill-extrusion-color", "fill-extrusion-opacity", "fill-extrusion-height", "fill-extrusion-base",
                                 "fill-extrusion-translate", "fill-extrusion-translate-anchor", "fill-extrusion-vertical-gradient"]),

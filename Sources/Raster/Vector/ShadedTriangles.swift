@@ -85,6 +85,65 @@ extension Canvas {
     /// drawn at full alpha without calling it.
     public mutating func draw(_ mesh: ShadedTriangles, color: RGBA, bounds: ShadedTriangles.RadialBounds = .none,
                               shade: (Double, Double, Double) -> Double) throws {
+        try Self.check(mesh)
+        guard color.a != 0 else { return }
+        // Premultiplied, in 0…1: the shader's colour.
+        let alpha = Double(color.a) / 255
+        let source = (Double(color.r) / 255 * alpha, Double(color.g) / 255 * alpha, Double(color.b) / 255 * alpha, alpha)
+        // At full alpha an opaque colour replaces what is there (it keeps none
+        // of it): its four bytes, as the blend below makes them.
+        let opaque = color.a == 255
+        let full = (Self.channel(source.0, over: 0, keeping: 0), Self.channel(source.1, over: 0, keeping: 0),
+                    Self.channel(source.2, over: 0, keeping: 0), Self.channel(source.3, over: 0, keeping: 0))
+        let (width, height, rows) = (width, height, rows)
+        pixels.withUnsafeMutableBufferPointer { pixels in
+            Self.forEachCentre(of: mesh, width: width, height: height, rows: rows) { i, wa, wb, wc, a, b, c in
+                let u = wa * a.u + wb * b.u + wc * c.u, v = wa * a.v + wb * b.v + wc * c.v
+                let r = u * u + v * v
+                var k = 1.0
+                if r < bounds.fullFrom || r > bounds.fullTo {
+                    if r <= bounds.zeroWithin || r >= bounds.zeroFrom { return }
+                    let coverage = shade(u, v, wa * a.w + wb * b.w + wc * c.w)
+                    guard coverage > 0 else { return }
+                    k = min(1, coverage)
+                }
+                if k == 1, opaque {
+                    (pixels[i], pixels[i + 1], pixels[i + 2], pixels[i + 3]) = full
+                    return
+                }
+                let sa = source.3 * k
+                let keep = 1 - sa
+                pixels[i] = Self.channel(source.0 * k, over: pixels[i], keeping: keep)
+                pixels[i + 1] = Self.channel(source.1 * k, over: pixels[i + 1], keeping: keep)
+                pixels[i + 2] = Self.channel(source.2 * k, over: pixels[i + 2], keeping: keep)
+                pixels[i + 3] = Self.channel(sa, over: pixels[i + 3], keeping: keep)
+            }
+        }
+    }
+
+    /// Draws every triangle of `mesh`, each pixel in the premultiplied colour
+    /// (0…1 per channel, clamped) `shade` gives for the values interpolated to
+    /// its centre, blended source-over (a line whose colour varies along it:
+    /// `line-gradient`). Throws as ``draw(_:color:bounds:shade:)`` does.
+    public mutating func draw(_ mesh: ShadedTriangles, shade: (Double, Double, Double) -> SIMD4<Double>) throws {
+        try Self.check(mesh)
+        let (width, height, rows) = (width, height, rows)
+        pixels.withUnsafeMutableBufferPointer { pixels in
+            Self.forEachCentre(of: mesh, width: width, height: height, rows: rows) { i, wa, wb, wc, a, b, c in
+                let color = shade(wa * a.u + wb * b.u + wc * c.u, wa * a.v + wb * b.v + wc * c.v, wa * a.w + wb * b.w + wc * c.w)
+                let sa = min(max(color[3].isNaN ? 0 : color[3], 0), 1)
+                guard sa > 0 else { return }
+                let keep = 1 - sa
+                for channel in 0..<3 {
+                    pixels[i + channel] = Self.channel(min(max(color[channel].isNaN ? 0 : color[channel], 0), sa), over: pixels[i + channel], keeping: keep)
+                }
+                pixels[i + 3] = Self.channel(sa, over: pixels[i + 3], keeping: keep)
+            }
+        }
+    }
+
+    /// Throws for a vertex that is not finite or beyond ``coordinateLimit``, or an index out of range.
+    private static func check(_ mesh: ShadedTriangles) throws {
         for vertex in mesh.vertices {
             guard vertex.x.isFinite, vertex.y.isFinite, abs(vertex.x) <= Canvas.coordinateLimit, abs(vertex.y) <= Canvas.coordinateLimit,
                   vertex.u.isFinite, vertex.v.isFinite, vertex.w.isFinite else {
@@ -94,15 +153,16 @@ extension Canvas {
         guard mesh.indices.count % 3 == 0, mesh.indices.allSatisfy({ $0 >= 0 && Int($0) < mesh.vertices.count }) else {
             throw RasterError.invalidArgument("triangle indices must come in threes, each below the vertex count \(mesh.vertices.count)")
         }
-        guard color.a != 0, width > 0, !rows.isEmpty else { return }
-        // Premultiplied, in 0…1: the shader's colour.
-        let alpha = Double(color.a) / 255
-        let source = (Double(color.r) / 255 * alpha, Double(color.g) / 255 * alpha, Double(color.b) / 255 * alpha, alpha)
-        // At full alpha an opaque colour replaces what is there (it keeps none
-        // of it): its four bytes, as the blend below makes them.
-        let opaque = color.a == 255
-        let full = (Self.channel(source.0, over: 0, keeping: 0), Self.channel(source.1, over: 0, keeping: 0),
-                    Self.channel(source.2, over: 0, keeping: 0), Self.channel(source.3, over: 0, keeping: 0))
+    }
+
+    /// Calls `body` for every pixel centre inside a triangle of `mesh` (and
+    /// its clip, the canvas and the rows held) with the pixel's byte offset,
+    /// its barycentric weights and the triangle's vertices (wound so its area
+    /// is positive). The mesh must have passed ``check(_:)``.
+    @inline(__always)
+    private static func forEachCentre(of mesh: ShadedTriangles, width: Int, height: Int, rows: Range<Int>,
+                                      _ body: (Int, Double, Double, Double, ShadedTriangles.Vertex, ShadedTriangles.Vertex, ShadedTriangles.Vertex) -> Void) {
+        guard width > 0, !rows.isEmpty else { return }
         // Pixel centres allowed: the clip, the canvas and the rows held.
         let clipX0 = max(0, Int(max(-1, (mesh.clip.minX - 0.5).rounded(.up))))
         let clipX1 = min(width - 1, Int(max(-1, min(Double(width), (mesh.clip.maxX - 0.5).rounded(.down)))))
@@ -113,9 +173,8 @@ extension Canvas {
         let stride = width * 4
         mesh.vertices.withUnsafeBufferPointer { vertices in
         mesh.indices.withUnsafeBufferPointer { indices in
-        pixels.withUnsafeMutableBufferPointer { pixels in
             for t in 0..<indices.count / 3 {
-                // Indices were checked above.
+                // Indices were checked.
                 var a = vertices[Int(indices[3 * t])]
                 var b = vertices[Int(indices[3 * t + 1])]
                 let c = vertices[Int(indices[3 * t + 2])]
@@ -149,32 +208,11 @@ extension Canvas {
                     while last > first, !Self.inside(Double(last) + 0.5, py, e0, e1, e2) { last -= 1 }
                     guard first <= last else { continue }
                     for x in first...last {
-                        let i = row + x * 4
                         let px = Double(x) + 0.5
-                        let wa = e0.value(px, py) * inverseArea, wb = e1.value(px, py) * inverseArea, wc = e2.value(px, py) * inverseArea
-                        let u = wa * a.u + wb * b.u + wc * c.u, v = wa * a.v + wb * b.v + wc * c.v
-                        let r = u * u + v * v
-                        var k = 1.0
-                        if r < bounds.fullFrom || r > bounds.fullTo {
-                            if r <= bounds.zeroWithin || r >= bounds.zeroFrom { continue }
-                            let coverage = shade(u, v, wa * a.w + wb * b.w + wc * c.w)
-                            guard coverage > 0 else { continue }
-                            k = min(1, coverage)
-                        }
-                        if k == 1, opaque {
-                            (pixels[i], pixels[i + 1], pixels[i + 2], pixels[i + 3]) = full
-                            continue
-                        }
-                        let sa = source.3 * k
-                        let keep = 1 - sa
-                        pixels[i] = Self.channel(source.0 * k, over: pixels[i], keeping: keep)
-                        pixels[i + 1] = Self.channel(source.1 * k, over: pixels[i + 1], keeping: keep)
-                        pixels[i + 2] = Self.channel(source.2 * k, over: pixels[i + 2], keeping: keep)
-                        pixels[i + 3] = Self.channel(sa, over: pixels[i + 3], keeping: keep)
+                        body(row + x * 4, e0.value(px, py) * inverseArea, e1.value(px, py) * inverseArea, e2.value(px, py) * inverseArea, a, b, c)
                     }
                 }
             }
-        }
         }
         }
     }

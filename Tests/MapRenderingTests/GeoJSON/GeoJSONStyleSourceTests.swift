@@ -24,8 +24,9 @@ final class GeoJSONStyleSourceTests: XCTestCase {
 
     func testAURLIsLeftToTheCallerAndOptionsNotDrawnAreWarned() throws {
         let style = try style(#"{"type": "geojson", "data": "data/points.geojson", "cluster": true, "lineMetrics": true}"#)
-        XCTAssertEqual(style.sources["g"]?.kind, .geojson(GeoJSONStyleSource(data: .url("data/points.geojson"), promoteId: nil, options: GeoJSONTileOptions())))
-        XCTAssertEqual(style.warnings, ["source 'g': geojson option 'cluster' is not supported", "source 'g': geojson option 'lineMetrics' is not supported"])
+        XCTAssertEqual(style.sources["g"]?.kind, .geojson(GeoJSONStyleSource(data: .url("data/points.geojson"), promoteId: nil,
+                                                                             options: GeoJSONTileOptions(lineMetrics: true))))
+        XCTAssertEqual(style.warnings, ["source 'g': geojson option 'cluster' is not supported"])
     }
 
     func testBadDataOrOptionsAreErrorsNamingTheSource() {
@@ -33,7 +34,8 @@ final class GeoJSONStyleSourceTests: XCTestCase {
                                    (#"{"type": "geojson", "data": {"type": "Point", "coordinates": "x"}}"#, "source 'g': 'data': the document.coordinates"),
                                    (#"{"type": "geojson", "data": 42}"#, "source 'g': 'data': the document: is an object"),
                                    (#"{"type": "geojson", "data": "x", "maxzoom": 30}"#, "'maxzoom' is a whole number 0–24"),
-                                   (#"{"type": "geojson", "data": "x", "buffer": -1}"#, "'buffer' is a number 0–512")] {
+                                   (#"{"type": "geojson", "data": "x", "buffer": -1}"#, "'buffer' is a number 0–512"),
+                                   (#"{"type": "geojson", "data": "x", "lineMetrics": 1}"#, "'lineMetrics' is true or false, not")] {
             XCTAssertThrowsError(try style(source)) { error in
                 let message = String(describing: error)
                 XCTAssertTrue(message.contains(fragment), "'\(message)' does not say '\(fragment)'")

@@ -35,6 +35,41 @@ final class GeoJSONTilesTests: XCTestCase {
         XCTAssertEqual(try layer(noBuffer, 1, 0, 0)?.feature(at: 0).geometry, [[VectorTilePoint(x: 4096, y: y), VectorTilePoint(x: 8192, y: y)]])
     }
 
+    /// The `lineMetrics` fractions of each feature of `layer`: [start, end] per feature, nil where absent.
+    private func clips(_ layer: VectorTileLayer) -> [[Double]?] {
+        (0..<layer.featureCount).map { index in
+            let feature = layer.feature(at: index)
+            guard case .number(let start)? = feature.styleValue(forKey: GeoJSONTiles.clipStartKey),
+                  case .number(let end)? = feature.styleValue(forKey: GeoJSONTiles.clipEndKey) else { return nil }
+            return [start, end]
+        }
+    }
+
+    func testLineMetricsSayWhereEachPieceLiesOnItsWholeLine() throws {
+        let json = #"{"type": "LineString", "coordinates": [[-90, 10], [90, 10]]}"#
+        let source = try tiles(json, GeoJSONTileOptions(buffer: 0, lineMetrics: true))
+        XCTAssertEqual(clips(try XCTUnwrap(layer(source, 1, 0, 0))).first??.map { ($0 * 1e9).rounded() / 1e9 }, [0, 0.5])
+        XCTAssertEqual(clips(try XCTUnwrap(layer(source, 1, 1, 0))).first??.map { ($0 * 1e9).rounded() / 1e9 }, [0.5, 1])
+        XCTAssertEqual(clips(try XCTUnwrap(layer(source, 0, 0, 0))).first??.map { ($0 * 1e9).rounded() / 1e9 }, [0, 1])
+        // Without the option the tiles hold no metrics.
+        XCTAssertEqual(clips(try XCTUnwrap(layer(try tiles(json, GeoJSONTileOptions(buffer: 0)), 1, 0, 0))).first, .some(nil))
+    }
+
+    func testLineMetricsMakeEachPieceAndEachLineAFeature() throws {
+        // The U leaves tile 2/0/1 (longitudes -180…-90, latitudes 0…66.5) and comes back: two pieces, two features.
+        let u = try tiles(#"{"type": "LineString", "coordinates": [[-170, 40], [-100, 40], [-100, -40], [-170, -40], [-170, 41]]}"#,
+                          GeoJSONTileOptions(buffer: 0, lineMetrics: true))
+        let pieces = clips(try XCTUnwrap(layer(u, 2, 0, 1)))
+        XCTAssertEqual(pieces.count, 2)
+        let first = try XCTUnwrap(pieces[0]), second = try XCTUnwrap(pieces[1])
+        XCTAssertEqual(first[0], 0)
+        XCTAssertLessThan(first[1], second[0], "the second piece starts after the first ends")
+        XCTAssertEqual(second[1], 1)
+        let multi = try tiles(#"{"type": "MultiLineString", "coordinates": [[[-10, 1], [10, 1]], [[-10, 2], [0, 2]]]}"#,
+                              GeoJSONTileOptions(lineMetrics: true))
+        XCTAssertEqual(clips(try XCTUnwrap(layer(multi, 0, 0, 0))), [[0, 1], [0, 1]])
+    }
+
     func testALineLeavingAndReenteringATileBecomesTwoLines() throws {
         let source = try tiles(#"{"type": "LineString", "coordinates": [[-170, 40], [-100, 40], [-100, -40], [-170, -40], [-170, 41]]}"#, GeoJSONTileOptions(buffer: 0))
         // Tile 2/0/1 spans longitudes -180…-90 and latitudes 0…66.5: the U leaves it and comes back.

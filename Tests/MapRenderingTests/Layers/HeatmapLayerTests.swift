@@ -40,11 +40,11 @@ final class HeatmapLayerTests: XCTestCase {
         XCTAssertEqual(heatmap.intensity.value(atZoom: 3), 0.5)
         XCTAssertEqual(heatmap.opacity.value(atZoom: 3), 0.25)
         let ramp = HeatmapLayerDrawer.ramp(heatmap.color, atZoom: 3)
-        XCTAssertEqual(ramp.count, 256)
-        XCTAssertEqual(ramp[0], SIMD4(0, 0, 0, 0), "transparent blue at density 0")
-        XCTAssertEqual(ramp[255].x, 1)
-        XCTAssertEqual(ramp[255].y, 0, accuracy: 0.02, "red towards density 1")
-        XCTAssertEqual(ramp[255].w, 1)
+        XCTAssertEqual(ramp.texels.count, 256)
+        XCTAssertEqual(ramp.texels[0], SIMD4(0, 0, 0, 0), "transparent blue at density 0")
+        XCTAssertEqual(ramp.texels[255].x, 1)
+        XCTAssertEqual(ramp.texels[255].y, 0, accuracy: 0.02, "red towards density 1")
+        XCTAssertEqual(ramp.texels[255].w, 1)
     }
 
     func testAPointIsAGaussianOfItsWeightAndIntensity() throws {

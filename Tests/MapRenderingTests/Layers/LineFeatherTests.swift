@@ -55,4 +55,16 @@ final class LineFeatherTests: XCTestCase {
         XCTAssertEqual(bounds.zeroFrom, 1, accuracy: 1e-6, "past the edge a dash is empty too")
         XCTAssertGreaterThan(LineFeather(width: 6, gap: 0, blur: 0, offset: 3).radialBounds.fullTo, 0, "an offset line is still full inside")
     }
+
+    func testAPatternOfOnePartAfterZeroLengthsIsSolidAcrossThePeriodsEdge() throws {
+        // [1, 0] and [1, 0, 1] are a dash with no gap: MapLibre's atlas joins the lone
+        // part to itself across the edge, so no texel falls near the field's 0.5.
+        for (pattern, solid) in [([1, 0], true), ([1, 0, 1], true), ([0, 1, 0], false)] as [([Double], Bool)] {
+            let texture = try XCTUnwrap(LineDashTexture(pattern, round: false))
+            for x in 0..<LineDashTexture.width {
+                let field = texture.sample(s: (Double(x) + 0.5) / Double(LineDashTexture.width), t: 0.5)
+                XCTAssertTrue(solid ? field > 0.9 : field < 0.1, "\(pattern) at texel \(x): \(field)")
+            }
+        }
+    }
 }

@@ -205,4 +205,23 @@ final class VectorMapBearingTests: XCTestCase {
         XCTAssertEqual(back.longitude, 10, accuracy: 1e-9)
         XCTAssertEqual(back.latitude, 0, accuracy: 1e-9)
     }
+
+    func testATranslatedLineIsClippedToItsTileSquareUnderARightAngleBearing() throws {
+        // A line 10° N in the top tiles only (no buffer), translated 40 pixels south: past its
+        // tiles' squares, where MapLibre's stencil clips it away, at bearing 0 as at 90.
+        func drawn(bearing: Double, translate: Bool) throws -> Int {
+            let style = try VectorStyle(json: #"""
+            {"version": 8, "sources": {"g": {"type": "geojson", "buffer": 0, "data": {"type": "LineString", "coordinates": [[-40, 10], [40, 10]]}}},
+             "layers": [{"id": "l", "type": "line", "source": "g", "paint": {"line-width": 4\#(translate ? #", "line-translate": [0, 40]"# : "")}}]}
+            """#)
+            guard case .geojson(let geojson)? = style.sources["g"]?.kind, case .inline(let document) = geojson.data else { throw FixtureError("no inline source") }
+            let bitmap = try VectorMapRenderer(tiles: geojson.tiles(document), sourceName: "g", style: style)
+                .render(VectorMapCamera(center: GeoCoordinate(latitude: 0, longitude: 0), zoom: 2, width: 128, height: 128, bearing: bearing))
+            return (0..<128).reduce(0) { count, y in count + (0..<128).filter { bitmap[$0, y].a > 0 }.count }
+        }
+        XCTAssertGreaterThan(try drawn(bearing: 90, translate: false), 200, "the line itself")
+        XCTAssertEqual(try drawn(bearing: 0, translate: true), 0)
+        XCTAssertEqual(try drawn(bearing: 90, translate: true), 0)
+        XCTAssertEqual(try drawn(bearing: 270, translate: true), 0)
+    }
 }

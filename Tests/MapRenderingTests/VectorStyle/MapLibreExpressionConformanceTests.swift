@@ -18,6 +18,8 @@ final class MapLibreExpressionConformanceTests: XCTestCase {
         var expression: StyleJSON
         var type: String?
         var `default`: StyleJSON?
+        /// The property's `interpolated` (whether a legacy function over zoom interpolates), when the case gives it.
+        var interpolated: Bool?
         var inputs: [[StyleJSON]]
         var compiled: String?
         var outputType: String?
@@ -135,7 +137,7 @@ final class MapLibreExpressionConformanceTests: XCTestCase {
         let expression: StyleExpression
         do {
             if case .object(let members) = testCase.expression {
-                expression = try StyleFunctionCompiler(expressions: compiler).compile(members, expecting: type)
+                expression = try StyleFunctionCompiler(expressions: compiler, interpolated: testCase.interpolated).compile(members, expecting: type)
             } else {
                 expression = try compiler.compile(testCase.expression, expecting: type)
             }

@@ -113,10 +113,10 @@ final class StyleFilterTests: XCTestCase {
     func testUnsupportedFilterIsWarnedAndHidesTheLayer() throws {
         let style = try VectorStyle(json: """
             {"version": 8, "sources": {"s": {"type": "vector"}},
-             "layers": [{"id": "l", "type": "line", "source": "s", "source-layer": "x", "filter": ["within", {"type": "Polygon"}]}]}
+             "layers": [{"id": "l", "type": "line", "source": "s", "source-layer": "x", "filter": ["<", ["distance", {"type": "Point", "coordinates": [0, 0]}], 5]}]}
             """)
         XCTAssertEqual(style.layers.count, 0)
-        XCTAssertEqual(style.warnings, ["layer 'l': filter: expression operator 'within' is not supported; the layer is not drawn"])
+        XCTAssertEqual(style.warnings, ["layer 'l': filter: expression operator 'distance' is not supported; the layer is not drawn"])
     }
 
     func testMalformedFiltersNameTheLayer() {

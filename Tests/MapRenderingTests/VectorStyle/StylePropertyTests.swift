@@ -84,6 +84,22 @@ final class StylePropertyTests: XCTestCase {
         XCTAssertEqual(width.value(atZoom: 15, for: rank5), 6)
     }
 
+    func testACategoricalZoomAndPropertyFunctionIsLinearOverZoom() throws {
+        // MapLibre's convertZoomAndPropertyFunction: the zoom dimension follows the
+        // property (linear for a width), the type only shapes each zoom's property curve.
+        let width = try line(#""line-width": {"property": "p", "type": "categorical", "stops": [[{"zoom": 0, "value": 1}, 1], [{"zoom": 0, "value": 2}, 2], [{"zoom": 1, "value": 1}, 4], [{"zoom": 1, "value": 2}, 5]]}"#).width
+        XCTAssertEqual(width.value(atZoom: 0.5, for: MockStyleFeature(properties: ["p": .number(2)])), 3.5)
+        XCTAssertEqual(width.value(atZoom: 0.5, for: MockStyleFeature(properties: ["p": .number(1)])), 2.5)
+    }
+
+    func testADasharrayFunctionStepsAsTheSpecificationDoesNotInterpolateIt() throws {
+        let dashes = try line(#""line-dasharray": {"stops": [[0, [1, 1]], [1, [2, 1]]]}"#).dashArray
+        XCTAssertEqual(dashes.value(atZoom: 0.5), [1, 1])
+        XCTAssertEqual(dashes.value(atZoom: 1), [2, 1])
+        // Other arrays still interpolate.
+        XCTAssertEqual(try line(#""line-translate": {"stops": [[0, [0, 0]], [1, [2, 4]]]}"#).translate.value(atZoom: 0.5), [1, 2])
+    }
+
     func testFeatureDependentExpressionsAndZoomFolding() throws {
         let style = try line(#"""
             "line-width": ["interpolate", ["linear"], ["zoom"], 10, ["match", ["get", "class"], "primary", 2, 1], 20, ["match", ["get", "class"], "primary", 12, 6]],

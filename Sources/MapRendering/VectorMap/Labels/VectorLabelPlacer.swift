@@ -177,7 +177,8 @@ struct VectorLabelPlacer {
             for featureIndex in 0..<tileLayer.featureCount {
                 guard examine() else { return }
                 try checkCancellation()
-                let feature = tileLayer.feature(at: featureIndex)
+                var feature = tileLayer.feature(at: featureIndex)
+                feature.tile = place.tile   // where `within` tests
                 if alongLines, feature.geometryType != .lineString && feature.geometryType != .polygon { continue }
                 guard layer.matches(feature, atZoom: zoom) else { continue }
                 if alongLines {

@@ -7,6 +7,9 @@ public struct VectorTileFeature: Sendable {
     public let layer: VectorTileLayer
     /// The feature's position in its layer.
     public let index: Int
+    /// The tile the feature is in, when the caller knows it (a style's
+    /// `within` needs it; ``VectorLayerDrawer`` sets it).
+    public var tile: TileCoordinate? = nil
 
     @inline(__always)
     private var record: VectorTileLayer.FeatureRecord { layer.records[index] }
