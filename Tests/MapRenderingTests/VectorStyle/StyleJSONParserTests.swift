@@ -80,10 +80,15 @@ final class StyleJSONParserTests: XCTestCase {
     }
 
     func testALargeDocumentReadsQuickly() throws {
-        // A style within the byte limit made of a million numbers: read in one pass.
+        // A style within the byte limit made of half a million numbers: read in one pass. The bound
+        // catches a pass per number (minutes), not speed: a debug build on a busy machine took 4.2 s.
         let json = #"{"version": 8, "metadata": {"x": ["# + String(repeating: "1,", count: 500_000) + #"1]}, "layers": []}"#
         let start = Date()
         _ = try VectorStyle(json: json)
+        #if DEBUG
+        XCTAssertLessThan(Date().timeIntervalSince(start), 20)
+        #else
         XCTAssertLessThan(Date().timeIntervalSince(start), 2)
+        #endif
     }
 }
