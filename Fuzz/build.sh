@@ -33,10 +33,11 @@ if grep -qE "import URLSchemeKit$" $(printf 'Fuzz/%s/main.swift ' "$@"); then
     build_library URLSchemeKit -enable-testing $(find Sources/URLSchemeKit -name '*.swift')
 fi
 if grep -q "import URLSchemeServer" $(printf 'Fuzz/%s/main.swift ' "$@"); then
-    # The server's request parser alone: its three files need Foundation only,
+    # The server's request parser alone: its four files need Foundation only,
     # and the targets reach nothing else of the server.
     build_library URLSchemeServer -enable-testing Sources/URLSchemeServer/HTTPRequest.swift \
-        Sources/URLSchemeServer/HTTPRequestError.swift Sources/URLSchemeServer/HTTPRequestParser.swift
+        Sources/URLSchemeServer/HTTPRequestError.swift Sources/URLSchemeServer/HTTPRequestParser.swift \
+        Sources/URLSchemeServer/HTTPFieldName.swift
 fi
 if grep -q "import URLSchemeKitTesting" $(printf 'Fuzz/%s/main.swift ' "$@"); then
     # The HAR reader and writer alone: Foundation only, like the server's parser.
