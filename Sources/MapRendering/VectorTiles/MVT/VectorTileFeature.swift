@@ -8,7 +8,7 @@ public struct VectorTileFeature: Sendable {
     /// The feature's position in its layer.
     public let index: Int
     /// The tile the feature is in, when the caller knows it (a style's
-    /// `within` needs it; ``VectorLayerDrawer`` sets it).
+    /// `within` needs it; the layer drawer sets it).
     public var tile: TileCoordinate? = nil
 
     @inline(__always)
