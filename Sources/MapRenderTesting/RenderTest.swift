@@ -1,4 +1,5 @@
 import Foundation
+import MapRendering
 
 /// One test of MapLibre's render-test suite: a folder under
 /// `integration/render-tests/` holding `style.json` (whose `metadata.test`
@@ -24,9 +25,13 @@ struct RenderTest: Sendable {
     var notStatic: String?
     /// The `type`s of the style's layers.
     var layerTypes: Set<String>
-    /// Camera options of MapLibre's test harness our camera does not have
-    /// (`axonometric`, `skew`): such a test is unsupported, not failed.
-    var unsupportedCameraOptions: [String]
+    /// The harness's axonometric projection mode (`axonometric`, `skew`: Native's
+    /// `ProjectionMode`), or nil for MapLibre's perspective camera.
+    var axonometric: AxonometricProjection?
+    /// The canvas MapLibre's harness adds to the page for a `canvas` source
+    /// (`metadata.test.addFakeCanvas`): its element id and the picture drawn
+    /// on it, a path under `integration/`.
+    var fakeCanvas: (id: String, image: String)?
 
     /// The group: the first folder of ``name`` (`line-width` of `line-width/literal`).
     var group: String { String(name.prefix { $0 != "/" }) }
@@ -53,10 +58,13 @@ struct RenderTest: Sendable {
         pixelRatio = (test["pixelRatio"] as? NSNumber)?.doubleValue ?? 1
         allowed = (test["allowed"] as? NSNumber)?.doubleValue ?? 0.00015
         notStatic = Self.whyNotStatic(test: test, document: document)
+        if let canvas = test["addFakeCanvas"] as? [String: Any], let id = canvas["id"] as? String, let image = canvas["image"] as? String {
+            fakeCanvas = (id, image)
+        }
         layerTypes = Set((document["layers"] as? [[String: Any]] ?? []).compactMap { $0["type"] as? String })
-        unsupportedCameraOptions = ["axonometric", "skew"].filter { key in
-            guard let value = test[key] else { return false }
-            return (value as? Bool) ?? true  // `skew` is a pair of numbers; `axonometric: false` is the default camera
+        if (test["axonometric"] as? Bool) == true {
+            let skew = (test["skew"] as? [NSNumber])?.map(\.doubleValue) ?? []
+            axonometric = skew.count == 2 ? AxonometricProjection(xSkew: skew[0], ySkew: skew[1]) : AxonometricProjection()
         }
     }
 

@@ -29,7 +29,7 @@ struct RenderTestRenderer {
 
     /// Runs `test`.
     func run(_ test: RenderTest) -> Run {
-        let suite = SuiteResources(renderer: self)
+        let suite = SuiteResources(renderer: self, fakeCanvas: test.fakeCanvas)
         do {
             let actual = try render(test, resources: suite)
             let resources = suite.filesRead
@@ -65,7 +65,6 @@ struct RenderTestRenderer {
     /// `resources`. Throws ``Unsupported`` for what cannot be expressed, and
     /// the renderer's errors.
     private func render(_ test: RenderTest, resources: SuiteResources) throws -> Bitmap {
-        if let option = test.unsupportedCameraOptions.first { throw Unsupported(feature: "camera option '\(option)'") }
         let document = try StyleDocumentRenderer(style: test.style, resources: resources, pixelRatio: test.pixelRatio)
         for warning in document.style.warnings {
             for kind in ["source type", "layer type", "geojson option"] {
@@ -75,7 +74,9 @@ struct RenderTestRenderer {
                 }
             }
         }
-        return try document.render(width: test.width, height: test.height, scale: test.pixelRatio)
+        var camera = document.camera
+        camera.axonometric = test.axonometric
+        return try document.render(width: test.width, height: test.height, scale: test.pixelRatio, camera: camera)
     }
 
     /// The path under `integration/` of a `local://` (or `http://localhost:2900/`) URL.

@@ -1,5 +1,7 @@
 import Foundation
+import ImageCodecs
 import MapRendering
+import Raster
 import Synchronization
 
 /// A test style's resources from the suite's files, as MapLibre's runners
@@ -10,14 +12,25 @@ import Synchronization
 /// ``RenderTestRenderer/Unsupported``.
 final class SuiteResources: StyleResourceLoading {
     private let renderer: RenderTestRenderer
+    /// The canvas the test's harness adds, if any: its id and picture's path under `integration/`.
+    private let fakeCanvas: (id: String, image: String)?
     private let read = Mutex<Set<String>>([])
 
     /// The files read, relative to the suite's `integration/` folder.
     var filesRead: Set<String> { read.withLock { $0 } }
 
-    /// Resources of the suite `renderer` runs.
-    init(renderer: RenderTestRenderer) {
+    /// Resources of the suite `renderer` runs, with the canvas of `fakeCanvas`.
+    init(renderer: RenderTestRenderer, fakeCanvas: (id: String, image: String)? = nil) {
         self.renderer = renderer
+        self.fakeCanvas = fakeCanvas
+    }
+
+    /// The test harness's canvas: its picture decoded, as the harness draws it on the page's canvas element.
+    func canvas(id: String) throws -> Bitmap? {
+        guard let fakeCanvas, fakeCanvas.id == id else { return nil }
+        let path = fakeCanvas.image.hasPrefix("./") ? String(fakeCanvas.image.dropFirst(2)) : fakeCanvas.image
+        guard let data = try file("local://" + path, maximumBytes: 64 << 20) else { return nil }
+        return try ImageDecoder.decode(data).bitmap
     }
 
     func tileLoader(template: String) throws -> any TileLoading {

@@ -70,6 +70,16 @@ struct FillExtrusionLayerDrawer {
         var t: Double
     }
 
+    /// A face's point on the image: its position (output pixels), clip w,
+    /// GL window depth (0…1) and height fraction.
+    struct Vertex {
+        var x: Double
+        var y: Double
+        var w: Double
+        var window: Double
+        var t: Double
+    }
+
     let width: Int
     let height: Int
     /// Output pixels per point.
@@ -122,7 +132,7 @@ struct FillExtrusionLayerDrawer {
         translatesWithMap = style.translateAnchor.value(atZoom: zoom) == .map
         let opacity = style.opacity.value(atZoom: zoom)
         self.opacity = opacity.isFinite ? min(max(opacity, 0), 1) : 1
-        projection = PitchProjection(pitch: camera.pitch, width: Double(width), height: Double(height))
+        projection = PitchProjection(pitch: camera.pitch, width: Double(width), height: Double(height), axonometric: camera.axonometric)
         pixels = []
         nearest = depth.count == width * height ? depth : []
         self.writesColor = writesColor
@@ -217,30 +227,30 @@ struct FillExtrusionLayerDrawer {
     /// coloured from `bottom` to `top` by the height fraction, perspective-correct.
     private mutating func fill(_ rings: [[FacePoint]], bottom: SIMD3<Double>, top: SIMD3<Double>,
                                layer: String, budget: GeneratedGeometryBudget) throws {
-        // Project, cutting each ring at the near plane (depth is affine in 3D).
+        // Project, cutting each ring at the near plane (w is affine in 3D).
         let near = projection.nearDepth
-        var screen: [[(x: Double, y: Double, w: Double, t: Double)]] = []
+        var screen: [[Vertex]] = []
         for ring in rings {
-            let projected = ring.map { p -> (x: Double, y: Double, w: Double, t: Double, p: FacePoint) in
-                let (q, w) = projection.project(Point(p.x, p.y), elevation: p.z)
-                return (q.x, q.y, w, p.t, p)
+            let projected = ring.map { p -> (vertex: Vertex, p: FacePoint) in
+                let (q, w, depth) = projection.project(Point(p.x, p.y), elevation: p.z)
+                return (Vertex(x: q.x, y: q.y, w: w, window: projection.windowDepth(w: w, depth: depth), t: p.t), p)
             }
-            var out: [(x: Double, y: Double, w: Double, t: Double)] = []
+            var out: [Vertex] = []
             guard var previous = projected.last else { continue }
             for current in projected {
-                if (current.w >= near) != (previous.w >= near) {
-                    let s = (near - previous.w) / (current.w - previous.w)
+                if (current.vertex.w >= near) != (previous.vertex.w >= near) {
+                    let s = (near - previous.vertex.w) / (current.vertex.w - previous.vertex.w)
                     let p = FacePoint(x: previous.p.x + (current.p.x - previous.p.x) * s, y: previous.p.y + (current.p.y - previous.p.y) * s,
                                       z: previous.p.z + (current.p.z - previous.p.z) * s, t: previous.p.t + (current.p.t - previous.p.t) * s)
-                    let (q, _) = projection.project(Point(p.x, p.y), elevation: p.z)
-                    out.append((q.x, q.y, near, p.t))
+                    let (q, w, depth) = projection.project(Point(p.x, p.y), elevation: p.z)
+                    out.append(Vertex(x: q.x, y: q.y, w: w, window: projection.windowDepth(w: w, depth: depth), t: p.t))
                 }
-                if current.w >= near { out.append((current.x, current.y, current.w, current.t)) }
+                if current.vertex.w >= near { out.append(current.vertex) }
                 previous = current
             }
             guard out.count >= 3, out.allSatisfy({ $0.x.isFinite && $0.y.isFinite && abs($0.x) < 1e9 && abs($0.y) < 1e9 }) else { continue }
             // Snapped to 1/256 pixel, as GL rasterisers hold vertex positions (8 bits of sub-pixel precision).
-            screen.append(out.map { (($0.x * 256).rounded() / 256, ($0.y * 256).rounded() / 256, $0.w, $0.t) })
+            screen.append(out.map { Vertex(x: ($0.x * 256).rounded() / 256, y: ($0.y * 256).rounded() / 256, w: $0.w, window: $0.window, t: $0.t) })
         }
         guard let outer = screen.first else { return }
         // The plane's 1/w and t/w as affine functions of the image point, from
@@ -266,6 +276,7 @@ struct FillExtrusionLayerDrawer {
         }
         let inverse = affine(1 / a.w, 1 / b.w, 1 / c.w)
         let fraction = affine(a.t / a.w, b.t / b.w, c.t / c.w)
+        let window = affine(a.window, b.window, c.window)
         // The rows whose centres the face spans, within the image.
         let ys = screen.joined().map(\.y)
         let firstRow = max(0, Int(max(-1, (ys.min()! - 0.5).rounded(.up))))
@@ -279,9 +290,8 @@ struct FillExtrusionLayerDrawer {
         // The buffers are made for the first face charged: a layer refused at once never holds them.
         if pixels.isEmpty && writesColor { pixels = [UInt8](repeating: 0, count: width * height * 4) }
         if nearest.isEmpty { nearest = [UInt16](repeating: Self.farthest, count: width * height) }
-        // GL's window depth, f / (f − n) · (1 − n / w), affine in 1/w, in 16 bits.
-        let (n, f) = (projection.nearDepth, projection.farDepth)
-        let depthScale = f / (f - n) * Double(Self.farthest)
+        // GL's window depth, in 16 bits.
+        let depthScale = Double(Self.farthest)
         let shift = opacity
         let bottomColor = bottom * shift, topColor = top * shift
         let alpha = UInt8((255 * shift).rounded())
@@ -312,10 +322,10 @@ struct FillExtrusionLayerDrawer {
                     let x = Double(column) + 0.5
                     let inverseDepth = inverse.0 * x + inverse.1 * y + inverse.2
                     let pixel = row * width + column
-                    let window = depthScale * (1 - n * inverseDepth)
-                    guard inverseDepth > 0, window >= 0, window <= Double(Self.farthest) else { continue }
+                    let windowDepth = depthScale * (window.0 * x + window.1 * y + window.2)
+                    guard inverseDepth > 0, windowDepth >= 0, windowDepth <= depthScale else { continue }
                     // LEQUAL: a later face at the same depth wins.
-                    let depth = UInt16(window.rounded())
+                    let depth = UInt16(windowDepth.rounded())
                     guard depth <= nearest[pixel] else { continue }
                     nearest[pixel] = depth
                     guard writesColor else { continue }

@@ -29,4 +29,18 @@ public struct ImageSource: Sendable {
         }
         self.corners = corners
     }
+
+    /// The source of `picture` (straight alpha) pinned to `corners`. Throws a
+    /// ``VectorTileError`` when there are not four corners or the picture has
+    /// more pixels than `limits.imagePixels`.
+    public init(picture: Bitmap, corners: [GeoCoordinate], limits: RasterSourceLimits = .default) throws {
+        guard corners.count == 4 else {
+            throw VectorTileError(.corrupt, "an image source has 4 corners, not \(corners.count)")
+        }
+        guard picture.width * picture.height <= limits.imagePixels else {
+            throw VectorTileError(.limitExceeded, "image source: \(picture.width)×\(picture.height) pixels, over RasterSourceLimits.imagePixels (\(limits.imagePixels))")
+        }
+        self.picture = picture
+        self.corners = corners
+    }
 }

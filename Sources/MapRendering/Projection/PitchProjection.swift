@@ -40,13 +40,16 @@ struct PitchProjection: Equatable, Sendable {
     let farDepth: Double
     /// The image row of the far plane (negative when the ground fills the image).
     let farRow: Double
+    /// Heights drawn without perspective (``project(_:elevation:)``), or nil.
+    let axonometric: AxonometricProjection?
 
     /// The projection of a camera pitched by `pitch` degrees (0 < pitch < 90;
     /// 0 only for ``project(_:elevation:)``, the planes' bounds then infinite)
     /// on a `width` × `height` output pixel image (its height is the points'
     /// height times the scale, so every length is MapLibre's times the scale).
-    init(pitch: Double, width: Double, height: Double) {
+    init(pitch: Double, width: Double, height: Double, axonometric: AxonometricProjection? = nil) {
         self.pitch = pitch
+        self.axonometric = axonometric
         self.width = width
         self.height = height
         let angle = pitch * .pi / 180
@@ -179,19 +182,40 @@ struct PitchProjection: Equatable, Sendable {
 
 extension PitchProjection {
     /// The image point of the point `z` output pixels above plane point `p`,
-    /// with its depth (output pixels along the view direction: MapLibre's
-    /// `gl_Position.w`). The camera is `distance` from the centre, tilted by
-    /// the pitch towards the bottom of the image, so
-    /// depth = D − sin p · dy − cos p · z, and the image point is the centre
-    /// plus D · (dx, cos p · dy − sin p · z) / depth. At z = 0 this is
-    /// ``project(_:)``. Valid at pitch 0 too (a camera straight above, whose
-    /// perspective still shows tall things' sides away from the centre).
+    /// its clip w (what GL divides by: MapLibre's `gl_Position.w`) and its
+    /// depth (output pixels along the view direction). The camera is
+    /// `distance` from the centre, tilted by the pitch towards the bottom of
+    /// the image, so depth = D − sin p · dy − cos p · z, and the image point is
+    /// the centre plus D · (dx, cos p · dy − sin p · z) / depth; w is the
+    /// depth. At z = 0 this is ``project(_:)``. Valid at pitch 0 too (a camera
+    /// straight above, whose perspective still shows tall things' sides away
+    /// from the centre).
+    ///
+    /// Under ``axonometric`` the height leaves the divide: w is the ground
+    /// point's depth, and the point moves from its ground point's image by
+    /// (xSkew, −ySkew) · z / w · (width, height) / 2.
     @inline(__always)
-    func project(_ p: Point, elevation z: Double) -> (point: Point, depth: Double) {
+    func project(_ p: Point, elevation z: Double) -> (point: Point, w: Double, depth: Double) {
         let (c, s) = (cosPitch, sinPitch)
         let dx = p.x - width / 2, dy = p.y - height / 2
         let depth = distance - s * dy - c * z
-        return (Point(width / 2 + distance * dx / depth, height / 2 + distance * (c * dy - s * z) / depth), depth)
+        guard let axonometric else {
+            return (Point(width / 2 + distance * dx / depth, height / 2 + distance * (c * dy - s * z) / depth), depth, depth)
+        }
+        let w = distance - s * dy
+        let lift = z / w
+        return (Point(width / 2 + distance * dx / w + axonometric.xSkew * lift * width / 2,
+                      height / 2 + distance * c * dy / w - axonometric.ySkew * lift * height / 2), w, depth)
+    }
+
+    /// GL's window depth (0 at the near plane, 1 at the far) of a point of
+    /// clip `w` and `depth` (``project(_:elevation:)``): MapLibre's perspective
+    /// matrix gives clip z = ((f + n) · depth − 2 f n) / (f − n), divided by w.
+    /// Affine in the image for a planar face, so it is interpolated as is.
+    @inline(__always)
+    func windowDepth(w: Double, depth: Double) -> Double {
+        let (n, f) = (nearDepth, farDepth)
+        return ((f + n) * depth - 2 * f * n + (f - n) * w) / (2 * (f - n) * w)
     }
 
     /// MapLibre's near plane: the least depth drawn (a fiftieth of the image's height).

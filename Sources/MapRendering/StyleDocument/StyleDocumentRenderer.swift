@@ -3,7 +3,7 @@ import Raster
 
 /// Draws a whole MapLibre style document, as MapLibre Native's `mbgl-render`
 /// does: every source it names (vector tiles by template or `url`, GeoJSON,
-/// raster, raster-dem and image sources), its sprites and its glyphs, read
+/// raster, raster-dem, image, video and canvas sources), its sprites and its glyphs, read
 /// through a ``StyleResourceLoading``; the camera the style's own `center`,
 /// `zoom`, `bearing` and `pitch` unless the caller gives another.
 ///
@@ -25,13 +25,19 @@ public struct StyleDocumentRenderer: Sendable {
         public var bearing: Double
         /// Degrees from looking straight down (the style's `pitch`, else 0).
         public var pitch: Double
+        /// Heights drawn without perspective (MapLibre Native's axonometric
+        /// projection mode), or nil (a style never asks for it).
+        public var axonometric: AxonometricProjection?
 
-        /// A camera at `center` and `zoom`, turned by `bearing` and tilted by `pitch`.
-        public init(center: GeoCoordinate = GeoCoordinate(latitude: 0, longitude: 0), zoom: Double = 0, bearing: Double = 0, pitch: Double = 0) {
+        /// A camera at `center` and `zoom`, turned by `bearing` and tilted by
+        /// `pitch`, axonometric when `axonometric` is given.
+        public init(center: GeoCoordinate = GeoCoordinate(latitude: 0, longitude: 0), zoom: Double = 0, bearing: Double = 0, pitch: Double = 0,
+                    axonometric: AxonometricProjection? = nil) {
             self.center = center
             self.zoom = zoom
             self.bearing = bearing
             self.pitch = pitch
+            self.axonometric = axonometric
         }
     }
 
@@ -92,7 +98,8 @@ public struct StyleDocumentRenderer: Sendable {
         let wrapped = camera.bearing.truncatingRemainder(dividingBy: 360)
         // MapLibre counts zoom in 512-point tiles, the camera in 256-point ones.
         let view = VectorMapCamera(center: camera.center, zoom: camera.zoom + 1, width: width, height: height, scale: scale,
-                                   bearing: wrapped < 0 ? wrapped + 360 : wrapped, pitch: min(max(camera.pitch, 0), Self.maximumPitch))
+                                   bearing: wrapped < 0 ? wrapped + 360 : wrapped, pitch: min(max(camera.pitch, 0), Self.maximumPitch),
+                                   axonometric: camera.axonometric)
         return try renderer.render(view)
     }
 
@@ -185,11 +192,44 @@ public struct StyleDocumentRenderer: Sendable {
             if case .rasterDEM = source.kind { return .elevation(tiles) }
             return .tiles(tiles)
         case .image(let image):
-            let limits = RasterSourceLimits.default
-            guard let data = try resources.file(image.url, maximumBytes: 64 << 20) else { throw StyleDocumentError("the image '\(image.url)' does not exist") }
-            return .image(try ImageSource(data: data, corners: image.corners, limits: limits))
+            return .image(try Self.picture(of: image, resources: resources))
         case .vector, .geojson:
             throw StyleDocumentError("a vector source cannot be drawn as pictures")
+        }
+    }
+
+    /// The most bytes of an `image` or `video` source's picture file.
+    static let maximumPictureBytes = 64 << 20
+
+    /// An `image`, `video` or `canvas` source's picture: the file its `url`
+    /// names, the first of a video's `urls` that is a picture (a snapshot
+    /// shows a video's first frame), or the canvas the resources draw.
+    private static func picture(of source: ImageStyleSource, resources: any StyleResourceLoading) throws -> ImageSource {
+        let limits = RasterSourceLimits.default
+        switch source.content {
+        case .url(let url):
+            guard let data = try resources.file(url, maximumBytes: maximumPictureBytes) else { throw StyleDocumentError("the image '\(url)' does not exist") }
+            return try ImageSource(data: data, corners: source.corners, limits: limits)
+        case .video(let urls):
+            var reasons: [String] = []
+            for url in urls {
+                guard let data = try resources.file(url, maximumBytes: maximumPictureBytes) else {
+                    reasons.append("'\(url)' does not exist")
+                    continue
+                }
+                do {
+                    return try ImageSource(data: data, corners: source.corners, limits: limits)
+                } catch let error as VectorTileError where error.kind == .corrupt {
+                    // A video file, or another format: the next URL may be a picture.
+                    reasons.append("'\(url)' is no picture this renderer decodes (PNG, JPEG, GIF, WebP; video files are not decoded)")
+                }
+            }
+            throw StyleDocumentError("no URL of the video gives a picture: " + reasons.joined(separator: "; "))
+        case .canvas(let id):
+            guard let picture = try resources.canvas(id: id) else {
+                throw StyleDocumentError("there is no canvas '\(id)' (StyleResourceLoading.canvas(id:) gives none)")
+            }
+            return try ImageSource(picture: picture, corners: source.corners, limits: limits)
         }
     }
 

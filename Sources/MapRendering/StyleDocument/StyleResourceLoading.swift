@@ -1,4 +1,5 @@
 import Foundation
+import Raster
 
 /// Where the files a MapLibre style names come from, by the URLs it names
 /// them with: its sources' tile templates and `url`s, GeoJSON `data`, image
@@ -22,9 +23,17 @@ public protocol StyleResourceLoading: Sendable {
     /// Whether this loader reads the kind of URL `url` is (a file, `http(s)`…),
     /// asked before any is read so that a style naming others is told at once.
     func reads(_ url: String) -> Bool
+    /// The picture of the canvas `id` a `canvas` source names (straight
+    /// alpha), drawn by the host as a web page draws on its `<canvas>`
+    /// element; nil when the host has none of that id (the style is then
+    /// refused, naming it).
+    func canvas(id: String) throws -> Bitmap?
 }
 
 extension StyleResourceLoading {
     /// Every URL, unless a loader says otherwise: it then fails on the ones it cannot read, naming them.
     public func reads(_ url: String) -> Bool { true }
+
+    /// No canvases, unless a loader has them.
+    public func canvas(id: String) throws -> Bitmap? { nil }
 }

@@ -27,11 +27,14 @@ public struct VectorMapCamera: Sendable, Equatable {
     /// image's height away (MapLibre's 36.87° field of view), so the top of
     /// the image shows ground farther away, drawn smaller.
     public var pitch: Double
+    /// Heights drawn without perspective (MapLibre Native's axonometric
+    /// projection mode), or nil (the default) for MapLibre's perspective camera.
+    public var axonometric: AxonometricProjection?
 
     /// A camera at `center` and `zoom` for a `width × height` point image at
     /// `scale`, turned by `bearing` degrees and tilted by `pitch`.
     public init(center: GeoCoordinate, zoom: Double, width: Int, height: Int, scale: Double = 1, bearing: Double = 0,
-                pitch: Double = 0) {
+                pitch: Double = 0, axonometric: AxonometricProjection? = nil) {
         self.center = center
         self.zoom = zoom
         self.width = width
@@ -39,6 +42,7 @@ public struct VectorMapCamera: Sendable, Equatable {
         self.scale = scale
         self.bearing = bearing
         self.pitch = pitch
+        self.axonometric = axonometric
     }
 
     /// The zoom a MapLibre style is evaluated at (512-point tiles): `zoom − 1`, at least 0.
@@ -74,6 +78,13 @@ public struct VectorMapCamera: Sendable, Equatable {
         }
         guard pitch.isFinite, Self.pitchRange.contains(pitch) else {
             throw MapOptionError(option: "pitch", reason: "must be within 0…85 degrees, not \(pitch)")
+        }
+        if let axonometric {
+            for (name, skew) in [("xSkew", axonometric.xSkew), ("ySkew", axonometric.ySkew)] {
+                guard skew.isFinite, AxonometricProjection.skewRange.contains(skew) else {
+                    throw MapOptionError(option: name, reason: "must be within -100…100, not \(skew)")
+                }
+            }
         }
         guard scale.isFinite, (1...4).contains(scale) else {
             throw MapOptionError(option: "scale", reason: "must be within 1…4, not \(scale)")

@@ -1,6 +1,6 @@
-/// Reads what a `raster`, `raster-dem` or `image` source says beyond the keys
-/// every tiled source has: `tileSize`, `encoding`, or an image's
-/// `url` and `coordinates`. A malformed value throws a ``VectorStyleError``
+/// Reads what a `raster`, `raster-dem`, `image`, `video` or `canvas` source
+/// says beyond the keys every tiled source has: `tileSize`, `encoding`, or a
+/// picture's `url` (`urls`, `canvas`) and `coordinates`. A malformed value throws a ``VectorStyleError``
 /// naming the source and key.
 struct RasterSourceReader {
     let name: String
@@ -34,10 +34,31 @@ struct RasterSourceReader {
         return .rasterDEM(options)
     }
 
-    /// An `image` source's picture URL and corners.
-    func readImage() throws -> VectorStyleSource.Kind {
-        guard case .string(let url)? = members["url"] else {
-            throw invalid("url", "is needed: the picture's URL, a string")
+    /// The most `urls` a `video` source may list (a browser tries each in turn).
+    static let maximumVideoURLs = 8
+
+    /// An `image`, `video` or `canvas` source (`type`): where its picture
+    /// comes from (`url`, `urls`, `canvas`) and its `coordinates`.
+    func readPicture(type: String) throws -> VectorStyleSource.Kind {
+        let content: ImageStyleSource.Content
+        switch type {
+        case "video":
+            guard case .array(let list)? = members["urls"], !list.isEmpty, list.count <= Self.maximumVideoURLs else {
+                throw invalid("urls", "is needed: 1–\(Self.maximumVideoURLs) URLs of the video, strings")
+            }
+            let urls = list.compactMap { element -> String? in if case .string(let url) = element { return url } else { return nil } }
+            guard urls.count == list.count else { throw invalid("urls", "holds URL strings only") }
+            content = .video(urls: urls)
+        case "canvas":
+            guard case .string(let id)? = members["canvas"], !id.isEmpty else {
+                throw invalid("canvas", "is needed: the id of the canvas, a string")
+            }
+            content = .canvas(id: id)
+        default:
+            guard case .string(let url)? = members["url"] else {
+                throw invalid("url", "is needed: the picture's URL, a string")
+            }
+            content = .url(url)
         }
         guard case .array(let list)? = members["coordinates"], list.count == 4 else {
             throw invalid("coordinates", "is needed: four [longitude, latitude] corners, top-left first, clockwise")
@@ -50,6 +71,6 @@ struct RasterSourceReader {
             }
             corners.append(GeoCoordinate(latitude: latitude, longitude: longitude))
         }
-        return .image(ImageStyleSource(url: url, corners: corners))
+        return .image(ImageStyleSource(content: content, corners: corners))
     }
 }

@@ -88,7 +88,7 @@ struct VectorStyleReader {
             guard case .object(let source) = value, case .string(let type)? = source["type"] else {
                 throw VectorStyleError(.invalidValue, property: "sources", detail: "source '\(name)' is not an object with a string 'type'")
             }
-            guard ["vector", "geojson", "raster", "raster-dem", "image"].contains(type) else {
+            guard ["vector", "geojson", "raster", "raster-dem", "image", "video", "canvas"].contains(type) else {
                 warn("source '\(name)': source type '\(type)' is not supported")
                 others.insert(name)
                 continue
@@ -130,8 +130,8 @@ struct VectorStyleReader {
             switch type {
             case "raster", "raster-dem":
                 kind = try RasterSourceReader(name: name, members: source).read(dem: type == "raster-dem")
-            case "image":
-                kind = try RasterSourceReader(name: name, members: source).readImage()
+            case "image", "video", "canvas":
+                kind = try RasterSourceReader(name: name, members: source).readPicture(type: type)
             default:
                 break
             }

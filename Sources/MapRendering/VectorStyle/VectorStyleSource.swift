@@ -12,7 +12,8 @@ public struct VectorStyleSource: Sendable, Equatable {
         case raster(RasterStyleSource)
         /// `raster-dem`: elevation tiles drawn by `hillshade` layers.
         case rasterDEM(RasterStyleSource)
-        /// `image`: one picture pinned to four coordinates, drawn by `raster` layers.
+        /// `image`, `video` or `canvas`: one picture pinned to four
+        /// coordinates, drawn by `raster` layers (a video's first frame).
         case image(ImageStyleSource)
     }
 

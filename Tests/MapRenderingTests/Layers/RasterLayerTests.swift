@@ -46,7 +46,8 @@ final class RasterLayerTests: XCTestCase {
             case .rasterDEM(let options): sources[source.name] = .elevation(RasterTileSource(loader: loader, options: options, scheme: source.scheme ?? .xyz,
                                                                                               bounds: source.bounds, zoomRange: range, limits: limits))
             case .image(let image):
-                sources[source.name] = .image(try ImageSource(data: Data(contentsOf: folder.appendingPathComponent(image.url)), corners: image.corners, limits: limits))
+                guard case .url(let url) = image.content else { continue }
+                sources[source.name] = .image(try ImageSource(data: Data(contentsOf: folder.appendingPathComponent(url)), corners: image.corners, limits: limits))
             case .vector, .geojson: break
             }
         }
