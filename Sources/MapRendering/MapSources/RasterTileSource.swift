@@ -67,9 +67,14 @@ public struct RasterTileSource: Sendable {
 }
 
 extension RasterTileSource {
+    /// How many zooms above a missing tile an ancestor may stand in for it:
+    /// MapLibre's `maxUnderzooming` (its source cache looks no farther up).
+    static let maximumAncestorLevels = 3
+
     /// The pictures drawn for the tiles of `zoom` under `frame`'s view, by
     /// tile (columns wrapped into 0..<2^zoom): each tile's own, or, where the
-    /// source lacks it, its nearest ancestor's down to the source's minimum
+    /// source lacks it, its nearest ancestor's at most
+    /// ``maximumAncestorLevels`` zooms up and not below the source's minimum
     /// zoom (as MapLibre keeps a parent tile in place of a missing one), with
     /// the tile whose picture it is. Tiles with neither are left out. Throws
     /// a ``VectorTileError`` when the view needs more than `tileLimit` tiles
@@ -102,7 +107,7 @@ extension RasterTileSource {
                     images[place] = (tile, image)
                     break
                 }
-                guard tile.z > zoomRange.lowerBound, tile.z > 0 else { break }
+                guard tile.z > max(zoomRange.lowerBound, zoom - Self.maximumAncestorLevels), tile.z > 0 else { break }
                 tile = TileCoordinate(z: tile.z - 1, x: tile.x / 2, y: tile.y / 2)
             }
         }

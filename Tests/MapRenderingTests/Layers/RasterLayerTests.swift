@@ -81,6 +81,17 @@ final class RasterLayerTests: XCTestCase {
         XCTAssertEqual(image[400, 100], RGBA(0, 0, 255))
     }
 
+    /// MapLibre looks at most three zooms up for a missing tile's stand-in
+    /// (`maxUnderzooming`): a tile whose nearest ancestor is four zooms up is left out.
+    func testAnAncestorMoreThanThreeZoomsUpDoesNotStandIn() throws {
+        try writeTile(try Bitmap(width: 256, height: 256, fill: RGBA(255, 0, 0)), 0, 0, 0)
+        let source = #""type": "raster", "tiles": ["{z}/{x}/{y}.png"], "tileSize": 256, "maxzoom": 4"#
+        // Style zoom 2 over 256-point tiles wants zoom 3: zoom 0 is three up.
+        XCTAssertEqual(try render(rasterStyle(source: source), zoom: 3)[256, 256], RGBA(255, 0, 0))
+        // Style zoom 3 wants zoom 4: zoom 0 is four up, so the background shows.
+        XCTAssertEqual(try render(rasterStyle(source: source), zoom: 4)[256, 256], RGBA(255, 255, 255))
+    }
+
     func testRasterPaintRecoloursAsMapLibreShaderDoes() throws {
         try writeTile(try halves(RGBA(255, 0, 0), RGBA(0, 0, 255)), 0, 0, 0)
         // Half opacity over white: red is drawn as 128 of 255 alpha, leaving 127 of the white.

@@ -10,7 +10,7 @@ final class VectorStyleTests: XCTestCase {
         let style = try VectorStyle(json: """
             {"version": 8, "name": "Test", "center": [24.9, 60.2], "zoom": 12, "glyphs": "https://example.com/{fontstack}/{range}.pbf",
              "sources": {"omt": {"type": "vector", "url": "pmtiles://x.pmtiles", "maxzoom": 14, "attribution": "© OSM"},
-                         "hills": {"type": "video", "urls": ["https://example.com/hills.mp4"]}},
+                         "hills": {"type": "raster-array", "url": "mapbox://hills"}},
              "layers": [
                {"id": "bg", "type": "background", "paint": {"background-color": "#eee", "background-opacity": 0.5}},
                {"id": "water", "type": "fill", "source": "omt", "source-layer": "water", "minzoom": 2, "maxzoom": 16,
@@ -23,7 +23,7 @@ final class VectorStyleTests: XCTestCase {
         XCTAssertEqual(style.sources, ["omt": VectorStyleSource(name: "omt", url: "pmtiles://x.pmtiles", tiles: [], minimumZoom: nil, maximumZoom: 14, attribution: "© OSM")])
         XCTAssertEqual(style.layers.map(\.id), ["bg", "water", "roads"])
         XCTAssertEqual(style.warnings, [
-            "source 'hills': source type 'video' is not supported",
+            "source 'hills': source type 'raster-array' is not supported",
             "layer 'relief': layer type 'color-relief' is not supported",
         ])
         let water = style.layers[1]
