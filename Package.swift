@@ -24,8 +24,8 @@ let package = Package(
         .target(name: "Raster", exclude: ["Text/Fonts/DejaVuSans-LICENSE.txt"]),
         // Bytes <-> bitmaps: deflate, PNG, JPEG.
         .target(name: "ImageCodecs", dependencies: ["Raster"]),
-        // Geography: projection, basemap, styles, map renderers.
-        .target(name: "MapRendering", dependencies: ["Raster", "ImageCodecs"]),
+        // Geography: projection, basemap, styles, map renderers. The built-in glyphs' licence travels beside them.
+        .target(name: "MapRendering", dependencies: ["Raster", "ImageCodecs"], exclude: ["Symbols/Fonts/OpenSans-LICENSE.txt"]),
         // The URL Loading System face: protocols, cache, stores, builders.
         .target(name: "URLSchemeKit", dependencies: ["Raster", "ImageCodecs", "MapRendering"]),
         // HTTP/1.1 over POSIX sockets and Dispatch: every scheme for browsers and caches.

@@ -78,8 +78,8 @@ final class MapStyleResourcesTests: XCTestCase {
     }
 
     /// `glyphs` relative to the style: labels are drawn with the style's
-    /// font, not the built-in one; an http(s) sprite or glyphs URL is named
-    /// as not loaded, and the map still draws.
+    /// font, not the built-in glyphs; an http(s) sprite or glyphs URL is named
+    /// as not loaded, and the map still draws, its labels from the built-in glyphs.
     func testStyleGlyphsDrawLabelsAndRemoteURLsAreNamed() async throws {
         let folder = try makeTemporaryDirectory()
         try FileManager.default.copyItem(at: Self.glyphs, to: folder.appendingPathComponent("fonts"))
@@ -93,7 +93,7 @@ final class MapStyleResourcesTests: XCTestCase {
         let glyphs = try XCTUnwrap(styled.resources.glyphs, "the style's glyphs are loaded")
         XCTAssertNotNil(glyphs.glyph(UInt32(("A" as Unicode.Scalar).value), fontStack: ["Open Sans Semibold", "Arial Unicode MS Bold"]))
         let fallback = try VectorTileSource.open(archive, style: .file(without))
-        XCTAssertNil(fallback.resources.glyphs)
+        XCTAssertTrue(fallback.resources.glyphs?.provider is BuiltInGlyphs, "the built-in glyphs stand in")
         XCTAssertTrue(fallback.lightStyle.warnings.contains { $0.contains("glyphs 'https://example.invalid/{fontstack}/{range}.pbf' are not loaded: only files are read") },
                       "\(fallback.lightStyle.warnings)")
 
@@ -102,8 +102,8 @@ final class MapStyleResourcesTests: XCTestCase {
         // Ink above the attribution (the bottom 24 rows).
         let dark = { (bitmap: Bitmap) in (0..<bitmap.height - 24).reduce(0) { sum, y in sum + (0..<bitmap.width).filter { bitmap[$0, y].r < 128 }.count } }
         XCTAssertGreaterThan(dark(drawn), 50, "labels are drawn")
-        XCTAssertGreaterThan(dark(builtin), 50, "labels are drawn in the built-in font")
-        XCTAssertTrue(drawn.pixels != builtin.pixels, "the style's glyphs, not the built-in font")
+        XCTAssertGreaterThan(dark(builtin), 50, "labels are drawn from the built-in glyphs")
+        XCTAssertTrue(drawn.pixels != builtin.pixels, "the style's glyphs, not the built-in ones")
         XCTAssertEqual(glyphs.errors, [])
     }
 
@@ -132,7 +132,7 @@ final class MapStyleResourcesTests: XCTestCase {
 
         // Without a configuration only files are read, and the style is told so.
         let filesOnly = try VectorTileSource.open(archive, style: .file(styleFile))
-        XCTAssertNil(filesOnly.resources.glyphs)
+        XCTAssertTrue(filesOnly.resources.glyphs?.provider is BuiltInGlyphs, "the built-in glyphs stand in")
         XCTAssertTrue(filesOnly.lightStyle.warnings.contains { $0.contains("are not loaded: only files are read") }, "\(filesOnly.lightStyle.warnings)")
     }
 }

@@ -81,11 +81,11 @@ public struct StyleDocumentRenderer: Sendable {
         if !style.sprites.isEmpty, Self.drawsSpriteImages(style) {
             renderer.sprites = try Sprites(of: style, pixelRatio: pixelRatio, from: ResourceSpriteProvider(resources: resources))
         }
-        if let template = style.glyphs {
-            renderer.glyphs = GlyphCache(provider: ResourceGlyphProvider(resources: resources, template: template))
-            // As mbgl-render: a label at the edge is cut there, not moved or dropped.
-            renderer.labelsCrossEdges = true
-        }
+        // The style's glyphs, else the package's own (a style MapLibre would draw without text).
+        let glyphs: any GlyphProviding = style.glyphs.map { ResourceGlyphProvider(resources: resources, template: $0) } ?? BuiltInGlyphs()
+        renderer.glyphs = GlyphCache(provider: glyphs)
+        // As mbgl-render: a label at the edge is cut there, not moved or dropped.
+        renderer.labelsCrossEdges = true
         self.renderer = renderer
     }
 

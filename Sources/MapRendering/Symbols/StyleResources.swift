@@ -9,14 +9,15 @@ import Foundation
 /// (a URL the loader does not read, a missing or malformed file, a sheet over
 /// ``SpriteLimits``) is named in ``warnings`` and drawn as MapLibre draws it
 /// then: icons and patterns it names are left out, and labels fall back to
-/// the built-in font.
+/// the built-in glyphs (``BuiltInGlyphs``), as they do for a style without `glyphs`.
 public struct StyleResources: Sendable {
     /// The sprites' `1x` images, drawn at pixel ratio 1.
     public var sprites: Sprites
     /// The sprites' `@2x` images, drawn at pixel ratios over 1 (the `1x`
     /// images when a sprite has no `@2x` files).
     public var highDensitySprites: Sprites
-    /// The style's glyph ranges, read on demand and kept; nil without `glyphs`.
+    /// The style's glyph ranges, read on demand and kept: the ``BuiltInGlyphs``
+    /// for a style without `glyphs` (nil only when the caller says so).
     public var glyphs: GlyphCache?
     /// Why a sprite or the glyphs named by the style are not drawn, one line each.
     public var warnings: [String]
@@ -73,10 +74,10 @@ public struct StyleResources: Sendable {
                 }
             }
         }
-        var glyphs: GlyphCache?
+        var glyphs = GlyphCache(provider: BuiltInGlyphs(), limits: glyphLimits)
         if let template = style.glyphs {
             if let reason = readable(template) {
-                warnings.append("glyphs '\(template)' are not loaded: \(reason); labels use the built-in font")
+                warnings.append("glyphs '\(template)' are not loaded: \(reason); labels use the built-in glyphs (\(BuiltInGlyphs.fontName))")
             } else {
                 glyphs = GlyphCache(provider: ResourceGlyphProvider(resources: resources, template: template), limits: glyphLimits)
             }
