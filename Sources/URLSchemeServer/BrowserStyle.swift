@@ -6,9 +6,9 @@ import Foundation
 /// (`pmtiles://…`, a local path); `file://` (or plain path) glyphs and
 /// sprites, which a browser cannot read, point at the server's copies
 /// (`BASE/fonts/NAME/{fontstack}/{range}.pbf`, `BASE/styles/NAME/sprite…`).
-/// `http(s)` URLs are left as they are. A style without `glyphs` loses its
-/// text layers here (MapLibre GL JS refuses a `text-field` without glyphs;
-/// our renderer draws them with its embedded font).
+/// `http(s)` URLs are left as they are. A style without `glyphs` gets the
+/// server's built-in glyph set at that same URL (MapLibre GL JS refuses a
+/// `text-field` without glyphs; our renderer draws it from those glyphs too).
 enum BrowserStyle {
     /// The rewritten style JSON of `style` for source `name` served at `base`.
     /// Throws when `style` is not a JSON object.
@@ -25,7 +25,7 @@ enum BrowserStyle {
             }
             document["sources"] = sources
         }
-        if let glyphs = document["glyphs"] as? String, isLocal(glyphs) {
+        if (document["glyphs"] as? String).map(isLocal) ?? true {
             document["glyphs"] = "\(base)/fonts/\(name)/{fontstack}/{range}.pbf"
         }
         switch document["sprite"] {
@@ -37,11 +37,6 @@ enum BrowserStyle {
                 return ["id": id, "url": "\(base)/styles/\(name)/sprite/\(id)"]
             }
         default: break
-        }
-        if document["glyphs"] == nil, let layers = document["layers"] as? [[String: Any]] {
-            document["layers"] = layers.filter { layer in
-                !(layer["type"] as? String == "symbol" && (layer["layout"] as? [String: Any])?["text-field"] != nil)
-            }
         }
         return try JSONSerialization.data(withJSONObject: document, options: [.sortedKeys])
     }

@@ -14,7 +14,7 @@ import URLSchemeKit
 /// | `/data/NAME/{z}/{x}/{y}.pbf` | a vector tile's bytes as stored (`Content-Encoding: gzip` when gzipped and accepted) |
 /// | `/data/NAME.json` | the vector tiles' TileJSON |
 /// | `/styles/NAME/style.json` | the source's MapLibre style for a browser (``BrowserStyle``) |
-/// | `/styles/NAME/sprite[/ID][@2x].json\|png`, `/fonts/NAME/{fontstack}/{range}.pbf` | its local sprites and glyphs |
+/// | `/styles/NAME/sprite[/ID][@2x].json\|png`, `/fonts/NAME/{fontstack}/{range}.pbf` | its local sprites and glyphs (the built-in glyphs for a style without `glyphs`) |
 /// | `/styles/NAME/static/LON,LAT,ZOOM[@BEARING[,PITCH]]/WxH[@2x].png` | tileserver-gl's static map (``StaticMapPath``) |
 ///
 /// Raster tiles and static maps are `map://` loads, so they share the
@@ -282,10 +282,17 @@ final class TileRoutes: Sendable {
         return cacheable(data, type: suffix.hasSuffix("json") ? "application/json" : "image/png", vary: nil, request)
     }
 
-    /// `/fonts/NAME/{fontstack}/{range}.pbf` from the given style's local `glyphs` template.
+    /// `/fonts/NAME/{fontstack}/{range}.pbf` from the given style's local
+    /// `glyphs` template, or the built-in glyph set for a style without `glyphs`.
     private func glyphs(name: String, template: String?, fontStack: Substring, range: Substring, _ request: HTTPRequest) throws -> HTTPResponse {
-        guard let template, BrowserStyle.isLocal(template), let provider = try? GlyphFolderProvider(template: template) else {
-            throw HTTPRequestError(404, "tile source '\(name)': its style has no local glyphs")
+        let provider: any GlyphProviding
+        if let template {
+            guard BrowserStyle.isLocal(template), let folder = try? GlyphFolderProvider(template: template) else {
+                throw HTTPRequestError(404, "tile source '\(name)': its style's glyphs are not local files")
+            }
+            provider = folder
+        } else {
+            provider = BuiltInGlyphs()
         }
         let numbers = range.hasSuffix(".pbf") ? range.dropLast(4).split(separator: "-", omittingEmptySubsequences: false) : []
         guard numbers.count == 2, let low = Int(numbers[0]), let high = Int(numbers[1]), low % 256 == 0, high == low + 255, high <= 65535 else {

@@ -1,4 +1,5 @@
 import Foundation
+import MapRendering
 import XCTest
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -71,7 +72,7 @@ final class TileRoutesTests: XCTestCase {
             ("/tiles/city/1/0/0.png", 404, "no tile source 'city'; served: hel"),
             ("/tiles/a.b/1/0/0.png", 404, "no tile source 'a.b'"),
             ("/data/hel/1/0/0@2x.pbf", 400, "vector tiles have none"),
-            ("/fonts/hel/Noto/0-255.pbf", 404, "no local glyphs"),
+            ("/fonts/hel/Noto/19968-20223.pbf", 404, "no glyphs Noto/19968-20223.pbf"),
             ("/styles/hel/sprite.json", 404, "serves no sprite file"),
         ]
         for (target, status, message) in cases {
@@ -124,7 +125,11 @@ final class TileRoutesTests: XCTestCase {
         XCTAssertEqual(sources.values.compactMap { $0["url"] as? String }, ["https://cdn.example/maps/data/hel.json"])
         let layers = try XCTUnwrap(json["layers"] as? [[String: Any]])
         XCTAssertFalse(layers.isEmpty)
-        XCTAssertFalse(layers.contains { ($0["layout"] as? [String: Any])?["text-field"] != nil }, "no glyphs: no text layers for GL JS")
+        XCTAssertTrue(layers.contains { ($0["layout"] as? [String: Any])?["text-field"] != nil }, "text layers kept for GL JS")
+        XCTAssertEqual(json["glyphs"] as? String, "https://cdn.example/maps/fonts/hel/{fontstack}/{range}.pbf", "the built-in glyphs, served here")
+        let (glyphs, glyphResponse) = try await published.get("/fonts/hel/Noto%20Sans%20Regular/0-255.pbf")
+        XCTAssertEqual(glyphResponse.statusCode, 200)
+        XCTAssertEqual(glyphs, try BuiltInGlyphs().glyphRange(fontStack: "Noto Sans Regular", range: "0-255", limits: .default))
     }
 
     func testVectorTilesAreTheArchivesBytesGzippedWhenAccepted() async throws {
