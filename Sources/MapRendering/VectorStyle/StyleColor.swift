@@ -46,7 +46,8 @@ public struct StyleColor: Sendable, Hashable {
     /// Parses every CSS colour form MapLibre accepts: named colours and
     /// `transparent`, `#rgb`, `#rgba`, `#rrggbb`, `#rrggbbaa`, `rgb()`/`rgba()` and
     /// `hsl()`/`hsla()` with commas or spaces (and `/ alpha`), numbers or
-    /// percentages. Nil for anything else.
+    /// percentages (saturation and lightness without `%` read as fractions,
+    /// as MapLibre Native reads them). Nil for anything else.
     public init?(css input: String) {
         let text = input.lowercased().trimmingCharacters(in: .whitespacesAndNewlines)
         if text == "transparent" {
@@ -141,13 +142,13 @@ public struct StyleColor: Sendable, Hashable {
         var hueToken = arguments[0]
         if hueToken.hasSuffix("deg") { hueToken = hueToken.dropLast(3) }
         guard let hue = number(hueToken), !hue.percent,
-              let saturation = number(arguments[1]), saturation.percent,
-              let lightness = number(arguments[2]), lightness.percent,
+              let saturation = number(arguments[1]), let lightness = number(arguments[2]),
               let alpha = alpha(arguments.count == 4 ? arguments[3] : nil) else { return nil }
         // CSS Color 4 §7.1 hslToRgb, as MapLibre's color_spaces.ts writes it.
         let h = (hue.value.truncatingRemainder(dividingBy: 360) + 360).truncatingRemainder(dividingBy: 360)
-        let s = clamp(saturation.value, 100) / 100
-        let l = clamp(lightness.value, 100) / 100
+        // Without `%`, a fraction 0…1, as MapLibre Native's CSS colour parser reads it (`hsla(0, 0, 0, 0)`).
+        let s = saturation.percent ? clamp(saturation.value, 100) / 100 : clamp(saturation.value)
+        let l = lightness.percent ? clamp(lightness.value, 100) / 100 : clamp(lightness.value)
         func channel(_ n: Double) -> Double {
             let k = (n + h / 30).truncatingRemainder(dividingBy: 12)
             let a = s * min(l, 1 - l)

@@ -215,8 +215,13 @@ final class VectorMapRendererTests: XCTestCase {
             XCTAssertTrue("\(error)".contains("vertices"), "\(error)")
         }
         // Zoomed far out, an archive starting at zoom 0 needs one tile; a bad camera is an option error.
-        XCTAssertThrowsError(try Self.renderer(.light).render(VectorMapCamera(center: Self.center, zoom: 15, width: 64, height: 64, scale: 5))) { error in
+        XCTAssertThrowsError(try Self.renderer(.light).render(VectorMapCamera(center: Self.center, zoom: 15, width: 64, height: 64, scale: 17))) { error in
             XCTAssertEqual((error as? MapOptionError)?.option, "scale")
+        }
+        // Any pixel ratio MapLibre takes up to 16, within 16,384 pixels a side.
+        XCTAssertEqual(try Self.renderer(.light).render(VectorMapCamera(center: Self.center, zoom: 15, width: 24, height: 24, scale: 10)).width, 240)
+        XCTAssertThrowsError(try Self.renderer(.light).render(VectorMapCamera(center: Self.center, zoom: 15, width: 4096, height: 64, scale: 8))) { error in
+            XCTAssertEqual((error as? MapOptionError)?.option, "size")
         }
         XCTAssertThrowsError(try Self.renderer(.light).render(VectorMapCamera(center: Self.center, zoom: .nan, width: 64, height: 64))) { error in
             XCTAssertEqual((error as? MapOptionError)?.option, "zoom")

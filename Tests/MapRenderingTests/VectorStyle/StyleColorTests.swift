@@ -26,6 +26,9 @@ final class StyleColorTests: XCTestCase {
         assertColor("hsla(240deg, 100%, 50%, 0.3)", 0, 0, 1, 0.3)
         assertColor("hsl(0 0% 83% / 20%)", 0.83, 0.83, 0.83, 0.2)
         assertColor("hsl(-120, 100%, 50%)", 0, 0, 1)  // hue wraps: -120° is 240°
+        // Saturation and lightness without `%` are fractions, clamped, as MapLibre Native's parser reads them.
+        assertColor("hsla(0, 0, 0, 0)", 0, 0, 0, 0)
+        assertColor("hsl(120, 1, 0.25)", 0, 0.5, 0)
         assertColor("steelblue", 70 / 255, 130 / 255, 180 / 255)
         assertColor("  RED ", 1, 0, 0)
         assertColor("transparent", 0, 0, 0, 0)
@@ -33,7 +36,7 @@ final class StyleColorTests: XCTestCase {
 
     func testRefusesWhatCSSRefuses() {
         for css in ["", "#12345", "#ggg", "rgb(1, 2)", "rgb(1, 2, 3, 4, 5)", "rgb(10%, 20, 30)", "rgb(1 2 3, 4)", "rgb(1, 2, 3 / 4)",
-                    "hsl(10, 20, 30)", "hsl(10%, 20%, 30%)", "rgb(1,2,3", "rgb(nan, 0, 0)", "rgb(1e999, 0, 0)", "notacolour", "#"] {
+                    "hsl(10%, 20%, 30%)", "rgb(1,2,3", "rgb(nan, 0, 0)", "rgb(1e999, 0, 0)", "notacolour", "#"] {
             XCTAssertNil(StyleColor(css: css), css)
         }
     }
