@@ -144,6 +144,33 @@ final class SchemeServerTests: XCTestCase {
         XCTAssertEqual(second.readAnswer()?.status, 200)
     }
 
+    /// A render still waiting in the queue when its client hangs up is
+    /// dropped (never rendered, its place given to the next); one whose
+    /// client waits is rendered.
+    func testAQueuedRenderWhoseClientLeftIsNotRendered() throws {
+        let slow = SlowMapRenderer(seconds: 0.5)
+        var renderers = SchemeRenderers()
+        renderers.set(slow)
+        let fixture = try ServerFixture(environment: ServerFixture.environment(renderers: renderers), test: self) {
+            $0.workers = 1
+            $0.queueLength = 4
+        }
+        let first = try fixture.client(), leaving = try fixture.client(), staying = try fixture.client()
+        first.send("GET /map?latitude=1&longitude=1 HTTP/1.1\r\nHost: x\r\n\r\n")
+        usleep(150_000)  // the first render holds the one worker
+        leaving.send("GET /map?latitude=2&longitude=2 HTTP/1.1\r\nHost: x\r\n\r\n")
+        usleep(50_000)
+        staying.send("GET /map?latitude=3&longitude=3 HTTP/1.1\r\nHost: x\r\n\r\n")
+        usleep(50_000)
+        leaving.close()
+        XCTAssertEqual(first.readAnswer()?.status, 200)
+        XCTAssertEqual(staying.readAnswer()?.status, 200)
+        XCTAssertEqual(slow.renders.count.withLock { $0 }, 2, "the render of the client that left never started")
+        staying.send("GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n")
+        let metrics = String(decoding: try XCTUnwrap(staying.readAnswer()).body, as: UTF8.self)
+        XCTAssertTrue(metrics.contains("urlscheme_loads_cancelled_total 1\n"), metrics)
+    }
+
     func testASlowClientTimesOutWithoutHoldingUpOthers() throws {
         let fixture = try ServerFixture(environment: ServerFixture.environment(), test: self) {
             $0.headerTimeout = 1
