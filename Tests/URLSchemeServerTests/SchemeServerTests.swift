@@ -219,6 +219,27 @@ final class SchemeServerTests: XCTestCase {
         XCTAssertEqual(Date().timeIntervalSince(idleSince), 1, accuracy: 0.4, "closed at the idle timeout, not at the timer's first firing")
     }
 
+    /// The Dispatch transport (other systems' only one) still serves: keep-alive,
+    /// `HEAD`, pipelining, a refusal, the header timeout and the drain.
+    func testTheDispatchTransportServesAsTheEventLoopsDo() throws {
+        let fixture = try ServerFixture(environment: ServerFixture.environment(), test: self, transport: .dispatch) { $0.headerTimeout = 0.5 }
+        let client = try fixture.client()
+        client.send("GET /health HTTP/1.1\r\nHost: x\r\n\r\nHEAD /health HTTP/1.1\r\nHost: x\r\n\r\n")
+        XCTAssertEqual(client.readAnswer()?.body, Data("ok\n".utf8))
+        XCTAssertEqual(client.readAnswer(head: true)?.headers["content-length"], "3")
+        client.send("POST /health HTTP/1.1\r\nHost: x\r\n\r\n")
+        XCTAssertEqual(client.readAnswer()?.status, 405)
+        XCTAssertTrue(client.isClosedByServer())
+        let slow = try fixture.client()
+        slow.send("GET /health HTTP/1.1\r\n")
+        XCTAssertEqual(slow.readAnswer()?.status, 408)
+        let idle = try fixture.client()
+        let drained = DispatchSemaphore(value: 0)
+        fixture.server.drain { drained.signal() }
+        XCTAssertTrue(idle.isClosedByServer())
+        XCTAssertEqual(drained.wait(timeout: .now() + 5), .success)
+    }
+
     func testSmugglingAttemptsAreRefusedAndTheRestIsNeverRead() throws {
         let fixture = try ServerFixture(environment: ServerFixture.environment(), test: self)
         let attempts = [
