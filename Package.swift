@@ -29,7 +29,9 @@ let package = Package(
         // The URL Loading System face: protocols, cache, stores, builders.
         .target(name: "URLSchemeKit", dependencies: ["Raster", "ImageCodecs", "MapRendering"]),
         // HTTP/1.1 over POSIX sockets and Dispatch: every scheme for browsers and caches.
-        .target(name: "URLSchemeServer", dependencies: ["URLSchemeKit"]),
+        .target(name: "URLSchemeServer", dependencies: ["URLSchemeKit", "CLinuxEvents"]),
+        // Linux's epoll and eventfd, which Swift's Glibc module leaves out, for the server's event loops.
+        .target(name: "CLinuxEvents"),
         // Recorded HTTP sessions (HAR 1.2) and stubs, for users' test suites (links XCTest).
         .target(name: "URLSchemeKitTesting", dependencies: ["URLSchemeKit", "ImageCodecs"]),
         .executableTarget(name: "urlscheme", dependencies: ["URLSchemeKit", "URLSchemeServer"], exclude: ["Gallery/IJG-LICENSE.txt"]),

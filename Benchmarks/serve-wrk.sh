@@ -10,7 +10,9 @@
 # tile's PNG, added to the store) and a cached raster tile (all from the
 # server's answer cache), each run in turn with nginx serving its bytes from
 # disk, three times (the ratio column: the median of the three ratios, as the
-# machine's load drifts between runs); /health (the HTTP path alone); a vector tile (read
+# machine's load drifts between runs; beside it the CPU time each spent per
+# request, from /proc/PID/stat, server against nginx's workers: a measure
+# the machine's load moves far less); /health (the HTTP path alone); a vector tile (read
 # from the archive each time); and a miss of each of the three: a new URL
 # every request (wrk's Lua varies the latitude, the thumbnail's size, the
 # tile's x and y), so each renders (each row starts once the previous
@@ -63,6 +65,7 @@ http { access_log off; server { listen 127.0.0.1:$front; root $work/static; loca
 CONF
 "$(command -v nginx || echo /usr/sbin/nginx)" -c "$work/nginx.conf" -p "$work" -g "daemon off;" &
 pids+=($!)
+nginx_pid=$!
 sleep 0.5
 
 # The Lua scripts of the misses: a new URL per request, the two threads' counters apart.
@@ -78,12 +81,15 @@ lua map "string.format('/map?latitude=%.7f&longitude=24.94&zoom=14&width=256&hei
 lua asset "string.format('/asset?id=$asset&width=%d&height=%d', 16 + n % 240, 16 + math.floor(n / 240) % 240)"
 lua tile "string.format('/tiles/hel/14/%d/%d.png', 9300 + n % 64, 4700 + math.floor(n / 64) % 64)"
 
+ticks() { for p in "$@"; do awk '{ print $14 + $15 }' "/proc/$p/stat"; done | awk '{ t += $1 } END { print t }'; }
+nginx_workers() { pgrep -P "$nginx_pid" | tr '\n' ' '; }
 memory() { awk '/^VmHWM/ { peak = $2 } /^VmRSS/ { now = $2 } END { printf "%d MB / %d MB", now / 1024, peak / 1024 }' "/proc/$server_pid/status"; }
 measure() {  # measure URL [LUA]: sets rps p50 p99 errors
     local out
     if [ -n "${2:-}" ]; then out=$(wrk -t2 -c64 -d"${seconds}s" --latency -s "$work/$2.lua" "$1")
     else curl -s -o /dev/null "$1"; out=$(wrk -t2 -c64 -d"${seconds}s" --latency "$1"); fi
     rps=$(awk '/^Requests\/sec/ { printf "%.0f", $2 }' <<<"$out")
+    requests=$(awk '/requests in/ { print $1 }' <<<"$out")
     p50=$(awk '$1 == "50%" { print $2 }' <<<"$out"); p99=$(awk '$1 == "99%" { print $2 }' <<<"$out")
     errors=$(grep -oE "Non-2xx or 3xx responses: [0-9]+|Socket errors: .*" <<<"$out" | tr '\n' ' ' || true)
 }
@@ -96,23 +102,29 @@ settle() {  # waits until the server renders nothing: a miss row leaves renders 
 row() {  # row NAME URL [LUA]
     settle
     measure "$2" "${3:-}"
-    echo "| $1 | $rps | $p50 | $p99 | - | $(memory) | ${errors:-none} |"
+    echo "| $1 | $rps | $p50 | $p99 | - | - | $(memory) | ${errors:-none} |"
 }
 median() { tr ' ' '\n' | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 versus() {  # versus NAME URL FILE: the server and nginx on FILE's bytes in turn, three times (the machine's load drifts), medians
-    local ours=() theirs=() ratios=() p50s=() p99s=() all_errors=""
+    local ours=() theirs=() ratios=() p50s=() p99s=() all_errors="" before workers ours_cpu=() theirs_cpu=() cpu_ratios=()
+    local hz; hz=$(getconf CLK_TCK)
     for _ in 1 2 3; do
-        measure "http://127.0.0.1:$front/$3"; theirs+=("$rps")
-        measure "$2"; ours+=("$rps"); p50s+=("$p50"); p99s+=("$p99"); all_errors+="$errors"
+        workers=$(nginx_workers); curl -s -o /dev/null "http://127.0.0.1:$front/$3"
+        before=$(ticks $workers); measure "http://127.0.0.1:$front/$3"; theirs+=("$rps")
+        theirs_cpu+=("$(awk -v t="$(( $(ticks $workers) - before ))" -v n="$requests" -v hz="$hz" 'BEGIN { printf "%.1f", t / hz / n * 1e6 }')")
+        curl -s -o /dev/null "$2"
+        before=$(ticks "$server_pid"); measure "$2"; ours+=("$rps"); p50s+=("$p50"); p99s+=("$p99"); all_errors+="$errors"
+        ours_cpu+=("$(awk -v t="$(( $(ticks "$server_pid") - before ))" -v n="$requests" -v hz="$hz" 'BEGIN { printf "%.1f", t / hz / n * 1e6 }')")
         ratios+=("$(awk -v a="$rps" -v b="${theirs[-1]}" 'BEGIN { printf "%.2f", a / b }')")
+        cpu_ratios+=("$(awk -v a="${ours_cpu[-1]}" -v b="${theirs_cpu[-1]}" 'BEGIN { printf "%.2f", b / a }')")
     done
-    echo "| $1 | $(echo "${ours[*]}" | median) | ${p50s[1]} | ${p99s[1]} | $(echo "${ratios[*]}" | median)× (nginx $(echo "${theirs[*]}" | median)/s; runs ${ratios[*]}) | $(memory) | ${all_errors:-none} |"
+    echo "| $1 | $(echo "${ours[*]}" | median) | ${p50s[1]} | ${p99s[1]} | $(echo "${ratios[*]}" | median)× (nginx $(echo "${theirs[*]}" | median)/s; runs ${ratios[*]}) | $(echo "${cpu_ratios[*]}" | median)× ($(echo "${ours_cpu[*]}" | median) µs vs nginx $(echo "${theirs_cpu[*]}" | median) µs) | $(memory) | ${all_errors:-none} |"
 }
 
 echo "wrk -t2 -c64 -d${seconds}s --latency, release urlscheme serve --workers 2, $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
-echo "| answer | requests/s | p50 | p99 | × nginx on the same bytes (median of 3 alternations) | server RSS after / peak | errors |"
-echo "|---|---:|---:|---:|---:|---:|---|"
+echo "| answer | requests/s | p50 | p99 | × nginx on the same bytes (median of 3 alternations) | nginx's CPU per request ÷ the server's (median; µs each) | server RSS after / peak | errors |"
+echo "|---|---:|---:|---:|---:|---:|---:|---|"
 versus "cached /map (256×256 PNG, $(stat -c %s "$work/static/map.png") bytes)" "$base/map?$mapquery" map.png
 versus "cached asset thumbnail (width=64, $(stat -c %s "$work/static/thumbnail.png") bytes)" "$base/asset?id=$asset&width=64" thumbnail.png
 versus "cached raster tile $tile ($(stat -c %s "$work/static/tile.png") bytes)" "$base$tile" tile.png

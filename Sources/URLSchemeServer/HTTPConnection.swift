@@ -10,15 +10,15 @@ protocol HTTPConnectionOwner: AnyObject, Sendable {
     var configuration: ServerConfiguration { get }
     /// True once the server drains: answers close their connections.
     var isDraining: Bool { get }
-    /// Answers `request` (on any thread, once).
-    func respond(to request: HTTPRequest, _ completion: @escaping @Sendable (HTTPResponse) -> Void)
+    /// Answers `request` (on any thread, once); what waits on its behalf is
+    /// dropped when `cancellation` fires (the client left).
+    func respond(to request: HTTPRequest, cancellation: RequestCancellation, _ completion: @escaping @Sendable (HTTPResponse) -> Void)
     /// An answer was written (or a refusal, with no request): log and count it.
     func answered(_ request: HTTPRequest?, _ response: HTTPResponse, peer: String, started: DispatchTime)
-    /// The connection's socket is closed.
-    func closed(_ connection: HTTPConnection)
 }
 
-/// One client connection: reads request heads, hands each to the owner,
+/// One client connection served through Dispatch (the server's transport
+/// off Linux; on Linux ``EventLoopConnection``): reads request heads, hands each to the owner,
 /// writes the answers, one request at a time (pipelined requests wait in the
 /// buffer, bounded by the head limits), and keeps time:
 /// - idle (no byte of a next request): ``ServerConfiguration/idleTimeout``, then close;
@@ -42,7 +42,7 @@ final class HTTPConnection: @unchecked Sendable {
     let fd: Int32
     let peer: String
     private let queue: DispatchQueue
-    private weak var owner: (any HTTPConnectionOwner)?
+    private weak var owner: HTTPServer?
     private let configuration: ServerConfiguration
     private let parser: HTTPRequestParser
     private var phase = Phase.idle
@@ -59,9 +59,9 @@ final class HTTPConnection: @unchecked Sendable {
     /// The farthest ahead the timer is armed: the shortest timeout, so that a
     /// new deadline (always at least that far off) never needs it re-armed.
     private let timerReach: TimeInterval
-    private var head: [UInt8] = []
-    private var body = Data()
-    private var written = 0
+    private var outgoing = OutgoingAnswer()
+    /// The request being answered, cancelled when the connection closes first.
+    private var cancellation: RequestCancellation?
     private var closeAfterWrite = false
     private var draining = false
     private var liveSources = 0
@@ -70,7 +70,7 @@ final class HTTPConnection: @unchecked Sendable {
     /// The most bytes one `recv` takes.
     private static let readSize = 16 * 1024
 
-    init(fd: Int32, peer: String, owner: any HTTPConnectionOwner) {
+    init(fd: Int32, peer: String, owner: HTTPServer) {
         self.fd = fd
         self.peer = peer
         self.owner = owner
@@ -141,15 +141,9 @@ final class HTTPConnection: @unchecked Sendable {
     private func timedOut() {
         switch phase {
         case .idle, .writing: close()
-        case .readingHead:
-            send(HTTPResponse.error(408, "the request head did not arrive within \(Self.seconds(configuration.headerTimeout)) (the header timeout)"),
-                 for: nil, closing: true)
+        case .readingHead: send(HTTPResponse.headerTimeout(configuration.headerTimeout), for: nil, closing: true)
         case .handling, .closed: break
         }
-    }
-
-    private static func seconds(_ value: TimeInterval) -> String {
-        value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
     }
 
     private func readable() {
@@ -184,9 +178,7 @@ final class HTTPConnection: @unchecked Sendable {
         case .incomplete:
             return
         case .refused(let error):
-            var extra: [(name: String, value: String)] = []
-            if error.status == 405 { extra.append(("Allow", "GET, HEAD")) }
-            send(HTTPResponse.error(error.status, error.message, extraHeaders: extra), for: nil, closing: true)
+            send(HTTPResponse.refusal(error), for: nil, closing: true)
         case .request(let request, let consumed):
             buffer.removeFirst(consumed)
             phase = .handling
@@ -197,7 +189,9 @@ final class HTTPConnection: @unchecked Sendable {
             // a render's answer through `sync` on the thread that finished it was
             // tried: a miss added 0.4–5.5 ms to its render instead of 0.3–1.1 ms, Benchmarks/serve-wrk.sh's miss table.)
             let handoff = Handoff()
-            owner.respond(to: request) { [self] response in
+            let cancellation = RequestCancellation()
+            self.cancellation = cancellation
+            owner.respond(to: request, cancellation: cancellation) { [self] response in
                 guard !handoff.keep(response) else { return }
                 queue.async { [self] in answer(response, to: request) }
             }
@@ -207,14 +201,12 @@ final class HTTPConnection: @unchecked Sendable {
 
     private func answer(_ response: HTTPResponse, to request: HTTPRequest) {
         guard phase == .handling else { return }
+        cancellation = nil
         send(response, for: request, closing: !request.keepsAlive || draining || (owner?.isDraining ?? true))
     }
 
     private func send(_ response: HTTPResponse, for request: HTTPRequest?, closing: Bool) {
-        let headOnly = request?.method == "HEAD"
-        head = response.serializedHead(headOnly: headOnly, closing: closing, date: HTTPDateFormat.now())
-        body = response.hasBody && !headOnly ? response.body : Data()
-        written = 0
+        outgoing = OutgoingAnswer(response, for: request, closing: closing)
         closeAfterWrite = closing
         phase = .writing
         owner?.answered(request, response, peer: peer, started: requestStarted)
@@ -224,53 +216,25 @@ final class HTTPConnection: @unchecked Sendable {
 
     private func flush() {
         guard phase == .writing else { return }
-        let total = head.count + body.count
-        while written < total {
-            let count = writeOut()
+        while !outgoing.isComplete {
+            let count = outgoing.write(to: fd)
             if count < 0 {
                 if errno == EINTR { continue }
                 if errno == EAGAIN || errno == EWOULDBLOCK { return waitWritable() }
                 return close()
             }
-            written += count
-            if written < total { setDeadline(configuration.writeTimeout) }
+            if !outgoing.isComplete { setDeadline(configuration.writeTimeout) }
         }
         if let writeSource, !writeSuspended {
             writeSource.suspend()
             writeSuspended = true
         }
-        head = []
-        body = Data()
+        outgoing = OutgoingAnswer()
         if closeAfterWrite { return close() }
         phase = .idle
         setDeadline(configuration.idleTimeout)
         resumeReading()
         process()  // a pipelined request may be waiting in the buffer
-    }
-
-    /// One `sendmsg` of what is left of head and body (no copy of the body into the head).
-    private func writeOut() -> Int {
-        head.withUnsafeBytes { headBytes in
-            body.withUnsafeBytes { bodyBytes in
-                var parts = [iovec(), iovec()]
-                var count = 0
-                if written < headBytes.count {
-                    parts[0] = iovec(iov_base: UnsafeMutableRawPointer(mutating: headBytes.baseAddress! + written), iov_len: headBytes.count - written)
-                    count = 1
-                }
-                let bodyOffset = max(0, written - headBytes.count)
-                if bodyOffset < bodyBytes.count {
-                    parts[count] = iovec(iov_base: UnsafeMutableRawPointer(mutating: bodyBytes.baseAddress! + bodyOffset), iov_len: bodyBytes.count - bodyOffset)
-                    count += 1
-                }
-                return parts.withUnsafeMutableBufferPointer { vectors in
-                    var message = msghdr()
-                    message.msg_iov = vectors.baseAddress
-                    message.msg_iovlen = count
-                    return sendmsg(fd, &message, Int32(MSG_NOSIGNAL))
-                }
-            }
-        }
     }
 
     private func waitWritable() {
@@ -301,6 +265,8 @@ final class HTTPConnection: @unchecked Sendable {
 
     private func close() {
         guard phase != .closed else { return }
+        if phase == .handling { cancellation?.cancel() }
+        cancellation = nil
         phase = .closed
         timer.cancel()
         // The socket is closed when every source on it has been cancelled (the cancel handlers run last).
@@ -319,8 +285,7 @@ final class HTTPConnection: @unchecked Sendable {
     private func finishClose() {
         Glibc.close(fd)
         buffer = []
-        head = []
-        body = Data()
+        outgoing = OutgoingAnswer()
         owner?.closed(self)
     }
 

@@ -25,6 +25,17 @@ public struct HTTPResponse: Sendable {
                      body: Data((message + "\n").utf8))
     }
 
+    /// The answer to a request head the parser refused (`Allow` added to a 405).
+    static func refusal(_ error: HTTPRequestError) -> HTTPResponse {
+        .error(error.status, error.message, extraHeaders: error.status == 405 ? [("Allow", "GET, HEAD")] : [])
+    }
+
+    /// The 408 of a head that did not arrive within `seconds`.
+    static func headerTimeout(_ seconds: TimeInterval) -> HTTPResponse {
+        let text = seconds == seconds.rounded() ? "\(Int(seconds)) s" : "\(seconds) s"
+        return .error(408, "the request head did not arrive within \(text) (the header timeout)")
+    }
+
     /// The value of the first field named `name` (case-insensitive).
     public func header(_ name: String) -> String? {
         headers.first { HTTPFieldName.matches($0.name, name) }?.value

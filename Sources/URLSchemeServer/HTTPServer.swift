@@ -7,14 +7,36 @@ import Glibc
 
 /// An HTTP/1.1 server on a listening socket: accepts connections up to
 /// ``ServerConfiguration/maximumConnections`` (then stops accepting until
-/// one closes: the kernel's backlog holds the rest), runs each as an
-/// ``HTTPConnection`` and hands requests to `handler`. No routes: see
-/// ``SchemeServer``.
+/// one closes: the kernel's backlog holds the rest) and hands requests to
+/// `handler`. No routes: see ``SchemeServer``.
+///
+/// Two transports: on Linux, ``ServerConfiguration/eventLoops`` loops of
+/// our own on `epoll` (``EventLoop``, each owning its ``EventLoopConnection``s);
+/// elsewhere (and on Linux when asked, for the tests) one Dispatch read
+/// source per connection (``HTTPConnection``).
 final class HTTPServer: HTTPConnectionOwner, @unchecked Sendable {
-    // @unchecked: `listener`, `acceptSource`, `acceptSuspended`, `connections`
-    // and `drainWaiters` are touched only on `queue` (serial); the rest is
-    // immutable or atomic.
-    typealias Handler = @Sendable (HTTPServer, HTTPRequest, @escaping @Sendable (HTTPResponse) -> Void) -> Void
+    // @unchecked: `listener`, `acceptSource`, `acceptSuspended`, `connections`,
+    // `drainWaiters` and `loopsDraining` are touched only on `queue` (serial);
+    // `loops` is set in `start` before any loop's thread starts, and only
+    // read after; the rest is immutable or atomic.
+    typealias Handler = @Sendable (HTTPServer, HTTPRequest, RequestCancellation, @escaping @Sendable (HTTPResponse) -> Void) -> Void
+
+    /// How connections are served.
+    enum Transport {
+        /// ``EventLoop``s on `epoll` (Linux only; elsewhere this means `dispatch`).
+        case eventLoops
+        /// A Dispatch read source per connection, as on other systems.
+        case dispatch
+
+        /// Event loops on Linux, Dispatch elsewhere.
+        static var platformDefault: Transport {
+            #if os(Linux)
+            .eventLoops
+            #else
+            .dispatch
+            #endif
+        }
+    }
     typealias AnswerHook = @Sendable (HTTPRequest?, HTTPResponse, String, DispatchTime) -> Void
 
     let configuration: ServerConfiguration
@@ -29,9 +51,19 @@ final class HTTPServer: HTTPConnectionOwner, @unchecked Sendable {
     private let drainingFlag = Atomic(false)
     private let openCount = Atomic(0)
     private let boundPort = Atomic<UInt16>(0)
+    private let transport: Transport
+    #if os(Linux)
+    /// The event loops, the first one accepting (none with the Dispatch transport).
+    private(set) var loops: [EventLoop] = []
+    /// Loops that have not yet run their drain (closed the listener, closed idle connections).
+    private var loopsDraining = 0
+    /// Set by the accepting loop when it stopped at the cap; whoever clears it resumes accepting.
+    private let acceptPaused = Atomic(false)
+    #endif
 
-    init(configuration: ServerConfiguration, handler: @escaping Handler, answered: @escaping AnswerHook) {
+    init(configuration: ServerConfiguration, transport: Transport = .platformDefault, handler: @escaping Handler, answered: @escaping AnswerHook) {
         self.configuration = configuration
+        self.transport = transport
         self.handler = handler
         answerHook = answered
     }
@@ -57,6 +89,18 @@ final class HTTPServer: HTTPConnectionOwner, @unchecked Sendable {
                 UInt16(bigEndian: raw.load(fromByteOffset: 2, as: UInt16.self))
             }
             boundPort.store(port, ordering: .releasing)
+            #if os(Linux)
+            if transport == .eventLoops {
+                do {
+                    loops = try (0..<max(1, configuration.eventLoops)).map { try EventLoop(server: self, index: $0) }
+                } catch {
+                    Glibc.close(fd)
+                    throw error
+                }
+                for loop in loops { loop.start(listening: loop.index == 0 ? fd : nil) }
+                return
+            }
+            #endif
             let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
             source.setEventHandler { [self] in acceptWaiting() }
             source.setCancelHandler { Glibc.close(fd) }
@@ -124,7 +168,8 @@ final class HTTPServer: HTTPConnectionOwner, @unchecked Sendable {
         }
     }
 
-    private static func describe(_ address: inout sockaddr_storage) -> String {
+    /// The numeric host of a peer's address.
+    static func describe(_ address: inout sockaddr_storage) -> String {
         var host = [CChar](repeating: 0, count: Int(NI_MAXHOST))
         let family = Int32(address.ss_family)
         let length = socklen_t(family == AF_INET6 ? MemoryLayout<sockaddr_in6>.size : MemoryLayout<sockaddr_in>.size)
@@ -134,13 +179,45 @@ final class HTTPServer: HTTPConnectionOwner, @unchecked Sendable {
         return result == 0 ? String(decoding: host.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : "?"
     }
 
-    func respond(to request: HTTPRequest, _ completion: @escaping @Sendable (HTTPResponse) -> Void) {
-        handler(self, request, completion)
+    func respond(to request: HTTPRequest, cancellation: RequestCancellation, _ completion: @escaping @Sendable (HTTPResponse) -> Void) {
+        handler(self, request, cancellation, completion)
     }
 
     func answered(_ request: HTTPRequest?, _ response: HTTPResponse, peer: String, started: DispatchTime) {
         answerHook(request, response, peer, started)
     }
+
+    #if os(Linux)
+    /// Takes a place under the connection cap for a connection about to be accepted; false at the cap.
+    func reserveConnection() -> Bool {
+        if openCount.add(1, ordering: .acquiringAndReleasing).newValue <= configuration.maximumConnections { return true }
+        openCount.subtract(1, ordering: .acquiringAndReleasing)
+        return false
+    }
+
+    /// The accepting loop stopped at the cap. True: a place came free
+    /// meanwhile (no close saw the pause), so it accepts again at once.
+    func acceptingPaused() -> Bool {
+        acceptPaused.store(true, ordering: .sequentiallyConsistent)
+        return openCount.load(ordering: .sequentiallyConsistent) < configuration.maximumConnections
+            && acceptPaused.exchange(false, ordering: .sequentiallyConsistent)
+    }
+
+    /// A loop's connection closed (or a reserved place went unused): accepting
+    /// resumes if it stopped at the cap, and a drain ends with the last one.
+    func connectionClosed() {
+        let left = openCount.subtract(1, ordering: .sequentiallyConsistent).newValue
+        if acceptPaused.load(ordering: .sequentiallyConsistent), acceptPaused.exchange(false, ordering: .sequentiallyConsistent), let accepting = loops.first {
+            accepting.execute { accepting.resumeAccepting() }
+        }
+        if left == 0 && isDraining { queue.async { [self] in finishDrainIfDone() } }
+    }
+
+    /// With event loops: the drain is done once every loop has run its part and no connection is left.
+    private func finishDrainIfDone() {
+        if loopsDraining == 0 && openCount.load(ordering: .acquiring) == 0 { finishDrain() }
+    }
+    #endif
 
     func closed(_ connection: HTTPConnection) {
         queue.async { [self] in
@@ -166,8 +243,24 @@ final class HTTPServer: HTTPConnectionOwner, @unchecked Sendable {
                     if acceptSuspended { acceptSuspended = false; acceptSource.resume() }
                 }
                 for connection in connections.values { connection.drain() }
+                #if os(Linux)
+                loopsDraining = loops.count
+                for loop in loops {
+                    let queued = loop.execute { [self] in
+                        loop.drain()
+                        queue.async { [self] in
+                            loopsDraining -= 1
+                            finishDrainIfDone()
+                        }
+                    }
+                    if !queued { loopsDraining -= 1 }
+                }
+                #endif
                 queue.asyncAfter(deadline: .now() + timeout) { [self] in finishDrain() }
             }
+            #if os(Linux)
+            if !loops.isEmpty { return finishDrainIfDone() }
+            #endif
             if connections.isEmpty { finishDrain() }
         }
     }

@@ -30,8 +30,8 @@ final class SchemeRoutes: Sendable {
         self.gateway = gateway
         self.work = work
         self.accessLog = accessLog
-        tiles = TileRoutes(environment: environment, styles: styles, maxAge: configuration.maxAge, work: work) { url, request, completion in
-            Self.load(url, request, gateway: gateway, work: work, metrics: metrics, answers: answers, retryAfter: configuration.retryAfter, completion)
+        tiles = TileRoutes(environment: environment, styles: styles, maxAge: configuration.maxAge, work: work) { url, request, cancellation, completion in
+            Self.load(url, request, cancellation, gateway: gateway, work: work, metrics: metrics, answers: answers, retryAfter: configuration.retryAfter, completion)
         }
     }
 
@@ -39,20 +39,20 @@ final class SchemeRoutes: Sendable {
     private static let routeSegments: Set<Substring> = TileRoutes.prefixes.union(SchemeGateway.schemes.map { Substring($0) } + ["", "health", "metrics", "leaflet"])
 
     /// Answers `request`, which `http` received: checks its signature (``URLSigning``)
-    /// and routes the target without it.
-    func respond(_ http: HTTPServer, _ request: HTTPRequest, _ completion: @escaping @Sendable (HTTPResponse) -> Void) {
+    /// and routes the target without it. A load queued for it is dropped when `cancellation` fires first.
+    func respond(_ http: HTTPServer, _ request: HTTPRequest, _ cancellation: RequestCancellation, _ completion: @escaping @Sendable (HTTPResponse) -> Void) {
         let completion = allowingOrigin(completion)
         guard let (signature, unsigned) = Self.splitSignature(request) else {
             if configuration.signing != nil, Self.needsSignature(request) {
                 return completion(.error(403, "\(request.path.prefix(200)) needs a signed URL (/SIGNATURE\(request.path.prefix(200))?…): this server has a signing key"))
             }
-            return route(http, request, completion)
+            return route(http, request, cancellation, completion)
         }
-        guard let signing = configuration.signing else { return route(http, unsigned, completion) }  // imgproxy's way: any signature while no key is set
+        guard let signing = configuration.signing else { return route(http, unsigned, cancellation, completion) }  // imgproxy's way: any signature while no key is set
         guard signing.verifies(signature, target: unsigned.target) else {
             return completion(.error(403, "the URL's signature \(signature.prefix(100)) does not match its path under any signing key"))
         }
-        route(http, unsigned) { response in
+        route(http, unsigned, cancellation) { response in
             var response = response
             if let index = response.headers.firstIndex(where: { $0.name == "Cache-Control" }), response.headers[index].value.hasPrefix("public") {
                 response.headers[index].value += ", immutable"  // a signed URL names its answer for good: the key's holder changes the URL, not the bytes
@@ -91,7 +91,7 @@ final class SchemeRoutes: Sendable {
     }
 
     /// Answers `request`, its signature checked and removed.
-    private func route(_ http: HTTPServer, _ request: HTTPRequest, _ completion: @escaping @Sendable (HTTPResponse) -> Void) {
+    private func route(_ http: HTTPServer, _ request: HTTPRequest, _ cancellation: RequestCancellation, _ completion: @escaping @Sendable (HTTPResponse) -> Void) {
         // A target answered from the answer cache before: no route, URL or key to make.
         if answers.admits(request), let hit = answers.answer(forTarget: request.target, ifNoneMatch: request.header("If-None-Match")) {
             return completion(hit)
@@ -103,7 +103,8 @@ final class SchemeRoutes: Sendable {
                 ? .error(503, "draining", extraHeaders: [("Retry-After", String(configuration.retryAfter))])
                 : HTTPResponse(status: 200, headers: [("Content-Type", "text/plain; charset=utf-8"), ("Cache-Control", "no-store")], body: Data("ok\n".utf8)))
         case "/metrics":
-            let text = metrics.text(inFlight: work.runningCount, queued: work.waitingCount, connections: http.connectionCount, draining: http.isDraining,
+            let text = metrics.text(inFlight: work.runningCount, queued: work.waitingCount, cancelled: work.cancelledCount,
+                                    connections: http.connectionCount, draining: http.isDraining,
                                     answers: answers.usage)
             completion(HTTPResponse(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8"), ("Cache-Control", "no-store")],
                                     body: Data(text.utf8)))
@@ -127,7 +128,7 @@ final class SchemeRoutes: Sendable {
             }
         case _ where TileRoutes.prefixes.contains(Self.firstSegment(of: request)):
             let segments = request.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
-            tiles.respond(Array(segments), request, base: PublicBaseURL(configuration: configuration, port: http.port), completion)
+            tiles.respond(Array(segments), request, cancellation, base: PublicBaseURL(configuration: configuration, port: http.port), completion)
         default:
             let scheme = String(path.dropFirst())
             guard path.hasPrefix("/"), SchemeGateway.schemes.contains(scheme) else {
@@ -138,19 +139,20 @@ final class SchemeRoutes: Sendable {
             case .success(let value): url = value
             case .failure(let error): return completion(.error(error.status, error.message))
             }
-            Self.load(url, request, gateway: gateway, work: work, metrics: metrics, answers: answers, retryAfter: configuration.retryAfter, completion)
+            Self.load(url, request, cancellation, gateway: gateway, work: work, metrics: metrics, answers: answers, retryAfter: configuration.retryAfter, completion)
         }
     }
 
     /// Answers the scheme URL `url` for `request` from the answer cache, else
     /// loads it on the work queue through the gateway (keeping a public
-    /// answer), or answers 503 at once when the queue is full.
-    private static func load(_ url: URL, _ request: HTTPRequest, gateway: SchemeGateway, work: WorkQueue, metrics: ServerMetrics, answers: AnswerCache,
+    /// answer), or answers 503 at once when the queue is full. A load still
+    /// waiting when `cancellation` fires (the client left) never runs.
+    private static func load(_ url: URL, _ request: HTTPRequest, _ cancellation: RequestCancellation, gateway: SchemeGateway, work: WorkQueue, metrics: ServerMetrics, answers: AnswerCache,
                              retryAfter: Int, _ completion: @escaping @Sendable (HTTPResponse) -> Void) {
         let ifNoneMatch = request.header("If-None-Match"), accept = request.header("Accept")
         let key = answers.admits(request) ? CacheKey(url: url)?.rawValue : nil
         if let key, let hit = answers.answer(for: key, target: request.target, ifNoneMatch: ifNoneMatch) { return completion(hit) }
-        let accepted = work.submit { done in
+        let accepted = work.submit(cancellation: cancellation) { done in
             // Without If-None-Match, so that the full answer (not a 304) is what gets kept.
             gateway.load(url, accept: accept, ifNoneMatch: key == nil ? ifNoneMatch : nil) { response, seconds in
                 metrics.observeLoad(seconds: seconds)

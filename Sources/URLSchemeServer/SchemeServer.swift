@@ -40,11 +40,17 @@ public final class SchemeServer: Sendable {
     /// MapLibre style JSON a vector source draws with, served to browsers at
     /// `/styles/NAME/style.json`; a vector source without one serves the
     /// built-in style of its tiles' schema.
-    public init(environment: URLSchemeKitEnvironment, configuration: ServerConfiguration = ServerConfiguration(),
-                styles: [String: Data] = [:], accessLog: (@Sendable (String) -> Void)? = nil) {
+    public convenience init(environment: URLSchemeKitEnvironment, configuration: ServerConfiguration = ServerConfiguration(),
+                            styles: [String: Data] = [:], accessLog: (@Sendable (String) -> Void)? = nil) {
+        self.init(environment: environment, configuration: configuration, styles: styles, transport: .platformDefault, accessLog: accessLog)
+    }
+
+    /// The same, on the given transport (the tests run the Dispatch one on Linux too).
+    init(environment: URLSchemeKitEnvironment, configuration: ServerConfiguration, styles: [String: Data], transport: HTTPServer.Transport,
+         accessLog: (@Sendable (String) -> Void)?) {
         self.configuration = configuration
         let routes = SchemeRoutes(environment: environment, configuration: configuration, styles: styles, accessLog: accessLog)
-        http = HTTPServer(configuration: configuration, handler: routes.respond, answered: routes.record)
+        http = HTTPServer(configuration: configuration, transport: transport, handler: routes.respond, answered: routes.record)
     }
 
     /// Binds and listens. Throws ``ServerError`` when the address cannot be used.

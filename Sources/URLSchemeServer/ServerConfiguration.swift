@@ -9,6 +9,10 @@ public struct ServerConfiguration: Sendable {
     public var port: UInt16 = 8080
     /// Scheme loads in progress at once; past that they wait in the queue.
     public var workers = max(2, ProcessInfo.processInfo.activeProcessorCount)
+    /// Threads serving connections on Linux, each an `epoll` loop of its own
+    /// owning its connections (reading, parsing, writing, timeouts); renders
+    /// run on the ``workers`` apart. Other systems serve through Dispatch and ignore it.
+    public var eventLoops = max(1, ProcessInfo.processInfo.activeProcessorCount)
     /// Scheme loads that may wait for a worker; past that the answer is 503 with `Retry-After`.
     public var queueLength = 64
     /// Open connections at once; at the cap no new one is accepted (the

@@ -4,7 +4,7 @@ import Synchronization
 /// The counters `/metrics` shows, in Prometheus' text format (version 0.0.4):
 /// requests by route and status, the time scheme loads take as a histogram,
 /// and the gauges the server reads when asked (loads in progress, queue
-/// length, open connections).
+/// length, loads cancelled, open connections).
 final class ServerMetrics: Sendable {
     /// The upper bounds of the load-time histogram's buckets, in seconds.
     static let buckets: [Double] = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30]
@@ -39,7 +39,7 @@ final class ServerMetrics: Sendable {
     }
 
     /// The text `/metrics` answers, with the gauges given.
-    func text(inFlight: Int, queued: Int, connections: Int, draining: Bool, answers: (hits: Int, misses: Int, entries: Int, bytes: Int)) -> String {
+    func text(inFlight: Int, queued: Int, cancelled: Int, connections: Int, draining: Bool, answers: (hits: Int, misses: Int, entries: Int, bytes: Int)) -> String {
         let snapshot = state.withLock { $0 }
         var lines: [String] = []
         lines.append("# HELP urlscheme_requests_total Requests answered, by route and status.")
@@ -61,6 +61,9 @@ final class ServerMetrics: Sendable {
         lines.append("# HELP urlscheme_queue_length Scheme loads waiting for a worker.")
         lines.append("# TYPE urlscheme_queue_length gauge")
         lines.append("urlscheme_queue_length \(queued)")
+        lines.append("# HELP urlscheme_loads_cancelled_total Scheme loads dropped from the queue before they started, their clients gone.")
+        lines.append("# TYPE urlscheme_loads_cancelled_total counter")
+        lines.append("urlscheme_loads_cancelled_total \(cancelled)")
         lines.append("# HELP urlscheme_connections Open client connections.")
         lines.append("# TYPE urlscheme_connections gauge")
         lines.append("urlscheme_connections \(connections)")

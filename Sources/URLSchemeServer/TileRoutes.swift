@@ -33,10 +33,10 @@ final class TileRoutes: Sendable {
     private let maxAge: Int
     private let work: WorkQueue
     /// Loads a `map://` URL as the scheme routes do (queue, gateway, metrics).
-    private let loadScheme: @Sendable (URL, HTTPRequest, @escaping @Sendable (HTTPResponse) -> Void) -> Void
+    private let loadScheme: @Sendable (URL, HTTPRequest, RequestCancellation, @escaping @Sendable (HTTPResponse) -> Void) -> Void
 
     init(environment: URLSchemeKitEnvironment, styles: [String: Data], maxAge: Int, work: WorkQueue,
-         loadScheme: @escaping @Sendable (URL, HTTPRequest, @escaping @Sendable (HTTPResponse) -> Void) -> Void) {
+         loadScheme: @escaping @Sendable (URL, HTTPRequest, RequestCancellation, @escaping @Sendable (HTTPResponse) -> Void) -> Void) {
         self.environment = environment
         self.styles = styles
         localFiles = styles.compactMapValues { data in
@@ -63,8 +63,10 @@ final class TileRoutes: Sendable {
     }
 
     /// Answers `request` for its path split into `segments` (the first one
-    /// of ``prefixes``), absolute URLs starting with `base`.
-    func respond(_ segments: [Substring], _ request: HTTPRequest, base: PublicBaseURL, _ completion: @escaping @Sendable (HTTPResponse) -> Void) {
+    /// of ``prefixes``), absolute URLs starting with `base`; a load queued for
+    /// it is dropped when `cancellation` fires first.
+    func respond(_ segments: [Substring], _ request: HTTPRequest, _ cancellation: RequestCancellation, base: PublicBaseURL,
+                 _ completion: @escaping @Sendable (HTTPResponse) -> Void) {
         do {
             switch (segments[0], segments.count) {
             case ("tiles", 2) where segments[1].hasSuffix(".json"):
@@ -72,13 +74,13 @@ final class TileRoutes: Sendable {
             case ("tiles", 5):
                 let name = try source(segments[1])
                 let tile = try TilePath.parse(segments[2...], extensions: ["png", "jpg", "jpeg", "webp"], zooms: Self.rasterZooms, scaled: true).get()
-                loadScheme(Self.tileURL(name: name, tile: tile), request, completion)
+                loadScheme(Self.tileURL(name: name, tile: tile), request, cancellation, completion)
             case ("data", 2) where segments[1].hasSuffix(".json"):
                 completion(try vectorTileJSON(try vectorSource(segments[1].dropLast(5)), request, base))
             case ("data", 5):
                 let (name, source) = try vectorSource(segments[1])
                 let tile = try TilePath.parse(segments[2...], extensions: ["pbf", "mvt"], zooms: 0...30, scaled: false).get()
-                readVectorTile(name: name, source: source, tile: tile, request, completion)
+                readVectorTile(name: name, source: source, tile: tile, request, cancellation, completion)
             case ("styles", 3) where segments[2] == "style.json":
                 let (name, _) = try vectorSource(segments[1])
                 let body = try BrowserStyle.rewrite(try styleJSON(name), name: name, base: base.base(for: request))
@@ -86,7 +88,7 @@ final class TileRoutes: Sendable {
             case ("styles", 5) where segments[2] == "static":
                 let name = try source(segments[1])
                 let url = try StaticMapPath.parse(camera: segments[3], size: segments[4], source: name).get()
-                loadScheme(url, request, completion)
+                loadScheme(url, request, cancellation, completion)
             case ("styles", 3), ("styles", 4):
                 let (name, _) = try vectorSource(segments[1])
                 completion(try sprite(name: name, sprites: localFiles[name]?.sprites ?? [], file: segments.count == 3 ? nil : segments[2], segments.last!, request))
@@ -190,11 +192,11 @@ final class TileRoutes: Sendable {
     /// on the network) and answers them: gzipped ones with
     /// `Content-Encoding: gzip` when the client accepts it, else inflated; no
     /// tile is a cacheable `204`.
-    private func readVectorTile(name: String, source: VectorTileSource, tile: TilePath, _ request: HTTPRequest,
+    private func readVectorTile(name: String, source: VectorTileSource, tile: TilePath, _ request: HTTPRequest, _ cancellation: RequestCancellation,
                                 _ completion: @escaping @Sendable (HTTPResponse) -> Void) {
         let limits = environment.budget.vectorTile
         let acceptsGzip = Self.accepts("gzip", request.header("Accept-Encoding"))
-        let accepted = work.submit { [self] done in
+        let accepted = work.submit(cancellation: cancellation) { [self] done in
             DispatchQueue.global().async { [self] in
                 defer { done() }
                 completion(vectorTileAnswer(name: name, source: source, tile: tile, limits: limits, acceptsGzip: acceptsGzip, request))

@@ -144,6 +144,33 @@ final class SchemeServerTests: XCTestCase {
         XCTAssertEqual(second.readAnswer()?.status, 200)
     }
 
+    /// A render still waiting in the queue when its client hangs up is
+    /// dropped (never rendered, its place given to the next); one whose
+    /// client waits is rendered.
+    func testAQueuedRenderWhoseClientLeftIsNotRendered() throws {
+        let slow = SlowMapRenderer(seconds: 0.5)
+        var renderers = SchemeRenderers()
+        renderers.set(slow)
+        let fixture = try ServerFixture(environment: ServerFixture.environment(renderers: renderers), test: self) {
+            $0.workers = 1
+            $0.queueLength = 4
+        }
+        let first = try fixture.client(), leaving = try fixture.client(), staying = try fixture.client()
+        first.send("GET /map?latitude=1&longitude=1 HTTP/1.1\r\nHost: x\r\n\r\n")
+        usleep(150_000)  // the first render holds the one worker
+        leaving.send("GET /map?latitude=2&longitude=2 HTTP/1.1\r\nHost: x\r\n\r\n")
+        usleep(50_000)
+        staying.send("GET /map?latitude=3&longitude=3 HTTP/1.1\r\nHost: x\r\n\r\n")
+        usleep(50_000)
+        leaving.close()
+        XCTAssertEqual(first.readAnswer()?.status, 200)
+        XCTAssertEqual(staying.readAnswer()?.status, 200)
+        XCTAssertEqual(slow.renders.count.withLock { $0 }, 2, "the render of the client that left never started")
+        staying.send("GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n")
+        let metrics = String(decoding: try XCTUnwrap(staying.readAnswer()).body, as: UTF8.self)
+        XCTAssertTrue(metrics.contains("urlscheme_loads_cancelled_total 1\n"), metrics)
+    }
+
     func testASlowClientTimesOutWithoutHoldingUpOthers() throws {
         let fixture = try ServerFixture(environment: ServerFixture.environment(), test: self) {
             $0.headerTimeout = 1
@@ -190,6 +217,27 @@ final class SchemeServerTests: XCTestCase {
         let idleSince = Date()
         XCTAssertTrue(client.isClosedByServer(), "an idle connection closes after the idle timeout")
         XCTAssertEqual(Date().timeIntervalSince(idleSince), 1, accuracy: 0.4, "closed at the idle timeout, not at the timer's first firing")
+    }
+
+    /// The Dispatch transport (other systems' only one) still serves: keep-alive,
+    /// `HEAD`, pipelining, a refusal, the header timeout and the drain.
+    func testTheDispatchTransportServesAsTheEventLoopsDo() throws {
+        let fixture = try ServerFixture(environment: ServerFixture.environment(), test: self, transport: .dispatch) { $0.headerTimeout = 0.5 }
+        let client = try fixture.client()
+        client.send("GET /health HTTP/1.1\r\nHost: x\r\n\r\nHEAD /health HTTP/1.1\r\nHost: x\r\n\r\n")
+        XCTAssertEqual(client.readAnswer()?.body, Data("ok\n".utf8))
+        XCTAssertEqual(client.readAnswer(head: true)?.headers["content-length"], "3")
+        client.send("POST /health HTTP/1.1\r\nHost: x\r\n\r\n")
+        XCTAssertEqual(client.readAnswer()?.status, 405)
+        XCTAssertTrue(client.isClosedByServer())
+        let slow = try fixture.client()
+        slow.send("GET /health HTTP/1.1\r\n")
+        XCTAssertEqual(slow.readAnswer()?.status, 408)
+        let idle = try fixture.client()
+        let drained = DispatchSemaphore(value: 0)
+        fixture.server.drain { drained.signal() }
+        XCTAssertTrue(idle.isClosedByServer())
+        XCTAssertEqual(drained.wait(timeout: .now() + 5), .success)
     }
 
     func testSmugglingAttemptsAreRefusedAndTheRestIsNeverRead() throws {

@@ -12,13 +12,15 @@ final class ServerFixture {
     let server: SchemeServer
     let log = LogLines()
 
-    init(environment: URLSchemeKitEnvironment, test: XCTestCase, styles: [String: Data] = [:],
+    init(environment: URLSchemeKitEnvironment, test: XCTestCase, styles: [String: Data] = [:], transport: HTTPServer.Transport = .platformDefault,
          configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
         var configuration = ServerConfiguration()
         configuration.port = 0
         configure(&configuration)
         let log = self.log
-        server = SchemeServer(environment: environment, configuration: configuration, styles: styles) { line in log.lines.withLock { $0.append(line) } }
+        server = SchemeServer(environment: environment, configuration: configuration, styles: styles, transport: transport) { line in
+            log.lines.withLock { $0.append(line) }
+        }
         try server.start()
         let server = self.server
         test.addTeardownBlock {
