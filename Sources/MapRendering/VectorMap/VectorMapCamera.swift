@@ -16,7 +16,7 @@ public struct VectorMapCamera: Sendable, Equatable {
     public var width: Int
     /// Image height in points.
     public var height: Int
-    /// Pixels per point, 1…16 (``scaleRange``), the image at most ``maximumPixelSide`` pixels a side.
+    /// Pixels per point, 0.25…16 (``scaleRange``), the image at most ``maximumPixelSide`` pixels a side.
     public var scale: Double
     /// Degrees clockwise from north of the direction pointing up, 0…360, as
     /// MapLibre's `bearing`: the map is turned about the image's centre
@@ -57,8 +57,9 @@ public struct VectorMapCamera: Sendable, Equatable {
     /// The largest image side, in points.
     public static let maximumSide = 4096
     /// The scales a camera may have: MapLibre takes any pixel ratio; past 16
-    /// a point would be a block of 256 pixels or more.
-    public static let scaleRange = 1.0...16.0
+    /// a point would be a block of 256 pixels or more, below ¼ a pixel would
+    /// hold 16 points.
+    public static let scaleRange = 0.25...16.0
     /// The largest image side, in pixels: the largest side at scale 4.
     public static let maximumPixelSide = 16_384
 
@@ -92,13 +93,13 @@ public struct VectorMapCamera: Sendable, Equatable {
             }
         }
         guard scale.isFinite, Self.scaleRange.contains(scale) else {
-            throw MapOptionError(option: "scale", reason: "must be within 1…16, not \(scale)")
+            throw MapOptionError(option: "scale", reason: "must be within 0.25…16, not \(scale)")
         }
         guard (1...Self.maximumSide).contains(width), (1...Self.maximumSide).contains(height) else {
             throw MapOptionError(option: "size", reason: "\(width)×\(height) points: each side must be 1…\(Self.maximumSide)")
         }
-        guard pixelWidth <= Self.maximumPixelSide, pixelHeight <= Self.maximumPixelSide else {
-            throw MapOptionError(option: "size", reason: "\(width)×\(height) points at scale \(scale): each side must be at most \(Self.maximumPixelSide) pixels")
+        guard (1...Self.maximumPixelSide).contains(pixelWidth), (1...Self.maximumPixelSide).contains(pixelHeight) else {
+            throw MapOptionError(option: "size", reason: "\(width)×\(height) points at scale \(scale): each side must be 1…\(Self.maximumPixelSide) pixels")
         }
     }
 }

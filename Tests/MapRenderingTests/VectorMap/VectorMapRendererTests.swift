@@ -218,8 +218,9 @@ final class VectorMapRendererTests: XCTestCase {
         XCTAssertThrowsError(try Self.renderer(.light).render(VectorMapCamera(center: Self.center, zoom: 15, width: 64, height: 64, scale: 17))) { error in
             XCTAssertEqual((error as? MapOptionError)?.option, "scale")
         }
-        // Any pixel ratio MapLibre takes up to 16, within 16,384 pixels a side.
+        // Pixel ratios MapLibre takes, from ¼ to 16, within 16,384 pixels a side.
         XCTAssertEqual(try Self.renderer(.light).render(VectorMapCamera(center: Self.center, zoom: 15, width: 24, height: 24, scale: 10)).width, 240)
+        XCTAssertEqual(try Self.renderer(.light).render(VectorMapCamera(center: Self.center, zoom: 15, width: 24, height: 24, scale: 0.5)).width, 12)
         XCTAssertThrowsError(try Self.renderer(.light).render(VectorMapCamera(center: Self.center, zoom: 15, width: 4096, height: 64, scale: 8))) { error in
             XCTAssertEqual((error as? MapOptionError)?.option, "size")
         }
