@@ -265,6 +265,7 @@ public struct VectorMapRenderer: Sendable {
             }
             var drawer = VectorLayerDrawer(scale: camera.scale, zoom: zoom, width: camera.pixelWidth, height: camera.pixelHeight,
                                            pitch: pictureFrame.pitch)
+            (drawer.sprites, drawer.camera) = (sprites.images, camera)
             switch layer.kind {
             case .background(let background):
                 drawer.drawBackground(background, into: &recording)
@@ -319,15 +320,12 @@ public struct VectorMapRenderer: Sendable {
             }
             return patterned(recording, layer)
         }
-        // A layer with a pattern is filled with the sprite image instead of its colour;
-        // when the sprite lacks the image the layer draws nothing, as in MapLibre.
+        // A background with a pattern is filled with the sprite image instead of its colour
+        // (fills and lines draw theirs per feature); when the sprite lacks the image the
+        // layer draws nothing, as in MapLibre.
         @Sendable func patterned(_ recording: BandedCanvas.Recording, _ layer: StyleLayer) -> BandedCanvas.Recording {
-            let name: String?, opacity: Double?
-            switch layer.kind {
-            case .background(let style): (name, opacity) = (style.pattern.constantValue, style.opacity.constantValue)
-            case .fill(let style): (name, opacity) = (style.pattern.constantValue, style.opacity.constantValue)
-            default: return recording
-            }
+            guard case .background(let style) = layer.kind else { return recording }
+            let (name, opacity) = (style.pattern.constantValue, style.opacity.constantValue)
             guard let name, !name.isEmpty else { return recording }
             guard let image = sprites.images[name] else { return BandedCanvas.Recording() }
             return recording.shaded(by: SpritePattern(image, camera: camera, opacity: opacity ?? 1).shader)

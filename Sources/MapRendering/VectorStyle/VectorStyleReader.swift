@@ -272,7 +272,8 @@ struct VectorStyleReader {
                 miterLimit: try reader.property("line-miter-limit", in: layout, "layout", type: .number, default: 2, convert: R.length),
                 sortKey: try reader.property("line-sort-key", in: layout, "layout", type: .number, default: 0, convert: R.number),
                 gradient: paint["line-gradient"] == nil ? nil
-                    : try reader.property("line-gradient", in: paint, "paint", type: .color, default: StyleColor(red: 0, green: 0, blue: 0, alpha: 0), convert: R.color)))
+                    : try reader.property("line-gradient", in: paint, "paint", type: .color, default: StyleColor(red: 0, green: 0, blue: 0, alpha: 0), convert: R.color),
+                pattern: try reader.property("line-pattern", in: paint, "paint", type: .string, default: "", convert: R.text)))
         case "raster":
             kind = .raster(RasterLayerStyle(
                 opacity: try reader.property("raster-opacity", in: paint, "paint", type: .number, default: 1, convert: R.opacity),
@@ -372,7 +373,7 @@ struct VectorStyleReader {
         "fill": (["fill-sort-key"], ["fill-color", "fill-opacity", "fill-outline-color", "fill-translate", "fill-translate-anchor", "fill-antialias", "fill-pattern"]),
         "line": (["line-cap", "line-join", "line-miter-limit", "line-sort-key"],
                  ["line-color", "line-width", "line-opacity", "line-gap-width", "line-dasharray", "line-offset", "line-blur",
-                  "line-translate", "line-translate-anchor", "line-gradient"]),
+                  "line-translate", "line-translate-anchor", "line-gradient", "line-pattern"]),
         "heatmap": ([], ["heatmap-radius", "heatmap-weight", "heatmap-intensity", "heatmap-color", "heatmap-opacity"]),
         "fill-extrusion": ([], ["fill-extrusion-color", "fill-extrusion-opacity", "fill-extrusion-height", "fill-extrusion-base",
                                 "fill-extrusion-translate", "fill-extrusion-translate-anchor", "fill-extrusion-vertical-gradient"]),
