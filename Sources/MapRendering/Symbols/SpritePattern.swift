@@ -64,6 +64,13 @@ struct SpritePattern: Sendable {
         return sample(Self.fraction(along / repeatWidth) * Double(image.width), across * Double(image.height)) * opacity
     }
 
+    /// The colour at (`x`, `y`) in points of the zoom's integer part from
+    /// the world's origin (a `fill-extrusion-pattern`'s roof, or its wall's
+    /// distance along the ring and height).
+    func color(atWorldPoints x: Double, _ y: Double) -> SIMD4<Float> {
+        sample(Self.fraction(x / image.displayWidth) * Double(image.width), Self.fraction(y / image.displayHeight) * Double(image.height)) * opacity
+    }
+
     /// `value` less its integer part, in 0..<1 (GLSL's `mod(value, 1.0)`).
     private static func fraction(_ value: Double) -> Double {
         let t = value - value.rounded(.down)

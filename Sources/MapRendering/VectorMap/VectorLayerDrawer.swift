@@ -161,7 +161,9 @@ struct VectorLayerDrawer {
                 let anchor = style.translateAnchor.value(atZoom: zoom, for: feature)
                 let sortKey = Self.sortKey(style.sortKey.value(atZoom: zoom, for: feature))
                 let pattern = Self.pattern(style.pattern, atZoom: zoom, for: feature)
-                if !pattern.isEmpty {
+                // A layer with a pattern draws its features with it alone, none without an image.
+                if style.pattern.constantValue != "" {
+                    guard !pattern.isEmpty else { return nil }
                     let opacity = Self.unit(opacity)
                     guard opacity > 0 else { return nil }
                     return .fill(color: RGBA(0, 0, 0, 0), outline: nil, translate: translate.count == 2 ? translate : [],
@@ -188,6 +190,7 @@ struct VectorLayerDrawer {
                 // MapLibre draws dashes before a gradient, a gradient instead of the colour.
                 // A pattern after dashes, before a gradient.
                 let pattern = dashes.isEmpty ? Self.pattern(style.pattern, atZoom: zoom, for: feature) : ""
+                if dashes.isEmpty, style.pattern.constantValue != "", pattern.isEmpty { return nil }
                 let gradient = dashes.isEmpty && pattern.isEmpty ? ramp.map { LineGradient(ramp: $0, opacity: Self.unit(opacity)) } : nil
                 guard pattern.isEmpty ? gradient.map({ $0.opacity > 0 }) ?? (color.a != 0) : Self.unit(opacity) > 0,
                       width.isFinite, width > 0 else { return nil }

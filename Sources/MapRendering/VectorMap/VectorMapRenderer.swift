@@ -292,13 +292,14 @@ public struct VectorMapRenderer: Sendable {
                 var depth: [UInt16] = []
                 for (index, earlier) in extrusions where index < layerIndex {
                     guard case .fillExtrusion(let earlierStyle) = earlier.kind else { continue }
-                    var pass = FillExtrusionLayerDrawer(camera: camera, style: earlierStyle, light: light, depth: depth, writesColor: false)
+                    var pass = FillExtrusionLayerDrawer(camera: camera, style: earlierStyle, light: light, depth: depth, writesColor: false,
+                                                        sprites: sprites.images)
                     for (groups, tileLayer, place) in try prepared(index, earlier) {
                         try pass.add(groups, from: tileLayer, at: place, layer: layer.id, budget: budget, cancellation: cancellation)
                     }
                     depth = pass.nearest
                 }
-                var extrusions = FillExtrusionLayerDrawer(camera: camera, style: style, light: light, depth: depth)
+                var extrusions = FillExtrusionLayerDrawer(camera: camera, style: style, light: light, depth: depth, sprites: sprites.images)
                 for (groups, tileLayer, place) in try prepared() {
                     try extrusions.add(groups, from: tileLayer, at: place, layer: layer.id, budget: budget, cancellation: cancellation)
                 }

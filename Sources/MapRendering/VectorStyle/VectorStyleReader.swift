@@ -315,7 +315,8 @@ struct VectorStyleReader {
                 translateAnchor: try reader.property("fill-extrusion-translate-anchor", in: paint, "paint", type: .enumeration, default: .map,
                                                      convert: R.enumeration(StyleAlignment.self)),
                 verticalGradient: try reader.property("fill-extrusion-vertical-gradient", in: paint, "paint", type: .boolean, default: true,
-                                                      convert: R.boolean)))
+                                                      convert: R.boolean),
+                pattern: try reader.property("fill-extrusion-pattern", in: paint, "paint", type: .string, default: "", convert: R.text)))
         case "circle":
             kind = .circle(CircleLayerStyle(
                 radius: try reader.property("circle-radius", in: paint, "paint", type: .number, default: 5, convert: R.length),
@@ -376,7 +377,8 @@ struct VectorStyleReader {
                   "line-translate", "line-translate-anchor", "line-gradient", "line-pattern"]),
         "heatmap": ([], ["heatmap-radius", "heatmap-weight", "heatmap-intensity", "heatmap-color", "heatmap-opacity"]),
         "fill-extrusion": ([], ["fill-extrusion-color", "fill-extrusion-opacity", "fill-extrusion-height", "fill-extrusion-base",
-                                "fill-extrusion-translate", "fill-extrusion-translate-anchor", "fill-extrusion-vertical-gradient"]),
+                                "fill-extrusion-translate", "fill-extrusion-translate-anchor", "fill-extrusion-vertical-gradient",
+                                "fill-extrusion-pattern"]),
         "circle": (["circle-sort-key"],
                    ["circle-radius", "circle-color", "circle-blur", "circle-opacity", "circle-translate", "circle-translate-anchor",
                     "circle-pitch-scale", "circle-pitch-alignment", "circle-stroke-width", "circle-stroke-color", "circle-stroke-opacity"]),
