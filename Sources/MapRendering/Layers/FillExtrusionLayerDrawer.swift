@@ -230,9 +230,14 @@ struct FillExtrusionLayerDrawer {
                 let (topV, footV) = (tileTop - paint.height * pointsPerMetre, tileTop - paint.base * pointsPerMetre)
                 for i in ring.indices.dropFirst() {
                     let (p1, p2) = (ring[i], ring[i - 1])
-                    guard !Self.isBoundaryEdge(p1, p2, extent: extent) else { continue }
                     let (ex, ey) = (Double(p1.x) - Double(p2.x), Double(p1.y) - Double(p2.y))
                     let length = (ex * ex + ey * ey).squareRoot()
+                    let units = (length * pointsPerUnit / pointsPerMapLibreUnit).rounded(.towardZero)
+                    if edgeDistance + units > 32767 { edgeDistance = 0 }
+                    guard !Self.isBoundaryEdge(p1, p2, extent: extent) else {
+                        edgeDistance += units
+                        continue
+                    }
                     guard length > 0 else { continue }
                     // The bucket's normal: the edge's perpendicular, x packed with the
                     // top flag (t) in its lowest bit, y truncated to 16384ths.
@@ -242,8 +247,6 @@ struct FillExtrusionLayerDrawer {
                     let bottom = shade(normal: SIMD3(nx, ny, 0), t: 0)
                     let topColor = shade(normal: SIMD3(nx + 1.0 / 16384, ny, 0), t: 1)
                     let (a, b) = (plane(p2), plane(p1))
-                    let units = (length * pointsPerUnit / pointsPerMapLibreUnit).rounded(.towardZero)
-                    if edgeDistance + units > 32767 { edgeDistance = 0 }
                     let (ub, ua) = (tileLeft + edgeDistance * pointsPerMapLibreUnit, tileLeft + (edgeDistance + units) * pointsPerMapLibreUnit)
                     edgeDistance += units
                     let wall = [FacePoint(x: a.x, y: a.y, z: foot, t: 0, u: ua, v: footV), FacePoint(x: b.x, y: b.y, z: foot, t: 0, u: ub, v: footV),

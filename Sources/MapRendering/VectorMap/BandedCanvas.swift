@@ -24,6 +24,7 @@ struct BandedCanvas {
         case gradientLines(meshes: [ShadedTriangles], gradient: LineGradient, feather: LineFeather)
         case shaded(polygons: [[Point]], antialiased: Bool, shader: @Sendable (Int, Int) -> SIMD4<Float>)
         case patternLines(meshes: [ShadedTriangles], pattern: SpritePattern, feather: LineFeather)
+        case pitchedFill(rings: [[Point]], depths: [[Double]], color: RGBA, outline: RGBA?, antialias: Bool)
     }
 
     private var bands: [Canvas]
@@ -102,6 +103,13 @@ struct BandedCanvas {
         mutating func drawLines(_ meshes: [ShadedTriangles], pattern: SpritePattern, feather: LineFeather) {
             operations.append(.patternLines(meshes: meshes, pattern: pattern, feather: feather))
             points += meshes.reduce(0) { $0 + $1.vertices.count }
+        }
+
+        /// Records a fill under pitch, with its points' depths
+        /// (`Canvas.fillUnderPitch(rings:depths:color:outline:antialias:)`).
+        mutating func fillUnderPitch(rings: [[Point]], depths: [[Double]], color: RGBA, outline: RGBA?, antialias: Bool) {
+            operations.append(.pitchedFill(rings: rings, depths: depths, color: color, outline: outline, antialias: antialias))
+            points += rings.reduce(0) { $0 + $1.count }
         }
 
         /// This recording's fills as one shape painted by `shader` (a
@@ -203,6 +211,8 @@ struct BandedCanvas {
             } else {
                 canvas.fillPixelCentres(polygons: polygons, shader: shader)
             }
+        case let .pitchedFill(rings, depths, color, outline, antialias):
+            canvas.fillUnderPitch(rings: rings, depths: depths, color: color, outline: outline, antialias: antialias)
         case let .patternLines(meshes, pattern, feather):
             for mesh in meshes {
                 try canvas.draw(mesh) { u, v, along in

@@ -52,7 +52,8 @@ struct VectorLayerDrawer {
     }
 
     private var fillIndex: [FillPaint: Int] = [:]
-    private var fills: [(paint: FillPaint, rings: [[Point]])] = []
+    /// Per group, its rings in pixels and (under pitch) each point's depth.
+    private var fills: [(paint: FillPaint, rings: [[Point]], depths: [[Double]])] = []
     private var lineIndex: [LinePaint: Int] = [:]
     /// Per group, its lines and the square of the tile each came from (MapLibre clips each tile's drawing to it).
     private var lines: [(paint: LinePaint, polylines: [Polyline])] = []
@@ -174,7 +175,7 @@ struct VectorLayerDrawer {
                 let outline = style.outlineColor.value(atZoom: zoom, for: feature).map { Self.rgba($0, opacity: opacity) }
                 guard color.a != 0 || (outline?.a ?? 0) != 0 else { return nil }
                 return .fill(color: color, outline: outline, translate: translate.count == 2 ? translate : [],
-                             translateAnchor: anchor, sortKey: sortKey)
+                             translateAnchor: anchor, sortKey: sortKey, antialias: style.antialias.value(atZoom: zoom, for: feature))
             }
             keys = Set(unionOf: [layer.filter.propertyKeys, style.propertyKeys])
         case .line(let style):
@@ -284,13 +285,19 @@ struct VectorLayerDrawer {
                 let shifted = translated(place, by: translate, anchor: anchor)
                 let paint = FillPaint(color: color, outline: outline, sortKey: sortKey, pattern: pattern, opacity: opacity, antialias: antialias)
                 let group = fillIndex[paint] ?? {
-                    fills.append((paint, []))
+                    fills.append((paint, [], []))
                     fillIndex[paint] = fills.count - 1
                     return fills.count - 1
                 }()
                 for part in prepared.parts {
-                    var ring = Self.project(tileLayer.points(ofPart: Int(part)), at: shifted, unit: unit, keepLast: false)
-                    if let pitch, ring.count >= 3 { ring = pitch.clip(ring: ring).map(pitch.project) }
+                    let ring = Self.project(tileLayer.points(ofPart: Int(part)), at: shifted, unit: unit, keepLast: false)
+                    if let pitch, ring.count >= 3 {
+                        let projected = pitch.clip(ring: ring).map { pitch.project($0, elevation: 0) }
+                        guard projected.count >= 3 else { continue }
+                        fills[group].rings.append(projected.map(\.point))
+                        fills[group].depths.append(projected.map(\.depth))
+                        continue
+                    }
                     if ring.count >= 3 { fills[group].rings.append(ring) }
                 }
             case .circle, .heatmap, .fillExtrusion:
@@ -385,12 +392,16 @@ struct VectorLayerDrawer {
             lineIndex.removeAll(keepingCapacity: true)
         }
         // Groups in order of their sort keys, else of their first feature (a stable sort).
-        for (paint, rings) in Self.bySortKey(fills, { $0.paint.sortKey }) where !rings.isEmpty {
+        for (paint, rings, depths) in Self.bySortKey(fills, { $0.paint.sortKey }) where !rings.isEmpty {
             if !paint.pattern.isEmpty {
                 // An image the sprite lacks draws nothing, as in MapLibre.
                 if let pattern = pattern(named: paint.pattern, opacity: paint.opacity) {
                     canvas.fill(polygons: rings, antialiased: paint.antialias, shader: pattern.shader)
                 }
+                continue
+            }
+            if pitch != nil {
+                canvas.fillUnderPitch(rings: rings, depths: depths, color: paint.color, outline: paint.outline, antialias: paint.antialias)
                 continue
             }
             // Tile rings are wound exterior one way, holes the other: non-zero.
