@@ -111,8 +111,10 @@ extension Canvas {
                 // GL draws a wide line as a quad offset across its major axis by half its width (one pixel).
                 let xMajor = abs(dx) >= abs(dy)
                 let (lo, hi) = xMajor ? (min(a.x, b.x), max(a.x, b.x)) : (min(a.y, b.y), max(a.y, b.y))
-                let firstMajor = Int(max(-1, min(1e6, (lo - 0.5).rounded(.up))))
-                let lastMajor = Int(max(-1, min(1e6, (hi - 0.5).rounded(.up)))) - 1
+                // Only the columns (rows) of this canvas band: an edge far off it costs nothing.
+                let limit = xMajor ? (0, width) : (rows.lowerBound, rows.upperBound)
+                let firstMajor = max(limit.0, Int(max(-1, min(Double(limit.1), (lo - 0.5).rounded(.up)))))
+                let lastMajor = min(limit.1 - 1, Int(max(-1, min(Double(limit.1), (hi - 0.5).rounded(.up)))) - 1)
                 guard firstMajor <= lastMajor else { continue }
                 for major in firstMajor...lastMajor {
                     let m = Double(major) + 0.5
@@ -121,6 +123,7 @@ extension Canvas {
                     let across = xMajor ? a.y + s * dy : a.x + s * dx
                     let t = (s / wb) / ((1 - s) / wa + s / wb)
                     let vx = a.x + t * dx, vy = a.y + t * dy
+                    guard abs(across) < 1e9 else { continue }
                     let firstMinor = Int((across - 1 - 0.5).rounded(.up)), lastMinor = Int((across + 1 - 0.5).rounded(.up)) - 1
                     guard firstMinor <= lastMinor else { continue }
                     for minor in firstMinor...lastMinor {
