@@ -22,6 +22,8 @@ struct FillExtrusionLayerDrawer {
         /// `fill-extrusion-height` and `fill-extrusion-base`, metres, at least 0.
         var height: Double
         var base: Double
+        /// A `fill-extrusion-pattern`'s image ("" for none), tiled instead of the colour.
+        var pattern = ""
     }
 
     /// The lighting of one layer: the style's light and the layer's gradient.
@@ -39,6 +41,21 @@ struct FillExtrusionLayerDrawer {
             self.color = SIMD3(color.red, color.green, color.blue).clamped(lowerBound: .zero, upperBound: .one)
             intensity = min(max(light.intensity, 0), 1)
             self.verticalGradient = verticalGradient ? 1 : 0
+        }
+
+        /// The lighting a vertex of `paint` gets under a pattern (MapLibre's
+        /// `fill_extrusion_pattern.vertex.glsl`): as ``shade(_:normal:t:)``
+        /// with no colour of its own, the pattern's colour multiplied by it.
+        func shadePattern(_ paint: Paint, normal: SIMD3<Double>, t: Double) -> SIMD3<Double> {
+            var directional = min(max((normal * direction).sum(), 0), 1)
+            directional = (1 - intensity) + (max(0.5 + intensity, 1) - (1 - intensity)) * directional
+            if normal.y != 0 {
+                let lowest = 0.7 + (0.98 - 0.7) * (1 - intensity)
+                let gradient = min(max((t + paint.base) * (paint.height / 150).squareRoot(), lowest), 1)
+                directional *= (1 - verticalGradient) + verticalGradient * gradient
+            }
+            let floor = 0.3 * (SIMD3<Double>.one - self.color)
+            return (directional * self.color).clamped(lowerBound: floor, upperBound: .one)
         }
 
         /// The colour a vertex of `paint` gets with surface `normal` (tile
@@ -68,16 +85,21 @@ struct FillExtrusionLayerDrawer {
         var y: Double
         var z: Double
         var t: Double
+        /// Where a pattern is read, in points of the zoom's integer part
+        /// (`get_pattern_pos` before dividing by the image's size).
+        var u = 0.0, v = 0.0
     }
 
     /// A face's point on the image: its position (output pixels), clip w,
-    /// GL window depth (0…1) and height fraction.
+    /// GL window depth (0…1), height fraction and pattern position (``FacePoint``'s `u`, `v`).
     struct Vertex {
         var x: Double
         var y: Double
         var w: Double
         var window: Double
         var t: Double
+        var u: Double
+        var v: Double
     }
 
     let width: Int
@@ -109,6 +131,9 @@ struct FillExtrusionLayerDrawer {
     let writesColor: Bool
     /// Whether any face was drawn.
     private(set) var drewAny = false
+    /// The sprite's images `fill-extrusion-pattern` names, and the camera they are laid out for.
+    let sprites: [String: SpriteImage]
+    let camera: VectorMapCamera
 
     /// What extrusions cost, as the budget's error names it.
     static let work = "its extrusions' faces (pixels and edges scanned)"
@@ -117,7 +142,10 @@ struct FillExtrusionLayerDrawer {
     /// `camera`, lit by `light`, its faces tested against `depth` (the
     /// ``nearest`` of the style's earlier extrusion layers, empty for none),
     /// with `writesColor` false drawing depth only.
-    init(camera: VectorMapCamera, style: FillExtrusionLayerStyle, light: StyleLight, depth: [UInt16] = [], writesColor: Bool = true) {
+    init(camera: VectorMapCamera, style: FillExtrusionLayerStyle, light: StyleLight, depth: [UInt16] = [], writesColor: Bool = true,
+         sprites: [String: SpriteImage] = [:]) {
+        self.camera = camera
+        self.sprites = sprites
         width = camera.pixelWidth
         height = camera.pixelHeight
         scale = camera.scale
@@ -141,13 +169,16 @@ struct FillExtrusionLayerDrawer {
     /// The paint of `feature` in `style` (evaluated at `zoom`); nil when the
     /// colour is not finite.
     static func paint<Feature: StyleFeature>(of feature: Feature, style: FillExtrusionLayerStyle, atZoom zoom: Double) -> Paint? {
+        let pattern = VectorLayerDrawer.pattern(style.pattern, atZoom: zoom, for: feature)
+        // A layer with a pattern draws its features with it alone, none without an image.
+        if style.pattern.constantValue != "", pattern.isEmpty { return nil }
         let color = style.color.value(atZoom: zoom, for: feature)
         let alpha = min(max(color.alpha, 0), 1)
         func channel(_ value: Double) -> Double { value.isNaN ? 0 : min(max(value, 0), 1) * alpha }
         func metres(_ value: Double) -> Double { value.isFinite ? max(0, value) : 0 }
         return Paint(color: SIMD4(channel(color.red), channel(color.green), channel(color.blue), alpha),
                      height: metres(style.height.value(atZoom: zoom, for: feature)),
-                     base: metres(style.base.value(atZoom: zoom, for: feature)))
+                     base: metres(style.base.value(atZoom: zoom, for: feature)), pattern: pattern)
     }
 
     /// Draws the prisms of prepared groups of `tileLayer`, placed at `place`,
@@ -160,16 +191,33 @@ struct FillExtrusionLayerDrawer {
         let extent = Int32(clamping: tileLayer.extent)
         var (dx, dy) = (translate[0] * scale, translate[1] * scale)
         if translatesWithMap { (dx, dy) = (place.cos * dx - place.sin * dy, place.sin * dx + place.cos * dy) }
+        // Where patterns are read: points of the zoom's integer part, from the world's origin
+        // (the tile's corner there plus its units, MapLibre's pixel_coord and tile ratio);
+        // walls along their ring's length and down their height (`u_height_factor`), both
+        // in units of a tile of MapLibre's extent, 8192.
+        let integerZoom = camera.styleZoom.rounded(.down)
+        let tileSize = 512 * pow(2, integerZoom - Double(place.tile.z))
+        let (tileLeft, tileTop) = (tileSize * Double(place.tile.x), tileSize * Double(place.tile.y))
+        let pointsPerUnit = tileSize / Double(tileLayer.extent), pointsPerMapLibreUnit = tileSize / 8192
+        let pointsPerMetre = pow(2, integerZoom) / 65536
         for group in prepared {
             guard case .fillExtrusion(let paint) = group.paint else { continue }
+            var pattern: SpritePattern?
+            if !paint.pattern.isEmpty {
+                guard let image = sprites[paint.pattern] else { continue }
+                pattern = SpritePattern(image, camera: camera, opacity: 1)
+            }
+            func shade(normal: SIMD3<Double>, t: Double) -> SIMD3<Double> {
+                pattern == nil ? lighting.shade(paint, normal: normal, t: t) : lighting.shadePattern(paint, normal: normal, t: t)
+            }
             let (top, foot) = (paint.height * pixelsPerMetre, paint.base * pixelsPerMetre)
             // The roof is lit with the normal the bucket packs for it: (1, 0, 16384) / 16384.
-            let roofColor = lighting.shade(paint, normal: SIMD3(1.0 / 16384, 0, 1), t: 1)
+            let roofColor = shade(normal: SIMD3(1.0 / 16384, 0, 1), t: 1)
             var polygon: [[FacePoint]] = []
             func drawRoof() throws {
                 defer { polygon.removeAll() }
                 guard !polygon.isEmpty else { return }
-                try fill(polygon, bottom: roofColor, top: roofColor, layer: layer, budget: budget)
+                try fill(polygon, bottom: roofColor, top: roofColor, pattern: pattern, layer: layer, budget: budget)
             }
             for part in group.parts {
                 try cancellation.check()
@@ -182,25 +230,40 @@ struct FillExtrusionLayerDrawer {
                     let q = place.plane(Double(p.x) * unit, Double(p.y) * unit)
                     return Point(q.x + dx, q.y + dy)
                 }
-                polygon.append(ring.dropLast().map { p in let q = plane(p); return FacePoint(x: q.x, y: q.y, z: top, t: 1) })
+                polygon.append(ring.dropLast().map { p in
+                    let q = plane(p)
+                    return FacePoint(x: q.x, y: q.y, z: top, t: 1,
+                                     u: tileLeft + Double(p.x) * pointsPerUnit, v: tileTop + Double(p.y) * pointsPerUnit)
+                })
                 guard top > foot, !Self.isEntirelyOutside(ring, extent: extent) else { continue }
+                // How far along the ring each wall starts, in MapLibre's tile units, each wall's
+                // length truncated to a whole unit and the count restarting past 32767 (its 16 bits).
+                var edgeDistance = 0.0
+                let (topV, footV) = (tileTop - paint.height * pointsPerMetre, tileTop - paint.base * pointsPerMetre)
                 for i in ring.indices.dropFirst() {
                     let (p1, p2) = (ring[i], ring[i - 1])
-                    guard !Self.isBoundaryEdge(p1, p2, extent: extent) else { continue }
                     let (ex, ey) = (Double(p1.x) - Double(p2.x), Double(p1.y) - Double(p2.y))
                     let length = (ex * ex + ey * ey).squareRoot()
+                    let units = (length * pointsPerUnit / pointsPerMapLibreUnit).rounded(.towardZero)
+                    if edgeDistance + units > 32767 { edgeDistance = 0 }
+                    guard !Self.isBoundaryEdge(p1, p2, extent: extent) else {
+                        edgeDistance += units
+                        continue
+                    }
                     guard length > 0 else { continue }
                     // The bucket's normal: the edge's perpendicular, x packed with the
                     // top flag (t) in its lowest bit, y truncated to 16384ths.
                     let (px, py) = (-ey / length, ex / length)
                     let nx = ((px * 8192).rounded(.down) * 2) / 16384
                     let ny = (py * 16384).rounded(.towardZero) / 16384
-                    let bottom = lighting.shade(paint, normal: SIMD3(nx, ny, 0), t: 0)
-                    let topColor = lighting.shade(paint, normal: SIMD3(nx + 1.0 / 16384, ny, 0), t: 1)
+                    let bottom = shade(normal: SIMD3(nx, ny, 0), t: 0)
+                    let topColor = shade(normal: SIMD3(nx + 1.0 / 16384, ny, 0), t: 1)
                     let (a, b) = (plane(p2), plane(p1))
-                    let wall = [FacePoint(x: a.x, y: a.y, z: foot, t: 0), FacePoint(x: b.x, y: b.y, z: foot, t: 0),
-                                FacePoint(x: b.x, y: b.y, z: top, t: 1), FacePoint(x: a.x, y: a.y, z: top, t: 1)]
-                    try fill([wall], bottom: bottom, top: topColor, layer: layer, budget: budget)
+                    let (ub, ua) = (tileLeft + edgeDistance * pointsPerMapLibreUnit, tileLeft + (edgeDistance + units) * pointsPerMapLibreUnit)
+                    edgeDistance += units
+                    let wall = [FacePoint(x: a.x, y: a.y, z: foot, t: 0, u: ua, v: footV), FacePoint(x: b.x, y: b.y, z: foot, t: 0, u: ub, v: footV),
+                                FacePoint(x: b.x, y: b.y, z: top, t: 1, u: ub, v: topV), FacePoint(x: a.x, y: a.y, z: top, t: 1, u: ua, v: topV)]
+                    try fill([wall], bottom: bottom, top: topColor, pattern: pattern, layer: layer, budget: budget)
                 }
             }
             try drawRoof()
@@ -225,7 +288,7 @@ struct FillExtrusionLayerDrawer {
     /// Scan-fills the planar face `rings` (even–odd), cut at the near plane,
     /// writing each pixel whose centre it covers and where it is nearest:
     /// coloured from `bottom` to `top` by the height fraction, perspective-correct.
-    private mutating func fill(_ rings: [[FacePoint]], bottom: SIMD3<Double>, top: SIMD3<Double>,
+    private mutating func fill(_ rings: [[FacePoint]], bottom: SIMD3<Double>, top: SIMD3<Double>, pattern: SpritePattern?,
                                layer: String, budget: GeneratedGeometryBudget) throws {
         // Project, cutting each ring at the near plane (w is affine in 3D).
         let near = projection.nearDepth
@@ -233,24 +296,26 @@ struct FillExtrusionLayerDrawer {
         for ring in rings {
             let projected = ring.map { p -> (vertex: Vertex, p: FacePoint) in
                 let (q, w, depth) = projection.project(Point(p.x, p.y), elevation: p.z)
-                return (Vertex(x: q.x, y: q.y, w: w, window: projection.windowDepth(w: w, depth: depth), t: p.t), p)
+                return (Vertex(x: q.x, y: q.y, w: w, window: projection.windowDepth(w: w, depth: depth), t: p.t, u: p.u, v: p.v), p)
             }
             var out: [Vertex] = []
             guard var previous = projected.last else { continue }
             for current in projected {
                 if (current.vertex.w >= near) != (previous.vertex.w >= near) {
                     let s = (near - previous.vertex.w) / (current.vertex.w - previous.vertex.w)
-                    let p = FacePoint(x: previous.p.x + (current.p.x - previous.p.x) * s, y: previous.p.y + (current.p.y - previous.p.y) * s,
-                                      z: previous.p.z + (current.p.z - previous.p.z) * s, t: previous.p.t + (current.p.t - previous.p.t) * s)
+                    func mix(_ a: Double, _ b: Double) -> Double { a + (b - a) * s }
+                    let (c, d) = (previous.p, current.p)
+                    let p = FacePoint(x: mix(c.x, d.x), y: mix(c.y, d.y), z: mix(c.z, d.z), t: mix(c.t, d.t), u: mix(c.u, d.u), v: mix(c.v, d.v))
                     let (q, w, depth) = projection.project(Point(p.x, p.y), elevation: p.z)
-                    out.append(Vertex(x: q.x, y: q.y, w: w, window: projection.windowDepth(w: w, depth: depth), t: p.t))
+                    out.append(Vertex(x: q.x, y: q.y, w: w, window: projection.windowDepth(w: w, depth: depth), t: p.t, u: p.u, v: p.v))
                 }
                 if current.vertex.w >= near { out.append(current.vertex) }
                 previous = current
             }
             guard out.count >= 3, out.allSatisfy({ $0.x.isFinite && $0.y.isFinite && abs($0.x) < 1e9 && abs($0.y) < 1e9 }) else { continue }
             // Snapped to 1/256 pixel, as GL rasterisers hold vertex positions (8 bits of sub-pixel precision).
-            screen.append(out.map { Vertex(x: ($0.x * 256).rounded() / 256, y: ($0.y * 256).rounded() / 256, w: $0.w, window: $0.window, t: $0.t) })
+            screen.append(out.map { Vertex(x: ($0.x * 256).rounded() / 256, y: ($0.y * 256).rounded() / 256, w: $0.w, window: $0.window,
+                                           t: $0.t, u: $0.u, v: $0.v) })
         }
         guard let outer = screen.first else { return }
         // The plane's 1/w and t/w as affine functions of the image point, from
@@ -277,6 +342,8 @@ struct FillExtrusionLayerDrawer {
         let inverse = affine(1 / a.w, 1 / b.w, 1 / c.w)
         let fraction = affine(a.t / a.w, b.t / b.w, c.t / c.w)
         let window = affine(a.window, b.window, c.window)
+        // A pattern's position, relative to the first point's so the affine stays precise far from the world's origin.
+        let patternU = affine(0, (b.u - a.u) / b.w, (c.u - a.u) / c.w), patternV = affine(0, (b.v - a.v) / b.w, (c.v - a.v) / c.w)
         // The rows whose centres the face spans, within the image.
         let ys = screen.joined().map(\.y)
         let firstRow = max(0, Int(max(-1, (ys.min()! - 0.5).rounded(.up))))
@@ -295,6 +362,7 @@ struct FillExtrusionLayerDrawer {
         let shift = opacity
         let bottomColor = bottom * shift, topColor = top * shift
         let alpha = UInt8((255 * shift).rounded())
+        let opacity = Float(shift)
         var crossings: [Double] = []
         var filled = 0
         for row in firstRow...lastRow {
@@ -330,8 +398,17 @@ struct FillExtrusionLayerDrawer {
                     nearest[pixel] = depth
                     guard writesColor else { continue }
                     let t = min(max((fraction.0 * x + fraction.1 * y + fraction.2) / inverseDepth, 0), 1)
-                    let color = bottomColor + (topColor - bottomColor) * t
                     let offset = pixel * 4
+                    if let pattern {
+                        // The pattern's premultiplied colour lit by the interpolated lighting, at the layer's opacity.
+                        let u = a.u + (patternU.0 * x + patternU.1 * y + patternU.2) / inverseDepth
+                        let v = a.v + (patternV.0 * x + patternV.1 * y + patternV.2) / inverseDepth
+                        let lit = SIMD4<Float>(SIMD3<Float>(bottom + (top - bottom) * t), 1)
+                        let color = pattern.color(atWorldPoints: u, v) * lit * opacity
+                        for channel in 0..<4 { pixels[offset + channel] = UInt8((min(max(color[channel], 0), 1) * 255).rounded()) }
+                        continue
+                    }
+                    let color = bottomColor + (topColor - bottomColor) * t
                     pixels[offset] = UInt8((color.x * 255).rounded())
                     pixels[offset + 1] = UInt8((color.y * 255).rounded())
                     pixels[offset + 2] = UInt8((color.z * 255).rounded())

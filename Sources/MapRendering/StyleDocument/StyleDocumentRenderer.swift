@@ -134,6 +134,8 @@ public struct StyleDocumentRenderer: Sendable {
             switch layer.kind {
             case .symbol(let symbol): return symbol.icon.image.constantValue != ""
             case .fill(let fill): return fill.pattern.constantValue != ""
+            case .line(let line): return line.pattern.constantValue != ""
+            case .fillExtrusion(let extrusion): return extrusion.pattern.constantValue != ""
             case .background(let background): return background.pattern.constantValue != ""
             default: return false
             }

@@ -46,6 +46,8 @@ public struct Sprites: Sendable {
             switch layer.kind {
             case .symbol(let symbol): asked = (symbol.icon.image.constantValue, "no icon")
             case .fill(let fill): asked = (fill.pattern.constantValue, "no fill-pattern")
+            case .line(let line): asked = (line.pattern.constantValue, "no line-pattern")
+            case .fillExtrusion(let extrusion): asked = (extrusion.pattern.constantValue, "no fill-extrusion-pattern")
             case .background(let background): asked = (background.pattern.constantValue, "no background-pattern")
             default: continue
             }

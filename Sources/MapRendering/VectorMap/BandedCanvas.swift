@@ -22,7 +22,9 @@ struct BandedCanvas {
         case circles([CircleLayerDrawer.Circle])
         case lines(meshes: [ShadedTriangles], color: RGBA, feather: LineFeather)
         case gradientLines(meshes: [ShadedTriangles], gradient: LineGradient, feather: LineFeather)
-        case shaded(polygons: [[Point]], shader: @Sendable (Int, Int) -> SIMD4<Float>)
+        case shaded(polygons: [[Point]], antialiased: Bool, shader: @Sendable (Int, Int) -> SIMD4<Float>)
+        case patternLines(meshes: [ShadedTriangles], pattern: SpritePattern, feather: LineFeather)
+        case pitchedFill(rings: [[Point]], depths: [[Double]], color: RGBA, outline: RGBA?, antialias: Bool)
     }
 
     private var bands: [Canvas]
@@ -87,6 +89,29 @@ struct BandedCanvas {
             points += meshes.reduce(0) { $0 + $1.vertices.count }
         }
 
+        /// Records a fill of `polygons` as one non-zero shape painted by
+        /// `shader` (a layer's pattern): each pixel by its coverage when
+        /// `antialiased`, else each pixel whose centre is inside, wholly.
+        mutating func fill(polygons: [[Point]], antialiased: Bool, shader: @escaping @Sendable (Int, Int) -> SIMD4<Float>) {
+            operations.append(.shaded(polygons: polygons, antialiased: antialiased, shader: shader))
+            points += polygons.reduce(0) { $0 + $1.count }
+        }
+
+        /// Records lines as ``drawLines(_:color:feather:)`` does, each pixel
+        /// coloured by `pattern` where it lies along and across its line
+        /// (MapLibre's `line_pattern` shader).
+        mutating func drawLines(_ meshes: [ShadedTriangles], pattern: SpritePattern, feather: LineFeather) {
+            operations.append(.patternLines(meshes: meshes, pattern: pattern, feather: feather))
+            points += meshes.reduce(0) { $0 + $1.vertices.count }
+        }
+
+        /// Records a fill under pitch, with its points' depths
+        /// (`Canvas.fillUnderPitch(rings:depths:color:outline:antialias:)`).
+        mutating func fillUnderPitch(rings: [[Point]], depths: [[Double]], color: RGBA, outline: RGBA?, antialias: Bool) {
+            operations.append(.pitchedFill(rings: rings, depths: depths, color: color, outline: outline, antialias: antialias))
+            points += rings.reduce(0) { $0 + $1.count }
+        }
+
         /// This recording's fills as one shape painted by `shader` (a
         /// layer's pattern) instead of their colours, its strokes left out:
         /// one pass over the pixels however many paint groups the layer has.
@@ -95,7 +120,7 @@ struct BandedCanvas {
             for case .fill(let rings, _) in operations { polygons += rings }
             var shaded = Recording()
             guard !polygons.isEmpty else { return shaded }
-            shaded.operations.append(.shaded(polygons: polygons, shader: shader))
+            shaded.operations.append(.shaded(polygons: polygons, antialiased: true, shader: shader))
             shaded.points = polygons.reduce(0) { $0 + $1.count }
             return shaded
         }
@@ -180,8 +205,22 @@ struct BandedCanvas {
             for mesh in meshes {
                 try canvas.draw(mesh) { u, v, progress in gradient.color(progress: progress, alpha: feather.alpha(normalX: u, normalY: v, along: 0)) }
             }
-        case let .shaded(polygons, shader):
-            try canvas.fill(polygons: polygons, rule: .nonZero, shader: shader)
+        case let .shaded(polygons, antialiased, shader):
+            if antialiased {
+                try canvas.fill(polygons: polygons, rule: .nonZero, shader: shader)
+            } else {
+                canvas.fillPixelCentres(polygons: polygons, shader: shader)
+            }
+        case let .pitchedFill(rings, depths, color, outline, antialias):
+            canvas.fillUnderPitch(rings: rings, depths: depths, color: color, outline: outline, antialias: antialias)
+        case let .patternLines(meshes, pattern, feather):
+            for mesh in meshes {
+                try canvas.draw(mesh) { u, v, along in
+                    let alpha = feather.alpha(normalX: u, normalY: v, along: 0)
+                    guard alpha > 0 else { return .zero }
+                    return SIMD4<Double>(pattern.lineColor(along: along, normal: v, outset: feather.outset)) * alpha
+                }
+            }
         }
     }
 

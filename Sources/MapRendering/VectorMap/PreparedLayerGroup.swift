@@ -8,14 +8,18 @@ import Raster
 struct PreparedLayerGroup: Sendable {
     /// A group's paint before scaling.
     enum Paint: Hashable, Sendable {
-        /// A `fill`: colour and outline colour at their opacity, translate in points ([] for none).
-        case fill(color: RGBA, outline: RGBA?, translate: [Double], translateAnchor: StyleAlignment, sortKey: Double)
+        /// A `fill`: colour and outline colour at their opacity, translate in points ([] for none);
+        /// with a `fill-pattern` (its image's name, "" for none) the pattern at `opacity` instead,
+        /// its edges smoothed when `antialias`.
+        case fill(color: RGBA, outline: RGBA?, translate: [Double], translateAnchor: StyleAlignment, sortKey: Double,
+                  pattern: String = "", opacity: Double = 1, antialias: Bool = true)
         /// A `line`; with a `line-gradient`, its ramp and the feature's
-        /// `lineMetrics` (`[start, end]` on its whole line, or [] for none).
+        /// `lineMetrics` (`[start, end]` on its whole line, or [] for none);
+        /// with a `line-pattern` (its image's name, "" for none) the pattern at `opacity` instead of the colour.
         case line(color: RGBA, width: Double, gap: Double, offset: Double, blur: Double, translate: [Double], translateAnchor: StyleAlignment,
                   dashes: [Double], dashWidth: Double,
                   cap: StyleLineCap, join: StyleLineJoin, miterLimit: Double, sortKey: Double,
-                  gradient: LineGradient? = nil, clips: [Double] = [])
+                  gradient: LineGradient? = nil, clips: [Double] = [], pattern: String = "", opacity: Double = 1)
         /// A `circle`.
         case circle(CircleLayerDrawer.Paint)
         /// A `heatmap`'s weight and radius.

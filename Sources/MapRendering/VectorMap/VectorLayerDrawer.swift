@@ -24,6 +24,11 @@ struct VectorLayerDrawer {
         var color: RGBA
         var outline: RGBA?
         var sortKey: Double
+        /// A `fill-pattern`'s image ("" for none), drawn at `opacity` instead of the colours.
+        var pattern = ""
+        var opacity = 1.0
+        /// `fill-antialias`: a pattern's edges smoothed, else cut at pixel centres.
+        var antialias = true
     }
 
     /// How a group of lines is stroked, widths and offsets in output pixels.
@@ -41,10 +46,14 @@ struct VectorLayerDrawer {
         var join: StyleLineJoin
         var miterLimit: Double
         var sortKey: Double
+        /// A `line-pattern`'s image ("" for none), drawn at `opacity` instead of the colour.
+        var pattern = ""
+        var opacity = 1.0
     }
 
     private var fillIndex: [FillPaint: Int] = [:]
-    private var fills: [(paint: FillPaint, rings: [[Point]])] = []
+    /// Per group, its rings in pixels and (under pitch) each point's depth.
+    private var fills: [(paint: FillPaint, rings: [[Point]], depths: [[Double]])] = []
     private var lineIndex: [LinePaint: Int] = [:]
     /// Per group, its lines and the square of the tile each came from (MapLibre clips each tile's drawing to it).
     private var lines: [(paint: LinePaint, polylines: [Polyline])] = []
@@ -62,6 +71,10 @@ struct VectorLayerDrawer {
     /// there, and their triangles put on the image (as MapLibre extrudes
     /// lines on the map, so a far line is drawn thinner).
     let pitch: PitchProjection?
+    /// The sprite's images a layer's patterns name, and the camera they are
+    /// laid out for (nil: patterns are not drawn).
+    var sprites: [String: SpriteImage] = [:]
+    var camera: VectorMapCamera?
 
     init(scale: Double, zoom: Double, width: Int, height: Int, pitch: PitchProjection? = nil) {
         self.scale = scale
@@ -145,12 +158,24 @@ struct VectorLayerDrawer {
             polygonFlag = 0
             paint = { feature in
                 let opacity = style.opacity.value(atZoom: zoom, for: feature)
+                let translate = style.translate.value(atZoom: zoom, for: feature)
+                let anchor = style.translateAnchor.value(atZoom: zoom, for: feature)
+                let sortKey = Self.sortKey(style.sortKey.value(atZoom: zoom, for: feature))
+                let pattern = Self.pattern(style.pattern, atZoom: zoom, for: feature)
+                // A layer with a pattern draws its features with it alone, none without an image.
+                if style.pattern.constantValue != "" {
+                    guard !pattern.isEmpty else { return nil }
+                    let opacity = Self.unit(opacity)
+                    guard opacity > 0 else { return nil }
+                    return .fill(color: RGBA(0, 0, 0, 0), outline: nil, translate: translate.count == 2 ? translate : [],
+                                 translateAnchor: anchor, sortKey: sortKey, pattern: pattern, opacity: opacity,
+                                 antialias: style.antialias.value(atZoom: zoom, for: feature))
+                }
                 let color = Self.rgba(style.color.value(atZoom: zoom, for: feature), opacity: opacity)
                 let outline = style.outlineColor.value(atZoom: zoom, for: feature).map { Self.rgba($0, opacity: opacity) }
                 guard color.a != 0 || (outline?.a ?? 0) != 0 else { return nil }
-                let translate = style.translate.value(atZoom: zoom, for: feature)
                 return .fill(color: color, outline: outline, translate: translate.count == 2 ? translate : [],
-                             translateAnchor: style.translateAnchor.value(atZoom: zoom, for: feature), sortKey: Self.sortKey(style.sortKey.value(atZoom: zoom, for: feature)))
+                             translateAnchor: anchor, sortKey: sortKey, antialias: style.antialias.value(atZoom: zoom, for: feature))
             }
             keys = Set(unionOf: [layer.filter.propertyKeys, style.propertyKeys])
         case .line(let style):
@@ -164,8 +189,12 @@ struct VectorLayerDrawer {
                 // The width again at the zoom's integer part only for dashes (it may be costly).
                 let dashes = style.dashArray.value(atZoom: zoom, for: feature)
                 // MapLibre draws dashes before a gradient, a gradient instead of the colour.
-                let gradient = dashes.isEmpty ? ramp.map { LineGradient(ramp: $0, opacity: opacity.isFinite ? min(max(opacity, 0), 1) : 1) } : nil
-                guard gradient.map({ $0.opacity > 0 }) ?? (color.a != 0), width.isFinite, width > 0 else { return nil }
+                // A pattern after dashes, before a gradient.
+                let pattern = dashes.isEmpty ? Self.pattern(style.pattern, atZoom: zoom, for: feature) : ""
+                if dashes.isEmpty, style.pattern.constantValue != "", pattern.isEmpty { return nil }
+                let gradient = dashes.isEmpty && pattern.isEmpty ? ramp.map { LineGradient(ramp: $0, opacity: Self.unit(opacity)) } : nil
+                guard pattern.isEmpty ? gradient.map({ $0.opacity > 0 }) ?? (color.a != 0) : Self.unit(opacity) > 0,
+                      width.isFinite, width > 0 else { return nil }
                 let translate = style.translate.value(atZoom: zoom, for: feature)
                 var clips: [Double] = []
                 if gradient != nil, case .number(let start)? = feature.styleValue(forKey: GeoJSONTiles.clipStartKey),
@@ -180,7 +209,8 @@ struct VectorLayerDrawer {
                              dashWidth: dashes.isEmpty ? 0 : (style.dashWidth ?? style.width).value(atZoom: zoom.rounded(.down), for: feature),
                              cap: style.cap.value(atZoom: zoom, for: feature), join: style.join.value(atZoom: zoom, for: feature),
                              miterLimit: style.miterLimit.value(atZoom: zoom, for: feature),
-                             sortKey: Self.sortKey(style.sortKey.value(atZoom: zoom, for: feature)), gradient: gradient, clips: clips)
+                             sortKey: Self.sortKey(style.sortKey.value(atZoom: zoom, for: feature)), gradient: gradient, clips: clips,
+                             pattern: pattern, opacity: Self.unit(opacity))
             }
             keys = Set(unionOf: [layer.filter.propertyKeys, style.propertyKeys])
         case .circle(let style):
@@ -251,29 +281,36 @@ struct VectorLayerDrawer {
         let unit = place.tileSide / Double(tileLayer.extent)
         for prepared in prepared {
             switch prepared.paint {
-            case let .fill(color, outline, translate, anchor, sortKey):
+            case let .fill(color, outline, translate, anchor, sortKey, pattern, opacity, antialias):
                 let shifted = translated(place, by: translate, anchor: anchor)
-                let paint = FillPaint(color: color, outline: outline, sortKey: sortKey)
+                let paint = FillPaint(color: color, outline: outline, sortKey: sortKey, pattern: pattern, opacity: opacity, antialias: antialias)
                 let group = fillIndex[paint] ?? {
-                    fills.append((paint, []))
+                    fills.append((paint, [], []))
                     fillIndex[paint] = fills.count - 1
                     return fills.count - 1
                 }()
                 for part in prepared.parts {
-                    var ring = Self.project(tileLayer.points(ofPart: Int(part)), at: shifted, unit: unit, keepLast: false)
-                    if let pitch, ring.count >= 3 { ring = pitch.clip(ring: ring).map(pitch.project) }
+                    let ring = Self.project(tileLayer.points(ofPart: Int(part)), at: shifted, unit: unit, keepLast: false)
+                    if let pitch, ring.count >= 3 {
+                        let projected = pitch.clip(ring: ring).map { pitch.project($0, elevation: 0) }
+                        guard projected.count >= 3 else { continue }
+                        fills[group].rings.append(projected.map(\.point))
+                        fills[group].depths.append(projected.map(\.depth))
+                        continue
+                    }
                     if ring.count >= 3 { fills[group].rings.append(ring) }
                 }
             case .circle, .heatmap, .fillExtrusion:
                 break
-            case let .line(color, rawWidth, gap, offset, blur, translate, anchor, dashes, dashWidth, cap, join, miterLimit, sortKey, gradient, clips):
+            case let .line(color, rawWidth, gap, offset, blur, translate, anchor, dashes, dashWidth, cap, join, miterLimit, sortKey, gradient, clips,
+                           pattern, opacity):
                 let width = bounded(rawWidth * scale)
                 guard width > 0 else { continue }
                 let paint = LinePaint(
                     color: color, width: width, gap: max(0, bounded(gap * scale)), offset: bounded(offset * scale),
                     blur: max(0, bounded(blur * scale)),
                     dash: dash(dashes, width: dashWidth, round: cap == .round), gradient: gradient, cap: cap, join: join, miterLimit: miterLimit,
-                    sortKey: sortKey)
+                    sortKey: sortKey, pattern: pattern, opacity: opacity)
                 // MapLibre clips each tile's drawing to its square (before any
                 // translate moves the lines); a square turned other than by right
                 // angles is no rectangle, so such a map's lines are clipped to the canvas alone.
@@ -355,7 +392,18 @@ struct VectorLayerDrawer {
             lineIndex.removeAll(keepingCapacity: true)
         }
         // Groups in order of their sort keys, else of their first feature (a stable sort).
-        for (paint, rings) in Self.bySortKey(fills, { $0.paint.sortKey }) where !rings.isEmpty {
+        for (paint, rings, depths) in Self.bySortKey(fills, { $0.paint.sortKey }) where !rings.isEmpty {
+            if !paint.pattern.isEmpty {
+                // An image the sprite lacks draws nothing, as in MapLibre.
+                if let pattern = pattern(named: paint.pattern, opacity: paint.opacity) {
+                    canvas.fill(polygons: rings, antialiased: paint.antialias, shader: pattern.shader)
+                }
+                continue
+            }
+            if pitch != nil {
+                canvas.fillUnderPitch(rings: rings, depths: depths, color: paint.color, outline: paint.outline, antialias: paint.antialias)
+                continue
+            }
             // Tile rings are wound exterior one way, holes the other: non-zero.
             canvas.fill(polygons: rings, color: paint.color)
             if let outline = paint.outline, outline.a != 0 {
@@ -384,8 +432,12 @@ struct VectorLayerDrawer {
                 }
                 meshes.append(pitch.map { $0.project(mesh) } ?? mesh)
             }
+            let pattern = paint.pattern.isEmpty ? nil : self.pattern(named: paint.pattern, opacity: paint.opacity)
+            if !paint.pattern.isEmpty, pattern == nil { continue }
             if Self.fragmentEstimate(meshes, canvasArea: Double(width * height)) <= Self.fragmentsPerCanvasPixel * Double(width * height) {
-                if let gradient = paint.gradient {
+                if let pattern {
+                    canvas.drawLines(meshes, pattern: pattern, feather: feather)
+                } else if let gradient = paint.gradient {
                     canvas.drawLines(meshes, gradient: gradient, feather: feather)
                 } else {
                     canvas.drawLines(meshes, color: paint.color, feather: feather)
@@ -399,6 +451,26 @@ struct VectorLayerDrawer {
                               color: paint.color, style: wide)
             }
         }
+    }
+
+    /// The pattern of the sprite's image `name` at `opacity`, laid out for
+    /// ``camera``; nil when the sprite lacks it.
+    private func pattern(named name: String, opacity: Double) -> SpritePattern? {
+        guard let camera, let image = sprites[name] else { return nil }
+        return SpritePattern(image, camera: camera, opacity: opacity)
+    }
+
+    /// A feature's `*-pattern` image name: what the style gives at the
+    /// zoom's integer part when it reads the feature (MapLibre lays out
+    /// data-driven patterns with its tiles, at their zoom); a zoom-only one
+    /// is already evaluated at the map's zoom.
+    static func pattern<Feature: StyleFeature>(_ property: StyleProperty<String>, atZoom zoom: Double, for feature: Feature) -> String {
+        property.value(atZoom: property.isFeatureDependent ? zoom.rounded(.down) : zoom, for: feature)
+    }
+
+    /// An opacity held to 0…1 (1 when not finite).
+    static func unit(_ value: Double) -> Double {
+        value.isFinite ? min(max(value, 0), 1) : 1
     }
 
     /// A `*-sort-key` as groups are ordered by it: 0 when not finite.

@@ -265,6 +265,7 @@ public struct VectorMapRenderer: Sendable {
             }
             var drawer = VectorLayerDrawer(scale: camera.scale, zoom: zoom, width: camera.pixelWidth, height: camera.pixelHeight,
                                            pitch: pictureFrame.pitch)
+            (drawer.sprites, drawer.camera) = (sprites.images, camera)
             switch layer.kind {
             case .background(let background):
                 drawer.drawBackground(background, into: &recording)
@@ -291,13 +292,14 @@ public struct VectorMapRenderer: Sendable {
                 var depth: [UInt16] = []
                 for (index, earlier) in extrusions where index < layerIndex {
                     guard case .fillExtrusion(let earlierStyle) = earlier.kind else { continue }
-                    var pass = FillExtrusionLayerDrawer(camera: camera, style: earlierStyle, light: light, depth: depth, writesColor: false)
+                    var pass = FillExtrusionLayerDrawer(camera: camera, style: earlierStyle, light: light, depth: depth, writesColor: false,
+                                                        sprites: sprites.images)
                     for (groups, tileLayer, place) in try prepared(index, earlier) {
                         try pass.add(groups, from: tileLayer, at: place, layer: layer.id, budget: budget, cancellation: cancellation)
                     }
                     depth = pass.nearest
                 }
-                var extrusions = FillExtrusionLayerDrawer(camera: camera, style: style, light: light, depth: depth)
+                var extrusions = FillExtrusionLayerDrawer(camera: camera, style: style, light: light, depth: depth, sprites: sprites.images)
                 for (groups, tileLayer, place) in try prepared() {
                     try extrusions.add(groups, from: tileLayer, at: place, layer: layer.id, budget: budget, cancellation: cancellation)
                 }
@@ -319,15 +321,12 @@ public struct VectorMapRenderer: Sendable {
             }
             return patterned(recording, layer)
         }
-        // A layer with a pattern is filled with the sprite image instead of its colour;
-        // when the sprite lacks the image the layer draws nothing, as in MapLibre.
+        // A background with a pattern is filled with the sprite image instead of its colour
+        // (fills and lines draw theirs per feature); when the sprite lacks the image the
+        // layer draws nothing, as in MapLibre.
         @Sendable func patterned(_ recording: BandedCanvas.Recording, _ layer: StyleLayer) -> BandedCanvas.Recording {
-            let name: String?, opacity: Double?
-            switch layer.kind {
-            case .background(let style): (name, opacity) = (style.pattern.constantValue, style.opacity.constantValue)
-            case .fill(let style): (name, opacity) = (style.pattern.constantValue, style.opacity.constantValue)
-            default: return recording
-            }
+            guard case .background(let style) = layer.kind else { return recording }
+            let (name, opacity) = (style.pattern.constantValue, style.opacity.constantValue)
             guard let name, !name.isEmpty else { return recording }
             guard let image = sprites.images[name] else { return BandedCanvas.Recording() }
             return recording.shaded(by: SpritePattern(image, camera: camera, opacity: opacity ?? 1).shader)

@@ -18,16 +18,19 @@ public struct FillExtrusionLayerStyle: Sendable {
     public var translateAnchor: StyleProperty<StyleAlignment>
     /// `fill-extrusion-vertical-gradient` (default true): walls darker towards their foot.
     public var verticalGradient: StyleProperty<Bool>
+    /// `fill-extrusion-pattern`: a sprite image's name tiled over roofs and
+    /// walls instead of the colour; empty (the default) for none.
+    public var pattern = StyleProperty<String>(constant: "", convert: StyleLayerReader.text)
 
     /// The style with zoom-only properties evaluated at `zoom`.
     public func atZoom(_ zoom: Double) -> FillExtrusionLayerStyle {
         FillExtrusionLayerStyle(color: color.atZoom(zoom), opacity: opacity.atZoom(zoom), height: height.atZoom(zoom), base: base.atZoom(zoom),
                                 translate: translate.atZoom(zoom), translateAnchor: translateAnchor.atZoom(zoom),
-                                verticalGradient: verticalGradient.atZoom(zoom))
+                                verticalGradient: verticalGradient.atZoom(zoom), pattern: pattern.atZoom(zoom))
     }
 
     /// The feature properties the paint reads; nil when some of it reads the feature's id.
     var propertyKeys: Set<String>? {
-        Set(unionOf: [color.propertyKeys, height.propertyKeys, base.propertyKeys])
+        Set(unionOf: [color.propertyKeys, height.propertyKeys, base.propertyKeys, pattern.propertyKeys])
     }
 }

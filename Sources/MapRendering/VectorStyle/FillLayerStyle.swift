@@ -27,6 +27,6 @@ public struct FillLayerStyle: Sendable {
     /// The feature properties the paint reads; nil when some of it reads the feature's id.
     var propertyKeys: Set<String>? {
         Set(unionOf: [color.propertyKeys, opacity.propertyKeys, outlineColor.propertyKeys, translate.propertyKeys,
-                      antialias.propertyKeys, sortKey.propertyKeys])
+                      antialias.propertyKeys, sortKey.propertyKeys, pattern.propertyKeys])
     }
 }

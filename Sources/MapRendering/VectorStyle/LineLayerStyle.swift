@@ -32,6 +32,9 @@ public struct LineLayerStyle: Sendable {
     /// `StyleExpression.lineProgressKey`), nil for none: each line coloured along
     /// its whole length (the source needs `lineMetrics`); `line-color` is not drawn then.
     public var gradient: StyleProperty<StyleColor>? = nil
+    /// `line-pattern`: a sprite image's name repeated along the line instead
+    /// of its colour; empty (the default) for none.
+    public var pattern = StyleProperty<String>(constant: "", convert: StyleLayerReader.text)
 
     /// `line-width` as dashes measure it: at the zoom's integer part (MapLibre's
     /// `floorwidth`); nil until ``atZoom(_:)`` evaluates it, when `width` serves.
@@ -42,7 +45,7 @@ public struct LineLayerStyle: Sendable {
         var style = LineLayerStyle(color: color.atZoom(zoom), width: width.atZoom(zoom), opacity: opacity.atZoom(zoom),
                        gapWidth: gapWidth.atZoom(zoom), dashArray: dashArray.atZoom(zoom), offset: offset.atZoom(zoom),
                        blur: blur.atZoom(zoom), translate: translate.atZoom(zoom), translateAnchor: translateAnchor.atZoom(zoom), cap: cap.atZoom(zoom), join: join.atZoom(zoom), miterLimit: miterLimit.atZoom(zoom),
-                       sortKey: sortKey.atZoom(zoom), gradient: gradient?.atZoom(zoom))
+                       sortKey: sortKey.atZoom(zoom), gradient: gradient?.atZoom(zoom), pattern: pattern.atZoom(zoom))
         style.dashWidth = (dashWidth ?? width).atZoom(zoom.rounded(.down))
         return style
     }
@@ -51,7 +54,7 @@ public struct LineLayerStyle: Sendable {
     var propertyKeys: Set<String>? {
         Set(unionOf: [color.propertyKeys, width.propertyKeys, opacity.propertyKeys, gapWidth.propertyKeys,
                       dashArray.propertyKeys, offset.propertyKeys, blur.propertyKeys, translate.propertyKeys, cap.propertyKeys, join.propertyKeys,
-                      miterLimit.propertyKeys, sortKey.propertyKeys,
+                      miterLimit.propertyKeys, sortKey.propertyKeys, pattern.propertyKeys,
                       // A gradient is read along each line from where its tile's piece lies on the whole line.
                       gradient == nil ? [] : [GeoJSONTiles.clipStartKey, GeoJSONTiles.clipEndKey]])
     }

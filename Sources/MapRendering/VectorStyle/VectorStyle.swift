@@ -18,7 +18,7 @@ public struct VectorStyle: Sendable {
     /// The sprites `sprite` names (none without it): see ``Sprites``.
     public var sprites: [StyleSprite] = []
     /// One message per thing left out, each naming the layer and property or the
-    /// source, e.g. `layer 'roads': paint property 'line-pattern' is not supported`,
+    /// source, e.g. `layer 'roads': layout property 'line-round-limit' is not supported`,
     /// and beginning with the file's name (`my.json: layer 'roads': …`) for a
     /// style read with a ``fileName``.
     public var warnings: [String]

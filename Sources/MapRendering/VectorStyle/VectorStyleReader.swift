@@ -272,7 +272,8 @@ struct VectorStyleReader {
                 miterLimit: try reader.property("line-miter-limit", in: layout, "layout", type: .number, default: 2, convert: R.length),
                 sortKey: try reader.property("line-sort-key", in: layout, "layout", type: .number, default: 0, convert: R.number),
                 gradient: paint["line-gradient"] == nil ? nil
-                    : try reader.property("line-gradient", in: paint, "paint", type: .color, default: StyleColor(red: 0, green: 0, blue: 0, alpha: 0), convert: R.color)))
+                    : try reader.property("line-gradient", in: paint, "paint", type: .color, default: StyleColor(red: 0, green: 0, blue: 0, alpha: 0), convert: R.color),
+                pattern: try reader.property("line-pattern", in: paint, "paint", type: .string, default: "", convert: R.text)))
         case "raster":
             kind = .raster(RasterLayerStyle(
                 opacity: try reader.property("raster-opacity", in: paint, "paint", type: .number, default: 1, convert: R.opacity),
@@ -314,7 +315,8 @@ struct VectorStyleReader {
                 translateAnchor: try reader.property("fill-extrusion-translate-anchor", in: paint, "paint", type: .enumeration, default: .map,
                                                      convert: R.enumeration(StyleAlignment.self)),
                 verticalGradient: try reader.property("fill-extrusion-vertical-gradient", in: paint, "paint", type: .boolean, default: true,
-                                                      convert: R.boolean)))
+                                                      convert: R.boolean),
+                pattern: try reader.property("fill-extrusion-pattern", in: paint, "paint", type: .string, default: "", convert: R.text)))
         case "circle":
             kind = .circle(CircleLayerStyle(
                 radius: try reader.property("circle-radius", in: paint, "paint", type: .number, default: 5, convert: R.length),
@@ -372,10 +374,11 @@ struct VectorStyleReader {
         "fill": (["fill-sort-key"], ["fill-color", "fill-opacity", "fill-outline-color", "fill-translate", "fill-translate-anchor", "fill-antialias", "fill-pattern"]),
         "line": (["line-cap", "line-join", "line-miter-limit", "line-sort-key"],
                  ["line-color", "line-width", "line-opacity", "line-gap-width", "line-dasharray", "line-offset", "line-blur",
-                  "line-translate", "line-translate-anchor", "line-gradient"]),
+                  "line-translate", "line-translate-anchor", "line-gradient", "line-pattern"]),
         "heatmap": ([], ["heatmap-radius", "heatmap-weight", "heatmap-intensity", "heatmap-color", "heatmap-opacity"]),
         "fill-extrusion": ([], ["fill-extrusion-color", "fill-extrusion-opacity", "fill-extrusion-height", "fill-extrusion-base",
-                                "fill-extrusion-translate", "fill-extrusion-translate-anchor", "fill-extrusion-vertical-gradient"]),
+                                "fill-extrusion-translate", "fill-extrusion-translate-anchor", "fill-extrusion-vertical-gradient",
+                                "fill-extrusion-pattern"]),
         "circle": (["circle-sort-key"],
                    ["circle-radius", "circle-color", "circle-blur", "circle-opacity", "circle-translate", "circle-translate-anchor",
                     "circle-pitch-scale", "circle-pitch-alignment", "circle-stroke-width", "circle-stroke-color", "circle-stroke-opacity"]),

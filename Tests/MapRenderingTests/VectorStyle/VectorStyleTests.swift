@@ -46,25 +46,24 @@ final class VectorStyleTests: XCTestCase {
             {"version": 8, "sprite": "https://example.com/sprite", "sources": {"s": {"type": "vector"}},
              "layers": [
                {"id": "roads", "type": "line", "source": "s", "source-layer": "t",
-                "paint": {"line-pattern": "dots", "line-blur": 1, "line-width": ["*", 2, ["get", "lanes"]], "line-color": ["to-rgba", "red"]},
+                "paint": {"line-blur": 1, "line-width": ["*", 2, ["get", "lanes"]], "line-color": ["to-rgba", "red"]},
                 "layout": {"line-round-limit": 1.05}},
                {"id": "labels", "type": "symbol", "source": "s", "source-layer": "t",
                 "layout": {"text-field": ["format", ["get", "name"], {}], "icon-image": "x", "symbol-placement": "line-center"},
                 "paint": {"text-translate": [1, 1]}},
                {"id": "relief", "type": "color-relief", "source": "s", "source-layer": "b"},
-               {"id": "roads2", "type": "line", "source": "s", "source-layer": "t", "paint": {"line-pattern": "dots"}},
+               {"id": "roads2", "type": "symbol", "source": "s", "source-layer": "t", "paint": {"text-translate": [2, 2]}},
                {"id": "roads2b", "type": "line", "source": "s", "source-layer": "t", "ref": "roads"}
              ]}
             """)
         XCTAssertEqual(style.warnings, [
             "layer 'roads': layout property 'line-round-limit' is not supported",
-            "layer 'roads': paint property 'line-pattern' is not supported",
             "layer 'roads': paint property 'line-color': expression operator 'to-rgba' is not supported",
             "layer 'labels': paint property 'text-translate' is not supported",
             "layer 'labels': layout property 'symbol-placement': 'line-center' is not supported; labels are placed along the line",
             "layer 'labels': layout property 'text-field': expression operator 'format' is not supported",
             "layer 'relief': layer type 'color-relief' is not supported",
-            "layer 'roads2': paint property 'line-pattern' is not supported",
+            "layer 'roads2': paint property 'text-translate' is not supported",
             "layer 'roads2b': layer property 'ref' is not supported",
         ])
         // The unsupported value keeps its default; the supported ones are read.
