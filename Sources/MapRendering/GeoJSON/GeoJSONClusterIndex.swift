@@ -16,16 +16,14 @@ struct GeoJSONClusterIndex: Sendable {
     struct Item: Sendable {
         var x: Double
         var y: Double
-        /// The last zoom the item was visited at (`Int.max`: not yet).
-        var zoom: Int
         /// A point: the index of its feature. A cluster: its id.
         var id: Int
-        /// The id of the cluster that took it, -1 if none.
-        var parent: Int
+        /// The last zoom the item was visited at (`Int32.max`: not yet).
+        var zoom: Int32
         /// How many points it holds (1 for a point).
-        var count: Int
+        var count: Int32
         /// A cluster's place in ``clusterProperties``, -1 without them.
-        var propertyIndex: Int
+        var propertyIndex: Int32
     }
 
     /// One zoom's items and their tree.
@@ -52,7 +50,7 @@ struct GeoJSONClusterIndex: Sendable {
         self.maximumZoom = maximumZoom
         var items = points.map { point in
             // Positions as the index holds them (Float), as supercluster rounds them with fround.
-            Item(x: Double(Float(point.x)), y: Double(Float(point.y)), zoom: .max, id: point.feature, parent: -1, count: 1, propertyIndex: -1)
+            Item(x: Double(Float(point.x)), y: Double(Float(point.y)), id: point.feature, zoom: .max, count: 1, propertyIndex: -1)
         }
         var levels = [Level](repeating: Level([]), count: maximumZoom + 2)
         levels[maximumZoom + 1] = Level(items)
@@ -64,9 +62,10 @@ struct GeoJSONClusterIndex: Sendable {
     }
 
     /// The items of `level` clustered at `zoom`: the next level's items.
-    private mutating func cluster(_ level: inout Level, zoom: Int, featureCount: Int, properties: (Int) -> [String: VectorTileValue],
+    private mutating func cluster(_ level: inout Level, zoom wholeZoom: Int, featureCount: Int, properties: (Int) -> [String: VectorTileValue],
                                   options: GeoJSONClusterOptions) -> [Item] {
-        let radius = Float(options.radius / (512 * pow(2, Double(zoom))))
+        let radius = Float(options.radius / (512 * pow(2, Double(wholeZoom))))
+        let zoom = Int32(wholeZoom)
         var next: [Item] = []
         for i in level.items.indices {
             guard level.items[i].zoom > zoom else { continue }
@@ -76,12 +75,11 @@ struct GeoJSONClusterIndex: Sendable {
             var count = origin.count
             for n in neighbours where level.items[Int(n)].zoom > zoom { count += level.items[Int(n)].count }
             if count > origin.count, count >= options.minimumPoints {
-                let id = (i << 5) + (zoom + 1) + featureCount
+                let id = (i << 5) + (wholeZoom + 1) + featureCount
                 var wx = origin.x * Double(origin.count), wy = origin.y * Double(origin.count)
                 var accumulated: [String: StyleValue]?
                 for n in neighbours where level.items[Int(n)].zoom > zoom {
                     level.items[Int(n)].zoom = zoom
-                    level.items[Int(n)].parent = id
                     let neighbour = level.items[Int(n)]
                     wx += neighbour.x * Double(neighbour.count)
                     wy += neighbour.y * Double(neighbour.count)
@@ -91,13 +89,12 @@ struct GeoJSONClusterIndex: Sendable {
                         accumulated = sum
                     }
                 }
-                level.items[i].parent = id
-                var propertyIndex = -1
+                var propertyIndex: Int32 = -1
                 if let accumulated {
-                    propertyIndex = clusterProperties.count
+                    propertyIndex = Int32(clusterProperties.count)
                     clusterProperties.append(accumulated)
                 }
-                next.append(Item(x: wx / Double(count), y: wy / Double(count), zoom: .max, id: id, parent: -1, count: count, propertyIndex: propertyIndex))
+                next.append(Item(x: wx / Double(count), y: wy / Double(count), id: id, zoom: .max, count: count, propertyIndex: propertyIndex))
             } else {
                 next.append(level.items[i])
                 guard count > 1 else { continue }
@@ -114,7 +111,7 @@ struct GeoJSONClusterIndex: Sendable {
     /// An item's properties as reduce reads them: a cluster's aggregate, or
     /// each cluster property's map expression over the point's own properties.
     private func mapped(_ item: Item, _ properties: (Int) -> [String: VectorTileValue], _ options: GeoJSONClusterOptions) -> [String: StyleValue] {
-        if item.count > 1 { return item.propertyIndex >= 0 ? clusterProperties[item.propertyIndex] : [:] }
+        if item.count > 1 { return item.propertyIndex >= 0 ? clusterProperties[Int(item.propertyIndex)] : [:] }
         let feature = GeoJSONClusterPropertyFeature(values: properties(item.id).mapValues(\.styleValue))
         var result: [String: StyleValue] = [:]
         for property in options.properties {

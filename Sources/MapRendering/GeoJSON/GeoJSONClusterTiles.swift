@@ -21,8 +21,9 @@ public struct GeoJSONClusterTiles: VectorTileProviding {
     public let tileOptions: GeoJSONTileOptions
     private let index: GeoJSONClusterIndex
     private let features: [GeoJSONFeature]
-    /// Each point's exact position, by feature index (clusters use their centre).
-    private let positions: [Int: (x: Double, y: Double)]
+    /// Each point's exact position by feature index (a tile draws it there,
+    /// not at the index's rounded position); 0 for features that are not points.
+    private let positions: [(x: Double, y: Double)]
 
     /// The clusters of `document`'s points.
     /// - Throws: ``GeoJSONError`` (`limitExceeded`) when the document has more
@@ -39,7 +40,7 @@ public struct GeoJSONClusterTiles: VectorTileProviding {
         self.cluster = cluster
         self.tileOptions = tileOptions
         var points: [(x: Double, y: Double, feature: Int)] = []
-        var positions: [Int: (x: Double, y: Double)] = [:]
+        var positions = [(x: Double, y: Double)](repeating: (0, 0), count: document.features.count)
         for (index, feature) in document.features.enumerated() {
             guard case .point(let coordinate)? = feature.geometry else { continue }
             guard points.count < limits.maximumClusterPointCount else {
@@ -90,21 +91,21 @@ public struct GeoJSONClusterTiles: VectorTileProviding {
         if item.count > 1 {
             var values: [String: VectorTileValue] = [:]
             if item.propertyIndex >= 0 {
-                for (key, value) in index.clusterProperties[item.propertyIndex] {
+                for (key, value) in index.clusterProperties[Int(item.propertyIndex)] {
                     if let tileValue = Self.tileValue(value) { values[key] = tileValue }
                 }
             }
             values["cluster"] = .bool(true)
             values["cluster_id"] = .int(Int64(item.id))
             values["point_count"] = .int(Int64(item.count))
-            values["point_count_abbreviated"] = Self.abbreviated(item.count)
+            values["point_count_abbreviated"] = Self.abbreviated(Int(item.count))
             properties = values
             id = UInt64(item.id)
         } else {
             let feature = features[item.id]
             properties = feature.properties
             id = feature.id?.tileID
-            if let position = positions[item.id] { (x, y) = position }
+            (x, y) = positions[item.id]
         }
         let vertex = GeoJSONProjectedFeature.Vertex(x: x + shift, y: y, importance: 1)
         return GeoJSONProjectedFeature(shape: .points, groups: [[GeoJSONProjectedFeature.Ring(vertices: [vertex], size: 0)]], id: id, properties: properties)
