@@ -154,6 +154,8 @@ final class HostileCorpusTests: XCTestCase {
         for (name, text) in files { try Data(text.utf8).write(to: directory.appendingPathComponent(name)) }
         for row in try table("styles.tsv") {
             let (name, expected, text) = (row[0], row[2], row[3])
+            // As the URL rows: a debug build checks the refusals only.
+            guard Self.isReleaseBuild || expected != "200" else { continue }
             let file = row[1].trimmingCharacters(in: CharacterSet(charactersIn: "{}"))
             let run = try ChildRun(binary, ["render", directory.appendingPathComponent(file).path, "--size", "256x256",
                                             "-o", directory.appendingPathComponent("out.png").path])
