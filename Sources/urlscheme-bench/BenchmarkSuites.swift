@@ -21,6 +21,7 @@ enum BenchmarkSuites {
         AnimationMemoryBenchmarks(),
         VectorMapBenchmarks(),
         VectorMapReuseBenchmarks(),
+        StyleMapBenchmarks(),
         RecordingBenchmarks(),
     ]
 }

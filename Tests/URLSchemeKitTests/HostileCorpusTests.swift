@@ -8,7 +8,8 @@ import ImageCodecs
 /// `urlscheme add`, each URL, loaded by `urlscheme get` through a real
 /// URLSession in a child process, ends with the expected outcome, and each
 /// vector source of `tiles.tsv` (`--tiles`: a PMTiles archive or style that
-/// would cost much) fails with the expected error. Built with `-c release`
+/// would cost much) fails with the expected error, and each style of
+/// `styles.tsv`, drawn by `urlscheme render`, ends as it says. Built with `-c release`
 /// (as `.ci/run` runs it) every load must
 /// also take under 2 s and peak under 300 MB of resident memory, measured
 /// as the child's own VmHWM (see ChildRun). A debug build (5-100× slower) checks only the
@@ -121,6 +122,50 @@ final class HostileCorpusTests: XCTestCase {
             print("hostile tiles \(name): \(run.summary)")
             XCTAssertEqual(run.status, 1, "\(name): \(run.stderr)")
             XCTAssertTrue(run.stderr.hasPrefix("urlscheme: ") && run.stderr.contains(text), "\(name): \(run.stderr)")
+            if Self.isReleaseBuild { check(run, name) }
+        }
+    }
+
+    /// Every row of `styles.tsv`, a whole style drawn by `urlscheme render`,
+    /// ends as the row says; in a release build within the budget.
+    func testEveryHostileStyleDocumentEndsAsExpected() throws {
+        let binary = try CLIBinary.require()
+        let directory = try makeTemporaryDirectory()
+        // GeoJSON written here: 52,000 points spread over the world (4 MiB, the
+        // byte limit), and a million (71 MB), each clustered to the deepest zoom.
+        var random: UInt64 = 1
+        func points(_ count: Int) -> String {
+            "{\"type\":\"FeatureCollection\",\"features\":[" + (0..<count).map { _ in
+                random = random &* 6_364_136_223_846_793_005 &+ 1
+                let longitude = Double(random >> 40) / Double(1 << 24) * 360 - 180, latitude = Double(random >> 16 & 0xFF_FFFF) / Double(1 << 24) * 170 - 85
+                return #"{"type":"Feature","geometry":{"type":"Point","coordinates":[\#(String(format: "%.3f,%.3f", longitude, latitude))]}}"#
+            }.joined(separator: ",") + "]}"
+        }
+        func style(_ data: String) -> String {
+            #"{"version":8,"sources":{"p":{"type":"geojson","data":"\#(data)","maxzoom":24,"cluster":true,"clusterRadius":512,"#
+                + #""clusterProperties":{"sum":["+",1]}}},"layers":[{"id":"c","type":"circle","source":"p"}]}"#
+        }
+        let files = [
+            "cluster-4mib.geojson": points(52_000), "cluster-4mib.json": style("cluster-4mib.geojson"),
+            "cluster-million.geojson": #"{"type":"FeatureCollection","features":["#
+                + String(repeating: #"{"type":"Feature","geometry":{"type":"Point","coordinates":[1.5,2.5]}},"#, count: 1_000_000).dropLast() + "]}",
+            "cluster-million.json": style("cluster-million.geojson"),
+        ]
+        for (name, text) in files { try Data(text.utf8).write(to: directory.appendingPathComponent(name)) }
+        for row in try table("styles.tsv") {
+            let (name, expected, text) = (row[0], row[2], row[3])
+            // As the URL rows: a debug build checks the refusals only.
+            guard Self.isReleaseBuild || expected != "200" else { continue }
+            let file = row[1].trimmingCharacters(in: CharacterSet(charactersIn: "{}"))
+            let run = try ChildRun(binary, ["render", directory.appendingPathComponent(file).path, "--size", "256x256",
+                                            "-o", directory.appendingPathComponent("out.png").path])
+            print("hostile style \(name): \(run.summary)")
+            if expected == "200" {
+                XCTAssertEqual(run.status, 0, "\(name): \(run.stderr)")
+            } else {
+                XCTAssertEqual(run.status, 1, "\(name): \(run.stderr)")
+                XCTAssertTrue(run.stderr.contains(text), "\(name): \(run.stderr)")
+            }
             if Self.isReleaseBuild { check(run, name) }
         }
     }

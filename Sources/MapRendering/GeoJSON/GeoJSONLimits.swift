@@ -19,14 +19,20 @@ public struct GeoJSONLimits: Equatable, Sendable {
     public var maximumFeatureCount: Int
     /// Most positions over every geometry. Default 250 000.
     public var maximumVertexCount: Int
+    /// Most points a clustered source indexes (``GeoJSONClusterTiles``),
+    /// checked before any is: each is indexed and clustered once per zoom up
+    /// to the clustering zoom. Default 200 000.
+    public var maximumClusterPointCount: Int
 
     /// Limits with the documented defaults, any of them overridden.
     public init(maximumByteCount: Int = 4 << 20, maximumDepth: Int = 32,
-                maximumFeatureCount: Int = 200_000, maximumVertexCount: Int = 250_000) {
+                maximumFeatureCount: Int = 200_000, maximumVertexCount: Int = 250_000,
+                maximumClusterPointCount: Int = 200_000) {
         self.maximumByteCount = maximumByteCount
         self.maximumDepth = maximumDepth
         self.maximumFeatureCount = maximumFeatureCount
         self.maximumVertexCount = maximumVertexCount
+        self.maximumClusterPointCount = maximumClusterPointCount
     }
 
     /// The defaults.

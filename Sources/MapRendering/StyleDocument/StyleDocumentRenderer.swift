@@ -69,7 +69,7 @@ public struct StyleDocumentRenderer: Sendable {
                 if source.isPicture {
                     rasterSources[name] = try Self.pictureSource(source, resources: resources)
                 } else if case .geojson(let geojson) = source.kind {
-                    vectorSources[name] = geojson.tiles(try Self.features(of: geojson, resources: resources))
+                    vectorSources[name] = try geojson.provider(try Self.features(of: geojson, resources: resources))
                 } else {
                     vectorSources[name] = try Self.vectorSource(source, resources: resources)
                 }

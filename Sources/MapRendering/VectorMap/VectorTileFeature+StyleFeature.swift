@@ -22,11 +22,17 @@ extension VectorTileFeature: StyleFeature {
 
     /// The property `key` as a style value: every MVT number type as a number.
     public func styleValue(forKey key: String) -> StyleValue? {
-        guard let value = value(forKey: key) else { return nil }
-        switch value {
+        value(forKey: key)?.styleValue
+    }
+}
+
+extension VectorTileValue {
+    /// The value as a style expression reads it: every MVT number type a number.
+    var styleValue: StyleValue {
+        switch self {
         case .string(let string): return .string(string)
         case .bool(let bool): return .bool(bool)
-        default: return value.number.map(StyleValue.number)
+        default: return number.map(StyleValue.number) ?? .null
         }
     }
 }

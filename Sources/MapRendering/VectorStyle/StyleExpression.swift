@@ -57,6 +57,9 @@ indirect enum StyleExpression: Sendable {
     /// The property `["line-progress"]` reads: a line's gradient ramp
     /// evaluates `line-gradient` with it set to each fraction of the line.
     static let lineProgressKey = "\u{0}line-progress"
+    /// `["accumulated"]`, which only a cluster property's reduce expression
+    /// reads: a property the clusterer sets, the same way.
+    static let accumulatedKey = "\u{0}accumulated"
 
     /// The node's operands, for the dependency analysis below.
     var children: [StyleExpression] {

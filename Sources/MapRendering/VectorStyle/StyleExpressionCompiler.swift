@@ -113,6 +113,10 @@ struct StyleExpressionCompiler {
             }
             guard let region else { throw StyleCompileError.invalid("'within' needs a GeoJSON Polygon or MultiPolygon") }
             return .within(region)
+        case "accumulated":
+            // Only a cluster property's reduce expression is evaluated with it.
+            try arity(0...0)
+            return .get(StyleExpression.accumulatedKey)
         case "line-progress":
             // Only `line-gradient` is evaluated with it, the same way.
             try arity(0...0)

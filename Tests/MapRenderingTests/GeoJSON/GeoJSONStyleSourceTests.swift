@@ -23,10 +23,10 @@ final class GeoJSONStyleSourceTests: XCTestCase {
     }
 
     func testAURLIsLeftToTheCallerAndOptionsNotDrawnAreWarned() throws {
-        let style = try style(#"{"type": "geojson", "data": "data/points.geojson", "cluster": true, "lineMetrics": true}"#)
+        let style = try style(#"{"type": "geojson", "data": "data/points.geojson", "filter": ["has", "a"], "lineMetrics": true}"#)
         XCTAssertEqual(style.sources["g"]?.kind, .geojson(GeoJSONStyleSource(data: .url("data/points.geojson"), promoteId: nil,
                                                                              options: GeoJSONTileOptions(lineMetrics: true))))
-        XCTAssertEqual(style.warnings, ["source 'g': geojson option 'cluster' is not supported"])
+        XCTAssertEqual(style.warnings, ["source 'g': geojson option 'filter' is not supported"])
     }
 
     func testBadDataOrOptionsAreErrorsNamingTheSource() {
