@@ -227,6 +227,8 @@ struct VectorStyleReader {
         if type == "symbol" {
             supported.layout.formUnion(SymbolIconStyle.properties.layout)
             supported.paint.formUnion(SymbolIconStyle.properties.paint)
+            supported.layout.formUnion(SymbolPlacementStyle.properties.layout)
+            supported.paint.formUnion(SymbolPlacementStyle.properties.paint)
         }
         for key in layout.keys.sorted() where !supported.layout.contains(key) && key != "visibility" {
             reader.warn(Self.unsupportedPropertyWarning(key, section: "layout", type: type))
@@ -353,7 +355,8 @@ struct VectorStyleReader {
                 haloWidth: try reader.property("text-halo-width", in: paint, "paint", type: .number, default: 0, convert: R.length),
                 textOpacity: try reader.property("text-opacity", in: paint, "paint", type: .number, default: 1, convert: R.opacity),
                 icon: try SymbolIconStyle.read(layout: layout, paint: paint, reader: &reader),
-                text: try SymbolTextStyle(layout: layout, paint: paint, reader: &reader)))
+                text: try SymbolTextStyle(layout: layout, paint: paint, reader: &reader),
+                order: try SymbolPlacementStyle(layout: layout, paint: paint, reader: &reader)))
         }
         return StyleLayer(id: reader.id, source: source, sourceLayer: sourceLayer, minimumZoom: minimumZoom, maximumZoom: maximumZoom,
                           isVisible: isVisible, filter: filter, kind: kind)

@@ -83,6 +83,8 @@ struct VectorLabelPlacer {
         var ignorePlacement: Bool
         /// The text properties drawn with the style's glyphs.
         var text: TextLayout
+        /// Whether the layer's labels are drawn top of the view first (``SymbolOrder/drawsByViewportY``).
+        var drawsByViewportY = false
     }
 
     /// A point label's layout and paint from ``SymbolTextStyle`` (used with glyphs).
@@ -134,6 +136,10 @@ struct VectorLabelPlacer {
                         checkCancellation: () throws -> Void = {}) throws {
         guard case .symbol(let style) = layer.kind, let sourceLayer = layer.sourceLayer else { return }
         let alongLines = style.placement.value(atZoom: zoom) == .line
+        // `symbol-sort-key` and `symbol-z-order`: the order point symbols are placed and drawn in.
+        let order = SymbolOrder(style, zoom: zoom)
+        var pending: [SymbolOrder.Pending<PendingText>] = []
+        var sortKeys: [SymbolOrder.FeatureKey: Double] = [:]
         var groups: [LineGroup: Int] = [:]
         var pieces: [(group: LineGroup, lines: [[Point]])] = []
         // Point labels placed so far, by text and cell: a feature cut by tiles
@@ -158,7 +164,7 @@ struct VectorLabelPlacer {
             for key in iconOrder {
                 if let candidate = iconCandidates[key], icons!.fits(candidate, in: index) { _ = icons!.insert(candidate, into: &index) }
             }
-            icons?.orderLayer(from: iconsBefore, byViewportY: SymbolIconPlacer.drawsByViewportY(style, zoom: zoom))
+            icons?.orderLayer(from: iconsBefore, byViewportY: order.drawsByViewportY)
         }
         for (tileIndex, (tile, place)) in tiles.enumerated() {
             guard let tileLayer = tile.layer(named: sourceLayer), tileLayer.extent > 0 else { continue }
@@ -181,6 +187,9 @@ struct VectorLabelPlacer {
                 feature.tile = place.tile   // where `within` tests
                 if alongLines, feature.geometryType != .lineString && feature.geometryType != .polygon { continue }
                 guard layer.matches(feature, atZoom: zoom) else { continue }
+                if order.isDeferred, !alongLines {
+                    sortKeys[SymbolOrder.FeatureKey(tile: tileIndex, feature: featureIndex)] = order.sortKey(for: feature)
+                }
                 if alongLines {
                     // Lines wholly outside the visible square cost no text or paint.
                     guard Self.bounds(of: feature, in: tileLayer)?.intersects(visible) == true else { continue }
@@ -214,7 +223,10 @@ struct VectorLabelPlacer {
                         if !isEvaluated {
                             isEvaluated = true
                             let text = Self.cleaned(style.textField.value(atZoom: zoom, for: feature), alongLine: false)
-                            if !text.isEmpty, let paint = paint(style, for: feature) { evaluated = (text, paint) }
+                            if !text.isEmpty, var paint = paint(style, for: feature) {
+                                paint.drawsByViewportY = order.drawsByViewportY
+                                evaluated = (text, paint)
+                            }
                         }
                         guard let (text, paint) = evaluated else { return false }
                         if laid == nil {
@@ -222,19 +234,40 @@ struct VectorLabelPlacer {
                             laid = text
                         }
                         let p = place.pixel(anchor.x * unit, anchor.y * unit)
-                        let radius = paint.spacing / 2
-                        // With the style's glyphs, as in MapLibre, only collisions drop a label.
-                        guard glyphs != nil || !placedPoints.contains(text, near: p, within: radius) else { return true }
                         let key = SymbolIconPlacer.SymbolKey(tile: tileIndex, feature: featureIndex, anchor: anchorIndex)
                         if let iconsCut, key.isAfter(iconsCut) { return false }
-                        let icon = iconCandidates.removeValue(forKey: key)
-                        if placePoint(layerID: layer.id, text: text, laid: laid!, at: p, paint: paint, icon: icon) {
-                            placedPoints.insert(text, at: p, radius: radius)
+                        let translate = order.textTranslation(for: feature, cos: place.cos, sin: place.sin, scale: scale)
+                        let candidate = PendingText(text: text, laid: laid!, at: p, paint: paint, translate: translate)
+                        if order.isDeferred {
+                            // Placed once the layer's symbols are sorted; the icon goes with it then.
+                            pending.append(order.pending(.text(candidate), key: key, at: p,
+                                                         sortKey: sortKeys[SymbolOrder.FeatureKey(tile: tileIndex, feature: featureIndex)]))
+                            return !isExhausted
                         }
+                        placePending(candidate, layerID: layer.id, icon: iconCandidates.removeValue(forKey: key),
+                                     textOptional: order.textOptional, placed: &placedPoints)
                         return !isExhausted
                     }
                     if isExhausted { return }
                 }
+            }
+        }
+        if order.isDeferred {
+            // The symbols without text join the sorted ones; each text takes its icon.
+            for key in iconOrder {
+                guard let candidate = iconCandidates[key] else { continue }
+                pending.append(order.pending(.icon, key: key, at: candidate.point,
+                                             sortKey: sortKeys[SymbolOrder.FeatureKey(tile: key.tile, feature: key.feature)]))
+            }
+            for symbol in order.sorted(pending) {
+                let icon = iconCandidates.removeValue(forKey: symbol.key)
+                switch symbol.kind {
+                case .text(let candidate):
+                    placePending(candidate, layerID: layer.id, icon: icon, textOptional: order.textOptional, placed: &placedPoints)
+                case .icon:
+                    if let icon, icons!.fits(icon, in: index) { _ = icons!.insert(icon, into: &index) }
+                }
+                if isExhausted { return }
             }
         }
         // Along lines: the pieces of each text joined, then labels spaced along each line.
@@ -246,6 +279,33 @@ struct VectorLabelPlacer {
                 try placeAlong(path, layerID: layer.id, group: group, placed: &placedAnchors)
                 if isExhausted { return }
             }
+        }
+    }
+
+    /// A point label laid out and waiting to be placed at `at` (output pixels),
+    /// drawn moved by `translate` (`text-translate`, in output pixels).
+    struct PendingText {
+        var text: String
+        var laid: PointText
+        var at: Point
+        var paint: Paint
+        var translate: Point
+    }
+
+    /// Places `candidate` with its symbol's `icon`, unless (drawn in the embedded
+    /// font) a label of the same text lies within half the spacing; with the style's
+    /// glyphs, as in MapLibre, only collisions drop a label.
+    private mutating func placePending(_ candidate: PendingText, layerID: String, icon: SymbolIconPlacer.Candidate?,
+                                       textOptional: Bool, placed: inout LabelAnchorIndex) {
+        let radius = candidate.paint.spacing / 2
+        if glyphs == nil, placed.contains(candidate.text, near: candidate.at, within: radius) {
+            // Its icon still stands alone, as when no text could be placed.
+            if let icon, icons!.fits(icon, in: index) { _ = icons!.insert(icon, into: &index) }
+            return
+        }
+        if placePoint(layerID: layerID, text: candidate.text, laid: candidate.laid, at: candidate.at, paint: candidate.paint,
+                      icon: icon, textOptional: textOptional, translate: candidate.translate) {
+            placed.insert(candidate.text, at: candidate.at, radius: radius)
         }
     }
 
@@ -528,7 +588,8 @@ struct VectorLabelPlacer {
     /// symbol's `icon` (see ``placeSymbol(_:icon:paint:)``).
     /// Returns whether the text was placed.
     private mutating func placePoint(layerID: String, text: String, laid: PointText, at p: Point, paint: Paint,
-                                     icon: SymbolIconPlacer.Candidate? = nil) -> Bool {
+                                     icon: SymbolIconPlacer.Candidate? = nil, textOptional: Bool = false,
+                                     translate: Point = Point(0, 0)) -> Bool {
         let box = laid.box.offset(by: p)
         var chosen: (label: VectorMapLabel, shift: Point)?
         if let sdf = laid.sdf {
@@ -549,9 +610,10 @@ struct VectorLabelPlacer {
                     let box = relative.offset(by: p)
                     guard labelsCrossEdges || box.isInside(width: Double(width), height: Double(height)) else { continue }
                     let label = VectorMapLabel(layerID: layerID, text: text, anchor: p, boxes: [box],
-                                               layout: .sdf(shaped, sdf.paint, angle: sdf.angle, at: Point(p.x + shift.x, p.y + shift.y)),
+                                               layout: .sdf(shaped, sdf.paint, angle: sdf.angle,
+                                                            at: Point(p.x + shift.x + translate.x, p.y + shift.y + translate.y)),
                                                color: paint.color, halo: paint.halo, haloWidth: paint.haloWidth,
-                                               drawsByViewportY: paint.allowOverlap || paint.ignorePlacement)
+                                               drawsByViewportY: paint.drawsByViewportY)
                     guard fits(label, paint: paint, allowOverlap: paint.allowOverlap && (!laid.isVariable || attempt >= count)) else { continue }
                     if laid.isVariable, let icon, icon.fitsText, icons?.fits(icon, shift: shift, in: index) == false { continue }
                     chosen = (label, shift)
@@ -565,16 +627,17 @@ struct VectorLabelPlacer {
                                        color: paint.color, halo: paint.halo, haloWidth: paint.haloWidth)
             if fits(label, paint: paint, allowOverlap: paint.allowOverlap) { chosen = (label, Point(0, 0)) }
         }
-        return placeSymbol(chosen, icon: icon, paint: paint)
+        return placeSymbol(chosen, icon: icon, paint: paint, textOptional: textOptional)
     }
 
     /// Places a symbol's text (`chosen`, when a place was found for it) and its
     /// icon as MapLibre's `placeLayerBucketPart` does: each needs the other to
-    /// fit unless it is optional (`icon-optional`; text is never optional here), and
+    /// fit unless it is optional (`icon-optional`, `text-optional`), and
     /// both go into the collision index together, so a symbol's text may cover
     /// its own icon. An icon fitted to its text moves with the text's anchor.
     /// Returns whether the text was placed.
-    private mutating func placeSymbol(_ chosen: (label: VectorMapLabel, shift: Point)?, icon: SymbolIconPlacer.Candidate?, paint: Paint) -> Bool {
+    private mutating func placeSymbol(_ chosen: (label: VectorMapLabel, shift: Point)?, icon: SymbolIconPlacer.Candidate?, paint: Paint,
+                                      textOptional: Bool) -> Bool {
         var placeText = chosen != nil
         guard let icon, icons != nil else {
             if let chosen { insert(chosen.label, paint: paint) }
@@ -582,8 +645,9 @@ struct VectorLabelPlacer {
         }
         let shift = icon.fitsText ? chosen?.shift ?? Point(0, 0) : Point(0, 0)
         var placeIcon = icons!.fits(icon, shift: shift, in: index)
+        // Each needs the other unless it is optional (`text-optional`, `icon-optional`).
         if !icon.optional { placeText = placeText && placeIcon }
-        placeIcon = placeIcon && placeText
+        if !textOptional { placeIcon = placeIcon && placeText }
         if placeText, let chosen { insert(chosen.label, paint: paint) }
         if placeIcon { _ = icons!.insert(icon, shift: shift, into: &index) }
         return placeText
