@@ -49,19 +49,24 @@ struct SDFTextDrawer {
             color = paint.color
             (low, high) = (outline - gamma, outline + gamma)
         }
-        guard color.a > 0 else { return }
+        // A `format` section may colour its glyphs alone: the text is drawn when any of it shows.
+        guard color.a > 0 || !halo && text.glyphs.contains(where: { ($0.color?.a ?? 0) > 0 }) else { return }
         let scale = paint.fontScale * paint.pixelRatio
         let c = cos(angle), s = sin(angle)
         for placed in text.glyphs {
             let glyph = placed.glyph
             let bw = glyph.bitmapWidth, bh = glyph.bitmapHeight
-            guard bw > 0, bh > 0 else { continue }
-            // The bitmap's top-left in glyph pixels about the anchor (MapLibre's quad corner, less its atlas padding).
-            let ox = placed.x + Double(glyph.left - SDFGlyph.border)
-            let oy = placed.y - Double(glyph.top + SDFGlyph.border)
+            let glyphColor = halo ? color : placed.color ?? color
+            guard bw > 0, bh > 0, glyphColor.a > 0, placed.scale > 0 else { continue }
+            // The bitmap's top-left in glyph pixels about the anchor (MapLibre's quad corner, less its atlas padding),
+            // its texels `gs` glyph pixels wide (a `format` section's scale).
+            let gs = placed.scale
+            let ox = placed.x + Double(glyph.left - SDFGlyph.border) * gs
+            let oy = placed.y - Double(glyph.top + SDFGlyph.border) * gs
+            let qw = Double(bw) * gs, qh = Double(bh) * gs
             // The rotated quad's bounds in output pixels, one pixel wider for the filtering's reach.
             var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
-            for (u, v) in [(ox - 1, oy - 1), (ox + Double(bw) + 1, oy - 1), (ox - 1, oy + Double(bh) + 1), (ox + Double(bw) + 1, oy + Double(bh) + 1)] {
+            for (u, v) in [(ox - gs, oy - gs), (ox + qw + gs, oy - gs), (ox - gs, oy + qh + gs), (ox + qw + gs, oy + qh + gs)] {
                 let x = anchor.x + (c * u - s * v) * scale, y = anchor.y + (s * u + c * v) * scale
                 minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
             }
@@ -76,7 +81,7 @@ struct SDFTextDrawer {
                     for column in 0..<w {
                         // The pixel centre back in the glyph's unrotated frame, then in texels.
                         let dx = (Double(x0 + column) + 0.5 - anchor.x) / scale, dy = (Double(y0 + row) + 0.5 - anchor.y) / scale
-                        let u = c * dx + s * dy - ox - 0.5, v = -s * dx + c * dy - oy - 0.5
+                        let u = (c * dx + s * dy - ox) / gs - 0.5, v = (-s * dx + c * dy - oy) / gs - 0.5
                         let d = sample(field, bw, bh, u, v) / 255
                         var alpha = smoothstep(low, high, d)
                         if halo { alpha = min(alpha, 1 - smoothstep(inner - gamma, inner + gamma, d)) }
@@ -86,7 +91,7 @@ struct SDFTextDrawer {
                     }
                 }
             }
-            if any { try canvas.composite(coverage: coverage, width: w, height: h, x: x0, y: y0, color: color) }
+            if any { try canvas.composite(coverage: coverage, width: w, height: h, x: x0, y: y0, color: glyphColor) }
         }
     }
 

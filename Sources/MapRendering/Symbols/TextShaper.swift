@@ -1,3 +1,5 @@
+import Raster
+
 /// Lays out point labels as MapLibre's `shaping.ts` does, in the pixels of the
 /// 24-pixel glyph size: lines broken to `text-max-width` with its balanced
 /// line breaking (the least "bad" set of breaks, every line near the average
@@ -32,40 +34,62 @@ struct TextShaper {
 
     /// `text` shaped; nil when no glyph of it exists in the font stack.
     func shape(_ text: [UInt32]) -> ShapedText? {
-        let lines = breakLines(text)
+        shape(text, glyphAt: { glyph(text[$0]) }, scaleAt: { _ in 1 }, colorAt: { _ in nil })
+    }
+
+    /// `text` of `format` sections shaped (`sectionOf` gives each code point's
+    /// section): each glyph from its section's font stack by `glyph`, scaled by
+    /// its `font-scale`, in its colour; nil when no glyph of it exists.
+    func shape(_ text: [UInt32], sections: [FormattedTextSection], sectionOf: [Int],
+               glyph: (UInt32, [String]) -> SDFGlyph?) -> ShapedText? {
+        guard sectionOf.count == text.count, sectionOf.allSatisfy({ sections.indices.contains($0) }) else { return nil }
+        return shape(text, glyphAt: { glyph(text[$0], sections[sectionOf[$0]].fontStack) }, scaleAt: { sections[sectionOf[$0]].scale },
+                     colorAt: { sections[sectionOf[$0]].color })
+    }
+
+    /// The shaping of `shapeLines` in MapLibre's `shaping.ts`: each line as
+    /// tall as its largest section (`lineHeight` times its scale), smaller
+    /// glyphs moved down to share the largest's baseline.
+    private func shape(_ text: [UInt32], glyphAt: (Int) -> SDFGlyph?, scaleAt: (Int) -> Double, colorAt: (Int) -> RGBA?) -> ShapedText? {
+        let lines = breakRanges(text) { i in glyphAt(i).map { Double($0.advance) * scaleAt(i) + spacing } ?? 0 }
         var glyphs: [ShapedText.Glyph] = []
         var y = Self.defaultOffset
-        var maxLineLength = 0.0
+        var maxLineLength = 0.0, maxLineHeight = 0.0
         let justification = justify.fraction
         for var line in lines {
             // MapLibre trims white space from both ends of each line.
-            while let first = line.first, Self.whitespace.contains(first) { line.removeFirst() }
-            while let last = line.last, Self.whitespace.contains(last) { line.removeLast() }
+            while let first = line.first, Self.whitespace.contains(text[first]) { line = line.dropFirst() }
+            while let last = line.last, Self.whitespace.contains(text[last]) { line = line.dropLast() }
             guard !line.isEmpty else {
                 y += lineHeight
                 continue
             }
+            let lineMaxScale = line.map(scaleAt).max() ?? 1
             var x = 0.0
             let lineStart = glyphs.count
-            for codePoint in line {
-                guard let glyph = glyph(codePoint) else { continue }
-                glyphs.append(.init(glyph: glyph, x: x, y: y))
-                x += Double(glyph.advance) + spacing
+            for i in line {
+                guard let glyph = glyphAt(i) else { continue }
+                let scale = scaleAt(i)
+                glyphs.append(.init(glyph: glyph, x: x, y: y + (lineMaxScale - scale) * Self.oneEm, scale: scale, color: colorAt(i)))
+                x += Double(glyph.advance) * scale + spacing
             }
             if glyphs.count > lineStart {
                 maxLineLength = max(maxLineLength, x - spacing)
                 let last = glyphs[glyphs.count - 1]
-                let indent = (last.x + Double(last.glyph.advance)) * justification
+                let indent = (last.x + Double(last.glyph.advance) * last.scale) * justification
                 for i in lineStart..<glyphs.count { glyphs[i].x -= indent }
             }
-            y += lineHeight
+            let currentLineHeight = lineHeight * lineMaxScale
+            y += currentLineHeight
+            maxLineHeight = max(maxLineHeight, currentLineHeight)
         }
         guard !glyphs.isEmpty else { return nil }
         let height = y - Self.defaultOffset
         let horizontal = anchor.horizontalAlign, vertical = anchor.verticalAlign
-        // MapLibre's `align`: every line has one height here (no `format` scales).
+        // MapLibre's `align`: lines of one height are placed by the line count, others by the block's height.
         let shiftX = (justification - horizontal) * maxLineLength + translate.x
-        let shiftY = (-vertical * Double(lines.count) + 0.5) * lineHeight + translate.y
+        let shiftY = (maxLineHeight != lineHeight ? -height * vertical - Self.defaultOffset
+                                                  : (-vertical * Double(lines.count) + 0.5) * lineHeight) + translate.y
         for i in glyphs.indices {
             glyphs[i].x += shiftX
             glyphs[i].y += shiftY
@@ -89,8 +113,14 @@ struct TextShaper {
 
     /// `text` split at MapLibre's least bad line breaks (`determineLineBreaks`).
     func breakLines(_ text: [UInt32]) -> [ArraySlice<UInt32>] {
+        breakRanges(text) { advance(text[$0]) }.map { text[$0] }
+    }
+
+    /// The ranges of `text`'s lines at MapLibre's least bad line breaks, each
+    /// code point `advance(index)` wide.
+    private func breakRanges(_ text: [UInt32], advance: (Int) -> Double) -> [Range<Int>] {
         guard !text.isEmpty else { return [] }
-        let total = text.reduce(0) { $0 + advance($1) }
+        let total = text.indices.reduce(0) { $0 + advance($1) }
         let lineCount = max(1.0, (total / maxWidth).rounded(.up))
         let target = total / lineCount
         let hasZeroWidthSpace = text.contains(0x200B)
@@ -98,7 +128,7 @@ struct TextShaper {
         var x = 0.0
         for i in text.indices {
             let codePoint = text[i]
-            if !Self.whitespace.contains(codePoint) { x += advance(codePoint) }
+            if !Self.whitespace.contains(codePoint) { x += advance(i) }
             guard i < text.count - 1 else { continue }
             let ideographic = Self.allowsIdeographicBreaking(codePoint)
             if Self.breakable.contains(codePoint) || ideographic
@@ -114,13 +144,13 @@ struct TextShaper {
             indices.append(breaks[p].index)
             prior = breaks[p].prior
         }
-        var lines: [ArraySlice<UInt32>] = []
+        var lines: [Range<Int>] = []
         var start = 0
         for end in indices.reversed() {
-            lines.append(text[start..<end])
+            lines.append(start..<end)
             start = end
         }
-        if start < text.count { lines.append(text[start...]) }
+        if start < text.count { lines.append(start..<text.count) }
         return lines
     }
 

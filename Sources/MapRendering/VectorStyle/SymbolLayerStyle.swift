@@ -39,6 +39,8 @@ public struct SymbolLayerStyle: Sendable {
     public var text: SymbolTextStyle
     /// The order symbols are placed and drawn in, and their translations.
     public var order: SymbolPlacementStyle
+    /// `text-field` as a `format` expression: its sections; nil for plain text.
+    public var format: StyleFormattedText?
 
     /// The style with zoom-only properties evaluated at `zoom`.
     public func atZoom(_ zoom: Double) -> SymbolLayerStyle {
@@ -48,7 +50,7 @@ public struct SymbolLayerStyle: Sendable {
                          ignorePlacement: ignorePlacement.atZoom(zoom),
                          textColor: textColor.atZoom(zoom), haloColor: haloColor.atZoom(zoom), haloWidth: haloWidth.atZoom(zoom),
                          textOpacity: textOpacity.atZoom(zoom), icon: icon.atZoom(zoom), text: text.atZoom(zoom),
-                         order: order.atZoom(zoom))
+                         order: order.atZoom(zoom), format: format?.atZoom(zoom))
     }
 }
 

@@ -230,7 +230,11 @@ struct VectorLabelPlacer {
                         }
                         guard let (text, paint) = evaluated else { return false }
                         if laid == nil {
-                            guard let text = try lay(text, paint) else { return false }
+                            let format = style.format.map {
+                                FormattedText($0, for: feature, zoom: zoom, transform: paint.text.transform, fontStack: paint.text.fontStack,
+                                              opacity: style.textOpacity.value(atZoom: zoom, for: feature))
+                            }
+                            guard let text = try lay(text, paint, format: format) else { return false }
                             laid = text
                         }
                         let p = place.pixel(anchor.x * unit, anchor.y * unit)
@@ -420,7 +424,8 @@ struct VectorLabelPlacer {
     /// `text-radial-offset` or `text-offset`; with variable anchors, about the centre
     /// unmoved (MapLibre shifts the label at placement), justified as `justify`
     /// says (`auto`: as the anchor). Nil when no glyph of it is in the font stack.
-    static func shape(_ codePoints: [UInt32], _ layout: TextLayout, justify: StyleTextJustify? = nil, glyphs: GlyphCache) -> ShapedText? {
+    static func shape(_ codePoints: [UInt32], _ layout: TextLayout, justify: StyleTextJustify? = nil, glyphs: GlyphCache,
+                      format: FormattedText? = nil) -> ShapedText? {
         let em = TextShaper.oneEm
         let anchor: StyleTextAnchor, translate: (x: Double, y: Double)
         if !layout.variableAnchors.isEmpty {
@@ -439,6 +444,9 @@ struct VectorLabelPlacer {
                                 lineHeight: layout.lineHeight * em,
                                 spacing: TextShaper.allowsLetterSpacing(codePoints) ? layout.letterSpacing * em : 0,
                                 anchor: anchor, justify: justified, translate: translate)
+        if let format {
+            return shaper.shape(format.codePoints, sections: format.sections, sectionOf: format.sectionOf) { glyphs.glyph($0, fontStack: $1) }
+        }
         return shaper.shape(codePoints)
     }
 
@@ -500,9 +508,9 @@ struct VectorLabelPlacer {
 
     /// `text` laid out for a point label, centred on (0, 0): wrapped to
     /// `text-max-width` ems, each line centred. Nil when over the glyph limit.
-    private mutating func lay(_ text: String, _ paint: Paint) throws -> PointText? {
+    private mutating func lay(_ text: String, _ paint: Paint, format: FormattedText? = nil) throws -> PointText? {
         guard reserveGlyphs(for: text, size: paint.size) else { return nil }
-        if let glyphs { return shape(text, paint, glyphs) }
+        if let glyphs { return shape(text, paint, glyphs, format: format) }
         let lines: [TextLine], lineHeight: Double
         let single = TextLine(text, font: font, size: paint.size)
         if paint.maxWidth > 0, single.width > paint.maxWidth * paint.size || text.contains("\n") {
@@ -528,9 +536,9 @@ struct VectorLabelPlacer {
     /// `TextShaper`), its box MapLibre's collision box (the shaped bounds at
     /// the text size, rotated with the text; halo not included). Nil when no
     /// glyph of it is in the font stack.
-    private func shape(_ text: String, _ paint: Paint, _ glyphs: GlyphCache) -> PointText? {
+    private func shape(_ text: String, _ paint: Paint, _ glyphs: GlyphCache, format: FormattedText? = nil) -> PointText? {
         let layout = paint.text
-        let codePoints = layout.transform.apply(text).unicodeScalars.map(\.value)
+        let codePoints = format?.codePoints ?? layout.transform.apply(text).unicodeScalars.map(\.value)
         let fontScale = layout.size / TextShaper.oneEm
         let s = fontScale * scale
         let angle = layout.rotate * .pi / 180
@@ -545,7 +553,7 @@ struct VectorLabelPlacer {
         }
         var candidates: [(text: ShapedText, box: LabelBox, shift: Point)] = []
         if layout.variableAnchors.isEmpty {
-            guard let shaped = Self.shape(codePoints, layout, glyphs: glyphs) else { return nil }
+            guard let shaped = Self.shape(codePoints, layout, glyphs: glyphs, format: format) else { return nil }
             candidates = [(shaped, box(of: shaped), Point(0, 0))]
         } else {
             // MapLibre's variable anchors: the text shaped about the point once per
@@ -555,7 +563,7 @@ struct VectorLabelPlacer {
             for variable in layout.variableAnchors {
                 let justify = layout.justify == .auto ? variable.anchor.justification : layout.justify
                 guard shapings[justify] == nil else { continue }
-                guard let shaped = Self.shape(codePoints, layout, justify: justify, glyphs: glyphs) else { return nil }
+                guard let shaped = Self.shape(codePoints, layout, justify: justify, glyphs: glyphs, format: format) else { return nil }
                 shapings[justify] = shaped
             }
             let first = layout.justify == .auto ? layout.variableAnchors[0].anchor.justification : layout.justify
