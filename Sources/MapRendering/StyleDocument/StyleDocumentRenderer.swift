@@ -125,7 +125,7 @@ public struct StyleDocumentRenderer: Sendable {
         style.layers.contains { layer in
             guard layer.isVisible else { return false }
             switch layer.kind {
-            case .symbol(let symbol): return symbol.icon.image.constantValue != ""
+            case .symbol(let symbol): return symbol.icon.image.constantValue != "" || symbol.format?.sections.contains { $0.image != nil } == true
             case .fill(let fill): return fill.pattern.constantValue != ""
             case .background(let background): return background.pattern.constantValue != ""
             default: return false

@@ -8,14 +8,18 @@ struct FormattedText {
     /// The index in ``sections`` of each code point's section.
     var sectionOf: [Int]
     var sections: [FormattedTextSection]
+    /// `text-opacity`: what images in the text are drawn with (glyph colours hold it already).
+    var opacity: Double
 
     /// `format` for `feature` at `zoom`: sections without a font use
-    /// `fontStack`, without a colour the layer's; colours take `opacity`.
+    /// `fontStack`, without a colour the layer's; colours take `opacity`;
+    /// images come from `image` (by name).
     init(_ format: StyleFormattedText, for feature: some StyleFeature, zoom: Double, transform: StyleTextTransform,
-         fontStack: [String], opacity: Double) {
+         fontStack: [String], opacity: Double, image: (String) -> SpriteImage?) {
         codePoints = []
         sectionOf = []
         sections = []
+        self.opacity = opacity
         for section in format.sections {
             let text: [UInt32] = section.image != nil ? [StyleFormattedText.imagePlaceholder.value]
                 : transform.apply(section.text.value(atZoom: zoom, for: feature)).unicodeScalars.map(\.value)
@@ -23,7 +27,8 @@ struct FormattedText {
             sections.append(FormattedTextSection(
                 scale: max(0, min(section.fontScale.value(atZoom: zoom, for: feature) ?? 1, Self.maximumScale)),
                 fontStack: font.flatMap { $0.isEmpty ? nil : $0 } ?? fontStack,
-                color: section.color.value(atZoom: zoom, for: feature).map { VectorLayerDrawer.rgba($0, opacity: opacity) }))
+                color: section.color.value(atZoom: zoom, for: feature).map { VectorLayerDrawer.rgba($0, opacity: opacity) },
+                image: section.image.flatMap { image($0.value(atZoom: zoom, for: feature)) }))
             codePoints += text
             sectionOf += repeatElement(sections.count - 1, count: text.count)
         }

@@ -23,6 +23,8 @@ struct SDFTextDrawer {
         var haloWidth: Double
         /// `text-halo-blur` in CSS pixels.
         var haloBlur: Double
+        /// `text-opacity`, for images in the text (the colours hold it already).
+        var opacity: Double = 1
     }
 
     /// MapLibre's `SDF_PX`: distance units per glyph pixel.
@@ -54,6 +56,11 @@ struct SDFTextDrawer {
         let scale = paint.fontScale * paint.pixelRatio
         let c = cos(angle), s = sin(angle)
         for placed in text.glyphs {
+            if let image = placed.image {
+                // As MapLibre's text-and-icon shader: an image drawn by the halo pass too.
+                if !halo || paint.halo != nil { drawImage(image, placed, at: anchor, c: c, s: s, scale: scale, opacity: paint.opacity, on: &canvas) }
+                continue
+            }
             let glyph = placed.glyph
             let bw = glyph.bitmapWidth, bh = glyph.bitmapHeight
             let glyphColor = halo ? color : placed.color ?? color
@@ -92,6 +99,36 @@ struct SDFTextDrawer {
                 }
             }
             if any { try canvas.composite(coverage: coverage, width: w, height: h, x: x0, y: y0, color: glyphColor) }
+        }
+    }
+
+    /// Paints an image of a `format` section: its display box starting one
+    /// scaled pixel right of and three below the pen (MapLibre's image metrics),
+    /// sampled bilinearly, at `opacity`.
+    private static func drawImage(_ image: SpriteImage, _ placed: ShapedText.Glyph, at anchor: Point, c: Double, s: Double, scale: Double,
+                                  opacity: Double, on canvas: inout Canvas) {
+        let gs = placed.scale
+        let left = placed.x + Double(placed.glyph.left) * gs, top = placed.y - Double(placed.glyph.top) * gs
+        let w = image.displayWidth * gs, h = image.displayHeight * gs
+        guard w > 0, h > 0, opacity > 0 else { return }
+        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+        for (u, v) in [(left - gs, top - gs), (left + w + gs, top - gs), (left - gs, top + h + gs), (left + w + gs, top + h + gs)] {
+            let x = anchor.x + (c * u - s * v) * scale, y = anchor.y + (s * u + c * v) * scale
+            minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
+        }
+        let x0 = max(0, Int(minX.rounded(.down))), y0 = max(canvas.rows.lowerBound, Int(minY.rounded(.down)))
+        let x1 = min(canvas.width, Int(maxX.rounded(.up))), y1 = min(canvas.rows.upperBound, Int(maxY.rounded(.up)))
+        guard x0 < x1, y0 < y1 else { return }
+        // Image pixels per glyph pixel.
+        let texels = image.pixelRatio / gs
+        for y in y0..<y1 {
+            for x in x0..<x1 {
+                let dx = (Double(x) + 0.5 - anchor.x) / scale, dy = (Double(y) + 0.5 - anchor.y) / scale
+                let u = (c * dx + s * dy - left) * texels, v = (-s * dx + c * dy - top) * texels
+                guard u > -1, v > -1, u < Double(image.width) + 1, v < Double(image.height) + 1 else { continue }
+                let sample = image.bilinear(u, v)
+                if sample.w > 0 { canvas.blend(premultiplied: sample * Float(opacity), x: x, y: y) }
+            }
         }
     }
 

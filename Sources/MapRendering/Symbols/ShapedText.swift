@@ -15,6 +15,8 @@ struct ShapedText {
         var scale: Double = 1
         /// Its `format` section's colour (with `text-opacity`); nil for the layer's.
         var color: RGBA?
+        /// An image of a `format` section, drawn in place of the glyph (whose metrics are the image's).
+        var image: SpriteImage?
     }
 
     var glyphs: [Glyph]

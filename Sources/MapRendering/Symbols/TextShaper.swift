@@ -34,24 +34,50 @@ struct TextShaper {
 
     /// `text` shaped; nil when no glyph of it exists in the font stack.
     func shape(_ text: [UInt32]) -> ShapedText? {
-        shape(text, glyphAt: { glyph(text[$0]) }, scaleAt: { _ in 1 }, colorAt: { _ in nil })
+        shape(text, itemAt: { glyph(text[$0]).map { Item(glyph: $0, scale: 1) } }, scaleAt: { _ in 1 })
     }
 
     /// `text` of `format` sections shaped (`sectionOf` gives each code point's
     /// section): each glyph from its section's font stack by `glyph`, scaled by
-    /// its `font-scale`, in its colour; nil when no glyph of it exists.
-    func shape(_ text: [UInt32], sections: [FormattedTextSection], sectionOf: [Int],
+    /// its `font-scale`, in its colour; an image section's image at its display
+    /// size for text `textSize` pixels high (MapLibre's `layoutTextSizeFactor`).
+    /// Nil when no glyph of it exists.
+    func shape(_ text: [UInt32], sections: [FormattedTextSection], sectionOf: [Int], textSize: Double,
                glyph: (UInt32, [String]) -> SDFGlyph?) -> ShapedText? {
-        guard sectionOf.count == text.count, sectionOf.allSatisfy({ sections.indices.contains($0) }) else { return nil }
-        return shape(text, glyphAt: { glyph(text[$0], sections[sectionOf[$0]].fontStack) }, scaleAt: { sections[sectionOf[$0]].scale },
-                     colorAt: { sections[sectionOf[$0]].color })
+        guard sectionOf.count == text.count, sectionOf.allSatisfy({ sections.indices.contains($0) }), textSize > 0 else { return nil }
+        let factor = Self.oneEm / textSize
+        return shape(text, itemAt: { i in
+            let section = sections[sectionOf[i]]
+            if let image = section.image {
+                // MapLibre's image metrics: its display size, one pixel in, three down.
+                let w = Int(image.displayWidth.rounded()), h = Int(image.displayHeight.rounded())
+                let metrics = SDFGlyph(id: text[i], width: w, height: h, left: 1, top: -SDFGlyph.border, advance: w, bitmap: [])
+                return Item(glyph: metrics, scale: section.scale * factor, color: nil, image: image, imageHeight: image.displayHeight * factor)
+            }
+            return glyph(text[i], section.fontStack).map { Item(glyph: $0, scale: section.scale, color: section.color) }
+        }, scaleAt: { sections[sectionOf[$0]].scale })
+    }
+
+    /// One shaped code point: its glyph (an image's metrics for an image), scale, colour and image.
+    private struct Item {
+        var glyph: SDFGlyph
+        var scale: Double
+        var color: RGBA?
+        var image: SpriteImage?
+        /// An image's display height in pixels at 24 px (the line grows to hold it).
+        var imageHeight = 0.0
     }
 
     /// The shaping of `shapeLines` in MapLibre's `shaping.ts`: each line as
     /// tall as its largest section (`lineHeight` times its scale), smaller
-    /// glyphs moved down to share the largest's baseline.
-    private func shape(_ text: [UInt32], glyphAt: (Int) -> SDFGlyph?, scaleAt: (Int) -> Double, colorAt: (Int) -> RGBA?) -> ShapedText? {
-        let lines = breakRanges(text) { i in glyphAt(i).map { Double($0.advance) * scaleAt(i) + spacing } ?? 0 }
+    /// glyphs and images moved down to share the largest's baseline, a line
+    /// pushed down by an image taller than it. `scaleAt` is the section's own
+    /// scale (an image's before the text size is factored in).
+    private func shape(_ text: [UInt32], itemAt: (Int) -> Item?, scaleAt: (Int) -> Double) -> ShapedText? {
+        // As MapLibre, a line may break after any image.
+        let items = text.indices.map(itemAt)
+        let lines = breakRanges(text, advance: { i in items[i].map { Double($0.glyph.advance) * $0.scale + spacing } ?? 0 },
+                                breaksAfter: { items[$0]?.image != nil })
         var glyphs: [ShapedText.Glyph] = []
         var y = Self.defaultOffset
         var maxLineLength = 0.0, maxLineHeight = 0.0
@@ -65,13 +91,18 @@ struct TextShaper {
                 continue
             }
             let lineMaxScale = line.map(scaleAt).max() ?? 1
+            let items = line.map { items[$0] }
+            // MapLibre's `calculateLineContentSize`: the largest glyph or image.
+            let contentHeight = max(lineMaxScale * Self.oneEm, items.map { $0?.imageHeight ?? 0 }.max() ?? 0)
+            var imageOffset = 0.0
             var x = 0.0
             let lineStart = glyphs.count
-            for i in line {
-                guard let glyph = glyphAt(i) else { continue }
-                let scale = scaleAt(i)
-                glyphs.append(.init(glyph: glyph, x: x, y: y + (lineMaxScale - scale) * Self.oneEm, scale: scale, color: colorAt(i)))
-                x += Double(glyph.advance) * scale + spacing
+            for item in items {
+                guard let item else { continue }
+                let height = item.image != nil ? Double(item.glyph.height) * item.scale : item.scale * Self.oneEm
+                if item.image != nil { imageOffset = max(imageOffset, height - Self.oneEm * lineMaxScale) }
+                glyphs.append(.init(glyph: item.glyph, x: x, y: y + contentHeight - height, scale: item.scale, color: item.color, image: item.image))
+                x += Double(item.glyph.advance) * item.scale + spacing
             }
             if glyphs.count > lineStart {
                 maxLineLength = max(maxLineLength, x - spacing)
@@ -79,7 +110,7 @@ struct TextShaper {
                 let indent = (last.x + Double(last.glyph.advance) * last.scale) * justification
                 for i in lineStart..<glyphs.count { glyphs[i].x -= indent }
             }
-            let currentLineHeight = lineHeight * lineMaxScale
+            let currentLineHeight = lineHeight * lineMaxScale + imageOffset
             y += currentLineHeight
             maxLineHeight = max(maxLineHeight, currentLineHeight)
         }
@@ -117,8 +148,8 @@ struct TextShaper {
     }
 
     /// The ranges of `text`'s lines at MapLibre's least bad line breaks, each
-    /// code point `advance(index)` wide.
-    private func breakRanges(_ text: [UInt32], advance: (Int) -> Double) -> [Range<Int>] {
+    /// code point `advance(index)` wide, a break allowed after those `breaksAfter` takes.
+    private func breakRanges(_ text: [UInt32], advance: (Int) -> Double, breaksAfter: (Int) -> Bool = { _ in false }) -> [Range<Int>] {
         guard !text.isEmpty else { return [] }
         let total = text.indices.reduce(0) { $0 + advance($1) }
         let lineCount = max(1.0, (total / maxWidth).rounded(.up))
@@ -131,7 +162,7 @@ struct TextShaper {
             if !Self.whitespace.contains(codePoint) { x += advance(i) }
             guard i < text.count - 1 else { continue }
             let ideographic = Self.allowsIdeographicBreaking(codePoint)
-            if Self.breakable.contains(codePoint) || ideographic
+            if Self.breakable.contains(codePoint) || ideographic || breaksAfter(i)
                 || (i != text.count - 2 && Self.breakableBefore.contains(text[i + 1])) {
                 let penalty = Self.penalty(codePoint, next: text[i + 1], ideographicBreak: ideographic && hasZeroWidthSpace)
                 breaks.append(evaluate(index: i + 1, x: x, target: target, breaks: breaks, penalty: penalty, isLast: false))

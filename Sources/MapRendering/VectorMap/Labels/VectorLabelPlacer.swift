@@ -232,7 +232,8 @@ struct VectorLabelPlacer {
                         if laid == nil {
                             let format = style.format.map {
                                 FormattedText($0, for: feature, zoom: zoom, transform: paint.text.transform, fontStack: paint.text.fontStack,
-                                              opacity: style.textOpacity.value(atZoom: zoom, for: feature))
+                                              opacity: style.textOpacity.value(atZoom: zoom, for: feature),
+                                              image: { [icons] name in icons?.sprites.images[name] })
                             }
                             guard let text = try lay(text, paint, format: format) else { return false }
                             laid = text
@@ -445,7 +446,9 @@ struct VectorLabelPlacer {
                                 spacing: TextShaper.allowsLetterSpacing(codePoints) ? layout.letterSpacing * em : 0,
                                 anchor: anchor, justify: justified, translate: translate)
         if let format {
-            return shaper.shape(format.codePoints, sections: format.sections, sectionOf: format.sectionOf) { glyphs.glyph($0, fontStack: $1) }
+            return shaper.shape(format.codePoints, sections: format.sections, sectionOf: format.sectionOf, textSize: layout.size) {
+                glyphs.glyph($0, fontStack: $1)
+            }
         }
         return shaper.shape(codePoints)
     }
@@ -578,7 +581,7 @@ struct VectorLabelPlacer {
             }
         }
         let sdfPaint = SDFTextDrawer.Paint(fontScale: fontScale, pixelRatio: scale, color: paint.color, halo: paint.halo,
-                                           haloWidth: layout.haloWidth, haloBlur: layout.haloBlur)
+                                           haloWidth: layout.haloWidth, haloBlur: layout.haloBlur, opacity: format?.opacity ?? 1)
         // A glyph's drawing costs its quad's pixels (at most the image's): past 32 × 32
         // pixels it counts as more glyphs, charged each time the label is placed.
         let imageArea = Double(width * height)
