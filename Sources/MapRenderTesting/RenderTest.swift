@@ -27,6 +27,9 @@ struct RenderTest: Sendable {
     /// Camera options of MapLibre's test harness our camera does not have
     /// (`axonometric`, `skew`): such a test is unsupported, not failed.
     var unsupportedCameraOptions: [String]
+    /// MapLibre's map option `crossSourceCollisions` (`metadata.test.crossSourceCollisions`,
+    /// true by default): false gives each source's symbols a collision index of their own.
+    var crossSourceCollisions: Bool
 
     /// The group: the first folder of ``name`` (`line-width` of `line-width/literal`).
     var group: String { String(name.prefix { $0 != "/" }) }
@@ -53,6 +56,7 @@ struct RenderTest: Sendable {
         pixelRatio = (test["pixelRatio"] as? NSNumber)?.doubleValue ?? 1
         allowed = (test["allowed"] as? NSNumber)?.doubleValue ?? 0.00015
         notStatic = Self.whyNotStatic(test: test, document: document)
+        crossSourceCollisions = (test["crossSourceCollisions"] as? Bool) ?? true
         layerTypes = Set((document["layers"] as? [[String: Any]] ?? []).compactMap { $0["type"] as? String })
         unsupportedCameraOptions = ["axonometric", "skew"].filter { key in
             guard let value = test[key] else { return false }

@@ -83,6 +83,14 @@ public struct StyleDocumentRenderer: Sendable {
         self.renderer = renderer
     }
 
+    /// Whether symbols of different sources collide with each other (MapLibre's
+    /// map option `crossSourceCollisions`, true by default); false gives each
+    /// source's symbols a collision index of their own.
+    public var crossSourceCollisions: Bool {
+        get { renderer.crossSourceCollisions }
+        set { renderer.crossSourceCollisions = newValue }
+    }
+
     /// The style drawn `width` × `height` points at `scale` pixels a point,
     /// from `camera` (the style's own by default).
     /// The pitch is held to 0…60, as MapLibre holds it to a map's default `maxPitch`.

@@ -89,6 +89,36 @@ final class SymbolOrderTests: XCTestCase {
         XCTAssertEqual(map.boxes, viewport.boxes)
     }
 
+    func testWithoutCrossSourceCollisionsEachSourceHasItsOwnIndex() throws {
+        // Two sources with a label each at one point: one index drops the second
+        // (the top-most layer wins); an index per source keeps both.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("glyphs-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let dir = folder.appendingPathComponent("Test Font")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        try GlyphPBF.file(name: "Test Font", glyphs: [GlyphPBF.glyph(a)]).write(to: dir.appendingPathComponent("0-255.pbf"))
+        let data = #"{"type": "Point", "coordinates": [0, 0]}"#
+        let style = try VectorStyle(json: """
+            {"version": 8, "glyphs": "file://\(folder.path)/{fontstack}/{range}.pbf",
+             "sources": {"one": {"type": "geojson", "data": \(data)}, "two": {"type": "geojson", "data": \(data)}},
+             "layers": [{"id": "a", "type": "symbol", "source": "one", "layout": {"text-field": "A", "text-font": ["Test Font"]}},
+                        {"id": "b", "type": "symbol", "source": "two", "layout": {"text-field": "AA", "text-font": ["Test Font"]}}]}
+            """)
+        var tiles: [String: any VectorTileProviding] = [:]
+        for name in ["one", "two"] {
+            guard case .geojson(let source)? = style.sources[name]?.kind, case .inline(let document) = source.data else {
+                throw FixtureError("no GeoJSON source")
+            }
+            tiles[name] = source.tiles(document)
+        }
+        var renderer = VectorMapRenderer(sources: tiles, style: style)
+        renderer.glyphs = GlyphCache(provider: try GlyphFolderProvider(template: try XCTUnwrap(style.glyphs)))
+        let camera = VectorMapCamera(center: GeoCoordinate(latitude: 0, longitude: 0), zoom: 3, width: 128, height: 128)
+        XCTAssertEqual(try renderer.snapshot(camera).labels.map(\.text), ["AA"])
+        renderer.crossSourceCollisions = false
+        XCTAssertEqual(try renderer.snapshot(camera).labels.map(\.text).sorted(), ["A", "AA"])
+    }
+
     func testFormatSectionsScaleAndColourTheirGlyphs() throws {
         let label = try XCTUnwrap(labels([point(0, "{}")], layout: """
             "text-field": ["format", "A", {"font-scale": 2, "text-color": "red"}, "A", {}]

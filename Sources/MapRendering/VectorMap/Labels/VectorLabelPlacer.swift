@@ -39,6 +39,13 @@ struct VectorLabelPlacer {
     /// The boxes of the labels and icons placed so far, in a grid reaching
     /// ``SymbolIconPlacer/viewportPadding`` past the image (MapLibre's `CollisionIndex`).
     private var index: LabelCollisionIndex
+    /// False: each source's symbols collide only with each other (MapLibre's `crossSourceCollisions`).
+    let crossSourceCollisions: Bool
+    /// Without cross-source collisions: the source whose index is ``index``, and the other sources' indexes.
+    private var indexSource: String?
+    private var sourceIndexes: [String: LabelCollisionIndex] = [:]
+    /// The collision grid's size in pixels: the image and the padding around it.
+    private let gridSize: (width: Int, height: Int)
     /// The icons, placed with their symbols' text; nil when the style has no sprites.
     private(set) var icons: SymbolIconPlacer?
     private(set) var labels: [VectorMapLabel] = []
@@ -54,8 +61,9 @@ struct VectorLabelPlacer {
     static let maximumTextSize = 1000.0
 
     init(font: TrueTypeFont, scale: Double, zoom: Double, width: Int, height: Int, limits: VectorMapLimits,
-         glyphs: GlyphCache? = nil, labelsCrossEdges: Bool = false, icons: SymbolIconPlacer? = nil) {
+         glyphs: GlyphCache? = nil, labelsCrossEdges: Bool = false, icons: SymbolIconPlacer? = nil, crossSourceCollisions: Bool = true) {
         self.icons = icons
+        self.crossSourceCollisions = crossSourceCollisions
         self.font = font
         self.glyphs = glyphs
         self.labelsCrossEdges = labelsCrossEdges
@@ -65,6 +73,7 @@ struct VectorLabelPlacer {
         self.height = height
         self.limits = limits
         let pad = Int((SymbolIconPlacer.viewportPadding * scale).rounded(.up))
+        gridSize = (width + 2 * pad, height + 2 * pad)
         index = LabelCollisionIndex(width: width + 2 * pad, height: height + 2 * pad)
     }
 
@@ -135,6 +144,7 @@ struct VectorLabelPlacer {
     mutating func place(_ layer: StyleLayer, from tiles: [(tile: VectorTile, place: TileCover.Placed)],
                         checkCancellation: () throws -> Void = {}) throws {
         guard case .symbol(let style) = layer.kind, let sourceLayer = layer.sourceLayer else { return }
+        if !crossSourceCollisions { useIndex(ofSource: layer.source ?? "") }
         let alongLines = style.placement.value(atZoom: zoom) == .line
         // `symbol-sort-key` and `symbol-z-order`: the order point symbols are placed and drawn in.
         let order = SymbolOrder(style, zoom: zoom)
@@ -285,6 +295,14 @@ struct VectorLabelPlacer {
                 if isExhausted { return }
             }
         }
+    }
+
+    /// Makes `source`'s collision index the one labels are placed against, keeping the one before.
+    private mutating func useIndex(ofSource source: String) {
+        guard indexSource != source else { return }
+        if let previous = indexSource { sourceIndexes[previous] = index }
+        index = sourceIndexes.removeValue(forKey: source) ?? LabelCollisionIndex(width: gridSize.width, height: gridSize.height)
+        indexSource = source
     }
 
     /// A point label laid out and waiting to be placed at `at` (output pixels),
