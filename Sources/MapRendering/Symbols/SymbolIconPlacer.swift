@@ -147,7 +147,8 @@ struct SymbolIconPlacer {
                                                              anchor: style.order.iconTranslateAnchor.value(atZoom: zoom, for: feature),
                                                              cos: place.cos, sin: place.sin)
                     placed.anchor = Point(p.x + t.x, p.y + t.y)
-                    placed.drawOrder = (tileIndex, Int(anchor.y.rounded()), featureIndex)
+                    // Down the view, in tile units turned with the map (MapLibre's `getSortedSymbolIndexes`).
+                    placed.drawOrder = (tileIndex, Int((place.sin * anchor.x + place.cos * anchor.y).rounded()), featureIndex)
                     let pad = Self.viewportPadding * scale
                     // The box in the padded grid's coordinates (the point without `icon-translate`).
                     let placedBox = LabelBox(minX: p.x + box.minX + pad, minY: p.y + box.minY + pad, maxX: p.x + box.maxX + pad, maxY: p.y + box.maxY + pad)
