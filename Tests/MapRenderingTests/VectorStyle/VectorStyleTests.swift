@@ -49,8 +49,7 @@ final class VectorStyleTests: XCTestCase {
                 "paint": {"line-pattern": "dots", "line-blur": 1, "line-width": ["*", 2, ["get", "lanes"]], "line-color": ["to-rgba", "red"]},
                 "layout": {"line-round-limit": 1.05}},
                {"id": "labels", "type": "symbol", "source": "s", "source-layer": "t",
-                "layout": {"text-field": ["format", ["get", "name"], {}], "icon-image": "x", "symbol-placement": "line-center"},
-                "paint": {"text-translate": [1, 1]}},
+                "layout": {"text-field": ["coalesce", ["format", ["get", "name"], {}]], "icon-image": "x", "symbol-placement": "line-center"}},
                {"id": "relief", "type": "color-relief", "source": "s", "source-layer": "b"},
                {"id": "roads2", "type": "line", "source": "s", "source-layer": "t", "paint": {"line-pattern": "dots"}},
                {"id": "roads2b", "type": "line", "source": "s", "source-layer": "t", "ref": "roads"}
@@ -60,7 +59,6 @@ final class VectorStyleTests: XCTestCase {
             "layer 'roads': layout property 'line-round-limit' is not supported",
             "layer 'roads': paint property 'line-pattern' is not supported",
             "layer 'roads': paint property 'line-color': expression operator 'to-rgba' is not supported",
-            "layer 'labels': paint property 'text-translate' is not supported",
             "layer 'labels': layout property 'symbol-placement': 'line-center' is not supported; labels are placed along the line",
             "layer 'labels': layout property 'text-field': expression operator 'format' is not supported",
             "layer 'relief': layer type 'color-relief' is not supported",
@@ -155,7 +153,7 @@ final class VectorStyleTests: XCTestCase {
                 "layout": {"line-color": "red", "line-jion": "round"},
                 "paint": {"line-colour": "#888", "line-blur": 1, "line-patern": "dots"}},
                {"id": "parks", "type": "fil", "source": "s", "source-layer": "park"},
-               {"id": "names", "type": "symbol", "source": "s", "source-layer": "roads", "paint": {"text-translate": [1, 1]}}
+               {"id": "names", "type": "symbol", "source": "s", "source-layer": "roads", "layout": {"text-writing-mode": ["vertical"]}}
              ]}
             """.utf8), fileName: "my.json")
         XCTAssertEqual(style.warnings, [
@@ -165,7 +163,7 @@ final class VectorStyleTests: XCTestCase {
             "my.json: layer 'casing': paint property 'line-colour' is not supported; did you mean 'line-color'?",
             "my.json: layer 'casing': paint property 'line-patern' is not supported; did you mean 'line-pattern'?",
             "my.json: layer 'parks': layer type 'fil' is not supported; did you mean 'fill'?",
-            "my.json: layer 'names': paint property 'text-translate' is not supported",
+            "my.json: layer 'names': layout property 'text-writing-mode' is not supported",
         ])
         XCTAssertEqual(style.fileName, "my.json")
     }
