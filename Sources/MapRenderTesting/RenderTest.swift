@@ -32,6 +32,9 @@ struct RenderTest: Sendable {
     /// (`metadata.test.addFakeCanvas`): its element id and the picture drawn
     /// on it, a path under `integration/`.
     var fakeCanvas: (id: String, image: String)?
+    /// MapLibre's map option `crossSourceCollisions` (`metadata.test.crossSourceCollisions`,
+    /// true by default): false gives each source's symbols a collision index of their own.
+    var crossSourceCollisions: Bool
 
     /// The group: the first folder of ``name`` (`line-width` of `line-width/literal`).
     var group: String { String(name.prefix { $0 != "/" }) }
@@ -61,6 +64,7 @@ struct RenderTest: Sendable {
         if let canvas = test["addFakeCanvas"] as? [String: Any], let id = canvas["id"] as? String, let image = canvas["image"] as? String {
             fakeCanvas = (id, image)
         }
+        crossSourceCollisions = (test["crossSourceCollisions"] as? Bool) ?? true
         layerTypes = Set((document["layers"] as? [[String: Any]] ?? []).compactMap { $0["type"] as? String })
         if (test["axonometric"] as? Bool) == true {
             let skew = (test["skew"] as? [NSNumber])?.map(\.doubleValue) ?? []

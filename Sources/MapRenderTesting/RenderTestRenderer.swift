@@ -65,7 +65,8 @@ struct RenderTestRenderer {
     /// `resources`. Throws ``Unsupported`` for what cannot be expressed, and
     /// the renderer's errors.
     private func render(_ test: RenderTest, resources: SuiteResources) throws -> Bitmap {
-        let document = try StyleDocumentRenderer(style: test.style, resources: resources, pixelRatio: test.pixelRatio)
+        var document = try StyleDocumentRenderer(style: test.style, resources: resources, pixelRatio: test.pixelRatio)
+        document.crossSourceCollisions = test.crossSourceCollisions
         for warning in document.style.warnings {
             for kind in ["source type", "layer type", "geojson option"] {
                 if let range = warning.range(of: "\(kind) '") {

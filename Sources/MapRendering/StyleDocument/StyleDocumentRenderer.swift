@@ -89,6 +89,14 @@ public struct StyleDocumentRenderer: Sendable {
         self.renderer = renderer
     }
 
+    /// Whether symbols of different sources collide with each other (MapLibre's
+    /// map option `crossSourceCollisions`, true by default); false gives each
+    /// source's symbols a collision index of their own.
+    public var crossSourceCollisions: Bool {
+        get { renderer.crossSourceCollisions }
+        set { renderer.crossSourceCollisions = newValue }
+    }
+
     /// The style drawn `width` × `height` points at `scale` pixels a point,
     /// from `camera` (the style's own by default).
     /// The pitch is held to 0…60, as MapLibre holds it to a map's default `maxPitch`.
@@ -132,7 +140,7 @@ public struct StyleDocumentRenderer: Sendable {
         style.layers.contains { layer in
             guard layer.isVisible else { return false }
             switch layer.kind {
-            case .symbol(let symbol): return symbol.icon.image.constantValue != ""
+            case .symbol(let symbol): return symbol.icon.image.constantValue != "" || symbol.format?.sections.contains { $0.image != nil } == true
             case .fill(let fill): return fill.pattern.constantValue != ""
             case .line(let line): return line.pattern.constantValue != ""
             case .fillExtrusion(let extrusion): return extrusion.pattern.constantValue != ""

@@ -23,6 +23,8 @@ struct SDFTextDrawer {
         var haloWidth: Double
         /// `text-halo-blur` in CSS pixels.
         var haloBlur: Double
+        /// `text-opacity`, for images in the text (the colours hold it already).
+        var opacity: Double = 1
     }
 
     /// MapLibre's `SDF_PX`: distance units per glyph pixel.
@@ -49,19 +51,29 @@ struct SDFTextDrawer {
             color = paint.color
             (low, high) = (outline - gamma, outline + gamma)
         }
-        guard color.a > 0 else { return }
+        // A `format` section may colour its glyphs alone: the text is drawn when any of it shows.
+        guard color.a > 0 || !halo && text.glyphs.contains(where: { ($0.color?.a ?? 0) > 0 }) else { return }
         let scale = paint.fontScale * paint.pixelRatio
         let c = cos(angle), s = sin(angle)
         for placed in text.glyphs {
+            if let image = placed.image {
+                // As MapLibre's text-and-icon shader: an image drawn by the halo pass too.
+                if !halo || paint.halo != nil { drawImage(image, placed, at: anchor, c: c, s: s, scale: scale, opacity: paint.opacity, on: &canvas) }
+                continue
+            }
             let glyph = placed.glyph
             let bw = glyph.bitmapWidth, bh = glyph.bitmapHeight
-            guard bw > 0, bh > 0 else { continue }
-            // The bitmap's top-left in glyph pixels about the anchor (MapLibre's quad corner, less its atlas padding).
-            let ox = placed.x + Double(glyph.left - SDFGlyph.border)
-            let oy = placed.y - Double(glyph.top + SDFGlyph.border)
+            let glyphColor = halo ? color : placed.color ?? color
+            guard bw > 0, bh > 0, glyphColor.a > 0, placed.scale > 0 else { continue }
+            // The bitmap's top-left in glyph pixels about the anchor (MapLibre's quad corner, less its atlas padding),
+            // its texels `gs` glyph pixels wide (a `format` section's scale).
+            let gs = placed.scale
+            let ox = placed.x + Double(glyph.left - SDFGlyph.border) * gs
+            let oy = placed.y - Double(glyph.top + SDFGlyph.border) * gs
+            let qw = Double(bw) * gs, qh = Double(bh) * gs
             // The rotated quad's bounds in output pixels, one pixel wider for the filtering's reach.
             var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
-            for (u, v) in [(ox - 1, oy - 1), (ox + Double(bw) + 1, oy - 1), (ox - 1, oy + Double(bh) + 1), (ox + Double(bw) + 1, oy + Double(bh) + 1)] {
+            for (u, v) in [(ox - gs, oy - gs), (ox + qw + gs, oy - gs), (ox - gs, oy + qh + gs), (ox + qw + gs, oy + qh + gs)] {
                 let x = anchor.x + (c * u - s * v) * scale, y = anchor.y + (s * u + c * v) * scale
                 minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
             }
@@ -76,7 +88,7 @@ struct SDFTextDrawer {
                     for column in 0..<w {
                         // The pixel centre back in the glyph's unrotated frame, then in texels.
                         let dx = (Double(x0 + column) + 0.5 - anchor.x) / scale, dy = (Double(y0 + row) + 0.5 - anchor.y) / scale
-                        let u = c * dx + s * dy - ox - 0.5, v = -s * dx + c * dy - oy - 0.5
+                        let u = (c * dx + s * dy - ox) / gs - 0.5, v = (-s * dx + c * dy - oy) / gs - 0.5
                         let d = sample(field, bw, bh, u, v) / 255
                         var alpha = smoothstep(low, high, d)
                         if halo { alpha = min(alpha, 1 - smoothstep(inner - gamma, inner + gamma, d)) }
@@ -86,7 +98,37 @@ struct SDFTextDrawer {
                     }
                 }
             }
-            if any { try canvas.composite(coverage: coverage, width: w, height: h, x: x0, y: y0, color: color) }
+            if any { try canvas.composite(coverage: coverage, width: w, height: h, x: x0, y: y0, color: glyphColor) }
+        }
+    }
+
+    /// Paints an image of a `format` section: its display box starting one
+    /// scaled pixel right of and three below the pen (MapLibre's image metrics),
+    /// sampled bilinearly, at `opacity`.
+    private static func drawImage(_ image: SpriteImage, _ placed: ShapedText.Glyph, at anchor: Point, c: Double, s: Double, scale: Double,
+                                  opacity: Double, on canvas: inout Canvas) {
+        let gs = placed.scale
+        let left = placed.x + Double(placed.glyph.left) * gs, top = placed.y - Double(placed.glyph.top) * gs
+        let w = image.displayWidth * gs, h = image.displayHeight * gs
+        guard w > 0, h > 0, opacity > 0 else { return }
+        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+        for (u, v) in [(left - gs, top - gs), (left + w + gs, top - gs), (left - gs, top + h + gs), (left + w + gs, top + h + gs)] {
+            let x = anchor.x + (c * u - s * v) * scale, y = anchor.y + (s * u + c * v) * scale
+            minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
+        }
+        let x0 = max(0, Int(minX.rounded(.down))), y0 = max(canvas.rows.lowerBound, Int(minY.rounded(.down)))
+        let x1 = min(canvas.width, Int(maxX.rounded(.up))), y1 = min(canvas.rows.upperBound, Int(maxY.rounded(.up)))
+        guard x0 < x1, y0 < y1 else { return }
+        // Image pixels per glyph pixel.
+        let texels = image.pixelRatio / gs
+        for y in y0..<y1 {
+            for x in x0..<x1 {
+                let dx = (Double(x) + 0.5 - anchor.x) / scale, dy = (Double(y) + 0.5 - anchor.y) / scale
+                let u = (c * dx + s * dy - left) * texels, v = (-s * dx + c * dy - top) * texels
+                guard u > -1, v > -1, u < Double(image.width) + 1, v < Double(image.height) + 1 else { continue }
+                let sample = image.bilinear(u, v)
+                if sample.w > 0 { canvas.blend(premultiplied: sample * Float(opacity), x: x, y: y) }
+            }
         }
     }
 

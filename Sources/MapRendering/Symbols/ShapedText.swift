@@ -1,3 +1,5 @@
+import Raster
+
 /// A label's glyphs laid out as MapLibre's `shapeText` lays them: positions in
 /// the pixels of the 24-pixel glyph size (``GlyphRange/fontSize``) relative to
 /// the anchor, y down, and the box the text covers (its collision box
@@ -9,6 +11,12 @@ struct ShapedText {
         var glyph: SDFGlyph
         var x: Double
         var y: Double
+        /// Its `format` section's `font-scale` (1 without one): the glyph is drawn this much larger.
+        var scale: Double = 1
+        /// Its `format` section's colour (with `text-opacity`); nil for the layer's.
+        var color: RGBA?
+        /// An image of a `format` section, drawn in place of the glyph (whose metrics are the image's).
+        var image: SpriteImage?
     }
 
     var glyphs: [Glyph]

@@ -88,6 +88,8 @@ struct SymbolIconPlacer {
     /// An icon laid out at its point, not yet placed.
     struct Candidate {
         var key: SymbolKey
+        /// Its point in output pixels (without `icon-translate`).
+        var point: Point
         var icon: PlacedIcon
         /// Its collision box in the grid's coordinates (the image's pixels moved by the viewport padding).
         var box: LabelBox
@@ -97,13 +99,6 @@ struct SymbolIconPlacer {
         var optional: Bool
         /// Whether it is fitted to its text (`icon-text-fit`), so moves with a variable anchor.
         var fitsText: Bool
-    }
-
-    /// Whether `layer`'s overlapping point symbols are drawn top of the view first (MapLibre's `symbol-z-order: auto`).
-    static func drawsByViewportY(_ style: SymbolLayerStyle, zoom: Double) -> Bool {
-        let icon = style.icon
-        return icon.allowOverlap.value(atZoom: zoom, for: NoStyleFeature()) || icon.ignorePlacement.value(atZoom: zoom, for: NoStyleFeature())
-            || style.allowOverlap.value(atZoom: zoom, for: NoStyleFeature()) || style.ignorePlacement.value(atZoom: zoom, for: NoStyleFeature())
     }
 
     /// The icons of `layer` (a symbol layer evaluated at the zoom) from `tiles`, laid
@@ -147,14 +142,20 @@ struct SymbolIconPlacer {
                     }
                     guard var placed = evaluated else { return false }
                     let p = place.pixel(anchor.x * unit, anchor.y * unit)
-                    placed.anchor = Point(p.x + placed.anchor.x, p.y + placed.anchor.y)
-                    placed.drawOrder = (tileIndex, Int(anchor.y.rounded()), featureIndex)
+                    // `icon-translate` (held in the anchor) turns with the map unless anchored to the viewport.
+                    let t = SymbolPlacementStyle.translation([placed.anchor.x, placed.anchor.y],
+                                                             anchor: style.order.iconTranslateAnchor.value(atZoom: zoom, for: feature),
+                                                             cos: place.cos, sin: place.sin)
+                    placed.anchor = Point(p.x + t.x, p.y + t.y)
+                    // Down the view, in tile units turned with the map (MapLibre's `getSortedSymbolIndexes`).
+                    placed.drawOrder = (tileIndex, Int((place.sin * anchor.x + place.cos * anchor.y).rounded()), featureIndex)
                     let pad = Self.viewportPadding * scale
                     // The box in the padded grid's coordinates (the point without `icon-translate`).
                     let placedBox = LabelBox(minX: p.x + box.minX + pad, minY: p.y + box.minY + pad, maxX: p.x + box.maxX + pad, maxY: p.y + box.maxY + pad)
                     let grid = LabelBox(minX: 0, minY: 0, maxX: Double(width) + 2 * pad, maxY: Double(height) + 2 * pad)
                     guard placedBox.intersects(grid) else { return true }
-                    found.append(Candidate(key: SymbolKey(tile: tileIndex, feature: featureIndex, anchor: anchorIndex), icon: placed, box: placedBox,
+                    found.append(Candidate(key: SymbolKey(tile: tileIndex, feature: featureIndex, anchor: anchorIndex), point: p,
+                                           icon: placed, box: placedBox,
                                            allowOverlap: icon.allowOverlap.value(atZoom: zoom, for: feature),
                                            ignorePlacement: icon.ignorePlacement.value(atZoom: zoom, for: feature),
                                            optional: icon.optional.value(atZoom: zoom, for: feature),

@@ -1,3 +1,5 @@
+import Raster
+
 /// Lays out point labels as MapLibre's `shaping.ts` does, in the pixels of the
 /// 24-pixel glyph size: lines broken to `text-max-width` with its balanced
 /// line breaking (the least "bad" set of breaks, every line near the average
@@ -32,40 +34,93 @@ struct TextShaper {
 
     /// `text` shaped; nil when no glyph of it exists in the font stack.
     func shape(_ text: [UInt32]) -> ShapedText? {
-        let lines = breakLines(text)
+        shape(text, itemAt: { glyph(text[$0]).map { Item(glyph: $0, scale: 1) } }, scaleAt: { _ in 1 })
+    }
+
+    /// `text` of `format` sections shaped (`sectionOf` gives each code point's
+    /// section): each glyph from its section's font stack by `glyph`, scaled by
+    /// its `font-scale`, in its colour; an image section's image at its display
+    /// size for text `textSize` pixels high (MapLibre's `layoutTextSizeFactor`).
+    /// Nil when no glyph of it exists.
+    func shape(_ text: [UInt32], sections: [FormattedTextSection], sectionOf: [Int], textSize: Double,
+               glyph: (UInt32, [String]) -> SDFGlyph?) -> ShapedText? {
+        guard sectionOf.count == text.count, sectionOf.allSatisfy({ sections.indices.contains($0) }), textSize > 0 else { return nil }
+        let factor = Self.oneEm / textSize
+        return shape(text, itemAt: { i in
+            let section = sections[sectionOf[i]]
+            if let image = section.image {
+                // MapLibre's image metrics: its display size, one pixel in, three down.
+                let w = Int(image.displayWidth.rounded()), h = Int(image.displayHeight.rounded())
+                let metrics = SDFGlyph(id: text[i], width: w, height: h, left: 1, top: -SDFGlyph.border, advance: w, bitmap: [])
+                return Item(glyph: metrics, scale: section.scale * factor, color: nil, image: image, imageHeight: image.displayHeight * factor)
+            }
+            return glyph(text[i], section.fontStack).map { Item(glyph: $0, scale: section.scale, color: section.color) }
+        }, scaleAt: { sections[sectionOf[$0]].scale })
+    }
+
+    /// One shaped code point: its glyph (an image's metrics for an image), scale, colour and image.
+    private struct Item {
+        var glyph: SDFGlyph
+        var scale: Double
+        var color: RGBA?
+        var image: SpriteImage?
+        /// An image's display height in pixels at 24 px (the line grows to hold it).
+        var imageHeight = 0.0
+    }
+
+    /// The shaping of `shapeLines` in MapLibre's `shaping.ts`: each line as
+    /// tall as its largest section (`lineHeight` times its scale), smaller
+    /// glyphs and images moved down to share the largest's baseline, a line
+    /// pushed down by an image taller than it. `scaleAt` is the section's own
+    /// scale (an image's before the text size is factored in).
+    private func shape(_ text: [UInt32], itemAt: (Int) -> Item?, scaleAt: (Int) -> Double) -> ShapedText? {
+        // As MapLibre, a line may break after any image.
+        let items = text.indices.map(itemAt)
+        let lines = breakRanges(text, advance: { i in items[i].map { Double($0.glyph.advance) * $0.scale + spacing } ?? 0 },
+                                breaksAfter: { items[$0]?.image != nil })
         var glyphs: [ShapedText.Glyph] = []
         var y = Self.defaultOffset
-        var maxLineLength = 0.0
+        var maxLineLength = 0.0, maxLineHeight = 0.0
         let justification = justify.fraction
         for var line in lines {
             // MapLibre trims white space from both ends of each line.
-            while let first = line.first, Self.whitespace.contains(first) { line.removeFirst() }
-            while let last = line.last, Self.whitespace.contains(last) { line.removeLast() }
+            while let first = line.first, Self.whitespace.contains(text[first]) { line = line.dropFirst() }
+            while let last = line.last, Self.whitespace.contains(text[last]) { line = line.dropLast() }
             guard !line.isEmpty else {
                 y += lineHeight
                 continue
             }
+            let lineMaxScale = line.map(scaleAt).max() ?? 1
+            let items = line.map { items[$0] }
+            // MapLibre's `calculateLineContentSize`: the largest glyph or image.
+            let contentHeight = max(lineMaxScale * Self.oneEm, items.map { $0?.imageHeight ?? 0 }.max() ?? 0)
+            var imageOffset = 0.0
             var x = 0.0
             let lineStart = glyphs.count
-            for codePoint in line {
-                guard let glyph = glyph(codePoint) else { continue }
-                glyphs.append(.init(glyph: glyph, x: x, y: y))
-                x += Double(glyph.advance) + spacing
+            for item in items {
+                guard let item else { continue }
+                let height = item.image != nil ? Double(item.glyph.height) * item.scale : item.scale * Self.oneEm
+                if item.image != nil { imageOffset = max(imageOffset, height - Self.oneEm * lineMaxScale) }
+                glyphs.append(.init(glyph: item.glyph, x: x, y: y + contentHeight - height, scale: item.scale, color: item.color, image: item.image))
+                x += Double(item.glyph.advance) * item.scale + spacing
             }
             if glyphs.count > lineStart {
                 maxLineLength = max(maxLineLength, x - spacing)
                 let last = glyphs[glyphs.count - 1]
-                let indent = (last.x + Double(last.glyph.advance)) * justification
+                let indent = (last.x + Double(last.glyph.advance) * last.scale) * justification
                 for i in lineStart..<glyphs.count { glyphs[i].x -= indent }
             }
-            y += lineHeight
+            let currentLineHeight = lineHeight * lineMaxScale + imageOffset
+            y += currentLineHeight
+            maxLineHeight = max(maxLineHeight, currentLineHeight)
         }
         guard !glyphs.isEmpty else { return nil }
         let height = y - Self.defaultOffset
         let horizontal = anchor.horizontalAlign, vertical = anchor.verticalAlign
-        // MapLibre's `align`: every line has one height here (no `format` scales).
+        // MapLibre's `align`: lines of one height are placed by the line count, others by the block's height.
         let shiftX = (justification - horizontal) * maxLineLength + translate.x
-        let shiftY = (-vertical * Double(lines.count) + 0.5) * lineHeight + translate.y
+        let shiftY = (maxLineHeight != lineHeight ? -height * vertical - Self.defaultOffset
+                                                  : (-vertical * Double(lines.count) + 0.5) * lineHeight) + translate.y
         for i in glyphs.indices {
             glyphs[i].x += shiftX
             glyphs[i].y += shiftY
@@ -89,8 +144,14 @@ struct TextShaper {
 
     /// `text` split at MapLibre's least bad line breaks (`determineLineBreaks`).
     func breakLines(_ text: [UInt32]) -> [ArraySlice<UInt32>] {
+        breakRanges(text) { advance(text[$0]) }.map { text[$0] }
+    }
+
+    /// The ranges of `text`'s lines at MapLibre's least bad line breaks, each
+    /// code point `advance(index)` wide, a break allowed after those `breaksAfter` takes.
+    private func breakRanges(_ text: [UInt32], advance: (Int) -> Double, breaksAfter: (Int) -> Bool = { _ in false }) -> [Range<Int>] {
         guard !text.isEmpty else { return [] }
-        let total = text.reduce(0) { $0 + advance($1) }
+        let total = text.indices.reduce(0) { $0 + advance($1) }
         let lineCount = max(1.0, (total / maxWidth).rounded(.up))
         let target = total / lineCount
         let hasZeroWidthSpace = text.contains(0x200B)
@@ -98,10 +159,10 @@ struct TextShaper {
         var x = 0.0
         for i in text.indices {
             let codePoint = text[i]
-            if !Self.whitespace.contains(codePoint) { x += advance(codePoint) }
+            if !Self.whitespace.contains(codePoint) { x += advance(i) }
             guard i < text.count - 1 else { continue }
             let ideographic = Self.allowsIdeographicBreaking(codePoint)
-            if Self.breakable.contains(codePoint) || ideographic
+            if Self.breakable.contains(codePoint) || ideographic || breaksAfter(i)
                 || (i != text.count - 2 && Self.breakableBefore.contains(text[i + 1])) {
                 let penalty = Self.penalty(codePoint, next: text[i + 1], ideographicBreak: ideographic && hasZeroWidthSpace)
                 breaks.append(evaluate(index: i + 1, x: x, target: target, breaks: breaks, penalty: penalty, isLast: false))
@@ -114,13 +175,13 @@ struct TextShaper {
             indices.append(breaks[p].index)
             prior = breaks[p].prior
         }
-        var lines: [ArraySlice<UInt32>] = []
+        var lines: [Range<Int>] = []
         var start = 0
         for end in indices.reversed() {
-            lines.append(text[start..<end])
+            lines.append(start..<end)
             start = end
         }
-        if start < text.count { lines.append(text[start...]) }
+        if start < text.count { lines.append(start..<text.count) }
         return lines
     }
 

@@ -57,6 +57,10 @@ public struct VectorMapRenderer: Sendable {
     /// views; false (the default) keeps labels whole inside the image, so map
     /// tiles drawn one by one never cut a label at their edges. Labels drawn from `glyphs` only.
     public var labelsCrossEdges = false
+    /// Whether symbols of different sources collide with each other (MapLibre's
+    /// map option `crossSourceCollisions`, true by default); false gives each
+    /// source's symbols a collision index of their own.
+    public var crossSourceCollisions = true
     /// The horizontal bands fills and strokes are drawn in, each on its own
     /// thread (see `BandedCanvas`): the active processors. Any count draws the same bytes.
     var bandCount = ProcessInfo.processInfo.activeProcessorCount
@@ -155,7 +159,8 @@ public struct VectorMapRenderer: Sendable {
         }
         var placer = VectorLabelPlacer(font: try TrueTypeFont.dejaVuSans, scale: camera.scale, zoom: zoom,
                                        width: camera.pixelWidth, height: camera.pixelHeight, limits: limits,
-                                       glyphs: glyphs, labelsCrossEdges: labelsCrossEdges, icons: icons)
+                                       glyphs: glyphs, labelsCrossEdges: labelsCrossEdges, icons: icons,
+                                       crossSourceCollisions: crossSourceCollisions)
         for layer in symbolLayers.reversed() {
             try checkCancellation()
             try placer.place(layer, from: sourceName(of: layer).flatMap { tiles[$0] } ?? [], checkCancellation: checkCancellation)

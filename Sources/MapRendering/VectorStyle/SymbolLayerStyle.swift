@@ -37,6 +37,10 @@ public struct SymbolLayerStyle: Sendable {
     public var icon: SymbolIconStyle
     /// The text layout and paint properties drawn with a style's own glyphs.
     public var text: SymbolTextStyle
+    /// The order symbols are placed and drawn in, and their translations.
+    public var order: SymbolPlacementStyle
+    /// `text-field` as a `format` expression: its sections; nil for plain text.
+    public var format: StyleFormattedText?
 
     /// The style with zoom-only properties evaluated at `zoom`.
     public func atZoom(_ zoom: Double) -> SymbolLayerStyle {
@@ -45,7 +49,8 @@ public struct SymbolLayerStyle: Sendable {
                          maxAngle: maxAngle.atZoom(zoom), allowOverlap: allowOverlap.atZoom(zoom),
                          ignorePlacement: ignorePlacement.atZoom(zoom),
                          textColor: textColor.atZoom(zoom), haloColor: haloColor.atZoom(zoom), haloWidth: haloWidth.atZoom(zoom),
-                         textOpacity: textOpacity.atZoom(zoom), icon: icon.atZoom(zoom), text: text.atZoom(zoom))
+                         textOpacity: textOpacity.atZoom(zoom), icon: icon.atZoom(zoom), text: text.atZoom(zoom),
+                         order: order.atZoom(zoom), format: format?.atZoom(zoom))
     }
 }
 

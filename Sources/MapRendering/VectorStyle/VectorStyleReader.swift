@@ -227,6 +227,8 @@ struct VectorStyleReader {
         if type == "symbol" {
             supported.layout.formUnion(SymbolIconStyle.properties.layout)
             supported.paint.formUnion(SymbolIconStyle.properties.paint)
+            supported.layout.formUnion(SymbolPlacementStyle.properties.layout)
+            supported.paint.formUnion(SymbolPlacementStyle.properties.paint)
         }
         for key in layout.keys.sorted() where !supported.layout.contains(key) && key != "visibility" {
             reader.warn(Self.unsupportedPropertyWarning(key, section: "layout", type: type))
@@ -340,6 +342,9 @@ struct VectorStyleReader {
                 reader.warn("layout property 'symbol-placement': 'line-center' is not supported; labels are placed along the line")
                 layout["symbol-placement"] = .string("line")
             }
+            // A `format` text: its sections kept, its plain text the layer's `text-field`.
+            let format = try layout["text-field"].flatMap { try StyleFormattedText.read($0, reader: &reader) }
+            if format != nil, let field = layout["text-field"] { layout["text-field"] = StyleFormattedText.plainTextExpression(field) }
             kind = .symbol(SymbolLayerStyle(
                 textField: try reader.property("text-field", in: layout, "layout", type: .string, default: "", convert: R.text),
                 textSize: try reader.property("text-size", in: layout, "layout", type: .number, default: 16, convert: R.length),
@@ -355,7 +360,8 @@ struct VectorStyleReader {
                 haloWidth: try reader.property("text-halo-width", in: paint, "paint", type: .number, default: 0, convert: R.length),
                 textOpacity: try reader.property("text-opacity", in: paint, "paint", type: .number, default: 1, convert: R.opacity),
                 icon: try SymbolIconStyle.read(layout: layout, paint: paint, reader: &reader),
-                text: try SymbolTextStyle(layout: layout, paint: paint, reader: &reader)))
+                text: try SymbolTextStyle(layout: layout, paint: paint, reader: &reader),
+                order: try SymbolPlacementStyle(layout: layout, paint: paint, reader: &reader), format: format))
         }
         return StyleLayer(id: reader.id, source: source, sourceLayer: sourceLayer, minimumZoom: minimumZoom, maximumZoom: maximumZoom,
                           isVisible: isVisible, filter: filter, kind: kind)

@@ -49,21 +49,19 @@ final class VectorStyleTests: XCTestCase {
                 "paint": {"line-blur": 1, "line-width": ["*", 2, ["get", "lanes"]], "line-color": ["to-rgba", "red"]},
                 "layout": {"line-round-limit": 1.05}},
                {"id": "labels", "type": "symbol", "source": "s", "source-layer": "t",
-                "layout": {"text-field": ["format", ["get", "name"], {}], "icon-image": "x", "symbol-placement": "line-center"},
-                "paint": {"text-translate": [1, 1]}},
+                "layout": {"text-field": ["coalesce", ["format", ["get", "name"], {}]], "icon-image": "x", "symbol-placement": "line-center"}},
                {"id": "relief", "type": "color-relief", "source": "s", "source-layer": "b"},
-               {"id": "roads2", "type": "symbol", "source": "s", "source-layer": "t", "paint": {"text-translate": [2, 2]}},
+               {"id": "roads2", "type": "line", "source": "s", "source-layer": "t", "layout": {"line-round-limit": 2}},
                {"id": "roads2b", "type": "line", "source": "s", "source-layer": "t", "ref": "roads"}
              ]}
             """)
         XCTAssertEqual(style.warnings, [
             "layer 'roads': layout property 'line-round-limit' is not supported",
             "layer 'roads': paint property 'line-color': expression operator 'to-rgba' is not supported",
-            "layer 'labels': paint property 'text-translate' is not supported",
             "layer 'labels': layout property 'symbol-placement': 'line-center' is not supported; labels are placed along the line",
             "layer 'labels': layout property 'text-field': expression operator 'format' is not supported",
             "layer 'relief': layer type 'color-relief' is not supported",
-            "layer 'roads2': paint property 'text-translate' is not supported",
+            "layer 'roads2': layout property 'line-round-limit' is not supported",
             "layer 'roads2b': layer property 'ref' is not supported",
         ])
         // The unsupported value keeps its default; the supported ones are read.
@@ -154,7 +152,7 @@ final class VectorStyleTests: XCTestCase {
                 "layout": {"line-color": "red", "line-jion": "round"},
                 "paint": {"line-colour": "#888", "line-blur": 1, "line-patern": "dots"}},
                {"id": "parks", "type": "fil", "source": "s", "source-layer": "park"},
-               {"id": "names", "type": "symbol", "source": "s", "source-layer": "roads", "paint": {"text-translate": [1, 1]}}
+               {"id": "names", "type": "symbol", "source": "s", "source-layer": "roads", "layout": {"text-writing-mode": ["vertical"]}}
              ]}
             """.utf8), fileName: "my.json")
         XCTAssertEqual(style.warnings, [
@@ -164,7 +162,7 @@ final class VectorStyleTests: XCTestCase {
             "my.json: layer 'casing': paint property 'line-colour' is not supported; did you mean 'line-color'?",
             "my.json: layer 'casing': paint property 'line-patern' is not supported; did you mean 'line-pattern'?",
             "my.json: layer 'parks': layer type 'fil' is not supported; did you mean 'fill'?",
-            "my.json: layer 'names': paint property 'text-translate' is not supported",
+            "my.json: layer 'names': layout property 'text-writing-mode' is not supported",
         ])
         XCTAssertEqual(style.fileName, "my.json")
     }

@@ -39,6 +39,13 @@ struct VectorLabelPlacer {
     /// The boxes of the labels and icons placed so far, in a grid reaching
     /// ``SymbolIconPlacer/viewportPadding`` past the image (MapLibre's `CollisionIndex`).
     private var index: LabelCollisionIndex
+    /// False: each source's symbols collide only with each other (MapLibre's `crossSourceCollisions`).
+    let crossSourceCollisions: Bool
+    /// Without cross-source collisions: the source whose index is ``index``, and the other sources' indexes.
+    private var indexSource: String?
+    private var sourceIndexes: [String: LabelCollisionIndex] = [:]
+    /// The collision grid's size in pixels: the image and the padding around it.
+    private let gridSize: (width: Int, height: Int)
     /// The icons, placed with their symbols' text; nil when the style has no sprites.
     private(set) var icons: SymbolIconPlacer?
     private(set) var labels: [VectorMapLabel] = []
@@ -54,8 +61,9 @@ struct VectorLabelPlacer {
     static let maximumTextSize = 1000.0
 
     init(font: TrueTypeFont, scale: Double, zoom: Double, width: Int, height: Int, limits: VectorMapLimits,
-         glyphs: GlyphCache? = nil, labelsCrossEdges: Bool = false, icons: SymbolIconPlacer? = nil) {
+         glyphs: GlyphCache? = nil, labelsCrossEdges: Bool = false, icons: SymbolIconPlacer? = nil, crossSourceCollisions: Bool = true) {
         self.icons = icons
+        self.crossSourceCollisions = crossSourceCollisions
         self.font = font
         self.glyphs = glyphs
         self.labelsCrossEdges = labelsCrossEdges
@@ -65,6 +73,7 @@ struct VectorLabelPlacer {
         self.height = height
         self.limits = limits
         let pad = Int((SymbolIconPlacer.viewportPadding * scale).rounded(.up))
+        gridSize = (width + 2 * pad, height + 2 * pad)
         index = LabelCollisionIndex(width: width + 2 * pad, height: height + 2 * pad)
     }
 
@@ -83,6 +92,8 @@ struct VectorLabelPlacer {
         var ignorePlacement: Bool
         /// The text properties drawn with the style's glyphs.
         var text: TextLayout
+        /// Whether the layer's labels are drawn top of the view first (``SymbolOrder/drawsByViewportY``).
+        var drawsByViewportY = false
     }
 
     /// A point label's layout and paint from ``SymbolTextStyle`` (used with glyphs).
@@ -133,7 +144,12 @@ struct VectorLabelPlacer {
     mutating func place(_ layer: StyleLayer, from tiles: [(tile: VectorTile, place: TileCover.Placed)],
                         checkCancellation: () throws -> Void = {}) throws {
         guard case .symbol(let style) = layer.kind, let sourceLayer = layer.sourceLayer else { return }
+        if !crossSourceCollisions { useIndex(ofSource: layer.source ?? "") }
         let alongLines = style.placement.value(atZoom: zoom) == .line
+        // `symbol-sort-key` and `symbol-z-order`: the order point symbols are placed and drawn in.
+        let order = SymbolOrder(style, zoom: zoom)
+        var pending: [SymbolOrder.Pending<PendingText>] = []
+        var sortKeys: [SymbolOrder.FeatureKey: Double] = [:]
         var groups: [LineGroup: Int] = [:]
         var pieces: [(group: LineGroup, lines: [[Point]])] = []
         // Point labels placed so far, by text and cell: a feature cut by tiles
@@ -158,7 +174,7 @@ struct VectorLabelPlacer {
             for key in iconOrder {
                 if let candidate = iconCandidates[key], icons!.fits(candidate, in: index) { _ = icons!.insert(candidate, into: &index) }
             }
-            icons?.orderLayer(from: iconsBefore, byViewportY: SymbolIconPlacer.drawsByViewportY(style, zoom: zoom))
+            icons?.orderLayer(from: iconsBefore, byViewportY: order.drawsByViewportY)
         }
         for (tileIndex, (tile, place)) in tiles.enumerated() {
             guard let tileLayer = tile.layer(named: sourceLayer), tileLayer.extent > 0 else { continue }
@@ -181,6 +197,9 @@ struct VectorLabelPlacer {
                 feature.tile = place.tile   // where `within` tests
                 if alongLines, feature.geometryType != .lineString && feature.geometryType != .polygon { continue }
                 guard layer.matches(feature, atZoom: zoom) else { continue }
+                if order.isDeferred, !alongLines {
+                    sortKeys[SymbolOrder.FeatureKey(tile: tileIndex, feature: featureIndex)] = order.sortKey(for: feature)
+                }
                 if alongLines {
                     // Lines wholly outside the visible square cost no text or paint.
                     guard Self.bounds(of: feature, in: tileLayer)?.intersects(visible) == true else { continue }
@@ -214,27 +233,56 @@ struct VectorLabelPlacer {
                         if !isEvaluated {
                             isEvaluated = true
                             let text = Self.cleaned(style.textField.value(atZoom: zoom, for: feature), alongLine: false)
-                            if !text.isEmpty, let paint = paint(style, for: feature) { evaluated = (text, paint) }
+                            if !text.isEmpty, var paint = paint(style, for: feature) {
+                                paint.drawsByViewportY = order.drawsByViewportY
+                                evaluated = (text, paint)
+                            }
                         }
                         guard let (text, paint) = evaluated else { return false }
                         if laid == nil {
-                            guard let text = try lay(text, paint) else { return false }
+                            let format = style.format.map {
+                                FormattedText($0, for: feature, zoom: zoom, transform: paint.text.transform, fontStack: paint.text.fontStack,
+                                              opacity: style.textOpacity.value(atZoom: zoom, for: feature),
+                                              image: { [icons] name in icons?.sprites.images[name] })
+                            }
+                            guard let text = try lay(text, paint, format: format) else { return false }
                             laid = text
                         }
                         let p = place.pixel(anchor.x * unit, anchor.y * unit)
-                        let radius = paint.spacing / 2
-                        // With the style's glyphs, as in MapLibre, only collisions drop a label.
-                        guard glyphs != nil || !placedPoints.contains(text, near: p, within: radius) else { return true }
                         let key = SymbolIconPlacer.SymbolKey(tile: tileIndex, feature: featureIndex, anchor: anchorIndex)
                         if let iconsCut, key.isAfter(iconsCut) { return false }
-                        let icon = iconCandidates.removeValue(forKey: key)
-                        if placePoint(layerID: layer.id, text: text, laid: laid!, at: p, paint: paint, icon: icon) {
-                            placedPoints.insert(text, at: p, radius: radius)
+                        let translate = order.textTranslation(for: feature, cos: place.cos, sin: place.sin, scale: scale)
+                        let candidate = PendingText(text: text, laid: laid!, at: p, paint: paint, translate: translate)
+                        if order.isDeferred {
+                            // Placed once the layer's symbols are sorted; the icon goes with it then.
+                            pending.append(order.pending(.text(candidate), key: key, at: p,
+                                                         sortKey: sortKeys[SymbolOrder.FeatureKey(tile: tileIndex, feature: featureIndex)]))
+                            return !isExhausted
                         }
+                        placePending(candidate, layerID: layer.id, icon: iconCandidates.removeValue(forKey: key),
+                                     textOptional: order.textOptional, placed: &placedPoints)
                         return !isExhausted
                     }
                     if isExhausted { return }
                 }
+            }
+        }
+        if order.isDeferred {
+            // The symbols without text join the sorted ones; each text takes its icon.
+            for key in iconOrder {
+                guard let candidate = iconCandidates[key] else { continue }
+                pending.append(order.pending(.icon, key: key, at: candidate.point,
+                                             sortKey: sortKeys[SymbolOrder.FeatureKey(tile: key.tile, feature: key.feature)]))
+            }
+            for symbol in order.sorted(pending) {
+                let icon = iconCandidates.removeValue(forKey: symbol.key)
+                switch symbol.kind {
+                case .text(let candidate):
+                    placePending(candidate, layerID: layer.id, icon: icon, textOptional: order.textOptional, placed: &placedPoints)
+                case .icon:
+                    if let icon, icons!.fits(icon, in: index) { _ = icons!.insert(icon, into: &index) }
+                }
+                if isExhausted { return }
             }
         }
         // Along lines: the pieces of each text joined, then labels spaced along each line.
@@ -246,6 +294,41 @@ struct VectorLabelPlacer {
                 try placeAlong(path, layerID: layer.id, group: group, placed: &placedAnchors)
                 if isExhausted { return }
             }
+        }
+    }
+
+    /// Makes `source`'s collision index the one labels are placed against, keeping the one before.
+    private mutating func useIndex(ofSource source: String) {
+        guard indexSource != source else { return }
+        if let previous = indexSource { sourceIndexes[previous] = index }
+        index = sourceIndexes.removeValue(forKey: source) ?? LabelCollisionIndex(width: gridSize.width, height: gridSize.height)
+        indexSource = source
+    }
+
+    /// A point label laid out and waiting to be placed at `at` (output pixels),
+    /// drawn moved by `translate` (`text-translate`, in output pixels).
+    struct PendingText {
+        var text: String
+        var laid: PointText
+        var at: Point
+        var paint: Paint
+        var translate: Point
+    }
+
+    /// Places `candidate` with its symbol's `icon`, unless (drawn in the embedded
+    /// font) a label of the same text lies within half the spacing; with the style's
+    /// glyphs, as in MapLibre, only collisions drop a label.
+    private mutating func placePending(_ candidate: PendingText, layerID: String, icon: SymbolIconPlacer.Candidate?,
+                                       textOptional: Bool, placed: inout LabelAnchorIndex) {
+        let radius = candidate.paint.spacing / 2
+        if glyphs == nil, placed.contains(candidate.text, near: candidate.at, within: radius) {
+            // Its icon still stands alone, as when no text could be placed.
+            if let icon, icons!.fits(icon, in: index) { _ = icons!.insert(icon, into: &index) }
+            return
+        }
+        if placePoint(layerID: layerID, text: candidate.text, laid: candidate.laid, at: candidate.at, paint: candidate.paint,
+                      icon: icon, textOptional: textOptional, translate: candidate.translate) {
+            placed.insert(candidate.text, at: candidate.at, radius: radius)
         }
     }
 
@@ -360,7 +443,8 @@ struct VectorLabelPlacer {
     /// `text-radial-offset` or `text-offset`; with variable anchors, about the centre
     /// unmoved (MapLibre shifts the label at placement), justified as `justify`
     /// says (`auto`: as the anchor). Nil when no glyph of it is in the font stack.
-    static func shape(_ codePoints: [UInt32], _ layout: TextLayout, justify: StyleTextJustify? = nil, glyphs: GlyphCache) -> ShapedText? {
+    static func shape(_ codePoints: [UInt32], _ layout: TextLayout, justify: StyleTextJustify? = nil, glyphs: GlyphCache,
+                      format: FormattedText? = nil) -> ShapedText? {
         let em = TextShaper.oneEm
         let anchor: StyleTextAnchor, translate: (x: Double, y: Double)
         if !layout.variableAnchors.isEmpty {
@@ -379,6 +463,11 @@ struct VectorLabelPlacer {
                                 lineHeight: layout.lineHeight * em,
                                 spacing: TextShaper.allowsLetterSpacing(codePoints) ? layout.letterSpacing * em : 0,
                                 anchor: anchor, justify: justified, translate: translate)
+        if let format {
+            return shaper.shape(format.codePoints, sections: format.sections, sectionOf: format.sectionOf, textSize: layout.size) {
+                glyphs.glyph($0, fontStack: $1)
+            }
+        }
         return shaper.shape(codePoints)
     }
 
@@ -440,9 +529,9 @@ struct VectorLabelPlacer {
 
     /// `text` laid out for a point label, centred on (0, 0): wrapped to
     /// `text-max-width` ems, each line centred. Nil when over the glyph limit.
-    private mutating func lay(_ text: String, _ paint: Paint) throws -> PointText? {
+    private mutating func lay(_ text: String, _ paint: Paint, format: FormattedText? = nil) throws -> PointText? {
         guard reserveGlyphs(for: text, size: paint.size) else { return nil }
-        if let glyphs { return shape(text, paint, glyphs) }
+        if let glyphs { return shape(text, paint, glyphs, format: format) }
         let lines: [TextLine], lineHeight: Double
         let single = TextLine(text, font: font, size: paint.size)
         if paint.maxWidth > 0, single.width > paint.maxWidth * paint.size || text.contains("\n") {
@@ -468,9 +557,9 @@ struct VectorLabelPlacer {
     /// `TextShaper`), its box MapLibre's collision box (the shaped bounds at
     /// the text size, rotated with the text; halo not included). Nil when no
     /// glyph of it is in the font stack.
-    private func shape(_ text: String, _ paint: Paint, _ glyphs: GlyphCache) -> PointText? {
+    private func shape(_ text: String, _ paint: Paint, _ glyphs: GlyphCache, format: FormattedText? = nil) -> PointText? {
         let layout = paint.text
-        let codePoints = layout.transform.apply(text).unicodeScalars.map(\.value)
+        let codePoints = format?.codePoints ?? layout.transform.apply(text).unicodeScalars.map(\.value)
         let fontScale = layout.size / TextShaper.oneEm
         let s = fontScale * scale
         let angle = layout.rotate * .pi / 180
@@ -485,7 +574,7 @@ struct VectorLabelPlacer {
         }
         var candidates: [(text: ShapedText, box: LabelBox, shift: Point)] = []
         if layout.variableAnchors.isEmpty {
-            guard let shaped = Self.shape(codePoints, layout, glyphs: glyphs) else { return nil }
+            guard let shaped = Self.shape(codePoints, layout, glyphs: glyphs, format: format) else { return nil }
             candidates = [(shaped, box(of: shaped), Point(0, 0))]
         } else {
             // MapLibre's variable anchors: the text shaped about the point once per
@@ -495,7 +584,7 @@ struct VectorLabelPlacer {
             for variable in layout.variableAnchors {
                 let justify = layout.justify == .auto ? variable.anchor.justification : layout.justify
                 guard shapings[justify] == nil else { continue }
-                guard let shaped = Self.shape(codePoints, layout, justify: justify, glyphs: glyphs) else { return nil }
+                guard let shaped = Self.shape(codePoints, layout, justify: justify, glyphs: glyphs, format: format) else { return nil }
                 shapings[justify] = shaped
             }
             let first = layout.justify == .auto ? layout.variableAnchors[0].anchor.justification : layout.justify
@@ -510,7 +599,7 @@ struct VectorLabelPlacer {
             }
         }
         let sdfPaint = SDFTextDrawer.Paint(fontScale: fontScale, pixelRatio: scale, color: paint.color, halo: paint.halo,
-                                           haloWidth: layout.haloWidth, haloBlur: layout.haloBlur)
+                                           haloWidth: layout.haloWidth, haloBlur: layout.haloBlur, opacity: format?.opacity ?? 1)
         // A glyph's drawing costs its quad's pixels (at most the image's): past 32 × 32
         // pixels it counts as more glyphs, charged each time the label is placed.
         let imageArea = Double(width * height)
@@ -528,7 +617,8 @@ struct VectorLabelPlacer {
     /// symbol's `icon` (see ``placeSymbol(_:icon:paint:)``).
     /// Returns whether the text was placed.
     private mutating func placePoint(layerID: String, text: String, laid: PointText, at p: Point, paint: Paint,
-                                     icon: SymbolIconPlacer.Candidate? = nil) -> Bool {
+                                     icon: SymbolIconPlacer.Candidate? = nil, textOptional: Bool = false,
+                                     translate: Point = Point(0, 0)) -> Bool {
         let box = laid.box.offset(by: p)
         var chosen: (label: VectorMapLabel, shift: Point)?
         if let sdf = laid.sdf {
@@ -549,9 +639,10 @@ struct VectorLabelPlacer {
                     let box = relative.offset(by: p)
                     guard labelsCrossEdges || box.isInside(width: Double(width), height: Double(height)) else { continue }
                     let label = VectorMapLabel(layerID: layerID, text: text, anchor: p, boxes: [box],
-                                               layout: .sdf(shaped, sdf.paint, angle: sdf.angle, at: Point(p.x + shift.x, p.y + shift.y)),
+                                               layout: .sdf(shaped, sdf.paint, angle: sdf.angle,
+                                                            at: Point(p.x + shift.x + translate.x, p.y + shift.y + translate.y)),
                                                color: paint.color, halo: paint.halo, haloWidth: paint.haloWidth,
-                                               drawsByViewportY: paint.allowOverlap || paint.ignorePlacement)
+                                               drawsByViewportY: paint.drawsByViewportY)
                     guard fits(label, paint: paint, allowOverlap: paint.allowOverlap && (!laid.isVariable || attempt >= count)) else { continue }
                     if laid.isVariable, let icon, icon.fitsText, icons?.fits(icon, shift: shift, in: index) == false { continue }
                     chosen = (label, shift)
@@ -565,16 +656,17 @@ struct VectorLabelPlacer {
                                        color: paint.color, halo: paint.halo, haloWidth: paint.haloWidth)
             if fits(label, paint: paint, allowOverlap: paint.allowOverlap) { chosen = (label, Point(0, 0)) }
         }
-        return placeSymbol(chosen, icon: icon, paint: paint)
+        return placeSymbol(chosen, icon: icon, paint: paint, textOptional: textOptional)
     }
 
     /// Places a symbol's text (`chosen`, when a place was found for it) and its
     /// icon as MapLibre's `placeLayerBucketPart` does: each needs the other to
-    /// fit unless it is optional (`icon-optional`; text is never optional here), and
+    /// fit unless it is optional (`icon-optional`, `text-optional`), and
     /// both go into the collision index together, so a symbol's text may cover
     /// its own icon. An icon fitted to its text moves with the text's anchor.
     /// Returns whether the text was placed.
-    private mutating func placeSymbol(_ chosen: (label: VectorMapLabel, shift: Point)?, icon: SymbolIconPlacer.Candidate?, paint: Paint) -> Bool {
+    private mutating func placeSymbol(_ chosen: (label: VectorMapLabel, shift: Point)?, icon: SymbolIconPlacer.Candidate?, paint: Paint,
+                                      textOptional: Bool) -> Bool {
         var placeText = chosen != nil
         guard let icon, icons != nil else {
             if let chosen { insert(chosen.label, paint: paint) }
@@ -582,8 +674,9 @@ struct VectorLabelPlacer {
         }
         let shift = icon.fitsText ? chosen?.shift ?? Point(0, 0) : Point(0, 0)
         var placeIcon = icons!.fits(icon, shift: shift, in: index)
+        // Each needs the other unless it is optional (`text-optional`, `icon-optional`).
         if !icon.optional { placeText = placeText && placeIcon }
-        placeIcon = placeIcon && placeText
+        if !textOptional { placeIcon = placeIcon && placeText }
         if placeText, let chosen { insert(chosen.label, paint: paint) }
         if placeIcon { _ = icons!.insert(icon, shift: shift, into: &index) }
         return placeText
