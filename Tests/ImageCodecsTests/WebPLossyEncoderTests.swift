@@ -233,4 +233,24 @@ final class WebPLossyEncoderTests: XCTestCase {
             }
         }
     }
+
+    /// The texture term weighs Walsh–Hadamard magnitudes as libwebp's
+    /// `VP8TDisto4x4` does: nothing for equal blocks, the sum of the
+    /// weights (256) for one pixel of 32 against a flat block (every
+    /// coefficient ±32, ÷32), the DC weight alone for a flat shift.
+    func testTextureDistortionWeighsTheHadamardSpectrum() {
+        let flat = [UInt8](repeating: 100, count: 16), lifted = flat.map { $0 + 2 }
+        var dot = flat
+        dot[0] = 132
+        XCTAssertEqual(VP8TextureDistortion.distortion4x4(flat, 4, flat, 4), 0)
+        XCTAssertEqual(VP8TextureDistortion.distortion4x4(flat, 4, dot, 4), 256)
+        XCTAssertEqual(VP8TextureDistortion.distortion4x4(dot, 4, flat, 4), 256)
+        XCTAssertEqual(VP8TextureDistortion.distortion4x4(flat, 4, lifted, 4), (32 * 38) >> 5)
+        // A 16×16 block: the sum over its sixteen 4×4 blocks, each read at its place.
+        let big = [UInt8](repeating: 100, count: 256)
+        var bigDot = big
+        bigDot[5 * 16 + 9] = 132
+        XCTAssertEqual(VP8TextureDistortion.distortion16x16(big, 16, bigDot, 16), 256)
+        XCTAssertEqual(VP8TextureDistortion.distortion16x16(big, 16, big, 16), 0)
+    }
 }

@@ -2,7 +2,8 @@
 /// rate–distortion, as libwebp does at its default effort: every 16×16 mode
 /// (the best scored 256·SSE + λ·bits), then the 4×4 modes block by block
 /// (given up as soon as their running score passes the 16×16 one), then the
-/// chroma modes. Rates are the exact bit costs of the tokens and modes: the
+/// chroma modes. Luma distortion is the squared error plus the texture lost
+/// (`VP8TextureDistortion`), as libwebp weighs it at its default effort. Rates are the exact bit costs of the tokens and modes: the
 /// modes under their fixed probabilities, the tokens from `VP8LevelCosts`
 /// under the probabilities the picture's tokens so far call for, refreshed
 /// by the caller as libwebp refreshes its cost tables.
@@ -164,7 +165,9 @@ final class VP8MacroblockEncoder {
                         VP8InverseTransform.addInverseDC(dequantized + block * 16, to: pixels, stride: 16)
                     }
                 }
+                let texture = VP8TextureDistortion.distortion16x16(origin, sourceStride, rebuilt, 16)
                 let distortion = Self.squaredError(origin, sourceStride, rebuilt, 16, width: 16, height: 16)
+                    + (segment.lambdaTexture * texture + 128) >> 8
                 var rate = costs.cost(candidate + 384, first: 0, plane: VP8CoefficientReader.Plane.y2,
                                       context: Int(aboveNonZero[x * 9 + 8] + leftNonZero[8])).cost
                 var above = aboveContext, left = leftContext
@@ -223,7 +226,9 @@ final class VP8MacroblockEncoder {
                         let any = segment.luma.quantize(coefficients, first: 0, levels: levels, dequantized: dequantized)
                         for r in 0..<4 { (block4 + r * 4).update(from: pixels + r * stride, count: 4) }
                         if any { VP8InverseTransform.addInverseDCT(dequantized, to: block4, stride: 4) }
+                        let texture = VP8TextureDistortion.distortion4x4(origin, sourceStride, block4, 4)
                         let distortion = Self.squaredError(origin, sourceStride, block4, 4, width: 4, height: 4)
+                            + (segment.lambdaTexture * texture + 128) >> 8
                         let (rate, nonZero) = costs.cost(levels, first: 0, plane: VP8CoefficientReader.Plane.lumaWithDC,
                                                          context: Int(above[column] + left[row]))
                         let header = Self.subblockModeCosts[(Int(modesAbove[column]) * 10 + Int(modesLeft[row])) * 10 + Int(mode)]
