@@ -199,4 +199,58 @@ final class WebPLossyEncoderTests: XCTestCase {
             XCTAssertTrue(pixels == (try WebPDecoder().decode(data)).pixels, "dwebp decodes \(name).webp to other pixels than ours")
         }
     }
+
+    /// The level-cost tables the mode search rates levels with count, for
+    /// any probabilities, plane, context and levels (small, large, signed,
+    /// sparse), exactly the bits the token writer would code.
+    func testLevelCostTablesCountWhatTheTokenWriterCodes() {
+        var random: UInt64 = 11
+        func next(_ bound: Int) -> Int {
+            random = random &* 6364136223846793005 &+ 1442695040888963407
+            return Int(random >> 33) % bound
+        }
+        let levels = UnsafeMutablePointer<Int16>.allocate(capacity: 16)
+        defer { levels.deallocate() }
+        for round in 0..<40 {
+            let probabilities = round == 0 ? VP8Tables.defaultCoefficientProbabilities
+                : (0..<VP8Tables.defaultCoefficientProbabilities.count).map { _ in UInt8(1 + next(255)) }
+            let costs = VP8LevelCosts(probabilities)
+            for _ in 0..<200 {
+                let density = next(17)
+                for n in 0..<16 {
+                    let magnitude = [1, 1, 2, 3, 4, 6, 9, 15, 30, 60, 200, 2047][next(12)]
+                    levels[n] = next(16) < density ? Int16(next(2) == 0 ? magnitude : -magnitude) : 0
+                }
+                let plane = next(4), context = next(3), first = plane == VP8CoefficientReader.Plane.lumaAfterY2 ? 1 : 0
+                var expected = VP8BitCost()
+                let nonZero = probabilities.withUnsafeBufferPointer {
+                    VP8TokenWriter.putBlock(levels, first: first, plane: plane, context: context,
+                                            probabilities: $0.baseAddress!, into: &expected)
+                }
+                let actual = costs.cost(levels, first: first, plane: plane, context: context)
+                XCTAssertEqual(actual.cost, expected.total)
+                XCTAssertEqual(actual.nonZero, nonZero)
+            }
+        }
+    }
+
+    /// The texture term weighs Walsh–Hadamard magnitudes as libwebp's
+    /// `VP8TDisto4x4` does: nothing for equal blocks, the sum of the
+    /// weights (256) for one pixel of 32 against a flat block (every
+    /// coefficient ±32, ÷32), the DC weight alone for a flat shift.
+    func testTextureDistortionWeighsTheHadamardSpectrum() {
+        let flat = [UInt8](repeating: 100, count: 16), lifted = flat.map { $0 + 2 }
+        var dot = flat
+        dot[0] = 132
+        XCTAssertEqual(VP8TextureDistortion.distortion4x4(flat, 4, flat, 4), 0)
+        XCTAssertEqual(VP8TextureDistortion.distortion4x4(flat, 4, dot, 4), 256)
+        XCTAssertEqual(VP8TextureDistortion.distortion4x4(dot, 4, flat, 4), 256)
+        XCTAssertEqual(VP8TextureDistortion.distortion4x4(flat, 4, lifted, 4), (32 * 38) >> 5)
+        // A 16×16 block: the sum over its sixteen 4×4 blocks, each read at its place.
+        let big = [UInt8](repeating: 100, count: 256)
+        var bigDot = big
+        bigDot[5 * 16 + 9] = 132
+        XCTAssertEqual(VP8TextureDistortion.distortion16x16(big, 16, bigDot, 16), 256)
+        XCTAssertEqual(VP8TextureDistortion.distortion16x16(big, 16, big, 16), 0)
+    }
 }

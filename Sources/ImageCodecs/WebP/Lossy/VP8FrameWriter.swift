@@ -123,45 +123,14 @@ struct VP8FrameWriter {
         }
     }
 
-    /// Every macroblock's tokens (section 13), with the neighbour contexts
-    /// `VP8CoefficientReader` keeps; skipped macroblocks write none.
+    /// Every macroblock's tokens (section 13); skipped macroblocks write none.
     private func putTokens<S: VP8BitSink>(_ macroblocks: [VP8EncodedMacroblock], skipProbability: UInt8?,
                                          probabilities: [UInt8], into sink: inout S) {
-        var above = [UInt8](repeating: 0, count: columns * 9)
-        var left = [UInt8](repeating: 0, count: 9)
+        var contexts = VP8TokenContexts(columns: columns)
         probabilities.withUnsafeBufferPointer { p in
             for (index, macroblock) in macroblocks.enumerated() {
-                let x = index % columns, top = x * 9
-                if x == 0 { for i in 0..<9 { left[i] = 0 } }
-                if skipProbability != nil, macroblock.isEmpty {
-                    for i in 0..<8 { above[top + i] = 0; left[i] = 0 }
-                    if !macroblock.usesSubblocks { above[top + 8] = 0; left[8] = 0 }
-                    continue
-                }
-                macroblock.levels.withUnsafeBufferPointer { levels in
-                    let l = levels.baseAddress!
-                    func put(_ block: Int, first: Int, plane: Int, _ a: Int, _ b: Int) {
-                        let nonZero: UInt8 = VP8TokenWriter.putBlock(l + block * 16, first: first, plane: plane,
-                                                                     context: Int(above[top + a] + left[b]),
-                                                                     probabilities: p.baseAddress!, into: &sink) ? 1 : 0
-                        above[top + a] = nonZero
-                        left[b] = nonZero
-                    }
-                    let first: Int, lumaPlane: Int
-                    if macroblock.usesSubblocks {
-                        (first, lumaPlane) = (0, VP8CoefficientReader.Plane.lumaWithDC)
-                    } else {
-                        put(24, first: 0, plane: VP8CoefficientReader.Plane.y2, 8, 8)
-                        (first, lumaPlane) = (1, VP8CoefficientReader.Plane.lumaAfterY2)
-                    }
-                    for block in 0..<16 { put(block, first: first, plane: lumaPlane, block & 3, block >> 2) }
-                    for chroma in 0..<2 {
-                        for block in 0..<4 {
-                            put(16 + chroma * 4 + block, first: 0, plane: VP8CoefficientReader.Plane.chroma,
-                                4 + chroma * 2 + (block & 1), 4 + chroma * 2 + (block >> 1))
-                        }
-                    }
-                }
+                contexts.put(macroblock, x: index % columns, skips: skipProbability != nil,
+                             probabilities: p.baseAddress!, into: &sink)
             }
         }
     }

@@ -2,8 +2,11 @@
 /// rate–distortion, as libwebp does at its default effort: every 16×16 mode
 /// (the best scored 256·SSE + λ·bits), then the 4×4 modes block by block
 /// (given up as soon as their running score passes the 16×16 one), then the
-/// chroma modes. Rates are the exact bit costs of the tokens and modes under
-/// the default probabilities (`VP8TokenWriter` into a `VP8BitCost`).
+/// chroma modes. Luma distortion is the squared error plus the texture lost
+/// (`VP8TextureDistortion`), as libwebp weighs it at its default effort. Rates are the exact bit costs of the tokens and modes: the
+/// modes under their fixed probabilities, the tokens from `VP8LevelCosts`
+/// under the probabilities the picture's tokens so far call for, refreshed
+/// by the caller as libwebp refreshes its cost tables.
 ///
 /// Prediction and reconstruction happen in a `VP8Reconstructor`'s work area,
 /// so the encoder predicts from exactly the pixels the decoder will have.
@@ -15,7 +18,9 @@ final class VP8MacroblockEncoder {
     private var segment: VP8SegmentParameters
     private let reconstructor: VP8Reconstructor
     private let source: VP8SourcePicture
-    private let probabilities: [UInt8]
+    /// The rates of levels under the token probabilities the picture's
+    /// tokens so far call for (`useProbabilities(_:)` refreshes them).
+    private var costs: VP8LevelCosts
     /// Per column: whether each block along the bottom edge has levels (4
     /// luma, 2 Cb, 2 Cr, Y2), as `VP8CoefficientReader` keeps them.
     private var aboveNonZero: [UInt8]
@@ -55,7 +60,7 @@ final class VP8MacroblockEncoder {
         self.source = source
         self.parameters = parameters
         segment = parameters.segments[0]
-        probabilities = VP8Tables.defaultCoefficientProbabilities
+        costs = VP8LevelCosts(VP8Tables.defaultCoefficientProbabilities)
         reconstructor = VP8Reconstructor(macroblockColumns: source.macroblockColumns, macroblockRows: source.macroblockRows)
         aboveNonZero = [UInt8](repeating: 0, count: source.macroblockColumns * 9)
         aboveModes = [UInt8](repeating: VP8IntraMode.dc, count: source.macroblockColumns * 4)
@@ -69,6 +74,11 @@ final class VP8MacroblockEncoder {
         for buffer in [coefficients, dequantized, candidate, best] { buffer.deallocate() }
         rebuilt.deallocate()
         bestRebuilt.deallocate()
+    }
+
+    /// Rates from now on follow `probabilities` (`[plane][band][context][node]`).
+    func useProbabilities(_ probabilities: [UInt8]) {
+        costs = VP8LevelCosts(probabilities)
     }
 
     /// A new row of macroblocks: empty, DC-predicted neighbours on the left.
@@ -121,6 +131,9 @@ final class VP8MacroblockEncoder {
         let luma = reconstructor.luma
         let sourceStride = source.lumaStride
         var bestScore = Int.max
+        let costs = self.costs
+        let aboveContext = SIMD4(aboveNonZero[x * 9], aboveNonZero[x * 9 + 1], aboveNonZero[x * 9 + 2], aboveNonZero[x * 9 + 3])
+        let leftContext = SIMD4(leftNonZero[0], leftNonZero[1], leftNonZero[2], leftNonZero[3])
         source.luma.withUnsafeBufferPointer { plane in
             let origin = plane.baseAddress! + y * 16 * sourceStride + x * 16
             for mode in Self.wholeBlockModes {
@@ -152,23 +165,21 @@ final class VP8MacroblockEncoder {
                         VP8InverseTransform.addInverseDC(dequantized + block * 16, to: pixels, stride: 16)
                     }
                 }
+                let texture = VP8TextureDistortion.distortion16x16(origin, sourceStride, rebuilt, 16)
                 let distortion = Self.squaredError(origin, sourceStride, rebuilt, 16, width: 16, height: 16)
-                var rate = VP8BitCost()
-                probabilities.withUnsafeBufferPointer { p in
-                    VP8TokenWriter.putBlock(candidate + 384, first: 0, plane: VP8CoefficientReader.Plane.y2,
-                                            context: Int(aboveNonZero[x * 9 + 8] + leftNonZero[8]),
-                                            probabilities: p.baseAddress!, into: &rate)
-                    var above = Array(aboveNonZero[(x * 9)..<(x * 9 + 4)]), left = Array(leftNonZero[0..<4])
-                    for block in 0..<16 {
-                        let nonZero = VP8TokenWriter.putBlock(candidate + block * 16, first: 1,
-                                                              plane: VP8CoefficientReader.Plane.lumaAfterY2,
-                                                              context: Int(above[block & 3] + left[block >> 2]),
-                                                              probabilities: p.baseAddress!, into: &rate) ? UInt8(1) : 0
-                        above[block & 3] = nonZero
-                        left[block >> 2] = nonZero
-                    }
+                    + (segment.lambdaTexture * texture + 128) >> 8
+                var rate = costs.cost(candidate + 384, first: 0, plane: VP8CoefficientReader.Plane.y2,
+                                      context: Int(aboveNonZero[x * 9 + 8] + leftNonZero[8])).cost
+                var above = aboveContext, left = leftContext
+                for block in 0..<16 {
+                    let (cost, nonZero) = costs.cost(candidate + block * 16, first: 1,
+                                                     plane: VP8CoefficientReader.Plane.lumaAfterY2,
+                                                     context: Int(above[block & 3] &+ left[block >> 2]))
+                    rate += cost
+                    above[block & 3] = nonZero ? 1 : 0
+                    left[block >> 2] = nonZero ? 1 : 0
                 }
-                let score = 256 * distortion + segment.lambdaWholeBlock * (rate.total + Self.lumaModeCosts[Int(mode)])
+                let score = 256 * distortion + segment.lambdaWholeBlock * (rate + Self.lumaModeCosts[Int(mode)])
                 if score < bestScore {
                     bestScore = score
                     macroblock.lumaMode = mode
@@ -198,8 +209,9 @@ final class VP8MacroblockEncoder {
         var total = segment.lambdaMode * VP8BitCost.cost(false, 145)
         let block4 = UnsafeMutablePointer<UInt8>.allocate(capacity: 16)
         defer { block4.deallocate() }
+        let costs = self.costs
         let won: Bool = source.luma.withUnsafeBufferPointer { plane in
-            probabilities.withUnsafeBufferPointer { p in
+            do {
                 for block in 0..<16 {
                     let row = block >> 2, column = block & 3
                     let pixels = luma + row * 4 * stride + column * 4
@@ -214,13 +226,13 @@ final class VP8MacroblockEncoder {
                         let any = segment.luma.quantize(coefficients, first: 0, levels: levels, dequantized: dequantized)
                         for r in 0..<4 { (block4 + r * 4).update(from: pixels + r * stride, count: 4) }
                         if any { VP8InverseTransform.addInverseDCT(dequantized, to: block4, stride: 4) }
+                        let texture = VP8TextureDistortion.distortion4x4(origin, sourceStride, block4, 4)
                         let distortion = Self.squaredError(origin, sourceStride, block4, 4, width: 4, height: 4)
-                        var rate = VP8BitCost()
-                        let nonZero = VP8TokenWriter.putBlock(levels, first: 0, plane: VP8CoefficientReader.Plane.lumaWithDC,
-                                                              context: Int(above[column] + left[row]),
-                                                              probabilities: p.baseAddress!, into: &rate)
+                            + (segment.lambdaTexture * texture + 128) >> 8
+                        let (rate, nonZero) = costs.cost(levels, first: 0, plane: VP8CoefficientReader.Plane.lumaWithDC,
+                                                         context: Int(above[column] + left[row]))
                         let header = Self.subblockModeCosts[(Int(modesAbove[column]) * 10 + Int(modesLeft[row])) * 10 + Int(mode)]
-                        let score = 256 * distortion + segment.lambdaSubblock * (rate.total + header)
+                        let score = 256 * distortion + segment.lambdaSubblock * (rate + header)
                         if score < bestBlockScore {
                             bestBlockScore = score
                             bestMode = mode
@@ -267,14 +279,15 @@ final class VP8MacroblockEncoder {
         let sourceStride = source.chromaStride
         var bestScore = Int.max
         var bestContexts = [UInt8](repeating: 0, count: 8)
+        let costs = self.costs
         source.cb.withUnsafeBufferPointer { cbPlane in
             source.cr.withUnsafeBufferPointer { crPlane in
-                probabilities.withUnsafeBufferPointer { p in
+                do {
                     let origins = [cbPlane.baseAddress! + y * 8 * sourceStride + x * 8,
                                    crPlane.baseAddress! + y * 8 * sourceStride + x * 8]
                     for mode in Self.wholeBlockModes {
                         var distortion = 0
-                        var rate = VP8BitCost()
+                        var rate = 0
                         // Above: Cb columns 4, 5 and Cr 6, 7 of the nine flags; left the same.
                         var contexts = Array(aboveNonZero[(x * 9 + 4)..<(x * 9 + 8)]) + Array(leftNonZero[4..<8])
                         for plane in 0..<2 {
@@ -294,16 +307,17 @@ final class VP8MacroblockEncoder {
                                                                       to: rebuilt + plane * 64 + offset * 8 + left, stride: 8)
                                 }
                                 let aboveIndex = plane * 2 + column, leftIndex = 4 + plane * 2 + row
-                                let nonZero = VP8TokenWriter.putBlock(candidate + index * 16, first: 0,
-                                                                      plane: VP8CoefficientReader.Plane.chroma,
-                                                                      context: Int(contexts[aboveIndex] + contexts[leftIndex]),
-                                                                      probabilities: p.baseAddress!, into: &rate) ? UInt8(1) : 0
+                                let (cost, any) = costs.cost(candidate + index * 16, first: 0,
+                                                             plane: VP8CoefficientReader.Plane.chroma,
+                                                             context: Int(contexts[aboveIndex] + contexts[leftIndex]))
+                                rate += cost
+                                let nonZero: UInt8 = any ? 1 : 0
                                 contexts[aboveIndex] = nonZero
                                 contexts[leftIndex] = nonZero
                             }
                             distortion += Self.squaredError(origin, sourceStride, rebuilt + plane * 64, 8, width: 8, height: 8)
                         }
-                        let score = 256 * distortion + segment.lambdaChroma * (rate.total + Self.chromaModeCosts[Int(mode)])
+                        let score = 256 * distortion + segment.lambdaChroma * (rate + Self.chromaModeCosts[Int(mode)])
                         if score < bestScore {
                             bestScore = score
                             macroblock.chromaMode = mode

@@ -17,6 +17,9 @@ struct VP8SegmentParameters: Equatable {
     let lambdaWholeBlock: Int
     let lambdaChroma: Int
     let lambdaMode: Int
+    /// The weight of the texture distortion (`VP8TextureDistortion`) in
+    /// the luma scores, in 1/256: libwebp's at its default effort.
+    let lambdaTexture: Int
 
     /// A segment at `quantizerIndex` with the frame's chroma offsets; `beta`
     /// (0...255, how susceptible the segment is among the others) lowers
@@ -32,6 +35,7 @@ struct VP8SegmentParameters: Equatable {
         lambdaWholeBlock = max(3 * qWhole * qWhole, 1)
         lambdaChroma = max((3 * qChroma * qChroma) >> 6, 1)
         lambdaMode = max((qSubblock * qSubblock) >> 7, 1)
+        lambdaTexture = (VP8EncodingParameters.noiseShapingStrength * qSubblock) >> 5
         // Filter what the AC step leaves as block edges: a level equal to a
         // quarter of the step, scaled by cwebp's default strength (60 of
         // 100: 300/256 for the busiest segment, down to 300/511 for the

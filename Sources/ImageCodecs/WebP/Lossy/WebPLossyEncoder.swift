@@ -65,10 +65,28 @@ public struct WebPLossyEncoder: ImageEncoding {
         let encoder = VP8MacroblockEncoder(source: source, parameters: parameters)
         let columns = source.macroblockColumns
         var macroblocks = [VP8EncodedMacroblock](repeating: VP8EncodedMacroblock(), count: columns * source.macroblockRows)
-        for y in 0..<source.macroblockRows {
-            try checkCancellation()
-            encoder.startRow(y)
-            for x in 0..<columns { encoder.encode(x: x, y: y, into: &macroblocks[y * columns + x]) }
+        // The rates follow the picture: every eighth of the macroblocks (at
+        // least 96) the tokens so far give the probabilities the frame would
+        // code with, and the mode search costs levels under those, as libwebp does.
+        var statistics = VP8TokenStatistics()
+        var contexts = VP8TokenContexts(columns: columns)
+        let refreshInterval = max(macroblocks.count >> 3, 96)
+        var untilRefresh = refreshInterval
+        try VP8Tables.defaultCoefficientProbabilities.withUnsafeBufferPointer { defaults in
+            for y in 0..<source.macroblockRows {
+                try checkCancellation()
+                encoder.startRow(y)
+                for x in 0..<columns {
+                    encoder.encode(x: x, y: y, into: &macroblocks[y * columns + x])
+                    contexts.put(macroblocks[y * columns + x], x: x, skips: true, probabilities: defaults.baseAddress!,
+                                 into: &statistics)
+                    untilRefresh -= 1
+                    if untilRefresh == 0 {
+                        encoder.useProbabilities(statistics.updatedProbabilities())
+                        untilRefresh = refreshInterval
+                    }
+                }
+            }
         }
         try checkCancellation()
         let frame: [UInt8]
