@@ -114,8 +114,7 @@ struct SymbolIconPlacer {
         guard case .symbol(let style) = layer.kind, let sourceLayer = layer.sourceLayer else { return [] }
         let icon = style.icon
         if let constant = icon.image.constantValue, constant.isEmpty { return [] }
-        // Point placement only: icons along lines are left to the line placement.
-        guard style.placement.value(atZoom: zoom) == .point else { return [] }
+        let placement = style.placement.value(atZoom: zoom)
         var found: [Candidate] = []
         for (tileIndex, (tile, place)) in tiles.enumerated() {
             guard let tileLayer = tile.layer(named: sourceLayer), tileLayer.extent > 0 else { continue }
@@ -132,6 +131,11 @@ struct SymbolIconPlacer {
                 guard !name.isEmpty else { continue }
                 guard let image = sprites.images[name] else {
                     if missingSet.insert(name).inserted { missing.append(name) }
+                    continue
+                }
+                if placement != .point {
+                    found += alongLines(style, layer.id, image, feature, featureIndex, tileLayer, tileIndex, place, placement)
+                    guard found.count < Self.maximumCandidates(limits) else { return found }
                     continue
                 }
                 var evaluated: PlacedIcon?
@@ -164,6 +168,58 @@ struct SymbolIconPlacer {
             }
         }
         return found
+    }
+
+    /// `feature`'s icons along its lines in one tile, at the anchors MapLibre's
+    /// `getAnchors` finds (the same its text finds: see ``LineSymbolAnchors``),
+    /// each turned with its line where `icon-rotation-alignment` is the map
+    /// (and kept upright with `icon-keep-upright`); the collision box turns
+    /// with `icon-rotate` only, as MapLibre's does.
+    private func alongLines(_ style: SymbolLayerStyle, _ layerID: String, _ image: SpriteImage, _ feature: VectorTileFeature, _ featureIndex: Int,
+                            _ tileLayer: VectorTileLayer, _ tileIndex: Int, _ place: TileCover.Placed,
+                            _ placement: StyleSymbolPlacement) -> [Candidate] {
+        let icon = style.icon
+        let textWidth = VectorLabelPlacer.lineShaping(style, for: feature, zoom: zoom, glyphs: glyphs, maxGlyphs: limits.labelGlyphsPerSnapshot).map { $0.shaped.right - $0.shaped.left }
+        let options = LineSymbolAnchors.options(spacing: style.spacing.value(atZoom: zoom, for: feature), textWidth: textWidth,
+                                                iconWidth: Self.lineIconWidth(image, icon, feature, zoom: zoom),
+                                                textMaxSize: style.textSize.value(atZoom: zoom, for: feature),
+                                                maxAngle: style.maxAngle.value(atZoom: zoom, for: feature), tileZoom: place.tile.z, zoom: zoom)
+        let anchors = LineSymbolAnchors.anchors(of: feature, in: tileLayer, center: placement == .lineCenter, options)
+        guard !anchors.isEmpty else { return [] }
+        let (evaluated, box) = Self.layout(image, icon, layerID, feature, zoom: zoom, scale: scale)
+        guard let evaluated else { return [] }
+        let alongLine = style.alignment.iconRotation.value(atZoom: zoom, for: feature).isMap(for: placement)
+        let keepUpright = style.alignment.iconKeepUpright.value(atZoom: zoom, for: feature)
+        let pad = Self.viewportPadding * scale
+        let grid = LabelBox(minX: 0, minY: 0, maxX: Double(width) + 2 * pad, maxY: Double(height) + 2 * pad)
+        var found: [Candidate] = []
+        for (anchorIndex, one) in anchors.enumerated() {
+            let projected = LineSymbolAnchors.projected(one, on: place)
+            var placed = evaluated
+            // Pitched with the map (the rotation's alignment unless set), MapLibre samples linearly.
+            let pitch = style.alignment.iconPitch.value(atZoom: zoom, for: feature)
+            if pitch == .map || (pitch == .auto && alongLine) { placed.linear = true }
+            if alongLine {
+                guard let turn = projected.place([0], keepUpright: keepUpright)?.first else { continue }
+                placed.angle += turn.angle
+            }
+            let p = projected.anchor
+            placed.anchor = Point(p.x + placed.anchor.x, p.y + placed.anchor.y)
+            placed.drawOrder = (tileIndex, Int(one.anchor.y), featureIndex)
+            let placedBox = LabelBox(minX: p.x + box.minX + pad, minY: p.y + box.minY + pad, maxX: p.x + box.maxX + pad, maxY: p.y + box.maxY + pad)
+            guard placedBox.intersects(grid) else { continue }
+            found.append(Candidate(key: SymbolKey(tile: tileIndex, feature: featureIndex, anchor: anchorIndex), icon: placed, box: placedBox,
+                                   allowOverlap: icon.allowOverlap.value(atZoom: zoom, for: feature),
+                                   ignorePlacement: icon.ignorePlacement.value(atZoom: zoom, for: feature),
+                                   optional: icon.optional.value(atZoom: zoom, for: feature), fitsText: false))
+        }
+        return found
+    }
+
+    /// The width of `image` as `icon` shapes it (CSS pixels, before `icon-size`): what a line symbol's anchors measure.
+    static func lineIconWidth(_ image: SpriteImage, _ icon: SymbolIconStyle, _ feature: VectorTileFeature, zoom: Double) -> Double {
+        let shaped = IconQuads(image, offset: icon.offset.value(atZoom: zoom, for: feature), anchor: icon.anchor.value(atZoom: zoom, for: feature))
+        return shaped.right - shaped.left
     }
 
     /// The most icons of one layer laid out before placement: 16 times the labels
@@ -220,7 +276,9 @@ struct SymbolIconPlacer {
         let empty = LabelBox(minX: 0, minY: 0, maxX: 0, maxY: 0)
         let size = min(icon.size.value(atZoom: zoom, for: feature), 1000)
         let opacity = icon.opacity.value(atZoom: zoom, for: feature)
-        guard size > 0, opacity > 0 else { return (nil, empty) }
+        // Invisible icons still take their place (MapLibre places them; they are not drawn),
+        // unless they ignore placement: then they change nothing.
+        guard size > 0, opacity > 0 || !icon.ignorePlacement.value(atZoom: zoom, for: feature) else { return (nil, empty) }
         let offset = icon.offset.value(atZoom: zoom, for: feature)
         let translate = icon.translate.value(atZoom: zoom, for: feature)
         let rotate = icon.rotate.value(atZoom: zoom, for: feature)
@@ -275,7 +333,7 @@ struct SymbolIconPlacer {
             runs.append(icons[start...i])
             start = i + 1
         }
-        for icon in runs.reversed().joined() {
+        for icon in runs.reversed().joined() where icon.opacity > 0 {
             if let halo = icon.halo { Self.draw(icon, on: &canvas, halo: halo, scale: scale) }
             Self.draw(icon, on: &canvas, halo: nil, scale: scale)
         }

@@ -37,6 +37,8 @@ public struct SymbolLayerStyle: Sendable {
     public var icon: SymbolIconStyle
     /// The text layout and paint properties drawn with a style's own glyphs.
     public var text: SymbolTextStyle
+    /// How text and icons follow lines and the map.
+    public var alignment: SymbolAlignmentStyle
 
     /// The style with zoom-only properties evaluated at `zoom`.
     public func atZoom(_ zoom: Double) -> SymbolLayerStyle {
@@ -45,7 +47,8 @@ public struct SymbolLayerStyle: Sendable {
                          maxAngle: maxAngle.atZoom(zoom), allowOverlap: allowOverlap.atZoom(zoom),
                          ignorePlacement: ignorePlacement.atZoom(zoom),
                          textColor: textColor.atZoom(zoom), haloColor: haloColor.atZoom(zoom), haloWidth: haloWidth.atZoom(zoom),
-                         textOpacity: textOpacity.atZoom(zoom), icon: icon.atZoom(zoom), text: text.atZoom(zoom))
+                         textOpacity: textOpacity.atZoom(zoom), icon: icon.atZoom(zoom), text: text.atZoom(zoom),
+                         alignment: alignment.atZoom(zoom))
     }
 }
 
@@ -53,6 +56,8 @@ public struct SymbolLayerStyle: Sendable {
 public enum StyleSymbolPlacement: String, Sendable {
     /// At each point of a point feature, a line's first point (as MapLibre), a polygon's centroid.
     case point
-    /// Along the line, following its direction.
+    /// Along the line, following its direction, every `symbol-spacing`.
     case line
+    /// Once, at the middle of each line.
+    case lineCenter = "line-center"
 }

@@ -226,6 +226,7 @@ struct VectorStyleReader {
         var supported = Self.supportedProperties[type]!
         if type == "symbol" {
             supported.layout.formUnion(SymbolIconStyle.properties.layout)
+            supported.layout.formUnion(SymbolAlignmentStyle.properties)
             supported.paint.formUnion(SymbolIconStyle.properties.paint)
         }
         for key in layout.keys.sorted() where !supported.layout.contains(key) && key != "visibility" {
@@ -333,11 +334,6 @@ struct VectorStyleReader {
                 strokeOpacity: try reader.property("circle-stroke-opacity", in: paint, "paint", type: .number, default: 1, convert: R.opacity),
                 sortKey: try reader.property("circle-sort-key", in: layout, "layout", type: .number, default: nil, convert: R.optionalNumber)))
         default:
-            var layout = layout
-            if let placement = layout["symbol-placement"], placement == .string("line-center") {
-                reader.warn("layout property 'symbol-placement': 'line-center' is not supported; labels are placed along the line")
-                layout["symbol-placement"] = .string("line")
-            }
             kind = .symbol(SymbolLayerStyle(
                 textField: try reader.property("text-field", in: layout, "layout", type: .string, default: "", convert: R.text),
                 textSize: try reader.property("text-size", in: layout, "layout", type: .number, default: 16, convert: R.length),
@@ -353,7 +349,8 @@ struct VectorStyleReader {
                 haloWidth: try reader.property("text-halo-width", in: paint, "paint", type: .number, default: 0, convert: R.length),
                 textOpacity: try reader.property("text-opacity", in: paint, "paint", type: .number, default: 1, convert: R.opacity),
                 icon: try SymbolIconStyle.read(layout: layout, paint: paint, reader: &reader),
-                text: try SymbolTextStyle(layout: layout, paint: paint, reader: &reader)))
+                text: try SymbolTextStyle(layout: layout, paint: paint, reader: &reader),
+                alignment: try SymbolAlignmentStyle.read(layout: layout, reader: &reader)))
         }
         return StyleLayer(id: reader.id, source: source, sourceLayer: sourceLayer, minimumZoom: minimumZoom, maximumZoom: maximumZoom,
                           isVisible: isVisible, filter: filter, kind: kind)

@@ -120,7 +120,7 @@ struct VectorLabelPlacer {
     }
 
     /// Counts one feature or anchor examined; false once over the limit.
-    private mutating func examine() -> Bool {
+    mutating func examine() -> Bool {
         guard !isExhausted else { return false }
         examined += 1
         if examined > limits.labelFeaturesPerSnapshot { isExhausted = true }
@@ -133,7 +133,7 @@ struct VectorLabelPlacer {
     mutating func place(_ layer: StyleLayer, from tiles: [(tile: VectorTile, place: TileCover.Placed)],
                         checkCancellation: () throws -> Void = {}) throws {
         guard case .symbol(let style) = layer.kind, let sourceLayer = layer.sourceLayer else { return }
-        let alongLines = style.placement.value(atZoom: zoom) == .line
+        let alongLines = style.placement.value(atZoom: zoom) != .point
         var groups: [LineGroup: Int] = [:]
         var pieces: [(group: LineGroup, lines: [[Point]])] = []
         // Point labels placed so far, by text and cell: a feature cut by tiles
@@ -159,6 +159,11 @@ struct VectorLabelPlacer {
                 if let candidate = iconCandidates[key], icons!.fits(candidate, in: index) { _ = icons!.insert(candidate, into: &index) }
             }
             icons?.orderLayer(from: iconsBefore, byViewportY: SymbolIconPlacer.drawsByViewportY(style, zoom: zoom))
+        }
+        if alongLines, glyphs != nil {
+            // With the style's glyphs, as MapLibre: anchors per tile (VectorLabelPlacer+AlongLines).
+            return try placeAlongLines(layer, style, sourceLayer: sourceLayer, from: tiles, iconCandidates: &iconCandidates,
+                                       iconsCut: iconsCut, checkCancellation: checkCancellation)
         }
         for (tileIndex, (tile, place)) in tiles.enumerated() {
             guard let tileLayer = tile.layer(named: sourceLayer), tileLayer.extent > 0 else { continue }
@@ -383,7 +388,7 @@ struct VectorLabelPlacer {
     }
 
     /// The feature's paint in output pixels; nil when nothing would show.
-    private func paint(_ style: SymbolLayerStyle, for feature: VectorTileFeature) -> Paint? {
+    func paint(_ style: SymbolLayerStyle, for feature: VectorTileFeature) -> Paint? {
         let size = min(style.textSize.value(atZoom: zoom, for: feature) * scale, Self.maximumTextSize)
         let opacity = style.textOpacity.value(atZoom: zoom, for: feature)
         let color = VectorLayerDrawer.rgba(style.textColor.value(atZoom: zoom, for: feature), opacity: opacity)
@@ -411,7 +416,7 @@ struct VectorLabelPlacer {
     /// Counts `text`'s glyphs at `size` against the limit first; false (and
     /// exhausted) when over. A glyph larger than 32 pixels counts as
     /// `(size / 32)²` glyphs: the work of rasterising and blending it grows with its area.
-    private mutating func reserveGlyphs(for text: String, size: Double) -> Bool {
+    mutating func reserveGlyphs(for text: String, size: Double) -> Bool {
         let weight = max(1, Int(((size / 32) * (size / 32)).rounded(.up)))
         let (count, overflow) = text.unicodeScalars.count.multipliedReportingOverflow(by: weight)
         guard !overflow, glyphCount + count <= limits.labelGlyphsPerSnapshot else {
@@ -440,7 +445,7 @@ struct VectorLabelPlacer {
 
     /// `text` laid out for a point label, centred on (0, 0): wrapped to
     /// `text-max-width` ems, each line centred. Nil when over the glyph limit.
-    private mutating func lay(_ text: String, _ paint: Paint) throws -> PointText? {
+    mutating func lay(_ text: String, _ paint: Paint) throws -> PointText? {
         guard reserveGlyphs(for: text, size: paint.size) else { return nil }
         if let glyphs { return shape(text, paint, glyphs) }
         let lines: [TextLine], lineHeight: Double
@@ -527,7 +532,7 @@ struct VectorLabelPlacer {
     /// cross its edges) and clears the labels and icons before it, with its
     /// symbol's `icon` (see ``placeSymbol(_:icon:paint:)``).
     /// Returns whether the text was placed.
-    private mutating func placePoint(layerID: String, text: String, laid: PointText, at p: Point, paint: Paint,
+    mutating func placePoint(layerID: String, text: String, laid: PointText, at p: Point, paint: Paint,
                                      icon: SymbolIconPlacer.Candidate? = nil) -> Bool {
         let box = laid.box.offset(by: p)
         var chosen: (label: VectorMapLabel, shift: Point)?
@@ -574,7 +579,7 @@ struct VectorLabelPlacer {
     /// both go into the collision index together, so a symbol's text may cover
     /// its own icon. An icon fitted to its text moves with the text's anchor.
     /// Returns whether the text was placed.
-    private mutating func placeSymbol(_ chosen: (label: VectorMapLabel, shift: Point)?, icon: SymbolIconPlacer.Candidate?, paint: Paint) -> Bool {
+    mutating func placeSymbol(_ chosen: (label: VectorMapLabel, shift: Point)?, icon: SymbolIconPlacer.Candidate?, paint: Paint) -> Bool {
         var placeText = chosen != nil
         guard let icon, icons != nil else {
             if let chosen { insert(chosen.label, paint: paint) }
@@ -596,7 +601,7 @@ struct VectorLabelPlacer {
     }
 
     /// Whether `label` clears the boxes placed before (or may overlap them).
-    private func fits(_ label: VectorMapLabel, paint: Paint, allowOverlap: Bool) -> Bool {
+    func fits(_ label: VectorMapLabel, paint: Paint, allowOverlap: Bool) -> Bool {
         allowOverlap || !index.collides(gridBoxes(label, paint: paint))
     }
 
