@@ -24,13 +24,10 @@ struct LineSymbolAnchors {
                                    overscaling: overscaling)
     }
 
-    /// `feature`'s anchors in `layer`: every `symbol-spacing` along each line
+    /// The anchors on `lines` (a feature's, in ``LineAnchors/extent`` units): every `symbol-spacing` along each line
     /// clipped to the tile, or one at the middle of each whole line
     /// (`lineCenter`), only those inside the tile.
-    static func anchors(of feature: VectorTileFeature, in layer: VectorTileLayer, center: Bool, _ options: LineAnchors.Options) -> [Found] {
-        guard layer.extent > 0 else { return [] }
-        let k = LineAnchors.extent / Double(layer.extent)
-        let lines = feature.parts.map { part in layer.points(ofPart: part).map { Point(Double($0.x) * k, Double($0.y) * k) } }
+    static func anchors(of lines: [[Point]], center: Bool, _ options: LineAnchors.Options) -> [Found] {
         var found: [Found] = []
         if center {
             for line in lines where line.count > 1 {
@@ -44,6 +41,59 @@ struct LineSymbolAnchors {
             }
         }
         return found
+    }
+
+    /// `feature`'s lines (or rings) in `layer`, in ``LineAnchors/extent`` units.
+    static func lines(of feature: VectorTileFeature, in layer: VectorTileLayer) -> [[Point]] {
+        guard layer.extent > 0 else { return [] }
+        let k = LineAnchors.extent / Double(layer.extent)
+        return feature.parts.map { part in layer.points(ofPart: part).map { Point(Double($0.x) * k, Double($0.y) * k) } }
+    }
+
+    /// One tile's features of a line-placed layer: its index, its text (nil
+    /// without), its lines.
+    typealias TileFeature = (index: Int, text: String?, lines: [[Point]])
+
+    /// `features` with lines of the same text that meet end to start joined, as
+    /// MapLibre's `mergeLines` joins them (each feature's first line only, in
+    /// order): the features left, with their lines, by index.
+    static func merged(_ features: [TileFeature]) -> [Int: [[Point]]] {
+        var merged: [TileFeature?] = []
+        var leftIndex: [String: Int] = [:], rightIndex: [String: Int] = [:]
+        func key(_ text: String, _ p: Point) -> String { "\(text):\(p.x):\(p.y)" }
+        for feature in features {
+            guard let text = feature.text, let first = feature.lines.first, let start = first.first, let end = first.last else {
+                merged.append(feature)
+                continue
+            }
+            let leftKey = key(text, start), rightKey = key(text, end)
+            if let i = rightIndex[leftKey], let j = leftIndex[rightKey], i != j {
+                // Lines of the text at both ends: the three become one.
+                leftIndex[rightKey] = nil
+                merged[j]!.lines[0] = first + merged[j]!.lines[0].dropFirst()
+                rightIndex[leftKey] = nil
+                merged[i]!.lines[0] = merged[i]!.lines[0].dropLast() + merged[j]!.lines[0]
+                leftIndex[leftKey] = nil
+                rightIndex[rightKey] = nil
+                rightIndex[key(text, merged[i]!.lines[0].last!)] = i
+                merged[j] = nil
+            } else if let i = rightIndex[leftKey] {
+                rightIndex[leftKey] = nil
+                rightIndex[rightKey] = i
+                merged[i]!.lines[0] = merged[i]!.lines[0].dropLast() + first
+            } else if let j = leftIndex[rightKey] {
+                leftIndex[rightKey] = nil
+                leftIndex[leftKey] = j
+                merged[j]!.lines[0] = first + merged[j]!.lines[0].dropFirst()
+            } else {
+                merged.append(feature)
+                leftIndex[leftKey] = merged.count - 1
+                rightIndex[rightKey] = merged.count - 1
+            }
+        }
+        var byIndex: [Int: [[Point]]] = [:]
+        for case let feature? in merged { byIndex[feature.index] = feature.lines }
+        return byIndex
     }
 
     /// `found`'s line and anchor in output pixels on `place`.

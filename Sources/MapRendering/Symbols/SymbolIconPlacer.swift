@@ -120,6 +120,8 @@ struct SymbolIconPlacer {
             guard let tileLayer = tile.layer(named: sourceLayer), tileLayer.extent > 0 else { continue }
             let extent = Double(tileLayer.extent)
             let unit = place.tileSide / extent
+            // Along lines with text, the lines MapLibre's `mergeLines` joins (as the text finds them).
+            let merged = placement == .line && glyphs != nil ? try mergedLines(layer, style, tileLayer, place, checkCancellation) : nil
             for featureIndex in 0..<tileLayer.featureCount {
                 examined += 1
                 guard examined <= limits.labelFeaturesPerSnapshot, found.count < Self.maximumCandidates(limits) else { return found }
@@ -134,7 +136,8 @@ struct SymbolIconPlacer {
                     continue
                 }
                 if placement != .point {
-                    found += alongLines(style, layer.id, image, feature, featureIndex, tileLayer, tileIndex, place, placement)
+                    let lines = merged.map { $0[featureIndex] ?? [] } ?? LineSymbolAnchors.lines(of: feature, in: tileLayer)
+                    found += alongLines(style, layer.id, image, feature, featureIndex, lines, tileIndex, place, placement)
                     guard found.count < Self.maximumCandidates(limits) else { return found }
                     continue
                 }
@@ -176,7 +179,7 @@ struct SymbolIconPlacer {
     /// (and kept upright with `icon-keep-upright`); the collision box turns
     /// with `icon-rotate` only, as MapLibre's does.
     private func alongLines(_ style: SymbolLayerStyle, _ layerID: String, _ image: SpriteImage, _ feature: VectorTileFeature, _ featureIndex: Int,
-                            _ tileLayer: VectorTileLayer, _ tileIndex: Int, _ place: TileCover.Placed,
+                            _ lines: [[Point]], _ tileIndex: Int, _ place: TileCover.Placed,
                             _ placement: StyleSymbolPlacement) -> [Candidate] {
         let icon = style.icon
         let textWidth = VectorLabelPlacer.lineShaping(style, for: feature, zoom: zoom, glyphs: glyphs, maxGlyphs: limits.labelGlyphsPerSnapshot).map { $0.shaped.right - $0.shaped.left }
@@ -184,7 +187,7 @@ struct SymbolIconPlacer {
                                                 iconWidth: Self.lineIconWidth(image, icon, feature, zoom: zoom),
                                                 textMaxSize: style.textSize.value(atZoom: zoom, for: feature),
                                                 maxAngle: style.maxAngle.value(atZoom: zoom, for: feature), tileZoom: place.tile.z, zoom: zoom)
-        let anchors = LineSymbolAnchors.anchors(of: feature, in: tileLayer, center: placement == .lineCenter, options)
+        let anchors = LineSymbolAnchors.anchors(of: lines, center: placement == .lineCenter, options)
         guard !anchors.isEmpty else { return [] }
         let (evaluated, box) = Self.layout(image, icon, layerID, feature, zoom: zoom, scale: scale)
         guard let evaluated else { return [] }
@@ -214,6 +217,22 @@ struct SymbolIconPlacer {
                                    optional: icon.optional.value(atZoom: zoom, for: feature), fitsText: false))
         }
         return found
+    }
+
+    /// The lines of `layer`'s features in one tile joined where lines of one
+    /// text meet (MapLibre's `mergeLines`), by feature index; a feature merged into another has none.
+    private func mergedLines(_ layer: StyleLayer, _ style: SymbolLayerStyle, _ tileLayer: VectorTileLayer, _ place: TileCover.Placed,
+                             _ checkCancellation: () throws -> Void) throws -> [Int: [[Point]]] {
+        var features: [LineSymbolAnchors.TileFeature] = []
+        for featureIndex in 0..<min(tileLayer.featureCount, limits.labelFeaturesPerSnapshot) {
+            try checkCancellation()
+            var feature = tileLayer.feature(at: featureIndex)
+            feature.tile = place.tile
+            guard feature.geometryType == .lineString || feature.geometryType == .polygon, layer.matches(feature, atZoom: zoom) else { continue }
+            let text = VectorLabelPlacer.lineShaping(style, for: feature, zoom: zoom, glyphs: glyphs, maxGlyphs: limits.labelGlyphsPerSnapshot)?.text
+            features.append((featureIndex, text, LineSymbolAnchors.lines(of: feature, in: tileLayer)))
+        }
+        return LineSymbolAnchors.merged(features)
     }
 
     /// The width of `image` as `icon` shapes it (CSS pixels, before `icon-size`): what a line symbol's anchors measure.
@@ -252,9 +271,12 @@ struct SymbolIconPlacer {
     /// overlap, by tile, then down the tile, then later features first (MapLibre's `sortFeatures`).
     mutating func orderLayer(from first: Int, byViewportY: Bool) {
         guard byViewportY, first < icons.count else { return }
-        icons[first...].sort { a, b in
-            (a.drawOrder.tile, a.drawOrder.y, -a.drawOrder.feature) < (b.drawOrder.tile, b.drawOrder.y, -b.drawOrder.feature)
+        // Stable, as JavaScript's sort: one feature's icons at one height keep their order along the line.
+        let sorted = icons[first...].enumerated().sorted { a, b in
+            let (p, q) = (a.element.drawOrder, b.element.drawOrder)
+            return (p.tile, p.y, -p.feature, a.offset) < (q.tile, q.y, -q.feature, b.offset)
         }
+        icons.replaceSubrange(first..., with: sorted.map(\.element))
     }
 
     /// With `icon-text-fit`, the feature's text shaped from the style's glyphs

@@ -36,6 +36,9 @@ extension VectorLabelPlacer {
             guard let tileLayer = tile.layer(named: sourceLayer), tileLayer.extent > 0 else { continue }
             // The anchors of each text placed so far in this tile (MapLibre's `compareText`, per bucket).
             var placedAnchors: [String: [LineAnchors.Anchor]] = [:]
+            // The tile's labelled features first: lines of one text meeting end to start are joined (`mergeLines`).
+            var labelled: [(index: Int, feature: VectorTileFeature, paint: Paint, text: String, shaped: ShapedText)] = []
+            var tileFeatures: [LineSymbolAnchors.TileFeature] = []
             for featureIndex in 0..<tileLayer.featureCount {
                 guard examine() else { return }
                 try checkCancellation()
@@ -45,6 +48,13 @@ extension VectorLabelPlacer {
                       let paint = paint(style, for: feature),
                       let (text, shaped) = Self.lineShaping(style, for: feature, zoom: zoom, glyphs: glyphs, layout: paint.text,
                                                             maxGlyphs: limits.labelGlyphsPerSnapshot) else { continue }
+                labelled.append((featureIndex, feature, paint, text, shaped))
+                tileFeatures.append((featureIndex, text, LineSymbolAnchors.lines(of: feature, in: tileLayer)))
+            }
+            let lines = placement == .line ? LineSymbolAnchors.merged(tileFeatures)
+                : Dictionary(tileFeatures.map { ($0.index, $0.lines) }, uniquingKeysWith: { a, _ in a })
+            for (featureIndex, feature, paint, text, shaped) in labelled {
+                guard let featureLines = lines[featureIndex] else { continue }
                 var iconWidth: Double?
                 let iconName = style.icon.image.value(atZoom: zoom, for: feature)
                 if !iconName.isEmpty, let image = icons?.sprites.images[iconName] {
@@ -54,7 +64,7 @@ extension VectorLabelPlacer {
                                                         textWidth: shaped.right - shaped.left, iconWidth: iconWidth,
                                                         textMaxSize: paint.text.size, maxAngle: style.maxAngle.value(atZoom: zoom, for: feature),
                                                         tileZoom: place.tile.z, zoom: zoom)
-                let anchors = LineSymbolAnchors.anchors(of: feature, in: tileLayer, center: placement == .lineCenter, options)
+                let anchors = LineSymbolAnchors.anchors(of: featureLines, center: placement == .lineCenter, options)
                 guard !anchors.isEmpty else { continue }
                 let alongLine = style.alignment.textRotation.value(atZoom: zoom, for: feature).isMap(for: placement)
                 let keepUpright = style.alignment.textKeepUpright.value(atZoom: zoom, for: feature)
