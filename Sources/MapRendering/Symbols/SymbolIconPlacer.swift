@@ -151,6 +151,8 @@ struct SymbolIconPlacer {
                     if evaluated == nil {
                         (evaluated, box) = Self.layout(image, icon, layer.id, feature, zoom: zoom, scale: scale,
                                                        text: fittedText(style, feature))
+                        // `icon-rotation-alignment: map` turns the icon with the map.
+                        if style.alignment.iconRotation.value(atZoom: zoom, for: feature) == .map { evaluated?.angle += place.mapAngle }
                     }
                     guard var placed = evaluated else { return false }
                     let p = place.pixel(anchor.x * unit, anchor.y * unit)

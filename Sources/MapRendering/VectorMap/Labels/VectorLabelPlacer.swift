@@ -223,7 +223,9 @@ struct VectorLabelPlacer {
                         }
                         guard let (text, paint) = evaluated else { return false }
                         if laid == nil {
-                            guard let text = try lay(text, paint) else { return false }
+                            guard var text = try lay(text, paint) else { return false }
+                            // `text-rotation-alignment: map` turns the label with the map (MapLibre's `u_rotate_symbol`).
+                            if text.sdf != nil, style.alignment.textRotation.value(atZoom: zoom, for: feature) == .map { text.sdf!.angle += place.mapAngle }
                             laid = text
                         }
                         let p = place.pixel(anchor.x * unit, anchor.y * unit)
