@@ -45,9 +45,13 @@ struct LineAnchors {
     /// MapLibre's `_round` (JavaScript's `Math.round`: halves up).
     static func round(_ v: Double) -> Double { (v + 0.5).rounded(.down) }
 
-    /// The pieces of `lines` inside `0…extent` on both axes, cut as MapLibre's
-    /// `clipLine` cuts them (entry and exit points rounded to whole units).
+    /// The pieces of `lines` inside `0…extent` on both axes (or `minX…maxX` ×
+    /// `minY…maxY`), cut as MapLibre's `clipLine` cuts them (entry and exit points rounded to whole units).
     static func clip(_ lines: [[Point]], extent: Double = LineAnchors.extent) -> [[Point]] {
+        clip(lines, minX: 0, minY: 0, maxX: extent, maxY: extent)
+    }
+
+    static func clip(_ lines: [[Point]], minX: Double, minY: Double, maxX: Double, maxY: Double) -> [[Point]] {
         var clipped: [[Point]] = []
         for line in lines where line.count >= 2 {
             var current: [Point]?
@@ -55,14 +59,14 @@ struct LineAnchors {
                 var p0 = line[i], p1 = line[i + 1]
                 func atX(_ x: Double) -> Point { Point(x, round(p0.y + (p1.y - p0.y) * ((x - p0.x) / (p1.x - p0.x)))) }
                 func atY(_ y: Double) -> Point { Point(round(p0.x + (p1.x - p0.x) * ((y - p0.y) / (p1.y - p0.y))), y) }
-                if p0.x < 0 && p1.x < 0 { continue }
-                if p0.x < 0 { p0 = atX(0) } else if p1.x < 0 { p1 = atX(0) }
-                if p0.y < 0 && p1.y < 0 { continue }
-                if p0.y < 0 { p0 = atY(0) } else if p1.y < 0 { p1 = atY(0) }
-                if p0.x >= extent && p1.x >= extent { continue }
-                if p0.x >= extent { p0 = atX(extent) } else if p1.x >= extent { p1 = atX(extent) }
-                if p0.y >= extent && p1.y >= extent { continue }
-                if p0.y >= extent { p0 = atY(extent) } else if p1.y >= extent { p1 = atY(extent) }
+                if p0.x < minX && p1.x < minX { continue }
+                if p0.x < minX { p0 = atX(minX) } else if p1.x < minX { p1 = atX(minX) }
+                if p0.y < minY && p1.y < minY { continue }
+                if p0.y < minY { p0 = atY(minY) } else if p1.y < minY { p1 = atY(minY) }
+                if p0.x >= maxX && p1.x >= maxX { continue }
+                if p0.x >= maxX { p0 = atX(maxX) } else if p1.x >= maxX { p1 = atX(maxX) }
+                if p0.y >= maxY && p1.y >= maxY { continue }
+                if p0.y >= maxY { p0 = atY(maxY) } else if p1.y >= maxY { p1 = atY(maxY) }
                 if current == nil || current!.last! != p0 {
                     if let done = current { clipped.append(done) }
                     current = [p0]

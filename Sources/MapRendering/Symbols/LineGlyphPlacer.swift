@@ -55,6 +55,19 @@ struct LineGlyphPlacer {
     /// The point `offset` pixels from the anchor along the line and the
     /// glyph's direction there (MapLibre's `placeGlyphAlongLine`).
     func place(_ offset: Double, flip: Bool) -> Placed? {
+        walk(offset, flip: flip).map { ($0.point, $0.angle) }
+    }
+
+    /// The line from the glyph centred `first` pixels from the anchor to the one
+    /// `last` pixels from it, through the vertices between (unflipped): what
+    /// MapLibre's collision circles are spaced along. Nil when either runs off the line.
+    func path(from first: Double, to last: Double) -> [Point]? {
+        guard let start = walk(first, flip: false), let end = walk(last, flip: false) else { return nil }
+        return Array(start.path.dropFirst().reversed()) + end.path.dropFirst()
+    }
+
+    /// ``place(_:flip:)`` with the vertices walked past: the anchor first, the point last.
+    private func walk(_ offset: Double, flip: Bool) -> (point: Point, angle: Double, path: [Point])? {
         var direction = offset > 0 ? 1 : -1
         var angle = 0.0
         if flip {
@@ -66,9 +79,11 @@ struct LineGlyphPlacer {
         var current = anchor, previous = anchor
         var toPrevious = 0.0, span = 0.0
         let distance = abs(offset)
+        var path: [Point] = []
         while toPrevious + span <= distance {
             index += direction
             guard index >= 0, index < line.count else { return nil }
+            path.append(current)
             previous = current
             current = line[index]
             toPrevious += span
@@ -76,6 +91,7 @@ struct LineGlyphPlacer {
         }
         let t = span > 0 ? (distance - toPrevious) / span : 0
         let point = Point(previous.x + (current.x - previous.x) * t, previous.y + (current.y - previous.y) * t)
-        return (point, angle + atan2(current.y - previous.y, current.x - previous.x))
+        path.append(point)
+        return (point, angle + atan2(current.y - previous.y, current.x - previous.x), path)
     }
 }

@@ -96,16 +96,66 @@ extension VectorLabelPlacer {
                     }
                     guard reserveGlyphs(for: text, size: paint.size) else { return }
                     var chosen: (label: VectorMapLabel, shift: Point)?
-                    if let label = Self.label(shaped, sdfPaint, along: projected, keepUpright: keepUpright, layerID: layer.id, text: text,
-                                              paint: paint, image: (Double(width), Double(height), labelsCrossEdges)),
-                       fits(label, paint: paint, allowOverlap: paint.allowOverlap) {
-                        chosen = (label, Point(0, 0))
+                    var circles: [(center: Point, radius: Double)] = []
+                    if var label = Self.label(shaped, sdfPaint, along: projected, keepUpright: keepUpright, layerID: layer.id, text: text,
+                                              paint: paint, image: (Double(width), Double(height), labelsCrossEdges)) {
+                        // It collides by circles along the line (MapLibre's `placeCollisionCircles`), not by its glyphs' boxes.
+                        circles = collisionCircles(shaped, paint, along: projected)
+                        if paint.allowOverlap || !index.collides(circles: circles) {
+                            label.boxes = []
+                            chosen = (label, Point(0, 0))
+                        }
                     }
-                    _ = placeSymbol(chosen, icon: icon, paint: paint)
+                    if placeSymbol(chosen, icon: icon, paint: paint), !paint.ignorePlacement { index.insert(circles: circles) }
                     if isExhausted { return }
                 }
             }
         }
+    }
+
+    /// The circles a line label collides by, in the collision grid's
+    /// coordinates, as MapLibre's `placeCollisionCircles` spaces them: along
+    /// the line from its first glyph's centre to its last's, the part in the
+    /// grid, each of radius half the text's height (at least 10 units of 24 to
+    /// the em) at its size plus `text-padding`, at most 2.5 radii apart.
+    func collisionCircles(_ text: ShapedText, _ paint: Paint, along line: LineGlyphPlacer) -> [(center: Point, radius: Double)] {
+        guard let first = text.glyphs.first, let last = text.glyphs.last, text.bottom - text.top > 0 else { return [] }
+        let s = paint.text.size / TextShaper.oneEm * scale
+        let radius = max(10, text.bottom - text.top) * s / 2 + paint.padding
+        guard let path = line.path(from: (first.x + Double(first.glyph.advance) / 2) * s,
+                                   to: (last.x + Double(last.glyph.advance) / 2) * s), !path.isEmpty else { return [] }
+        let pad = SymbolIconPlacer.viewportPadding * scale
+        let shifted = path.map { Point($0.x + pad, $0.y + pad) }
+        let maxX = Double(width) + 2 * pad, maxY = Double(height) + 2 * pad
+        let xs = shifted.map(\.x), ys = shifted.map(\.y)
+        let segments: [[Point]]
+        if xs.min()! >= 0, xs.max()! <= maxX, ys.min()! >= 0, ys.max()! <= maxY {
+            segments = [shifted]
+        } else if xs.max()! < 0 || xs.min()! > maxX || ys.max()! < 0 || ys.min()! > maxY {
+            segments = []
+        } else {
+            segments = LineAnchors.clip([shifted], minX: 0, minY: 0, maxX: maxX, maxY: maxY)
+        }
+        var circles: [(center: Point, radius: Double)] = []
+        for segment in segments {
+            var distances = [0.0]
+            for i in segment.indices.dropFirst() { distances.append(distances[i - 1] + LineAnchors.distance(segment[i - 1], segment[i])) }
+            let length = distances.last!
+            let padding = min(radius * 0.25, length * 0.5)
+            let padded = length - 2 * padding
+            let count = length <= 0.5 * radius ? 1 : min(Int((padded / (radius * 2.5)).rounded(.up)) + 1, 4096)
+            for i in 0..<count {
+                let target = Double(i) / Double(max(count - 1, 1)) * padded + padding
+                var k = 1
+                while k < distances.count - 1, distances[k] < target { k += 1 }
+                guard k < segment.count else { circles.append((segment[0], radius)); continue }
+                let span = distances[k] - distances[k - 1]
+                let t = span > 0 ? (target - distances[k - 1]) / span : 0
+                let a = segment[k - 1], b = segment[k]
+                circles.append((Point(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t), radius))
+            }
+        }
+        return circles
     }
 
     /// `text`'s glyphs set one by one along `line` from its anchor (each glyph's

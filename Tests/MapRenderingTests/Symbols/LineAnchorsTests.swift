@@ -49,7 +49,7 @@ final class LineAnchorsTests: XCTestCase {
         let rightwards = LineGlyphPlacer(line: [Point(0, 0), Point(100, 0)], anchor: Point(50, 0), segment: 0)
         let placed = try XCTUnwrap(rightwards.place([-10, 10], keepUpright: true))
         XCTAssertEqual(placed.map(\.point), [Point(40, 0), Point(60, 0)])
-        XCTAssertEqual(placed[0].angle, 0, accuracy: 1e-9)
+        XCTAssertEqual(cos(placed[0].angle), 1, accuracy: 1e-9)
         // Drawn leftwards: flipped, so the first glyph is still on the left and upright.
         let leftwards = LineGlyphPlacer(line: [Point(100, 0), Point(0, 0)], anchor: Point(50, 0), segment: 0)
         let flipped = try XCTUnwrap(leftwards.place([-10, 10], keepUpright: true))
@@ -82,5 +82,22 @@ final class LineAnchorsTests: XCTestCase {
         XCTAssertEqual(merged[1], [[Point(10, 0), Point(10, 10)]])
         XCTAssertNil(merged[2])
         XCTAssertNil(merged[3])
+    }
+}
+
+/// Collision circles against boxes and circles, as MapLibre's `GridIndex` tests them.
+final class LabelCollisionCircleTests: XCTestCase {
+    func testCirclesMissABoxTheirBoundsWouldHit() {
+        var index = LabelCollisionIndex(width: 200, height: 200)
+        index.insert([LabelBox(minX: 100, minY: 100, maxX: 150, maxY: 150)])
+        // The circle's bounding box overlaps the box's corner; the circle does not.
+        XCTAssertFalse(index.collides(circles: [(Point(93, 93), 9)]))
+        XCTAssertTrue(index.collides(circles: [(Point(95, 120), 6)]))
+        index.insert(circles: [(Point(40, 40), 10)])
+        XCTAssertTrue(index.collides(circles: [(Point(55, 40), 6)]))
+        XCTAssertFalse(index.collides(circles: [(Point(55, 40), 4)]))
+        // A box over a circle's bounds' corner clears the circle.
+        XCTAssertFalse(index.collides([LabelBox(minX: 48, minY: 48, maxX: 60, maxY: 60)]))
+        XCTAssertTrue(index.collides([LabelBox(minX: 45, minY: 35, maxX: 60, maxY: 45)]))
     }
 }

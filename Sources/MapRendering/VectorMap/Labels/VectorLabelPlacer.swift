@@ -38,7 +38,7 @@ struct VectorLabelPlacer {
 
     /// The boxes of the labels and icons placed so far, in a grid reaching
     /// ``SymbolIconPlacer/viewportPadding`` past the image (MapLibre's `CollisionIndex`).
-    private var index: LabelCollisionIndex
+    var index: LabelCollisionIndex
     /// The icons, placed with their symbols' text; nil when the style has no sprites.
     private(set) var icons: SymbolIconPlacer?
     private(set) var labels: [VectorMapLabel] = []
