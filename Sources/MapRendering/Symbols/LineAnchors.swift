@@ -42,6 +42,9 @@ struct LineAnchors {
         var overscaling: Double
     }
 
+    /// The most places along one line tried for anchors (65 536).
+    static let maximumTries = 1 << 16
+
     /// MapLibre's `_round` (JavaScript's `Math.round`: halves up).
     static func round(_ v: Double) -> Double { (v + 0.5).rounded(.down) }
 
@@ -109,12 +112,14 @@ struct LineAnchors {
         let total = length(line)
         var travelled = 0.0, marked = offset - spacing
         var found: [Anchor] = []
+        // Bounded: a spacing under a unit (a deeply overscaled tile) on a long line would be millions of tries.
+        var tries = 0
         for i in 0..<(line.count - 1) {
             let a = line[i], b = line[i + 1]
             let span = distance(a, b)
             let angle = atan2(b.y - a.y, b.x - a.x)
-            // Bounded: a spacing under a unit on a long line would be millions of tries.
-            while marked + spacing < travelled + span, found.count < 1 << 16 {
+            while marked + spacing < travelled + span, tries < maximumTries {
+                tries += 1
                 marked += spacing
                 let t = (marked - travelled) / span
                 let x = a.x + (b.x - a.x) * t, y = a.y + (b.y - a.y) * t

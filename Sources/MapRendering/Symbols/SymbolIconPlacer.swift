@@ -198,7 +198,7 @@ struct SymbolIconPlacer {
         let pad = Self.viewportPadding * scale
         let grid = LabelBox(minX: 0, minY: 0, maxX: Double(width) + 2 * pad, maxY: Double(height) + 2 * pad)
         var found: [Candidate] = []
-        for (anchorIndex, one) in anchors.enumerated() {
+        for (anchorIndex, one) in anchors.enumerated() where found.count < Self.maximumCandidates(limits) {
             let projected = LineSymbolAnchors.projected(one, on: place)
             var placed = evaluated
             // Pitched with the map (the rotation's alignment unless set), MapLibre samples linearly.

@@ -101,3 +101,14 @@ final class LabelCollisionCircleTests: XCTestCase {
         XCTAssertTrue(index.collides([LabelBox(minX: 45, minY: 35, maxX: 60, maxY: 45)]))
     }
 }
+
+extension LineAnchorsTests {
+    func testATinySpacingOnALongLineIsBoundedInTries() {
+        // Every place lies outside the (100-unit) tile, at a spacing of a ten-thousandth of a
+        // unit: no anchor, and not 10⁸ tries.
+        let start = Date()
+        let anchors = LineAnchors.anchors([Point(100, 100), Point(8000, 100), Point(8000, 8000)], options(spacing: 0.0001), extent: 100)
+        XCTAssertEqual(anchors, [])
+        XCTAssertLessThan(Date().timeIntervalSince(start), 1)
+    }
+}
