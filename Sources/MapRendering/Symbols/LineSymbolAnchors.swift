@@ -11,13 +11,16 @@ struct LineSymbolAnchors {
         var anchor: LineAnchors.Anchor
     }
 
-    /// The anchor search's options for a symbol on a tile of zoom `tileZoom`
-    /// drawn at `zoom`: `textWidth` and `iconWidth` are the shaped widths (24-pixel
-    /// ems, CSS pixels), nil without text or icon.
+    /// The anchor search's options for a symbol on `place` (its tile drawn at
+    /// `zoom`, `scale` output pixels to the CSS pixel): `textWidth` and `iconWidth`
+    /// are the shaped widths (24-pixel ems, CSS pixels), nil without text or icon.
+    /// As MapLibre: the tile's units per CSS pixel at the whole zoom (`tilePixelRatio`).
     static func options(spacing: Double, textWidth: Double?, iconWidth: Double?, textMaxSize: Double, maxAngle: Double,
-                        tileZoom: Int, zoom: Double) -> LineAnchors.Options {
-        let overscaling = pow(2, max(0, (zoom + 1e-9).rounded(.down) - Double(tileZoom)))
-        let tilePixelRatio = LineAnchors.extent / (512 * overscaling)
+                        place: TileCover.Placed, scale: Double, zoom: Double) -> LineAnchors.Options {
+        let overscaling = pow(2, max(0, (zoom + 1e-9).rounded(.down) - Double(place.tile.z)))
+        // The tile's side at its own zoom in CSS pixels: 512 for MapLibre's cameras, 256 for a raster-tile grid.
+        let tileSize = place.tileSide / scale / pow(2, zoom - Double(place.tile.z))
+        let tilePixelRatio = LineAnchors.extent / (tileSize * overscaling)
         let boxScale = tilePixelRatio * textMaxSize / TextShaper.oneEm
         return LineAnchors.Options(spacing: tilePixelRatio * spacing, labelWidth: max(textWidth ?? 0, iconWidth ?? 0) * boxScale,
                                    boxScale: boxScale, hasText: textWidth != nil, maxAngle: maxAngle * .pi / 180,

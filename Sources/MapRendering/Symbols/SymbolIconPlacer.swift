@@ -188,7 +188,7 @@ struct SymbolIconPlacer {
         let options = LineSymbolAnchors.options(spacing: style.spacing.value(atZoom: zoom, for: feature), textWidth: textWidth,
                                                 iconWidth: Self.lineIconWidth(image, icon, feature, zoom: zoom),
                                                 textMaxSize: style.textSize.value(atZoom: zoom, for: feature),
-                                                maxAngle: style.maxAngle.value(atZoom: zoom, for: feature), tileZoom: place.tile.z, zoom: zoom)
+                                                maxAngle: style.maxAngle.value(atZoom: zoom, for: feature), place: place, scale: scale, zoom: zoom)
         let anchors = LineSymbolAnchors.anchors(of: lines, center: placement == .lineCenter, options)
         guard !anchors.isEmpty else { return [] }
         let (evaluated, box) = Self.layout(image, icon, layerID, feature, zoom: zoom, scale: scale)

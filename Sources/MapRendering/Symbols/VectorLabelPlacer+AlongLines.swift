@@ -63,7 +63,7 @@ extension VectorLabelPlacer {
                 let options = LineSymbolAnchors.options(spacing: style.spacing.value(atZoom: zoom, for: feature),
                                                         textWidth: shaped.right - shaped.left, iconWidth: iconWidth,
                                                         textMaxSize: paint.text.size, maxAngle: style.maxAngle.value(atZoom: zoom, for: feature),
-                                                        tileZoom: place.tile.z, zoom: zoom)
+                                                        place: place, scale: scale, zoom: zoom)
                 let anchors = LineSymbolAnchors.anchors(of: featureLines, center: placement == .lineCenter, options)
                 guard !anchors.isEmpty else { continue }
                 let alongLine = style.alignment.textRotation.value(atZoom: zoom, for: feature).isMap(for: placement)
