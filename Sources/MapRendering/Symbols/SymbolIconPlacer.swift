@@ -109,13 +109,14 @@ struct SymbolIconPlacer {
         guard case .symbol(let style) = layer.kind, let sourceLayer = layer.sourceLayer else { return [] }
         let icon = style.icon
         if let constant = icon.image.constantValue, constant.isEmpty { return [] }
-        // Point placement only: icons along lines are left to the line placement.
-        guard style.placement.value(atZoom: zoom) == .point else { return [] }
+        let placement = style.placement.value(atZoom: zoom)
         var found: [Candidate] = []
         for (tileIndex, (tile, place)) in tiles.enumerated() {
             guard let tileLayer = tile.layer(named: sourceLayer), tileLayer.extent > 0 else { continue }
             let extent = Double(tileLayer.extent)
             let unit = place.tileSide / extent
+            // Along lines with text, the lines MapLibre's `mergeLines` joins (as the text finds them).
+            let merged = placement == .line && glyphs != nil ? try mergedLines(layer, style, tileLayer, place, checkCancellation) : nil
             for featureIndex in 0..<tileLayer.featureCount {
                 examined += 1
                 guard examined <= limits.labelFeaturesPerSnapshot, found.count < Self.maximumCandidates(limits) else { return found }
@@ -129,6 +130,12 @@ struct SymbolIconPlacer {
                     if missingSet.insert(name).inserted { missing.append(name) }
                     continue
                 }
+                if placement != .point {
+                    let lines = merged.map { $0[featureIndex] ?? [] } ?? LineSymbolAnchors.lines(of: feature, in: tileLayer)
+                    found += alongLines(style, layer.id, image, feature, featureIndex, lines, tileIndex, place, placement)
+                    guard found.count < Self.maximumCandidates(limits) else { return found }
+                    continue
+                }
                 var evaluated: PlacedIcon?
                 var box = LabelBox(minX: 0, minY: 0, maxX: 0, maxY: 0)
                 var anchorIndex = -1
@@ -139,6 +146,8 @@ struct SymbolIconPlacer {
                     if evaluated == nil {
                         (evaluated, box) = Self.layout(image, icon, layer.id, feature, zoom: zoom, scale: scale,
                                                        text: fittedText(style, feature))
+                        // `icon-rotation-alignment: map` turns the icon with the map.
+                        if style.alignment.iconRotation.value(atZoom: zoom, for: feature) == .map { evaluated?.angle += place.mapAngle }
                     }
                     guard var placed = evaluated else { return false }
                     let p = place.pixel(anchor.x * unit, anchor.y * unit)
@@ -165,6 +174,79 @@ struct SymbolIconPlacer {
             }
         }
         return found
+    }
+
+    /// `feature`'s icons along its lines in one tile, at the anchors MapLibre's
+    /// `getAnchors` finds (the same its text finds: see ``LineSymbolAnchors``),
+    /// each turned with its line where `icon-rotation-alignment` is the map
+    /// (and kept upright with `icon-keep-upright`); the collision box turns
+    /// with `icon-rotate` only, as MapLibre's does.
+    private func alongLines(_ style: SymbolLayerStyle, _ layerID: String, _ image: SpriteImage, _ feature: VectorTileFeature, _ featureIndex: Int,
+                            _ lines: [[Point]], _ tileIndex: Int, _ place: TileCover.Placed,
+                            _ placement: StyleSymbolPlacement) -> [Candidate] {
+        let icon = style.icon
+        let textWidth = VectorLabelPlacer.lineShaping(style, for: feature, zoom: zoom, glyphs: glyphs, maxGlyphs: limits.labelGlyphsPerSnapshot).map { $0.shaped.right - $0.shaped.left }
+        let options = LineSymbolAnchors.options(spacing: style.spacing.value(atZoom: zoom, for: feature), textWidth: textWidth,
+                                                iconWidth: Self.lineIconWidth(image, icon, feature, zoom: zoom),
+                                                textMaxSize: style.textSize.value(atZoom: zoom, for: feature),
+                                                maxAngle: style.maxAngle.value(atZoom: zoom, for: feature), place: place, scale: scale, zoom: zoom)
+        let anchors = LineSymbolAnchors.anchors(of: lines, center: placement == .lineCenter, options)
+        guard !anchors.isEmpty else { return [] }
+        let (evaluated, box) = Self.layout(image, icon, layerID, feature, zoom: zoom, scale: scale)
+        guard let evaluated else { return [] }
+        let alongLine = style.alignment.iconRotation.value(atZoom: zoom, for: feature).isMap(for: placement)
+        let keepUpright = style.alignment.iconKeepUpright.value(atZoom: zoom, for: feature)
+        let pad = Self.viewportPadding * scale
+        let grid = LabelBox(minX: 0, minY: 0, maxX: Double(width) + 2 * pad, maxY: Double(height) + 2 * pad)
+        var found: [Candidate] = []
+        for (anchorIndex, one) in anchors.enumerated() where found.count < Self.maximumCandidates(limits) {
+            let projected = LineSymbolAnchors.projected(one, on: place)
+            var placed = evaluated
+            // Pitched with the map (the rotation's alignment unless set), MapLibre samples linearly.
+            let pitch = style.alignment.iconPitch.value(atZoom: zoom, for: feature)
+            if pitch == .map || (pitch == .auto && alongLine) { placed.linear = true }
+            if alongLine {
+                guard let turn = projected.place([0], keepUpright: keepUpright)?.first else { continue }
+                placed.angle += turn.angle
+            }
+            let p = projected.anchor
+            // `icon-translate` (held in the anchor) turns with the map unless anchored to the viewport, as at points.
+            let t = SymbolPlacementStyle.translation([placed.anchor.x, placed.anchor.y],
+                                                     anchor: style.order.iconTranslateAnchor.value(atZoom: zoom, for: feature),
+                                                     cos: place.cos, sin: place.sin)
+            placed.anchor = Point(p.x + t.x, p.y + t.y)
+            // Down the view, in tile units turned with the map (MapLibre's `getSortedSymbolIndexes`).
+            placed.drawOrder = (tileIndex, Int((place.sin * one.anchor.x + place.cos * one.anchor.y).rounded()), featureIndex)
+            let placedBox = LabelBox(minX: p.x + box.minX + pad, minY: p.y + box.minY + pad, maxX: p.x + box.maxX + pad, maxY: p.y + box.maxY + pad)
+            guard placedBox.intersects(grid) else { continue }
+            found.append(Candidate(key: SymbolKey(tile: tileIndex, feature: featureIndex, anchor: anchorIndex), point: p, icon: placed, box: placedBox,
+                                   allowOverlap: icon.allowOverlap.value(atZoom: zoom, for: feature),
+                                   ignorePlacement: icon.ignorePlacement.value(atZoom: zoom, for: feature),
+                                   optional: icon.optional.value(atZoom: zoom, for: feature), fitsText: false))
+        }
+        return found
+    }
+
+    /// The lines of `layer`'s features in one tile joined where lines of one
+    /// text meet (MapLibre's `mergeLines`), by feature index; a feature merged into another has none.
+    private func mergedLines(_ layer: StyleLayer, _ style: SymbolLayerStyle, _ tileLayer: VectorTileLayer, _ place: TileCover.Placed,
+                             _ checkCancellation: () throws -> Void) throws -> [Int: [[Point]]] {
+        var features: [LineSymbolAnchors.TileFeature] = []
+        for featureIndex in 0..<min(tileLayer.featureCount, limits.labelFeaturesPerSnapshot) {
+            try checkCancellation()
+            var feature = tileLayer.feature(at: featureIndex)
+            feature.tile = place.tile
+            guard feature.geometryType == .lineString || feature.geometryType == .polygon, layer.matches(feature, atZoom: zoom) else { continue }
+            let text = VectorLabelPlacer.lineShaping(style, for: feature, zoom: zoom, glyphs: glyphs, maxGlyphs: limits.labelGlyphsPerSnapshot)?.text
+            features.append((featureIndex, text, LineSymbolAnchors.lines(of: feature, in: tileLayer)))
+        }
+        return LineSymbolAnchors.merged(features)
+    }
+
+    /// The width of `image` as `icon` shapes it (CSS pixels, before `icon-size`): what a line symbol's anchors measure.
+    static func lineIconWidth(_ image: SpriteImage, _ icon: SymbolIconStyle, _ feature: VectorTileFeature, zoom: Double) -> Double {
+        let shaped = IconQuads(image, offset: icon.offset.value(atZoom: zoom, for: feature), anchor: icon.anchor.value(atZoom: zoom, for: feature))
+        return shaped.right - shaped.left
     }
 
     /// The most icons of one layer laid out before placement: 16 times the labels
@@ -197,9 +279,12 @@ struct SymbolIconPlacer {
     /// overlap, by tile, then down the tile, then later features first (MapLibre's `sortFeatures`).
     mutating func orderLayer(from first: Int, byViewportY: Bool) {
         guard byViewportY, first < icons.count else { return }
-        icons[first...].sort { a, b in
-            (a.drawOrder.tile, a.drawOrder.y, -a.drawOrder.feature) < (b.drawOrder.tile, b.drawOrder.y, -b.drawOrder.feature)
+        // Stable, as JavaScript's sort: one feature's icons at one height keep their order along the line.
+        let sorted = icons[first...].enumerated().sorted { a, b in
+            let (p, q) = (a.element.drawOrder, b.element.drawOrder)
+            return (p.tile, p.y, -p.feature, a.offset) < (q.tile, q.y, -q.feature, b.offset)
         }
+        icons.replaceSubrange(first..., with: sorted.map(\.element))
     }
 
     /// With `icon-text-fit`, the feature's text shaped from the style's glyphs
@@ -221,7 +306,9 @@ struct SymbolIconPlacer {
         let empty = LabelBox(minX: 0, minY: 0, maxX: 0, maxY: 0)
         let size = min(icon.size.value(atZoom: zoom, for: feature), 1000)
         let opacity = icon.opacity.value(atZoom: zoom, for: feature)
-        guard size > 0, opacity > 0 else { return (nil, empty) }
+        // Invisible icons still take their place (MapLibre places them; they are not drawn),
+        // unless they ignore placement: then they change nothing.
+        guard size > 0, opacity > 0 || !icon.ignorePlacement.value(atZoom: zoom, for: feature) else { return (nil, empty) }
         let offset = icon.offset.value(atZoom: zoom, for: feature)
         let translate = icon.translate.value(atZoom: zoom, for: feature)
         let rotate = icon.rotate.value(atZoom: zoom, for: feature)
@@ -276,7 +363,7 @@ struct SymbolIconPlacer {
             runs.append(icons[start...i])
             start = i + 1
         }
-        for icon in runs.reversed().joined() {
+        for icon in runs.reversed().joined() where icon.opacity > 0 {
             if let halo = icon.halo { Self.draw(icon, on: &canvas, halo: halo, scale: scale) }
             Self.draw(icon, on: &canvas, halo: nil, scale: scale)
         }

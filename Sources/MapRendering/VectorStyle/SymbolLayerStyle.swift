@@ -41,6 +41,8 @@ public struct SymbolLayerStyle: Sendable {
     public var order: SymbolPlacementStyle
     /// `text-field` as a `format` expression: its sections; nil for plain text.
     public var format: StyleFormattedText?
+    /// How text and icons follow lines and the map.
+    public var alignment: SymbolAlignmentStyle
 
     /// The style with zoom-only properties evaluated at `zoom`.
     public func atZoom(_ zoom: Double) -> SymbolLayerStyle {
@@ -50,7 +52,8 @@ public struct SymbolLayerStyle: Sendable {
                          ignorePlacement: ignorePlacement.atZoom(zoom),
                          textColor: textColor.atZoom(zoom), haloColor: haloColor.atZoom(zoom), haloWidth: haloWidth.atZoom(zoom),
                          textOpacity: textOpacity.atZoom(zoom), icon: icon.atZoom(zoom), text: text.atZoom(zoom),
-                         order: order.atZoom(zoom), format: format?.atZoom(zoom))
+                         order: order.atZoom(zoom), format: format?.atZoom(zoom),
+                         alignment: alignment.atZoom(zoom))
     }
 }
 
@@ -58,6 +61,8 @@ public struct SymbolLayerStyle: Sendable {
 public enum StyleSymbolPlacement: String, Sendable {
     /// At each point of a point feature, a line's first point (as MapLibre), a polygon's centroid.
     case point
-    /// Along the line, following its direction.
+    /// Along the line, following its direction, every `symbol-spacing`.
     case line
+    /// Once, at the middle of each line.
+    case lineCenter = "line-center"
 }

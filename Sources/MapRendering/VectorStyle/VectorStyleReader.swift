@@ -226,6 +226,7 @@ struct VectorStyleReader {
         var supported = Self.supportedProperties[type]!
         if type == "symbol" {
             supported.layout.formUnion(SymbolIconStyle.properties.layout)
+            supported.layout.formUnion(SymbolAlignmentStyle.properties)
             supported.paint.formUnion(SymbolIconStyle.properties.paint)
             supported.layout.formUnion(SymbolPlacementStyle.properties.layout)
             supported.paint.formUnion(SymbolPlacementStyle.properties.paint)
@@ -338,10 +339,6 @@ struct VectorStyleReader {
                 sortKey: try reader.property("circle-sort-key", in: layout, "layout", type: .number, default: nil, convert: R.optionalNumber)))
         default:
             var layout = layout
-            if let placement = layout["symbol-placement"], placement == .string("line-center") {
-                reader.warn("layout property 'symbol-placement': 'line-center' is not supported; labels are placed along the line")
-                layout["symbol-placement"] = .string("line")
-            }
             // A `format` text: its sections kept, its plain text the layer's `text-field`.
             let format = try layout["text-field"].flatMap { try StyleFormattedText.read($0, reader: &reader) }
             if format != nil, let field = layout["text-field"] { layout["text-field"] = StyleFormattedText.plainTextExpression(field) }
@@ -361,7 +358,8 @@ struct VectorStyleReader {
                 textOpacity: try reader.property("text-opacity", in: paint, "paint", type: .number, default: 1, convert: R.opacity),
                 icon: try SymbolIconStyle.read(layout: layout, paint: paint, reader: &reader),
                 text: try SymbolTextStyle(layout: layout, paint: paint, reader: &reader),
-                order: try SymbolPlacementStyle(layout: layout, paint: paint, reader: &reader), format: format))
+                order: try SymbolPlacementStyle(layout: layout, paint: paint, reader: &reader), format: format,
+                alignment: try SymbolAlignmentStyle.read(layout: layout, reader: &reader)))
         }
         return StyleLayer(id: reader.id, source: source, sourceLayer: sourceLayer, minimumZoom: minimumZoom, maximumZoom: maximumZoom,
                           isVisible: isVisible, filter: filter, kind: kind)

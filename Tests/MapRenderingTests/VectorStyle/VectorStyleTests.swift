@@ -58,7 +58,6 @@ final class VectorStyleTests: XCTestCase {
         XCTAssertEqual(style.warnings, [
             "layer 'roads': layout property 'line-round-limit' is not supported",
             "layer 'roads': paint property 'line-color': expression operator 'to-rgba' is not supported",
-            "layer 'labels': layout property 'symbol-placement': 'line-center' is not supported; labels are placed along the line",
             "layer 'labels': layout property 'text-field': expression operator 'format' is not supported",
             "layer 'relief': layer type 'color-relief' is not supported",
             "layer 'roads2': layout property 'line-round-limit' is not supported",

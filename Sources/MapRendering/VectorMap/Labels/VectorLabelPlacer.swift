@@ -38,7 +38,7 @@ struct VectorLabelPlacer {
 
     /// The boxes of the labels and icons placed so far, in a grid reaching
     /// ``SymbolIconPlacer/viewportPadding`` past the image (MapLibre's `CollisionIndex`).
-    private var index: LabelCollisionIndex
+    var index: LabelCollisionIndex
     /// False: each source's symbols collide only with each other (MapLibre's `crossSourceCollisions`).
     let crossSourceCollisions: Bool
     /// Without cross-source collisions: the source whose index is ``index``, and the other sources' indexes.
@@ -131,7 +131,7 @@ struct VectorLabelPlacer {
     }
 
     /// Counts one feature or anchor examined; false once over the limit.
-    private mutating func examine() -> Bool {
+    mutating func examine() -> Bool {
         guard !isExhausted else { return false }
         examined += 1
         if examined > limits.labelFeaturesPerSnapshot { isExhausted = true }
@@ -145,7 +145,7 @@ struct VectorLabelPlacer {
                         checkCancellation: () throws -> Void = {}) throws {
         guard case .symbol(let style) = layer.kind, let sourceLayer = layer.sourceLayer else { return }
         if !crossSourceCollisions { useIndex(ofSource: layer.source ?? "") }
-        let alongLines = style.placement.value(atZoom: zoom) == .line
+        let alongLines = style.placement.value(atZoom: zoom) != .point
         // `symbol-sort-key` and `symbol-z-order`: the order point symbols are placed and drawn in.
         let order = SymbolOrder(style, zoom: zoom)
         var pending: [SymbolOrder.Pending<PendingText>] = []
@@ -175,6 +175,11 @@ struct VectorLabelPlacer {
                 if let candidate = iconCandidates[key], icons!.fits(candidate, in: index) { _ = icons!.insert(candidate, into: &index) }
             }
             icons?.orderLayer(from: iconsBefore, byViewportY: order.drawsByViewportY)
+        }
+        if alongLines, glyphs != nil {
+            // With the style's glyphs, as MapLibre: anchors per tile (VectorLabelPlacer+AlongLines).
+            return try placeAlongLines(layer, style, sourceLayer: sourceLayer, from: tiles, iconCandidates: &iconCandidates,
+                                       iconsCut: iconsCut, checkCancellation: checkCancellation)
         }
         for (tileIndex, (tile, place)) in tiles.enumerated() {
             guard let tileLayer = tile.layer(named: sourceLayer), tileLayer.extent > 0 else { continue }
@@ -245,7 +250,9 @@ struct VectorLabelPlacer {
                                               opacity: style.textOpacity.value(atZoom: zoom, for: feature),
                                               image: { [icons] name in icons?.sprites.images[name] })
                             }
-                            guard let text = try lay(text, paint, format: format) else { return false }
+                            guard var text = try lay(text, paint, format: format) else { return false }
+                            // `text-rotation-alignment: map` turns the label with the map (MapLibre's `u_rotate_symbol`).
+                            if text.sdf != nil, style.alignment.textRotation.value(atZoom: zoom, for: feature) == .map { text.sdf!.angle += place.mapAngle }
                             laid = text
                         }
                         let p = place.pixel(anchor.x * unit, anchor.y * unit)
@@ -472,7 +479,7 @@ struct VectorLabelPlacer {
     }
 
     /// The feature's paint in output pixels; nil when nothing would show.
-    private func paint(_ style: SymbolLayerStyle, for feature: VectorTileFeature) -> Paint? {
+    func paint(_ style: SymbolLayerStyle, for feature: VectorTileFeature) -> Paint? {
         let size = min(style.textSize.value(atZoom: zoom, for: feature) * scale, Self.maximumTextSize)
         let opacity = style.textOpacity.value(atZoom: zoom, for: feature)
         let color = VectorLayerDrawer.rgba(style.textColor.value(atZoom: zoom, for: feature), opacity: opacity)
@@ -500,7 +507,7 @@ struct VectorLabelPlacer {
     /// Counts `text`'s glyphs at `size` against the limit first; false (and
     /// exhausted) when over. A glyph larger than 32 pixels counts as
     /// `(size / 32)²` glyphs: the work of rasterising and blending it grows with its area.
-    private mutating func reserveGlyphs(for text: String, size: Double) -> Bool {
+    mutating func reserveGlyphs(for text: String, size: Double) -> Bool {
         let weight = max(1, Int(((size / 32) * (size / 32)).rounded(.up)))
         let (count, overflow) = text.unicodeScalars.count.multipliedReportingOverflow(by: weight)
         guard !overflow, glyphCount + count <= limits.labelGlyphsPerSnapshot else {
@@ -529,7 +536,7 @@ struct VectorLabelPlacer {
 
     /// `text` laid out for a point label, centred on (0, 0): wrapped to
     /// `text-max-width` ems, each line centred. Nil when over the glyph limit.
-    private mutating func lay(_ text: String, _ paint: Paint, format: FormattedText? = nil) throws -> PointText? {
+    mutating func lay(_ text: String, _ paint: Paint, format: FormattedText? = nil) throws -> PointText? {
         guard reserveGlyphs(for: text, size: paint.size) else { return nil }
         if let glyphs { return shape(text, paint, glyphs, format: format) }
         let lines: [TextLine], lineHeight: Double
@@ -616,9 +623,9 @@ struct VectorLabelPlacer {
     /// cross its edges) and clears the labels and icons before it, with its
     /// symbol's `icon` (see ``placeSymbol(_:icon:paint:)``).
     /// Returns whether the text was placed.
-    private mutating func placePoint(layerID: String, text: String, laid: PointText, at p: Point, paint: Paint,
-                                     icon: SymbolIconPlacer.Candidate? = nil, textOptional: Bool = false,
-                                     translate: Point = Point(0, 0)) -> Bool {
+    mutating func placePoint(layerID: String, text: String, laid: PointText, at p: Point, paint: Paint,
+                             icon: SymbolIconPlacer.Candidate? = nil, textOptional: Bool = false,
+                             translate: Point = Point(0, 0)) -> Bool {
         let box = laid.box.offset(by: p)
         var chosen: (label: VectorMapLabel, shift: Point)?
         if let sdf = laid.sdf {
@@ -665,8 +672,8 @@ struct VectorLabelPlacer {
     /// both go into the collision index together, so a symbol's text may cover
     /// its own icon. An icon fitted to its text moves with the text's anchor.
     /// Returns whether the text was placed.
-    private mutating func placeSymbol(_ chosen: (label: VectorMapLabel, shift: Point)?, icon: SymbolIconPlacer.Candidate?, paint: Paint,
-                                      textOptional: Bool) -> Bool {
+    mutating func placeSymbol(_ chosen: (label: VectorMapLabel, shift: Point)?, icon: SymbolIconPlacer.Candidate?, paint: Paint,
+                              textOptional: Bool = false) -> Bool {
         var placeText = chosen != nil
         guard let icon, icons != nil else {
             if let chosen { insert(chosen.label, paint: paint) }
@@ -689,7 +696,7 @@ struct VectorLabelPlacer {
     }
 
     /// Whether `label` clears the boxes placed before (or may overlap them).
-    private func fits(_ label: VectorMapLabel, paint: Paint, allowOverlap: Bool) -> Bool {
+    func fits(_ label: VectorMapLabel, paint: Paint, allowOverlap: Bool) -> Bool {
         allowOverlap || !index.collides(gridBoxes(label, paint: paint))
     }
 

@@ -1,0 +1,189 @@
+import Foundation
+import Raster
+
+/// Line labels drawn from the style's glyphs, placed as MapLibre places them
+/// (`symbol-placement: line` and `line-center`): per tile, at the anchors
+/// ``LineSymbolAnchors`` finds (the same its icons use), a label of one text
+/// skipped within half a spacing of one placed before in the tile (MapLibre's
+/// `anchorIsTooClose`); each glyph set on the projected line by
+/// ``LineGlyphPlacer`` (kept upright with `text-keep-upright`), or, with
+/// `text-rotation-alignment: viewport`, the text set straight at the anchor as a point label.
+extension VectorLabelPlacer {
+    /// `feature`'s text shaped on one line as a line label is (no wrapping, no
+    /// variable anchors), with its layout; nil without glyphs, text or a glyph
+    /// of it in the font stack, or with more characters than `maxGlyphs`.
+    static func lineShaping(_ style: SymbolLayerStyle, for feature: VectorTileFeature, zoom: Double, glyphs: GlyphCache?,
+                            layout given: TextLayout? = nil, maxGlyphs: Int) -> (text: String, shaped: ShapedText)? {
+        guard let glyphs else { return nil }
+        let text = cleaned(style.textField.value(atZoom: zoom, for: feature), alongLine: true)
+        guard !text.isEmpty, text.unicodeScalars.count <= maxGlyphs else { return nil }
+        var layout = given ?? textLayout(style, for: feature, zoom: zoom, haloWidth: 0)
+        layout.maxWidth = .infinity
+        layout.variableAnchors = []
+        let codePoints = layout.transform.apply(text).unicodeScalars.map(\.value)
+        return shape(codePoints, layout, glyphs: glyphs).map { (text, $0) }
+    }
+
+    /// Places `layer`'s labels along lines from `tiles` with the style's glyphs,
+    /// each with its symbol's icon from `iconCandidates` (taken out as used);
+    /// symbols after `iconsCut` are left out.
+    mutating func placeAlongLines(_ layer: StyleLayer, _ style: SymbolLayerStyle, sourceLayer: String,
+                                  from tiles: [(tile: VectorTile, place: TileCover.Placed)],
+                                  iconCandidates: inout [SymbolIconPlacer.SymbolKey: SymbolIconPlacer.Candidate],
+                                  iconsCut: SymbolIconPlacer.SymbolKey?, checkCancellation: () throws -> Void) throws {
+        let placement = style.placement.value(atZoom: zoom)
+        for (tileIndex, (tile, place)) in tiles.enumerated() {
+            guard let tileLayer = tile.layer(named: sourceLayer), tileLayer.extent > 0 else { continue }
+            // The anchors of each text placed so far in this tile (MapLibre's `compareText`, per bucket).
+            var placedAnchors: [String: [LineAnchors.Anchor]] = [:]
+            // The tile's labelled features first: lines of one text meeting end to start are joined (`mergeLines`).
+            var labelled: [(index: Int, feature: VectorTileFeature, paint: Paint, text: String, shaped: ShapedText)] = []
+            var tileFeatures: [LineSymbolAnchors.TileFeature] = []
+            for featureIndex in 0..<tileLayer.featureCount {
+                guard examine() else { return }
+                try checkCancellation()
+                var feature = tileLayer.feature(at: featureIndex)
+                feature.tile = place.tile   // where `within` tests
+                guard feature.geometryType == .lineString || feature.geometryType == .polygon, layer.matches(feature, atZoom: zoom),
+                      let paint = paint(style, for: feature),
+                      let (text, shaped) = Self.lineShaping(style, for: feature, zoom: zoom, glyphs: glyphs, layout: paint.text,
+                                                            maxGlyphs: limits.labelGlyphsPerSnapshot) else { continue }
+                labelled.append((featureIndex, feature, paint, text, shaped))
+                tileFeatures.append((featureIndex, text, LineSymbolAnchors.lines(of: feature, in: tileLayer)))
+            }
+            let lines = placement == .line ? LineSymbolAnchors.merged(tileFeatures)
+                : Dictionary(tileFeatures.map { ($0.index, $0.lines) }, uniquingKeysWith: { a, _ in a })
+            for (featureIndex, feature, paint, text, shaped) in labelled {
+                guard let featureLines = lines[featureIndex] else { continue }
+                var iconWidth: Double?
+                let iconName = style.icon.image.value(atZoom: zoom, for: feature)
+                if !iconName.isEmpty, let image = icons?.sprites.images[iconName] {
+                    iconWidth = SymbolIconPlacer.lineIconWidth(image, style.icon, feature, zoom: zoom)
+                }
+                let options = LineSymbolAnchors.options(spacing: style.spacing.value(atZoom: zoom, for: feature),
+                                                        textWidth: shaped.right - shaped.left, iconWidth: iconWidth,
+                                                        textMaxSize: paint.text.size, maxAngle: style.maxAngle.value(atZoom: zoom, for: feature),
+                                                        place: place, scale: scale, zoom: zoom)
+                let anchors = LineSymbolAnchors.anchors(of: featureLines, center: placement == .lineCenter, options)
+                guard !anchors.isEmpty else { continue }
+                let alongLine = style.alignment.textRotation.value(atZoom: zoom, for: feature).isMap(for: placement)
+                let keepUpright = style.alignment.textKeepUpright.value(atZoom: zoom, for: feature)
+                let sdfPaint = SDFTextDrawer.Paint(fontScale: paint.text.size / TextShaper.oneEm, pixelRatio: scale, color: paint.color,
+                                                   halo: paint.halo, haloWidth: paint.text.haloWidth, haloBlur: paint.text.haloBlur)
+                var pointText: PointText?
+                for (anchorIndex, found) in anchors.enumerated() {
+                    guard examine() else { return }
+                    if placement == .line {
+                        let a = found.anchor
+                        let near = placedAnchors[text, default: []].contains { other in
+                            ((a.x - other.x) * (a.x - other.x) + (a.y - other.y) * (a.y - other.y)).squareRoot() < options.spacing / 2
+                        }
+                        if near { continue }
+                        placedAnchors[text, default: []].append(a)
+                    }
+                    let key = SymbolIconPlacer.SymbolKey(tile: tileIndex, feature: featureIndex, anchor: anchorIndex)
+                    if let iconsCut, key.isAfter(iconsCut) { return }
+                    let icon = iconCandidates.removeValue(forKey: key)
+                    let projected = LineSymbolAnchors.projected(found, on: place)
+                    if !alongLine {
+                        // Straight at the anchor, as a point label.
+                        if pointText == nil {
+                            guard let laid = try lay(text, paint) else { return }
+                            pointText = laid
+                        }
+                        _ = placePoint(layerID: layer.id, text: text, laid: pointText!, at: projected.anchor, paint: paint, icon: icon)
+                        continue
+                    }
+                    guard reserveGlyphs(for: text, size: paint.size) else { return }
+                    var chosen: (label: VectorMapLabel, shift: Point)?
+                    var circles: [(center: Point, radius: Double)] = []
+                    if var label = Self.label(shaped, sdfPaint, along: projected, keepUpright: keepUpright, layerID: layer.id, text: text,
+                                              paint: paint, image: (Double(width), Double(height), labelsCrossEdges)) {
+                        // It collides by circles along the line (MapLibre's `placeCollisionCircles`), not by its glyphs' boxes.
+                        circles = collisionCircles(shaped, paint, along: projected)
+                        if paint.allowOverlap || !index.collides(circles: circles) {
+                            label.boxes = []
+                            chosen = (label, Point(0, 0))
+                        }
+                    }
+                    if placeSymbol(chosen, icon: icon, paint: paint), !paint.ignorePlacement { index.insert(circles: circles) }
+                    if isExhausted { return }
+                }
+            }
+        }
+    }
+
+    /// The circles a line label collides by, in the collision grid's
+    /// coordinates, as MapLibre's `placeCollisionCircles` spaces them: along
+    /// the line from its first glyph's centre to its last's, the part in the
+    /// grid, each of radius half the text's height (at least 10 units of 24 to
+    /// the em) at its size plus `text-padding`, at most 2.5 radii apart.
+    func collisionCircles(_ text: ShapedText, _ paint: Paint, along line: LineGlyphPlacer) -> [(center: Point, radius: Double)] {
+        guard let first = text.glyphs.first, let last = text.glyphs.last, text.bottom - text.top > 0 else { return [] }
+        let s = paint.text.size / TextShaper.oneEm * scale
+        let radius = max(10, text.bottom - text.top) * s / 2 + paint.padding
+        guard let path = line.path(from: (first.x + Double(first.glyph.advance) / 2) * s,
+                                   to: (last.x + Double(last.glyph.advance) / 2) * s), !path.isEmpty else { return [] }
+        let pad = SymbolIconPlacer.viewportPadding * scale
+        let shifted = path.map { Point($0.x + pad, $0.y + pad) }
+        let maxX = Double(width) + 2 * pad, maxY = Double(height) + 2 * pad
+        let xs = shifted.map(\.x), ys = shifted.map(\.y)
+        let segments: [[Point]]
+        if xs.min()! >= 0, xs.max()! <= maxX, ys.min()! >= 0, ys.max()! <= maxY {
+            segments = [shifted]
+        } else if xs.max()! < 0 || xs.min()! > maxX || ys.max()! < 0 || ys.min()! > maxY {
+            segments = []
+        } else {
+            segments = LineAnchors.clip([shifted], minX: 0, minY: 0, maxX: maxX, maxY: maxY)
+        }
+        var circles: [(center: Point, radius: Double)] = []
+        for segment in segments {
+            var distances = [0.0]
+            for i in segment.indices.dropFirst() { distances.append(distances[i - 1] + LineAnchors.distance(segment[i - 1], segment[i])) }
+            let length = distances.last!
+            let padding = min(radius * 0.25, length * 0.5)
+            let padded = length - 2 * padding
+            let count = length <= 0.5 * radius ? 1 : min(Int((padded / (radius * 2.5)).rounded(.up)) + 1, 4096)
+            for i in 0..<count {
+                let target = Double(i) / Double(max(count - 1, 1)) * padded + padding
+                var k = 1
+                while k < distances.count - 1, distances[k] < target { k += 1 }
+                guard k < segment.count else { circles.append((segment[0], radius)); continue }
+                let span = distances[k] - distances[k - 1]
+                let t = span > 0 ? (target - distances[k - 1]) / span : 0
+                let a = segment[k - 1], b = segment[k]
+                circles.append((Point(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t), radius))
+            }
+        }
+        return circles
+    }
+
+    /// `text`'s glyphs set one by one along `line` from its anchor (each glyph's
+    /// centre its shaped offset along the line, turned to the segment under it),
+    /// each glyph's box its turned bounds. Nil when a glyph runs off the line, or
+    /// (unless labels may cross the image's edges) a box leaves the image.
+    static func label(_ text: ShapedText, _ sdfPaint: SDFTextDrawer.Paint, along line: LineGlyphPlacer, keepUpright: Bool,
+                      layerID: String, text label: String, paint: Paint,
+                      image: (width: Double, height: Double, crossesEdges: Bool)) -> VectorMapLabel? {
+        let s = sdfPaint.fontScale * sdfPaint.pixelRatio
+        let offsets = text.glyphs.map { ($0.x + Double($0.glyph.advance) / 2) * s }
+        guard let placed = line.place(offsets, keepUpright: keepUpright) else { return nil }
+        var glyphs: [(text: ShapedText, at: Point, angle: Double)] = []
+        var boxes: [LabelBox] = []
+        for (glyph, at) in zip(text.glyphs, placed) {
+            let advance = Double(glyph.glyph.advance)
+            let one = ShapedText(glyphs: [.init(glyph: glyph.glyph, x: -advance / 2, y: glyph.y)], left: -advance / 2, top: text.top,
+                                 right: advance / 2, bottom: text.bottom, lineCount: 1)
+            glyphs.append((one, at.point, at.angle))
+            let c = cos(at.angle), sn = sin(at.angle)
+            let halfWidth = advance / 2 * s, halfHeight = (text.bottom - text.top) / 2 * s
+            let hx = abs(c) * halfWidth + abs(sn) * halfHeight, hy = abs(sn) * halfWidth + abs(c) * halfHeight
+            let box = LabelBox(minX: at.point.x - hx, minY: at.point.y - hy, maxX: at.point.x + hx, maxY: at.point.y + hy)
+            guard image.crossesEdges || box.isInside(width: image.width, height: image.height) else { return nil }
+            boxes.append(box)
+        }
+        return VectorMapLabel(layerID: layerID, text: label, anchor: line.anchor, boxes: boxes, layout: .sdfAlongLine(glyphs, sdfPaint),
+                              color: paint.color, halo: paint.halo, haloWidth: paint.haloWidth,
+                              drawsByViewportY: paint.allowOverlap || paint.ignorePlacement)
+    }
+}
