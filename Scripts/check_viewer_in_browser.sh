@@ -53,6 +53,7 @@ page="http://127.0.0.1:$port/"
     cat "$work/chromium.log" >&2; echo "check_viewer_in_browser: chromium failed" >&2; exit 1
 }
 verdict=$(grep -o 'id="viewer-check">[^<]*' "$work/dom.html" | sed 's/^id="viewer-check">//' || true)
+sleep 0.3  # the access log is written in batches, each line within 200 ms
 echo "$verdict ($(grep -c '"route":"tiles"' "$work/access.log") tile requests served)"
 case "$verdict" in
     "viewer-check: ok, "*) ;;

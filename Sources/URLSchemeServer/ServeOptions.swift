@@ -114,9 +114,9 @@ public enum ServeOptions {
 
     /// Starts `server`, says where it listens on standard error, and serves
     /// until SIGTERM or SIGINT; then drains (new connections refused,
-    /// `/health` 503, requests in progress finished) and exits 0.
-    /// Exits 1 with the reason when the address cannot be used.
-    public static func serve(_ server: SchemeServer) async -> Never {
+    /// `/health` 503, requests in progress finished), flushes `accessLog`
+    /// and exits 0. Exits 1 with the reason when the address cannot be used.
+    public static func serve(_ server: SchemeServer, accessLog: AccessLogWriter? = nil) async -> Never {
         do {
             try server.start()
         } catch {
@@ -132,6 +132,7 @@ public enum ServeOptions {
             source.setEventHandler {
                 FileHandle.standardError.write(Data("urlscheme: draining\n".utf8))
                 server.drain {
+                    accessLog?.flush()
                     FileHandle.standardError.write(Data("urlscheme: stopped\n".utf8))
                     exit(0)
                 }

@@ -399,10 +399,12 @@ case "serve":
         fail("\(error)", code: 2)
     }
     let environment = servingEnvironment(openStore(), imageCache: useCache ? .standard : nil)
+    // Access-log lines on standard output, written in batches (AccessLogWriter).
+    let accessLog = AccessLogWriter()
     let server = SchemeServer(environment: environment, configuration: configuration, styles: servedStyles) { line in
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        accessLog.write(line)
     }
-    await ServeOptions.serve(server)
+    await ServeOptions.serve(server, accessLog: accessLog)
 default:
     break
 }

@@ -69,7 +69,9 @@ for _ in $(seq 50); do curl -sf "http://127.0.0.1:$front/health" >/dev/null && b
 base="http://127.0.0.1:$front"
 # status and cache status of one GET through nginx; body to $2 if given
 ask() { curl -s -o "${2:-/dev/null}" -D "$work/head" -w '%{http_code}' "$base$1"; echo " $(tr -d '\r' <"$work/head" | sed -n 's/^X-Cache-Status: //Ip')"; }
-renders() { cat "$work"/access-*.log | grep -cF "\"target\":\"$1\"" || true; }
+# The instances write their access logs in batches, each line within 200 ms (AccessLogWriter).
+settle() { sleep 0.3; }
+renders() { settle; cat "$work"/access-*.log | grep -cF "\"target\":\"$1\"" || true; }
 fail() { echo "nginx check: $*" >&2; echo "--- nginx access log" >&2; tail -n 20 "$work/urlscheme-access.log" >&2 || true; exit 1; }
 
 tile=/tiles/hel/14/9327/4742.png
@@ -91,7 +93,7 @@ echo "errors are not cached: 400 and 404 asked twice reach an instance twice"
 sleep 5  # past max-age 3 (nginx counts from when the answer began; a debug render takes over a second)
 revalidated=$(ask $tile)
 [ "$revalidated" = "200 REVALIDATED" ] || fail "$tile after max-age: '$revalidated' (expected 200 REVALIDATED)"
-grep -F "\"target\":\"$tile\"" "$work"/access-*.log | grep -q '"status":304' || fail "no instance answered the revalidation with 304"
+settle; grep -F "\"target\":\"$tile\"" "$work"/access-*.log | grep -q '"status":304' || fail "no instance answered the revalidation with 304"
 [ "$(ask $tile)" = "200 HIT" ] || fail "$tile after its revalidation is not a HIT"
 echo "an expired answer is revalidated: a 304 from an instance, REVALIDATED through nginx, then HIT again"
 
@@ -102,6 +104,7 @@ seq 100 | xargs -P 100 -I{} curl -s -o /dev/null -w '%{http_code}\n' "$base$one"
 echo "100 concurrent requests for one new URL: 100 answers, 1 render"
 
 for z in 0 1 2 3 4 5; do ask "/tiles/hel/$z/0/0.png" >/dev/null; done
+settle
 for port in "$first" "$second"; do
     [ "$(grep -c '"route":"tiles"' "$work/access-$port.log")" -gt 0 ] || fail "the instance on $port served nothing"
 done
