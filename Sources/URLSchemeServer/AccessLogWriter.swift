@@ -13,7 +13,7 @@ import Synchronization
 /// appended whole, so lines from several threads never interleave; a process
 /// killed hard loses at most ``flushInterval`` of lines.
 public final class AccessLogWriter: @unchecked Sendable {
-    // @unchecked: the buffer is only touched under `buffer`'s lock; `timer` is
+    // @unchecked: the buffer is only touched under `buffer`'s lock (writes under `writing`'s); `timer` is
     // made and resumed once in `init` and cancelled in `deinit`, never replaced.
     /// The most bytes kept before they are written.
     public static let bufferBytes = 64 << 10
@@ -22,6 +22,8 @@ public final class AccessLogWriter: @unchecked Sendable {
 
     private let descriptor: Int32
     private let buffer = Mutex<[UInt8]>([])
+    /// Held while a batch is taken and written.
+    private let writing = Mutex<Void>(())
     private let timer: DispatchSourceTimer
 
     /// A writer to `descriptor` (standard output by default), which it does
@@ -41,23 +43,25 @@ public final class AccessLogWriter: @unchecked Sendable {
 
     /// Adds `line` and a newline; writes the buffer once it holds ``bufferBytes``.
     public func write(_ line: String) {
-        let full: [UInt8]? = buffer.withLock { bytes in
+        let full = buffer.withLock { bytes in
             bytes.append(contentsOf: line.utf8)
             bytes.append(0x0A)
-            guard bytes.count >= Self.bufferBytes else { return nil }
-            defer { bytes.removeAll(keepingCapacity: true) }
-            return bytes
+            return bytes.count >= Self.bufferBytes
         }
-        if let full { send(full) }
+        if full { flush() }
     }
 
-    /// Writes whatever waits in the buffer.
+    /// Writes whatever waits in the buffer. Batches are taken and written
+    /// under one lock, so they go out whole and in order even where the
+    /// descriptor (a pipe) splits a large `write`.
     public func flush() {
-        let waiting = buffer.withLock { bytes -> [UInt8] in
-            defer { bytes.removeAll(keepingCapacity: true) }
-            return bytes
+        writing.withLock { _ in
+            let waiting = buffer.withLock { bytes -> [UInt8] in
+                defer { bytes.removeAll(keepingCapacity: true) }
+                return bytes
+            }
+            if !waiting.isEmpty { send(waiting) }
         }
-        if !waiting.isEmpty { send(waiting) }
     }
 
     /// Writes `bytes` whole, retrying short writes and interruptions; a failed

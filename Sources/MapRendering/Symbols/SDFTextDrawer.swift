@@ -71,15 +71,9 @@ struct SDFTextDrawer {
             let ox = placed.x + Double(glyph.left - SDFGlyph.border) * gs
             let oy = placed.y - Double(glyph.top + SDFGlyph.border) * gs
             let qw = Double(bw) * gs, qh = Double(bh) * gs
-            // The rotated quad's bounds in output pixels, one pixel wider for the filtering's reach.
-            var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
-            for (u, v) in [(ox - gs, oy - gs), (ox + qw + gs, oy - gs), (ox - gs, oy + qh + gs), (ox + qw + gs, oy + qh + gs)] {
-                let x = anchor.x + (c * u - s * v) * scale, y = anchor.y + (s * u + c * v) * scale
-                minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
-            }
-            let x0 = max(0, Int(minX.rounded(.down))), y0 = max(canvas.rows.lowerBound, Int(minY.rounded(.down)))
-            let x1 = min(canvas.width, Int(maxX.rounded(.up))), y1 = min(canvas.rows.upperBound, Int(maxY.rounded(.up)))
-            guard x0 < x1, y0 < y1 else { continue }
+            // The rotated quad's bounds in output pixels, one texel wider for the filtering's reach.
+            guard let (x0, y0, x1, y1) = pixelBounds(left: ox, top: oy, width: qw, height: qh, margin: gs, anchor: anchor,
+                                                     c: c, s: s, scale: scale, canvasWidth: canvas.width, rows: canvas.rows) else { continue }
             let w = x1 - x0, h = y1 - y0
             var coverage = [UInt8](repeating: 0, count: w * h)
             var any = false
@@ -102,6 +96,23 @@ struct SDFTextDrawer {
         }
     }
 
+    /// The output pixels (columns `x0..<x1` within `0..<canvasWidth`, rows `y0..<y1` within `rows`)
+    /// covered by the box `left`, `top`, `width`, `height` (glyph pixels about
+    /// `anchor`, grown by `margin` on each side), turned by the angle of
+    /// cosine `c` and sine `s` and scaled by `scale`; nil when none is.
+    private static func pixelBounds(left: Double, top: Double, width: Double, height: Double, margin: Double, anchor: Point,
+                                    c: Double, s: Double, scale: Double, canvasWidth: Int, rows: Range<Int>) -> (Int, Int, Int, Int)? {
+        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+        let (l, t, r, b) = (left - margin, top - margin, left + width + margin, top + height + margin)
+        for (u, v) in [(l, t), (r, t), (l, b), (r, b)] {
+            let x = anchor.x + (c * u - s * v) * scale, y = anchor.y + (s * u + c * v) * scale
+            minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
+        }
+        let x0 = max(0, Int(minX.rounded(.down))), y0 = max(rows.lowerBound, Int(minY.rounded(.down)))
+        let x1 = min(canvasWidth, Int(maxX.rounded(.up))), y1 = min(rows.upperBound, Int(maxY.rounded(.up)))
+        return x0 < x1 && y0 < y1 ? (x0, y0, x1, y1) : nil
+    }
+
     /// Paints an image of a `format` section: its display box starting one
     /// scaled pixel right of and three below the pen (MapLibre's image metrics),
     /// sampled bilinearly, at `opacity`.
@@ -111,14 +122,8 @@ struct SDFTextDrawer {
         let left = placed.x + Double(placed.glyph.left) * gs, top = placed.y - Double(placed.glyph.top) * gs
         let w = image.displayWidth * gs, h = image.displayHeight * gs
         guard w > 0, h > 0, opacity > 0 else { return }
-        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
-        for (u, v) in [(left - gs, top - gs), (left + w + gs, top - gs), (left - gs, top + h + gs), (left + w + gs, top + h + gs)] {
-            let x = anchor.x + (c * u - s * v) * scale, y = anchor.y + (s * u + c * v) * scale
-            minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
-        }
-        let x0 = max(0, Int(minX.rounded(.down))), y0 = max(canvas.rows.lowerBound, Int(minY.rounded(.down)))
-        let x1 = min(canvas.width, Int(maxX.rounded(.up))), y1 = min(canvas.rows.upperBound, Int(maxY.rounded(.up)))
-        guard x0 < x1, y0 < y1 else { return }
+        guard let (x0, y0, x1, y1) = pixelBounds(left: left, top: top, width: w, height: h, margin: gs, anchor: anchor,
+                                                 c: c, s: s, scale: scale, canvasWidth: canvas.width, rows: canvas.rows) else { return }
         // Image pixels per glyph pixel.
         let texels = image.pixelRatio / gs
         for y in y0..<y1 {
