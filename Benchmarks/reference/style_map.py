@@ -1,7 +1,9 @@
 """Reference side of urlscheme-bench's `stylemap` suite: MapLibre Native
 through PyPI `pymgl` on Mesa's software OpenGL (EGL_PLATFORM=surfaceless)
 drawing a whole style document (the same file our side draws: GeoJSON inline,
-raster-dem tiles by file:// URL), 512×512 at the style's own center and zoom.
+raster-dem tiles by file:// URL, glyphs and sprites by file:// URL), 512×512 at
+the style's own center and zoom. `--source NAME=URL` points a vector source at
+what Native reads (`mbtiles://PATH` where ours reads the `.pmtiles`).
 
 - cold: a new map (style parsed, sources read, clustered, tiled) and its PNG;
 - warm: the same map rendered again, as raw pixels.
@@ -23,9 +25,13 @@ def main():
     p.add_argument("--style", required=True)
     p.add_argument("--key", required=True, help="the row key prefix: KEY-cold, KEY-warm")
     p.add_argument("--png", help="also write one cold PNG here (to compare by eye)")
+    p.add_argument("--source", action="append", default=[], help="NAME=URL: that source's url")
     args = p.parse_args()
-    text = open(args.style).read()
-    style = json.loads(text)
+    style = json.load(open(args.style))
+    for assignment in args.source:
+        name, url = assignment.split("=", 1)
+        style["sources"][name] = dict(style["sources"][name], url=url)
+    text = json.dumps(style)
     lon, lat = style["center"]
     zoom = style["zoom"]
     label = "MapLibre Native (pymgl %s, Mesa)" % getattr(pymgl, "__version__", "0.5")

@@ -124,7 +124,7 @@ struct SymbolIconPlacer {
                 var feature = tileLayer.feature(at: featureIndex)
                 feature.tile = place.tile   // where `within` tests
                 guard layer.matches(feature, atZoom: zoom) else { continue }
-                let name = icon.image.value(atZoom: zoom, for: feature)
+                let name = icon.image.value(atZoom: zoom, for: SpriteAwareFeature(base: feature, images: sprites.images))
                 guard !name.isEmpty else { continue }
                 guard let image = sprites.images[name] else {
                     if missingSet.insert(name).inserted { missing.append(name) }

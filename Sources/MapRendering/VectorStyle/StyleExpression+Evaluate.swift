@@ -73,11 +73,20 @@ extension StyleExpression {
             }
             return try fallback.evaluate(zoom: zoom, feature: feature)
         case .coalesce(let operands):
+            // An image the sprite lacks counts as null, as in MapLibre; when
+            // nothing else is left, the first such name (then reported missing).
+            var firstMissingImage: StyleValue?
             for operand in operands {
                 let value = try operand.evaluate(zoom: zoom, feature: feature)
+                if case .image = operand, case .string(let name) = value, !feature.styleHasImage(named: name) {
+                    firstMissingImage = firstMissingImage ?? value
+                    continue
+                }
                 if value != .null { return value }
             }
-            return .null
+            return firstMissingImage ?? .null
+        case .image(let name):
+            return try name.evaluate(zoom: zoom, feature: feature)
         case .fallback(let operand, let value):
             let result = (try? operand.evaluate(zoom: zoom, feature: feature)) ?? .null
             return result == .null ? value : result

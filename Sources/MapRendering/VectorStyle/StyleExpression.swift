@@ -32,6 +32,9 @@ indirect enum StyleExpression: Sendable {
     case match(input: StyleExpression, branches: [StyleValue: Int], outputs: [StyleExpression], fallback: StyleExpression)
     case cases([StyleCaseBranch], fallback: StyleExpression)
     case coalesce([StyleExpression])
+    /// `["image", name]`: the name, which a `coalesce` passes over when the
+    /// feature's sprite lacks that image (``StyleFeature/styleHasImage(named:)``).
+    case image(StyleExpression)
     /// A legacy function's `default`: taken when the function's value is null or
     /// an evaluation error (a property of the wrong type).
     case fallback(StyleExpression, StyleValue)
@@ -65,7 +68,7 @@ indirect enum StyleExpression: Sendable {
     var children: [StyleExpression] {
         switch self {
         case .literal, .get, .has, .id, .geometryType, .zoom, .within: return []
-        case .not(let e), .fallback(let e, _), .toString(let e), .toBoolean(let e), .downcase(let e), .upcase(let e): return [e]
+        case .not(let e), .fallback(let e, _), .image(let e), .toString(let e), .toBoolean(let e), .downcase(let e), .upcase(let e): return [e]
         case .all(let es), .any(let es), .coalesce(let es), .assert(_, let es), .toNumber(let es),
              .toColor(let es), .concat(let es), .arithmetic(_, let es): return es
         case .compare(_, let a, let b): return [a, b]

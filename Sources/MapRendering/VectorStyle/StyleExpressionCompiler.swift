@@ -153,7 +153,7 @@ struct StyleExpressionCompiler {
         case "image":
             // The image's name: whether the sprite has it is the renderer's to tell.
             try arity(1...1)
-            return try sub(args[0], .string)
+            return .image(try sub(args[0], .string))
         case "to-string":
             try arity(1...1)
             return .toString(try sub(args[0]))

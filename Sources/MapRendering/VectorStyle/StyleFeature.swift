@@ -10,11 +10,16 @@ public protocol StyleFeature {
     /// The feature's geometry in its tile, which `within` tests; nil when
     /// unknown (then nothing is within).
     func styleTileGeometry() -> StyleTileGeometry?
+    /// Whether the sprite the feature is drawn with has the image `name`,
+    /// which `["coalesce", ["image", …], …]` asks; true when unknown.
+    func styleHasImage(named name: String) -> Bool
 }
 
 extension StyleFeature {
     /// No geometry by default: `within` is false.
     public func styleTileGeometry() -> StyleTileGeometry? { nil }
+    /// Every image is taken to exist by default (no sprite to ask).
+    public func styleHasImage(named name: String) -> Bool { true }
 }
 
 /// The kind of geometry a feature has, as style filters see it (`$type` in legacy

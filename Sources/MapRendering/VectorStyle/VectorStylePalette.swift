@@ -1,3 +1,5 @@
+import Raster
+
 /// The colours of the built-in vector styles, as CSS strings: the colours
 /// today's basemap draws with (``MapStyle/palette``: water, land, text, halo,
 /// borders) and the street-level ones it never needed.
@@ -8,11 +10,11 @@ struct VectorStylePalette: Sendable {
 
     init(_ look: MapStyle) {
         let shared = look.palette
-        water = "#" + shared.water.hex
-        land = "#" + shared.land[0].hex
-        text = "#" + shared.text.hex
-        halo = "#" + shared.halo.hex
-        border = "#" + shared.border.hex
+        water = Self.css(shared.water)
+        land = Self.css(shared.land[0])
+        text = Self.css(shared.text)
+        halo = Self.css(shared.halo)
+        border = Self.css(shared.border)
         switch look {
         case .light:
             waterText = "#4a7a8c"
@@ -29,5 +31,12 @@ struct VectorStylePalette: Sendable {
             motorway = "#8c6b3d"; trunk = "#7d6643"; primary = "#6e6452"; secondary = "#5d626c"; minor = "#50555e"
             casing = "#24272d"; path = "#80848d"; rail = "#6e727b"; aeroway = "#43474f"
         }
+    }
+
+    /// `#rrggbb`, or `rgba(r, g, b, a)` when translucent: MapLibre Native's
+    /// colour parser refuses `#rrggbbaa`, and a style it cannot read draws nothing.
+    static func css(_ color: RGBA) -> String {
+        guard color.a != 255 else { return "#" + color.hex }
+        return "rgba(\(color.r), \(color.g), \(color.b), \((Double(color.a) / 255 * 1000).rounded() / 1000))"
     }
 }

@@ -14,6 +14,10 @@ final class BuiltinVectorStyleTests: XCTestCase {
                 XCTAssertGreaterThan(style.layers.count, 12)
                 // Valid JSON by another reader too.
                 XCTAssertNoThrow(try JSONSerialization.jsonObject(with: Data(builtin.json.utf8)))
+                // Colours MapLibre Native reads too: its parser refuses eight-digit hex (the style then draws nothing).
+                let eightDigitHex = try NSRegularExpression(pattern: "\"#[0-9a-fA-F]{8}\"")
+                XCTAssertEqual(eightDigitHex.numberOfMatches(in: builtin.json, range: NSRange(builtin.json.startIndex..., in: builtin.json)), 0,
+                               "\(schema) \(look)")
             }
         }
     }

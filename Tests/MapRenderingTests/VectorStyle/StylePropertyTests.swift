@@ -1,4 +1,5 @@
 import XCTest
+import Raster
 @testable import MapRendering
 
 /// Property values: constants, legacy functions, interpolate and step at several
@@ -191,5 +192,29 @@ final class StylePropertyTests: XCTestCase {
                 XCTAssertEqual((error as? VectorStyleError)?.property, property)
             }
         }
+    }
+}
+
+extension StylePropertyTests {
+    /// `["coalesce", ["image", …], …]` passes over images the sprite lacks, as
+    /// MapLibre's `ResolvedImage.available` does; with none left, the first name.
+    func testCoalesceOfImagesSkipsImagesTheSpriteLacks() throws {
+        let style = try VectorStyle(json: """
+            {"version": 8, "sources": {"s": {"type": "vector"}},
+             "layers": [{"id": "p", "type": "symbol", "source": "s", "source-layer": "poi", "layout": {"icon-image":
+               ["coalesce", ["image", ["concat", ["get", "class"], "_icon"]], ["image", "generic_icon"]]}}]}
+            """)
+        XCTAssertEqual(style.warnings, [])
+        guard case .symbol(let symbol)? = style.layers.first?.kind else { throw FixtureError("no symbol layer") }
+        let image = SpriteImage(name: "i", x: 0, y: 0, width: 1, height: 1, pixelRatio: 1, sdf: false, stretchX: [], stretchY: [],
+                                content: nil, sheet: try Bitmap(width: 1, height: 1, fill: RGBA(0, 0, 255)))
+        let school = MockStyleFeature(properties: ["class": .string("school")])
+        let cafe = MockStyleFeature(properties: ["class": .string("cafe")])
+        let sprite = ["school_icon": image, "generic_icon": image]
+        XCTAssertEqual(symbol.icon.image.value(atZoom: 15, for: SpriteAwareFeature(base: school, images: sprite)), "school_icon")
+        XCTAssertEqual(symbol.icon.image.value(atZoom: 15, for: SpriteAwareFeature(base: cafe, images: sprite)), "generic_icon")
+        XCTAssertEqual(symbol.icon.image.value(atZoom: 15, for: SpriteAwareFeature(base: cafe, images: [:])), "cafe_icon")
+        // Without a sprite to ask, every image is taken to exist.
+        XCTAssertEqual(symbol.icon.image.value(atZoom: 15, for: cafe), "cafe_icon")
     }
 }
