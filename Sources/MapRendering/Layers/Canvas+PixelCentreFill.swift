@@ -76,35 +76,45 @@ extension Canvas {
         }
     }
 
-    /// A fill under pitch as MapLibre draws it: its triangles cut at pixel
-    /// centres in `color`, then (with `antialias`) its outline as
+    /// A fill as MapLibre draws it, flat or under pitch: its triangles cut at
+    /// pixel centres in `color`, then (with `antialias`) its outline as
     /// `fill_outline.fragment.glsl` shades it: each edge a GL line two pixels
     /// wide, a pixel's alpha `1 − smoothstep(0, 1, d)` for the distance `d`
-    /// from its centre to the edge point its `v_pos` varying gives. The GPU
-    /// interpolates that varying perspective-correctly (by the ends' depths,
-    /// `depths`) though it is an image position, so under pitch `v_pos` slides
-    /// along the edge away from the pixel and the fringe fades out between an
-    /// edge's ends. The outline is `outline` (nil: the fill's colour), kept
-    /// off the fill's own pixels when the fill is opaque and has no outline
-    /// colour (it wrote the depth the outline's deeper sublayer fails).
-    mutating func fillUnderPitch(rings: [[Point]], depths: [[Double]], color: RGBA, outline: RGBA?, antialias: Bool) {
+    /// from its centre to the edge point its `v_pos` varying gives. Each edge
+    /// blends on its own, so where a translucent fill's outline crosses its
+    /// own pixels (and at corners) they darken, as on the GPU. Under pitch the
+    /// GPU interpolates that varying perspective-correctly (by the ends'
+    /// depths, `depths`; empty: all 1, flat) though it is an image position,
+    /// so `v_pos` slides along the edge away from the pixel and the fringe
+    /// fades out between an edge's ends. The outline is `outline` (nil: the
+    /// fill's colour), kept off the fill's own pixels when the fill is opaque
+    /// and has no outline colour (it wrote the depth the outline's deeper
+    /// sublayer fails), and within each ring's tile square of `tiles` (empty:
+    /// anywhere), as MapLibre's stencil keeps a tile's drawing to its tile:
+    /// a ring's edges in its tile's buffer are not drawn.
+    mutating func fillAsMapLibre(rings: [[Point]], depths: [[Double]] = [], tiles: [PixelSquare] = [], color: RGBA, outline: RGBA?,
+                                 antialias: Bool) {
         let (width, rows) = (width, rows)
         let source = Self.premultipliedUnit(color)
-        var covered = [Bool](repeating: false, count: width * rows.count)
+        let excludesFill = antialias && outline == nil && color.a == 255
+        var covered = [Bool](repeating: false, count: excludesFill ? width * rows.count : 0)
         if color.a != 0 {
             Self.forEachPixelCentre(in: rings, width: width, rows: rows) { column, row in
-                covered[(row - rows.lowerBound) * width + column] = true
+                if excludesFill { covered[(row - rows.lowerBound) * width + column] = true }
                 blend(premultiplied: source, x: column, y: row)
             }
         }
         guard antialias else { return }
         let lineColor = Self.premultipliedUnit(outline ?? color)
         guard lineColor[3] > 0 else { return }
-        let excludesFill = outline == nil && color.a == 255
-        for (ring, ringDepths) in zip(rings, depths) where ring.count >= 2 && ring.count == ringDepths.count {
+        for (index, ring) in rings.enumerated() where ring.count >= 2 {
+            let ringDepths = index < depths.count ? depths[index] : []
+            guard ringDepths.isEmpty || ringDepths.count == ring.count else { continue }
+            let tile = index < tiles.count ? tiles[index] : PixelSquare.everywhere
             for i in ring.indices {
                 let j = (i + 1) % ring.count
-                let (a, b, wa, wb) = (ring[i], ring[j], ringDepths[i], ringDepths[j])
+                let (a, b) = (ring[i], ring[j])
+                let (wa, wb) = ringDepths.isEmpty ? (1.0, 1.0) : (ringDepths[i], ringDepths[j])
                 guard a.isFinite, b.isFinite, wa > 0, wb > 0 else { continue }
                 let (dx, dy) = (b.x - a.x, b.y - a.y)
                 guard dx != 0 || dy != 0 else { continue }
@@ -131,6 +141,7 @@ extension Canvas {
                         guard column >= 0, column < width, rows.contains(row) else { continue }
                         if excludesFill, covered[(row - rows.lowerBound) * width + column] { continue }
                         let (px, py) = (Double(column) + 0.5, Double(row) + 0.5)
+                        guard tile.contains(px, py) else { continue }
                         let d = ((vx - px) * (vx - px) + (vy - py) * (vy - py)).squareRoot()
                         guard d < 1 else { continue }
                         let k = Float(1 - d * d * (3 - 2 * d))

@@ -17,14 +17,13 @@ struct BandedCanvas {
     fileprivate enum Operation: Sendable {
         case fill(polygons: [[Point]], color: RGBA)
         case stroke(polylines: [(points: [Point], closed: Bool)], color: RGBA, style: StrokeStyle)
-        case hairlines(polylines: [(points: [Point], closed: Bool)], color: RGBA, width: Double)
         case layer(pixels: [UInt8])
         case circles([CircleLayerDrawer.Circle])
         case lines(meshes: [ShadedTriangles], color: RGBA, feather: LineFeather)
         case gradientLines(meshes: [ShadedTriangles], gradient: LineGradient, feather: LineFeather)
         case shaded(polygons: [[Point]], antialiased: Bool, shader: @Sendable (Int, Int) -> SIMD4<Float>)
         case patternLines(meshes: [ShadedTriangles], pattern: SpritePattern, feather: LineFeather)
-        case pitchedFill(rings: [[Point]], depths: [[Double]], color: RGBA, outline: RGBA?, antialias: Bool)
+        case mapLibreFill(rings: [[Point]], depths: [[Double]], tiles: [PixelSquare], color: RGBA, outline: RGBA?, antialias: Bool)
     }
 
     private var bands: [Canvas]
@@ -105,10 +104,11 @@ struct BandedCanvas {
             points += meshes.reduce(0) { $0 + $1.vertices.count }
         }
 
-        /// Records a fill under pitch, with its points' depths
-        /// (`Canvas.fillUnderPitch(rings:depths:color:outline:antialias:)`).
-        mutating func fillUnderPitch(rings: [[Point]], depths: [[Double]], color: RGBA, outline: RGBA?, antialias: Bool) {
-            operations.append(.pitchedFill(rings: rings, depths: depths, color: color, outline: outline, antialias: antialias))
+        /// Records a fill as MapLibre draws it, with its points' depths under
+        /// pitch and each ring's tile square
+        /// (`Canvas.fillAsMapLibre(rings:depths:tiles:color:outline:antialias:)`).
+        mutating func fillAsMapLibre(rings: [[Point]], depths: [[Double]], tiles: [PixelSquare], color: RGBA, outline: RGBA?, antialias: Bool) {
+            operations.append(.mapLibreFill(rings: rings, depths: depths, tiles: tiles, color: color, outline: outline, antialias: antialias))
             points += rings.reduce(0) { $0 + $1.count }
         }
 
@@ -123,12 +123,6 @@ struct BandedCanvas {
             shaded.operations.append(.shaded(polygons: polygons, antialiased: true, shader: shader))
             shaded.points = polygons.reduce(0) { $0 + $1.count }
             return shaded
-        }
-
-        /// Records hairlines of `polylines`, `width` ≤ 1 pixel (`Canvas.strokeHairlines`).
-        mutating func strokeHairlines(polylines: [(points: [Point], closed: Bool)], color: RGBA, width: Double) {
-            operations.append(.hairlines(polylines: polylines, color: color, width: width))
-            points += polylines.reduce(0) { $0 + $1.points.count }
         }
 
         /// Records a layer drawn pixel by pixel: premultiplied RGBA8 of the
@@ -192,8 +186,6 @@ struct BandedCanvas {
             try canvas.fill(polygons: polygons, color: color, rule: .nonZero)
         case let .stroke(polylines, color, style):
             try canvas.stroke(polylines: polylines, color: color, style: style)
-        case let .hairlines(polylines, color, width):
-            try canvas.strokeHairlines(polylines: polylines, color: color, width: width)
         case let .layer(pixels):
             try canvas.composite(premultipliedLayer: pixels)
         case let .circles(circles):
@@ -211,8 +203,8 @@ struct BandedCanvas {
             } else {
                 canvas.fillPixelCentres(polygons: polygons, shader: shader)
             }
-        case let .pitchedFill(rings, depths, color, outline, antialias):
-            canvas.fillUnderPitch(rings: rings, depths: depths, color: color, outline: outline, antialias: antialias)
+        case let .mapLibreFill(rings, depths, tiles, color, outline, antialias):
+            canvas.fillAsMapLibre(rings: rings, depths: depths, tiles: tiles, color: color, outline: outline, antialias: antialias)
         case let .patternLines(meshes, pattern, feather):
             for mesh in meshes {
                 try canvas.draw(mesh) { u, v, along in

@@ -52,8 +52,9 @@ struct VectorLayerDrawer {
     }
 
     private var fillIndex: [FillPaint: Int] = [:]
-    /// Per group, its rings in pixels and (under pitch) each point's depth.
-    private var fills: [(paint: FillPaint, rings: [[Point]], depths: [[Double]])] = []
+    /// Per group, its rings in pixels, (under pitch) each point's depth and
+    /// (flat) each ring's tile square, which its outline stays in.
+    private var fills: [(paint: FillPaint, rings: [[Point]], depths: [[Double]], tiles: [PixelSquare])] = []
     private var lineIndex: [LinePaint: Int] = [:]
     /// Per group, its lines and the square of the tile each came from (MapLibre clips each tile's drawing to it).
     private var lines: [(paint: LinePaint, polylines: [Polyline])] = []
@@ -285,10 +286,12 @@ struct VectorLayerDrawer {
                 let shifted = translated(place, by: translate, anchor: anchor)
                 let paint = FillPaint(color: color, outline: outline, sortKey: sortKey, pattern: pattern, opacity: opacity, antialias: antialias)
                 let group = fillIndex[paint] ?? {
-                    fills.append((paint, [], []))
+                    fills.append((paint, [], [], []))
                     fillIndex[paint] = fills.count - 1
                     return fills.count - 1
                 }()
+                let square = Self.clipSquare(of: place)
+                let tile = PixelSquare(minX: square.minX, minY: square.minY, maxX: square.maxX, maxY: square.maxY)
                 for part in prepared.parts {
                     let ring = Self.project(tileLayer.points(ofPart: Int(part)), at: shifted, unit: unit, keepLast: false)
                     if let pitch, ring.count >= 3 {
@@ -298,7 +301,10 @@ struct VectorLayerDrawer {
                         fills[group].depths.append(projected.map(\.depth))
                         continue
                     }
-                    if ring.count >= 3 { fills[group].rings.append(ring) }
+                    if ring.count >= 3 {
+                        fills[group].rings.append(ring)
+                        fills[group].tiles.append(tile)
+                    }
                 }
             case .circle, .heatmap, .fillExtrusion:
                 break
@@ -392,7 +398,7 @@ struct VectorLayerDrawer {
             lineIndex.removeAll(keepingCapacity: true)
         }
         // Groups in order of their sort keys, else of their first feature (a stable sort).
-        for (paint, rings, depths) in Self.bySortKey(fills, { $0.paint.sortKey }) where !rings.isEmpty {
+        for (paint, rings, depths, tiles) in Self.bySortKey(fills, { $0.paint.sortKey }) where !rings.isEmpty {
             if !paint.pattern.isEmpty {
                 // An image the sprite lacks draws nothing, as in MapLibre.
                 if let pattern = pattern(named: paint.pattern, opacity: paint.opacity) {
@@ -400,16 +406,8 @@ struct VectorLayerDrawer {
                 }
                 continue
             }
-            if pitch != nil {
-                canvas.fillUnderPitch(rings: rings, depths: depths, color: paint.color, outline: paint.outline, antialias: paint.antialias)
-                continue
-            }
             // Tile rings are wound exterior one way, holes the other: non-zero.
-            canvas.fill(polygons: rings, color: paint.color)
-            if let outline = paint.outline, outline.a != 0 {
-                // MapLibre outlines fills with one-pixel antialiased lines, no joins: hairlines.
-                canvas.strokeHairlines(polylines: rings.map { ($0, true) }, color: outline, width: 1)
-            }
+            canvas.fillAsMapLibre(rings: rings, depths: depths, tiles: tiles, color: paint.color, outline: paint.outline, antialias: paint.antialias)
         }
         for (paint, polylines) in Self.bySortKey(lines, { $0.paint.sortKey }) where !polylines.isEmpty {
             let feather = LineFeather(width: paint.width, gap: paint.gap, blur: paint.blur, offset: paint.offset, dash: paint.dash)
