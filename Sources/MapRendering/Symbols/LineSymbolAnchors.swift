@@ -99,10 +99,12 @@ struct LineSymbolAnchors {
         return byIndex
     }
 
-    /// `found`'s line and anchor in output pixels on `place`.
-    static func projected(_ found: Found, on place: TileCover.Placed) -> LineGlyphPlacer {
+    /// `found`'s line and anchor in output pixels on `place`: on the image, or
+    /// (`onPlane`) on the map plane before the camera's pitch.
+    static func projected(_ found: Found, on place: TileCover.Placed, onPlane: Bool = false) -> LineGlyphPlacer {
         let unit = place.tileSide / LineAnchors.extent
-        return LineGlyphPlacer(line: found.line.map { place.pixel($0.x * unit, $0.y * unit) },
-                               anchor: place.pixel(found.anchor.x * unit, found.anchor.y * unit), segment: found.anchor.segment)
+        let point = onPlane ? place.plane : place.pixel
+        return LineGlyphPlacer(line: found.line.map { point($0.x * unit, $0.y * unit) },
+                               anchor: point(found.anchor.x * unit, found.anchor.y * unit), segment: found.anchor.segment)
     }
 }

@@ -71,6 +71,8 @@ extension SymbolIconPlacer.PlacedIcon {
         let ratio = SymbolPitch.perspectiveRatio(at: p, pitch: pitch, onMap: onMap)
         quads = quads.map { (Point($0.topLeft.x * ratio, $0.topLeft.y * ratio), Point($0.bottomRight.x * ratio, $0.bottomRight.y * ratio), $0.tex) }
         size *= ratio
+        // MapLibre samples a pitched icon linearly.
+        linear = true
         if onMap {
             self.onMap = pitch
             anchor = pitch.unproject(anchor)
