@@ -91,4 +91,22 @@ final class SymbolPitchTests: XCTestCase {
         let facing = try XCTUnwrap(ink(try icon("", camera: camera(pitch: 60))))
         XCTAssertEqual(facing.height, 16)
     }
+
+    func testLineRunningBehindTheCameraIsTruncated() throws {
+        // A 100-pixel image at 60°: the camera stands 150 pixels from the centre, so
+        // ground past plane y 223 lies behind it. The line runs down from the anchor to y 1000.
+        let pitch = PitchProjection(pitch: 60, width: 100, height: 100)
+        let place = TileCover.Placed(tile: TileCoordinate(z: 0, x: 0, y: 0), x: 0, y: 0, tileSide: 100, pitch: pitch)
+        let unit = LineAnchors.extent / 100
+        let found = LineSymbolAnchors.Found(line: [Point(50 * unit, 50 * unit), Point(50 * unit, 1000 * unit)],
+                                            anchor: LineAnchors.Anchor(x: 50 * unit, y: 60 * unit, angle: .pi / 2, segment: 0))
+        let line = LineSymbolAnchors.projected(found, on: place)
+        // Projected as is, the far vertex would fold back above the image (y −56).
+        let end = try XCTUnwrap(line.line.last)
+        XCTAssertGreaterThan(end.y, 500, "extended far down past the image")
+        XCTAssertEqual(end.x, 50, accuracy: 1e-6)
+        // A glyph 30 pixels on lies below the anchor, on the line.
+        let glyph = try XCTUnwrap(line.place(30, flip: false))
+        XCTAssertEqual(glyph.point.y, line.anchor.y + 30, accuracy: 1e-6)
+    }
 }
