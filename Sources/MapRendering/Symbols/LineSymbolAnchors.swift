@@ -99,10 +99,51 @@ struct LineSymbolAnchors {
         return byIndex
     }
 
-    /// `found`'s line and anchor in output pixels on `place`.
-    static func projected(_ found: Found, on place: TileCover.Placed) -> LineGlyphPlacer {
+    /// `found`'s line and anchor in output pixels on `place`: on the image, or
+    /// (`onPlane`) on the map plane before the camera's pitch.
+    static func projected(_ found: Found, on place: TileCover.Placed, onPlane: Bool = false) -> LineGlyphPlacer {
         let unit = place.tileSide / LineAnchors.extent
-        return LineGlyphPlacer(line: found.line.map { place.pixel($0.x * unit, $0.y * unit) },
-                               anchor: place.pixel(found.anchor.x * unit, found.anchor.y * unit), segment: found.anchor.segment)
+        let point = onPlane ? place.plane : place.pixel
+        let anchor = point(found.anchor.x * unit, found.anchor.y * unit)
+        guard !onPlane, let pitch = place.pitch else {
+            return LineGlyphPlacer(line: found.line.map { point($0.x * unit, $0.y * unit) }, anchor: anchor, segment: found.anchor.segment)
+        }
+        // On the image, a vertex behind the camera has no projection: as MapLibre's
+        // `projectTruncatedLineSegment`, the segment towards it is projected a unit from
+        // the vertex before it and extended far past the image, and the line ends there.
+        let tile = found.line.map { Point($0.x * unit, $0.y * unit) }
+        var line = tile.map { place.pixel($0.x, $0.y) }
+        let reach = 4 * (pitch.width + pitch.height)
+        func behind(_ p: Point) -> Bool { pitch.depthRatio(atPlaneY: place.plane(p.x, p.y).y) <= 0 }
+        func truncated(from previous: Point, _ projected: Point, towards next: Point) -> Point {
+            let dx = previous.x - next.x, dy = previous.y - next.y, length = (dx * dx + dy * dy).squareRoot()
+            guard length > 0 else { return projected }
+            let back = place.pixel(previous.x + dx / length, previous.y + dy / length)
+            let sx = projected.x - back.x, sy = projected.y - back.y, span = (sx * sx + sy * sy).squareRoot()
+            guard span > 0, span.isFinite else { return projected }
+            return Point(projected.x + sx * reach / span, projected.y + sy * reach / span)
+        }
+        let anchorOnTile = Point(found.anchor.x * unit, found.anchor.y * unit)
+        var segment = found.anchor.segment
+        var previous = (tile: anchorOnTile, image: anchor)
+        for i in (segment + 1)..<max(segment + 1, tile.count) {
+            if behind(tile[i]) {
+                line[i] = truncated(from: previous.tile, previous.image, towards: tile[i])
+                line.removeSubrange((i + 1)...)
+                break
+            }
+            previous = (tile[i], line[i])
+        }
+        previous = (anchorOnTile, anchor)
+        for i in stride(from: min(segment, tile.count - 1), through: 0, by: -1) {
+            if behind(tile[i]) {
+                line[i] = truncated(from: previous.tile, previous.image, towards: tile[i])
+                line.removeSubrange(..<i)
+                segment -= i
+                break
+            }
+            previous = (tile[i], line[i])
+        }
+        return LineGlyphPlacer(line: line, anchor: anchor, segment: segment)
     }
 }

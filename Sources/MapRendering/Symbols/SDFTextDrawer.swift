@@ -25,6 +25,11 @@ struct SDFTextDrawer {
         var haloBlur: Double
         /// `text-opacity`, for images in the text (the colours hold it already).
         var opacity: Double = 1
+        /// The pitched camera when the text lies on the map (`text-pitch-alignment:
+        /// map`): the anchor is then a point of the map plane, the quads lie on
+        /// the plane, and each pixel is taken back to it (``SymbolPitch``); nil
+        /// for text facing the image.
+        var onMap: PitchProjection?
     }
 
     /// MapLibre's `SDF_PX`: distance units per glyph pixel.
@@ -37,28 +42,26 @@ struct SDFTextDrawer {
     static func draw(_ text: ShapedText, at anchor: Point, angle: Double, paint: Paint, halo: Bool, on canvas: inout Canvas) throws {
         let color: RGBA
         let edgeGamma = 0.105 / paint.pixelRatio
+        // The edge's width before the pitch's gamma scale (see `gammaScale`).
         var gamma = edgeGamma / paint.fontScale
-        var low: Double, high: Double
-        var inner = outline
+        var edge = outline
         if halo {
             guard let haloColor = paint.halo else { return }
             color = haloColor
             gamma = (paint.haloBlur * 1.19 / sdfPixel + edgeGamma) / paint.fontScale
-            inner += gamma
-            let edge = (6 - paint.haloWidth / paint.fontScale) / sdfPixel
-            (low, high) = (edge - gamma, edge + gamma)
+            edge = (6 - paint.haloWidth / paint.fontScale) / sdfPixel
         } else {
             color = paint.color
-            (low, high) = (outline - gamma, outline + gamma)
         }
         // A `format` section may colour its glyphs alone: the text is drawn when any of it shows.
         guard color.a > 0 || !halo && text.glyphs.contains(where: { ($0.color?.a ?? 0) > 0 }) else { return }
         let scale = paint.fontScale * paint.pixelRatio
         let c = cos(angle), s = sin(angle)
+        let frame = SymbolPitch.QuadFrame(anchor: anchor, onMap: paint.onMap)
         for placed in text.glyphs {
             if let image = placed.image {
                 // As MapLibre's text-and-icon shader: an image drawn by the halo pass too.
-                if !halo || paint.halo != nil { drawImage(image, placed, at: anchor, c: c, s: s, scale: scale, opacity: paint.opacity, on: &canvas) }
+                if !halo || paint.halo != nil { drawImage(image, placed, frame: frame, c: c, s: s, scale: scale, opacity: paint.opacity, on: &canvas) }
                 continue
             }
             let glyph = placed.glyph
@@ -72,7 +75,7 @@ struct SDFTextDrawer {
             let oy = placed.y - Double(glyph.top + SDFGlyph.border) * gs
             let qw = Double(bw) * gs, qh = Double(bh) * gs
             // The rotated quad's bounds in output pixels, one texel wider for the filtering's reach.
-            guard let (x0, y0, x1, y1) = pixelBounds(left: ox, top: oy, width: qw, height: qh, margin: gs, anchor: anchor,
+            guard let (x0, y0, x1, y1) = pixelBounds(left: ox, top: oy, width: qw, height: qh, margin: gs, frame: frame,
                                                      c: c, s: s, scale: scale, canvasWidth: canvas.width, rows: canvas.rows) else { continue }
             let w = x1 - x0, h = y1 - y0
             var coverage = [UInt8](repeating: 0, count: w * h)
@@ -81,11 +84,13 @@ struct SDFTextDrawer {
                 for row in 0..<h {
                     for column in 0..<w {
                         // The pixel centre back in the glyph's unrotated frame, then in texels.
-                        let dx = (Double(x0 + column) + 0.5 - anchor.x) / scale, dy = (Double(y0 + row) + 0.5 - anchor.y) / scale
+                        guard let (px, py, gammaScale) = frame.local(Double(x0 + column) + 0.5, Double(y0 + row) + 0.5) else { continue }
+                        let dx = px / scale, dy = py / scale
                         let u = (c * dx + s * dy - ox) / gs - 0.5, v = (-s * dx + c * dy - oy) / gs - 0.5
                         let d = sample(field, bw, bh, u, v) / 255
-                        var alpha = smoothstep(low, high, d)
-                        if halo { alpha = min(alpha, 1 - smoothstep(inner - gamma, inner + gamma, d)) }
+                        let g = gamma * gammaScale
+                        var alpha = smoothstep(edge - g, edge + g, d)
+                        if halo { alpha = min(alpha, 1 - smoothstep(outline, outline + 2 * g, d)) }
                         guard alpha > 0 else { continue }
                         coverage[row * w + column] = UInt8((alpha * 255).rounded())
                         any = true
@@ -98,16 +103,17 @@ struct SDFTextDrawer {
 
     /// The output pixels (columns `x0..<x1` within `0..<canvasWidth`, rows `y0..<y1` within `rows`)
     /// covered by the box `left`, `top`, `width`, `height` (glyph pixels about
-    /// `anchor`, grown by `margin` on each side), turned by the angle of
+    /// the frame's anchor, grown by `margin` on each side), turned by the angle of
     /// cosine `c` and sine `s` and scaled by `scale`; nil when none is.
-    private static func pixelBounds(left: Double, top: Double, width: Double, height: Double, margin: Double, anchor: Point,
+    private static func pixelBounds(left: Double, top: Double, width: Double, height: Double, margin: Double, frame: SymbolPitch.QuadFrame,
                                     c: Double, s: Double, scale: Double, canvasWidth: Int, rows: Range<Int>) -> (Int, Int, Int, Int)? {
         var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
         let (l, t, r, b) = (left - margin, top - margin, left + width + margin, top + height + margin)
         for (u, v) in [(l, t), (r, t), (l, b), (r, b)] {
-            let x = anchor.x + (c * u - s * v) * scale, y = anchor.y + (s * u + c * v) * scale
-            minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
+            guard let p = frame.image((c * u - s * v) * scale, (s * u + c * v) * scale) else { return nil }
+            minX = min(minX, p.x); maxX = max(maxX, p.x); minY = min(minY, p.y); maxY = max(maxY, p.y)
         }
+        if let onMap = frame.onMap { minY = max(minY, onMap.farRow) }
         let x0 = max(0, Int(minX.rounded(.down))), y0 = max(rows.lowerBound, Int(minY.rounded(.down)))
         let x1 = min(canvasWidth, Int(maxX.rounded(.up))), y1 = min(rows.upperBound, Int(maxY.rounded(.up)))
         return x0 < x1 && y0 < y1 ? (x0, y0, x1, y1) : nil
@@ -116,19 +122,20 @@ struct SDFTextDrawer {
     /// Paints an image of a `format` section: its display box starting one
     /// scaled pixel right of and three below the pen (MapLibre's image metrics),
     /// sampled bilinearly, at `opacity`.
-    private static func drawImage(_ image: SpriteImage, _ placed: ShapedText.Glyph, at anchor: Point, c: Double, s: Double, scale: Double,
+    private static func drawImage(_ image: SpriteImage, _ placed: ShapedText.Glyph, frame: SymbolPitch.QuadFrame, c: Double, s: Double, scale: Double,
                                   opacity: Double, on canvas: inout Canvas) {
         let gs = placed.scale
         let left = placed.x + Double(placed.glyph.left) * gs, top = placed.y - Double(placed.glyph.top) * gs
         let w = image.displayWidth * gs, h = image.displayHeight * gs
         guard w > 0, h > 0, opacity > 0 else { return }
-        guard let (x0, y0, x1, y1) = pixelBounds(left: left, top: top, width: w, height: h, margin: gs, anchor: anchor,
+        guard let (x0, y0, x1, y1) = pixelBounds(left: left, top: top, width: w, height: h, margin: gs, frame: frame,
                                                  c: c, s: s, scale: scale, canvasWidth: canvas.width, rows: canvas.rows) else { return }
         // Image pixels per glyph pixel.
         let texels = image.pixelRatio / gs
         for y in y0..<y1 {
             for x in x0..<x1 {
-                let dx = (Double(x) + 0.5 - anchor.x) / scale, dy = (Double(y) + 0.5 - anchor.y) / scale
+                guard let (px, py, _) = frame.local(Double(x) + 0.5, Double(y) + 0.5) else { continue }
+                let dx = px / scale, dy = py / scale
                 let u = (c * dx + s * dy - left) * texels, v = (-s * dx + c * dy - top) * texels
                 guard u > -1, v > -1, u < Double(image.width) + 1, v < Double(image.height) + 1 else { continue }
                 let sample = image.bilinear(u, v)

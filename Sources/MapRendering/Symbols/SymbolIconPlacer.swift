@@ -68,6 +68,9 @@ struct SymbolIconPlacer {
         var opacity: Double
         var color: SIMD4<Float>, halo: SIMD4<Float>?
         var haloWidth: Double, haloBlur: Double
+        /// The pitched camera when the icon lies on the map (`icon-pitch-alignment`):
+        /// ``anchor`` is then a point of the map plane and the quads lie on the plane.
+        var onMap: PitchProjection?
         /// Where it is drawn among its layer's icons when they may overlap:
         /// by tile, then down the tile, then later features first (MapLibre's `sortFeatures`).
         var drawOrder: (tile: Int, y: Int, feature: Int) = (0, 0, 0)
@@ -156,6 +159,15 @@ struct SymbolIconPlacer {
                                                              anchor: style.order.iconTranslateAnchor.value(atZoom: zoom, for: feature),
                                                              cos: place.cos, sin: place.sin)
                     placed.anchor = Point(p.x + t.x, p.y + t.y)
+                    var box = box
+                    if let pitch = place.pitch {
+                        let rotation = style.alignment.iconRotation.value(atZoom: zoom, for: feature)
+                        let alignment = style.alignment.iconPitch.value(atZoom: zoom, for: feature)
+                        let onMap = alignment == .map || alignment == .auto && rotation.isMap(for: .point)
+                        box = placed.pitch(pitch, at: p, onMap: onMap,
+                                           mapAngle: rotation == .map ? (place.mapAngle, place.pixelAngle(anchor.x * unit, anchor.y * unit)) : nil,
+                                           box: box)
+                    }
                     // Down the view, in tile units turned with the map (MapLibre's `getSortedSymbolIndexes`).
                     placed.drawOrder = (tileIndex, Int((place.sin * anchor.x + place.cos * anchor.y).rounded()), featureIndex)
                     let pad = Self.viewportPadding * scale
@@ -383,13 +395,16 @@ struct SymbolIconPlacer {
         }
         let tint = halo ?? icon.color
         let opacity = Float(icon.opacity)
+        let frame = SymbolPitch.QuadFrame(anchor: icon.anchor, onMap: icon.onMap)
         for (topLeft, bottomRight, tex) in icon.quads {
             let quadWidth = bottomRight.x - topLeft.x, quadHeight = bottomRight.y - topLeft.y
             guard quadWidth > 0, quadHeight > 0, tex.texWidth > 0, tex.texHeight > 0 else { continue }
-            let corners = [topLeft, Point(bottomRight.x, topLeft.y), Point(topLeft.x, bottomRight.y), bottomRight]
-                .map { Point(icon.anchor.x + $0.x * c - $0.y * s, icon.anchor.y + $0.x * s + $0.y * c) }
+            let turned = [topLeft, Point(bottomRight.x, topLeft.y), Point(topLeft.x, bottomRight.y), bottomRight]
+                .map { frame.image($0.x * c - $0.y * s, $0.x * s + $0.y * c) }
+            let corners = turned.compactMap { $0 }
+            guard corners.count == 4 else { continue }
             let x0 = max(0, Int(corners.map(\.x).min()!.rounded(.down))), x1 = min(canvas.width - 1, Int(corners.map(\.x).max()!.rounded(.up)))
-            let y0 = max(canvas.rows.lowerBound, Int(corners.map(\.y).min()!.rounded(.down)))
+            let y0 = max(canvas.rows.lowerBound, Int(max(corners.map(\.y).min()!, icon.onMap?.farRow ?? -.infinity).rounded(.down)))
             let y1 = min(canvas.rows.upperBound - 1, Int(corners.map(\.y).max()!.rounded(.up)))
             guard x0 <= x1, y0 <= y1 else { continue }
             // Output pixels per image pixel along each axis.
@@ -398,13 +413,13 @@ struct SymbolIconPlacer {
                 for x in x0...x1 {
                     // The pixel's centre turned back into the quad (half-open, so quads
                     // that meet draw a pixel once), then in image pixels.
-                    let dx = Double(x) + 0.5 - icon.anchor.x, dy = Double(y) + 0.5 - icon.anchor.y
+                    guard let (dx, dy, gammaScale) = frame.local(Double(x) + 0.5, Double(y) + 0.5) else { continue }
                     let qx = dx * c + dy * s, qy = -dx * s + dy * c
                     guard qx >= topLeft.x, qy >= topLeft.y, qx < bottomRight.x, qy < bottomRight.y else { continue }
                     let u = tex.texX + (qx - topLeft.x) / texelX, v = tex.texY + (qy - topLeft.y) / texelY
                     let sample = icon.linear ? image.bilinear(u, v) : image.nearest(u, v)
                     if image.sdf {
-                        let alpha = smoothstep(buff - gamma, buff + gamma, Double(sample.w))
+                        let alpha = smoothstep(buff - gamma * gammaScale, buff + gamma * gammaScale, Double(sample.w))
                         canvas.blend(premultiplied: tint * Float(alpha) * opacity, x: x, y: y)
                     } else {
                         canvas.blend(premultiplied: sample * opacity, x: x, y: y)

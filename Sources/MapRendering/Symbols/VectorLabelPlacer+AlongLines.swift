@@ -68,6 +68,10 @@ extension VectorLabelPlacer {
                 guard !anchors.isEmpty else { continue }
                 let alongLine = style.alignment.textRotation.value(atZoom: zoom, for: feature).isMap(for: placement)
                 let keepUpright = style.alignment.textKeepUpright.value(atZoom: zoom, for: feature)
+                // Under pitch, `text-pitch-alignment` (`auto`: as the rotation) may lay the text on the map.
+                let pitchAlignment = style.alignment.textPitch.value(atZoom: zoom, for: feature)
+                let onMap = place.pitch != nil && (pitchAlignment == .map || pitchAlignment == .auto
+                                                   && style.alignment.textRotation.value(atZoom: zoom, for: feature).isMap(for: placement))
                 let sdfPaint = SDFTextDrawer.Paint(fontScale: paint.text.size / TextShaper.oneEm, pixelRatio: scale, color: paint.color,
                                                    halo: paint.halo, haloWidth: paint.text.haloWidth, haloBlur: paint.text.haloBlur)
                 var pointText: PointText?
@@ -88,19 +92,34 @@ extension VectorLabelPlacer {
                     if !alongLine {
                         // Straight at the anchor, as a point label.
                         if pointText == nil {
-                            guard let laid = try lay(text, paint) else { return }
+                            guard var laid = try lay(text, paint) else { return }
+                            if onMap, laid.sdf != nil { laid.sdf!.paint.onMap = place.pitch }
                             pointText = laid
                         }
-                        _ = placePoint(layerID: layer.id, text: text, laid: pointText!, at: projected.anchor, paint: paint, icon: icon)
+                        _ = placePoint(layerID: layer.id, text: text, laid: pointText!, at: projected.anchor, paint: paint, icon: icon, pitch: place.pitch)
                         continue
                     }
                     guard reserveGlyphs(for: text, size: paint.size) else { return }
                     var chosen: (label: VectorMapLabel, shift: Point)?
                     var circles: [(center: Point, radius: Double)] = []
-                    if var label = Self.label(shaped, sdfPaint, along: projected, keepUpright: keepUpright, layerID: layer.id, text: text,
-                                              paint: paint, image: (Double(width), Double(height), labelsCrossEdges)) {
+                    // Under pitch, MapLibre's `updateLineLabels`: the glyphs spaced along the line at the
+                    // size over the perspective ratio on the map (the line on the map plane), times it facing
+                    // the image; each glyph's quad scaled by the shader's `perspective_ratio`.
+                    var laidPaint = sdfPaint, along = projected, spacing = 1.0, ratio = 1.0
+                    if let pitch = place.pitch {
+                        ratio = SymbolPitch.perspectiveRatio(at: projected.anchor, pitch: pitch, onMap: false)
+                        laidPaint.fontScale *= SymbolPitch.perspectiveRatio(at: projected.anchor, pitch: pitch, onMap: onMap)
+                        if onMap {
+                            laidPaint.onMap = pitch
+                            along = LineSymbolAnchors.projected(found, on: place, onPlane: true)
+                            spacing = sdfPaint.fontScale / ratio / laidPaint.fontScale
+                        }
+                    }
+                    if var label = Self.label(shaped, laidPaint, along: along, keepUpright: keepUpright, layerID: layer.id, text: text,
+                                              paint: paint, image: (Double(width), Double(height), labelsCrossEdges), spacing: spacing) {
+                        label.anchor = projected.anchor
                         // It collides by circles along the line (MapLibre's `placeCollisionCircles`), not by its glyphs' boxes.
-                        circles = collisionCircles(shaped, paint, along: projected)
+                        circles = collisionCircles(shaped, paint, along: along, scale: ratio, to: laidPaint.onMap)
                         if paint.allowOverlap || !index.collides(circles: circles) {
                             label.boxes = []
                             chosen = (label, Point(0, 0))
@@ -118,14 +137,20 @@ extension VectorLabelPlacer {
     /// the line from its first glyph's centre to its last's, the part in the
     /// grid, each of radius half the text's height (at least 10 units of 24 to
     /// the em) at its size plus `text-padding`, at most 2.5 radii apart.
-    func collisionCircles(_ text: ShapedText, _ paint: Paint, along line: LineGlyphPlacer) -> [(center: Point, radius: Double)] {
+    ///
+    /// Under pitch the text's size is scaled by `textScale` (the perspective
+    /// ratio), and a line on the map plane is put on the image by `onMap`.
+    func collisionCircles(_ text: ShapedText, _ paint: Paint, along line: LineGlyphPlacer, scale textScale: Double = 1,
+                          to onMap: PitchProjection? = nil) -> [(center: Point, radius: Double)] {
         guard let first = text.glyphs.first, let last = text.glyphs.last, text.bottom - text.top > 0 else { return [] }
-        let s = paint.text.size / TextShaper.oneEm * scale
+        let s = paint.text.size / TextShaper.oneEm * scale * textScale
         let radius = max(10, text.bottom - text.top) * s / 2 + paint.padding
-        guard let path = line.path(from: (first.x + Double(first.glyph.advance) / 2) * s,
-                                   to: (last.x + Double(last.glyph.advance) / 2) * s), !path.isEmpty else { return [] }
+        // Along a line on the map, the glyphs' distances are the plane's.
+        let along = onMap == nil ? s : paint.text.size / TextShaper.oneEm * scale / textScale
+        guard let path = line.path(from: (first.x + Double(first.glyph.advance) / 2) * along,
+                                   to: (last.x + Double(last.glyph.advance) / 2) * along), !path.isEmpty else { return [] }
         let pad = SymbolIconPlacer.viewportPadding * scale
-        let shifted = path.map { Point($0.x + pad, $0.y + pad) }
+        let shifted = path.map { onMap?.project($0) ?? $0 }.map { Point($0.x + pad, $0.y + pad) }
         let maxX = Double(width) + 2 * pad, maxY = Double(height) + 2 * pad
         let xs = shifted.map(\.x), ys = shifted.map(\.y)
         let segments: [[Point]]
@@ -161,12 +186,15 @@ extension VectorLabelPlacer {
     /// `text`'s glyphs set one by one along `line` from its anchor (each glyph's
     /// centre its shaped offset along the line, turned to the segment under it),
     /// each glyph's box its turned bounds. Nil when a glyph runs off the line, or
-    /// (unless labels may cross the image's edges) a box leaves the image.
+    /// (unless labels may cross the image's edges) a box leaves the image. The
+    /// glyphs' distances along the line are `spacing` times their size (under pitch
+    /// MapLibre spaces them at another size than it draws them); on the map
+    /// (the paint's `onMap`) the line lies on the map plane.
     static func label(_ text: ShapedText, _ sdfPaint: SDFTextDrawer.Paint, along line: LineGlyphPlacer, keepUpright: Bool,
                       layerID: String, text label: String, paint: Paint,
-                      image: (width: Double, height: Double, crossesEdges: Bool)) -> VectorMapLabel? {
+                      image: (width: Double, height: Double, crossesEdges: Bool), spacing: Double = 1) -> VectorMapLabel? {
         let s = sdfPaint.fontScale * sdfPaint.pixelRatio
-        let offsets = text.glyphs.map { ($0.x + Double($0.glyph.advance) / 2) * s }
+        let offsets = text.glyphs.map { ($0.x + Double($0.glyph.advance) / 2) * s * spacing }
         guard let placed = line.place(offsets, keepUpright: keepUpright) else { return nil }
         var glyphs: [(text: ShapedText, at: Point, angle: Double)] = []
         var boxes: [LabelBox] = []
@@ -178,7 +206,8 @@ extension VectorLabelPlacer {
             let c = cos(at.angle), sn = sin(at.angle)
             let halfWidth = advance / 2 * s, halfHeight = (text.bottom - text.top) / 2 * s
             let hx = abs(c) * halfWidth + abs(sn) * halfHeight, hy = abs(sn) * halfWidth + abs(c) * halfHeight
-            let box = LabelBox(minX: at.point.x - hx, minY: at.point.y - hy, maxX: at.point.x + hx, maxY: at.point.y + hy)
+            let center = sdfPaint.onMap?.project(at.point) ?? at.point
+            let box = LabelBox(minX: center.x - hx, minY: center.y - hy, maxX: center.x + hx, maxY: center.y + hy)
             guard image.crossesEdges || box.isInside(width: image.width, height: image.height) else { return nil }
             boxes.append(box)
         }

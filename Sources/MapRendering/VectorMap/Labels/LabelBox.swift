@@ -13,6 +13,11 @@ struct LabelBox: Equatable, Sendable {
         LabelBox(minX: minX - padding, minY: minY - padding, maxX: maxX + padding, maxY: maxY + padding)
     }
 
+    /// The box scaled by `k` about the origin (the point it is placed about).
+    func scaled(by k: Double) -> LabelBox {
+        LabelBox(minX: minX * k, minY: minY * k, maxX: maxX * k, maxY: maxY * k)
+    }
+
     /// The box moved by `shift`.
     func offset(by shift: Point) -> LabelBox {
         LabelBox(minX: minX + shift.x, minY: minY + shift.y, maxX: maxX + shift.x, maxY: maxY + shift.y)

@@ -253,13 +253,25 @@ struct VectorLabelPlacer {
                             guard var text = try lay(text, paint, format: format) else { return false }
                             // `text-rotation-alignment: map` turns the label with the map (MapLibre's `u_rotate_symbol`).
                             if text.sdf != nil, style.alignment.textRotation.value(atZoom: zoom, for: feature) == .map { text.sdf!.angle += place.mapAngle }
+                            // Under pitch, `text-pitch-alignment` (`auto`: as the rotation) may lay it on the map.
+                            if text.sdf != nil, let pitch = place.pitch {
+                                let alignment = style.alignment.textPitch.value(atZoom: zoom, for: feature)
+                                if alignment == .map || alignment == .auto && style.alignment.textRotation.value(atZoom: zoom, for: feature) == .map {
+                                    text.sdf!.paint.onMap = pitch
+                                }
+                            }
                             laid = text
                         }
                         let p = place.pixel(anchor.x * unit, anchor.y * unit)
+                        var here = laid!
+                        if place.pitch != nil, here.sdf?.paint.onMap == nil, style.alignment.textRotation.value(atZoom: zoom, for: feature) == .map {
+                            // Facing the image but turned with the map: as the map's x axis looks at the point.
+                            here.sdf!.angle += place.pixelAngle(anchor.x * unit, anchor.y * unit) - place.mapAngle
+                        }
                         let key = SymbolIconPlacer.SymbolKey(tile: tileIndex, feature: featureIndex, anchor: anchorIndex)
                         if let iconsCut, key.isAfter(iconsCut) { return false }
                         let translate = order.textTranslation(for: feature, cos: place.cos, sin: place.sin, scale: scale)
-                        let candidate = PendingText(text: text, laid: laid!, at: p, paint: paint, translate: translate)
+                        let candidate = PendingText(text: text, laid: here, at: p, paint: paint, translate: translate, pitch: place.pitch)
                         if order.isDeferred {
                             // Placed once the layer's symbols are sorted; the icon goes with it then.
                             pending.append(order.pending(.text(candidate), key: key, at: p,
@@ -320,6 +332,8 @@ struct VectorLabelPlacer {
         var at: Point
         var paint: Paint
         var translate: Point
+        /// The camera's pitch, nil for none.
+        var pitch: PitchProjection?
     }
 
     /// Places `candidate` with its symbol's `icon`, unless (drawn in the embedded
@@ -334,7 +348,7 @@ struct VectorLabelPlacer {
             return
         }
         if placePoint(layerID: layerID, text: candidate.text, laid: candidate.laid, at: candidate.at, paint: candidate.paint,
-                      icon: icon, textOptional: textOptional, translate: candidate.translate) {
+                      icon: icon, textOptional: textOptional, translate: candidate.translate, pitch: candidate.pitch) {
             placed.insert(candidate.text, at: candidate.at, radius: radius)
         }
     }
@@ -621,11 +635,21 @@ struct VectorLabelPlacer {
 
     /// Places a point label at `p` if it fits in the image (or labels may
     /// cross its edges) and clears the labels and icons before it, with its
-    /// symbol's `icon` (see ``placeSymbol(_:icon:paint:)``).
+    /// symbol's `icon` (see ``placeSymbol(_:icon:paint:)``). Under `pitch` it is
+    /// scaled by MapLibre's perspective ratio (``SymbolPitch``), its box too, and
+    /// drawn on the map plane when its paint says it lies on the map.
     /// Returns whether the text was placed.
     mutating func placePoint(layerID: String, text: String, laid: PointText, at p: Point, paint: Paint,
                              icon: SymbolIconPlacer.Candidate? = nil, textOptional: Bool = false,
-                             translate: Point = Point(0, 0)) -> Bool {
+                             translate: Point = Point(0, 0), pitch: PitchProjection? = nil) -> Bool {
+        var laid = laid
+        if let pitch, laid.sdf != nil {
+            let onMap = laid.sdf!.paint.onMap != nil
+            let ratio = SymbolPitch.perspectiveRatio(at: p, pitch: pitch, onMap: onMap)
+            let boxRatio = SymbolPitch.perspectiveRatio(at: p, pitch: pitch, onMap: false)
+            laid.sdf!.paint.fontScale *= ratio
+            laid.candidates = laid.candidates.map { ($0.text, $0.box.scaled(by: boxRatio), Point($0.shift.x * boxRatio, $0.shift.y * boxRatio)) }
+        }
         let box = laid.box.offset(by: p)
         var chosen: (label: VectorMapLabel, shift: Point)?
         if let sdf = laid.sdf {
@@ -645,9 +669,14 @@ struct VectorLabelPlacer {
                     let (shaped, relative, shift) = laid.candidates[attempt % count]
                     let box = relative.offset(by: p)
                     guard labelsCrossEdges || box.isInside(width: Double(width), height: Double(height)) else { continue }
+                    var at = Point(p.x + shift.x + translate.x, p.y + shift.y + translate.y)
+                    if let onMap = sdf.paint.onMap {
+                        // On the map its anchor is the plane's point, the shift laid on the plane.
+                        let plane = onMap.unproject(Point(p.x + translate.x, p.y + translate.y))
+                        at = Point(plane.x + shift.x, plane.y + shift.y)
+                    }
                     let label = VectorMapLabel(layerID: layerID, text: text, anchor: p, boxes: [box],
-                                               layout: .sdf(shaped, sdf.paint, angle: sdf.angle,
-                                                            at: Point(p.x + shift.x + translate.x, p.y + shift.y + translate.y)),
+                                               layout: .sdf(shaped, sdf.paint, angle: sdf.angle, at: at),
                                                color: paint.color, halo: paint.halo, haloWidth: paint.haloWidth,
                                                drawsByViewportY: paint.drawsByViewportY)
                     guard fits(label, paint: paint, allowOverlap: paint.allowOverlap && (!laid.isVariable || attempt >= count)) else { continue }
