@@ -150,6 +150,13 @@ final class HostileCorpusTests: XCTestCase {
             "cluster-million.geojson": #"{"type":"FeatureCollection","features":["#
                 + String(repeating: #"{"type":"Feature","geometry":{"type":"Point","coordinates":[1.5,2.5]}},"#, count: 1_000_000).dropLast() + "]}",
             "cluster-million.json": style("cluster-million.geojson"),
+            // An 86,000-character label for shaping and bidi: embeddings and isolates far past
+            // the depth limit, never closed, then Arabic with lam-alef, brackets and digits.
+            "rtl-label.json": #"{"version":8,"sources":{"p":{"type":"geojson","data":{"type":"Point","coordinates":[0,0]}}},"#
+                + #""layers":[{"id":"t","type":"symbol","source":"p","layout":{"text-allow-overlap":true,"text-field":""#
+                + String(repeating: "\u{202B}", count: 20_000) + String(repeating: "\u{2068}", count: 20_000)
+                + String(repeating: "\u{202E}", count: 5_000) + String(repeating: "\u{0628}\u{0644}\u{0627}[\u{06F3}]", count: 6_000)
+                + String(repeating: "\u{2069}", count: 5_000) + #""}}]}"#,
         ]
         for (name, text) in files { try Data(text.utf8).write(to: directory.appendingPathComponent(name)) }
         for row in try table("styles.tsv") {

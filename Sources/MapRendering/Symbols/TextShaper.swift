@@ -34,7 +34,7 @@ struct TextShaper {
 
     /// `text` shaped; nil when no glyph of it exists in the font stack.
     func shape(_ text: [UInt32]) -> ShapedText? {
-        shape(text, itemAt: { glyph(text[$0]).map { Item(glyph: $0, scale: 1) } }, scaleAt: { _ in 1 })
+        shape(ArabicShaper.shape(text), itemAt: { glyph($1).map { Item(glyph: $0, scale: 1) } }, scaleAt: { _ in 1 })
     }
 
     /// `text` of `format` sections shaped (`sectionOf` gives each code point's
@@ -46,15 +46,27 @@ struct TextShaper {
                glyph: (UInt32, [String]) -> SDFGlyph?) -> ShapedText? {
         guard sectionOf.count == text.count, sectionOf.allSatisfy({ sections.indices.contains($0) }), textSize > 0 else { return nil }
         let factor = Self.oneEm / textSize
-        return shape(text, itemAt: { i in
+        // As MapLibre, Arabic is shaped section by section.
+        var shapedText: [UInt32] = [], shapedSectionOf: [Int] = []
+        var start = 0
+        while start < text.count {
+            var end = start + 1
+            while end < text.count, sectionOf[end] == sectionOf[start] { end += 1 }
+            let run = ArabicShaper.shape(text[start..<end])
+            shapedText += run
+            shapedSectionOf += repeatElement(sectionOf[start], count: run.count)
+            start = end
+        }
+        let sectionOf = shapedSectionOf
+        return shape(shapedText, itemAt: { i, codePoint in
             let section = sections[sectionOf[i]]
             if let image = section.image {
                 // MapLibre's image metrics: its display size, one pixel in, three down.
                 let w = Int(image.displayWidth.rounded()), h = Int(image.displayHeight.rounded())
-                let metrics = SDFGlyph(id: text[i], width: w, height: h, left: 1, top: -SDFGlyph.border, advance: w, bitmap: [])
+                let metrics = SDFGlyph(id: codePoint, width: w, height: h, left: 1, top: -SDFGlyph.border, advance: w, bitmap: [])
                 return Item(glyph: metrics, scale: section.scale * factor, color: nil, image: image, imageHeight: image.displayHeight * factor)
             }
-            return glyph(text[i], section.fontStack).map { Item(glyph: $0, scale: section.scale, color: section.color) }
+            return glyph(codePoint, section.fontStack).map { Item(glyph: $0, scale: section.scale, color: section.color) }
         }, scaleAt: { sections[sectionOf[$0]].scale })
     }
 
@@ -72,17 +84,24 @@ struct TextShaper {
     /// tall as its largest section (`lineHeight` times its scale), smaller
     /// glyphs and images moved down to share the largest's baseline, a line
     /// pushed down by an image taller than it. `scaleAt` is the section's own
-    /// scale (an image's before the text size is factored in).
-    private func shape(_ text: [UInt32], itemAt: (Int) -> Item?, scaleAt: (Int) -> Double) -> ShapedText? {
+    /// scale (an image's before the text size is factored in); `itemAt` gives
+    /// the item of the character at an index drawn as a code point (its
+    /// mirror where bidi reordering mirrors it). Lines are broken on the
+    /// logical text, then each is put in visual order (MapLibre's
+    /// `processBidirectionalText`), breaking at paragraph separators too.
+    private func shape(_ text: [UInt32], itemAt: (Int, UInt32) -> Item?, scaleAt: (Int) -> Double) -> ShapedText? {
         // As MapLibre, a line may break after any image.
-        let items = text.indices.map(itemAt)
-        let lines = breakRanges(text, advance: { i in items[i].map { Double($0.glyph.advance) * $0.scale + spacing } ?? 0 },
+        let items = text.indices.map { itemAt($0, text[$0]) }
+        var lines = breakRanges(text, advance: { i in items[i].map { Double($0.glyph.advance) * $0.scale + spacing } ?? 0 },
                                 breaksAfter: { items[$0]?.image != nil })
+        let bidi = BidiReorderer.needsReordering(text) ? BidiReorderer(text) : nil
+        if let bidi { lines = Self.split(lines, at: bidi.paragraphEnds) }
         var glyphs: [ShapedText.Glyph] = []
         var y = Self.defaultOffset
         var maxLineLength = 0.0, maxLineHeight = 0.0
         let justification = justify.fraction
-        for var line in lines {
+        for range in lines {
+            var line = bidi?.visualOrder(range)[...] ?? Array(range)[...]
             // MapLibre trims white space from both ends of each line.
             while let first = line.first, Self.whitespace.contains(text[first]) { line = line.dropFirst() }
             while let last = line.last, Self.whitespace.contains(text[last]) { line = line.dropLast() }
@@ -91,7 +110,10 @@ struct TextShaper {
                 continue
             }
             let lineMaxScale = line.map(scaleAt).max() ?? 1
-            let items = line.map { items[$0] }
+            let items = line.map { i in
+                let codePoint = bidi?.displayed(text[i], at: i) ?? text[i]
+                return codePoint == text[i] ? items[i] : itemAt(i, codePoint)
+            }
             // MapLibre's `calculateLineContentSize`: the largest glyph or image.
             let contentHeight = max(lineMaxScale * Self.oneEm, items.map { $0?.imageHeight ?? 0 }.max() ?? 0)
             var imageOffset = 0.0
@@ -127,6 +149,23 @@ struct TextShaper {
         }
         let top = translate.y - vertical * height, left = translate.x - horizontal * maxLineLength
         return ShapedText(glyphs: glyphs, left: left, top: top, right: left + maxLineLength, bottom: top + height, lineCount: lines.count)
+    }
+
+    /// `lines` broken also at each of `ends` (sorted), as the plugin merges paragraph ends into the line breaks.
+    private static func split(_ lines: [Range<Int>], at ends: [Int]) -> [Range<Int>] {
+        var result: [Range<Int>] = []
+        var e = 0
+        for line in lines {
+            var start = line.lowerBound
+            while e < ends.count, ends[e] <= start { e += 1 }
+            while e < ends.count, ends[e] < line.upperBound {
+                result.append(start..<ends[e])
+                start = ends[e]
+                e += 1
+            }
+            result.append(start..<line.upperBound)
+        }
+        return result
     }
 
     /// The advance a code point adds to a line: its glyph's and the letter spacing; 0 without a glyph.

@@ -31,6 +31,21 @@ final class TextShaperTests: XCTestCase {
         XCTAssertEqual(shaped.bottom, 28.8, accuracy: 1e-9)
     }
 
+    func testArabicShapedThenEachLineReordered() throws {
+        // "سلام" is one line, drawn right to left in its presentation forms: meem, lam-alef, seen.
+        let word = try XCTUnwrap(shaper(maxWidth: 2400).shape(text("سلام")))
+        XCTAssertEqual(word.glyphs.map(\.glyph.id), [0xFEE1, 0xFEFC, 0xFEB3])
+        XCTAssertEqual(word.glyphs.map(\.x), [-15, -5, 5])
+        // Lines are broken on the logical text, then each is reordered: "אב" first (on top), "abc (1)" second.
+        let mixed = try XCTUnwrap(shaper(maxWidth: 0).shape(text("אב abc")))
+        XCTAssertEqual(mixed.lineCount, 2)
+        XCTAssertEqual(mixed.glyphs.map(\.glyph.id), [0x5D1, 0x5D0, 0x61, 0x62, 0x63])
+        XCTAssertLessThan(mixed.glyphs[0].y, mixed.glyphs[2].y)
+        // A bracket read right to left is drawn mirrored.
+        let bracket = try XCTUnwrap(shaper(maxWidth: 2400).shape(text("א(ב)")))
+        XCTAssertEqual(bracket.glyphs.map(\.glyph.id), [0x28, 0x5D1, 0x29, 0x5D0])
+    }
+
     func testTopLeftAnchorJustifiesLeftWithOffset() throws {
         let shaped = try XCTUnwrap(shaper(maxWidth: 48, anchor: .topLeft, justify: StyleTextAnchor.topLeft.justification,
                                           translate: (24, -12)).shape(text("aa bb cc")))
