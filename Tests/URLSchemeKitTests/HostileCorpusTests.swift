@@ -157,6 +157,11 @@ final class HostileCorpusTests: XCTestCase {
                 + String(repeating: "\u{202B}", count: 20_000) + String(repeating: "\u{2068}", count: 20_000)
                 + String(repeating: "\u{202E}", count: 5_000) + String(repeating: "\u{0628}\u{0644}\u{0627}[\u{06F3}]", count: 6_000)
                 + String(repeating: "\u{2069}", count: 5_000) + #""}}]}"#,
+            // A 90,000-character label with 18,000 break opportunities (MapLibre weighs
+            // every earlier break at each: the search must not cost their square).
+            "breaks-label.json": #"{"version":8,"sources":{"p":{"type":"geojson","data":{"type":"Point","coordinates":[0,0]}}},"#
+                + #""layers":[{"id":"t","type":"symbol","source":"p","layout":{"text-allow-overlap":true,"text-field":""#
+                + String(repeating: "abc (", count: 18_000) + #""}}]}"#,
         ]
         for (name, text) in files { try Data(text.utf8).write(to: directory.appendingPathComponent(name)) }
         for row in try table("styles.tsv") {

@@ -195,6 +195,14 @@ struct TextShaper {
         let target = total / lineCount
         let hasZeroWidthSpace = text.contains(0x200B)
         var breaks: [Break] = []
+        // The least badness of the breaks so far, and the latest newline's break.
+        var floor: [Double] = []
+        var lastNewline: Int?
+        func add(_ next: Break, newline: Bool) {
+            breaks.append(next)
+            floor.append(min(floor.last ?? .infinity, next.badness))
+            if newline { lastNewline = breaks.count - 1 }
+        }
         var x = 0.0
         for i in text.indices {
             let codePoint = text[i]
@@ -204,10 +212,12 @@ struct TextShaper {
             if Self.breakable.contains(codePoint) || ideographic || breaksAfter(i)
                 || (i != text.count - 2 && Self.breakableBefore.contains(text[i + 1])) {
                 let penalty = Self.penalty(codePoint, next: text[i + 1], ideographicBreak: ideographic && hasZeroWidthSpace)
-                breaks.append(evaluate(index: i + 1, x: x, target: target, breaks: breaks, penalty: penalty, isLast: false))
+                add(evaluate(index: i + 1, x: x, target: target, breaks: breaks, penalty: penalty, isLast: false,
+                             floor: floor, lastNewline: lastNewline), newline: codePoint == 0x0A)
             }
         }
-        let last = evaluate(index: text.count, x: x, target: target, breaks: breaks, penalty: 0, isLast: true)
+        let last = evaluate(index: text.count, x: x, target: target, breaks: breaks, penalty: 0, isLast: true,
+                            floor: floor, lastNewline: lastNewline)
         var indices: [Int] = [last.index]
         var prior = last.prior
         while let p = prior {
@@ -224,14 +234,34 @@ struct TextShaper {
         return lines
     }
 
-    private func evaluate(index: Int, x: Double, target: Double, breaks: [Break], penalty: Double, isLast: Bool) -> Break {
+    /// The least bad prior for a break at `index` (`x` along): MapLibre's
+    /// `evaluateBreak`, which weighs every earlier break (the latest of equals
+    /// wins; the text's start only when strictly better). Searched from the
+    /// latest back, and stopped once the line alone is too long to beat the
+    /// best (a longer line is worse still, and no prior's badness is below
+    /// `floor`, the least of them), so a long label costs about its breaks
+    /// times a line's, not their square. Nothing is weighed across a newline
+    /// (`lastNewline`, the latest newline's break): its -10⁸ makes the line break there.
+    private func evaluate(index: Int, x: Double, target: Double, breaks: [Break], penalty: Double, isLast: Bool,
+                          floor: [Double], lastNewline: Int?) -> Break {
         var best: Int?
-        var bestBadness = Self.badness(x, target: target, penalty: penalty, isLast: isLast)
-        for (i, prior) in breaks.enumerated() {
-            let badness = Self.badness(x - prior.x, target: target, penalty: penalty, isLast: isLast) + prior.badness
-            if badness <= bestBadness {
+        var bestBadness = Double.infinity
+        var i = breaks.count - 1
+        while i >= (lastNewline ?? 0) {
+            let width = x - breaks[i].x
+            let line = Self.badness(width, target: target, penalty: penalty, isLast: isLast)
+            if width > target, line + floor[i] >= bestBadness { break }
+            if line + breaks[i].badness < bestBadness {
                 best = i
-                bestBadness = badness
+                bestBadness = line + breaks[i].badness
+            }
+            i -= 1
+        }
+        if lastNewline == nil {
+            let fromStart = Self.badness(x, target: target, penalty: penalty, isLast: isLast)
+            if fromStart < bestBadness {
+                best = nil
+                bestBadness = fromStart
             }
         }
         return Break(index: index, x: x, prior: best, badness: bestBadness)
