@@ -36,6 +36,23 @@ final class WebPLosslessEncoderTests: XCTestCase {
         return try Bitmap(width: width, height: height, rgba: rgba)
     }
 
+    /// A map-like picture: water and land split by a wavy coast, a grid of
+    /// thin roads, a diagonal road, and shading on the water (a few dozen colours).
+    private func mapLike(width: Int, height: Int) throws -> Bitmap {
+        var rgba = [UInt8]()
+        for y in 0..<height {
+            for x in 0..<width {
+                let coast = width / 4 + Int(8 * sin(Double(y) / 9))
+                var pixel: [UInt8] = x < coast ? [170, 211, 223, 255] : [242, 239, 233, 255]
+                if x >= coast && (x % 23 < 2 || y % 19 < 2) { pixel = [255, 255, 255, 255] }
+                if x >= coast && abs((x + 2 * y) % 71 - 35) < 2 { pixel = [252, 214, 164, 255] }
+                if x < coast { pixel[2] = UInt8(truncatingIfNeeded: 160 + (x + y) / 8) }
+                rgba += pixel
+            }
+        }
+        return try Bitmap(width: width, height: height, rgba: rgba)
+    }
+
     private func assertRoundTrip(_ bitmap: Bitmap, effort: Int = WebPLosslessEncoder.defaultEffort,
                                  file: StaticString = #filePath, line: UInt = #line) throws -> Data {
         let data = try WebPLosslessEncoder(effort: effort).encode(bitmap)
@@ -92,6 +109,31 @@ final class WebPLosslessEncoderTests: XCTestCase {
         }
     }
 
+    func testMapLikePicturesComeBackExactAtEveryEffort() throws {
+        let bitmap = try mapLike(width: 150, height: 90)
+        for effort in [2, 4, 6, 9] { _ = try assertRoundTrip(bitmap, effort: effort) }
+    }
+
+    /// The parse by cost (libwebp's idea of tracing the cheapest path back)
+    /// codes a map's rows in fewer bits than copies of the longest match do.
+    func testTheCostParseCodesAMapSmallerThanLongestMatches() throws {
+        let bitmap = try mapLike(width: 300, height: 200)
+        let argb = (0..<(bitmap.width * bitmap.height)).map { index -> UInt32 in
+            let p = Array(bitmap.pixels[(4 * index)..<(4 * index + 4)])
+            return UInt32(p[3]) << 24 | UInt32(p[0]) << 16 | UInt32(p[1]) << 8 | UInt32(p[2])
+        }
+        func bytes(byCost: Bool) -> Int {
+            let writer = VP8LImageWriter(references: VP8LBackwardReferences(chainLength: 48), searchesCacheSizes: true, groupBits: 4,
+                                         parsesByCost: byCost)
+            var bits = BitWriter(capacity: argb.count)
+            writer.write(argb, width: bitmap.width, isMain: true, into: &bits)
+            bits.alignToByte()
+            return bits.bytes.count
+        }
+        let longest = bytes(byCost: false), cheapest = bytes(byCost: true)
+        XCTAssertLessThan(Double(cheapest), 0.97 * Double(longest), "cost parse \(cheapest) B, longest matches \(longest) B")
+    }
+
     func testLengthAndDistancePrefixesInvertTheDecoders() {
         for value in [1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 13, 100, 4096, 1 << 20 - 1] {
             let prefix = VP8LToken.prefix(value)
@@ -118,7 +160,7 @@ final class WebPLosslessEncoderTests: XCTestCase {
     /// libwebp's own decoder reads what we write, to the same pixels.
     func testLibwebpDecodesOurFilesExactly() throws {
         for (name, bitmap) in [("photo", try photoLike(width: 37, height: 29, alpha: true)), ("flat", try flat(width: 50, height: 20, colors: 5)),
-                               ("many", try flat(width: 31, height: 40, colors: 200))] {
+                               ("many", try flat(width: 31, height: 40, colors: 200)), ("map", try mapLike(width: 130, height: 70))] {
             guard let pixels = try Dwebp.decode(WebPLosslessEncoder().encode(bitmap), name: name) else { continue }
             XCTAssertTrue(pixels == bitmap.pixels, "dwebp decodes \(name).webp to other pixels")
         }

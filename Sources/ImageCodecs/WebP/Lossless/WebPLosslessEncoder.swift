@@ -8,12 +8,15 @@ import Raster
 /// 2, 4 or 8 to a pixel for small palettes); any other has green subtracted
 /// from red and blue and each 16×16 block predicted from its neighbours by
 /// the best of VP8L's 14 predictors. The pixel stream is then coded with
-/// backward references (hash chains, the neighbourhood distances first), a
+/// backward references (hash chains, the neighbourhood distances first;
+/// from effort 4 the cheapest path of literals and copies under the codes'
+/// prices, ``VP8LCostParse``, which needs 6 to 10 bytes a pixel more), a
 /// colour cache of the size the entropy estimate picks, and canonical
 /// Huffman codes. Transparent pixels keep their colour (libwebp's `-exact`).
 public struct WebPLosslessEncoder: ImageEncoding {
     /// How hard to look for a smaller file, 0…9 as `cwebp -z` counts:
-    /// longer match searches, every colour cache size tried from 3 on.
+    /// longer match searches, every colour cache size tried from 3 on, the
+    /// parse by cost from 4 on.
     public var effort: Int
 
     /// Effort 6, `cwebp -z`'s default.
@@ -61,7 +64,7 @@ public struct WebPLosslessEncoder: ImageEncoding {
             }
         }
         var writer = VP8LImageWriter(references: VP8LBackwardReferences(chainLength: [1, 2, 4, 8, 12, 16, 24, 48, 96, 256][effort]),
-                                     searchesCacheSizes: effort >= 3, groupBits: 4)
+                                     searchesCacheSizes: effort >= 3, groupBits: 4, parsesByCost: effort >= 4)
         var bits = BitWriter(capacity: width * height + 64)
         bits.write(0x2F, 8)
         bits.write(UInt32(width - 1), 14)
