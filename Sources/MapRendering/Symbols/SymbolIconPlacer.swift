@@ -367,7 +367,7 @@ struct SymbolIconPlacer {
         let haloColor = icon.haloColor.value(atZoom: zoom, for: feature)
         let haloWidth = icon.haloWidth.value(atZoom: zoom, for: feature)
         // MapLibre turns on linear sampling for an SDF, a scaled or turned icon, or one of another pixel ratio.
-        let linear = image.sdf || size != 1 || rotate != 0 || turn != 0 || image.pixelRatio != scale
+        let linear = image.sdf || size != 1 || rotate != 0 || image.pixelRatio != scale
         let placed = PlacedIcon(layerID: layerID, image: image, anchor: Point(translate[0] * scale, translate[1] * scale),
                                 quads: shaped.quads(image, stretched: fit != .none).map { quad in
                                     let (tl, br) = quad.corners(size: size)
