@@ -91,4 +91,22 @@ final class VerticalTextTests: XCTestCase {
         XCTAssertEqual(turned.columns, upright.rows)
         XCTAssertEqual(turned.rows, upright.columns)
     }
+
+    func testSteepLinesTakeTheVerticalLabelReadingDownwards() throws {
+        let down = LineGlyphPlacer(line: [Point(50, 0), Point(50, 100)], anchor: Point(50, 50), segment: 0)
+        let up = LineGlyphPlacer(line: [Point(50, 100), Point(50, 0)], anchor: Point(50, 50), segment: 0)
+        let flat = LineGlyphPlacer(line: [Point(0, 50), Point(100, 50)], anchor: Point(50, 50), segment: 0)
+        XCTAssertTrue(down.isSteep(under: [-10, 10]))
+        XCTAssertTrue(up.isSteep(under: [-10, 10]))
+        XCTAssertFalse(flat.isSteep(under: [-10, 10]))
+        XCTAssertFalse(down.isSteep(under: [-80, 10]), "a glyph off the line: no label at all")
+        // Down the view the first glyph is above the last; up it the line is walked backwards.
+        let downwards = try XCTUnwrap(down.placeVertically([-10, 10]))
+        XCTAssertEqual(downwards.map(\.point.y), [40, 60])
+        XCTAssertEqual(downwards[0].angle, .pi / 2, accuracy: 1e-9)
+        let flipped = try XCTUnwrap(up.placeVertically([-10, 10]))
+        XCTAssertEqual(flipped.map(\.point.y), [40, 60])
+        XCTAssertEqual(cos(flipped[0].angle), 0, accuracy: 1e-9)
+        XCTAssertEqual(sin(flipped[0].angle), 1, accuracy: 1e-9)
+    }
 }
