@@ -26,20 +26,41 @@ struct LineGlyphPlacer {
     /// line (negative: back towards its start), flipped when `keepUpright` and
     /// they would read upside down; nil when one runs off the line.
     func place(_ offsets: [Double], keepUpright: Bool) -> [Placed]? {
-        guard let first = offsets.first, let last = offsets.last else { return [] }
+        guard !offsets.isEmpty else { return [] }
         if keepUpright {
-            let start: Point, end: Point
-            if offsets.count > 1 {
-                guard let a = place(first, flip: false), let b = place(last, flip: false) else { return nil }
-                (start, end) = (a.point, b.point)
-            } else {
-                // One glyph: the direction of the anchor's own segment decides.
-                guard segment + 1 < line.count else { return nil }
-                (start, end) = (anchor, line[segment + 1])
-            }
+            // One glyph: the direction of the anchor's own segment decides.
+            guard let (start, end) = ends(offsets) else { return nil }
             if start.x > end.x { return placeAll(offsets, flip: true) }
         }
         return placeAll(offsets, flip: false)
+    }
+
+    /// Whether the line rises more than it runs from the first of `offsets` to
+    /// the last (for one glyph: along the anchor's segment), so a label with a
+    /// vertical version is drawn in it (MapLibre's `useVertical`); false when
+    /// a glyph runs off the line.
+    func isSteep(under offsets: [Double]) -> Bool {
+        guard let (start, end) = ends(offsets) else { return false }
+        return abs(end.y - start.y) > abs(end.x - start.x)
+    }
+
+    /// A vertical label's glyphs `offsets` from the anchor along the line, walked
+    /// from its other end when the line runs up the view here, so the text reads
+    /// downwards; nil when one runs off the line.
+    func placeVertically(_ offsets: [Double]) -> [Placed]? {
+        guard let (start, end) = ends(offsets) else { return offsets.isEmpty ? [] : nil }
+        return placeAll(offsets, flip: start.y > end.y)
+    }
+
+    /// Where the first and last of `offsets` land unflipped (one glyph: the anchor and its segment's end).
+    private func ends(_ offsets: [Double]) -> (Point, Point)? {
+        guard let first = offsets.first, let last = offsets.last else { return nil }
+        if offsets.count > 1 {
+            guard let a = place(first, flip: false), let b = place(last, flip: false) else { return nil }
+            return (a.point, b.point)
+        }
+        guard segment + 1 < line.count else { return nil }
+        return (anchor, line[segment + 1])
     }
 
     private func placeAll(_ offsets: [Double], flip: Bool) -> [Placed]? {

@@ -56,9 +56,11 @@ struct SDFTextDrawer {
         // A `format` section may colour its glyphs alone: the text is drawn when any of it shows.
         guard color.a > 0 || !halo && text.glyphs.contains(where: { ($0.color?.a ?? 0) > 0 }) else { return }
         let scale = paint.fontScale * paint.pixelRatio
-        let c = cos(angle), s = sin(angle)
+        let (cLabel, sLabel) = (cos(angle), sin(angle))
         let frame = SymbolPitch.QuadFrame(anchor: anchor, onMap: paint.onMap)
         for placed in text.glyphs {
+            // A sideways glyph of a vertical label is turned a quarter further (cos, sin of angle + π/2).
+            let (c, s) = placed.sideways ? (-sLabel, cLabel) : (cLabel, sLabel)
             if let image = placed.image {
                 // As MapLibre's text-and-icon shader: an image drawn by the halo pass too.
                 if !halo || paint.halo != nil { drawImage(image, placed, frame: frame, c: c, s: s, scale: scale, opacity: paint.opacity, on: &canvas) }

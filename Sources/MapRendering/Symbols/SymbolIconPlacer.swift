@@ -102,6 +102,18 @@ struct SymbolIconPlacer {
         var optional: Bool
         /// Whether it is fitted to its text (`icon-text-fit`), so moves with a variable anchor.
         var fitsText: Bool
+        /// Fitted to its text's vertical version (`text-writing-mode`), the icon and box
+        /// drawn when the text is placed vertically: fitted unturned, then turned with the text.
+        var vertical: (icon: PlacedIcon, box: LabelBox)?
+
+        /// The candidate as placed with its text written vertically.
+        var forVerticalText: Candidate {
+            guard let vertical else { return self }
+            var turned = self
+            (turned.icon, turned.box) = vertical
+            turned.vertical = nil
+            return turned
+        }
     }
 
     /// The icons of `layer` (a symbol layer evaluated at the zoom) from `tiles`, laid
@@ -141,6 +153,7 @@ struct SymbolIconPlacer {
                 }
                 var evaluated: PlacedIcon?
                 var box = LabelBox(minX: 0, minY: 0, maxX: 0, maxY: 0)
+                var vertical: (icon: PlacedIcon?, box: LabelBox)?
                 var anchorIndex = -1
                 VectorLabelPlacer.forEachAnchor(of: feature, in: tileLayer) { anchor in
                     anchorIndex += 1
@@ -149,30 +162,41 @@ struct SymbolIconPlacer {
                     if evaluated == nil {
                         (evaluated, box) = Self.layout(image, icon, layer.id, feature, zoom: zoom, scale: scale,
                                                        text: fittedText(style, feature))
+                        if let text = fittedText(style, feature, vertical: true) {
+                            vertical = Self.layout(image, icon, layer.id, feature, zoom: zoom, scale: scale, text: text, turn: .pi / 2)
+                        }
                         // `icon-rotation-alignment: map` turns the icon with the map.
-                        if style.alignment.iconRotation.value(atZoom: zoom, for: feature) == .map { evaluated?.angle += place.mapAngle }
+                        if style.alignment.iconRotation.value(atZoom: zoom, for: feature) == .map {
+                            evaluated?.angle += place.mapAngle
+                            vertical?.icon?.angle += place.mapAngle
+                        }
                     }
                     guard var placed = evaluated else { return false }
                     let p = place.pixel(anchor.x * unit, anchor.y * unit)
-                    // `icon-translate` (held in the anchor) turns with the map unless anchored to the viewport.
-                    let t = SymbolPlacementStyle.translation([placed.anchor.x, placed.anchor.y],
-                                                             anchor: style.order.iconTranslateAnchor.value(atZoom: zoom, for: feature),
-                                                             cos: place.cos, sin: place.sin)
-                    placed.anchor = Point(p.x + t.x, p.y + t.y)
-                    var box = box
-                    if let pitch = place.pitch {
-                        let rotation = style.alignment.iconRotation.value(atZoom: zoom, for: feature)
-                        let alignment = style.alignment.iconPitch.value(atZoom: zoom, for: feature)
-                        let onMap = alignment == .map || alignment == .auto && rotation.isMap(for: .point)
-                        box = placed.pitch(pitch, at: p, onMap: onMap,
-                                           mapAngle: rotation == .map ? (place.mapAngle, place.pixelAngle(anchor.x * unit, anchor.y * unit)) : nil,
-                                           box: box)
-                    }
-                    // Down the view, in tile units turned with the map (MapLibre's `getSortedSymbolIndexes`).
-                    placed.drawOrder = (tileIndex, Int((place.sin * anchor.x + place.cos * anchor.y).rounded()), featureIndex)
                     let pad = Self.viewportPadding * scale
-                    // The box in the padded grid's coordinates (the point without `icon-translate`).
-                    let placedBox = LabelBox(minX: p.x + box.minX + pad, minY: p.y + box.minY + pad, maxX: p.x + box.maxX + pad, maxY: p.y + box.maxY + pad)
+                    // At the point: `icon-translate` (held in the anchor) turns with the map unless anchored
+                    // to the viewport; the box in the padded grid's coordinates (the point without it).
+                    func atPoint(_ icon: PlacedIcon, _ box: LabelBox) -> (PlacedIcon, LabelBox) {
+                        var icon = icon
+                        let t = SymbolPlacementStyle.translation([icon.anchor.x, icon.anchor.y],
+                                                                 anchor: style.order.iconTranslateAnchor.value(atZoom: zoom, for: feature),
+                                                                 cos: place.cos, sin: place.sin)
+                        icon.anchor = Point(p.x + t.x, p.y + t.y)
+                        var box = box
+                        if let pitch = place.pitch {
+                            let rotation = style.alignment.iconRotation.value(atZoom: zoom, for: feature)
+                            let alignment = style.alignment.iconPitch.value(atZoom: zoom, for: feature)
+                            let onMap = alignment == .map || alignment == .auto && rotation.isMap(for: .point)
+                            box = icon.pitch(pitch, at: p, onMap: onMap,
+                                             mapAngle: rotation == .map ? (place.mapAngle, place.pixelAngle(anchor.x * unit, anchor.y * unit)) : nil,
+                                             box: box)
+                        }
+                        // Down the view, in tile units turned with the map (MapLibre's `getSortedSymbolIndexes`).
+                        icon.drawOrder = (tileIndex, Int((place.sin * anchor.x + place.cos * anchor.y).rounded()), featureIndex)
+                        return (icon, LabelBox(minX: p.x + box.minX + pad, minY: p.y + box.minY + pad, maxX: p.x + box.maxX + pad, maxY: p.y + box.maxY + pad))
+                    }
+                    let placedBox: LabelBox
+                    (placed, placedBox) = atPoint(placed, box)
                     let grid = LabelBox(minX: 0, minY: 0, maxX: Double(width) + 2 * pad, maxY: Double(height) + 2 * pad)
                     guard placedBox.intersects(grid) else { return true }
                     found.append(Candidate(key: SymbolKey(tile: tileIndex, feature: featureIndex, anchor: anchorIndex), point: p,
@@ -180,7 +204,8 @@ struct SymbolIconPlacer {
                                            allowOverlap: icon.allowOverlap.value(atZoom: zoom, for: feature),
                                            ignorePlacement: icon.ignorePlacement.value(atZoom: zoom, for: feature),
                                            optional: icon.optional.value(atZoom: zoom, for: feature),
-                                           fitsText: glyphs != nil && icon.textFit.value(atZoom: zoom, for: feature) != .none))
+                                           fitsText: glyphs != nil && icon.textFit.value(atZoom: zoom, for: feature) != .none,
+                                           vertical: vertical.flatMap { v in v.icon.map { atPoint($0, v.box) } }))
                     return found.count < Self.maximumCandidates(limits)
                 }
             }
@@ -197,7 +222,7 @@ struct SymbolIconPlacer {
                             _ lines: [[Point]], _ tileIndex: Int, _ place: TileCover.Placed,
                             _ placement: StyleSymbolPlacement) -> [Candidate] {
         let icon = style.icon
-        let textWidth = VectorLabelPlacer.lineShaping(style, for: feature, zoom: zoom, glyphs: glyphs, maxGlyphs: limits.labelGlyphsPerSnapshot).map { $0.shaped.right - $0.shaped.left }
+        let textWidth = VectorLabelPlacer.lineShaping(style, for: feature, zoom: zoom, glyphs: glyphs, maxGlyphs: limits.labelGlyphsPerSnapshot).map { ($0.vertical ?? $0.shaped).right - ($0.vertical ?? $0.shaped).left }
         let options = LineSymbolAnchors.options(spacing: style.spacing.value(atZoom: zoom, for: feature), textWidth: textWidth,
                                                 iconWidth: Self.lineIconWidth(image, icon, feature, zoom: zoom),
                                                 textMaxSize: style.textSize.value(atZoom: zoom, for: feature),
@@ -301,20 +326,23 @@ struct SymbolIconPlacer {
 
     /// With `icon-text-fit`, the feature's text shaped from the style's glyphs
     /// (at its first anchor) and its size in CSS pixels; nil without it, without glyphs or text.
-    private func fittedText(_ style: SymbolLayerStyle, _ feature: VectorTileFeature) -> (text: ShapedText, size: Double)? {
+    /// `vertical`: its vertical version, unturned (nil unless `text-writing-mode` allows one).
+    private func fittedText(_ style: SymbolLayerStyle, _ feature: VectorTileFeature, vertical: Bool = false) -> (text: ShapedText, size: Double)? {
         guard let glyphs, style.icon.textFit.value(atZoom: zoom, for: feature) != .none else { return nil }
         let text = VectorLabelPlacer.cleaned(style.textField.value(atZoom: zoom, for: feature), alongLine: false)
         guard !text.isEmpty, text.unicodeScalars.count <= limits.labelGlyphsPerSnapshot else { return nil }
         let layout = VectorLabelPlacer.textLayout(style, for: feature, zoom: zoom, haloWidth: 0)
         let codePoints = layout.transform.apply(text).unicodeScalars.map(\.value)
-        return VectorLabelPlacer.shape(codePoints, layout, glyphs: glyphs).map { ($0, layout.size) }
+        if vertical, !layout.writingModes.contains(.vertical) || !VerticalText.allowsVerticalWritingMode(codePoints) { return nil }
+        return VectorLabelPlacer.shape(codePoints, layout, vertical: vertical, glyphs: glyphs).map { ($0, layout.size) }
     }
 
     /// The icon of `image` for `feature` about a point at (0, 0) (its
     /// `anchor` holding `icon-translate`), and its collision box about the point;
-    /// `text` (shaped at 24 px, and its size) is what `icon-text-fit` fits the icon to.
+    /// `text` (shaped at 24 px, and its size) is what `icon-text-fit` fits the icon to;
+    /// `turn` (radians clockwise) turns it further (with a vertical label's text).
     static func layout(_ image: SpriteImage, _ icon: SymbolIconStyle, _ layerID: String, _ feature: VectorTileFeature,
-                       zoom: Double, scale: Double, text: (text: ShapedText, size: Double)? = nil) -> (PlacedIcon?, LabelBox) {
+                       zoom: Double, scale: Double, text: (text: ShapedText, size: Double)? = nil, turn: Double = 0) -> (PlacedIcon?, LabelBox) {
         let empty = LabelBox(minX: 0, minY: 0, maxX: 0, maxY: 0)
         let size = min(icon.size.value(atZoom: zoom, for: feature), 1000)
         let opacity = icon.opacity.value(atZoom: zoom, for: feature)
@@ -324,7 +352,7 @@ struct SymbolIconPlacer {
         let offset = icon.offset.value(atZoom: zoom, for: feature)
         let translate = icon.translate.value(atZoom: zoom, for: feature)
         let rotate = icon.rotate.value(atZoom: zoom, for: feature)
-        let angle = (rotate.isFinite ? rotate.truncatingRemainder(dividingBy: 360) : 0) * .pi / 180
+        let angle = (rotate.isFinite ? rotate.truncatingRemainder(dividingBy: 360) : 0) * .pi / 180 + turn
         // `shapeIcon`: the image's display box about the point, offset (or fitted to the
         // text); then scaled by the size, in output pixels.
         var shaped = IconQuads(image, offset: offset, anchor: icon.anchor.value(atZoom: zoom, for: feature))

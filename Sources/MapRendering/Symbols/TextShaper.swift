@@ -27,6 +27,14 @@ struct TextShaper {
     var justify: StyleTextJustify
     /// The text offset in pixels at 24 px.
     var translate: (x: Double, y: Double)
+    /// Vertical writing (MapLibre's `WritingMode.vertical`): punctuation in its
+    /// vertical forms, and the characters that stand upright advancing one em
+    /// each along the line (see ``ShapedText/verticalLabel()`` for how it is turned).
+    var vertical = false
+    /// With ``vertical``, a point label's vertical placement (MapLibre's
+    /// `allowVerticalPlacement`): every character but white space and Arabic
+    /// stands upright; without it (a line label) only those ``VerticalText`` says stand.
+    var verticalPlacement = false
 
     private static let whitespace: Set<UInt32> = [0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x20]
     private static let breakable: Set<UInt32> = [0x0A, 0x20, 0x26, 0x29, 0x2B, 0x2D, 0x2F, 0xAD, 0xB7, 0x200B, 0x2010, 0x2013, 0x2027]
@@ -34,7 +42,10 @@ struct TextShaper {
 
     /// `text` shaped; nil when no glyph of it exists in the font stack.
     func shape(_ text: [UInt32]) -> ShapedText? {
-        shape(ArabicShaper.shape(text), itemAt: { glyph($1).map { Item(glyph: $0, scale: 1) } }, scaleAt: { _ in 1 })
+        // Arabic shaped first (MapLibre shapes it as the text is evaluated), then punctuation verticalised.
+        let shaped = ArabicShaper.shape(text)
+        return shape(vertical ? VerticalText.verticalizePunctuation(shaped) : shaped,
+                     itemAt: { glyph($1).map { Item(glyph: $0, scale: 1) } }, scaleAt: { _ in 1 })
     }
 
     /// `text` of `format` sections shaped (`sectionOf` gives each code point's
@@ -58,13 +69,16 @@ struct TextShaper {
             start = end
         }
         let sectionOf = shapedSectionOf
-        return shape(shapedText, itemAt: { i, codePoint in
+        return shape(vertical ? VerticalText.verticalizePunctuation(shapedText) : shapedText, itemAt: { i, codePoint in
             let section = sections[sectionOf[i]]
             if let image = section.image {
-                // MapLibre's image metrics: its display size, one pixel in, three down.
+                // MapLibre's image metrics: its display size, one pixel in, three down; upright in
+                // vertical text it advances by its height.
                 let w = Int(image.displayWidth.rounded()), h = Int(image.displayHeight.rounded())
-                let metrics = SDFGlyph(id: codePoint, width: w, height: h, left: 1, top: -SDFGlyph.border, advance: w, bitmap: [])
-                return Item(glyph: metrics, scale: section.scale * factor, color: nil, image: image, imageHeight: image.displayHeight * factor)
+                let advance = isUpright(codePoint) ? h : w
+                let metrics = SDFGlyph(id: codePoint, width: w, height: h, left: 1, top: -SDFGlyph.border, advance: advance, bitmap: [])
+                return Item(glyph: metrics, scale: section.scale * factor, color: nil, image: image,
+                            imageWidth: image.displayWidth * factor, imageHeight: image.displayHeight * factor)
             }
             return glyph(codePoint, section.fontStack).map { Item(glyph: $0, scale: section.scale, color: section.color) }
         }, scaleAt: { sections[sectionOf[$0]].scale })
@@ -76,8 +90,17 @@ struct TextShaper {
         var scale: Double
         var color: RGBA?
         var image: SpriteImage?
+        /// An image's display width in pixels at 24 px (a vertical line grows to hold it).
+        var imageWidth = 0.0
         /// An image's display height in pixels at 24 px (the line grows to hold it).
         var imageHeight = 0.0
+    }
+
+    /// Whether `codePoint` stands upright here (MapLibre's `vertical` of a positioned glyph).
+    private func isUpright(_ codePoint: UInt32) -> Bool {
+        guard vertical else { return false }
+        if verticalPlacement { return !Self.whitespace.contains(codePoint) && !VerticalText.isComplexShaping(codePoint) }
+        return VerticalText.hasUprightOrientation(codePoint)
     }
 
     /// The shaping of `shapeLines` in MapLibre's `shaping.ts`: each line as
@@ -92,7 +115,7 @@ struct TextShaper {
     private func shape(_ text: [UInt32], itemAt: (Int, UInt32) -> Item?, scaleAt: (Int) -> Double) -> ShapedText? {
         // As MapLibre, a line may break after any image.
         let items = text.indices.map { itemAt($0, text[$0]) }
-        var lines = breakRanges(text, advance: { i in items[i].map { Double($0.glyph.advance) * $0.scale + spacing } ?? 0 },
+        var lines = breakRanges(text, advance: { i in items[i].map { Double($0.image != nil ? $0.glyph.width : $0.glyph.advance) * $0.scale + spacing } ?? 0 },
                                 breaksAfter: { items[$0]?.image != nil })
         let bidi = BidiReorderer.needsReordering(text) ? BidiReorderer(text) : nil
         if let bidi { lines = Self.split(lines, at: bidi.paragraphEnds) }
@@ -110,27 +133,41 @@ struct TextShaper {
                 continue
             }
             let lineMaxScale = line.map(scaleAt).max() ?? 1
-            let items = line.map { i in
+            // The line's code points as displayed (mirrored where bidi mirrors them) and their items.
+            let displayed = line.map { i in
                 let codePoint = bidi?.displayed(text[i], at: i) ?? text[i]
-                return codePoint == text[i] ? items[i] : itemAt(i, codePoint)
+                return (codePoint: codePoint, item: codePoint == text[i] ? items[i] : itemAt(i, codePoint))
             }
             // MapLibre's `calculateLineContentSize`: the largest glyph or image.
-            let contentHeight = max(lineMaxScale * Self.oneEm, items.map { $0?.imageHeight ?? 0 }.max() ?? 0)
+            let contentHeight = max(lineMaxScale * Self.oneEm, displayed.map { $0.item?.imageHeight ?? 0 }.max() ?? 0)
+            let contentWidth = max(lineMaxScale * Self.oneEm, displayed.map { $0.item?.imageWidth ?? 0 }.max() ?? 0)
             var imageOffset = 0.0
             var x = 0.0
             let lineStart = glyphs.count
-            for item in items {
+            for (codePoint, item) in displayed {
                 guard let item else { continue }
-                let height = item.image != nil ? Double(item.glyph.height) * item.scale : item.scale * Self.oneEm
+                let upright = isUpright(codePoint)
+                // Upright in vertical text, a glyph sits on the line's width and advances one em
+                // (an image its height); otherwise on the line's height by its own advance.
+                let height = item.image != nil ? Double(upright ? item.glyph.width : item.glyph.height) * item.scale : item.scale * Self.oneEm
                 if item.image != nil { imageOffset = max(imageOffset, height - Self.oneEm * lineMaxScale) }
-                glyphs.append(.init(glyph: item.glyph, x: x, y: y + contentHeight - height, scale: item.scale, color: item.color, image: item.image))
-                x += Double(item.glyph.advance) * item.scale + spacing
+                let baseline = upright ? contentWidth - (item.image != nil ? Double(item.glyph.height) * item.scale : item.scale * Self.oneEm)
+                                       : contentHeight - height
+                glyphs.append(.init(glyph: item.glyph, x: x, y: y + baseline, scale: item.scale, color: item.color, image: item.image,
+                                    upright: upright))
+                let advance = upright && item.image == nil ? Self.oneEm : Double(item.glyph.advance)
+                x += advance * item.scale + spacing
             }
             if glyphs.count > lineStart {
                 maxLineLength = max(maxLineLength, x - spacing)
                 let last = glyphs[glyphs.count - 1]
                 let indent = (last.x + Double(last.glyph.advance) * last.scale) * justification
-                for i in lineStart..<glyphs.count { glyphs[i].x -= indent }
+                // MapLibre's `lineOffset`: what centres a vertical line's scaled glyphs and images.
+                let lineOffset = max(imageOffset, (lineMaxScale - 1) * Self.oneEm)
+                for i in lineStart..<glyphs.count {
+                    glyphs[i].x -= indent
+                    glyphs[i].lineOffset = lineOffset
+                }
             }
             let currentLineHeight = lineHeight * lineMaxScale + imageOffset
             y += currentLineHeight

@@ -12,8 +12,11 @@ extension VectorLabelPlacer {
     /// `feature`'s text shaped on one line as a line label is (no wrapping, no
     /// variable anchors), with its layout; nil without glyphs, text or a glyph
     /// of it in the font stack, or with more characters than `maxGlyphs`.
+    /// `vertical`: as MapLibre, a label kept upright along the line with a
+    /// character that stands in vertical text is also shaped vertically, drawn
+    /// where the line runs steeply (its length spaces the anchors when there is one).
     static func lineShaping(_ style: SymbolLayerStyle, for feature: VectorTileFeature, zoom: Double, glyphs: GlyphCache?,
-                            layout given: TextLayout? = nil, maxGlyphs: Int) -> (text: String, shaped: ShapedText)? {
+                            layout given: TextLayout? = nil, maxGlyphs: Int) -> (text: String, shaped: ShapedText, vertical: ShapedText?)? {
         guard let glyphs else { return nil }
         let text = cleaned(style.textField.value(atZoom: zoom, for: feature), alongLine: true)
         guard !text.isEmpty, text.unicodeScalars.count <= maxGlyphs else { return nil }
@@ -21,7 +24,14 @@ extension VectorLabelPlacer {
         layout.maxWidth = .infinity
         layout.variableAnchors = []
         let codePoints = layout.transform.apply(text).unicodeScalars.map(\.value)
-        return shape(codePoints, layout, glyphs: glyphs).map { (text, $0) }
+        guard let shaped = shape(codePoints, layout, glyphs: glyphs) else { return nil }
+        var vertical: ShapedText?
+        let placement = style.placement.value(atZoom: zoom)
+        if style.alignment.textRotation.value(atZoom: zoom, for: feature).isMap(for: placement),
+           style.alignment.textKeepUpright.value(atZoom: zoom, for: feature), VerticalText.allowsVerticalWritingMode(codePoints) {
+            vertical = shape(codePoints, layout, vertical: true, alongLine: true, glyphs: glyphs)
+        }
+        return (text, shaped, vertical)
     }
 
     /// Places `layer`'s labels along lines from `tiles` with the style's glyphs,
@@ -37,7 +47,7 @@ extension VectorLabelPlacer {
             // The anchors of each text placed so far in this tile (MapLibre's `compareText`, per bucket).
             var placedAnchors: [String: [LineAnchors.Anchor]] = [:]
             // The tile's labelled features first: lines of one text meeting end to start are joined (`mergeLines`).
-            var labelled: [(index: Int, feature: VectorTileFeature, paint: Paint, text: String, shaped: ShapedText)] = []
+            var labelled: [(index: Int, feature: VectorTileFeature, paint: Paint, text: String, shaped: ShapedText, vertical: ShapedText?)] = []
             var tileFeatures: [LineSymbolAnchors.TileFeature] = []
             for featureIndex in 0..<tileLayer.featureCount {
                 guard examine() else { return }
@@ -46,14 +56,14 @@ extension VectorLabelPlacer {
                 feature.tile = place.tile   // where `within` tests
                 guard feature.geometryType == .lineString || feature.geometryType == .polygon, layer.matches(feature, atZoom: zoom),
                       let paint = paint(style, for: feature),
-                      let (text, shaped) = Self.lineShaping(style, for: feature, zoom: zoom, glyphs: glyphs, layout: paint.text,
-                                                            maxGlyphs: limits.labelGlyphsPerSnapshot) else { continue }
-                labelled.append((featureIndex, feature, paint, text, shaped))
+                      let (text, shaped, vertical) = Self.lineShaping(style, for: feature, zoom: zoom, glyphs: glyphs, layout: paint.text,
+                                                                      maxGlyphs: limits.labelGlyphsPerSnapshot) else { continue }
+                labelled.append((featureIndex, feature, paint, text, shaped, vertical))
                 tileFeatures.append((featureIndex, text, LineSymbolAnchors.lines(of: feature, in: tileLayer)))
             }
             let lines = placement == .line ? LineSymbolAnchors.merged(tileFeatures)
                 : Dictionary(tileFeatures.map { ($0.index, $0.lines) }, uniquingKeysWith: { a, _ in a })
-            for (featureIndex, feature, paint, text, shaped) in labelled {
+            for (featureIndex, feature, paint, text, shaped, vertical) in labelled {
                 guard let featureLines = lines[featureIndex] else { continue }
                 var iconWidth: Double?
                 let iconName = style.icon.image.value(atZoom: zoom, for: feature)
@@ -61,7 +71,7 @@ extension VectorLabelPlacer {
                     iconWidth = SymbolIconPlacer.lineIconWidth(image, style.icon, feature, zoom: zoom)
                 }
                 let options = LineSymbolAnchors.options(spacing: style.spacing.value(atZoom: zoom, for: feature),
-                                                        textWidth: shaped.right - shaped.left, iconWidth: iconWidth,
+                                                        textWidth: (vertical ?? shaped).right - (vertical ?? shaped).left, iconWidth: iconWidth,
                                                         textMaxSize: paint.text.size, maxAngle: style.maxAngle.value(atZoom: zoom, for: feature),
                                                         place: place, scale: scale, zoom: zoom)
                 let anchors = LineSymbolAnchors.anchors(of: featureLines, center: placement == .lineCenter, options)
@@ -115,8 +125,10 @@ extension VectorLabelPlacer {
                             spacing = sdfPaint.fontScale / ratio / laidPaint.fontScale
                         }
                     }
-                    if var label = Self.label(shaped, laidPaint, along: along, keepUpright: keepUpright, layerID: layer.id, text: text,
-                                              paint: paint, image: (Double(width), Double(height), labelsCrossEdges), spacing: spacing) {
+                    // Where the line runs steeper than 45° under the text, its vertical version (MapLibre's `useVertical`).
+                    let steep = vertical != nil && keepUpright && projected.isSteep(under: Self.glyphOffsets(shaped, sdfPaint))
+                    if var label = Self.label(steep ? vertical! : shaped, laidPaint, along: along, keepUpright: keepUpright, layerID: layer.id,
+                                              text: text, paint: paint, image: (Double(width), Double(height), labelsCrossEdges), spacing: spacing) {
                         label.anchor = projected.anchor
                         // It collides by circles along the line (MapLibre's `placeCollisionCircles`), not by its glyphs' boxes.
                         circles = collisionCircles(shaped, paint, along: along, scale: ratio, to: laidPaint.onMap)
@@ -194,15 +206,23 @@ extension VectorLabelPlacer {
                       layerID: String, text label: String, paint: Paint,
                       image: (width: Double, height: Double, crossesEdges: Bool), spacing: Double = 1) -> VectorMapLabel? {
         let s = sdfPaint.fontScale * sdfPaint.pixelRatio
-        let offsets = text.glyphs.map { ($0.x + Double($0.glyph.advance) / 2) * s * spacing }
-        guard let placed = line.place(offsets, keepUpright: keepUpright) else { return nil }
+        let offsets = glyphOffsets(text, sdfPaint).map { $0 * spacing }
+        guard let placed = text.isVertical ? line.placeVertically(offsets) : line.place(offsets, keepUpright: keepUpright) else { return nil }
         var glyphs: [(text: ShapedText, at: Point, angle: Double)] = []
         var boxes: [LabelBox] = []
         for (glyph, at) in zip(text.glyphs, placed) {
             let advance = Double(glyph.glyph.advance)
-            let one = ShapedText(glyphs: [.init(glyph: glyph.glyph, x: -advance / 2, y: glyph.y)], left: -advance / 2, top: text.top,
+            var one = ShapedText(glyphs: [.init(glyph: glyph.glyph, x: -advance / 2, y: glyph.y)], left: -advance / 2, top: text.top,
                                  right: advance / 2, bottom: text.bottom, lineCount: 1)
-            glyphs.append((one, at.point, at.angle))
+            var angle = at.angle
+            if glyph.upright {
+                // Turned back a quarter about its em box (MapLibre's `rotateVerticalGlyph` along a line),
+                // which stands it up on a line running down the view.
+                one.glyphs[0].x = -advance / 2 + TextShaper.defaultOffset - glyph.y
+                one.glyphs[0].y = -advance / 2 + TextShaper.defaultOffset + 10
+                angle -= .pi / 2
+            }
+            glyphs.append((one, at.point, angle))
             let c = cos(at.angle), sn = sin(at.angle)
             let halfWidth = advance / 2 * s, halfHeight = (text.bottom - text.top) / 2 * s
             let hx = abs(c) * halfWidth + abs(sn) * halfHeight, hy = abs(sn) * halfWidth + abs(c) * halfHeight
@@ -214,5 +234,11 @@ extension VectorLabelPlacer {
         return VectorMapLabel(layerID: layerID, text: label, anchor: line.anchor, boxes: boxes, layout: .sdfAlongLine(glyphs, sdfPaint),
                               color: paint.color, halo: paint.halo, haloWidth: paint.haloWidth,
                               drawsByViewportY: paint.allowOverlap || paint.ignorePlacement)
+    }
+
+    /// Each glyph's centre along the line from the anchor, in output pixels (MapLibre's `glyphOffset`).
+    static func glyphOffsets(_ text: ShapedText, _ sdfPaint: SDFTextDrawer.Paint) -> [Double] {
+        let s = sdfPaint.fontScale * sdfPaint.pixelRatio
+        return text.glyphs.map { ($0.x + Double($0.glyph.advance) / 2) * s }
     }
 }

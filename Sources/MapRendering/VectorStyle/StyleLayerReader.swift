@@ -88,7 +88,7 @@ struct StyleLayerReader {
                     .compile(members, expecting: type)
             case .string(let text) where name == "text-field" || name == "icon-image":
                 expression = Self.tokens(text)
-            case .array(let names) where (name == "text-font" || name == "text-variable-anchor") && Self.fontNames(names) != nil:
+            case .array(let names) where (name == "text-font" || name == "text-variable-anchor" || name == "text-writing-mode") && Self.fontNames(names) != nil:
                 // A font stack (or anchor list) written bare, as every style writes it (MapLibre's spec allows it).
                 expression = .literal(.array(Self.fontNames(names)!.map { .string($0) }))
             case .array(let pairs) where name == "text-variable-anchor-offset" && Self.anchorOffsetPairs(pairs) != nil:
@@ -199,6 +199,11 @@ struct StyleLayerReader {
         guard case .array(let elements) = value else { return nil }
         let anchors = elements.compactMap { if case .string(let s) = $0 { return StyleTextAnchor(rawValue: s) } else { return nil } }
         return anchors.count == elements.count ? anchors : nil
+    }
+    static let writingModes: @Sendable (StyleValue) -> [StyleWritingMode]? = { value in
+        guard case .array(let elements) = value else { return nil }
+        let modes = elements.compactMap { if case .string(let s) = $0 { return StyleWritingMode(rawValue: s) } else { return nil } }
+        return modes.count == elements.count ? modes : nil
     }
     static let text: @Sendable (StyleValue) -> String? = { $0 == .null ? nil : StyleExpression.string($0) }
     static let offset: @Sendable (StyleValue) -> [Double]? = { value in

@@ -32,11 +32,14 @@ public struct SymbolTextStyle: Sendable {
     /// `text-variable-anchor-offset`: anchors tried in order, each with its own
     /// offset in ems (default none); when given it replaces `text-variable-anchor`.
     public var variableAnchorOffset: StyleProperty<[StyleAnchorOffset]>
+    /// `text-writing-mode`: the writing modes a point label is tried in, in order
+    /// (default none: horizontal only).
+    public var writingMode: StyleProperty<[StyleWritingMode]>
 
     /// The layout properties read here.
     static let layoutProperties = ["text-line-height", "text-letter-spacing", "text-justify", "text-anchor", "text-offset",
                                    "text-radial-offset", "text-transform", "text-rotate", "text-variable-anchor",
-                                   "text-variable-anchor-offset"]
+                                   "text-variable-anchor-offset", "text-writing-mode"]
     /// The paint properties read here.
     static let paintProperties = ["text-halo-blur"]
 
@@ -58,13 +61,14 @@ public struct SymbolTextStyle: Sendable {
         variableAnchor = try reader.property("text-variable-anchor", in: layout, "layout", type: .any, default: [], convert: R.anchors)
         variableAnchorOffset = try reader.property("text-variable-anchor-offset", in: layout, "layout", type: .any, default: [],
                                                    convert: R.anchorOffsets)
+        writingMode = try reader.property("text-writing-mode", in: layout, "layout", type: .any, default: [], convert: R.writingModes)
     }
 
     private init(maxWidth: StyleProperty<Double>, font: StyleProperty<[String]>, lineHeight: StyleProperty<Double>, letterSpacing: StyleProperty<Double>,
                  justify: StyleProperty<StyleTextJustify>, anchor: StyleProperty<StyleTextAnchor>, offset: StyleProperty<[Double]>,
                  radialOffset: StyleProperty<Double>, transform: StyleProperty<StyleTextTransform>, rotate: StyleProperty<Double>,
                  haloBlur: StyleProperty<Double>, variableAnchor: StyleProperty<[StyleTextAnchor]>,
-                 variableAnchorOffset: StyleProperty<[StyleAnchorOffset]>) {
+                 variableAnchorOffset: StyleProperty<[StyleAnchorOffset]>, writingMode: StyleProperty<[StyleWritingMode]>) {
         self.maxWidth = maxWidth
         self.font = font
         self.lineHeight = lineHeight
@@ -78,6 +82,7 @@ public struct SymbolTextStyle: Sendable {
         self.haloBlur = haloBlur
         self.variableAnchor = variableAnchor
         self.variableAnchorOffset = variableAnchorOffset
+        self.writingMode = writingMode
     }
 
     /// The zoom layout properties are evaluated at for the style zoom `zoom`: the tile's.
@@ -90,6 +95,6 @@ public struct SymbolTextStyle: Sendable {
                                letterSpacing: letterSpacing.atZoom(z), justify: justify.atZoom(z), anchor: anchor.atZoom(z),
                                offset: offset.atZoom(z), radialOffset: radialOffset.atZoom(z), transform: transform.atZoom(z),
                                rotate: rotate.atZoom(z), haloBlur: haloBlur.atZoom(zoom), variableAnchor: variableAnchor.atZoom(z),
-                               variableAnchorOffset: variableAnchorOffset.atZoom(z))
+                               variableAnchorOffset: variableAnchorOffset.atZoom(z), writingMode: writingMode.atZoom(z))
     }
 }

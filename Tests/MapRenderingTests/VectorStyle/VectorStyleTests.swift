@@ -151,7 +151,7 @@ final class VectorStyleTests: XCTestCase {
                 "layout": {"line-color": "red", "line-jion": "round"},
                 "paint": {"line-colour": "#888", "line-blur": 1, "line-patern": "dots"}},
                {"id": "parks", "type": "fil", "source": "s", "source-layer": "park"},
-               {"id": "names", "type": "symbol", "source": "s", "source-layer": "roads", "layout": {"text-writing-mode": ["vertical"]}}
+               {"id": "names", "type": "symbol", "source": "s", "source-layer": "roads", "layout": {"text-overlap": "always"}}
              ]}
             """.utf8), fileName: "my.json")
         XCTAssertEqual(style.warnings, [
@@ -161,7 +161,7 @@ final class VectorStyleTests: XCTestCase {
             "my.json: layer 'casing': paint property 'line-colour' is not supported; did you mean 'line-color'?",
             "my.json: layer 'casing': paint property 'line-patern' is not supported; did you mean 'line-pattern'?",
             "my.json: layer 'parks': layer type 'fil' is not supported; did you mean 'fill'?",
-            "my.json: layer 'names': layout property 'text-writing-mode' is not supported",
+            "my.json: layer 'names': layout property 'text-overlap' is not supported",
         ])
         XCTAssertEqual(style.fileName, "my.json")
     }

@@ -123,6 +123,8 @@ struct VectorLabelPlacer {
         var haloWidth: Double
         /// `text-size` in CSS pixels.
         var size: Double
+        /// `text-writing-mode`: the modes a point label is tried in, in order (empty: horizontal).
+        var writingModes: [StyleWritingMode] = []
     }
 
     private struct LineGroup: Hashable {
@@ -434,7 +436,8 @@ struct VectorLabelPlacer {
                           radialOffset: t.radialOffset.value(atZoom: z, for: feature), transform: t.transform.value(atZoom: z, for: feature),
                           rotate: t.rotate.value(atZoom: z, for: feature), haloBlur: t.haloBlur.value(atZoom: zoom, for: feature),
                           variableAnchors: variableAnchors(t, for: feature, zoom: z, offset: offset), haloWidth: haloWidth,
-                          size: min(style.textSize.value(atZoom: zoom, for: feature), Self.maximumTextSize))
+                          size: min(style.textSize.value(atZoom: zoom, for: feature), Self.maximumTextSize),
+                          writingModes: t.writingMode.value(atZoom: z, for: feature))
     }
 
     /// The variable anchors of `style` for `feature` with their offsets in pixels
@@ -463,9 +466,12 @@ struct VectorLabelPlacer {
     /// `codePoints` shaped by `layout` from `glyphs`: at its `text-anchor`, moved by
     /// `text-radial-offset` or `text-offset`; with variable anchors, about the centre
     /// unmoved (MapLibre shifts the label at placement), justified as `justify`
-    /// says (`auto`: as the anchor). Nil when no glyph of it is in the font stack.
-    static func shape(_ codePoints: [UInt32], _ layout: TextLayout, justify: StyleTextJustify? = nil, glyphs: GlyphCache,
-                      format: FormattedText? = nil) -> ShapedText? {
+    /// says (`auto`: as the anchor). `vertical`: the vertical version of a point
+    /// label, as MapLibre shapes it at its `text-anchor`, left-justified (unturned:
+    /// see ``ShapedText/verticalLabel()``); with `alongLine`, a line label's, where only the
+    /// characters that stand in vertical text stand. Nil when no glyph of it is in the font stack.
+    static func shape(_ codePoints: [UInt32], _ layout: TextLayout, justify: StyleTextJustify? = nil, vertical: Bool = false,
+                      alongLine: Bool = false, glyphs: GlyphCache, format: FormattedText? = nil) -> ShapedText? {
         let em = TextShaper.oneEm
         let anchor: StyleTextAnchor, translate: (x: Double, y: Double)
         if !layout.variableAnchors.isEmpty {
@@ -478,12 +484,14 @@ struct VectorLabelPlacer {
             anchor = layout.anchor
             translate = (layout.offsetX * em, layout.offsetY * em)
         }
-        let justified = justify ?? (layout.justify == .auto ? (layout.variableAnchors.first?.anchor ?? anchor).justification : layout.justify)
+        let justified = vertical && !alongLine ? .left
+            : justify ?? (layout.justify == .auto ? (layout.variableAnchors.first?.anchor ?? anchor).justification : layout.justify)
         let fontStack = layout.fontStack
         let shaper = TextShaper(glyph: { glyphs.glyph($0, fontStack: fontStack) }, maxWidth: layout.maxWidth * em,
                                 lineHeight: layout.lineHeight * em,
                                 spacing: TextShaper.allowsLetterSpacing(codePoints) ? layout.letterSpacing * em : 0,
-                                anchor: anchor, justify: justified, translate: translate)
+                                anchor: vertical ? layout.anchor : anchor, justify: justified, translate: translate,
+                                vertical: vertical, verticalPlacement: vertical && !alongLine)
         if let format {
             return shaper.shape(format.codePoints, sections: format.sections, sectionOf: format.sectionOf, textSize: layout.size) {
                 glyphs.glyph($0, fontStack: $1)
@@ -541,6 +549,8 @@ struct VectorLabelPlacer {
         /// The places tried in order (one, or one per variable anchor): the shaping
         /// drawn, its box about the point, and where it is drawn from the point.
         var candidates: [(text: ShapedText, box: LabelBox, shift: Point)] = []
+        /// The candidates of one writing mode (`text-writing-mode`): the modes' runs follow each other.
+        var perMode = 1
         /// Whether the candidates are variable anchors: with overlap allowed, each is
         /// first tried clear of other labels (MapLibre's two rounds).
         var isVariable = false
@@ -593,14 +603,27 @@ struct VectorLabelPlacer {
                 .map { (c * $0.0 - sn * $0.1, sn * $0.0 + c * $0.1) }
             return LabelBox(minX: corners.map(\.0).min()!, minY: corners.map(\.1).min()!, maxX: corners.map(\.0).max()!, maxY: corners.map(\.1).max()!)
         }
-        var candidates: [(text: ShapedText, box: LabelBox, shift: Point)] = []
+        // The places tried for one writing mode: at the anchor, or at each variable anchor.
+        func places(_ shapings: [StyleTextJustify: ShapedText], first: StyleTextJustify) -> [(text: ShapedText, box: LabelBox, shift: Point)] {
+            guard !layout.variableAnchors.isEmpty else { return [(shapings[first]!, box(of: shapings[first]!), Point(0, 0))] }
+            // MapLibre's variable anchors: at each anchor the label (box and glyphs) is moved by
+            // `calculateVariableLayoutShift`, away from the point by half its padded box, then by the anchor's offset.
+            let centred = box(of: shapings[first]!)
+            let width = centred.maxX - centred.minX + 2 * paint.padding, height = centred.maxY - centred.minY + 2 * paint.padding
+            return layout.variableAnchors.map { variable in
+                let justify = layout.justify == .auto ? variable.anchor.justification : layout.justify
+                let shift = Point(-(variable.anchor.horizontalAlign - 0.5) * width + variable.x * s,
+                                  -(variable.anchor.verticalAlign - 0.5) * height + variable.y * s)
+                let moved = LabelBox(minX: centred.minX + shift.x, minY: centred.minY + shift.y, maxX: centred.maxX + shift.x, maxY: centred.maxY + shift.y)
+                return (shapings[justify] ?? shapings[first]!, moved, shift)
+            }
+        }
+        var horizontal: [(text: ShapedText, box: LabelBox, shift: Point)] = []
         if layout.variableAnchors.isEmpty {
             guard let shaped = Self.shape(codePoints, layout, glyphs: glyphs, format: format) else { return nil }
-            candidates = [(shaped, box(of: shaped), Point(0, 0))]
+            horizontal = places([.center: shaped], first: .center)
         } else {
-            // MapLibre's variable anchors: the text shaped about the point once per
-            // justification; at each anchor the label (box and glyphs) is moved by
-            // `calculateVariableLayoutShift`, away from the point by half its padded box, then by the anchor's offset.
+            // The text shaped about the point once per justification.
             var shapings: [StyleTextJustify: ShapedText] = [:]
             for variable in layout.variableAnchors {
                 let justify = layout.justify == .auto ? variable.anchor.justification : layout.justify
@@ -608,16 +631,17 @@ struct VectorLabelPlacer {
                 guard let shaped = Self.shape(codePoints, layout, justify: justify, glyphs: glyphs, format: format) else { return nil }
                 shapings[justify] = shaped
             }
-            let first = layout.justify == .auto ? layout.variableAnchors[0].anchor.justification : layout.justify
-            let centred = box(of: shapings[first]!)
-            let width = centred.maxX - centred.minX + 2 * paint.padding, height = centred.maxY - centred.minY + 2 * paint.padding
-            for variable in layout.variableAnchors {
-                let justify = layout.justify == .auto ? variable.anchor.justification : layout.justify
-                let shift = Point(-(variable.anchor.horizontalAlign - 0.5) * width + variable.x * s,
-                                  -(variable.anchor.verticalAlign - 0.5) * height + variable.y * s)
-                let moved = LabelBox(minX: centred.minX + shift.x, minY: centred.minY + shift.y, maxX: centred.maxX + shift.x, maxY: centred.maxY + shift.y)
-                candidates.append((shapings[justify]!, moved, shift))
-            }
+            horizontal = places(shapings, first: layout.justify == .auto ? layout.variableAnchors[0].anchor.justification : layout.justify)
+        }
+        // `text-writing-mode`: text with upright characters also has a vertical version,
+        // and the modes are tried in the style's order (MapLibre's `placeTextForPlacementModes`).
+        var candidates = horizontal
+        var perMode = horizontal.count
+        if layout.writingModes.contains(.vertical), VerticalText.allowsVerticalWritingMode(codePoints),
+           let shaped = Self.shape(codePoints, layout, vertical: true, glyphs: glyphs, format: format) {
+            let vertical = places([.left: shaped.verticalLabel()], first: .left)
+            perMode = max(horizontal.count, vertical.count)
+            candidates = layout.writingModes.flatMap { $0 == .vertical ? vertical : horizontal }
         }
         let sdfPaint = SDFTextDrawer.Paint(fontScale: fontScale, pixelRatio: scale, color: paint.color, halo: paint.halo,
                                            haloWidth: layout.haloWidth, haloBlur: layout.haloBlur, opacity: format?.opacity ?? 1)
@@ -629,7 +653,7 @@ struct VectorLabelPlacer {
             let area = Double(placed.glyph.bitmapWidth + 2) * s * Double(placed.glyph.bitmapHeight + 2) * s
             weight += max(0, min(area, imageArea) / 1024 - 1)
         }
-        return PointText(lines: [], box: candidates[0].box, sdf: (sdfPaint, angle), candidates: candidates,
+        return PointText(lines: [], box: candidates[0].box, sdf: (sdfPaint, angle), candidates: candidates, perMode: perMode,
                          isVariable: !layout.variableAnchors.isEmpty, drawWeight: Int(min(weight, 1e9)))
     }
 
@@ -642,6 +666,7 @@ struct VectorLabelPlacer {
     mutating func placePoint(layerID: String, text: String, laid: PointText, at p: Point, paint: Paint,
                              icon: SymbolIconPlacer.Candidate? = nil, textOptional: Bool = false,
                              translate: Point = Point(0, 0), pitch: PitchProjection? = nil) -> Bool {
+        var icon = icon
         var laid = laid
         if let pitch, laid.sdf != nil {
             let onMap = laid.sdf!.paint.onMap != nil
@@ -663,10 +688,13 @@ struct VectorLabelPlacer {
                 // The first anchor whose box clears the labels before (and an icon fitted to
                 // the text, its icon moved with it); with overlap allowed, a second round
                 // takes the first anchor that may overlap (MapLibre's `placementAttempts`).
-                let count = laid.candidates.count
+                let count = max(1, min(laid.perMode, laid.candidates.count))
                 let attempts = laid.isVariable && paint.allowOverlap ? 2 * count : count
-                for attempt in 0..<attempts {
-                    let (shaped, relative, shift) = laid.candidates[attempt % count]
+                // Each writing mode in turn, its anchors (and their second round) before the next mode's.
+                for attempt in (0..<laid.candidates.count / count).lazy.flatMap({ mode in (0..<attempts).lazy.map { (mode, $0) } }) {
+                    let (shaped, relative, shift) = laid.candidates[attempt.0 * count + attempt.1 % count]
+                    // A vertical label's icon is fitted to it and turned with it.
+                    let attemptIcon = shaped.isVertical ? icon?.forVerticalText : icon
                     let box = relative.offset(by: p)
                     guard labelsCrossEdges || box.isInside(width: Double(width), height: Double(height)) else { continue }
                     var at = Point(p.x + shift.x + translate.x, p.y + shift.y + translate.y)
@@ -679,9 +707,10 @@ struct VectorLabelPlacer {
                                                layout: .sdf(shaped, sdf.paint, angle: sdf.angle, at: at),
                                                color: paint.color, halo: paint.halo, haloWidth: paint.haloWidth,
                                                drawsByViewportY: paint.drawsByViewportY)
-                    guard fits(label, paint: paint, allowOverlap: paint.allowOverlap && (!laid.isVariable || attempt >= count)) else { continue }
-                    if laid.isVariable, let icon, icon.fitsText, icons?.fits(icon, shift: shift, in: index) == false { continue }
+                    guard fits(label, paint: paint, allowOverlap: paint.allowOverlap && (!laid.isVariable || attempt.1 >= count)) else { continue }
+                    if laid.isVariable, let attemptIcon, attemptIcon.fitsText, icons?.fits(attemptIcon, shift: shift, in: index) == false { continue }
                     chosen = (label, shift)
+                    icon = attemptIcon
                     break
                 }
             }
