@@ -27,8 +27,13 @@ struct MLTDecoder {
         var skipped = 0
         var number = 0
         while !reader.isAtEnd {
-            var block = try reader.lengthDelimited()
-            let tag = try block.varint()
+            var block: ProtobufReader, tag: UInt64
+            do {
+                block = try reader.lengthDelimited()
+                tag = try block.varint()
+            } catch let error as VectorTileError {
+                throw error.prefixed("MLT block after feature table \(number)")
+            }
             guard tag == 1 else {
                 skipped += 1
                 continue

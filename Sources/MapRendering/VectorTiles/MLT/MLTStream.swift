@@ -259,13 +259,17 @@ struct MLTStream {
         return (0..<storedCount).map { packed[$0 >> 3] & (1 << UInt8($0 & 7)) != 0 }
     }
 
-    /// The stream's little-endian IEEE floats (`Float` widened), or doubles when `double`.
+    /// The stream's little-endian IEEE floats (`Float` widened), or doubles
+    /// when `double`. A double column whose bytes are exactly four per value
+    /// holds 32-bit floats (as an encoder wrote the suite's `counties` tile):
+    /// its own byte length says so, and it is read so.
     func floats(double: Bool, budget: inout MLTBudget) throws -> [Double] {
         guard physical == .none, logical == .none else {
             throw VectorTileError(.unsupported, "a float stream encoded other than plain (logical \(logical), physical \(physical)) is not supported")
         }
-        let width = double ? 8 : 4
         var reader = bytes
+        let double = double && !(storedCount > 0 && reader.remaining == storedCount * 4)
+        let width = double ? 8 : 4
         guard storedCount <= reader.remaining / width else {
             throw VectorTileError(.corrupt, "a float stream holds \(storedCount) values in \(reader.remaining) bytes")
         }
