@@ -4,15 +4,17 @@
 /// it is made, so a hostile count is an error, never an allocation.
 struct MLTBudget {
     let limits: VectorTileLimits
-    /// Decoded stream values left: two per allowed vertex and one per allowed feature,
-    /// for each of the few streams a real tile spends on them, with room to spare.
+    /// Decoded stream values left: two per allowed vertex and one per allowed
+    /// feature (real tiles spend about that on their vertex buffer and a few
+    /// values a feature on the rest). At 8 bytes a value, with a copy while
+    /// a stream is transformed, about 130 MB at the default limits.
     private(set) var values: Int
     private(set) var features: Int
     private(set) var vertices: Int
 
     init(limits: VectorTileLimits) {
         self.limits = limits
-        values = 4 * (2 * limits.verticesPerTile + limits.featuresPerTile)
+        values = 2 * limits.verticesPerTile + limits.featuresPerTile
         features = limits.featuresPerTile
         vertices = limits.verticesPerTile
     }
@@ -20,7 +22,7 @@ struct MLTBudget {
     /// Takes `count` decoded values (`what` names them in the error).
     mutating func charge(_ count: Int, _ what: String) throws {
         guard count <= values else {
-            throw VectorTileError(.limitExceeded, "decoding \(count) \(what) would pass the tile's allowance of decoded values (\(4 * (2 * limits.verticesPerTile + limits.featuresPerTile)), from its vertex and feature limits)")
+            throw VectorTileError(.limitExceeded, "decoding \(count) \(what) would pass the tile's allowance of decoded values (\(2 * limits.verticesPerTile + limits.featuresPerTile), from its vertex and feature limits)")
         }
         values -= count
     }
