@@ -101,6 +101,47 @@ final class MLTDecoderTests: XCTestCase {
         XCTAssertGreaterThan(refused, data.count / 3 * 9 / 10)
     }
 
+    // MARK: Hand-made tables
+
+    private static func varint(_ value: Int) -> [UInt8] {
+        var value = value, out: [UInt8] = []
+        while value >= 0x80 {
+            out.append(UInt8(value & 0x7F) | 0x80)
+            value >>= 7
+        }
+        return out + [UInt8(value)]
+    }
+
+    private static func text(_ string: String) -> [UInt8] { varint(string.utf8.count) + Array(string.utf8) }
+
+    /// A stream: kind byte, encodings byte, value count, then `data` (its length first).
+    private static func stream(_ kind: UInt8, _ encodings: UInt8, _ count: Int, _ data: [UInt8]) -> [UInt8] {
+        [kind, encodings] + varint(count) + varint(data.count) + data
+    }
+
+    /// Two points with a nullable id, a nullable int32, a boolean, an FSST
+    /// string column and a shared dictionary of two nullable string children.
+    func testEveryColumnKindOfAHandMadeTable() throws {
+        let columns: [UInt8] = [0x01, 0x04, 0x11] + Self.text("rank") + [0x0A] + Self.text("flag") + [0x1C] + Self.text("name")
+            + [0x1E] + Self.text("n") + [0x02, 0x1D] + Self.text(":en") + [0x1C] + Self.text(":de")
+        var body: [UInt8] = [0x01] + Self.text("t") + Self.varint(4096) + [0x06] + columns
+        body += Self.stream(0x00, 0x00, 2, [0b01]) + Self.stream(0x10, 0x02, 1, [7])  // id: feature 0 has 7
+        body += [0x02] + Self.stream(0x10, 0x02, 2, [0, 0]) + Self.stream(0x13, 0x42, 4, [2, 4, 4, 4])  // points (1, 2), (3, 4)
+        body += Self.stream(0x00, 0x00, 2, [0b10]) + Self.stream(0x10, 0x02, 1, [9])  // rank: feature 1 has -5
+        body += Self.stream(0x10, 0x60, 2, [0xFF, 0b10])  // flag: byte-RLE literal, false then true
+        body += [0x04] + Self.stream(0x35, 0x02, 2, [3, 2]) + Self.stream(0x15, 0x00, 2, Array("abcde".utf8))  // FSST symbols "abc", "de"
+            + Self.stream(0x36, 0x02, 2, [4, 3]) + Self.stream(0x11, 0x00, 2, [0, 0xFF, UInt8(ascii: "x"), 1, 0xFF, UInt8(ascii: "a")])
+        body += [0x05] + Self.stream(0x36, 0x02, 2, [2, 3]) + Self.stream(0x12, 0x00, 2, Array("huhej".utf8))  // shared: "hu", "hej"
+            + [0x02] + Self.stream(0x00, 0x00, 2, [0b01]) + Self.stream(0x22, 0x02, 1, [1])
+            + [0x01] + Self.stream(0x22, 0x02, 2, [0, 1])
+        let tile = try VectorTile(Data(Self.varint(body.count) + body), encoding: .mlt)
+        let layer = try XCTUnwrap(tile.layer(named: "t"))
+        XCTAssertEqual(layer.features.map(\.geometry), [[[VectorTilePoint(x: 1, y: 2)]], [[VectorTilePoint(x: 3, y: 4)]]])
+        XCTAssertEqual(layer.features.map(\.id), [7, nil])
+        XCTAssertEqual(layer.feature(at: 0).properties, ["flag": .bool(false), "name": .string("abcx"), "n:en": .string("hej"), "n:de": .string("hu")])
+        XCTAssertEqual(layer.feature(at: 1).properties, ["rank": .int(-5), "flag": .bool(true), "name": .string("dea"), "n:de": .string("hej")])
+    }
+
     func testStyleReadsEncoding() throws {
         let style = #"{"version": 8, "sources": {"m": {"type": "vector", "tiles": ["t/{z}/{x}/{y}.mlt"], "encoding": "mlt"},"#
             + #""v": {"type": "vector", "tiles": ["t/{z}/{x}/{y}.mvt"]}}, "layers": []}"#
