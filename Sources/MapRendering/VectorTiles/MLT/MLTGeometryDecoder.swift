@@ -239,7 +239,8 @@ struct MLTGeometryDecoder {
         var sum = 0.0
         var previous = points[points.count - 1]
         for point in points[start...] {
-            sum += Double(Int64(previous.x) * Int64(point.y) - Int64(point.x) * Int64(previous.y))
+            // In doubles: two products of ±2³¹ coordinates differ by up to 2⁶³, past Int64.
+            sum += Double(previous.x) * Double(point.y) - Double(point.x) * Double(previous.y)
             previous = point
         }
         return sum

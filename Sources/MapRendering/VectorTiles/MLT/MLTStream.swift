@@ -174,7 +174,8 @@ struct MLTStream {
             return values
         case .none:
             let width = wide ? 8 : 4
-            guard storedCount.multipliedReportingOverflow(by: width) == (storedCount * width, false), storedCount * width <= reader.remaining else {
+            // storedCount is at most 2³¹ − 1, so the product cannot overflow.
+            guard storedCount * width <= reader.remaining else {
                 throw VectorTileError(.corrupt, "a stream holds \(storedCount) words of \(width) bytes in \(reader.remaining) bytes")
             }
             try budget.charge(storedCount, "stream values")
