@@ -54,8 +54,12 @@ struct RenderTest: Sendable {
         self.name = name
         self.folder = folder
         style = try Data(contentsOf: folder.appendingPathComponent("style.json"))
-        let document = try JSONSerialization.jsonObject(with: style) as? [String: Any] ?? [:]
+        var document = try JSONSerialization.jsonObject(with: style) as? [String: Any] ?? [:]
         let test = (document["metadata"] as? [String: Any])?["test"] as? [String: Any] ?? [:]
+        if let replacements = test["source-replace"] as? [[String: Any]], !replacements.isEmpty {
+            Self.replaceSources(replacements, in: &document)
+            style = try JSONSerialization.data(withJSONObject: document)
+        }
         width = (test["width"] as? NSNumber)?.intValue ?? 512
         height = (test["height"] as? NSNumber)?.intValue ?? 512
         pixelRatio = (test["pixelRatio"] as? NSNumber)?.doubleValue ?? 1
@@ -70,6 +74,18 @@ struct RenderTest: Sendable {
             let skew = (test["skew"] as? [NSNumber])?.map(\.doubleValue) ?? []
             axonometric = skew.count == 2 ? AxonometricProjection(xSkew: skew[0], ySkew: skew[1]) : AxonometricProjection()
         }
+    }
+
+    /// MapLibre's `source-replace` (`[{"replace": A, "with": B}]`): the
+    /// layers drawing from source A draw from B instead (the same tiles
+    /// encoded otherwise, as the MapLibre Tiles tests use it).
+    private static func replaceSources(_ replacements: [[String: Any]], in document: inout [String: Any]) {
+        guard var layers = document["layers"] as? [[String: Any]] else { return }
+        for replacement in replacements {
+            guard let old = replacement["replace"] as? String, let new = replacement["with"] as? String else { continue }
+            for i in layers.indices where layers[i]["source"] as? String == old { layers[i]["source"] = new }
+        }
+        document["layers"] = layers
     }
 
     private static func whyNotStatic(test: [String: Any], document: [String: Any]) -> String? {

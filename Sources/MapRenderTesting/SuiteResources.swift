@@ -7,8 +7,8 @@ import Synchronization
 /// A test style's resources from the suite's files, as MapLibre's runners
 /// resolve `local://X` (and `http://localhost:2900/X`): `integration/X`.
 /// Keeps the paths of the files read, so a passing test is copied with only
-/// what it loads. What the renderer cannot express (a MapLibre Tiles
-/// template, a URL outside the suite) throws
+/// what it loads. What the renderer cannot express (a URL outside the
+/// suite) throws
 /// ``RenderTestRenderer/Unsupported``.
 final class SuiteResources: StyleResourceLoading {
     private let renderer: RenderTestRenderer
@@ -35,7 +35,6 @@ final class SuiteResources: StyleResourceLoading {
 
     func tileLoader(template: String) throws -> any TileLoading {
         let path = try renderer.suitePath(template, "tiles")
-        if path.hasSuffix(".mlt") { throw RenderTestRenderer.Unsupported(feature: "MapLibre Tiles (.mlt)") }
         return SuiteFileLoader(integration: renderer.integration, template: path) { [self] file in self.record(file) }
     }
 

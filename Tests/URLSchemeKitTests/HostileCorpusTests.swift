@@ -145,7 +145,7 @@ final class HostileCorpusTests: XCTestCase {
             #"{"version":8,"sources":{"p":{"type":"geojson","data":"\#(data)","maxzoom":24,"cluster":true,"clusterRadius":512,"#
                 + #""clusterProperties":{"sum":["+",1]}}},"layers":[{"id":"c","type":"circle","source":"p"}]}"#
         }
-        let files = [
+        var files = [
             "cluster-4mib.geojson": points(52_000), "cluster-4mib.json": style("cluster-4mib.geojson"),
             "cluster-million.geojson": #"{"type":"FeatureCollection","features":["#
                 + String(repeating: #"{"type":"Feature","geometry":{"type":"Point","coordinates":[1.5,2.5]}},"#, count: 1_000_000).dropLast() + "]}",
@@ -163,6 +163,14 @@ final class HostileCorpusTests: XCTestCase {
                 + #""layers":[{"id":"t","type":"symbol","source":"p","layout":{"text-allow-overlap":true,"text-field":""#
                 + String(repeating: "abc (", count: 18_000) + #""}}]}"#,
         ]
+        // MapLibre Tiles (`encoding: "mlt"`) of `Hostile/tiles/mlt-*`, drawn at zoom 0.
+        func mltStyle(_ folder: String) -> String {
+            let template = Self.hostile.appendingPathComponent("tiles/\(folder)").path + "/{z}/{x}/{y}.mlt"
+            return #"{"version":8,"sources":{"m":{"type":"vector","encoding":"mlt","tiles":["file://\#(template)"]}},"#
+                + #""layers":[{"id":"l","type":"line","source":"m","source-layer":"a"}]}"#
+        }
+        files["mlt-feature-bomb.json"] = mltStyle("mlt-feature-bomb")
+        files["mlt-values-bomb.json"] = mltStyle("mlt-values-bomb")
         for (name, text) in files { try Data(text.utf8).write(to: directory.appendingPathComponent(name)) }
         for row in try table("styles.tsv") {
             let (name, expected, text) = (row[0], row[2], row[3])

@@ -155,7 +155,8 @@ public struct StyleDocumentRenderer: Sendable {
     private static func vectorSource(_ source: VectorStyleSource, resources: any StyleResourceLoading) throws -> any VectorTileProviding {
         if source.tiles.isEmpty, let url = source.url, let tiles = try resources.vectorTiles(url: url) { return tiles }
         let set = try tileSet(of: source, resources: resources)
-        return LoadedVectorTiles(loader: try resources.tileLoader(template: set.template), zoomRange: set.zooms, metadata: set.metadata)
+        return LoadedVectorTiles(loader: try resources.tileLoader(template: set.template), zoomRange: set.zooms, metadata: set.metadata,
+                                 encoding: source.encoding)
     }
 
     /// The most bytes a TileJSON document may have.

@@ -17,18 +17,21 @@ public struct LoadedVectorTiles: VectorTileProviding {
     public let zoomRange: ClosedRange<Int>
     /// The limits each tile is held to.
     public let limits: VectorTileLimits
+    /// How the tiles are encoded (MVT unless told).
+    public let encoding: VectorTileEncoding
     /// The set's metadata (see ``TileSetMetadata``).
     public let tileSetMetadata: TileSetMetadata
     /// How the set numbers its rows (the metadata's `scheme`, else `xyz`).
     public var scheme: TileScheme { tileSetMetadata.scheme ?? .xyz }
 
-    /// Tiles from `loader` at the zooms of `zoomRange`, described by `metadata`.
+    /// Tiles from `loader` at the zooms of `zoomRange`, described by `metadata`, in `encoding`.
     public init(loader: any TileLoading, zoomRange: ClosedRange<Int>, metadata: TileSetMetadata = TileSetMetadata(),
-                limits: VectorTileLimits = .default) {
+                limits: VectorTileLimits = .default, encoding: VectorTileEncoding = .mvt) {
         self.loader = loader
         self.zoomRange = zoomRange
         self.tileSetMetadata = metadata
         self.limits = limits
+        self.encoding = encoding
     }
 
     /// The metadata's `bounds`, if it states them: tiles wholly outside are
@@ -55,7 +58,7 @@ public struct LoadedVectorTiles: VectorTileProviding {
                 throw VectorTileError(.limitExceeded, "it is \(stored.count) bytes stored, over the limit of \(limits.compressedTileBytes)")
             }
             let bytes = try PMTilesCompression.unknown.decompress(stored, limit: limits.inflatedTileBytes, what: "its data")
-            return try bytes.withUnsafeBufferPointer { try VectorTile(bytes: $0, limits: limits) }
+            return try bytes.withUnsafeBufferPointer { try VectorTile(bytes: $0, encoding: encoding, limits: limits) }
         } catch let error as VectorTileError {
             throw error.prefixed("tile \(tile)")
         }

@@ -155,9 +155,16 @@ struct VectorStyleReader {
                 }
                 bounds = box
             }
+            var encoding = VectorTileEncoding.mvt
+            if type == "vector", let text = try string("encoding") {
+                guard let known = VectorTileEncoding(rawValue: text) else {
+                    throw VectorStyleError(.invalidValue, property: "sources", detail: "source '\(name)': 'encoding' is \"mvt\" or \"mlt\", not \"\(text)\"")
+                }
+                encoding = known
+            }
             sources[name] = VectorStyleSource(name: name, url: try string("url"), tiles: tiles, minimumZoom: try zoom("minzoom"),
                                               maximumZoom: try zoom("maxzoom"), attribution: try string("attribution"), kind: kind,
-                                              scheme: scheme, bounds: bounds)
+                                              scheme: scheme, bounds: bounds, encoding: encoding)
         }
         return (sources, others)
     }

@@ -37,6 +37,8 @@ public struct VectorStyleSource: Sendable, Equatable {
     /// Its `bounds`, if given: tiles wholly outside are not requested. A
     /// TileJSON `url`'s apply when the style gives none.
     public var bounds: GeoBounds?
+    /// Its tiles' `encoding` (a `vector` source's): `mvt` unless it says `mlt`.
+    public var encoding: VectorTileEncoding = .mvt
 
     /// True for a source of pictures (`raster`, `raster-dem`, `image`), drawn by `raster` and `hillshade` layers.
     public var isPicture: Bool {

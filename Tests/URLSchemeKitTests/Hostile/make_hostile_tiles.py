@@ -22,6 +22,12 @@ tiles.tsv, loaded by `urlscheme get 'map://…&tiles=t' --tiles t=ARCHIVE`:
   leaf is a distinct offset and a complete gzip member of the same data;
 - root-bomb.pmtiles: a root directory inflating to 32 MiB of such entries.
 
+- mlt-feature-bomb/0/0/0.mlt: a MapLibre Tile (`encoding: "mlt"`, the rows
+  of styles.tsv) whose geometry-type stream claims 2,147,483,647 features in
+  16 bytes (one RLE run);
+- mlt-values-bomb/0/0/0.mlt: one line whose part-length stream claims a run
+  of 100,000,000 lengths in 18 bytes.
+
 Each archive is otherwise valid (metadata naming OpenMapTiles layers, so the
 built-in style is chosen), so the hostile part is what is reached.
 
@@ -165,5 +171,31 @@ def bombs():
     write("leaf-bomb.pmtiles", archive(gzip.compress(root, mtime=0), leaves=leaves, tiles=tile, internal_compression=2))
 
 
+def mlt_tiles():
+    """The MapLibre Tiles: one feature table named `a` (extent 4096) of a geometry column."""
+    def varint(value):
+        out = bytearray()
+        while value >= 0x80:
+            out.append(value & 0x7F | 0x80)
+            value >>= 7
+        return bytes(out + bytes([value]))
+
+    def stream(kind, encodings, count, data, rle=None):
+        head = bytes([kind, encodings]) + varint(count) + varint(len(data))
+        return head + (varint(rle[0]) + varint(rle[1]) if rle else b"") + data
+
+    def tile(streams):
+        body = b"\x01\x01a" + varint(4096) + b"\x01\x04" + varint(len(streams)) + b"".join(streams)
+        return varint(len(body)) + body
+
+    vertices = stream(0x13, 0x42, 4, bytes([2, 2, 4, 4]))  # (1, 1), (3, 3)
+    feature_bomb = stream(0x10, 0x62, 2, varint(2**31 - 1) + b"\x01", rle=(1, 2**31 - 1))  # RLE, varint
+    values_bomb = stream(0x32, 0x62, 2, varint(100_000_000) + b"\x02", rle=(1, 100_000_000))
+    for name, streams in [("mlt-feature-bomb", [feature_bomb, vertices]),
+                          ("mlt-values-bomb", [stream(0x10, 0x02, 1, b"\x01"), values_bomb, vertices])]:
+        write(name + "/0/0/0.mlt", tile(streams))
+
+
 main()
 bombs()
+mlt_tiles()

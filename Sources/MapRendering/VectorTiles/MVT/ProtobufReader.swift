@@ -134,13 +134,25 @@ struct ProtobufReader {
 
     /// A length-delimited field's bytes as a reader of their own.
     mutating func lengthDelimited() throws -> ProtobufReader {
-        let length = try varint()
+        try bytes(try varint())
+    }
+
+    /// The next `length` bytes as a reader of their own (MapLibre Tiles
+    /// streams, whose length comes in their header, not just before them).
+    mutating func bytes(_ length: UInt64) throws -> ProtobufReader {
         guard length <= UInt64(remaining) else {
-            throw truncated("a length-delimited field of \(length) bytes (\(remaining) left)")
+            throw truncated("a field of \(length) bytes (\(remaining) left)")
         }
         let sub = ProtobufReader(base: base, position: position, end: position + Int(length))
         position += Int(length)
         return sub
+    }
+
+    /// One byte.
+    mutating func byte() throws -> UInt8 {
+        guard let base, position < end else { throw truncated("a byte") }
+        position += 1
+        return base[position - 1]
     }
 
     /// A length-delimited field decoded as UTF-8 (invalid sequences repaired).

@@ -1,6 +1,7 @@
 import Foundation
 
-/// A decoded Mapbox Vector Tile (MVT 2.1): its layers by name.
+/// A decoded vector tile (a Mapbox Vector Tile 2.1, or a MapLibre Tile
+/// decoded into the same model): its layers by name.
 ///
 ///     let tile = try VectorTile(data)
 ///     for feature in tile.layer(named: "water")?.features ?? [] { … }
@@ -16,16 +17,20 @@ public struct VectorTile: Sendable {
     /// Features and layers dropped for a recoverable fault.
     public let skippedCount: Int
 
-    /// Decodes `data`, bounded by `limits` (features and vertices per tile).
-    public init(_ data: Data, limits: VectorTileLimits = .default) throws {
+    /// Decodes `data` in `encoding` (MVT unless told), bounded by `limits` (features and vertices per tile).
+    public init(_ data: Data, encoding: VectorTileEncoding = .mvt, limits: VectorTileLimits = .default) throws {
         self = try data.withUnsafeBytes { raw in
-            try VectorTileDecoder(limits: limits).decode(raw.assumingMemoryBound(to: UInt8.self))
+            try VectorTile(bytes: raw.assumingMemoryBound(to: UInt8.self), encoding: encoding, limits: limits)
         }
     }
 
-    /// Decodes borrowed bytes, bounded by `limits`.
-    public init(bytes: UnsafeBufferPointer<UInt8>, limits: VectorTileLimits = .default) throws {
-        self = try VectorTileDecoder(limits: limits).decode(bytes)
+    /// Decodes borrowed bytes in `encoding`, bounded by `limits`. A MapLibre
+    /// Tile (`.mlt`) decodes into the same layers, features and values.
+    public init(bytes: UnsafeBufferPointer<UInt8>, encoding: VectorTileEncoding = .mvt, limits: VectorTileLimits = .default) throws {
+        switch encoding {
+        case .mvt: self = try VectorTileDecoder(limits: limits).decode(bytes)
+        case .mlt: self = try MLTDecoder(limits: limits).decode(bytes)
+        }
     }
 
     init(layers: [VectorTileLayer], skippedCount: Int) {
