@@ -28,22 +28,47 @@ struct HillshadeLayerDrawer {
     /// Throws what reading the tiles throws, and for a tile that is not square.
     func draw(_ style: HillshadeLayerStyle, from source: RasterTileSource, cancellation: RenderCancellation) throws -> [UInt8]? {
         guard let tileZoom = source.tileZoom(atStyleZoom: zoom) else { return nil }
+        let generation = source.memory.generation
         let images = try source.images(covering: frame, zoom: tileZoom, tileLimit: tileLimit, cancellation: cancellation)
         guard !images.isEmpty else { return nil }
-        let encoding = source.options.encoding ?? .mapbox
-        var elevations: [TileCoordinate: (side: Int, heights: [Float])] = [:]
-        for (tile, image) in images.values where elevations[tile] == nil {
+        var pictures: [TileCoordinate: Bitmap] = [:]
+        for (tile, image) in images.values where pictures[tile] == nil {
             guard image.width == image.height, image.width > 0 else {
                 throw VectorTileError(.corrupt, "elevation tile \(tile) is \(image.width)×\(image.height) pixels; a raster-dem tile is square")
             }
+            pictures[tile] = image
+        }
+        // Heights are read only for tiles whose slopes are not kept (or a neighbour's border they need).
+        let encoding = source.options.encoding ?? .mapbox
+        var elevations: [TileCoordinate: (side: Int, heights: [Float])] = [:]
+        func elevation(_ tile: TileCoordinate) -> (side: Int, heights: [Float])? {
+            if let known = elevations[tile] { return known }
+            guard let image = pictures[tile] else { return nil }
             elevations[tile] = (image.width, Self.heights(of: image, encoding: encoding))
+            return elevations[tile]
         }
         var slopes: [TileCoordinate: Slopes] = [:]
-        for tile in elevations.keys {
+        for (tile, image) in pictures {
             try cancellation.check()
-            slopes[tile] = Self.prepare(tile, elevations: elevations, maximumZoom: source.zoomRange.upperBound)
+            let neighbours = Self.neighbours(of: tile).enumerated().reduce(0) { mask, next in
+                pictures[next.element]?.width == image.width ? mask | 1 << next.offset : mask
+            }
+            slopes[tile] = source.memory.slopes(of: tile, neighbours: neighbours, madeSince: generation) {
+                var lent: [TileCoordinate: (side: Int, heights: [Float])] = [:]
+                for neighbour in [tile] + Self.neighbours(of: tile) { lent[neighbour] = elevation(neighbour) }
+                return Self.prepare(tile, elevations: lent, maximumZoom: source.zoomRange.upperBound)
+            }
         }
         return try shade(images.mapValues { (tile: $0.tile, slopes: slopes[$0.tile]!) }, zoom: tileZoom, style: style, cancellation: cancellation)
+    }
+
+    /// The eight tiles around `tile` (columns wrapped round the world) whose
+    /// borders its slopes take, in a fixed order.
+    static func neighbours(of tile: TileCoordinate) -> [TileCoordinate] {
+        let n = 1 << tile.z
+        return [(-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)].map { dx, dy in
+            TileCoordinate(z: tile.z, x: ((tile.x + dx) % n + n) % n, y: tile.y + dy)
+        }
     }
 
     /// Each pixel's elevation in metres, as MapLibre's shader unpacks it (divided by 4).
@@ -66,6 +91,7 @@ struct HillshadeLayerDrawer {
         func height(_ x: Int, _ y: Int) -> Float {
             if x >= 0, x < side, y >= 0, y < side { return own[y * side + x] }
             let dx = x < 0 ? -1 : x >= side ? 1 : 0, dy = y < 0 ? -1 : y >= side ? 1 : 0
+            // The same wrapping as `neighbours(of:)`.
             let neighbour = TileCoordinate(z: tile.z, x: ((tile.x + dx) % n + n) % n, y: tile.y + dy)
             if let (otherSide, heights) = elevations[neighbour], otherSide == side {
                 return heights[(y - dy * side) * side + (x - dx * side)]
@@ -100,21 +126,21 @@ struct HillshadeLayerDrawer {
     private func shade(_ slopes: [TileCoordinate: (tile: TileCoordinate, slopes: Slopes)], zoom tileZoom: Int, style: HillshadeLayerStyle,
                        cancellation: RenderCancellation) throws -> [UInt8] {
         let shading = HillshadeShading(style, atZoom: zoom)
-        var pixels = [UInt8](repeating: 0, count: frame.pixelWidth * frame.pixelHeight * 4)
-        var latitudesOwner: TileCoordinate?, latitudes = (top: 0.0, bottom: 0.0)
-        try frame.forEachPixel(onTilesOf: tileZoom, cancellation: cancellation, lookup: { slopes[$0].map { ($0.tile, $0.slopes) } }) {
-            offset, owner, tile, u, v in
-            if owner != latitudesOwner {
-                let rows = Double(1 << owner.z)
-                latitudes = (Self.latitude(ofRow: Double(owner.y), scale: rows), Self.latitude(ofRow: Double(owner.y + 1), scale: rows))
-                latitudesOwner = owner
-            }
-            let derivative = Self.sample(tile, u: u, v: v) * 2 - 1
-            // The latitude under the pixel, linear across the tile as the shader takes it.
-            let latitude = (latitudes.top - latitudes.bottom) * (1 - v) + latitudes.bottom
-            RasterLayerDrawer.store(shading.color(derivative: derivative, latitude: latitude), at: offset, in: &pixels)
+        // The latitudes of each owner's top and bottom edges, the shader's uniform per tile.
+        var latitudes: [TileCoordinate: (top: Double, bottom: Double)] = [:]
+        for (owner, _) in slopes.values where latitudes[owner] == nil {
+            let rows = Double(1 << owner.z)
+            latitudes[owner] = (Self.latitude(ofRow: Double(owner.y), scale: rows), Self.latitude(ofRow: Double(owner.y + 1), scale: rows))
         }
-        return pixels
+        let owners = latitudes
+        return try frame.colorPixels(onTilesOf: tileZoom, cancellation: cancellation,
+                                     lookup: { slopes[$0].map { ($0.tile, (slopes: $0.slopes, latitudes: owners[$0.tile]!)) } }) {
+            _, tile, u, v in
+            let derivative = Self.sample(tile.slopes, u: u, v: v) * 2 - 1
+            // The latitude under the pixel, linear across the tile as the shader takes it.
+            let latitude = (tile.latitudes.top - tile.latitudes.bottom) * (1 - v) + tile.latitudes.bottom
+            return shading.color(derivative: derivative, latitude: latitude)
+        }
     }
 
     /// The latitude in degrees of tile row edge `row` (fractional rows allowed) on a world `scale` tiles tall.

@@ -41,12 +41,9 @@ struct RasterLayerDrawer {
     /// sampled from the picture of the tile (it or an ancestor) given for it.
     private func drawTiles(_ textures: [TileCoordinate: (tile: TileCoordinate, texture: RasterTexture)], zoom: Int, adjustment: RasterColorAdjustment,
                            nearest: Bool, cancellation: RenderCancellation) throws -> [UInt8] {
-        var pixels = [UInt8](repeating: 0, count: frame.pixelWidth * frame.pixelHeight * 4)
-        try frame.forEachPixel(onTilesOf: zoom, cancellation: cancellation, lookup: { textures[$0].map { ($0.tile, $0.texture) } }) {
-            offset, _, texture, u, v in
-            Self.store(adjustment.apply(texture.sample(u: u, v: v, nearest: nearest)), at: offset, in: &pixels)
+        try frame.colorPixels(onTilesOf: zoom, cancellation: cancellation, lookup: { textures[$0].map { ($0.tile, $0.texture) } }) {
+            _, texture, u, v in adjustment.apply(texture.sample(u: u, v: v, nearest: nearest))
         }
-        return pixels
     }
 
     /// The picture of `image` over the two triangles its corners make.

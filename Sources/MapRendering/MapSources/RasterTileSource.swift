@@ -23,6 +23,8 @@ public struct RasterTileSource: Sendable {
     public var zoomRange: ClosedRange<Int>
     /// The most pixels a tile may have.
     public var limits: RasterSourceLimits
+    /// The pictures read kept between draws, and what layers made of them (shared by copies).
+    let memory = RasterTileMemory()
 
     /// A source reading tiles from `loader`.
     public init(loader: any TileLoading, options: RasterStyleSource = RasterStyleSource(), scheme: TileScheme = .xyz,
@@ -71,7 +73,8 @@ extension RasterTileSource {
     /// MapLibre's `maxUnderzooming` (its source cache looks no farther up).
     static let maximumAncestorLevels = 3
 
-    /// The pictures drawn for the tiles of `zoom` under `frame`'s view, by
+    /// The pictures drawn for the tiles of `zoom` under `frame`'s view (kept
+    /// in ``memory`` once read, as MapLibre keeps loaded tiles), by
     /// tile (columns wrapped into 0..<2^zoom): each tile's own, or, where the
     /// source lacks it, its nearest ancestor's at most
     /// ``maximumAncestorLevels`` zooms up and not below the source's minimum
@@ -91,7 +94,8 @@ extension RasterTileSource {
                 throw VectorTileError(.limitExceeded, "the view's missing raster tiles need over \(2 * tileLimit) tiles and ancestors read, over twice the limit of \(tileLimit) per snapshot (VectorMapLimits.tilesPerSnapshot)")
             }
             try cancellation.check()
-            let image = try image(at: tile, cancellation: cancellation)
+            let image = try memory.picture(tile) ?? self.image(at: tile, cancellation: cancellation)
+            if let image { memory.keep(image, for: tile) }
             decoded += image.map { $0.width * $0.height } ?? 0
             guard decoded <= limits.tilePixelsPerLayer else {
                 throw VectorTileError(.limitExceeded, "the view's raster tiles hold over \(limits.tilePixelsPerLayer) pixels, the limit per layer (RasterSourceLimits.tilePixelsPerLayer)")

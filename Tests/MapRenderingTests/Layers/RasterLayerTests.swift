@@ -32,9 +32,14 @@ final class RasterLayerTests: XCTestCase {
         return bitmap
     }
 
-    /// The renderer of `styleJSON` with the folder bound to each picture source in it.
+    /// `styleJSON` drawn with the folder bound to each picture source in it.
     private func render(_ styleJSON: String, limits: RasterSourceLimits = .default, size: Int = 512,
                         center: GeoCoordinate = GeoCoordinate(latitude: 0, longitude: 0), zoom: Double = 1) throws -> Bitmap {
+        try renderer(styleJSON, limits: limits).render(VectorMapCamera(center: center, zoom: zoom, width: size, height: size))
+    }
+
+    /// The renderer of `styleJSON` with the folder bound to each picture source in it.
+    private func renderer(_ styleJSON: String, limits: RasterSourceLimits = .default) throws -> VectorMapRenderer {
         let style = try VectorStyle(json: styleJSON)
         var sources: [String: MapRasterSource] = [:]
         for source in style.sources.values {
@@ -52,8 +57,7 @@ final class RasterLayerTests: XCTestCase {
             }
         }
         let none = LoadedVectorTiles(loader: DirectoryTileLoader(directory: folder, template: "none/{z}/{x}/{y}", missingFilesAreEmpty: true), zoomRange: 0...0)
-        let renderer = VectorMapRenderer(tiles: none, sourceName: "", style: style, rasterSources: sources)
-        return try renderer.render(VectorMapCamera(center: center, zoom: zoom, width: size, height: size))
+        return VectorMapRenderer(tiles: none, sourceName: "", style: style, rasterSources: sources)
     }
 
     private func rasterStyle(paint: String = "{}", source: String = #""type": "raster", "tiles": ["{z}/{x}/{y}.png"], "tileSize": 256, "maxzoom": 0"#) -> String {
@@ -187,6 +191,25 @@ final class RasterLayerTests: XCTestCase {
         // An accent colour darkens by (1 − cos(slope)) of its own: shown in red.
         let accented = try renderHillshade(hillshadeStyle(paint: #"{"hillshade-accent-color": "red", "hillshade-highlight-color": "rgba(0,0,0,0)"}"#))[64, 64]
         XCTAssertGreaterThan(accented.r, accented.g)
+    }
+
+    func testHillshadeSlopesAreKeptBetweenDrawsUntilANeighbourArrives() throws {
+        // Ground rising eastwards on tile 1024; the view straddles its east edge, where tile 1025 is missing at first.
+        try writeTile(try terrariumRamp(step: 100), 11, 1024, 1024)
+        let camera = VectorMapCamera(center: GeoCoordinate(latitude: -360.0 / 2048 / 2, longitude: 360.0 / 2048), zoom: 11, width: 128, height: 128)
+        let renderer = try renderer(hillshadeStyle())
+        guard case .elevation(let source)? = renderer.rasterSources["dem"] else { return XCTFail("no elevation source") }
+        let first = try renderer.render(camera)
+        XCTAssertEqual(source.memory.slopesPrepared, 1)
+        // Drawn again: the slopes kept are used, and give the same pixels.
+        XCTAssertTrue(try renderer.render(camera) == first, "drawn again from kept slopes, the pixels differ")
+        XCTAssertEqual(source.memory.slopesPrepared, 1)
+        // A flat plateau far above appears east: tile 1024's border now comes from it, so its slopes are made again.
+        try writeTile(try Bitmap(width: 256, height: 256, fill: RGBA(200, 0, 0)), 11, 1025, 1024)
+        let withNeighbour = try renderer.render(camera)
+        XCTAssertEqual(source.memory.slopesPrepared, 3)
+        XCTAssertTrue(try withNeighbour == self.renderer(hillshadeStyle()).render(camera), "stale slopes: not what a new renderer draws")
+        XCTAssertTrue(withNeighbour != first, "the neighbour's border changed nothing")
     }
 
     func testNonSquareElevationTileIsRefused() throws {
