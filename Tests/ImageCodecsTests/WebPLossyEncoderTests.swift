@@ -253,4 +253,26 @@ final class WebPLossyEncoderTests: XCTestCase {
         XCTAssertEqual(VP8TextureDistortion.distortion16x16(big, 16, bigDot, 16), 256)
         XCTAssertEqual(VP8TextureDistortion.distortion16x16(big, 16, big, 16), 0)
     }
+
+    /// Chroma DC error diffusion: a flat colour whose chroma falls between
+    /// two DC steps keeps its mean (the blocks alternate between the steps
+    /// around it) instead of every block rounding the same way. At quality
+    /// 20 this colour came back 5, 2 and 7 levels off in R, G and B without
+    /// it, under one level with it; libwebp decodes it to the same pixels.
+    func testFlatChromaKeepsItsMeanThroughDCErrorDiffusion() throws {
+        let width = 160, height = 128
+        let colour: [UInt8] = [200, 120, 60, 255]
+        let bitmap = try Bitmap(width: width, height: height, rgba: [UInt8]((0..<(width * height)).flatMap { _ in colour }))
+        let data = try WebPLossyEncoder(quality: 20).encode(bitmap)
+        let decoded = try WebPDecoder().decode(data)
+        for channel in 0..<3 {
+            var sum = 0
+            for i in stride(from: channel, to: decoded.pixels.count, by: 4) { sum += Int(decoded.pixels[i]) }
+            let mean = Double(sum) / Double(width * height)
+            XCTAssertEqual(mean, Double(colour[channel]), accuracy: 1.5, "channel \(channel)")
+        }
+        if let pixels = try Dwebp.decode(data, name: "diffusion") {
+            XCTAssertTrue(pixels == decoded.pixels, "dwebp decodes diffusion.webp to other pixels than ours")
+        }
+    }
 }

@@ -1,8 +1,11 @@
 /// Chooses each macroblock's prediction and quantised levels by
 /// rate–distortion, as libwebp does at its default effort: every 16×16 mode
 /// (the best scored 256·SSE + λ·bits), then the 4×4 modes block by block
-/// (given up as soon as their running score passes the 16×16 one), then the
-/// chroma modes. Luma distortion is the squared error plus the texture lost
+/// (given up as soon as their running score passes the 16×16 one, both
+/// weighed by the mode lambda), then the chroma modes, their DCs corrected
+/// by the rounding errors of the chroma blocks before them. Modes other
+/// than DC that leave a block nearly empty pay a flatness penalty, as in
+/// libwebp. Luma distortion is the squared error plus the texture lost
 /// (`VP8TextureDistortion`), as libwebp weighs it at its default effort. Rates are the exact bit costs of the tokens and modes: the
 /// modes under their fixed probabilities, the tokens from `VP8LevelCosts`
 /// under the probabilities the picture's tokens so far call for, refreshed
@@ -28,6 +31,19 @@ final class VP8MacroblockEncoder {
     /// Per column: the bottom row's 4×4 modes; and the left macroblock's right column.
     private var aboveModes: [UInt8]
     private var leftModes = [UInt8](repeating: 0, count: 4)
+    /// The chroma DC error diffusion's state (libwebp's at quality ≤ 98):
+    /// per column the halved errors the bottom Cb and Cr blocks pass down
+    /// (`x * 4 + plane * 2 + column`), and those the right column passes on
+    /// (`plane * 2 + row`).
+    private var aboveDiffusion: [Int]
+    private var leftDiffusion = [Int](repeating: 0, count: 4)
+
+    /// libwebp's flatness rule: a mode other than DC whose levels have at
+    /// most this many non-zero AC levels pays `flatnessPenalty` (about one
+    /// bit per block), so that flat areas keep the simplest prediction.
+    private static let flatnessLimitSubblock = 3
+    private static let flatnessLimitChroma = 2
+    private static let flatnessPenalty = 140
 
     /// Scratch: coefficients and dequantised values (25 blocks), candidate
     /// and best levels, rebuilt pixels.
@@ -37,6 +53,9 @@ final class VP8MacroblockEncoder {
     private let best = UnsafeMutablePointer<Int16>.allocate(capacity: 400)
     private let rebuilt = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
     private let bestRebuilt = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
+    /// The texture (`VP8TextureDistortion.texture`) of each 4×4 block of the
+    /// source macroblock, measured once for all the modes tried on it.
+    private let sourceTextures = UnsafeMutablePointer<Int>.allocate(capacity: 16)
 
     /// The cost of each 4×4 mode given the modes above and left, `[above][left][mode]`.
     private static let subblockModeCosts: [Int] = (0..<1000).map { i in
@@ -64,9 +83,11 @@ final class VP8MacroblockEncoder {
         reconstructor = VP8Reconstructor(macroblockColumns: source.macroblockColumns, macroblockRows: source.macroblockRows)
         aboveNonZero = [UInt8](repeating: 0, count: source.macroblockColumns * 9)
         aboveModes = [UInt8](repeating: VP8IntraMode.dc, count: source.macroblockColumns * 4)
+        aboveDiffusion = [Int](repeating: 0, count: source.macroblockColumns * 4)
         for buffer in [coefficients, dequantized, candidate, best] { buffer.initialize(repeating: 0, count: 400) }
         rebuilt.initialize(repeating: 0, count: 256)
         bestRebuilt.initialize(repeating: 0, count: 256)
+        sourceTextures.initialize(repeating: 0, count: 16)
     }
 
     deinit {
@@ -74,6 +95,7 @@ final class VP8MacroblockEncoder {
         for buffer in [coefficients, dequantized, candidate, best] { buffer.deallocate() }
         rebuilt.deallocate()
         bestRebuilt.deallocate()
+        sourceTextures.deallocate()
     }
 
     /// Rates from now on follow `probabilities` (`[plane][band][context][node]`).
@@ -86,6 +108,7 @@ final class VP8MacroblockEncoder {
         reconstructor.startRow(y)
         for i in leftNonZero.indices { leftNonZero[i] = 0 }
         for i in leftModes.indices { leftModes[i] = VP8IntraMode.dc }
+        for i in leftDiffusion.indices { leftDiffusion[i] = 0 }
     }
 
     /// Encodes the macroblock at (`x`, `y`) into `macroblock`.
@@ -93,6 +116,12 @@ final class VP8MacroblockEncoder {
         segment = parameters.segments[Int(parameters.segmentOf[y * source.macroblockColumns + x])]
         reconstructor.loadEdges(x: x, y: y)
         reconstructor.loadAboveRight(x: x, y: y)
+        source.luma.withUnsafeBufferPointer { plane in
+            let stride = source.lumaStride, origin = plane.baseAddress! + y * 16 * stride + x * 16
+            for block in 0..<16 {
+                sourceTextures[block] = VP8TextureDistortion.texture(origin + (block >> 2) * 4 * stride + (block & 3) * 4, stride)
+            }
+        }
         macroblock.usesSubblocks = false
         let wholeScore = chooseWholeBlock(x: x, y: y, into: &macroblock)
         if !chooseSubblocks(x: x, y: y, beating: wholeScore, into: &macroblock) {
@@ -123,14 +152,17 @@ final class VP8MacroblockEncoder {
 
     /// Tries the four 16×16 modes; leaves the best one's levels in `best`
     /// (blocks 0...15 and 24), its pixels in `bestRebuilt` and its mode in
-    /// `macroblock`, and returns its score.
+    /// `macroblock`, and returns its score with the rate weighed by the mode
+    /// lambda: the score the 4×4 modes have to beat, as libwebp compares
+    /// them (weighing the 16×16 rate by its own, far larger lambda there
+    /// too handed the choice to 4×4 prediction and its costlier headers).
     private func chooseWholeBlock(x: Int, y: Int, into macroblock: inout VP8EncodedMacroblock) -> Int {
         // A local copy: the class's property would be checked for exclusive access at every use.
         let segment = self.segment
         let stride = VP8Reconstructor.stride
         let luma = reconstructor.luma
         let sourceStride = source.lumaStride
-        var bestScore = Int.max
+        var bestScore = Int.max, bestModeScore = Int.max
         let costs = self.costs
         let aboveContext = SIMD4(aboveNonZero[x * 9], aboveNonZero[x * 9 + 1], aboveNonZero[x * 9 + 2], aboveNonZero[x * 9 + 3])
         let leftContext = SIMD4(leftNonZero[0], leftNonZero[1], leftNonZero[2], leftNonZero[3])
@@ -165,7 +197,7 @@ final class VP8MacroblockEncoder {
                         VP8InverseTransform.addInverseDC(dequantized + block * 16, to: pixels, stride: 16)
                     }
                 }
-                let texture = VP8TextureDistortion.distortion16x16(origin, sourceStride, rebuilt, 16)
+                let texture = VP8TextureDistortion.distortion16x16(sourceTextures: sourceTextures, rebuilt, 16)
                 let distortion = Self.squaredError(origin, sourceStride, rebuilt, 16, width: 16, height: 16)
                     + (segment.lambdaTexture * texture + 128) >> 8
                 var rate = costs.cost(candidate + 384, first: 0, plane: VP8CoefficientReader.Plane.y2,
@@ -179,9 +211,11 @@ final class VP8MacroblockEncoder {
                     above[block & 3] = nonZero ? 1 : 0
                     left[block >> 2] = nonZero ? 1 : 0
                 }
-                let score = 256 * distortion + segment.lambdaWholeBlock * (rate + Self.lumaModeCosts[Int(mode)])
+                rate += Self.lumaModeCosts[Int(mode)]
+                let score = 256 * distortion + segment.lambdaWholeBlock * rate
                 if score < bestScore {
                     bestScore = score
+                    bestModeScore = 256 * distortion + segment.lambdaMode * rate
                     macroblock.lumaMode = mode
                     best.update(from: candidate, count: 256)
                     (best + 384).update(from: candidate + 384, count: 16)
@@ -189,14 +223,16 @@ final class VP8MacroblockEncoder {
                 }
             }
         }
-        return bestScore
+        return bestModeScore
     }
 
     // MARK: 4×4 luma
 
     /// Tries the ten modes of each 4×4 block in turn, rebuilding each in
-    /// place; returns false (the work area then holds partial blocks) once
-    /// the running score reaches `wholeScore`, or else true with the modes,
+    /// place (each block's mode the best under the 4×4 lambda, then weighed
+    /// by the mode lambda in the running score, as libwebp weighs them);
+    /// returns false (the work area then holds partial blocks) once the
+    /// running score reaches `wholeScore`, or else true with the modes,
     /// levels and contexts stored.
     private func chooseSubblocks(x: Int, y: Int, beating wholeScore: Int, into macroblock: inout VP8EncodedMacroblock) -> Bool {
         // A local copy: the class's property would be checked for exclusive access at every use.
@@ -218,7 +254,7 @@ final class VP8MacroblockEncoder {
                     let origin = plane.baseAddress! + (y * 16 + row * 4) * sourceStride + x * 16 + column * 4
                     let levels = candidate + block * 16, coefficients = self.coefficients + block * 16
                     let dequantized = self.dequantized + block * 16
-                    var bestBlockScore = Int.max, bestMode = VP8IntraMode.dc, bestNonZero: UInt8 = 0
+                    var bestBlockScore = Int.max, bestModeScore = 0, bestMode = VP8IntraMode.dc, bestNonZero: UInt8 = 0
                     for mode in UInt8(0)..<10 {
                         VP8IntraPredictor.predictSubblock(mode, pixels, stride: stride)
                         VP8ForwardTransform.dct(origin, sourceStride: sourceStride, pixels, predictionStride: stride,
@@ -226,15 +262,23 @@ final class VP8MacroblockEncoder {
                         let any = segment.luma.quantize(coefficients, first: 0, levels: levels, dequantized: dequantized)
                         for r in 0..<4 { (block4 + r * 4).update(from: pixels + r * stride, count: 4) }
                         if any { VP8InverseTransform.addInverseDCT(dequantized, to: block4, stride: 4) }
-                        let texture = VP8TextureDistortion.distortion4x4(origin, sourceStride, block4, 4)
+                        let texture = VP8TextureDistortion.distortion4x4(sourceTexture: sourceTextures[block], block4, 4)
                         let distortion = Self.squaredError(origin, sourceStride, block4, 4, width: 4, height: 4)
                             + (segment.lambdaTexture * texture + 128) >> 8
-                        let (rate, nonZero) = costs.cost(levels, first: 0, plane: VP8CoefficientReader.Plane.lumaWithDC,
-                                                         context: Int(above[column] + left[row]))
                         let header = Self.subblockModeCosts[(Int(modesAbove[column]) * 10 + Int(modesLeft[row])) * 10 + Int(mode)]
-                        let score = 256 * distortion + segment.lambdaSubblock * (rate + header)
+                        var rate = header
+                        if mode > 0 && Self.isFlat(levels, blocks: 1, limit: Self.flatnessLimitSubblock) {
+                            rate += Self.flatnessPenalty
+                        }
+                        // Already worse before its tokens are counted: no need to count them.
+                        if 256 * distortion + segment.lambdaSubblock * rate >= bestBlockScore { continue }
+                        let (tokens, nonZero) = costs.cost(levels, first: 0, plane: VP8CoefficientReader.Plane.lumaWithDC,
+                                                           context: Int(above[column] + left[row]))
+                        rate += tokens
+                        let score = 256 * distortion + segment.lambdaSubblock * rate
                         if score < bestBlockScore {
                             bestBlockScore = score
+                            bestModeScore = 256 * distortion + segment.lambdaMode * rate
                             bestMode = mode
                             bestNonZero = nonZero ? 1 : 0
                             macroblock.levels.withUnsafeMutableBufferPointer {
@@ -249,7 +293,7 @@ final class VP8MacroblockEncoder {
                     modesAbove[column] = bestMode
                     modesLeft[row] = bestMode
                     macroblock.subblockModes[block] = bestMode
-                    total += bestBlockScore
+                    total += bestModeScore
                     if total >= wholeScore { return false }
                 }
                 return true
@@ -270,7 +314,10 @@ final class VP8MacroblockEncoder {
     // MARK: Chroma
 
     /// Tries the four chroma modes on both planes; stores the best one's
-    /// mode, levels, pixels and contexts.
+    /// mode, levels, pixels and contexts. Each block's DC first takes in the
+    /// rounding errors of the DCs above and left of it (libwebp's chroma DC
+    /// error diffusion: 7/16 from above, 8/16 from the left), so that flat
+    /// chroma keeps its mean over a run of blocks instead of a step.
     private func chooseChroma(x: Int, y: Int, into macroblock: inout VP8EncodedMacroblock) {
         // A local copy: the class's property would be checked for exclusive access at every use.
         let segment = self.segment
@@ -279,6 +326,8 @@ final class VP8MacroblockEncoder {
         let sourceStride = source.chromaStride
         var bestScore = Int.max
         var bestContexts = [UInt8](repeating: 0, count: 8)
+        // Per plane the errors of blocks 1, 2 and 3 that the neighbours take in.
+        var errors = [Int](repeating: 0, count: 6), bestErrors = errors
         let costs = self.costs
         source.cb.withUnsafeBufferPointer { cbPlane in
             source.cr.withUnsafeBufferPointer { crPlane in
@@ -295,12 +344,17 @@ final class VP8MacroblockEncoder {
                             VP8IntraPredictor.predictBlock(VP8IntraMode.checked(mode, x: x, y: y), size: 8, pixels, stride: stride)
                             for row in 0..<8 { (rebuilt + plane * 64 + row * 8).update(from: pixels + row * stride, count: 8) }
                             for block in 0..<4 {
+                                let offset = (block >> 1) * 4, left = (block & 1) * 4
+                                VP8ForwardTransform.dct(origin + offset * sourceStride + left, sourceStride: sourceStride,
+                                                        pixels + offset * stride + left, predictionStride: stride,
+                                                        into: coefficients + (16 + plane * 4 + block) * 16)
+                            }
+                            diffuseDCErrors(plane: plane, x: x, blocks: coefficients + (16 + plane * 4) * 16,
+                                            errors: &errors)
+                            for block in 0..<4 {
                                 let index = 16 + plane * 4 + block
                                 let row = block >> 1, column = block & 1
                                 let offset = row * 4, left = column * 4
-                                VP8ForwardTransform.dct(origin + offset * sourceStride + left, sourceStride: sourceStride,
-                                                        pixels + offset * stride + left, predictionStride: stride,
-                                                        into: coefficients + index * 16)
                                 if segment.chroma.quantize(coefficients + index * 16, first: 0, levels: candidate + index * 16,
                                                            dequantized: dequantized + index * 16) {
                                     VP8InverseTransform.addInverseDCT(dequantized + index * 16,
@@ -317,11 +371,16 @@ final class VP8MacroblockEncoder {
                             }
                             distortion += Self.squaredError(origin, sourceStride, rebuilt + plane * 64, 8, width: 8, height: 8)
                         }
-                        let score = 256 * distortion + segment.lambdaChroma * (rate + Self.chromaModeCosts[Int(mode)])
+                        rate += Self.chromaModeCosts[Int(mode)]
+                        if mode != VP8IntraMode.dc && Self.isFlat(candidate + 256, blocks: 8, limit: Self.flatnessLimitChroma) {
+                            rate += 8 * Self.flatnessPenalty
+                        }
+                        let score = 256 * distortion + segment.lambdaChroma * rate
                         if score < bestScore {
                             bestScore = score
                             macroblock.chromaMode = mode
                             bestContexts = contexts
+                            bestErrors = errors
                             macroblock.levels.withUnsafeMutableBufferPointer {
                                 $0.baseAddress!.advanced(by: 256).update(from: candidate + 256, count: 128)
                             }
@@ -333,11 +392,54 @@ final class VP8MacroblockEncoder {
         }
         for plane in 0..<2 {
             for row in 0..<8 { (planes[plane] + row * stride).update(from: bestRebuilt + plane * 64 + row * 8, count: 8) }
+            // Block 1's error goes right from the top row, block 2's down from
+            // the left column, block 3's three quarters right and one down.
+            let err1 = bestErrors[plane * 3], err2 = bestErrors[plane * 3 + 1], err3 = bestErrors[plane * 3 + 2]
+            leftDiffusion[plane * 2] = err1
+            leftDiffusion[plane * 2 + 1] = (3 * err3) >> 2
+            aboveDiffusion[x * 4 + plane * 2] = err2
+            aboveDiffusion[x * 4 + plane * 2 + 1] = err3 - leftDiffusion[plane * 2 + 1]
         }
         for i in 0..<4 {
             aboveNonZero[x * 9 + 4 + i] = bestContexts[i]
             leftNonZero[4 + i] = bestContexts[4 + i]
         }
+    }
+
+    /// Adds to the DCs of one chroma plane's four blocks (raster order,
+    /// 16 coefficients apart) the diffused errors of their neighbours, rounds
+    /// each DC to its step in turn, and leaves in `errors[plane * 3...]` the
+    /// halved errors of blocks 1, 2 and 3 (libwebp's `CorrectDCValues`).
+    @inline(__always)
+    private func diffuseDCErrors(plane: Int, x: Int, blocks: UnsafeMutablePointer<Int16>, errors: inout [Int]) {
+        let matrix = segment.chroma
+        let top0 = aboveDiffusion[x * 4 + plane * 2], top1 = aboveDiffusion[x * 4 + plane * 2 + 1]
+        let left0 = leftDiffusion[plane * 2], left1 = leftDiffusion[plane * 2 + 1]
+        @inline(__always) func correct(_ block: Int, _ fromAbove: Int, _ fromLeft: Int) -> Int {
+            blocks[block * 16] = Int16(truncatingIfNeeded: Int(blocks[block * 16]) + ((7 * fromAbove + 8 * fromLeft) >> 3))
+            return matrix.quantizeDC(&blocks[block * 16])
+        }
+        let err0 = correct(0, top0, left0)
+        let err1 = correct(1, top1, err0)
+        let err2 = correct(2, err0, left1)
+        let err3 = correct(3, err1, err2)
+        errors[plane * 3] = err1
+        errors[plane * 3 + 1] = err2
+        errors[plane * 3 + 2] = err3
+    }
+
+    /// Whether `blocks` blocks of levels (zigzag, 16 apart) hold at most
+    /// `limit` non-zero AC levels in all (libwebp's `IsFlat`).
+    @inline(__always)
+    private static func isFlat(_ levels: UnsafePointer<Int16>, blocks: Int, limit: Int) -> Bool {
+        var count = 0
+        for block in 0..<blocks {
+            for n in 1..<16 where levels[block * 16 + n] != 0 {
+                count += 1
+                if count > limit { return false }
+            }
+        }
+        return true
     }
 
     /// The sum of squared differences of two `width` × `height` blocks.

@@ -44,6 +44,21 @@ struct VP8QuantizerMatrix {
     /// The mean step over a block (the DC and fifteen AC), which sets the lambdas.
     var meanStep: Int32 { (step.dc + 15 * step.ac + 8) >> 4 }
 
+    /// Rounds a lone DC `value` to what the decoder will rebuild (a whole
+    /// number of DC steps, or 0 at or below the zero threshold) and returns
+    /// half the error left, as libwebp's chroma DC error diffusion keeps it.
+    @inline(__always)
+    func quantizeDC(_ value: inout Int16) -> Int {
+        let magnitude = abs(Int32(value)), negative = value < 0
+        var rebuilt: Int32 = 0
+        if magnitude > zeroThreshold.dc {
+            rebuilt = ((magnitude &* reciprocal.dc &+ bias.dc) >> Self.fractionBits) &* step.dc
+        }
+        value = Int16(truncatingIfNeeded: negative ? -rebuilt : rebuilt)
+        let error = Int(magnitude - rebuilt)
+        return (negative ? -error : error) >> 1
+    }
+
     /// Quantises `coefficients` (raster order) from zigzag position `first`
     /// on into `levels` (zigzag order) and writes what the decoder will
     /// multiply back into `dequantized` (raster order; positions before

@@ -13,7 +13,26 @@ enum VP8TextureDistortion {
     /// `b` (rows `aStride` and `bStride` apart), ÷32.
     @inline(__always)
     static func distortion4x4(_ a: UnsafePointer<UInt8>, _ aStride: Int, _ b: UnsafePointer<UInt8>, _ bStride: Int) -> Int {
-        abs(texture(b, bStride) - texture(a, aStride)) >> 5
+        distortion4x4(sourceTexture: texture(a, aStride), b, bStride)
+    }
+
+    /// `distortion4x4` against a source block whose `texture` is known: the
+    /// encoder tries many predictions of one source block, so it measures
+    /// the source's texture once.
+    @inline(__always)
+    static func distortion4x4(sourceTexture: Int, _ b: UnsafePointer<UInt8>, _ bStride: Int) -> Int {
+        abs(texture(b, bStride) - sourceTexture) >> 5
+    }
+
+    /// `distortion16x16` against a source whose sixteen 4×4 blocks' textures
+    /// (raster order) are known.
+    static func distortion16x16(sourceTextures: UnsafePointer<Int>, _ b: UnsafePointer<UInt8>, _ bStride: Int) -> Int {
+        var sum = 0
+        for block in 0..<16 {
+            let row = (block >> 2) * 4, column = (block & 3) * 4
+            sum += distortion4x4(sourceTexture: sourceTextures[block], b + row * bStride + column, bStride)
+        }
+        return sum
     }
 
     /// The sum of `distortion4x4` over the sixteen 4×4 blocks of a 16×16 block.
@@ -29,7 +48,7 @@ enum VP8TextureDistortion {
     /// The weighted sum of the magnitudes of a 4×4 block's Walsh–Hadamard
     /// coefficients: each row transformed alone, then the columns four at a time.
     @inline(__always)
-    private static func texture(_ pixels: UnsafePointer<UInt8>, _ stride: Int) -> Int {
+    static func texture(_ pixels: UnsafePointer<UInt8>, _ stride: Int) -> Int {
         @inline(__always) func row(_ p: UnsafePointer<UInt8>) -> SIMD4<Int32> {
             let a0 = Int32(p[0]) + Int32(p[2]), a1 = Int32(p[1]) + Int32(p[3])
             let a2 = Int32(p[1]) - Int32(p[3]), a3 = Int32(p[0]) - Int32(p[2])
