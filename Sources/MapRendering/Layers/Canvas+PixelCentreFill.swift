@@ -15,10 +15,18 @@ extension Canvas {
 
     /// Calls `body(column, row)` for every pixel of `rows` (columns below
     /// `width`) whose centre lies inside `polygons` (non-zero winding).
+    static func forEachPixelCentre(in polygons: [[Point]], width: Int, rows: Range<Int>, _ body: (Int, Int) -> Void) {
+        forEachPixelCentreSpan(in: polygons, width: width, rows: rows) { row, columns in
+            for column in columns { body(column, row) }
+        }
+    }
+
+    /// Calls `body(row, columns)` for every run of pixels of `rows` (columns
+    /// below `width`) whose centres lie inside `polygons` (non-zero winding).
     ///
     /// Edges are swept by row (each edge visits only the rows it spans), so
-    /// the work is the rows' crossings plus the pixels inside.
-    static func forEachPixelCentre(in polygons: [[Point]], width: Int, rows: Range<Int>, _ body: (Int, Int) -> Void) {
+    /// the work is the rows' crossings plus the runs inside.
+    static func forEachPixelCentreSpan(in polygons: [[Point]], width: Int, rows: Range<Int>, _ body: (Int, Range<Int>) -> Void) {
         guard width > 0, !rows.isEmpty else { return }
         /// One edge: the rows whose centres it crosses, and its line.
         struct Edge {
@@ -71,7 +79,7 @@ extension Canvas {
                 let from = max(0, Int(max(-1, min(Double(width), (crossings[i].x - 0.5).rounded(.up)))))
                 let to = min(width, Int(max(-1, min(Double(width), (crossings[i + 1].x - 0.5).rounded(.up)))))
                 guard from < to else { continue }
-                for column in from..<to { body(column, row) }
+                body(row, from..<to)
             }
         }
     }
@@ -94,19 +102,26 @@ extension Canvas {
     /// a ring's edges in its tile's buffer are not drawn.
     mutating func fillAsMapLibre(rings: [[Point]], depths: [[Double]] = [], tiles: [PixelSquare] = [], color: RGBA, outline: RGBA?,
                                  antialias: Bool) {
-        let (width, rows) = (width, rows)
         let source = Self.premultipliedUnit(color)
-        let excludesFill = antialias && outline == nil && color.a == 255
-        var covered = [Bool](repeating: false, count: excludesFill ? width * rows.count : 0)
+        let lineColor = Self.premultipliedUnit(outline ?? color)
+        let outlined = antialias && lineColor[3] > 0
+        // An opaque fill hides whatever lies under its own pixels: its outline
+        // drawn first and the fill over it is the outline kept off the fill.
+        let outlineFirst = outlined && outline == nil && color.a == 255
+        if outlineFirst { drawOutline(rings: rings, depths: depths, tiles: tiles, color: lineColor) }
         if color.a != 0 {
-            Self.forEachPixelCentre(in: rings, width: width, rows: rows) { column, row in
-                if excludesFill { covered[(row - rows.lowerBound) * width + column] = true }
-                blend(premultiplied: source, x: column, y: row)
+            Self.forEachPixelCentreSpan(in: rings, width: width, rows: rows) { row, columns in
+                blend(premultiplied: source, row: row, columns: columns)
             }
         }
-        guard antialias else { return }
-        let lineColor = Self.premultipliedUnit(outline ?? color)
-        guard lineColor[3] > 0 else { return }
+        if outlined && !outlineFirst { drawOutline(rings: rings, depths: depths, tiles: tiles, color: lineColor) }
+    }
+
+    /// The outline of `fillAsMapLibre(rings:depths:tiles:color:outline:antialias:)`
+    /// in `color` (premultiplied, 0…1): each edge a two-pixel GL line faded by
+    /// `1 − smoothstep(0, 1, d)`, within its ring's tile square.
+    private mutating func drawOutline(rings: [[Point]], depths: [[Double]], tiles: [PixelSquare], color lineColor: SIMD4<Float>) {
+        let (width, rows) = (width, rows)
         for (index, ring) in rings.enumerated() where ring.count >= 2 {
             let ringDepths = index < depths.count ? depths[index] : []
             guard ringDepths.isEmpty || ringDepths.count == ring.count else { continue }
@@ -139,7 +154,6 @@ extension Canvas {
                     for minor in firstMinor...lastMinor {
                         let (column, row) = xMajor ? (major, minor) : (minor, major)
                         guard column >= 0, column < width, rows.contains(row) else { continue }
-                        if excludesFill, covered[(row - rows.lowerBound) * width + column] { continue }
                         let (px, py) = (Double(column) + 0.5, Double(row) + 0.5)
                         guard tile.contains(px, py) else { continue }
                         let d = ((vx - px) * (vx - px) + (vy - py) * (vy - py)).squareRoot()
