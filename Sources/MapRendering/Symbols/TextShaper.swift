@@ -33,7 +33,7 @@ struct TextShaper {
     var vertical = false
     /// With ``vertical``, a point label's vertical placement (MapLibre's
     /// `allowVerticalPlacement`): every character but white space and Arabic
-    /// stands upright; without it (a line label) only those ``VerticalText`` says stand.
+    /// stands upright; without it (a line label) only those `VerticalText` says stand.
     var verticalPlacement = false
 
     private static let whitespace: Set<UInt32> = [0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x20]

@@ -4,6 +4,6 @@ public enum StyleWritingMode: String, Sendable {
     /// Left to right on horizontal lines (the default).
     case horizontal
     /// Top to bottom: CJK characters upright one under the other, lines right
-    /// to left. Only text with such a character (``VerticalText``) is written so.
+    /// to left. Only text with such a character (`VerticalText`) is written so.
     case vertical
 }

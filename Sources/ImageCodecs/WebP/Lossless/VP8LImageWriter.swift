@@ -15,7 +15,7 @@ struct VP8LImageWriter {
     /// The main image's blocks for groups of codes are `1 << groupBits`
     /// pixels square (made larger when the image would have over 2,600).
     var groupBits: Int
-    /// Whether the main image is parsed by cost (``VP8LCostParse``) rather than by longest match.
+    /// Whether the main image is parsed by cost (`VP8LCostParse`) rather than by longest match.
     var parsesByCost = false
 
     /// The most blocks of groups of codes, as libwebp bounds its entropy image.

@@ -10,7 +10,7 @@ import Raster
 /// the best of VP8L's 14 predictors. The pixel stream is then coded with
 /// backward references (hash chains, the neighbourhood distances first;
 /// from effort 4 the cheapest path of literals and copies under the codes'
-/// prices, ``VP8LCostParse``, which needs 6 to 10 bytes a pixel more), a
+/// prices, `VP8LCostParse`, which needs 6 to 10 bytes a pixel more), a
 /// colour cache of the size the entropy estimate picks, and canonical
 /// Huffman codes. Transparent pixels keep their colour (libwebp's `-exact`).
 public struct WebPLosslessEncoder: ImageEncoding {
