@@ -221,9 +221,13 @@ final class EventLoop: @unchecked Sendable {
     }
 
     private func runTasks() {
-        wakePending.store(false, ordering: .releasing)
+        // The eventfd is read before the flag is cleared: cleared first, a task
+        // handed over in between would write the eventfd, have that write read
+        // here, and leave the flag set with nothing to wake the loop again, so
+        // every later task (a connection handed over, a render's answer) waited.
         var count: UInt64 = 0
         _ = Glibc.read(wake, &count, 8)
+        wakePending.store(false, ordering: .sequentiallyConsistent)
         let pending = tasks.withLock { tasks in
             defer { tasks.pending = [] }
             return tasks.pending
