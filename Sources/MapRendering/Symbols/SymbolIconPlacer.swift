@@ -287,10 +287,11 @@ struct SymbolIconPlacer {
     }
 
     /// The most icons of one layer laid out before placement: 16 times the labels
-    /// a snapshot places (icons that collide are laid out too), so a style of 100 000
-    /// points holds 16 000 icons at the default limit, not all of them; past it the layer's remaining icons are left out.
+    /// a snapshot places (icons that collide are laid out too), at most 16 000, so a
+    /// style of 100 000 points holds 16 000 icons, not all of them (a few megabytes);
+    /// past it the layer's remaining icons are left out.
     static func maximumCandidates(_ limits: VectorMapLimits) -> Int {
-        limits.labelsPerSnapshot.multipliedReportingOverflow(by: 16).overflow ? Int.max : limits.labelsPerSnapshot * 16
+        limits.labelsPerSnapshot.multipliedReportingOverflow(by: 16).overflow ? 16_000 : min(16_000, limits.labelsPerSnapshot * 16)
     }
 
     /// Whether `candidate`, moved by `shift`, clears the boxes in `index` (or may overlap them).

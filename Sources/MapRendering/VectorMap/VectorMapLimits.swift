@@ -37,13 +37,15 @@ public struct VectorMapLimits: Equatable, Sendable {
     /// cost under 1 500 000; a 100,000-length dash array on a road 10⁹ wide
     /// costs hundreds of millions.
     public var generatedGeometryPerSnapshot: Int
-    /// Most labels placed in a snapshot. Default 1 000 (a dense 2048-point view
-    /// shows a few hundred); past it, as above.
+    /// Most labels placed in a snapshot. Default 10 000: a dense 2048-point
+    /// view shows a few hundred, but a style that allows overlap may place
+    /// thousands (MapLibre sets no bound); the work each costs is bounded by
+    /// ``labelGlyphsPerSnapshot``. Past it, as above.
     public var labelsPerSnapshot: Int
 
     /// Limits with the documented defaults, any of them overridden.
     public init(tilesPerSnapshot: Int = 64, featuresPerSnapshot: Int = 1_000_000, verticesPerSnapshot: Int = 10_000_000,
-                labelFeaturesPerSnapshot: Int = 200_000, labelGlyphsPerSnapshot: Int = 100_000, labelsPerSnapshot: Int = 1_000,
+                labelFeaturesPerSnapshot: Int = 200_000, labelGlyphsPerSnapshot: Int = 100_000, labelsPerSnapshot: Int = 10_000,
                 generatedGeometryPerSnapshot: Int = 16_000_000) {
         self.tilesPerSnapshot = tilesPerSnapshot
         self.featuresPerSnapshot = featuresPerSnapshot

@@ -100,8 +100,9 @@ final class VectorMapLabelBudgetTests: XCTestCase {
         print("VectorMapLabelBudgetTests: 1,999 label layers: \(labels.count) labels in \(String(format: "%.3f s CPU, %.3f s wall", cpu, wall))")
         // A bound on runaway work, not a speed goal (those live in the benchmarks):
         // unbounded, this style took over 30 s in debug; bounded, 1.6-2.3 s in
-        // debug on the 2-core machine, so 2 s failed by chance.
-        XCTAssertLessThan(cpu, 5, "thousands of label layers took \(cpu) s of CPU")
+        // debug on the 2-core machine with at most 1,000 labels, 3.0 s with the
+        // 1,920 it places under 10,000 (a loaded machine), so 5 s is too near.
+        XCTAssertLessThan(cpu, 10, "thousands of label layers took \(cpu) s of CPU")
         XCTAssertLessThan(wall, 10)
     }
 
