@@ -26,10 +26,11 @@ extension Canvas {
         let start = ((row - rows.lowerBound) * width + columns.lowerBound) * 4
         pixels.withUnsafeMutableBufferPointer { p in
             if keep == 0 {
-                // Opaque: every pixel becomes the colour.
-                let bytes = (0..<4).map { UInt8(min(255, source[$0] + 0.5)) }
+                // Opaque: every pixel becomes the colour (its bytes worked out once, no allocation per run).
+                let (r, g, b, a) = (UInt8(min(255, source[0] + 0.5)), UInt8(min(255, source[1] + 0.5)),
+                                    UInt8(min(255, source[2] + 0.5)), UInt8(min(255, source[3] + 0.5)))
                 for offset in stride(from: start, to: start + columns.count * 4, by: 4) {
-                    p[offset] = bytes[0]; p[offset + 1] = bytes[1]; p[offset + 2] = bytes[2]; p[offset + 3] = bytes[3]
+                    p[offset] = r; p[offset + 1] = g; p[offset + 2] = b; p[offset + 3] = a
                 }
                 return
             }
